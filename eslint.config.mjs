@@ -1,0 +1,53 @@
+// Lint rules. The `src/` block is what keeps the core pure (ARCHITECTURE.md "Layers"):
+// test/purity.test.ts runs this config against a planted violation so the rule cannot rot.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+export const srcForbiddenImports = ['undici', 'undici/*', 'webextension-polyfill', ...nodeBuiltins];
+export const srcForbiddenGlobals = [
+  'window', 'document', 'navigator', 'chrome', 'browser', 'process', 'Buffer', 'require',
+  '__dirname', '__filename', 'global', 'setImmediate', 'localStorage', 'fetch', 'XMLHttpRequest',
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2022, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-constant-condition': ['error', { checkLoops: false }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: srcForbiddenImports.filter((m) => !m.endsWith('/*')).map((name) => ({ name, message: 'src/ is pure: platform code belongs in native-host/ or extension/.' })),
+        patterns: [{ group: ['undici/*', 'node:*'], message: 'src/ is pure: platform code belongs in native-host/ or extension/.' }],
+      }],
+      'no-restricted-globals': ['error', ...srcForbiddenGlobals.map((name) => ({ name, message: 'src/ is pure: pass platform objects in.' }))],
+    },
+  },
+  {
+    files: ['native-host/**/*.ts'],
+    ignores: ['native-host/cli/**', '**/*.test.ts'],
+    rules: {
+      // The native host's stdout carries frames only; logging goes to stderr.
+      'no-console': ['error', { allow: ['error', 'warn'] }],
+    },
+  },
+);

@@ -1,0 +1,25 @@
+/**
+ * Why a page load could not be done. `code` is stable; the message says what to do.
+ * User-fixable: E_INVALID_URL, E_UNSUPPORTED_SCHEME, E_CONNECT_FAILED, E_HTTP_STATUS, E_NOT_HTML,
+ * E_TOO_MANY_REDIRECTS, E_LOAD_TIMEOUT, E_TOO_MANY_REQUESTS.
+ */
+export type LoadErrorCode =
+  | 'E_INVALID_URL'
+  | 'E_UNSUPPORTED_SCHEME'
+  | 'E_CONNECT_FAILED'
+  | 'E_DOCUMENT_FAILED'
+  | 'E_HTTP_STATUS'
+  | 'E_NOT_HTML'
+  | 'E_TOO_MANY_REDIRECTS'
+  | 'E_LOAD_TIMEOUT';
+
+export class LoadError extends Error {
+  override readonly name = 'LoadError';
+  constructor(
+    readonly code: LoadErrorCode,
+    message: string,
+    readonly causeCode?: string,
+  ) {
+    super(message);
+  }
+}

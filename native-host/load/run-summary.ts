@@ -1,0 +1,92 @@
+import type { RequestResult, SchedulerStats, StrategyName } from '../../src/scheduler';
+import type { HandshakeRecord } from '../../src/stats/handshake';
+
+/** One request of a run, as `getlist load --json` prints it. Times are ms from the load start. */
+export interface RequestRecord {
+  url: string;
+  priority: string;
+  kind: string | undefined;
+  status: number | undefined;
+  bytes: number;
+  connectionId: number | undefined;
+  reused: boolean;
+  pipelined: boolean;
+  attempts: number;
+  protocol: string | undefined;
+  discoveredMs: number;
+  sentMs: number | undefined;
+  /** Time to first byte from when the request was known (discovered), not from when it was sent. */
+  ttfbMs: number | undefined;
+  doneMs: number;
+  error: { code: string; message: string } | undefined;
+}
+
+export interface LoadRun {
+  url: string;
+  strategy: StrategyName;
+  /** Epoch ms. */
+  startedAt: number;
+  totalMs: number;
+  meanTtfbMs: number;
+  connectionsOpened: number;
+  requestsPerConnection: number;
+  bytes: number;
+  errors: number;
+  retries: number;
+  pauses: number;
+  demotions: SchedulerStats['demotions'];
+  requests: RequestRecord[];
+  handshakes: HandshakeRecord[];
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+export function summarizeRun(input: {
+  url: string;
+  strategy: StrategyName;
+  startedAt: number;
+  t0: number;
+  results: RequestResult[];
+  handshakes: HandshakeRecord[];
+  stats: SchedulerStats;
+}): LoadRun {
+  const { t0 } = input;
+  const requests: RequestRecord[] = [...input.results]
+    .sort((a, b) => a.id - b.id)
+    .map((r) => ({
+      url: r.url,
+      priority: r.priority,
+      kind: r.tag,
+      status: r.status,
+      bytes: r.bytes,
+      connectionId: r.connectionId,
+      reused: r.reused,
+      pipelined: r.pipelined,
+      attempts: r.attempts,
+      protocol: r.protocol,
+      discoveredMs: round(r.discoveredAt - t0),
+      sentMs: r.sentAt === undefined ? undefined : round(r.sentAt - t0),
+      ttfbMs: r.firstByteAt === undefined ? undefined : round(r.firstByteAt - r.discoveredAt),
+      doneMs: round(r.doneAt - t0),
+      error: r.error ? { code: r.error.code, message: r.error.message } : undefined,
+    }));
+  const ok = requests.filter((r) => !r.error);
+  const ttfbs = ok.map((r) => r.ttfbMs).filter((x): x is number => x !== undefined);
+  const used = new Set(ok.map((r) => r.connectionId));
+  return {
+    url: input.url,
+    strategy: input.strategy,
+    startedAt: input.startedAt,
+    totalMs: round(requests.reduce((m, r) => Math.max(m, r.doneMs), 0)),
+    meanTtfbMs: round(ttfbs.length ? ttfbs.reduce((a, b) => a + b, 0) / ttfbs.length : 0),
+    connectionsOpened: input.handshakes.length,
+    requestsPerConnection: round(used.size ? ok.length / used.size : 0),
+    bytes: requests.reduce((a, r) => a + r.bytes, 0),
+    errors: requests.length - ok.length,
+    retries: input.stats.retries,
+    pauses: input.stats.pauses,
+    demotions: input.stats.demotions,
+    requests,
+    handshakes: input.handshakes.map((h) => ({ ...h, dnsMs: round(h.dnsMs), tcpMs: round(h.tcpMs), tlsMs: round(h.tlsMs), totalMs: round(h.totalMs) })),
+  };
+}

@@ -1,0 +1,115 @@
+import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { buildConnector } from 'undici';
+import type { HandshakeRecord } from '../../src/stats/handshake';
+
+export interface TimingConnectorOptions {
+  /** Offer `h2` by ALPN on https:. @default false */
+  allowH2?: boolean;
+  /** Extra CA certificates (PEM) to trust, e.g. a test server's self-signed certificate. */
+  ca?: string | string[];
+  /** @default true */
+  rejectUnauthorized?: boolean;
+  /** Connect timeout in ms (DNS + TCP + TLS). @default 10000 */
+  timeoutMs?: number;
+  /**
+   * Test hook: hold the connection this many ms after the socket is up, as a slow handshake
+   * would. Counted in `totalMs` only. @default no delay
+   */
+  handshakeDelayMs?: (origin: string, connectionId: number) => number;
+}
+
+export interface TimedSocket {
+  socket: Socket;
+  handshake: HandshakeRecord;
+}
+
+export type Now = () => number;
+
+/**
+ * Opens sockets and measures their handshakes (ARCHITECTURE.md, "Timing is measured at the socket").
+ *
+ * Phases: DNS ends at the socket's `lookup` event (absent for IP literals → 0 ms), TCP at its
+ * `connect` event, TLS when undici's connector calls back (after `secureConnect`). One connector
+ * keeps one TLS session cache, so later connections to the same server can resume; use a new
+ * connector for a "fresh pool".
+ */
+export class TimingConnector {
+  private readonly connect: buildConnector.connector;
+
+  constructor(
+    private readonly options: TimingConnectorOptions = {},
+    private readonly now: Now = () => performance.now(),
+  ) {
+    this.connect = buildConnector({
+      allowH2: options.allowH2 ?? false,
+      timeout: options.timeoutMs ?? 10_000,
+      ...(options.ca !== undefined ? { ca: options.ca } : {}),
+      rejectUnauthorized: options.rejectUnauthorized ?? true,
+    } as buildConnector.BuildOptions);
+  }
+
+  open(origin: string, connectionId: number): Promise<TimedSocket> {
+    const url = new URL(origin);
+    const https = url.protocol === 'https:';
+    const startedAt = Date.now();
+    const t0 = this.now();
+    let tLookup: number | undefined;
+    let tConnect: number | undefined;
+    return new Promise<TimedSocket>((resolve, reject) => {
+      const socket = this.connect(
+        {
+          hostname: url.hostname.replace(/^\[|\]$/g, ''),
+          host: url.host,
+          protocol: url.protocol,
+          port: url.port,
+          servername: https && !isIpLiteral(url.hostname) ? url.hostname : undefined,
+        } as buildConnector.Options,
+        (err, connected) => {
+          if (err || !connected) {
+            reject(err ?? new Error('connector returned no socket'));
+            return;
+          }
+          const tDone = this.now();
+          const finish = () => {
+            const s = connected as Socket;
+            const tls = https ? (s as TLSSocket) : undefined;
+            const connectAt = tConnect ?? tDone;
+            const lookupAt = tLookup ?? t0;
+            resolve({
+              socket: s,
+              handshake: {
+                connectionId,
+                origin,
+                startedAt,
+                dnsMs: lookupAt - t0,
+                tcpMs: connectAt - lookupAt,
+                tlsMs: https ? tDone - connectAt : 0,
+                totalMs: this.now() - t0,
+                remoteAddress: s.remoteAddress,
+                remotePort: s.remotePort,
+                localPort: s.localPort,
+                protocol: tls?.alpnProtocol === 'h2' ? 'h2' : 'http/1.1',
+                tlsVersion: tls ? tls.getProtocol() ?? undefined : undefined,
+                resumed: tls ? tls.isSessionReused() : false,
+              },
+            });
+          };
+          const delay = this.options.handshakeDelayMs?.(origin, connectionId) ?? 0;
+          if (delay > 0) setTimeout(finish, delay);
+          else finish();
+        },
+      ) as unknown as Socket;
+      socket.once('lookup', () => {
+        tLookup = this.now();
+      });
+      socket.once('connect', () => {
+        tConnect = this.now();
+      });
+    });
+  }
+}
+
+function isIpLiteral(hostname: string): boolean {
+  return /^[\d.]+$/.test(hostname) || hostname.includes(':');
+}

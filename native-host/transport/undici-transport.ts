@@ -1,0 +1,259 @@
+import type { Socket } from 'node:net';
+import { Client, type Dispatcher } from 'undici';
+import type { Dispatch, OpenOptions, Scheduler, TransportPort } from '../../src/scheduler';
+import type { HandshakeRecord } from '../../src/stats/handshake';
+import { watchFirstStatusLine } from './response-version';
+import { TimingConnector, type Now, type TimingConnectorOptions } from './timing-connector';
+
+export interface UndiciTransportOptions extends Omit<TimingConnectorOptions, 'allowH2'> {
+  /** Called once per connection that completed its handshake. */
+  onHandshake?: (record: HandshakeRecord) => void;
+  /** Called when a connection attempt fails. */
+  onConnectError?: (origin: string, connectionId: number, error: unknown) => void;
+  /** Called with a final response's status and headers, before the scheduler hears of it. */
+  onResponseHead?: (dispatch: Dispatch, status: number, headers: Record<string, string | string[] | undefined>) => void;
+  /** Called with every response body chunk (e.g. to stream a document into the scanner). */
+  onBody?: (dispatch: Dispatch, chunk: Buffer) => void;
+  /** Called when a body is complete, before the scheduler settles the request (so discoveries made
+   * from the body are enqueued before the load can look idle). */
+  onBodyEnd?: (dispatch: Dispatch) => void;
+  /** Sent as User-Agent. @default 'getlist/<version>' */
+  userAgent?: string;
+  /** Headers and body inactivity timeout, ms. @default 30000 */
+  requestTimeoutMs?: number;
+  now?: Now;
+}
+
+/** Codes that mean the connection itself is gone, so every request on it is lost. */
+const CONNECTION_LEVEL = new Set([
+  'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED',
+  'E_CONNECTION_GONE', 'ERR_HTTP2_GOAWAY_SESSION', 'ERR_HTTP2_SESSION_ERROR', 'ERR_HTTP2_INVALID_SESSION',
+]);
+
+class ConnectionGoneError extends Error {
+  readonly code = 'E_CONNECTION_GONE';
+}
+
+interface Conn {
+  id: number;
+  origin: string;
+  socket: Socket;
+  client: Client | undefined;
+  protocol: 'h2' | 'http/1.1';
+  /** First status line's version (HTTP/1.x only). */
+  version: string | undefined;
+  maxOutstanding: number;
+  closed: boolean;
+}
+
+interface Flight {
+  conn: Conn;
+  controller: Dispatcher.DispatchController | undefined;
+  paused: boolean;
+}
+
+/**
+ * The scheduler's transport on undici: one `Client` per connection, each handed a socket this
+ * transport already connected and timed, and never allowed to reconnect on its own — a request is
+ * bound to a connection only by the scheduler, and only once that connection is up.
+ */
+export class UndiciTransport implements TransportPort {
+  private scheduler: Scheduler | undefined;
+  private readonly conns = new Map<number, Conn>();
+  private readonly flights = new Map<number, Flight>();
+  private readonly connectors = new Map<boolean, TimingConnector>();
+  private readonly pending = new Set<Promise<unknown>>();
+  private closed = false;
+
+  constructor(private readonly options: UndiciTransportOptions = {}) {}
+
+  /** The scheduler to answer; set once, before the first request is enqueued. */
+  attach(scheduler: Scheduler): void {
+    this.scheduler = scheduler;
+  }
+
+  private get sched(): Scheduler {
+    if (!this.scheduler) throw new Error('UndiciTransport used before attach(scheduler)');
+    return this.scheduler;
+  }
+
+  private connector(allowH2: boolean): TimingConnector {
+    let c = this.connectors.get(allowH2);
+    if (!c) {
+      c = new TimingConnector({ ...this.options, allowH2 }, this.options.now);
+      this.connectors.set(allowH2, c);
+    }
+    return c;
+  }
+
+  openConnection(id: number, origin: string, options: OpenOptions): void {
+    const p = this.connector(options.allowH2)
+      .open(origin, id)
+      .then(
+        ({ socket, handshake }) => {
+          if (this.closed) {
+            socket.destroy();
+            return;
+          }
+          const conn: Conn = { id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding, closed: false };
+          this.conns.set(id, conn);
+          socket.on('error', () => undefined); // 'close' follows; the cause reaches requests via undici
+          socket.once('close', () => this.lost(conn, new ConnectionGoneError(`connection ${id} to ${origin} closed`)));
+          this.options.onHandshake?.(handshake);
+          this.sched.connectionReady(id, { protocol: handshake.protocol });
+        },
+        (err: unknown) => {
+          this.options.onConnectError?.(origin, id, err);
+          if (!this.closed) this.sched.connectionFailed(id, err);
+        },
+      )
+      .finally(() => this.pending.delete(p));
+    this.pending.add(p);
+  }
+
+  send(dispatch: Dispatch): void {
+    const conn = this.conns.get(dispatch.connectionId);
+    if (!conn || conn.closed) {
+      queueMicrotask(() => this.sched.dispatchFailed(dispatch.id, new ConnectionGoneError('connection closed before the request was written')));
+      return;
+    }
+    const client = conn.client ?? this.clientFor(conn);
+    const flight: Flight = { conn, controller: undefined, paused: false };
+    this.flights.set(dispatch.id, flight);
+    const req = dispatch.request;
+    const keepAlive = dispatch.keepAlive;
+    client.dispatch(
+      {
+        origin: conn.origin,
+        path: req.path,
+        method: req.method as Dispatcher.HttpMethod,
+        headers: {
+          'user-agent': this.options.userAgent ?? 'getlist/0.1',
+          accept: '*/*',
+          // Identity so byte counts are wire body bytes; never cookies or credentials.
+          'accept-encoding': 'identity',
+        },
+        // The scheduler decides what is pipelined; undici must not hold requests back itself.
+        blocking: false,
+        // `reset: true` sends `Connection: close`. HEAD must say false explicitly or undici closes.
+        reset: !keepAlive,
+        idempotent: req.idempotent,
+        headersTimeout: this.options.requestTimeoutMs ?? 30_000,
+        bodyTimeout: this.options.requestTimeoutMs ?? 30_000,
+      },
+      this.handler(dispatch, flight),
+    );
+  }
+
+  pause(dispatchId: number): void {
+    const f = this.flights.get(dispatchId);
+    if (!f || f.paused) return;
+    f.paused = true;
+    f.controller?.pause();
+  }
+
+  resume(dispatchId: number): void {
+    const f = this.flights.get(dispatchId);
+    if (!f || !f.paused) return;
+    f.paused = false;
+    f.controller?.resume();
+  }
+
+  closeConnection(id: number): void {
+    const conn = this.conns.get(id);
+    if (!conn) return;
+    conn.closed = true;
+    this.conns.delete(id);
+    if (conn.client) void conn.client.destroy().catch(() => undefined);
+    else conn.socket.destroy();
+  }
+
+  /** Closes every connection, including ones still handshaking. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const id of [...this.conns.keys()]) this.closeConnection(id);
+    await Promise.allSettled([...this.pending]);
+  }
+
+  private clientFor(conn: Conn): Client {
+    let handed = false;
+    const client = new Client(conn.origin, {
+      // undici's resume loop is not re-entrant: a connector must call back asynchronously, or
+      // the request that triggered the connect is never written.
+      connect: (_opts, cb) => {
+        process.nextTick(() => {
+          if (handed || conn.closed || conn.socket.destroyed) {
+            cb(new ConnectionGoneError(`connection ${conn.id} to ${conn.origin} is gone; the scheduler reconnects`), null);
+            return;
+          }
+          handed = true;
+          cb(null, conn.socket);
+          if (conn.protocol === 'http/1.1') {
+            watchFirstStatusLine(conn.socket, (v) => {
+              conn.version = v;
+            });
+          }
+        });
+      },
+      allowH2: conn.protocol === 'h2',
+      pipelining: Math.max(1, conn.maxOutstanding),
+      maxConcurrentStreams: Math.max(1, conn.maxOutstanding),
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 60_000,
+    });
+    client.on('disconnect', (_origin, _targets, err) => this.lost(conn, err));
+    conn.client = client;
+    return client;
+  }
+
+  private lost(conn: Conn, err: unknown): void {
+    if (conn.closed) return;
+    conn.closed = true;
+    this.conns.delete(conn.id);
+    if (conn.client) void conn.client.destroy().catch(() => undefined);
+    if (!this.closed) this.sched.connectionClosed(conn.id, err);
+  }
+
+  private handler(dispatch: Dispatch, flight: Flight): Dispatcher.DispatchHandler {
+    let bytes = 0;
+    const done = () => this.flights.delete(dispatch.id);
+    return {
+      onRequestStart: (controller) => {
+        flight.controller = controller;
+        if (flight.paused) controller.pause();
+      },
+      onResponseStart: (controller, statusCode, headers) => {
+        flight.controller = controller;
+        if (statusCode < 200) return; // interim responses are not the response
+        const conn = flight.conn;
+        const httpVersion = conn.protocol === 'h2' ? '2' : (conn.version ?? '1.1');
+        const connection = String(headers['connection'] ?? '').toLowerCase();
+        const keepAlive = conn.protocol === 'h2' || (httpVersion === '1.0' ? connection.includes('keep-alive') : !connection.includes('close'));
+        const len = Number(headers['content-length']);
+        this.options.onResponseHead?.(dispatch, statusCode, headers);
+        this.sched.responseStarted(dispatch.id, {
+          status: statusCode,
+          httpVersion,
+          keepAlive,
+          ...(Number.isFinite(len) && headers['content-length'] !== undefined ? { contentLength: len } : {}),
+        });
+        if (flight.paused) controller.pause();
+      },
+      onResponseData: (_controller, chunk) => {
+        bytes += chunk.length;
+        this.options.onBody?.(dispatch, chunk);
+      },
+      onResponseEnd: () => {
+        done();
+        this.options.onBodyEnd?.(dispatch);
+        this.sched.responseEnded(dispatch.id, { bytes });
+      },
+      onResponseError: (_controller, err) => {
+        done();
+        const code = (err as { code?: string }).code;
+        const connectionLevel = flight.conn.protocol === 'http/1.1' || flight.conn.closed || (code !== undefined && CONNECTION_LEVEL.has(code));
+        this.sched.dispatchFailed(dispatch.id, err, connectionLevel);
+      },
+    };
+  }
+}

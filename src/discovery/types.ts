@@ -1,0 +1,68 @@
+import type { PriorityClass } from '../scheduler/priority';
+
+/** What a discovered URL is, as far as the markup says. */
+export type ResourceKind =
+  | 'stylesheet'
+  | 'script'
+  | 'image'
+  | 'font'
+  | 'iframe'
+  | 'media'
+  | 'track'
+  | 'object'
+  | 'icon'
+  | 'preload'
+  | 'other';
+
+/** How a `<script src>` executes; decides whether it blocks rendering. */
+export type ScriptMode = 'sync' | 'async' | 'defer' | 'module';
+
+/** One subresource found in a document, ready to hand to the scheduler. */
+export interface DiscoveredResource {
+  /** Absolute http(s) URL, fragment removed. Unique within one scan (first discovery wins). */
+  url: string;
+  kind: ResourceKind;
+  /** Scheduler class; see `classify.ts` for the rules. */
+  priority: PriorityClass;
+  /**
+   * BYTE offset in the UTF-8 document of the `<` that starts the tag the URL was found in, or —
+   * for `url()` / `@import` inside a `<style>` element — of the first byte of the style text.
+   */
+  offset: number;
+  /** Lower-case element name (`img`, `link`, `style`…); `css` for a URL found in an external CSS body. */
+  tag: string;
+  /** `src`, `srcset`, `imagesrcset`, `href`, `poster`, `data`, `style`, `@import` or `url()`. */
+  attribute: string;
+  /** Only for `<script src>` and `<link rel=modulepreload>`. */
+  scriptMode?: ScriptMode;
+  /** Present (and `true`) only for `loading=lazy` images and iframes; their priority is unchanged. */
+  lazy?: true;
+}
+
+export interface HtmlScannerOptions {
+  /** Absolute URL of the document; relative URLs resolve against it until a `<base href>`. */
+  documentUrl: string;
+  /** Called once per new URL, synchronously from `write()` / `end()`, in document order. */
+  onResource: (resource: DiscoveredResource) => void;
+  /**
+   * The scanner has no layout, so it cannot know which images are in the viewport. The first
+   * `firstImagesVisible` non-lazy `<img>` elements (a `<picture>` counts once) are guessed to be
+   * visible and classed `visible-image`. Default 0: only `fetchpriority=high` images are.
+   */
+  firstImagesVisible?: number;
+}
+
+/** A push-style scanner: feed it the document as it arrives. */
+export interface HtmlScanner {
+  /**
+   * Feeds the next piece of the document. Bytes are UTF-8 and may split a character between
+   * chunks. Resources whose tag ends inside this chunk are reported before `write` returns.
+   */
+  write(chunk: Uint8Array | string): void;
+  /** Flushes the tail of the document. Idempotent; `write` after `end` throws `E_SCANNER_ENDED`. */
+  end(): void;
+  /** The URL relative references currently resolve against (document URL or first `<base href>`). */
+  readonly baseUrl: string;
+  /** UTF-8 bytes written so far (strings are counted as their UTF-8 encoding). */
+  readonly bytesSeen: number;
+}

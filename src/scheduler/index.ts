@@ -1,0 +1,7 @@
+export * from './errors';
+export * from './priority';
+export * from './request';
+export * from './strategies';
+export * from './transport-port';
+export { Scheduler, type SchedulerObserver, type SchedulerOptions, type SchedulerStats } from './scheduler';
+export type { PipelineHealthState, DemotionReason } from './pipeline-health';

@@ -1,0 +1,64 @@
+/**
+ * Per-origin pipelining health (McManus, "The Apex of Pipelines"; RFC 9112 §9.3.2).
+ *
+ *   unknown ──first keep-alive HTTP/1.1 response──▶ probing (depth 2)
+ *   probing ──`probeSuccesses` clean pipelined responses──▶ good (full depth)
+ *   any     ──close with requests outstanding / HTTP/1.0 / `Connection: close` mid-pipeline──▶ bad
+ *   bad     ──`demoteMs` elapsed──▶ unknown
+ *
+ * While `bad`, the origin still gets persistent connections, one request at a time.
+ */
+export type PipelineHealthState = 'unknown' | 'probing' | 'good' | 'bad';
+
+export type DemotionReason = 'closed-with-outstanding' | 'http10' | 'connection-close-mid-pipeline';
+
+export class PipelineHealth {
+  private current: PipelineHealthState = 'unknown';
+  private cleanPipelined = 0;
+  private badUntil = 0;
+  /** Why the origin was last demoted, for results and diagnostics. */
+  lastDemotion: DemotionReason | undefined;
+
+  constructor(
+    private readonly probeSuccesses: number,
+    private readonly demoteMs: number,
+  ) {}
+
+  state(now: number): PipelineHealthState {
+    if (this.current === 'bad' && now >= this.badUntil) {
+      this.current = 'unknown';
+      this.cleanPipelined = 0;
+    }
+    return this.current;
+  }
+
+  /** Requests one connection of this origin may carry at once. */
+  depth(now: number, fullDepth: number): number {
+    switch (this.state(now)) {
+      case 'good':
+        return fullDepth;
+      case 'probing':
+        return Math.min(2, fullDepth);
+      default:
+        return 1;
+    }
+  }
+
+  /** A complete response arrived on a connection that stays open. */
+  responseOk(now: number, pipelined: boolean): void {
+    const s = this.state(now);
+    if (s === 'unknown') {
+      this.current = this.probeSuccesses === 0 ? 'good' : 'probing';
+    } else if (s === 'probing' && pipelined) {
+      this.cleanPipelined += 1;
+      if (this.cleanPipelined >= this.probeSuccesses) this.current = 'good';
+    }
+  }
+
+  demote(now: number, reason: DemotionReason): void {
+    this.current = 'bad';
+    this.badUntil = now + this.demoteMs;
+    this.cleanPipelined = 0;
+    this.lastDemotion = reason;
+  }
+}

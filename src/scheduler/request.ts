@@ -1,0 +1,121 @@
+import { SchedulerError, type ErrorInfo } from './errors';
+import { isPriorityClass, type PriorityClass } from './priority';
+
+/** What a caller asks for. Everything but `url` and `priority` has a default. */
+export interface RequestSpec {
+  url: string;
+  /** @default 'GET' */
+  method?: string;
+  priority: PriorityClass;
+  /** When the request became known (ms on the scheduler's clock). @default clock.now() at enqueue */
+  discoveredAt?: number;
+  /** A size learned earlier or declared (e.g. by a preload hint), used to avoid pipelining behind it. */
+  expectedSize?: number;
+  /** Free-form label carried into results (e.g. the discovery kind). */
+  tag?: string;
+}
+
+export type RequestState = 'queued' | 'sent' | 'done' | 'failed';
+
+/** A request as the scheduler tracks it. Mutable by the scheduler only. */
+export interface ScheduledRequest {
+  readonly id: number;
+  readonly url: string;
+  readonly method: string;
+  readonly priority: PriorityClass;
+  readonly origin: string;
+  /** Path plus query, as sent on the request line. */
+  readonly path: string;
+  readonly discoveredAt: number;
+  readonly queuedAt: number;
+  readonly expectedSize: number | undefined;
+  readonly tag: string | undefined;
+  readonly idempotent: boolean;
+  state: RequestState;
+  /** How many times it has been handed to a connection. */
+  attempts: number;
+  /** Set when a previous attempt was lost with its connection (RFC 9112 §9.3.2 rules apply). */
+  retrying: boolean;
+}
+
+/** The outcome of one request, as reported to observers and printed by the CLI. */
+export interface RequestResult {
+  id: number;
+  url: string;
+  method: string;
+  priority: PriorityClass;
+  origin: string;
+  tag: string | undefined;
+  discoveredAt: number;
+  queuedAt: number;
+  sentAt: number | undefined;
+  firstByteAt: number | undefined;
+  doneAt: number;
+  status: number | undefined;
+  /** Body bytes received (of the final attempt). */
+  bytes: number;
+  connectionId: number | undefined;
+  /** True when the final attempt went on a connection that had already carried a request. */
+  reused: boolean;
+  /** True when the final attempt was written while an earlier response on its connection was unfinished. */
+  pipelined: boolean;
+  attempts: number;
+  protocol: string | undefined;
+  error: ErrorInfo | undefined;
+}
+
+/**
+ * Methods RFC 9110 §9.2.2 defines as idempotent. Only these are ever retried; only GET and HEAD
+ * are ever pipelined (see `isPipelinable`).
+ */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+export function isPipelinable(method: string): boolean {
+  return method === 'GET' || method === 'HEAD';
+}
+
+export function originOf(url: URL): string {
+  return `${url.protocol}//${url.host}`;
+}
+
+/** Validates a spec and builds the tracked request. Throws `SchedulerError` with a stable code. */
+export function createRequest(spec: RequestSpec, id: number, now: number): ScheduledRequest {
+  if (!spec || typeof spec !== 'object') {
+    throw new SchedulerError('E_INVALID_URL', `expected a request object, got ${spec === null ? 'null' : typeof spec}`);
+  }
+  if (typeof spec.url !== 'string' || !URL.canParse(spec.url)) {
+    throw new SchedulerError('E_INVALID_URL', `expected an absolute URL, got ${JSON.stringify(spec.url)}`);
+  }
+  const url = new URL(spec.url);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new SchedulerError('E_UNSUPPORTED_SCHEME', `only http: and https: URLs can be scheduled, got ${url.protocol}`);
+  }
+  const method = spec.method ?? 'GET';
+  if (typeof method !== 'string' || !TOKEN.test(method) || method !== method.toUpperCase()) {
+    throw new SchedulerError('E_INVALID_METHOD', `expected an upper-case HTTP method token, got ${JSON.stringify(method)}`);
+  }
+  if (!isPriorityClass(spec.priority)) {
+    throw new SchedulerError('E_INVALID_PRIORITY', `expected a priority class (document, blocking, font, visible-image, script, image, other, prefetch), got ${JSON.stringify(spec.priority)}`);
+  }
+  if (spec.expectedSize !== undefined && !(Number.isFinite(spec.expectedSize) && spec.expectedSize >= 0)) {
+    throw new SchedulerError('E_INVALID_OPTION', `expectedSize must be a non-negative number of bytes, got ${String(spec.expectedSize)}`);
+  }
+  url.hash = '';
+  return {
+    id,
+    url: url.href,
+    method,
+    priority: spec.priority,
+    origin: originOf(url),
+    path: `${url.pathname}${url.search}`,
+    discoveredAt: typeof spec.discoveredAt === 'number' && Number.isFinite(spec.discoveredAt) ? spec.discoveredAt : now,
+    queuedAt: now,
+    expectedSize: spec.expectedSize,
+    tag: spec.tag,
+    idempotent: IDEMPOTENT.has(method),
+    state: 'queued',
+    attempts: 0,
+    retrying: false,
+  };
+}

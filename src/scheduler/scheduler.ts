@@ -1,0 +1,430 @@
+import { connectionLimit, createOrigin, roomFor, type ConnState, type DispatchState, type OriginState } from './connection-state';
+import { SchedulerError, errorCodeOf, toErrorInfo, type SchedulerErrorCode } from './errors';
+import { LowLatencyPauser } from './low-latency-pauser';
+import type { DemotionReason } from './pipeline-health';
+import { createRequest, type RequestResult, type RequestSpec, type ScheduledRequest } from './request';
+import { validateStrategy, type Strategy } from './strategies';
+import type { Clock, ConnectionInfo, ResponseEndInfo, ResponseStartInfo, TransportPort } from './transport-port';
+
+export interface SchedulerObserver {
+  onRequestSettled?(result: RequestResult): void;
+  onConnectionOpening?(connectionId: number, origin: string): void;
+  onDemoted?(origin: string, reason: DemotionReason): void;
+}
+
+export interface SchedulerOptions {
+  strategy: Strategy;
+  transport: TransportPort;
+  clock: Clock;
+  observer?: SchedulerObserver;
+  /** Response sizes learned on earlier loads, keyed by URL; updated as responses complete. */
+  sizeHints?: Map<string, number>;
+  /** Requests that may wait at once; more are refused with `E_QUEUE_FULL`. @default 50000 */
+  maxQueued?: number;
+}
+
+export interface SchedulerStats {
+  connectionsOpened: number;
+  dispatches: number;
+  retries: number;
+  demotions: Array<{ origin: string; reason: DemotionReason }>;
+  pauses: number;
+}
+
+/** An idempotent request lost with its connection is retried at most this many times in total. */
+const MAX_ATTEMPTS = 2;
+/** After this many failed connection attempts in a row, an origin's waiting requests fail. */
+const MAX_CONSECUTIVE_CONNECT_FAILURES = 3;
+
+/**
+ * The dispatch policy. It owns the queues; the transport owns sockets.
+ *
+ * A request is bound to a connection only when that connection is connected and has room, so a
+ * request never waits on one handshake while another connection is free (McManus, "Separating
+ * HTTP Connections from TCP Connections"). Connections are opened speculatively, up to the
+ * per-origin limit, for the demand that ready connections cannot absorb.
+ */
+export class Scheduler {
+  private readonly strategy: Strategy;
+  private readonly transport: TransportPort;
+  private readonly clock: Clock;
+  private readonly observer: SchedulerObserver;
+  private readonly learned: Map<string, number>;
+  private readonly maxQueued: number;
+  private readonly origins = new Map<string, OriginState>();
+  private readonly conns = new Map<number, ConnState>();
+  private readonly dispatches = new Map<number, DispatchState>();
+  private readonly dirty = new Set<OriginState>();
+  private readonly pauser: LowLatencyPauser;
+  private readonly idleWaiters: Array<() => void> = [];
+  private nextRequestId = 1;
+  private nextConnId = 1;
+  private nextDispatchId = 1;
+  private unsettled = 0;
+  private queued = 0;
+  private pumping = false;
+  private closed = false;
+  private readonly counters: SchedulerStats = { connectionsOpened: 0, dispatches: 0, retries: 0, demotions: [], pauses: 0 };
+
+  constructor(options: SchedulerOptions) {
+    validateStrategy(options.strategy);
+    this.strategy = options.strategy;
+    this.transport = options.transport;
+    this.clock = options.clock;
+    this.observer = options.observer ?? {};
+    this.learned = options.sizeHints ?? new Map();
+    this.maxQueued = options.maxQueued ?? 50_000;
+    this.pauser = new LowLatencyPauser(options.strategy.maxLowPriorityFlowing, this.transport, () => {
+      this.counters.pauses += 1;
+    });
+  }
+
+  /** Adds a request; returns its id. Throws `SchedulerError` (stable `code`) on invalid input. */
+  enqueue(spec: RequestSpec): number {
+    if (this.closed) throw new SchedulerError('E_SCHEDULER_CLOSED', 'the scheduler is closed');
+    if (this.queued >= this.maxQueued) {
+      throw new SchedulerError('E_QUEUE_FULL', `more than ${this.maxQueued} requests waiting; refusing ${spec?.url}`);
+    }
+    const req = createRequest(spec, this.nextRequestId, this.clock.now());
+    this.nextRequestId += 1;
+    const o = this.originFor(req.origin);
+    o.queue.push(req);
+    this.queued += 1;
+    this.unsettled += 1;
+    this.markDirty(o);
+    return req.id;
+  }
+
+  /** True when nothing is waiting or in flight. */
+  get idle(): boolean {
+    return this.unsettled === 0;
+  }
+
+  /** Resolves once every request enqueued so far has settled. */
+  whenIdle(): Promise<void> {
+    if (this.unsettled === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  stats(): SchedulerStats {
+    return { ...this.counters, demotions: [...this.counters.demotions] };
+  }
+
+  // ── transport callbacks ────────────────────────────────────────────────────────────────────
+
+  connectionReady(connectionId: number, info: ConnectionInfo): void {
+    const c = this.conns.get(connectionId);
+    if (!c || c.state !== 'connecting') return;
+    c.state = 'ready';
+    c.protocol = info.protocol;
+    const o = c.origin;
+    o.consecutiveConnectFailures = 0;
+    if (info.protocol === 'h2') {
+      o.protocol = 'h2';
+      c.maxStreams = Math.max(1, Math.min(this.strategy.maxConcurrentStreams, info.maxConcurrentStreams ?? Infinity));
+    } else {
+      o.protocol = 'h1';
+      c.maxStreams = 1;
+    }
+    this.markDirty(o);
+  }
+
+  connectionFailed(connectionId: number, error: unknown): void {
+    const c = this.conns.get(connectionId);
+    if (!c || c.state === 'closed') return;
+    const o = c.origin;
+    this.forgetConnection(c);
+    o.consecutiveConnectFailures += 1;
+    const ready = o.conns.some((x) => x.state === 'ready');
+    if (!ready && (o.conns.length === 0 || o.consecutiveConnectFailures >= MAX_CONSECUTIVE_CONNECT_FAILURES)) {
+      const code = errorCodeOf(error);
+      const why = new SchedulerError('E_CONNECT_FAILED', `could not connect to ${o.origin}: ${toErrorInfo(error).message}`, code);
+      for (const req of [...o.retries.clear(), ...o.queue.drain()]) this.fail(req, why);
+      o.consecutiveConnectFailures = 0;
+    }
+    this.markDirty(o);
+  }
+
+  /** The connection is gone (peer close, reset, or our own close). Outstanding requests are lost. */
+  connectionClosed(connectionId: number, error?: unknown): void {
+    const c = this.conns.get(connectionId);
+    if (!c || c.state === 'closed') return;
+    if (c.state === 'connecting') {
+      // Closed before it was ever ready: a failed connect.
+      this.connectionFailed(connectionId, error ?? new SchedulerError('E_CONNECT_FAILED', 'connection closed during the handshake'));
+      return;
+    }
+    this.forgetConnection(c);
+    const lost = c.outstanding.filter((d) => !d.settled);
+    if (lost.length > 1 && c.protocol === 'http/1.1') this.demote(c.origin, 'closed-with-outstanding');
+    for (const d of lost) this.loseDispatch(d, error);
+    this.markDirty(c.origin);
+  }
+
+  responseStarted(dispatchId: number, info: ResponseStartInfo): void {
+    const d = this.dispatches.get(dispatchId);
+    if (!d || d.settled) return;
+    d.firstByteAt = this.clock.now();
+    d.status = info.status;
+    d.httpVersion = info.httpVersion;
+    d.contentLength = info.contentLength;
+    const c = d.conn;
+    if (c.protocol === 'http/1.1') {
+      if (info.httpVersion === '1.0') this.demote(c.origin, 'http10');
+      if (!info.keepAlive) {
+        c.draining = true;
+        const behind = c.outstanding.indexOf(d) < c.outstanding.length - 1;
+        if (behind) this.demote(c.origin, 'connection-close-mid-pipeline');
+      }
+    }
+    this.markDirty(c.origin);
+  }
+
+  responseEnded(dispatchId: number, info: ResponseEndInfo): void {
+    const d = this.dispatches.get(dispatchId);
+    if (!d || d.settled) return;
+    const c = d.conn;
+    const now = this.clock.now();
+    this.learned.set(d.request.url, info.bytes);
+    if (c.protocol === 'http/1.1' && !c.draining && d.httpVersion === '1.1') {
+      c.origin.health.responseOk(now, d.pipelined);
+    }
+    if (c.gate === d) c.gate = undefined;
+    this.settleDispatch(d);
+    this.settle(d.request, { dispatch: d, bytes: info.bytes, doneAt: now });
+    if (c.draining && c.outstanding.length === 0 && c.state !== 'closed') {
+      // Closing it ourselves (rather than waiting for the peer's FIN) lets the next connection
+      // open now; the transport's later `connectionClosed` for it is ignored.
+      this.forgetConnection(c);
+      this.transport.closeConnection(c.id);
+    }
+    this.markDirty(c.origin);
+  }
+
+  /**
+   * One attempt failed. `connectionLevel` errors (the socket died) lose every request on the
+   * connection; others fail this request alone.
+   */
+  dispatchFailed(dispatchId: number, error: unknown, connectionLevel = true): void {
+    const d = this.dispatches.get(dispatchId);
+    if (!d || d.settled) return;
+    if (connectionLevel) {
+      this.connectionClosed(d.conn.id, error);
+      if (!d.settled) this.loseDispatch(d, error);
+      return;
+    }
+    this.settleDispatch(d);
+    const code = errorCodeOf(error);
+    this.settle(d.request, { dispatch: d, bytes: 0, doneAt: this.clock.now(), error: new SchedulerError('E_RESPONSE_FAILED', toErrorInfo(error).message, code) });
+    this.markDirty(d.conn.origin);
+  }
+
+  /** Fails everything pending and closes every connection. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const why = new SchedulerError('E_SCHEDULER_CLOSED', 'the scheduler was closed before the request completed');
+    for (const o of this.origins.values()) {
+      for (const req of [...o.retries.clear(), ...o.queue.drain()]) this.fail(req, why);
+      for (const c of [...o.conns]) {
+        this.forgetConnection(c);
+        for (const d of c.outstanding.filter((x) => !x.settled)) {
+          this.settleDispatch(d);
+          this.settle(d.request, { dispatch: d, bytes: 0, doneAt: this.clock.now(), error: why });
+        }
+        this.transport.closeConnection(c.id);
+      }
+    }
+    this.notifyIdle();
+  }
+
+  // ── policy ─────────────────────────────────────────────────────────────────────────────────
+
+  private originFor(origin: string): OriginState {
+    let o = this.origins.get(origin);
+    if (!o) {
+      o = createOrigin(origin, this.strategy);
+      this.origins.set(origin, o);
+    }
+    return o;
+  }
+
+  private markDirty(o: OriginState): void {
+    this.dirty.add(o);
+    this.pump();
+  }
+
+  /** Re-entrancy safe: a transport that answers synchronously only adds to the dirty set. */
+  private pump(): void {
+    if (this.pumping || this.closed) return;
+    this.pumping = true;
+    try {
+      while (this.dirty.size > 0) {
+        const o = this.dirty.values().next().value as OriginState;
+        this.dirty.delete(o);
+        this.dispatchOrigin(o);
+      }
+      if (this.strategy.pauseLowPriority) this.pauser.update(this.dispatches.values());
+    } finally {
+      this.pumping = false;
+    }
+    this.notifyIdle();
+  }
+
+  private dispatchOrigin(o: OriginState): void {
+    const now = this.clock.now();
+    // A retried request goes first and alone on an idle connection — a never-used one when there is
+    // one — and nothing is pipelined behind it until it completes (RFC 9112 §9.3.2). The connection
+    // that lost it is closed, so it is always a different one.
+    while (o.retries.size > 0) {
+      const idle = o.conns.filter((c) => c.state === 'ready' && !c.draining && c.outstanding.length === 0);
+      const target = idle.find((c) => c.carried === 0) ?? idle[0];
+      if (!target) break;
+      this.send(target, o.retries.shift() as ScheduledRequest, true);
+    }
+    while (o.queue.size > 0) {
+      const req = o.queue.peek() as ScheduledRequest;
+      const c = this.pickConnection(o, req, now);
+      if (!c) break;
+      o.queue.shift();
+      this.queued -= 1;
+      this.send(c, req, false);
+    }
+    this.openConnections(o);
+  }
+
+  /** An idle ready connection if there is one, else the least-loaded one with room. */
+  private pickConnection(o: OriginState, req: ScheduledRequest, now: number): ConnState | undefined {
+    let best: ConnState | undefined;
+    for (const c of o.conns) {
+      if (roomFor(c, req, this.strategy, now, this.learned) <= 0) continue;
+      if (c.outstanding.length === 0) return c;
+      if (!best || c.outstanding.length < best.outstanding.length) best = c;
+    }
+    return best;
+  }
+
+  private openConnections(o: OriginState): void {
+    const demand = o.queue.size + o.retries.size;
+    if (demand === 0) return;
+    const connecting = o.conns.filter((c) => c.state === 'connecting').length;
+    const want = Math.min(connectionLimit(o, this.strategy) - o.conns.length, demand - connecting);
+    for (let i = 0; i < want; i++) this.open(o);
+  }
+
+  private open(o: OriginState): void {
+    const c: ConnState = { id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, draining: false, gate: undefined };
+    o.conns.push(c);
+    this.conns.set(c.id, c);
+    this.counters.connectionsOpened += 1;
+    this.observer.onConnectionOpening?.(c.id, o.origin);
+    const maxOutstanding = this.strategy.http2 ? Math.max(this.strategy.maxConcurrentStreams, this.strategy.maxPipelineDepth) : this.strategy.pipelining ? this.strategy.maxPipelineDepth : 1;
+    this.transport.openConnection(c.id, o.origin, { allowH2: this.strategy.http2 && o.https, maxOutstanding });
+  }
+
+  private send(c: ConnState, req: ScheduledRequest, gate: boolean): void {
+    const d: DispatchState = {
+      id: this.nextDispatchId++,
+      conn: c,
+      request: req,
+      pipelined: c.protocol === 'http/1.1' && c.outstanding.length > 0,
+      reused: c.carried > 0,
+      sentAt: this.clock.now(),
+      firstByteAt: undefined,
+      status: undefined,
+      httpVersion: undefined,
+      contentLength: undefined,
+      paused: false,
+      settled: false,
+    };
+    req.state = 'sent';
+    req.attempts += 1;
+    c.outstanding.push(d);
+    c.carried += 1;
+    if (!this.strategy.keepAlive) c.draining = true;
+    if (gate && c.protocol === 'http/1.1') c.gate = d;
+    this.dispatches.set(d.id, d);
+    this.counters.dispatches += 1;
+    this.transport.send({ id: d.id, connectionId: c.id, request: req, pipelined: d.pipelined, keepAlive: this.strategy.keepAlive });
+  }
+
+  private demote(o: OriginState, reason: DemotionReason): void {
+    if (!this.strategy.pipelining) return;
+    o.health.demote(this.clock.now(), reason);
+    this.counters.demotions.push({ origin: o.origin, reason });
+    this.observer.onDemoted?.(o.origin, reason);
+  }
+
+  /** A dispatch died with its connection: retry once if idempotent, never otherwise. */
+  private loseDispatch(d: DispatchState, error: unknown): void {
+    this.settleDispatch(d);
+    const req = d.request;
+    const o = d.conn.origin;
+    const code = errorCodeOf(error);
+    if (req.idempotent && req.attempts < MAX_ATTEMPTS && !this.closed) {
+      req.retrying = true;
+      req.state = 'queued';
+      o.retries.push(req);
+      this.counters.retries += 1;
+      return;
+    }
+    const message = toErrorInfo(error).message;
+    const why: SchedulerErrorCode = req.idempotent ? 'E_CONNECTION_LOST' : 'E_NOT_RETRYABLE';
+    this.settle(req, { dispatch: d, bytes: 0, doneAt: this.clock.now(), error: new SchedulerError(why, `connection lost after ${req.attempts} attempt(s): ${message}`, code) });
+  }
+
+  private forgetConnection(c: ConnState): void {
+    c.state = 'closed';
+    this.conns.delete(c.id);
+    const i = c.origin.conns.indexOf(c);
+    if (i >= 0) c.origin.conns.splice(i, 1);
+  }
+
+  private settleDispatch(d: DispatchState): void {
+    d.settled = true;
+    this.dispatches.delete(d.id);
+    const i = d.conn.outstanding.indexOf(d);
+    if (i >= 0) d.conn.outstanding.splice(i, 1);
+    if (d.conn.gate === d) d.conn.gate = undefined;
+    if (d.paused) this.pauser.forget(d);
+  }
+
+  private fail(req: ScheduledRequest, error: SchedulerError): void {
+    if (req.state === 'queued' && !req.retrying) this.queued -= 1;
+    this.settle(req, { dispatch: undefined, bytes: 0, doneAt: this.clock.now(), error });
+  }
+
+  private settle(req: ScheduledRequest, how: { dispatch: DispatchState | undefined; bytes: number; doneAt: number; error?: SchedulerError }): void {
+    const d = how.dispatch;
+    req.state = how.error ? 'failed' : 'done';
+    this.unsettled -= 1;
+    const result: RequestResult = {
+      id: req.id,
+      url: req.url,
+      method: req.method,
+      priority: req.priority,
+      origin: req.origin,
+      tag: req.tag,
+      discoveredAt: req.discoveredAt,
+      queuedAt: req.queuedAt,
+      sentAt: d?.sentAt,
+      firstByteAt: d?.firstByteAt,
+      doneAt: how.doneAt,
+      status: d?.status,
+      bytes: how.bytes,
+      connectionId: d?.conn.id,
+      reused: d?.reused ?? false,
+      pipelined: d?.pipelined ?? false,
+      attempts: req.attempts,
+      protocol: d?.conn.protocol,
+      error: how.error ? toErrorInfo(how.error) : undefined,
+    };
+    this.observer.onRequestSettled?.(result);
+  }
+
+  private notifyIdle(): void {
+    if (this.unsettled !== 0 || this.pumping) return;
+    const waiters = this.idleWaiters.splice(0);
+    for (const w of waiters) w();
+  }
+}

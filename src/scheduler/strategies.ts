@@ -1,0 +1,106 @@
+import { SchedulerError } from './errors';
+
+export const STRATEGY_NAMES = ['http10', 'serial', 'browser', 'pipelined', 'getlist', 'h2'] as const;
+export type StrategyName = (typeof STRATEGY_NAMES)[number];
+
+/**
+ * How a request list is loaded. The named presets below are the experiments of the seed papers;
+ * every field can be overridden to explore around them.
+ */
+export interface Strategy {
+  name: StrategyName;
+  /** Connections per origin at most (HTTP/1.1). @default 6 */
+  maxConnectionsPerOrigin: number;
+  /** Keep connections open between requests. `false` = HTTP/1.0 style, one request per connection. @default true */
+  keepAlive: boolean;
+  /** Pipeline GET/HEAD requests on HTTP/1.1 connections (subject to per-origin health). @default false */
+  pipelining: boolean;
+  /** Requests outstanding on one HTTP/1.1 connection once the origin has proved it pipelines well. @default 16 */
+  maxPipelineDepth: number;
+  /** Serve requests by priority class (FIFO within a class). `false` = one FIFO in discovery order. */
+  priorities: boolean;
+  /** Pause lower-priority response bodies while a low-latency request is outstanding. */
+  pauseLowPriority: boolean;
+  /** Lower-priority responses allowed to keep flowing while a low-latency request is outstanding. @default 2 */
+  maxLowPriorityFlowing: number;
+  /** Negotiate HTTP/2 by ALPN on https: origins and multiplex on one connection when offered. */
+  http2: boolean;
+  /** Streams on one HTTP/2 connection at most (the server's SETTINGS may lower it). @default 100 */
+  maxConcurrentStreams: number;
+  /**
+   * A response known or declared to be at least this large is not pipelined behind.
+   * 128 KiB ≈ one bandwidth-delay product of a 20 Mbit/s, 50 ms path (20e6/8 × 0.05 = 125 kB):
+   * a larger response takes more than one extra RTT to drain, longer than opening a new connection.
+   * @default 131072
+   */
+  largeResponseBytes: number;
+  /** How long an origin that broke a pipeline is held to persistent-but-not-pipelined. @default 600000 */
+  demoteMs: number;
+  /** Clean pipelined responses an origin must deliver at depth 2 before it gets full depth. @default 2 */
+  probeSuccesses: number;
+}
+
+const base: Omit<Strategy, 'name'> = {
+  maxConnectionsPerOrigin: 6,
+  keepAlive: true,
+  pipelining: false,
+  maxPipelineDepth: 16,
+  priorities: false,
+  pauseLowPriority: false,
+  maxLowPriorityFlowing: 2,
+  http2: false,
+  maxConcurrentStreams: 100,
+  largeResponseBytes: 128 * 1024,
+  demoteMs: 10 * 60 * 1000,
+  probeSuccesses: 2,
+};
+
+const PRESETS: Record<StrategyName, Strategy> = {
+  /** Padmanabhan & Mogul's baseline: a new connection per request, one at a time. */
+  http10: { ...base, name: 'http10', maxConnectionsPerOrigin: 1, keepAlive: false },
+  /** One persistent connection, stop-and-wait. */
+  serial: { ...base, name: 'serial', maxConnectionsPerOrigin: 1 },
+  /** Today's HTTP/1.1 browsers: six persistent connections per origin, no pipelining, FIFO. */
+  browser: { ...base, name: 'browser' },
+  /** P&M's GETLIST: one persistent connection per origin, the list pipelined on it, no priorities. */
+  pipelined: { ...base, name: 'pipelined', maxConnectionsPerOrigin: 1, pipelining: true, maxPipelineDepth: 64 },
+  /** Everything: pipelining over parallel persistent connections, priorities, pausing, HTTP/2 where offered. */
+  getlist: { ...base, name: 'getlist', pipelining: true, priorities: true, pauseLowPriority: true, http2: true },
+  /** One multiplexed HTTP/2 connection per origin that offers it; browser-style HTTP/1.1 elsewhere. */
+  h2: { ...base, name: 'h2', http2: true, priorities: true },
+};
+
+export function isStrategyName(value: unknown): value is StrategyName {
+  return typeof value === 'string' && (STRATEGY_NAMES as readonly string[]).includes(value);
+}
+
+/** A preset by name, with overrides applied and validated. */
+export function strategy(name: string, overrides: Partial<Omit<Strategy, 'name'>> = {}): Strategy {
+  if (!isStrategyName(name)) {
+    throw new SchedulerError('E_UNKNOWN_STRATEGY', `unknown strategy ${JSON.stringify(name)}; expected one of ${STRATEGY_NAMES.join(', ')}`);
+  }
+  const s: Strategy = { ...PRESETS[name], ...stripUndefined(overrides) };
+  validateStrategy(s);
+  return s;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function positiveInt(s: Strategy, key: keyof Strategy, min: number): void {
+  const v = s[key];
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+    throw new SchedulerError('E_INVALID_OPTION', `strategy ${s.name}: ${key} must be an integer ≥ ${min}, got ${String(v)}`);
+  }
+}
+
+export function validateStrategy(s: Strategy): void {
+  positiveInt(s, 'maxConnectionsPerOrigin', 1);
+  positiveInt(s, 'maxPipelineDepth', 1);
+  positiveInt(s, 'maxLowPriorityFlowing', 0);
+  positiveInt(s, 'maxConcurrentStreams', 1);
+  positiveInt(s, 'largeResponseBytes', 0);
+  positiveInt(s, 'demoteMs', 0);
+  positiveInt(s, 'probeSuccesses', 0);
+}

@@ -1,0 +1,63 @@
+import type { ScheduledRequest } from './request';
+
+/**
+ * What the scheduler asks of a transport. The transport answers through the scheduler's
+ * `connection*` / `response*` / `dispatchFailed` methods, always asynchronously or re-entrantly
+ * safe (the scheduler tolerates both).
+ */
+export interface TransportPort {
+  /** Start opening connection `id` to `origin`; answer with `connectionReady` or `connectionFailed`. */
+  openConnection(id: number, origin: string, options: OpenOptions): void;
+  /** Write a request on a ready connection; answer with `responseStarted`/`responseEnded` or `dispatchFailed`. */
+  send(dispatch: Dispatch): void;
+  /** Stop reading this response's body (the receive window closes); idempotent. */
+  pause(dispatchId: number): void;
+  /** Resume reading a paused response body; idempotent. */
+  resume(dispatchId: number): void;
+  /** Close a connection; outstanding dispatches on it fail. Answer with `connectionClosed` (may be omitted). */
+  closeConnection(id: number): void;
+}
+
+export interface OpenOptions {
+  /** Offer HTTP/2 by ALPN (https: only). */
+  allowH2: boolean;
+  /** Maximum requests the connection may have outstanding (pipelining depth / stream limit). */
+  maxOutstanding: number;
+}
+
+/** One attempt of a request on one connection. */
+export interface Dispatch {
+  readonly id: number;
+  readonly connectionId: number;
+  readonly request: ScheduledRequest;
+  /** Written while an earlier response on the same connection is unfinished. */
+  readonly pipelined: boolean;
+  /** `false` asks the server to close after this response (HTTP/1.0-style). */
+  readonly keepAlive: boolean;
+}
+
+export interface ConnectionInfo {
+  /** ALPN result: `h2` or `http/1.1`. */
+  protocol: 'h2' | 'http/1.1';
+  /** For HTTP/2, the server's SETTINGS_MAX_CONCURRENT_STREAMS when known. */
+  maxConcurrentStreams?: number;
+}
+
+export interface ResponseStartInfo {
+  status: number;
+  /** `1.0`, `1.1` or `2`. */
+  httpVersion: string;
+  /** False when the server will close after this response (`Connection: close`, or HTTP/1.0 without keep-alive). */
+  keepAlive: boolean;
+  /** Declared body length, when the server sent one. */
+  contentLength?: number;
+}
+
+export interface ResponseEndInfo {
+  bytes: number;
+}
+
+/** Time source. Tests pass a fake one; the host passes `performance.now`. */
+export interface Clock {
+  now(): number;
+}

@@ -1,0 +1,40 @@
+/**
+ * The handshake of one connection, measured at the socket by the host's timing connector.
+ * Durations are milliseconds; a phase that did not happen (DNS for an IP literal, TLS on http:)
+ * is 0. Resumed and full TLS handshakes are different populations: keep them apart in stats.
+ */
+export interface HandshakeRecord {
+  connectionId: number;
+  origin: string;
+  /** Wall-clock epoch ms when the connection attempt started. */
+  startedAt: number;
+  dnsMs: number;
+  tcpMs: number;
+  tlsMs: number;
+  totalMs: number;
+  remoteAddress: string | undefined;
+  remotePort: number | undefined;
+  localPort: number | undefined;
+  /** ALPN result: `h2` or `http/1.1`. */
+  protocol: 'h2' | 'http/1.1';
+  /** e.g. `TLSv1.3`; undefined on http:. */
+  tlsVersion: string | undefined;
+  /** TLS session resumed (abbreviated handshake); false on http:. */
+  resumed: boolean;
+}
+
+export type HandshakePhase = 'dns' | 'tcp' | 'tls' | 'total';
+export const HANDSHAKE_PHASES: readonly HandshakePhase[] = ['dns', 'tcp', 'tls', 'total'];
+
+export function phaseMs(r: HandshakeRecord, phase: HandshakePhase): number {
+  switch (phase) {
+    case 'dns':
+      return r.dnsMs;
+    case 'tcp':
+      return r.tcpMs;
+    case 'tls':
+      return r.tlsMs;
+    case 'total':
+      return r.totalMs;
+  }
+}
