@@ -156,7 +156,13 @@ export class UndiciTransport implements TransportPort {
     const f = this.flights.get(dispatchId);
     if (!f || !f.paused) return;
     f.paused = false;
-    f.controller?.resume();
+    // The scheduler calls this from inside another response's callbacks, i.e. while some
+    // connection's HTTP/1.1 parser is executing; undici's parser resume asserts that none is
+    // (a module-wide "current parser"), so resuming in place would throw and leave the body
+    // paused for ever. Resume once the current parse has unwound.
+    queueMicrotask(() => {
+      if (!f.paused) f.controller?.resume();
+    });
   }
 
   closeConnection(id: number): void {

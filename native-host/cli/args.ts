@@ -1,0 +1,71 @@
+import { CliError } from './cli-error';
+
+export interface FlagSpec {
+  /** `boolean` flags take no value; `string` flags take the next argument (or `--flag=value`). */
+  type: 'boolean' | 'string';
+  /** Shown in help. */
+  description: string;
+}
+
+export interface ParsedArgs {
+  positionals: string[];
+  flags: Map<string, string | true>;
+}
+
+/**
+ * Parses `argv` against the flags a command accepts. Unknown flags, missing values and repeated
+ * flags are usage errors that name the flag, so the user sees exactly what to fix.
+ */
+export function parseArgs(command: string, argv: readonly string[], spec: Record<string, FlagSpec>): ParsedArgs {
+  const positionals: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    const s = spec[name];
+    if (!s) {
+      throw new CliError('E_USAGE', `getlist ${command}: unknown option --${name}; try \`getlist help ${command}\``);
+    }
+    if (flags.has(name)) throw new CliError('E_USAGE', `getlist ${command}: --${name} given more than once`);
+    if (s.type === 'boolean') {
+      if (eq >= 0) throw new CliError('E_USAGE', `getlist ${command}: --${name} takes no value`);
+      flags.set(name, true);
+      continue;
+    }
+    const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || (eq < 0 && value.startsWith('--'))) {
+      throw new CliError('E_USAGE', `getlist ${command}: --${name} needs a value`);
+    }
+    flags.set(name, value);
+  }
+  return { positionals, flags };
+}
+
+/** An integer flag within [min, max], or the default. */
+export function intFlag(args: ParsedArgs, name: string, dflt: number, min: number, max: number): number {
+  const v = args.flags.get(name);
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (typeof v !== 'string' || !/^-?\d+$/.test(v) || n < min || n > max) {
+    throw new CliError('E_USAGE', `--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v === true ? '' : v)}`);
+  }
+  return n;
+}
+
+export function stringFlag(args: ParsedArgs, name: string): string | undefined {
+  const v = args.flags.get(name);
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function boolFlag(args: ParsedArgs, name: string): boolean {
+  return args.flags.get(name) === true;
+}

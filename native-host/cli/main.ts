@@ -1,0 +1,49 @@
+import { CliError } from './cli-error';
+import { DEMO_USAGE, demoCommand } from './demo-command';
+import { processIo, type CliIo } from './io';
+import { LOAD_USAGE, loadCommand } from './load-command';
+
+export const VERSION = '0.1.0';
+
+const COMMANDS: Record<string, { usage: string; summary: string; run: (argv: readonly string[], io: CliIo) => Promise<number> }> = {
+  load: { usage: LOAD_USAGE, summary: 'load a page with each strategy and compare', run: loadCommand },
+  demo: { usage: DEMO_USAGE, summary: 'serve the bundled demo site behind an emulated link and compare strategies', run: demoCommand },
+};
+
+function help(command?: string): string {
+  const c = command ? COMMANDS[command] : undefined;
+  if (c) return `usage: ${c.usage}\n\n${c.summary}\n`;
+  const lines = Object.entries(COMMANDS).map(([name, x]) => `  ${name.padEnd(6)} ${x.summary}`);
+  return `getlist ${VERSION} — a browser-side connection scheduler\n\nusage: getlist <command> [options]\n\n${lines.join('\n')}\n  help   show this, or \`getlist help <command>\`\n\nRun \`getlist help <command>\` for a command's options.\n`;
+}
+
+/** Entry point; returns the exit code. Errors print as `getlist: CODE: message`. */
+export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    io.out(help(rest[0]));
+    return 0;
+  }
+  if (command === 'version' || command === '--version') {
+    io.out(`${VERSION}\n`);
+    return 0;
+  }
+  const c = COMMANDS[command];
+  if (!c) {
+    io.err(`getlist: E_USAGE: unknown command ${JSON.stringify(command)}\n\n${help()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(help(command));
+    return 0;
+  }
+  try {
+    return await c.run(rest, io);
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.err(`getlist: ${err.code}: ${err.message}\n`);
+      return err.exitCode;
+    }
+    throw err;
+  }
+}

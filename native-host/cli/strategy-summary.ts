@@ -1,0 +1,88 @@
+import { Histogram } from '../../src/stats/histogram';
+import type { LoadRun } from '../load/run-summary';
+
+/** One row of a comparison table: the median over a strategy's repeated runs. */
+export interface StrategySummary {
+  strategy: string;
+  runs: number;
+  totalMs: number;
+  meanTtfbMs: number;
+  connectionsOpened: number;
+  requestsPerConnection: number;
+  requests: number;
+  bytes: number;
+  handshakeP50Ms: number;
+  handshakeP90Ms: number;
+  errors: number;
+}
+
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+/** Groups runs by strategy (first-seen order) and takes medians; handshakes are pooled. */
+export function summarizeStrategies(runs: readonly LoadRun[]): StrategySummary[] {
+  const groups = new Map<string, LoadRun[]>();
+  for (const r of runs) groups.set(r.strategy, [...(groups.get(r.strategy) ?? []), r]);
+  return [...groups].map(([strategy, rs]) => {
+    const hs = new Histogram();
+    for (const r of rs) for (const h of r.handshakes) hs.record(h.totalMs);
+    return {
+      strategy,
+      runs: rs.length,
+      totalMs: median(rs.map((r) => r.totalMs)),
+      meanTtfbMs: median(rs.map((r) => r.meanTtfbMs)),
+      connectionsOpened: median(rs.map((r) => r.connectionsOpened)),
+      requestsPerConnection: median(rs.map((r) => r.requestsPerConnection)),
+      requests: median(rs.map((r) => r.requests.length)),
+      bytes: median(rs.map((r) => r.bytes)),
+      handshakeP50Ms: hs.isEmpty ? NaN : hs.percentile(50),
+      handshakeP90Ms: hs.isEmpty ? NaN : hs.percentile(90),
+      errors: rs.reduce((a, r) => a + r.errors, 0),
+    };
+  });
+}
+
+/** Public JSON shape of a run (`getlist load --json`, `getlist demo --json`). */
+export function runToJson(run: LoadRun, repeat: number) {
+  return {
+    strategy: run.strategy,
+    repeat,
+    totalMs: run.totalMs,
+    meanTtfbMs: run.meanTtfbMs,
+    connectionsOpened: run.connectionsOpened,
+    requestsPerConnection: run.requestsPerConnection,
+    bytes: run.bytes,
+    errors: run.errors,
+    retries: run.retries,
+    demotions: run.demotions,
+    requests: run.requests.map((r) => ({
+      url: r.url,
+      priority: r.priority,
+      status: r.status,
+      bytes: r.bytes,
+      connectionId: r.connectionId,
+      reused: r.reused,
+      pipelined: r.pipelined,
+      protocol: r.protocol,
+      discoveredMs: r.discoveredMs,
+      ttfbMs: r.ttfbMs,
+      doneMs: r.doneMs,
+      error: r.error,
+    })),
+    handshakes: run.handshakes.map((h) => ({
+      origin: h.origin,
+      dnsMs: h.dnsMs,
+      tcpMs: h.tcpMs,
+      tlsMs: h.tlsMs,
+      totalMs: h.totalMs,
+      protocol: h.protocol,
+      resumed: h.resumed,
+      tlsVersion: h.tlsVersion,
+      remoteAddress: h.remoteAddress,
+    })),
+  };
+}
