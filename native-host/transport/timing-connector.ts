@@ -36,6 +36,12 @@ export type Now = () => number;
  */
 export class TimingConnector {
   private readonly connect: buildConnector.connector;
+  /**
+   * Strong references to the latest TLS session per host:port. undici's connector caches
+   * sessions only through `WeakRef`s, so without these a garbage collection between two
+   * connections silently turns a resumption into a full handshake.
+   */
+  private readonly sessions = new Map<string, Buffer>();
 
   constructor(
     private readonly options: TimingConnectorOptions = {},
@@ -100,6 +106,9 @@ export class TimingConnector {
           else finish();
         },
       ) as unknown as Socket;
+      if (https) {
+        socket.on('session', (session: Buffer) => this.keepSession(url.host, session));
+      }
       socket.once('lookup', () => {
         tLookup = this.now();
       });
@@ -108,7 +117,18 @@ export class TimingConnector {
       });
     });
   }
+
+  private keepSession(key: string, session: Buffer): void {
+    this.sessions.delete(key);
+    this.sessions.set(key, session);
+    if (this.sessions.size > MAX_KEPT_SESSIONS) {
+      const oldest = this.sessions.keys().next();
+      if (!oldest.done) this.sessions.delete(oldest.value);
+    }
+  }
 }
+
+const MAX_KEPT_SESSIONS = 100;
 
 function isIpLiteral(hostname: string): boolean {
   return /^[\d.]+$/.test(hostname) || hostname.includes(':');

@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import { Client, type Dispatcher } from 'undici';
 import type { Dispatch, OpenOptions, Scheduler, TransportPort } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
+import { Flight, type FlightHost } from './flight';
 import { watchFirstStatusLine } from './response-version';
 import { TimingConnector, type Now, type TimingConnectorOptions } from './timing-connector';
 
@@ -24,12 +25,6 @@ export interface UndiciTransportOptions extends Omit<TimingConnectorOptions, 'al
   now?: Now;
 }
 
-/** Codes that mean the connection itself is gone, so every request on it is lost. */
-const CONNECTION_LEVEL = new Set([
-  'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED',
-  'E_CONNECTION_GONE', 'ERR_HTTP2_GOAWAY_SESSION', 'ERR_HTTP2_SESSION_ERROR', 'ERR_HTTP2_INVALID_SESSION',
-]);
-
 class ConnectionGoneError extends Error {
   readonly code = 'E_CONNECTION_GONE';
 }
@@ -46,35 +41,42 @@ interface Conn {
   closed: boolean;
 }
 
-interface Flight {
-  conn: Conn;
-  controller: Dispatcher.DispatchController | undefined;
-  paused: boolean;
-}
-
 /**
  * The scheduler's transport on undici: one `Client` per connection, each handed a socket this
  * transport already connected and timed, and never allowed to reconnect on its own — a request is
  * bound to a connection only by the scheduler, and only once that connection is up.
  */
-export class UndiciTransport implements TransportPort {
-  private scheduler: Scheduler | undefined;
+export class UndiciTransport implements TransportPort, FlightHost {
+  private attached: Scheduler | undefined;
   private readonly conns = new Map<number, Conn>();
   private readonly flights = new Map<number, Flight>();
   private readonly connectors = new Map<boolean, TimingConnector>();
   private readonly pending = new Set<Promise<unknown>>();
   private closed = false;
+  /** Every request carries the same headers: no cookies, no credentials, identity encoding. */
+  private readonly headers: Record<string, string>;
 
-  constructor(private readonly options: UndiciTransportOptions = {}) {}
+  constructor(readonly options: UndiciTransportOptions = {}) {
+    this.headers = {
+      'user-agent': options.userAgent ?? 'getlist/0.1',
+      accept: '*/*',
+      // Identity so byte counts are wire body bytes.
+      'accept-encoding': 'identity',
+    };
+  }
 
   /** The scheduler to answer; set once, before the first request is enqueued. */
   attach(scheduler: Scheduler): void {
-    this.scheduler = scheduler;
+    this.attached = scheduler;
   }
 
-  private get sched(): Scheduler {
-    if (!this.scheduler) throw new Error('UndiciTransport used before attach(scheduler)');
-    return this.scheduler;
+  get scheduler(): Scheduler {
+    if (!this.attached) throw new Error('UndiciTransport used before attach(scheduler)');
+    return this.attached;
+  }
+
+  landed(dispatchId: number): void {
+    this.flights.delete(dispatchId);
   }
 
   private connector(allowH2: boolean): TimingConnector {
@@ -100,11 +102,11 @@ export class UndiciTransport implements TransportPort {
           socket.on('error', () => undefined); // 'close' follows; the cause reaches requests via undici
           socket.once('close', () => this.lost(conn, new ConnectionGoneError(`connection ${id} to ${origin} closed`)));
           this.options.onHandshake?.(handshake);
-          this.sched.connectionReady(id, { protocol: handshake.protocol });
+          this.scheduler.connectionReady(id, { protocol: handshake.protocol });
         },
         (err: unknown) => {
           this.options.onConnectError?.(origin, id, err);
-          if (!this.closed) this.sched.connectionFailed(id, err);
+          if (!this.closed) this.scheduler.connectionFailed(id, err);
         },
       )
       .finally(() => this.pending.delete(p));
@@ -114,11 +116,11 @@ export class UndiciTransport implements TransportPort {
   send(dispatch: Dispatch): void {
     const conn = this.conns.get(dispatch.connectionId);
     if (!conn || conn.closed) {
-      queueMicrotask(() => this.sched.dispatchFailed(dispatch.id, new ConnectionGoneError('connection closed before the request was written')));
+      queueMicrotask(() => this.scheduler.dispatchFailed(dispatch.id, new ConnectionGoneError('connection closed before the request was written')));
       return;
     }
     const client = conn.client ?? this.clientFor(conn);
-    const flight: Flight = { conn, controller: undefined, paused: false };
+    const flight = new Flight(this, dispatch, conn);
     this.flights.set(dispatch.id, flight);
     const req = dispatch.request;
     const keepAlive = dispatch.keepAlive;
@@ -127,12 +129,7 @@ export class UndiciTransport implements TransportPort {
         origin: conn.origin,
         path: req.path,
         method: req.method as Dispatcher.HttpMethod,
-        headers: {
-          'user-agent': this.options.userAgent ?? 'getlist/0.1',
-          accept: '*/*',
-          // Identity so byte counts are wire body bytes; never cookies or credentials.
-          'accept-encoding': 'identity',
-        },
+        headers: this.headers,
         // The scheduler decides what is pipelined; undici must not hold requests back itself.
         blocking: false,
         // `reset: true` sends `Connection: close`. HEAD must say false explicitly or undici closes.
@@ -141,7 +138,7 @@ export class UndiciTransport implements TransportPort {
         headersTimeout: this.options.requestTimeoutMs ?? 30_000,
         bodyTimeout: this.options.requestTimeoutMs ?? 30_000,
       },
-      this.handler(dispatch, flight),
+      flight,
     );
   }
 
@@ -217,49 +214,6 @@ export class UndiciTransport implements TransportPort {
     conn.closed = true;
     this.conns.delete(conn.id);
     if (conn.client) void conn.client.destroy().catch(() => undefined);
-    if (!this.closed) this.sched.connectionClosed(conn.id, err);
-  }
-
-  private handler(dispatch: Dispatch, flight: Flight): Dispatcher.DispatchHandler {
-    let bytes = 0;
-    const done = () => this.flights.delete(dispatch.id);
-    return {
-      onRequestStart: (controller) => {
-        flight.controller = controller;
-        if (flight.paused) controller.pause();
-      },
-      onResponseStart: (controller, statusCode, headers) => {
-        flight.controller = controller;
-        if (statusCode < 200) return; // interim responses are not the response
-        const conn = flight.conn;
-        const httpVersion = conn.protocol === 'h2' ? '2' : (conn.version ?? '1.1');
-        const connection = String(headers['connection'] ?? '').toLowerCase();
-        const keepAlive = conn.protocol === 'h2' || (httpVersion === '1.0' ? connection.includes('keep-alive') : !connection.includes('close'));
-        const len = Number(headers['content-length']);
-        this.options.onResponseHead?.(dispatch, statusCode, headers);
-        this.sched.responseStarted(dispatch.id, {
-          status: statusCode,
-          httpVersion,
-          keepAlive,
-          ...(Number.isFinite(len) && headers['content-length'] !== undefined ? { contentLength: len } : {}),
-        });
-        if (flight.paused) controller.pause();
-      },
-      onResponseData: (_controller, chunk) => {
-        bytes += chunk.length;
-        this.options.onBody?.(dispatch, chunk);
-      },
-      onResponseEnd: () => {
-        done();
-        this.options.onBodyEnd?.(dispatch);
-        this.sched.responseEnded(dispatch.id, { bytes });
-      },
-      onResponseError: (_controller, err) => {
-        done();
-        const code = (err as { code?: string }).code;
-        const connectionLevel = flight.conn.protocol === 'http/1.1' || flight.conn.closed || (code !== undefined && CONNECTION_LEVEL.has(code));
-        this.sched.dispatchFailed(dispatch.id, err, connectionLevel);
-      },
-    };
+    if (!this.closed) this.scheduler.connectionClosed(conn.id, err);
   }
 }

@@ -2,9 +2,10 @@ import { PipelineHealth } from './pipeline-health';
 import { Fifo, PriorityQueue } from './priority-queue';
 import { isPipelinable, type ScheduledRequest } from './request';
 import type { Strategy } from './strategies';
+import type { Dispatch } from './transport-port';
 
-/** One attempt of a request on a connection, as the scheduler tracks it. */
-export interface DispatchState {
+/** One attempt of a request on a connection, as the scheduler tracks it (and hands to the transport). */
+export interface DispatchState extends Dispatch {
   readonly id: number;
   readonly conn: ConnState;
   readonly request: ScheduledRequest;
@@ -15,6 +16,8 @@ export interface DispatchState {
   status: number | undefined;
   httpVersion: string | undefined;
   contentLength: number | undefined;
+  /** Nothing may be pipelined behind it: not GET/HEAD, or its response is expected to be large. */
+  blocksPipeline: boolean;
   paused: boolean;
   settled: boolean;
 }
@@ -29,6 +32,8 @@ export interface ConnState {
   readonly outstanding: DispatchState[];
   /** Dispatches ever written on this connection. */
   carried: number;
+  /** Outstanding dispatches with `blocksPipeline` set (kept so `roomFor` is O(1)). */
+  blockers: number;
   /** Takes no more requests: the server or the strategy said this connection ends after what it carries. */
   draining: boolean;
   /** A retried request is outstanding here: nothing may be pipelined behind it (RFC 9112 §9.3.2). */
@@ -63,11 +68,6 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
   };
 }
 
-/** The size we expect a dispatch's response to have, from the headers, a declaration, or history. */
-export function expectedSize(d: DispatchState, learned: ReadonlyMap<string, number>): number {
-  return d.contentLength ?? d.request.expectedSize ?? learned.get(d.request.url) ?? 0;
-}
-
 /**
  * How many more requests like `req` connection `c` can take right now.
  *
@@ -80,17 +80,12 @@ export function roomFor(
   req: ScheduledRequest,
   strategy: Strategy,
   now: number,
-  learned: ReadonlyMap<string, number>,
 ): number {
   if (c.state !== 'ready' || c.draining) return 0;
   const n = c.outstanding.length;
   if (c.protocol === 'h2') return c.maxStreams - n;
   if (n === 0) return 1;
-  if (c.gate || !strategy.pipelining || !isPipelinable(req.method)) return 0;
-  for (const d of c.outstanding) {
-    if (!isPipelinable(d.request.method)) return 0;
-    if (expectedSize(d, learned) >= strategy.largeResponseBytes) return 0;
-  }
+  if (c.gate || c.blockers > 0 || !strategy.pipelining || !isPipelinable(req.method)) return 0;
   return c.origin.health.depth(now, strategy.maxPipelineDepth) - n;
 }
 

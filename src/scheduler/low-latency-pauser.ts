@@ -21,6 +21,10 @@ export class LowLatencyPauser {
     private readonly onPause: () => void,
   ) {}
 
+  get pausedCount(): number {
+    return this.paused.size;
+  }
+
   /** `active` iterates unsettled dispatches in the order they were written. */
   update(active: Iterable<DispatchState>): void {
     const list = [...active];

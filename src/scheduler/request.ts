@@ -84,10 +84,7 @@ export function createRequest(spec: RequestSpec, id: number, now: number): Sched
   if (!spec || typeof spec !== 'object') {
     throw new SchedulerError('E_INVALID_URL', `expected a request object, got ${spec === null ? 'null' : typeof spec}`);
   }
-  if (typeof spec.url !== 'string' || !URL.canParse(spec.url)) {
-    throw new SchedulerError('E_INVALID_URL', `expected an absolute URL, got ${JSON.stringify(spec.url)}`);
-  }
-  const url = new URL(spec.url);
+  const url = parseUrl(spec.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new SchedulerError('E_UNSUPPORTED_SCHEME', `only http: and https: URLs can be scheduled, got ${url.protocol}`);
   }
@@ -101,7 +98,7 @@ export function createRequest(spec: RequestSpec, id: number, now: number): Sched
   if (spec.expectedSize !== undefined && !(Number.isFinite(spec.expectedSize) && spec.expectedSize >= 0)) {
     throw new SchedulerError('E_INVALID_OPTION', `expectedSize must be a non-negative number of bytes, got ${String(spec.expectedSize)}`);
   }
-  url.hash = '';
+  if (url.hash) url.hash = '';
   return {
     id,
     url: url.href,
@@ -118,4 +115,15 @@ export function createRequest(spec: RequestSpec, id: number, now: number): Sched
     attempts: 0,
     retrying: false,
   };
+}
+
+function parseUrl(raw: unknown): URL {
+  if (typeof raw === 'string') {
+    try {
+      return new URL(raw);
+    } catch {
+      // fall through to the coded error
+    }
+  }
+  throw new SchedulerError('E_INVALID_URL', `expected an absolute URL, got ${JSON.stringify(raw)}`);
 }

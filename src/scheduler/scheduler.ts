@@ -2,7 +2,8 @@ import { connectionLimit, createOrigin, roomFor, type ConnState, type DispatchSt
 import { SchedulerError, errorCodeOf, toErrorInfo, type SchedulerErrorCode } from './errors';
 import { LowLatencyPauser } from './low-latency-pauser';
 import type { DemotionReason } from './pipeline-health';
-import { createRequest, type RequestResult, type RequestSpec, type ScheduledRequest } from './request';
+import { isLowLatency } from './priority';
+import { createRequest, isPipelinable, type RequestResult, type RequestSpec, type ScheduledRequest } from './request';
 import { validateStrategy, type Strategy } from './strategies';
 import type { Clock, ConnectionInfo, ResponseEndInfo, ResponseStartInfo, TransportPort } from './transport-port';
 
@@ -17,7 +18,11 @@ export interface SchedulerOptions {
   transport: TransportPort;
   clock: Clock;
   observer?: SchedulerObserver;
-  /** Response sizes learned on earlier loads, keyed by URL; updated as responses complete. */
+  /**
+   * Sizes of responses known to be large, keyed by URL, learned on earlier loads and updated as
+   * responses complete. Only sizes ≥ `largeResponseBytes` are kept: they are the only ones that
+   * change a decision, and a small page then costs no memory here.
+   */
   sizeHints?: Map<string, number>;
   /** Requests that may wait at once; more are refused with `E_QUEUE_FULL`. @default 50000 */
   maxQueued?: number;
@@ -61,6 +66,8 @@ export class Scheduler {
   private nextConnId = 1;
   private nextDispatchId = 1;
   private unsettled = 0;
+  /** Low-latency dispatches written and not yet settled. */
+  private urgentOutstanding = 0;
   private queued = 0;
   private pumping = false;
   private closed = false;
@@ -169,6 +176,10 @@ export class Scheduler {
     d.httpVersion = info.httpVersion;
     d.contentLength = info.contentLength;
     const c = d.conn;
+    if (!d.blocksPipeline && (info.contentLength ?? 0) >= this.strategy.largeResponseBytes) {
+      d.blocksPipeline = true;
+      c.blockers += 1;
+    }
     if (c.protocol === 'http/1.1') {
       if (info.httpVersion === '1.0') this.demote(c.origin, 'http10');
       if (!info.keepAlive) {
@@ -185,7 +196,8 @@ export class Scheduler {
     if (!d || d.settled) return;
     const c = d.conn;
     const now = this.clock.now();
-    this.learned.set(d.request.url, info.bytes);
+    if (info.bytes >= this.strategy.largeResponseBytes) this.learned.set(d.request.url, info.bytes);
+    else if (this.learned.size > 0) this.learned.delete(d.request.url);
     if (c.protocol === 'http/1.1' && !c.draining && d.httpVersion === '1.1') {
       c.origin.health.responseOk(now, d.pipelined);
     }
@@ -264,7 +276,10 @@ export class Scheduler {
         this.dirty.delete(o);
         this.dispatchOrigin(o);
       }
-      if (this.strategy.pauseLowPriority) this.pauser.update(this.dispatches.values());
+      // The pauser only has work while something urgent is in flight or something is paused.
+      if (this.strategy.pauseLowPriority && (this.urgentOutstanding > 0 || this.pauser.pausedCount > 0)) {
+        this.pauser.update(this.dispatches.values());
+      }
     } finally {
       this.pumping = false;
     }
@@ -297,7 +312,7 @@ export class Scheduler {
   private pickConnection(o: OriginState, req: ScheduledRequest, now: number): ConnState | undefined {
     let best: ConnState | undefined;
     for (const c of o.conns) {
-      if (roomFor(c, req, this.strategy, now, this.learned) <= 0) continue;
+      if (roomFor(c, req, this.strategy, now) <= 0) continue;
       if (c.outstanding.length === 0) return c;
       if (!best || c.outstanding.length < best.outstanding.length) best = c;
     }
@@ -307,13 +322,14 @@ export class Scheduler {
   private openConnections(o: OriginState): void {
     const demand = o.queue.size + o.retries.size;
     if (demand === 0) return;
-    const connecting = o.conns.filter((c) => c.state === 'connecting').length;
+    let connecting = 0;
+    for (const c of o.conns) if (c.state === 'connecting') connecting += 1;
     const want = Math.min(connectionLimit(o, this.strategy) - o.conns.length, demand - connecting);
     for (let i = 0; i < want; i++) this.open(o);
   }
 
   private open(o: OriginState): void {
-    const c: ConnState = { id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, draining: false, gate: undefined };
+    const c: ConnState = { id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, blockers: 0, draining: false, gate: undefined };
     o.conns.push(c);
     this.conns.set(c.id, c);
     this.counters.connectionsOpened += 1;
@@ -326,6 +342,8 @@ export class Scheduler {
     const d: DispatchState = {
       id: this.nextDispatchId++,
       conn: c,
+      connectionId: c.id,
+      keepAlive: this.strategy.keepAlive,
       request: req,
       pipelined: c.protocol === 'http/1.1' && c.outstanding.length > 0,
       reused: c.carried > 0,
@@ -334,9 +352,12 @@ export class Scheduler {
       status: undefined,
       httpVersion: undefined,
       contentLength: undefined,
+      blocksPipeline: !isPipelinable(req.method) || (req.expectedSize ?? this.learned.get(req.url) ?? 0) >= this.strategy.largeResponseBytes,
       paused: false,
       settled: false,
     };
+    if (d.blocksPipeline) c.blockers += 1;
+    if (isLowLatency(req.priority)) this.urgentOutstanding += 1;
     req.state = 'sent';
     req.attempts += 1;
     c.outstanding.push(d);
@@ -345,7 +366,7 @@ export class Scheduler {
     if (gate && c.protocol === 'http/1.1') c.gate = d;
     this.dispatches.set(d.id, d);
     this.counters.dispatches += 1;
-    this.transport.send({ id: d.id, connectionId: c.id, request: req, pipelined: d.pipelined, keepAlive: this.strategy.keepAlive });
+    this.transport.send(d);
   }
 
   private demote(o: OriginState, reason: DemotionReason): void {
@@ -382,6 +403,8 @@ export class Scheduler {
 
   private settleDispatch(d: DispatchState): void {
     d.settled = true;
+    if (d.blocksPipeline) d.conn.blockers -= 1;
+    if (isLowLatency(d.request.priority)) this.urgentOutstanding -= 1;
     this.dispatches.delete(d.id);
     const i = d.conn.outstanding.indexOf(d);
     if (i >= 0) d.conn.outstanding.splice(i, 1);

@@ -1,0 +1,103 @@
+/**
+ * The two contenders of the loopback throughput benchmark. Both issue the same request list to
+ * the same server over the same number of HTTP/1.1 connections at the same pipelining depth, and
+ * both consume bodies the same way (undici's dispatch-handler API, counting bytes, no copies):
+ *
+ * - `plainUndici`: N `Client`s, each `pipelining: depth`, requests assigned round-robin and all
+ *   handed to undici up front. This is the floor: undici's own queueing and parser, nothing else.
+ * - `getlistRun`: the `getlist` strategy driving `UndiciTransport` (one undici `Client` per
+ *   connection, the scheduler deciding what is written where), all requests enqueued up front.
+ *   Its extra cost is the scheduler plus the transport glue, which is what the goal bounds.
+ *
+ * Request headers are identical (the transport's user-agent/accept/accept-encoding) and so are
+ * the dispatch options (`blocking: false`, `reset: false`, `idempotent: true`, 30 s timeouts).
+ * Timing covers connecting, the whole list, and the last body byte; it excludes building the URL
+ * strings and closing the clients.
+ */
+import { Client, type Dispatcher } from 'undici';
+import { Scheduler, strategy, type Strategy } from '../../src/scheduler';
+import { UndiciTransport } from '../../native-host/transport/undici-transport';
+
+export interface ContenderRun {
+  ms: number;
+  requestsPerSec: number;
+  bytes: number;
+  errors: number;
+  /** Connections the client side says it opened. */
+  connections: number;
+}
+
+/** Same request headers as `UndiciTransport` sends, so both contenders put the same bytes on the wire. */
+const HEADERS = { 'user-agent': 'getlist/0.1', accept: '*/*', 'accept-encoding': 'identity' };
+const TIMEOUT_MS = 30_000;
+
+/** Plain undici: `connections` clients at `pipelining: depth`, requests spread round-robin. */
+export async function plainUndici(origin: string, paths: readonly string[], connections: number, depth: number): Promise<ContenderRun> {
+  const clients = Array.from({ length: connections }, () => new Client(origin, { pipelining: depth, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000 }));
+  let opened = 0;
+  for (const c of clients) c.on('connect', () => { opened += 1; });
+  let bytes = 0;
+  let errors = 0;
+  const t0 = performance.now();
+  await new Promise<void>((resolve) => {
+    let left = paths.length;
+    const finished = () => {
+      left -= 1;
+      if (left === 0) resolve();
+    };
+    // One handler per request, as any caller that needs to know which response ended has.
+    const handler = (): Dispatcher.DispatchHandler => {
+      let got = 0;
+      return {
+        onRequestStart: () => undefined,
+        onResponseStart: () => undefined,
+        onResponseData: (_controller, chunk) => { got += chunk.length; },
+        onResponseEnd: () => {
+          bytes += got;
+          finished();
+        },
+        onResponseError: () => {
+          errors += 1;
+          finished();
+        },
+      };
+    };
+    for (let i = 0; i < paths.length; i++) {
+      const client = clients[i % connections] as Client;
+      client.dispatch(
+        { origin, path: paths[i] as string, method: 'GET', headers: HEADERS, blocking: false, reset: false, idempotent: true, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS },
+        handler(),
+      );
+    }
+  });
+  const ms = performance.now() - t0;
+  await Promise.all(clients.map((c) => c.close()));
+  return { ms, requestsPerSec: (paths.length * 1000) / ms, bytes, errors, connections: opened };
+}
+
+/** The `getlist` strategy: scheduler + `UndiciTransport`, every URL enqueued up front. */
+export async function getlistRun(urls: readonly string[], s: Strategy = strategy('getlist')): Promise<ContenderRun> {
+  let bytes = 0;
+  let errors = 0;
+  const transport = new UndiciTransport({ requestTimeoutMs: TIMEOUT_MS });
+  const scheduler = new Scheduler({
+    strategy: s,
+    transport,
+    clock: { now: () => performance.now() },
+    observer: {
+      onRequestSettled: (r) => {
+        bytes += r.bytes;
+        if (r.error) errors += 1;
+      },
+    },
+  });
+  transport.attach(scheduler);
+  const t0 = performance.now();
+  for (const url of urls) scheduler.enqueue({ url, priority: 'image' });
+  await scheduler.whenIdle();
+  const ms = performance.now() - t0;
+  const stats = scheduler.stats();
+  scheduler.close();
+  await transport.close();
+  return { ms, requestsPerSec: (urls.length * 1000) / ms, bytes, errors, connections: stats.connectionsOpened };
+}

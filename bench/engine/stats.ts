@@ -1,0 +1,37 @@
+/** Small numeric helpers shared by the engine benchmarks. */
+import { readFileSync } from 'node:fs';
+
+/** The median of a non-empty list (mean of the middle two for an even count). */
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/** Rounds to `digits` decimal places (JSON output stays readable). */
+export function round(x: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+/** Progress goes to stderr so `--json` keeps stdout machine-readable. */
+export function progress(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+/**
+ * CPU time (user + system, ms) of this process's main thread, or undefined off Linux. Unlike
+ * `process.cpuUsage()` it excludes worker threads, so a client can be measured while its server
+ * runs in a worker. Resolution is one scheduler tick (usually 10 ms).
+ */
+export function mainThreadCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
