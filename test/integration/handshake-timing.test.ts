@@ -1,0 +1,195 @@
+import { strategy } from '../../src/scheduler';
+import type { HandshakeRecord } from '../../src/stats/handshake';
+import { bodyFor } from '../support/raw-http-server';
+import { runList, sha256 } from '../support/run-list';
+import { TimingConnector } from '../../native-host/transport/timing-connector';
+import { testCert } from '../support/tls-cert';
+import { startHttpServer, startHttpsServer } from '../support/tls-servers';
+
+/** Floating-point slack for sums of `performance.now()` differences. */
+const EPS = 1e-6;
+
+const SIZE = 2048;
+const respond = (delayMs: number) => (req: { url?: string }, res: { setHeader(k: string, v: string): unknown; end(b: Buffer): unknown }) => {
+  const path = req.url ?? '/';
+  setTimeout(() => {
+    res.setHeader('content-type', 'application/octet-stream');
+    res.end(bodyFor(path, SIZE));
+  }, delayMs);
+};
+
+function expectPhasesConsistent(h: HandshakeRecord) {
+  for (const v of [h.dnsMs, h.tcpMs, h.tlsMs, h.totalMs]) expect(Number.isFinite(v)).toBe(true);
+  expect(h.dnsMs).toBeGreaterThanOrEqual(0);
+  expect(h.tcpMs).toBeGreaterThanOrEqual(0);
+  expect(h.tlsMs).toBeGreaterThanOrEqual(0);
+  // Cumulative: each phase ends no earlier than the one before it, and the total covers them all.
+  expect(h.dnsMs).toBeLessThanOrEqual(h.dnsMs + h.tcpMs);
+  expect(h.dnsMs + h.tcpMs).toBeLessThanOrEqual(h.dnsMs + h.tcpMs + h.tlsMs);
+  expect(h.dnsMs + h.tcpMs + h.tlsMs).toBeLessThanOrEqual(h.totalMs + EPS);
+}
+
+const fmt = (hs: HandshakeRecord[]) => hs.map((h) => `#${h.connectionId} dns=${h.dnsMs.toFixed(3)} tcp=${h.tcpMs.toFixed(3)} tls=${h.tlsMs.toFixed(3)} total=${h.totalMs.toFixed(3)} ${h.protocol} ${h.tlsVersion ?? '-'} resumed=${h.resumed}`).join('\n');
+
+describe('handshake timing measured at the socket', () => {
+  test('http://localhost: DNS and TCP measured, no TLS, one record per TCP connection the server accepted', async () => {
+    const server = await startHttpServer(respond(20));
+    try {
+      const origin = `http://localhost:${server.port}`;
+      const paths = Array.from({ length: 8 }, (_, i) => `/h${i}.bin`);
+      const run = await runList(strategy('browser'), paths.map((p) => ({ url: origin + p })));
+      console.log(`http handshakes:\n${fmt(run.handshakes)}`);
+
+      expect(run.results.map((r) => [r.error, r.status, r.protocol])).toEqual(paths.map(() => [undefined, 200, 'http/1.1']));
+      for (const r of run.results) expect(run.sha(r.id)).toBe(sha256(bodyFor(new URL(r.url).pathname, SIZE)));
+
+      expect(run.handshakes.length).toBeGreaterThan(1);
+      expect(run.handshakes.length).toBe(server.connections());
+      expect(new Set(run.handshakes.map((h) => h.connectionId)).size).toBe(run.handshakes.length);
+      for (const h of run.handshakes) {
+        expectPhasesConsistent(h);
+        // A hostname is looked up: the socket's `lookup` event ends a (non-empty) DNS phase.
+        expect(h.dnsMs).toBeGreaterThan(0);
+        expect(h.tlsMs).toBe(0);
+        expect(h.totalMs).toBeGreaterThanOrEqual(h.dnsMs + h.tcpMs);
+        expect(h.origin).toBe(origin);
+        expect(h.remoteAddress).toBe(server.address);
+        expect(h.remotePort).toBe(server.port);
+        expect(typeof h.localPort).toBe('number');
+        expect(h.protocol).toBe('http/1.1');
+        expect(h.tlsVersion).toBeUndefined();
+        expect(h.resumed).toBe(false);
+      }
+      // Distinct client ports: they really were distinct TCP connections.
+      expect(new Set(run.handshakes.map((h) => h.localPort)).size).toBe(run.handshakes.length);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('http://127.0.0.1 (an IP literal): no lookup, so the DNS phase is 0', async () => {
+    const server = await startHttpServer(respond(0), '127.0.0.1');
+    try {
+      const run = await runList(strategy('serial'), [{ url: `http://127.0.0.1:${server.port}/a` }]);
+      expect(run.results[0]?.error).toBeUndefined();
+      expect(run.handshakes).toHaveLength(1);
+      const h = run.handshakes[0] as HandshakeRecord;
+      expectPhasesConsistent(h);
+      expect(h.dnsMs).toBe(0);
+      expect(h.tcpMs).toBeGreaterThan(0);
+      expect(h.remoteAddress).toBe('127.0.0.1');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('https://localhost: TLS phase measured, TLS version reported, later sequential connections resume the session', async () => {
+    const { cert } = testCert();
+    const server = await startHttpsServer(respond(0));
+    try {
+      const origin = `https://localhost:${server.port}`;
+      // http10: one connection per request, strictly one after another — each later connection
+      // starts after the previous one carried a whole response, so its session ticket has arrived.
+      const paths = ['/r0', '/r1', '/r2'];
+      const run = await runList(strategy('http10'), paths.map((p) => ({ url: origin + p })), { ca: cert });
+      console.log(`https handshakes:\n${fmt(run.handshakes)}\nserver saw: ${JSON.stringify(server.tls)}`);
+
+      expect(run.results.map((r) => [r.error, r.status, r.protocol])).toEqual(paths.map(() => [undefined, 200, 'http/1.1']));
+      for (const r of run.results) expect(run.sha(r.id)).toBe(sha256(bodyFor(new URL(r.url).pathname, SIZE)));
+      expect(run.handshakes).toHaveLength(3);
+      expect(server.connections()).toBe(3);
+      expect(server.tls).toHaveLength(3);
+
+      const hs = [...run.handshakes].sort((a, b) => a.connectionId - b.connectionId);
+      for (const h of hs) {
+        expectPhasesConsistent(h);
+        expect(h.dnsMs).toBeGreaterThan(0);
+        expect(h.tlsMs).toBeGreaterThan(0);
+        expect(h.tlsVersion).toMatch(/^TLSv1\.[23]$/);
+        expect(h.protocol).toBe('http/1.1');
+        expect(h.remoteAddress).toBe(server.address);
+        expect(h.remotePort).toBe(server.port);
+      }
+      expect(hs.map((h) => h.resumed)).toEqual([false, true, true]);
+
+      // The server agrees, connection by connection (matched by the client's port).
+      for (const h of hs) {
+        const seen = server.tls.find((t) => t.remotePort === h.localPort);
+        expect(seen).toBeDefined();
+        expect(seen?.resumed).toBe(h.resumed);
+        expect(seen?.tlsVersion).toBe(h.tlsVersion);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('https with the default rejectUnauthorized: an untrusted self-signed certificate fails with E_CONNECT_FAILED', async () => {
+    const server = await startHttpsServer(respond(0));
+    try {
+      const url = `https://localhost:${server.port}/x`;
+      const run = await runList(strategy('browser'), [{ url }]);
+      const err = run.results[0]?.error;
+      console.log(`untrusted cert: ${JSON.stringify(err)}`);
+      expect(err?.code).toBe('E_CONNECT_FAILED');
+      expect(typeof err?.causeCode).toBe('string');
+      expect(err?.causeCode?.length).toBeGreaterThan(0);
+      expect(err?.causeCode).toMatch(/CERT/);
+      expect(run.handshakes).toHaveLength(0);
+
+      // Control: the same server loads once the certificate is not verified, so the failure above
+      // was the trust decision and nothing else.
+      const ok = await runList(strategy('browser'), [{ url }], { rejectUnauthorized: false });
+      expect(ok.results[0]?.error).toBeUndefined();
+      expect(ok.results[0]?.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** A full V8 garbage collection, without starting Node with --expose-gc. */
+function collectGarbage(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const v8 = require('node:v8') as typeof import('node:v8');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const vm = require('node:vm') as typeof import('node:vm');
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
+}
+
+describe('TLS session cache of one TimingConnector', () => {
+  /** Opens a connection, carries one request to the end (so the TLS 1.3 tickets are read), closes it. */
+  async function oneConnection(connector: TimingConnector, origin: string, id: number): Promise<HandshakeRecord> {
+    const { socket, handshake } = await connector.open(origin, id);
+    await new Promise<void>((resolve, reject) => {
+      socket.on('data', () => undefined);
+      socket.once('error', reject);
+      socket.once('close', () => resolve());
+      socket.write(`GET /t${id} HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n`);
+    });
+    return handshake;
+  }
+
+  test('a later connection resumes even when a garbage collection ran in between', async () => {
+    const { cert } = testCert();
+    const server = await startHttpsServer(respond(0));
+    try {
+      const origin = `https://localhost:${server.port}`;
+      const connector = new TimingConnector({ ca: cert });
+      const first = await oneConnection(connector, origin, 1);
+      const second = await oneConnection(connector, origin, 2);
+      collectGarbage();
+      await new Promise((r) => setTimeout(r, 20));
+      collectGarbage();
+      const third = await oneConnection(connector, origin, 3);
+      console.log(`resumed without gc: ${[first.resumed, second.resumed]}, after gc: ${third.resumed}; server: ${server.tls.map((t) => t.resumed)}`);
+      expect([first.resumed, second.resumed]).toEqual([false, true]);
+      // The session a browser would keep must not depend on when the collector runs.
+      expect(third.resumed).toBe(true);
+      expect(server.tls.map((t) => t.resumed)).toEqual([false, true, true]);
+    } finally {
+      await server.close();
+    }
+  });
+});
