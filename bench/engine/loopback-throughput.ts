@@ -11,7 +11,9 @@
  * scheduler itself caps HTTP/1.1 connections at 16 outstanding, so the wire depth is 16 for both.
  *
  * Each contender gets one untimed warm-up run, then they alternate (A B, B A, A B, …) so drift in
- * machine load hits both; medians are compared. The server counts connections per run, and a run
+ * machine load hits both. The reported ratio is the median of the per-round ratios (each round's
+ * getlist run over the undici run next to it): pairing cancels slow drift in machine load that a
+ * ratio of overall medians would not. The server counts connections per run, and a run
  * that did not use exactly 6 connections or had errors is flagged in the results.
  */
 import { strategy } from '../../src/scheduler';
@@ -42,8 +44,10 @@ export interface ThroughputVariant {
   depth: number;
   undici: ContenderSummary;
   getlist: ContenderSummary;
-  /** getlist median / undici median. */
+  /** Median over rounds of (getlist req/s ÷ undici req/s in the same round). */
   ratio: number;
+  /** The per-round ratios the median is taken over. */
+  roundRatios: number[];
   /** Problems that make this comparison unfair (wrong connection count, errors). */
   warnings: string[];
 }
@@ -121,7 +125,8 @@ async function measureVariant(server: LoopbackServer, bodyBytes: number, request
     const spread = Math.max(...rps) / Math.min(...rps);
     if (spread > NOISY_SPREAD) warnings.push(`${who} rounds differ by ${Math.round((spread - 1) * 100)}% (machine busy? the ratio is unreliable; rerun on a quiet machine)`);
   }
-  return { bodyBytes, requests, connections, depth, undici, getlist, ratio: round(getlist.medianRequestsPerSec / undici.medianRequestsPerSec), warnings };
+  const roundRatios = samples.getlist.map((g, i) => round(g.requestsPerSec / (samples.undici[i] as TimedRun).requestsPerSec));
+  return { bodyBytes, requests, connections, depth, undici, getlist, ratio: round(median(roundRatios)), roundRatios, warnings };
 }
 
 function cpuPerRequest(runs: readonly TimedRun[], requests: number): number | undefined {
@@ -130,7 +135,8 @@ function cpuPerRequest(runs: readonly TimedRun[], requests: number): number | un
 }
 
 export async function runLoopbackThroughput(options: ThroughputOptions = {}): Promise<ThroughputReport> {
-  const rounds = options.rounds ?? 3;
+  // Even, so each contender runs first in exactly half the rounds (going second is slightly faster).
+  const rounds = options.rounds ?? 8;
   const variants = options.variants ?? DEFAULT_VARIANTS;
   const server = await startLoopbackServer(variants.map((v) => v.bodyBytes));
   try {

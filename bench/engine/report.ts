@@ -42,7 +42,8 @@ function throughputSection(t: ThroughputReport): string {
   const depth = t.variants[0];
   return [
     `Loopback throughput — ${depth?.connections} connections × depth ${depth?.depth} for both, ${t.rounds} alternating rounds, getlist probeSuccesses = ${t.probeSuccesses} (default)`,
-    table(['contender', 'median req/s', 'rounds (req/s)', 'server conns', 'client CPU µs/req', 'getlist/undici'], rows),
+    table(['contender', 'median req/s', 'rounds (req/s)', 'server conns', 'client CPU µs/req', 'getlist/undici (median of rounds)'], rows),
+    ...t.variants.map((v) => `  per-round ratios (${n(v.bodyBytes)} B): ${v.roundRatios.map((x) => x.toFixed(2)).join(' ')}`),
     ...warnings,
   ].join('\n');
 }

@@ -52,6 +52,8 @@ export interface OriginState {
   /** Learned from ALPN on the first connection; `http:` origins are HTTP/1.1 from the start. */
   protocol: 'unknown' | 'h1' | 'h2';
   consecutiveConnectFailures: number;
+  /** Listed in the scheduler's dirty list, waiting for the next pump. */
+  dirty: boolean;
 }
 
 export function createOrigin(origin: string, strategy: Strategy): OriginState {
@@ -65,6 +67,7 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
     health: new PipelineHealth(strategy.probeSuccesses, strategy.demoteMs),
     protocol: https && strategy.http2 ? 'unknown' : 'h1',
     consecutiveConnectFailures: 0,
+    dirty: false,
   };
 }
 

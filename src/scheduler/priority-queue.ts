@@ -63,6 +63,8 @@ export class Fifo<T> {
 export class PriorityQueue<T extends { priority: PriorityClass }> {
   private readonly lanes: Fifo<T>[];
   private count = 0;
+  /** Invariant: every lane below `first` is empty (so peek/shift start there). */
+  private first = 0;
 
   constructor(private readonly prioritised: boolean) {
     this.lanes = prioritised ? PRIORITY_CLASSES.map(() => new Fifo<T>()) : [new Fifo<T>()];
@@ -72,38 +74,42 @@ export class PriorityQueue<T extends { priority: PriorityClass }> {
     return this.count;
   }
 
-  private lane(item: T): Fifo<T> {
-    return this.lanes[this.prioritised ? priorityRank(item.priority) : 0] as Fifo<T>;
+  private laneIndex(item: T): number {
+    return this.prioritised ? priorityRank(item.priority) : 0;
   }
 
   push(item: T): void {
-    this.lane(item).push(item);
+    const i = this.laneIndex(item);
+    (this.lanes[i] as Fifo<T>).push(item);
+    if (i < this.first) this.first = i;
     this.count += 1;
   }
 
   unshift(item: T): void {
-    this.lane(item).unshift(item);
+    const i = this.laneIndex(item);
+    (this.lanes[i] as Fifo<T>).unshift(item);
+    if (i < this.first) this.first = i;
     this.count += 1;
   }
 
   peek(): T | undefined {
-    if (this.count === 0) return undefined;
-    for (const lane of this.lanes) {
-      const item = lane.peek();
-      if (item !== undefined) return item;
-    }
-    return undefined;
+    return this.count === 0 ? undefined : this.firstLane().peek();
   }
 
   shift(): T | undefined {
     if (this.count === 0) return undefined;
-    for (const lane of this.lanes) {
-      if (lane.size > 0) {
-        this.count -= 1;
-        return lane.shift();
-      }
+    this.count -= 1;
+    return this.firstLane().shift();
+  }
+
+  /** The highest non-empty lane; only call when `count > 0`. */
+  private firstLane(): Fifo<T> {
+    let lane = this.lanes[this.first] as Fifo<T>;
+    while (lane.size === 0) {
+      this.first += 1;
+      lane = this.lanes[this.first] as Fifo<T>;
     }
-    return undefined;
+    return lane;
   }
 
   /** Removes and returns everything, highest class first. */
@@ -111,6 +117,7 @@ export class PriorityQueue<T extends { priority: PriorityClass }> {
     const all: T[] = [];
     for (const lane of this.lanes) all.push(...lane.clear());
     this.count = 0;
+    this.first = 0;
     return all;
   }
 }

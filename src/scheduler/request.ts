@@ -89,7 +89,7 @@ export function createRequest(spec: RequestSpec, id: number, now: number): Sched
     throw new SchedulerError('E_UNSUPPORTED_SCHEME', `only http: and https: URLs can be scheduled, got ${url.protocol}`);
   }
   const method = spec.method ?? 'GET';
-  if (typeof method !== 'string' || !TOKEN.test(method) || method !== method.toUpperCase()) {
+  if (method !== 'GET' && (typeof method !== 'string' || !TOKEN.test(method) || method !== method.toUpperCase())) {
     throw new SchedulerError('E_INVALID_METHOD', `expected an upper-case HTTP method token, got ${JSON.stringify(method)}`);
   }
   if (!isPriorityClass(spec.priority)) {
@@ -98,14 +98,14 @@ export function createRequest(spec: RequestSpec, id: number, now: number): Sched
   if (spec.expectedSize !== undefined && !(Number.isFinite(spec.expectedSize) && spec.expectedSize >= 0)) {
     throw new SchedulerError('E_INVALID_OPTION', `expectedSize must be a non-negative number of bytes, got ${String(spec.expectedSize)}`);
   }
-  if (url.hash) url.hash = '';
+  const { href, origin, path } = splitUrl(url);
   return {
     id,
-    url: url.href,
+    url: href,
     method,
     priority: spec.priority,
-    origin: originOf(url),
-    path: `${url.pathname}${url.search}`,
+    origin,
+    path,
     discoveredAt: typeof spec.discoveredAt === 'number' && Number.isFinite(spec.discoveredAt) ? spec.discoveredAt : now,
     queuedAt: now,
     expectedSize: spec.expectedSize,
@@ -126,4 +126,20 @@ function parseUrl(raw: unknown): URL {
     }
   }
   throw new SchedulerError('E_INVALID_URL', `expected an absolute URL, got ${JSON.stringify(raw)}`);
+}
+
+/**
+ * The request URL without its fragment, its origin, and the request target. For http(s) URLs
+ * without credentials the serialised href is `origin + path + search (+ hash)`, so two getters
+ * suffice (this runs once per request); otherwise the components are read one by one.
+ */
+function splitUrl(url: URL): { href: string; origin: string; path: string } {
+  const full = url.href;
+  const hashAt = full.indexOf('#');
+  const href = hashAt < 0 ? full : full.slice(0, hashAt);
+  const origin = url.origin;
+  if (href.startsWith(origin) && href.charCodeAt(origin.length) === 47 /* '/' */) {
+    return { href, origin, path: href.slice(origin.length) };
+  }
+  return { href, origin: originOf(url), path: `${url.pathname}${url.search}` };
 }

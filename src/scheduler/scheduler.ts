@@ -59,7 +59,8 @@ export class Scheduler {
   private readonly origins = new Map<string, OriginState>();
   private readonly conns = new Map<number, ConnState>();
   private readonly dispatches = new Map<number, DispatchState>();
-  private readonly dirty = new Set<OriginState>();
+  /** Origins whose queues or connections changed since the last pump (each at most once). */
+  private readonly dirty: OriginState[] = [];
   private readonly pauser: LowLatencyPauser;
   private readonly idleWaiters: Array<() => void> = [];
   private nextRequestId = 1;
@@ -186,9 +187,11 @@ export class Scheduler {
         c.draining = true;
         const behind = c.outstanding.indexOf(d) < c.outstanding.length - 1;
         if (behind) this.demote(c.origin, 'connection-close-mid-pipeline');
+        // This connection takes nothing more: the origin may need another one.
+        this.markDirty(c.origin);
       }
     }
-    this.markDirty(c.origin);
+    // Otherwise headers can only take room away, so there is nothing new to dispatch.
   }
 
   responseEnded(dispatchId: number, info: ResponseEndInfo): void {
@@ -262,20 +265,24 @@ export class Scheduler {
   }
 
   private markDirty(o: OriginState): void {
-    this.dirty.add(o);
+    if (!o.dirty) {
+      o.dirty = true;
+      this.dirty.push(o);
+    }
     this.pump();
   }
 
-  /** Re-entrancy safe: a transport that answers synchronously only adds to the dirty set. */
+  /** Re-entrancy safe: a transport that answers synchronously only adds to the dirty list. */
   private pump(): void {
     if (this.pumping || this.closed) return;
     this.pumping = true;
     try {
-      while (this.dirty.size > 0) {
-        const o = this.dirty.values().next().value as OriginState;
-        this.dirty.delete(o);
-        this.dispatchOrigin(o);
+      for (let i = 0; i < this.dirty.length; i++) {
+        const o = this.dirty[i] as OriginState;
+        o.dirty = false;
+        this.dispatchOrigin(o, this.clock.now());
       }
+      if (this.dirty.length > 0) this.dirty.length = 0;
       // The pauser only has work while something urgent is in flight or something is paused.
       if (this.strategy.pauseLowPriority && (this.urgentOutstanding > 0 || this.pauser.pausedCount > 0)) {
         this.pauser.update(this.dispatches.values());
@@ -286,8 +293,7 @@ export class Scheduler {
     this.notifyIdle();
   }
 
-  private dispatchOrigin(o: OriginState): void {
-    const now = this.clock.now();
+  private dispatchOrigin(o: OriginState, now: number): void {
     // A retried request goes first and alone on an idle connection — a never-used one when there is
     // one — and nothing is pipelined behind it until it completes (RFC 9112 §9.3.2). The connection
     // that lost it is closed, so it is always a different one.
@@ -295,7 +301,7 @@ export class Scheduler {
       const idle = o.conns.filter((c) => c.state === 'ready' && !c.draining && c.outstanding.length === 0);
       const target = idle.find((c) => c.carried === 0) ?? idle[0];
       if (!target) break;
-      this.send(target, o.retries.shift() as ScheduledRequest, true);
+      this.send(target, o.retries.shift() as ScheduledRequest, true, now);
     }
     while (o.queue.size > 0) {
       const req = o.queue.peek() as ScheduledRequest;
@@ -303,7 +309,7 @@ export class Scheduler {
       if (!c) break;
       o.queue.shift();
       this.queued -= 1;
-      this.send(c, req, false);
+      this.send(c, req, false, now);
     }
     this.openConnections(o);
   }
@@ -338,7 +344,7 @@ export class Scheduler {
     this.transport.openConnection(c.id, o.origin, { allowH2: this.strategy.http2 && o.https, maxOutstanding });
   }
 
-  private send(c: ConnState, req: ScheduledRequest, gate: boolean): void {
+  private send(c: ConnState, req: ScheduledRequest, gate: boolean, now: number): void {
     const d: DispatchState = {
       id: this.nextDispatchId++,
       conn: c,
@@ -347,12 +353,12 @@ export class Scheduler {
       request: req,
       pipelined: c.protocol === 'http/1.1' && c.outstanding.length > 0,
       reused: c.carried > 0,
-      sentAt: this.clock.now(),
+      sentAt: now,
       firstByteAt: undefined,
       status: undefined,
       httpVersion: undefined,
       contentLength: undefined,
-      blocksPipeline: !isPipelinable(req.method) || (req.expectedSize ?? this.learned.get(req.url) ?? 0) >= this.strategy.largeResponseBytes,
+      blocksPipeline: !isPipelinable(req.method) || this.expectedSize(req) >= this.strategy.largeResponseBytes,
       paused: false,
       settled: false,
     };
@@ -367,6 +373,12 @@ export class Scheduler {
     this.dispatches.set(d.id, d);
     this.counters.dispatches += 1;
     this.transport.send(d);
+  }
+
+  /** Declared size, else a size learned earlier (only large ones are kept), else 0. */
+  private expectedSize(req: ScheduledRequest): number {
+    if (req.expectedSize !== undefined) return req.expectedSize;
+    return this.learned.size > 0 ? (this.learned.get(req.url) ?? 0) : 0;
   }
 
   private demote(o: OriginState, reason: DemotionReason): void {
