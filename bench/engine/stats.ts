@@ -1,13 +1,7 @@
 /** Small numeric helpers shared by the engine benchmarks. */
 import { readFileSync } from 'node:fs';
 
-/** The median of a non-empty list (mean of the middle two for an even count). */
-export function median(xs: readonly number[]): number {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-}
+export { median } from '../../src/stats/median';
 
 /** Rounds to `digits` decimal places (JSON output stays readable). */
 export function round(x: number, digits = 3): number {

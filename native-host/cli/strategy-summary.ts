@@ -1,4 +1,5 @@
 import { Histogram } from '../../src/stats/histogram';
+import { median } from '../../src/stats/median';
 import type { LoadRun } from '../load/run-summary';
 
 /** One row of a comparison table: the median over a strategy's repeated runs. */
@@ -14,13 +15,6 @@ export interface StrategySummary {
   handshakeP50Ms: number;
   handshakeP90Ms: number;
   errors: number;
-}
-
-export function median(xs: readonly number[]): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
 /** Groups runs by strategy (first-seen order) and takes medians; handshakes are pooled. */

@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHtmlScanner, scanHtml } from './html-scanner';
 import type { DiscoveredResource } from './types';
+import { mulberry32 as prng } from '../../test/support/mulberry32';
 
 const FIXTURES = join(__dirname, '../../test/fixtures/discovery');
 const fixtureBytes = (name: string): Uint8Array => new Uint8Array(readFileSync(join(FIXTURES, name)));
@@ -29,17 +30,6 @@ function scanInChunks(bytes: Uint8Array, chunkSize: number, documentUrl = DOC): 
   return found;
 }
 
-/** Deterministic PRNG (mulberry32) so a failing split can be reproduced from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Byte index of the `>` that ends the tag starting at `start` (quote-aware). */
 function tagEnd(bytes: Uint8Array, start: number): number {

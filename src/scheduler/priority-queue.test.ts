@@ -1,17 +1,9 @@
 import { PRIORITY_CLASSES, priorityRank, type PriorityClass } from './priority';
 import { Fifo, PriorityQueue } from './priority-queue';
+import { mulberry32 } from '../../test/support/mulberry32';
 
 type Item = { priority: PriorityClass; n: number };
 
-/** A seeded PRNG so the property test is reproducible. */
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('PriorityQueue', () => {
   test('matches a sort-by-(class, arrival) reference under random interleavings of push and shift', () => {

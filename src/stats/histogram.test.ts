@@ -8,18 +8,8 @@ import {
   type HistogramOptions,
   MAX_RECORDABLE_MS,
 } from './histogram';
+import { mulberry32 } from '../../test/support/mulberry32';
 
-// Seeded PRNG so every failure is reproducible (the seed is in the test name).
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Latency-like values: zeros, whole ms, sub-ms µs values and a log-uniform spread 1 µs .. 100 s. */
 function sampleMs(rand: () => number): number {
