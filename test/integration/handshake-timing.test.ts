@@ -29,7 +29,6 @@ function expectPhasesConsistent(h: HandshakeRecord) {
   expect(h.dnsMs + h.tcpMs + h.tlsMs).toBeLessThanOrEqual(h.totalMs + EPS);
 }
 
-const fmt = (hs: HandshakeRecord[]) => hs.map((h) => `#${h.connectionId} dns=${h.dnsMs.toFixed(3)} tcp=${h.tcpMs.toFixed(3)} tls=${h.tlsMs.toFixed(3)} total=${h.totalMs.toFixed(3)} ${h.protocol} ${h.tlsVersion ?? '-'} resumed=${h.resumed}`).join('\n');
 
 describe('handshake timing measured at the socket', () => {
   test('http://localhost: DNS and TCP measured, no TLS, one record per TCP connection the server accepted', async () => {
@@ -38,7 +37,6 @@ describe('handshake timing measured at the socket', () => {
       const origin = `http://localhost:${server.port}`;
       const paths = Array.from({ length: 8 }, (_, i) => `/h${i}.bin`);
       const run = await runList(strategy('browser'), paths.map((p) => ({ url: origin + p })));
-      console.log(`http handshakes:\n${fmt(run.handshakes)}`);
 
       expect(run.results.map((r) => [r.error, r.status, r.protocol])).toEqual(paths.map(() => [undefined, 200, 'http/1.1']));
       for (const r of run.results) expect(run.sha(r.id)).toBe(sha256(bodyFor(new URL(r.url).pathname, SIZE)));
@@ -92,7 +90,6 @@ describe('handshake timing measured at the socket', () => {
       // starts after the previous one carried a whole response, so its session ticket has arrived.
       const paths = ['/r0', '/r1', '/r2'];
       const run = await runList(strategy('http10'), paths.map((p) => ({ url: origin + p })), { ca: cert });
-      console.log(`https handshakes:\n${fmt(run.handshakes)}\nserver saw: ${JSON.stringify(server.tls)}`);
 
       expect(run.results.map((r) => [r.error, r.status, r.protocol])).toEqual(paths.map(() => [undefined, 200, 'http/1.1']));
       for (const r of run.results) expect(run.sha(r.id)).toBe(sha256(bodyFor(new URL(r.url).pathname, SIZE)));
@@ -130,7 +127,6 @@ describe('handshake timing measured at the socket', () => {
       const url = `https://localhost:${server.port}/x`;
       const run = await runList(strategy('browser'), [{ url }]);
       const err = run.results[0]?.error;
-      console.log(`untrusted cert: ${JSON.stringify(err)}`);
       expect(err?.code).toBe('E_CONNECT_FAILED');
       expect(typeof err?.causeCode).toBe('string');
       expect(err?.causeCode?.length).toBeGreaterThan(0);
@@ -183,7 +179,6 @@ describe('TLS session cache of one TimingConnector', () => {
       await new Promise((r) => setTimeout(r, 20));
       collectGarbage();
       const third = await oneConnection(connector, origin, 3);
-      console.log(`resumed without gc: ${[first.resumed, second.resumed]}, after gc: ${third.resumed}; server: ${server.tls.map((t) => t.resumed)}`);
       expect([first.resumed, second.resumed]).toEqual([false, true]);
       // The session a browser would keep must not depend on when the collector runs.
       expect(third.resumed).toBe(true);

@@ -80,11 +80,7 @@ describe('low-latency-first pausing, observed on the wire', () => {
   test('getlist pauses the big body while the stylesheet is outstanding; browser does not', async () => {
     const paused = await load(strategy('getlist', { maxLowPriorityFlowing: 0 }));
     const flowing = await load(strategy('browser'));
-    for (const [name, x] of [['getlist', paused], ['browser', flowing]] as const) {
-      console.log(
-        `${name}: big done ${(x.big.doneAt - x.big.sentAt!).toFixed(1)} ms after sent, css done ${(x.css.doneAt - x.css.sentAt!).toFixed(1)} ms after sent; ` +
-          `big ${x.big.doneAt > x.css.doneAt ? 'after' : 'before'} css; pauses=${x.run.stats.pauses}; server finished ${x.serverFinished.join(',')}; connections=${x.connections}`,
-      );
+    for (const x of [paused, flowing]) {
       // Both complete, with every byte.
       expect([x.big.error, x.big.status, x.big.bytes]).toEqual([undefined, 200, FIRST + REST]);
       expect([x.css.error, x.css.status, x.css.bytes]).toEqual([undefined, 200, CSS.length]);
