@@ -1,6 +1,6 @@
 import { PipelineHealth } from './pipeline-health';
 import { Fifo, PriorityQueue } from './priority-queue';
-import { isPipelinable, type ScheduledRequest } from './request';
+import type { ScheduledRequest } from './request';
 import type { Strategy } from './strategies';
 import type { Dispatch } from './transport-port';
 
@@ -69,33 +69,4 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
     consecutiveConnectFailures: 0,
     dirty: false,
   };
-}
-
-/**
- * How many more requests like `req` connection `c` can take right now.
- *
- * Invariants: only ready, non-draining connections take requests; an idle connection takes one;
- * a busy HTTP/1.1 connection takes more only when pipelining is on, the origin is healthy enough,
- * every outstanding request is GET/HEAD, none is expected to be large, and no retry gate is set.
- */
-export function roomFor(
-  c: ConnState,
-  req: ScheduledRequest,
-  strategy: Strategy,
-  now: number,
-): number {
-  if (c.state !== 'ready' || c.draining) return 0;
-  const n = c.outstanding.length;
-  if (c.protocol === 'h2') return c.maxStreams - n;
-  if (n === 0) return 1;
-  if (c.gate || c.blockers > 0 || !strategy.pipelining || !isPipelinable(req.method)) return 0;
-  return c.origin.health.depth(now, strategy.maxPipelineDepth) - n;
-}
-
-/** Connections an origin may have open at once under `strategy`. */
-export function connectionLimit(o: OriginState, strategy: Strategy): number {
-  // Until ALPN has answered we cannot tell whether one multiplexed connection will do, so an
-  // HTTP/2-capable strategy opens one connection first and learns (browsers do the same).
-  if (o.protocol === 'h2' || o.protocol === 'unknown') return 1;
-  return strategy.maxConnectionsPerOrigin;
 }

@@ -1,9 +1,11 @@
-import { connectionLimit, createOrigin, roomFor, type ConnState, type DispatchState, type OriginState } from './connection-state';
+import { createOrigin, type ConnState, type DispatchState, type OriginState } from './connection-state';
+import { connectionsToOpen, pickConnection } from './dispatch-policy';
 import { SchedulerError, errorCodeOf, toErrorInfo, type SchedulerErrorCode } from './errors';
 import { LowLatencyPauser } from './low-latency-pauser';
 import type { DemotionReason } from './pipeline-health';
 import { isLowLatency } from './priority';
 import { createRequest, isPipelinable, type RequestResult, type RequestSpec, type ScheduledRequest } from './request';
+import { toResult } from './request-result';
 import { validateStrategy, type Strategy } from './strategies';
 import type { Clock, ConnectionInfo, ResponseEndInfo, ResponseStartInfo, TransportPort } from './transport-port';
 
@@ -305,7 +307,7 @@ export class Scheduler {
     }
     while (o.queue.size > 0) {
       const req = o.queue.peek() as ScheduledRequest;
-      const c = this.pickConnection(o, req, now);
+      const c = pickConnection(o, req, this.strategy, now);
       if (!c) break;
       o.queue.shift();
       this.queued -= 1;
@@ -314,23 +316,8 @@ export class Scheduler {
     this.openConnections(o);
   }
 
-  /** An idle ready connection if there is one, else the least-loaded one with room. */
-  private pickConnection(o: OriginState, req: ScheduledRequest, now: number): ConnState | undefined {
-    let best: ConnState | undefined;
-    for (const c of o.conns) {
-      if (roomFor(c, req, this.strategy, now) <= 0) continue;
-      if (c.outstanding.length === 0) return c;
-      if (!best || c.outstanding.length < best.outstanding.length) best = c;
-    }
-    return best;
-  }
-
   private openConnections(o: OriginState): void {
-    const demand = o.queue.size + o.retries.size;
-    if (demand === 0) return;
-    let connecting = 0;
-    for (const c of o.conns) if (c.state === 'connecting') connecting += 1;
-    const want = Math.min(connectionLimit(o, this.strategy) - o.conns.length, demand - connecting);
+    const want = connectionsToOpen(o, this.strategy);
     for (let i = 0; i < want; i++) this.open(o);
   }
 
@@ -433,27 +420,7 @@ export class Scheduler {
     const d = how.dispatch;
     req.state = how.error ? 'failed' : 'done';
     this.unsettled -= 1;
-    const result: RequestResult = {
-      id: req.id,
-      url: req.url,
-      method: req.method,
-      priority: req.priority,
-      origin: req.origin,
-      tag: req.tag,
-      discoveredAt: req.discoveredAt,
-      queuedAt: req.queuedAt,
-      sentAt: d?.sentAt,
-      firstByteAt: d?.firstByteAt,
-      doneAt: how.doneAt,
-      status: d?.status,
-      bytes: how.bytes,
-      connectionId: d?.conn.id,
-      reused: d?.reused ?? false,
-      pipelined: d?.pipelined ?? false,
-      attempts: req.attempts,
-      protocol: d?.conn.protocol,
-      error: how.error ? toErrorInfo(how.error) : undefined,
-    };
+    const result = toResult(req, d, how.bytes, how.doneAt, how.error);
     this.observer.onRequestSettled?.(result);
   }
 

@@ -1,0 +1,56 @@
+import type { ConnState, OriginState } from './connection-state';
+import { isPipelinable, type ScheduledRequest } from './request';
+import type { Strategy } from './strategies';
+
+/**
+ * How many more requests like `req` connection `c` can take right now.
+ *
+ * Invariants: only ready, non-draining connections take requests; an idle connection takes one;
+ * a busy HTTP/1.1 connection takes more only when pipelining is on, the origin is healthy enough,
+ * every outstanding request is GET/HEAD, none is expected to be large, and no retry gate is set.
+ */
+export function roomFor(
+  c: ConnState,
+  req: ScheduledRequest,
+  strategy: Strategy,
+  now: number,
+): number {
+  if (c.state !== 'ready' || c.draining) return 0;
+  const n = c.outstanding.length;
+  if (c.protocol === 'h2') return c.maxStreams - n;
+  if (n === 0) return 1;
+  if (c.gate || c.blockers > 0 || !strategy.pipelining || !isPipelinable(req.method)) return 0;
+  return c.origin.health.depth(now, strategy.maxPipelineDepth) - n;
+}
+
+/** Connections an origin may have open at once under `strategy`. */
+export function connectionLimit(o: OriginState, strategy: Strategy): number {
+  // Until ALPN has answered we cannot tell whether one multiplexed connection will do, so an
+  // HTTP/2-capable strategy opens one connection first and learns (browsers do the same).
+  if (o.protocol === 'h2' || o.protocol === 'unknown') return 1;
+  return strategy.maxConnectionsPerOrigin;
+}
+
+/** An idle ready connection if there is one, else the least-loaded one with room. */
+export function pickConnection(o: OriginState, req: ScheduledRequest, strategy: Strategy, now: number): ConnState | undefined {
+  let best: ConnState | undefined;
+  for (const c of o.conns) {
+    if (roomFor(c, req, strategy, now) <= 0) continue;
+    if (c.outstanding.length === 0) return c;
+    if (!best || c.outstanding.length < best.outstanding.length) best = c;
+  }
+  return best;
+}
+
+/**
+ * Connections to open now: enough for the demand ready connections could not absorb (each
+ * waiting request may become the first on a new connection), less those already handshaking,
+ * within the origin's limit. Speculative: a request goes to whichever connection is ready first.
+ */
+export function connectionsToOpen(o: OriginState, strategy: Strategy): number {
+  const demand = o.queue.size + o.retries.size;
+  if (demand === 0) return 0;
+  let connecting = 0;
+  for (const c of o.conns) if (c.state === 'connecting') connecting += 1;
+  return Math.max(0, Math.min(connectionLimit(o, strategy) - o.conns.length, demand - connecting));
+}

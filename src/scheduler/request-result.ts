@@ -1,0 +1,28 @@
+import type { DispatchState } from './connection-state';
+import { toErrorInfo, type SchedulerError } from './errors';
+import type { RequestResult, ScheduledRequest } from './request';
+
+/** The public outcome of a request, from its final attempt (if it got one). */
+export function toResult(req: ScheduledRequest, d: DispatchState | undefined, bytes: number, doneAt: number, error: SchedulerError | undefined): RequestResult {
+  return {
+    id: req.id,
+    url: req.url,
+    method: req.method,
+    priority: req.priority,
+    origin: req.origin,
+    tag: req.tag,
+    discoveredAt: req.discoveredAt,
+    queuedAt: req.queuedAt,
+    sentAt: d?.sentAt,
+    firstByteAt: d?.firstByteAt,
+    doneAt,
+    status: d?.status,
+    bytes,
+    connectionId: d?.conn.id,
+    reused: d?.reused ?? false,
+    pipelined: d?.pipelined ?? false,
+    attempts: req.attempts,
+    protocol: d?.conn.protocol,
+    error: error ? toErrorInfo(error) : undefined,
+  };
+}
