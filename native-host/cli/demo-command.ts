@@ -12,10 +12,11 @@ import { CliError } from './cli-error';
 import { formatTable } from './format-table';
 import type { CliIo } from './io';
 import { comparisonRows, runStrategies } from './load-command';
+import { Recorder } from './record-option';
 import { LOAD_FLAGS, parseStrategies } from './strategy-options';
 import { runToJson, summarizeStrategies } from './strategy-summary';
 
-export const DEMO_USAGE = 'getlist demo [--rtt MS] [--page NAME|all] [--downlink KBIT] [--uplink KBIT] [--strategy a,b,...] [--repeat N] [--json]';
+export const DEMO_USAGE = 'getlist demo [--rtt MS] [--page NAME|all] [--downlink KBIT] [--uplink KBIT] [--strategy a,b,...] [--repeat N] [--json] [--record [--data-dir DIR]]';
 export const DEMO_PAGES = ['pm95', 'mcmanus-159'];
 const DEFAULT_STRATEGIES: StrategyName[] = ['http10', 'browser', 'pipelined', 'getlist'];
 
@@ -62,7 +63,9 @@ export async function demoCommand(argv: readonly string[], io: CliIo): Promise<n
   say(`getlist demo: emulated link RTT ${rttMs} ms, ${downlink / 1e6} Mbit/s down, ${uplink / 1e6} Mbit/s up (user-space relay at ${link.origin})\n`);
   const allRuns: LoadRun[] = [];
   const report: Array<{ page: string; title: string; url: string; requests: number; runs: ReturnType<typeof runToJson>[] }> = [];
+  let recorder: Recorder | undefined;
   try {
+    recorder = await Recorder.open(args);
     for (const page of pages) {
       const url = `${link.origin}${page.path}`;
       say(`\n${page.name}: ${page.title}\n`);
@@ -73,12 +76,14 @@ export async function demoCommand(argv: readonly string[], io: CliIo): Promise<n
       report.push({ page: page.name, title: page.title, url, requests: page.resources.length + 1, runs: runs.map(({ run, repeat: r }) => runToJson(run, r)) });
       if (!json) printPage(io, page.name, runs.map((r) => r.run));
     }
+    await recorder?.record(allRuns, json ? undefined : io);
   } catch (err) {
     if (err instanceof LoadError) throw new CliError(err.code, err.message);
     throw err;
   } finally {
     await link.close();
     await server.close();
+    await recorder?.close();
   }
 
   const phases = HANDSHAKE_PHASES.map((phase) => {

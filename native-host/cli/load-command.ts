@@ -6,10 +6,11 @@ import { boolFlag, intFlag, parseArgs, type FlagSpec } from './args';
 import { CliError } from './cli-error';
 import { formatBytes, formatTable } from './format-table';
 import type { CliIo } from './io';
+import { Recorder } from './record-option';
 import { LOAD_FLAGS, parseStrategies, transportOptions } from './strategy-options';
 import { runToJson, summarizeStrategies, type StrategySummary } from './strategy-summary';
 
-export const LOAD_USAGE = 'getlist load URL [--strategy a,b,...] [--repeat N] [--json] [--connections N] [--depth N] [--timeout MS] [--ca FILE] [--insecure]';
+export const LOAD_USAGE = 'getlist load URL [--strategy a,b,...] [--repeat N] [--json] [--connections N] [--depth N] [--timeout MS] [--ca FILE] [--insecure] [--record [--data-dir DIR]]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...LOAD_FLAGS,
@@ -56,14 +57,19 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   const repeat = intFlag(args, 'repeat', 1, 1, 100);
   const timeoutMs = intFlag(args, 'timeout', 120_000, 100, 3_600_000);
   const json = boolFlag(args, 'json');
+  const transport = transportOptions(args);
+  const recorder = await Recorder.open(args);
   let runs: Array<{ run: LoadRun; repeat: number }>;
   try {
-    runs = await runStrategies(url, strategies, repeat, { transport: transportOptions(args), timeoutMs }, (run, rep) => {
+    runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs }, (run, rep) => {
       if (!json) io.err(`  ${run.strategy.padEnd(9)} run ${rep}/${repeat}: ${run.totalMs.toFixed(0)} ms, ${run.requests.length} requests\n`);
     });
+    await recorder?.record(runs.map((r) => r.run), json ? undefined : io);
   } catch (err) {
     if (err instanceof LoadError) throw new CliError(err.code, err.message);
     throw err;
+  } finally {
+    await recorder?.close();
   }
   if (json) {
     io.out(`${JSON.stringify({ url, runs: runs.map(({ run, repeat: r }) => runToJson(run, r)) })}\n`);

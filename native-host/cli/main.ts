@@ -1,13 +1,25 @@
 import { CliError } from './cli-error';
 import { DEMO_USAGE, demoCommand } from './demo-command';
+import { DOCTOR_USAGE, doctorCommand } from './doctor-command';
+import { INSTALL_USAGE, installCommand } from './install-command';
 import { processIo, type CliIo } from './io';
+import { EXPORT_USAGE, exportCommand } from './export-command';
+import { HOST_USAGE, hostCommand } from './host-command';
 import { LOAD_USAGE, loadCommand } from './load-command';
+import { STATS_USAGE, statsCommand } from './stats-command';
+import { UNINSTALL_USAGE, uninstallCommand } from './uninstall-command';
 
 export const VERSION = '0.1.0';
 
 const COMMANDS: Record<string, { usage: string; summary: string; run: (argv: readonly string[], io: CliIo) => Promise<number> }> = {
   load: { usage: LOAD_USAGE, summary: 'load a page with each strategy and compare', run: loadCommand },
   demo: { usage: DEMO_USAGE, summary: 'serve the bundled demo site behind an emulated link and compare strategies', run: demoCommand },
+  stats: { usage: STATS_USAGE, summary: 'handshake-time percentiles and CDFs from the store', run: (argv, io) => statsCommand(argv, io) },
+  export: { usage: EXPORT_USAGE, summary: 'export the stored handshake stats as csv, json or prom', run: (argv, io) => exportCommand(argv, io) },
+  install: { usage: INSTALL_USAGE, summary: 'install the native messaging host for Chrome, Chromium and Firefox', run: installCommand },
+  uninstall: { usage: UNINSTALL_USAGE, summary: 'remove the native messaging host manifests and launcher', run: uninstallCommand },
+  doctor: { usage: DOCTOR_USAGE, summary: 'check the host installation end to end, with fixes', run: doctorCommand },
+  host: { usage: HOST_USAGE, summary: 'the native messaging host the browser starts (frames on stdin/stdout)', run: (argv, io) => hostCommand(argv, io, { hostVersion: VERSION }) },
 };
 
 function help(command?: string): string {

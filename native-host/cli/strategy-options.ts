@@ -3,6 +3,7 @@ import { STRATEGY_NAMES, isStrategyName, strategy, type Strategy, type StrategyN
 import { intFlag, stringFlag, boolFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CliError } from './cli-error';
 import type { LoadPageOptions } from '../load/page-loader';
+import { DATA_DIR_FLAG } from './store-access';
 
 /** Flags shared by every command that loads pages. */
 export const LOAD_FLAGS: Record<string, FlagSpec> = {
@@ -12,6 +13,8 @@ export const LOAD_FLAGS: Record<string, FlagSpec> = {
   connections: { type: 'string', description: 'override connections per origin for every strategy' },
   depth: { type: 'string', description: 'override the pipelining depth for every strategy' },
   timeout: { type: 'string', description: 'give up on one page load after this many ms (default 120000)' },
+  record: { type: 'boolean', description: 'also save the handshakes in the store (source "cli"); off by default' },
+  'data-dir': DATA_DIR_FLAG,
 };
 
 export function parseStrategies(args: ParsedArgs, dflt: readonly StrategyName[]): Strategy[] {

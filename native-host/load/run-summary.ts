@@ -1,10 +1,11 @@
-import type { RequestResult, SchedulerStats, StrategyName } from '../../src/scheduler';
+import type { PriorityClass, RequestResult, SchedulerStats, StrategyName } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 
 /** One request of a run, as `getlist load --json` prints it. Times are ms from the load start. */
 export interface RequestRecord {
   url: string;
-  priority: string;
+  method: string;
+  priority: PriorityClass;
   kind: string | undefined;
   status: number | undefined;
   bytes: number;
@@ -41,6 +42,11 @@ export interface LoadRun {
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
+/** A handshake with its durations rounded to the microsecond, as results report them. */
+export function roundHandshake(h: HandshakeRecord): HandshakeRecord {
+  return { ...h, dnsMs: round(h.dnsMs), tcpMs: round(h.tcpMs), tlsMs: round(h.tlsMs), totalMs: round(h.totalMs) };
+}
+
 export function summarizeRun(input: {
   url: string;
   strategy: StrategyName;
@@ -55,6 +61,7 @@ export function summarizeRun(input: {
     .sort((a, b) => a.id - b.id)
     .map((r) => ({
       url: r.url,
+      method: r.method,
       priority: r.priority,
       kind: r.tag,
       status: r.status,
@@ -87,6 +94,6 @@ export function summarizeRun(input: {
     pauses: input.stats.pauses,
     demotions: input.stats.demotions,
     requests,
-    handshakes: input.handshakes.map((h) => ({ ...h, dnsMs: round(h.dnsMs), tcpMs: round(h.tcpMs), tlsMs: round(h.tlsMs), totalMs: round(h.totalMs) })),
+    handshakes: input.handshakes.map(roundHandshake),
   };
 }

@@ -55,7 +55,12 @@ export class TimingConnector {
     } as buildConnector.BuildOptions);
   }
 
-  open(origin: string, connectionId: number): Promise<TimedSocket> {
+  /**
+   * Opens one connection. Aborting `signal` destroys the socket, so the promise rejects at once
+   * instead of waiting for the connect timeout.
+   */
+  open(origin: string, connectionId: number, signal?: AbortSignal): Promise<TimedSocket> {
+    if (signal?.aborted) return Promise.reject(abortError(origin));
     const url = new URL(origin);
     const https = url.protocol === 'https:';
     const startedAt = Date.now();
@@ -63,6 +68,9 @@ export class TimingConnector {
     let tLookup: number | undefined;
     let tConnect: number | undefined;
     return new Promise<TimedSocket>((resolve, reject) => {
+      let pending: Socket | undefined = undefined;
+      // Destroying the socket makes the connector call back with the error.
+      const onAbort = () => pending?.destroy(abortError(origin));
       const socket = this.connect(
         {
           hostname: url.hostname.replace(/^\[|\]$/g, ''),
@@ -72,6 +80,7 @@ export class TimingConnector {
           servername: https && !isIpLiteral(url.hostname) ? url.hostname : undefined,
         } as buildConnector.Options,
         (err, connected) => {
+          signal?.removeEventListener('abort', onAbort);
           if (err || !connected) {
             reject(err ?? new Error('connector returned no socket'));
             return;
@@ -101,11 +110,18 @@ export class TimingConnector {
               },
             });
           };
+          if (signal?.aborted) {
+            (connected as Socket).destroy();
+            reject(abortError(origin));
+            return;
+          }
           const delay = this.options.handshakeDelayMs?.(origin, connectionId) ?? 0;
           if (delay > 0) setTimeout(finish, delay);
           else finish();
         },
       ) as unknown as Socket;
+      pending = socket;
+      signal?.addEventListener('abort', onAbort, { once: true });
       if (https) {
         socket.on('session', (session: Buffer) => this.keepSession(url.host, session));
       }
@@ -129,6 +145,10 @@ export class TimingConnector {
 }
 
 const MAX_KEPT_SESSIONS = 100;
+
+function abortError(origin: string): Error {
+  return Object.assign(new Error(`connecting to ${origin} was aborted`), { name: 'AbortError', code: 'ABORT_ERR' });
+}
 
 function isIpLiteral(hostname: string): boolean {
   return /^[\d.]+$/.test(hostname) || hostname.includes(':');

@@ -53,6 +53,8 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private readonly connectors = new Map<boolean, TimingConnector>();
   private readonly pending = new Set<Promise<unknown>>();
   private closed = false;
+  /** Aborted by `close()`: connection attempts still handshaking give up at once. */
+  private readonly closing = new AbortController();
   /** Every request carries the same headers: no cookies, no credentials, identity encoding. */
   private readonly headers: Record<string, string>;
 
@@ -90,7 +92,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
 
   openConnection(id: number, origin: string, options: OpenOptions): void {
     const p = this.connector(options.allowH2)
-      .open(origin, id)
+      .open(origin, id, this.closing.signal)
       .then(
         ({ socket, handshake }) => {
           if (this.closed) {
@@ -174,6 +176,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
   /** Closes every connection, including ones still handshaking. */
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     for (const id of [...this.conns.keys()]) this.closeConnection(id);
     await Promise.allSettled([...this.pending]);
   }

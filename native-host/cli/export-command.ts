@@ -1,0 +1,46 @@
+import { EXPORT_FORMATS, exportStats, isExportFormat } from '../../src/stats/export-formats';
+import { parseArgs, stringFlag, type FlagSpec } from './args';
+import { CliError } from './cli-error';
+import type { CliIo } from './io';
+import { parseQueryFlags, QUERY_FLAGS } from './query-flags';
+import { DATA_DIR_FLAG, readStore, storeDirFromArgs } from './store-access';
+import { writeFileAtomic } from './write-file-atomic';
+
+export const EXPORT_USAGE = `getlist export --format ${EXPORT_FORMATS.join('|')} [--out FILE] [--origin O] [--since D] [--until D] [--data-dir DIR]`;
+
+const FLAGS: Record<string, FlagSpec> = {
+  format: { type: 'string', description: `${EXPORT_FORMATS.join(', ')}` },
+  out: { type: 'string', description: 'write to FILE (atomically, mode 0600) instead of stdout' },
+  ...QUERY_FLAGS,
+  'data-dir': DATA_DIR_FLAG,
+};
+
+/** Exports the stored handshake statistics as CSV, JSON (with page summaries) or Prometheus text. */
+export async function exportCommand(argv: readonly string[], io: CliIo, now: () => number = Date.now): Promise<number> {
+  const args = parseArgs('export', argv, FLAGS);
+  if (args.positionals.length > 0) throw new CliError('E_USAGE', `unexpected argument ${JSON.stringify(args.positionals[0])}\nusage: ${EXPORT_USAGE}`);
+  const format = stringFlag(args, 'format');
+  if (format === undefined || !isExportFormat(format)) {
+    throw new CliError('E_USAGE', `--format: expected one of ${EXPORT_FORMATS.join(', ')}, got ${format === undefined ? 'none' : JSON.stringify(format)}\nusage: ${EXPORT_USAGE}`);
+  }
+  const exportedAt = now();
+  const query = parseQueryFlags(args, exportedAt);
+  const dir = storeDirFromArgs(args);
+  const { stats, pages } = await readStore(dir, query, format === 'json');
+  const text = exportStats(format, stats, pages, {
+    exportedAt: new Date(exportedAt).toISOString(),
+    query: {
+      origin: query.origin ?? null,
+      since: query.since === undefined ? null : new Date(query.since).toISOString(),
+      until: query.until === undefined ? null : new Date(query.until).toISOString(),
+    },
+  });
+  const out = stringFlag(args, 'out');
+  if (out === undefined) {
+    io.out(text);
+    return 0;
+  }
+  writeFileAtomic(out, text);
+  io.err(`getlist export: ${stats.count} handshakes as ${format} to ${out}\n`);
+  return 0;
+}

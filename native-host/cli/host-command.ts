@@ -1,0 +1,87 @@
+import path from 'node:path';
+import { runHost, type HostOptions } from '../host/host';
+import { createHostLog, type HostLog } from '../host/host-log';
+import { dataDirPath, ensurePrivateDir, storeDirIn } from '../store/data-dir';
+import { openStore } from '../store/level-store';
+import type { HandshakeStore } from '../store/store-types';
+import type { CliIo } from './io';
+
+export const HOST_USAGE = 'getlist host  (started by the browser through native messaging; extra arguments are ignored)';
+
+/** After the host has finished, the process gets this long to exit on its own before it is ended. */
+const EXIT_GRACE_MS = 200;
+
+export interface HostCommandDeps {
+  hostVersion: string;
+  /** @default process.stdin / stdout / stderr */
+  stdio?: Pick<HostOptions, 'stdin' | 'stdout' | 'stderr'>;
+  /** @default the level store in `<data dir>/handshakes` */
+  openStore?: (dir: string, log: HostLog) => Promise<HandshakeStore>;
+}
+
+/**
+ * `getlist host`: the native messaging host. The browser starts it with its own arguments
+ * (Chrome: the caller's origin and, on Windows, `--parent-window=…`; Firefox: the manifest path
+ * and the extension id), which are logged and otherwise ignored. Stdout carries frames only;
+ * logs go to stderr and `<data dir>/host.log`. Without a usable data dir or store the host still
+ * serves, and `stats`, `export` and `forget` answer `E_NO_STORE`.
+ */
+export async function hostCommand(argv: readonly string[], _io: CliIo, deps: HostCommandDeps): Promise<number> {
+  const stdio = deps.stdio ?? { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+  let dataDir: string | undefined;
+  let early: string | undefined;
+  try {
+    dataDir = ensurePrivateDir(dataDirPath());
+  } catch (err) {
+    early = `no data dir, so no log file and no store: ${(err as Error).message}`;
+  }
+  const logFile = dataDir ? path.join(dataDir, 'host.log') : undefined;
+  const log = createHostLog({ stderr: stdio.stderr, ...(logFile ? { logFile } : {}) });
+  log.info(`getlist ${deps.hostVersion} host started by ${JSON.stringify(argv)}`);
+  if (early) log.warn(early);
+
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    log.info(`received ${signal}`);
+    stop.abort();
+  };
+  let crashed = false;
+  const onCrash = (err: unknown) => {
+    // Bad input never gets here (handlers catch); this is a bug. Stop cleanly rather than die mid-frame.
+    log.error('uncaught exception; stopping', err);
+    crashed = true;
+    stop.abort();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('uncaughtException', onCrash);
+  try {
+    // A SIGTERM while the store opens is honoured too: runHost then starts stopped.
+    const store = dataDir ? await tryOpenStore(storeDirIn(dataDir), log, deps.openStore ?? openLevelStore) : undefined;
+    const code = await runHost({ ...stdio, hostVersion: deps.hostVersion, ...(store ? { store } : {}), ...(logFile ? { logFile } : {}), signal: stop.signal });
+    const exitCode = crashed ? 70 : code;
+    if (!deps.stdio) {
+      // Everything is closed; if some handle still holds the event loop, end the process anyway.
+      setTimeout(() => process.exit(exitCode), EXIT_GRACE_MS).unref();
+    }
+    return exitCode;
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+    process.off('uncaughtException', onCrash);
+  }
+}
+
+async function openLevelStore(dir: string, log: HostLog): Promise<HandshakeStore> {
+  return openStore({ dir, onError: (err) => log.error(`store: ${err.code}`, err) });
+}
+
+async function tryOpenStore(dir: string, log: HostLog, open: NonNullable<HostCommandDeps['openStore']>): Promise<HandshakeStore | undefined> {
+  try {
+    return await open(dir, log);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    log.warn(`running without a store (${typeof code === 'string' ? code : 'error'}): ${(err as Error).message}`);
+    return undefined;
+  }
+}

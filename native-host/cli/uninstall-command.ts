@@ -1,0 +1,37 @@
+import { BROWSERS } from '../install/browser-name';
+import { uninstall } from '../install/uninstall';
+import { boolFlag, parseArgs, type FlagSpec } from './args';
+import { CliError } from './cli-error';
+import { asCliErrors, BROWSER_FLAG, browserFlag, realInstallDeps, USER_DATA_DIR_FLAG, userDataDirFlag, type InstallDeps } from './install-options';
+import type { CliIo } from './io';
+
+export const UNINSTALL_USAGE = 'getlist uninstall [--browser chrome|chromium|firefox|all] [--user-data-dir DIR] [--json]';
+
+const FLAGS: Record<string, FlagSpec> = {
+  browser: BROWSER_FLAG,
+  'user-data-dir': USER_DATA_DIR_FLAG,
+  json: { type: 'boolean', description: 'print one JSON object' },
+};
+
+/**
+ * `getlist uninstall`: removes getlist's host manifests (every browser unless --browser says
+ * otherwise; registry keys on Windows) and then the launcher, once no manifest uses it. The data
+ * dir and the store in it are kept.
+ */
+export async function uninstallCommand(argv: readonly string[], io: CliIo, deps: InstallDeps = realInstallDeps()): Promise<number> {
+  const args = parseArgs('uninstall', argv, FLAGS);
+  if (args.positionals.length > 0) throw new CliError('E_USAGE', `unexpected argument ${JSON.stringify(args.positionals[0])}\nusage: ${UNINSTALL_USAGE}`);
+  const chosen = browserFlag(args);
+  const userDataDir = userDataDirFlag(args, chosen, deps.sys);
+  const browsers = Array.isArray(chosen) ? chosen : userDataDir !== undefined ? (['chromium'] as const) : BROWSERS;
+  const r = await asCliErrors(() => uninstall({ browsers, ...(userDataDir !== undefined ? { userDataDir } : {}) }, deps.sys));
+  if (boolFlag(args, 'json')) {
+    io.out(`${JSON.stringify(r)}\n`);
+    return 0;
+  }
+  for (const x of r.removed) io.out(`removed ${x.browser} ${[x.manifestPath, x.registryKey && `registry ${x.registryKey}`].filter(Boolean).join(', ')}\n`);
+  if (r.launcherRemoved) io.out(`removed launcher ${r.launcherRemoved}\n`);
+  if (r.removed.length === 0 && !r.launcherRemoved) io.out('nothing to remove: no getlist host manifest found\n');
+  if (r.launcherKeptFor.length > 0) io.err(`getlist uninstall: kept the launcher, still used by ${r.launcherKeptFor.join(', ')}\n`);
+  return 0;
+}

@@ -1,0 +1,25 @@
+import type { HostMessage } from '../../src/protocol';
+import type { HandshakeStore } from '../store/store-types';
+import type { TimingConnector } from '../transport/timing-connector';
+import type { HostLog } from './host-log';
+import type { ReplayTransportOptions } from './replay';
+import type { WarmConnections } from './warm-connections';
+
+/** What every message handler may use. One per host process. */
+export interface HostContext {
+  readonly hostVersion: string;
+  /** Queues a message for the browser (chunked when large); never throws for a closed port. */
+  send(message: HostMessage): void;
+  readonly store: HandshakeStore | undefined;
+  readonly log: HostLog;
+  /** Aborted when the host shuts down: running schedules stop and send nothing more. */
+  readonly signal: AbortSignal;
+  /** Measure mode: one connector for the host's life (TLS sessions resume as a browser's would). */
+  readonly connector: TimingConnector;
+  readonly warm: WarmConnections;
+  nextConnectionId(): number;
+  /** Schedules running now (measure and replay alike). */
+  running: number;
+  readonly replay: { transport?: ReplayTransportOptions; timeoutMs?: number };
+  readonly now: () => number;
+}

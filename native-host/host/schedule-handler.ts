@@ -1,0 +1,106 @@
+import { MAX_CONCURRENT_SCHEDULES, ProtocolError, type ReplaySummary, type ScheduleRequest } from '../../src/protocol';
+import { strategy as strategyPreset } from '../../src/scheduler';
+import { summarizeStrategies } from '../cli/strategy-summary';
+import type { LoadRun } from '../load/run-summary';
+import type { PageSummary, StoredHandshake } from '../store/store-types';
+import type { HostContext } from './host-context';
+import { measureOrigins, originsOf } from './measure';
+import { replayList } from './replay';
+
+/**
+ * `schedule`: measure the page's origins, or replay its list with each strategy. At most
+ * `MAX_CONCURRENT_SCHEDULES` run at once; the count is taken before any per-request work.
+ */
+export async function handleSchedule(req: ScheduleRequest, ctx: HostContext): Promise<void> {
+  if (ctx.running >= MAX_CONCURRENT_SCHEDULES) {
+    throw new ProtocolError('E_BUSY', `${ctx.running} schedules are already running (at most ${MAX_CONCURRENT_SCHEDULES}); send this page again when one has answered`, req.id);
+  }
+  ctx.running += 1;
+  try {
+    if (req.mode === 'replay') await replay(req, ctx);
+    else await measure(req, ctx);
+  } finally {
+    ctx.running -= 1;
+  }
+}
+
+async function measure(req: ScheduleRequest, ctx: HostContext): Promise<void> {
+  const origins = originsOf(req.documentUrl, req.requests.map((r) => r.url));
+  const m = await measureOrigins(origins, { connector: ctx.connector, warm: ctx.warm, nextConnectionId: () => ctx.nextConnectionId(), signal: ctx.signal });
+  if (ctx.signal.aborted) return;
+  ctx.send({ type: 'measured', id: req.id, pageId: req.pageId, handshakes: m.handshakes, warm: m.warm, failed: m.failed });
+  await record(ctx, m.handshakes.map((h) => ({ ...h, source: 'measure', pageUrl: req.documentUrl })), []);
+}
+
+async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
+  const summaries: ReplaySummary[] = [];
+  for (const name of req.strategies ?? []) {
+    const run = await replayList({
+      documentUrl: req.documentUrl,
+      items: req.requests,
+      strategy: strategyPreset(name),
+      signal: ctx.signal,
+      now: ctx.now,
+      ...ctx.replay,
+    });
+    // Unset fields of a record (no status after a failure…) are undefined, which JSON omits.
+    ctx.send({ type: 'replay-result', id: req.id, pageId: req.pageId, strategy: run.strategy, requests: run.requests });
+    const summary = summarize(run);
+    summaries.push(summary);
+    await record(
+      ctx,
+      run.handshakes.map((h) => ({ ...h, source: 'replay', pageUrl: req.documentUrl })),
+      [pageSummary(req, run, summary)],
+    );
+  }
+  ctx.send({ type: 'replay-summary', id: req.id, pageId: req.pageId, summaries });
+}
+
+function summarize(run: LoadRun): ReplaySummary {
+  const s = summarizeStrategies([run])[0];
+  const pct = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? null : x);
+  return {
+    strategy: run.strategy,
+    totalMs: run.totalMs,
+    meanTtfbMs: run.meanTtfbMs,
+    connectionsOpened: run.connectionsOpened,
+    requestsPerConnection: run.requestsPerConnection,
+    bytes: run.bytes,
+    errors: run.errors,
+    handshakeP50Ms: pct(s?.handshakeP50Ms),
+    handshakeP90Ms: pct(s?.handshakeP90Ms),
+  };
+}
+
+function pageSummary(req: ScheduleRequest, run: LoadRun, s: ReplaySummary): PageSummary {
+  return {
+    pageId: req.pageId,
+    url: req.documentUrl,
+    strategy: run.strategy,
+    mode: 'replay',
+    at: run.startedAt,
+    totalMs: run.totalMs,
+    meanTtfbMs: run.meanTtfbMs,
+    connectionsOpened: run.connectionsOpened,
+    requestsPerConnection: run.requestsPerConnection,
+    requests: run.requests.length,
+    bytes: run.bytes,
+    errors: run.errors,
+    ...(s.handshakeP50Ms !== null ? { handshakeP50Ms: s.handshakeP50Ms } : {}),
+    ...(s.handshakeP90Ms !== null ? { handshakeP90Ms: s.handshakeP90Ms } : {}),
+  };
+}
+
+/**
+ * Writes results to the store when there is one. A store failure is logged, not sent: the
+ * browser already has its results, and a broken store must not break measuring.
+ */
+async function record(ctx: HostContext, handshakes: StoredHandshake[], pages: PageSummary[]): Promise<void> {
+  if (!ctx.store) return;
+  try {
+    if (handshakes.length > 0) await ctx.store.addHandshakes(handshakes);
+    if (pages.length > 0) await ctx.store.addPageSummaries(pages);
+  } catch (err) {
+    ctx.log.error('could not store results', err);
+  }
+}

@@ -1,0 +1,52 @@
+import { ProtocolError, type ExportFormat, type ExportRequest, type ForgetRequest, type RequestId, type StatsRequest } from '../../src/protocol';
+import { exportStats } from '../../src/stats/export-formats';
+import { HandshakeStats, statsToJSON } from '../../src/stats/handshake-stats';
+import { pageOriginOf } from '../store/record-codec';
+import type { HandshakeQuery, HandshakeStore, PageSummary } from '../store/store-types';
+import type { HostContext } from './host-context';
+
+/** What each export format is, for the browser's download. */
+export const EXPORT_MIME_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json',
+  prom: 'text/plain; version=0.0.4; charset=utf-8',
+};
+
+/** `stats`: the aggregation of the stored handshakes that match. */
+export async function handleStats(req: StatsRequest, ctx: HostContext): Promise<void> {
+  const stats = await aggregate(storeOf(ctx, req.id), { origin: req.origin, since: req.since, until: req.until });
+  ctx.send({ type: 'stats', id: req.id, ...statsToJSON(stats) });
+}
+
+/** `export`: the stored handshakes (and, for json, page summaries) in a file format. */
+export async function handleExport(req: ExportRequest, ctx: HostContext): Promise<void> {
+  const store = storeOf(ctx, req.id);
+  const query = { origin: req.origin, since: req.since };
+  const stats = await aggregate(store, query);
+  const pages: PageSummary[] = [];
+  if (req.format === 'json') {
+    for await (const p of store.pageSummaries({ since: req.since })) if (!req.origin || pageOriginOf(p.url) === req.origin) pages.push(p);
+  }
+  const data = exportStats(req.format, stats, pages, { query, exportedAt: new Date().toISOString() });
+  ctx.send({ type: 'export', id: req.id, format: req.format, mimeType: EXPORT_MIME_TYPES[req.format], data });
+}
+
+/** `forget`: deletes everything, or everything about one origin. */
+export async function handleForget(req: ForgetRequest, ctx: HostContext): Promise<void> {
+  const removed = await storeOf(ctx, req.id).forget(req.origin);
+  ctx.log.info(`forgot ${removed} record(s)${req.origin ? ' of one origin' : ''}`);
+  ctx.send({ type: 'forgotten', id: req.id, removed });
+}
+
+function storeOf(ctx: HostContext, id: RequestId): HandshakeStore {
+  if (!ctx.store) {
+    throw new ProtocolError('E_NO_STORE', 'this host runs without a handshake store (it could not open one at start; its log says why), so there is nothing to read or forget', id);
+  }
+  return ctx.store;
+}
+
+async function aggregate(store: HandshakeStore, query: HandshakeQuery): Promise<HandshakeStats> {
+  const stats = new HandshakeStats();
+  for await (const r of store.handshakes(query)) stats.add(r);
+  return stats;
+}

@@ -1,0 +1,49 @@
+import { pathFor, type InstallSystem } from './system';
+import { InstallError } from './install-error';
+
+/** What a write did; `unchanged` makes repeated installs quiet. */
+export type FileChange = 'created' | 'updated' | 'unchanged';
+
+/**
+ * Writes `text` to `file` only if it differs, and makes sure of `mode` on POSIX. The write goes
+ * to a temporary sibling renamed over the target, so a browser never reads a half-written
+ * manifest. Missing parent directories are created with `dirMode`.
+ */
+export function writeFileIfChanged(sys: Pick<InstallSystem, 'fs' | 'platform'>, file: string, text: string, mode: number, dirMode = 0o755): FileChange {
+  const { fs } = sys;
+  const posix = sys.platform !== 'win32';
+  let existing: string | undefined;
+  try {
+    existing = fs.readFileSync(file, 'utf8');
+  } catch {
+    existing = undefined;
+  }
+  try {
+    if (existing === text) {
+      if (posix && (fs.statSync(file).mode & 0o777) !== mode) {
+        fs.chmodSync(file, mode);
+        return 'updated';
+      }
+      return 'unchanged';
+    }
+    fs.mkdirSync(pathFor(sys.platform).dirname(file), { recursive: true, mode: dirMode });
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, text, { mode });
+    if (posix) fs.chmodSync(tmp, mode);
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    throw new InstallError('E_INSTALL_WRITE', `cannot write ${file}: ${(err as Error).message}`);
+  }
+  return existing === undefined ? 'created' : 'updated';
+}
+
+/** Removes a file; true if it existed. */
+export function removeFile(sys: Pick<InstallSystem, 'fs'>, file: string): boolean {
+  if (!sys.fs.existsSync(file)) return false;
+  try {
+    sys.fs.rmSync(file, { force: true });
+  } catch (err) {
+    throw new InstallError('E_INSTALL_WRITE', `cannot remove ${file}: ${(err as Error).message}`);
+  }
+  return true;
+}

@@ -1,0 +1,93 @@
+import type { PriorityClass } from '../scheduler/priority';
+import type { StrategyName } from '../scheduler/strategies';
+import type { ExportFormat } from '../stats/export-formats';
+import type { RequestId } from './errors';
+
+/** Browser → host. Every request has a `type` and an `id`; every reply carries the same `id`. */
+export type HostRequest = HelloRequest | PingRequest | ScheduleRequest | StatsRequest | ExportRequest | ForgetRequest;
+
+export type HostRequestType = HostRequest['type'];
+
+export const REQUEST_TYPES: readonly HostRequestType[] = ['hello', 'ping', 'schedule', 'stats', 'export', 'forget'];
+
+/** Opens a conversation; the reply says what the host can do. */
+export interface HelloRequest {
+  type: 'hello';
+  id: RequestId;
+  /** The version the extension speaks (see `SUPPORTED_PROTOCOL_VERSIONS`). */
+  protocolVersion: number;
+}
+
+export interface PingRequest {
+  type: 'ping';
+  id: RequestId;
+}
+
+export type ScheduleMode = 'measure' | 'replay';
+export const SCHEDULE_MODES: readonly ScheduleMode[] = ['measure', 'replay'];
+
+export type ScheduleMethod = 'GET' | 'HEAD';
+
+/** One resource of a page, as the extension discovered it. */
+export interface ScheduleItem {
+  /** Absolute http: or https: URL without user name or password, at most 8192 characters. */
+  url: string;
+  /** @default 'GET' */
+  method?: ScheduleMethod;
+  priority: PriorityClass;
+  /** When the browser learned of it, ms since navigation start (informational). */
+  discoveredAt?: number;
+  /** In the first viewport when discovered (informational). */
+  inViewport?: boolean;
+  /** The browser's resource type, e.g. `image`, `stylesheet` (carried into results as `kind`). */
+  resourceType?: string;
+}
+
+/**
+ * A page's request list.
+ * - `measure` (the default): open one connection to each origin the host holds no warm connection
+ *   to, and report its handshake; nothing is fetched.
+ * - `replay`: fetch the whole list once per strategy, each on fresh connections, and compare.
+ */
+export interface ScheduleRequest {
+  type: 'schedule';
+  id: RequestId;
+  /** The extension's name for this page load, echoed in every reply. */
+  pageId: string;
+  documentUrl: string;
+  /** At most 2000. */
+  requests: ScheduleItem[];
+  /** @default 'measure' */
+  mode?: ScheduleMode;
+  /** Replay only. @default ['browser', 'getlist'] */
+  strategies?: StrategyName[];
+}
+
+/** Handshake-time statistics from the store. */
+export interface StatsRequest {
+  type: 'stats';
+  id: RequestId;
+  /** Only this origin (`scheme://host[:port]`; normalised by the validator). */
+  origin?: string;
+  /** Epoch ms, inclusive. */
+  since?: number;
+  /** Epoch ms, exclusive. */
+  until?: number;
+}
+
+/** The stored handshakes in a file format. */
+export interface ExportRequest {
+  type: 'export';
+  id: RequestId;
+  format: ExportFormat;
+  origin?: string;
+  /** Epoch ms, inclusive. */
+  since?: number;
+}
+
+/** Deletes stored records: everything, or everything about one origin. */
+export interface ForgetRequest {
+  type: 'forget';
+  id: RequestId;
+  origin?: string;
+}

@@ -1,0 +1,32 @@
+import { parseHostMessage } from './validate-reply';
+
+const handshake = { connectionId: 1, origin: 'https://a.test', startedAt: 1, dnsMs: 0, tcpMs: 1, tlsMs: 2, totalMs: 3, protocol: 'h2', resumed: false };
+
+describe('parseHostMessage (the extension side)', () => {
+  test.each([
+    { type: 'pong', id: 1 },
+    { type: 'error', id: null, code: 'E_INVALID_JSON', message: 'x' },
+    { type: 'hello', id: 'h', hostVersion: '0.1.0', protocolVersion: 1, capabilities: { strategies: ['getlist'], http2: true, store: null, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 } },
+    { type: 'measured', id: 2, pageId: 'p', handshakes: [handshake], warm: ['https://b.test'], failed: [{ origin: 'https://c.test', code: 'ECONNREFUSED', message: 'no' }] },
+    { type: 'replay-result', id: 3, pageId: 'p', strategy: 'browser', requests: [{ url: 'https://a.test/', method: 'GET', priority: 'document', status: 200, bytes: 5, reused: false, pipelined: false, attempts: 1, discoveredMs: 0, doneMs: 4 }] },
+    { type: 'replay-summary', id: 3, pageId: 'p', summaries: [{ strategy: 'getlist', totalMs: 1, meanTtfbMs: 1, connectionsOpened: 0, requestsPerConnection: 0, bytes: 0, errors: 1, handshakeP50Ms: null, handshakeP90Ms: null }] },
+    { type: 'stats', id: 4, count: 0, groups: [] },
+    { type: 'export', id: 5, format: 'csv', mimeType: 'text/csv', data: '' },
+    { type: 'forgotten', id: 6, removed: 0 },
+    { type: 'chunk', id: 7, seq: 0, total: 1, data: '{}' },
+  ])('accepts a valid $type', (message) => {
+    expect(parseHostMessage(message)).toBe(message);
+  });
+
+  test.each([
+    [{ type: 'pong' }, 'E_MISSING_FIELD', /^id: /],
+    [{ type: 'mystery', id: 1 }, 'E_INVALID_FIELD', /^type: expected one of hello, pong/],
+    [{ type: 'error', id: 1, code: 'E_WHATEVER', message: 'x' }, 'E_INVALID_FIELD', /^code: /],
+    [{ type: 'measured', id: 1, pageId: 'p', handshakes: [{ ...handshake, totalMs: 'slow' }], warm: [], failed: [] }, 'E_INVALID_FIELD', /^handshakes\[0\]\.totalMs: expected a finite number, got "slow"$/],
+    [{ type: 'replay-result', id: 1, pageId: 'p', strategy: 'browser', requests: [{ url: 'u', priority: 'urgent' }] }, 'E_INVALID_FIELD', /^requests\[0\]\.priority: /],
+    [{ type: 'chunk', id: 1, seq: -1, total: 1, data: '' }, 'E_INVALID_FIELD', /^seq: /],
+    [7, 'E_NOT_OBJECT', /the number 7/],
+  ])('refuses %j with %s', (message, code, text) => {
+    expect(() => parseHostMessage(message)).toThrow(expect.objectContaining({ code, message: expect.stringMatching(text) }));
+  });
+});

@@ -1,0 +1,168 @@
+import { PRIORITY_CLASSES } from '../scheduler/priority';
+import { EXPORT_FORMATS } from '../stats/export-formats';
+import { STRATEGY_NAMES, type StrategyName } from '../scheduler/strategies';
+import { Checker, describe, isPlainObject, type Fields } from './check';
+import { ProtocolError, type RequestId } from './errors';
+import {
+  REQUEST_TYPES,
+  SCHEDULE_MODES,
+  type HostRequest,
+  type HostRequestType,
+  type ScheduleItem,
+  type ScheduleMethod,
+  type ScheduleRequest,
+} from './requests';
+import { MAX_ID_LENGTH, MAX_LABEL_LENGTH, MAX_REQUESTS_PER_SCHEDULE, MAX_URL_LENGTH, SUPPORTED_PROTOCOL_VERSIONS } from './version';
+
+/** Replays run these strategies unless the request names others. */
+export const DEFAULT_REPLAY_STRATEGIES: readonly StrategyName[] = ['browser', 'getlist'];
+
+const METHODS: readonly ScheduleMethod[] = ['GET', 'HEAD'];
+
+/**
+ * Checks a decoded message from the browser and returns it as a typed request holding only the
+ * fields this version knows (unknown fields are dropped, for forward compatibility).
+ * @throws ProtocolError with a stable code; its `id` is the request's id when that was readable.
+ */
+export function parseRequest(value: unknown): HostRequest {
+  if (!isPlainObject(value)) {
+    throw new ProtocolError('E_NOT_OBJECT', `a message must be a JSON object with "type" and "id", got ${describe(value)}`);
+  }
+  const echo = isRequestId(value.id) ? value.id : null;
+  const c: Checker = new Checker(echo);
+  const type = c.required(value, 'type', '');
+  if (typeof type !== 'string') c.invalid('type', 'a string', type);
+  if (!isRequestType(type)) {
+    c.fail('E_UNKNOWN_TYPE', `unknown message type ${describe(type)}; this host (protocol ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}) knows ${REQUEST_TYPES.join(', ')}`);
+  }
+  const rawId = c.required(value, 'id', '');
+  const id: RequestId = echo ?? c.invalid('id', `a string of at most ${MAX_ID_LENGTH} characters or a finite number`, rawId);
+  switch (type) {
+    case 'hello':
+      return { type: 'hello', id, protocolVersion: protocolVersion(c, value) };
+    case 'ping':
+      return { type: 'ping', id };
+    case 'schedule':
+      return parseSchedule(c, id, value);
+    case 'stats':
+      return strip({ type: 'stats', id, origin: optionalOrigin(c, value), since: c.optionalTime(value, 'since', ''), until: until(c, value) });
+    case 'export':
+      return strip({ type: 'export', id, format: c.oneOf(value, 'format', '', EXPORT_FORMATS), origin: optionalOrigin(c, value), since: c.optionalTime(value, 'since', '') });
+    case 'forget':
+      return strip({ type: 'forget', id, origin: optionalOrigin(c, value) });
+  }
+}
+
+function isRequestType(v: string): v is HostRequestType {
+  return (REQUEST_TYPES as readonly string[]).includes(v);
+}
+
+export function isRequestId(v: unknown): v is RequestId {
+  return (typeof v === 'string' && v.length <= MAX_ID_LENGTH) || (typeof v === 'number' && Number.isFinite(v));
+}
+
+function protocolVersion(c: Checker, value: Fields): number {
+  const v = c.required(value, 'protocolVersion', '');
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) c.invalid('protocolVersion', 'an integer ≥ 1', v);
+  if (!SUPPORTED_PROTOCOL_VERSIONS.includes(v)) {
+    const newest = Math.max(...SUPPORTED_PROTOCOL_VERSIONS);
+    const advice = v > newest ? 'update the getlist host' : 'update the extension';
+    c.fail('E_UNSUPPORTED_VERSION', `protocol version ${v} is not supported; this host speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')} (${advice})`);
+  }
+  return v;
+}
+
+function parseSchedule(c: Checker, id: RequestId, value: Fields): ScheduleRequest {
+  const pageId = c.string(value, 'pageId', '', MAX_LABEL_LENGTH);
+  const documentUrl = checkUrl(c, c.required(value, 'documentUrl', ''), 'documentUrl');
+  const mode = c.optionalOneOf(value, 'mode', '', SCHEDULE_MODES) ?? 'measure';
+  const strategies = parseStrategies(c, value, mode);
+  const list = c.array(value, 'requests', '');
+  // Refuse an oversized list before looking at any item: a hostile page costs no per-item work.
+  if (list.length > MAX_REQUESTS_PER_SCHEDULE) {
+    c.fail('E_TOO_MANY_REQUESTS', `requests: a schedule may list at most ${MAX_REQUESTS_PER_SCHEDULE} requests, got ${list.length}`);
+  }
+  const requests = list.map((item, i) => parseItem(c, item, `requests[${i}]`));
+  return strip({ type: 'schedule', id, pageId, documentUrl, requests, mode, strategies });
+}
+
+function parseStrategies(c: Checker, value: Fields, mode: string): StrategyName[] | undefined {
+  const raw = value.strategies;
+  if (raw === undefined) return mode === 'replay' ? [...DEFAULT_REPLAY_STRATEGIES] : undefined;
+  if (mode !== 'replay') c.invalid('strategies', 'no strategies unless mode is "replay"', raw);
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > STRATEGY_NAMES.length) {
+    c.invalid('strategies', `an array of 1 to ${STRATEGY_NAMES.length} strategy names`, raw);
+  }
+  const names = raw.map((s, i) => c.asOneOf(s, `strategies[${i}]`, STRATEGY_NAMES));
+  if (new Set(names).size !== names.length) c.invalid('strategies', 'each strategy at most once', raw);
+  return names;
+}
+
+function parseItem(c: Checker, raw: unknown, path: string): ScheduleItem {
+  const o = c.object(raw, path);
+  const url = checkUrl(c, c.required(o, 'url', path), `${path}.url`);
+  const method = o.method;
+  if (method !== undefined && !(METHODS as readonly unknown[]).includes(method)) {
+    c.fail('E_INVALID_METHOD', `${path}.method: getlist only fetches GET and HEAD (it never sends a request that changes anything), got ${describe(method)}`);
+  }
+  return strip({
+    url,
+    method: method as ScheduleMethod | undefined,
+    priority: c.oneOf(o, 'priority', path, PRIORITY_CLASSES),
+    discoveredAt: c.optionalTime(o, 'discoveredAt', path),
+    inViewport: c.optionalBoolean(o, 'inViewport', path),
+    resourceType: c.optionalString(o, 'resourceType', path, MAX_LABEL_LENGTH),
+  });
+}
+
+/**
+ * An absolute http(s) URL without credentials. URLs with a user name or password are refused
+ * outright: the host never sends credentials (ARCHITECTURE.md, "Privacy").
+ */
+export function checkUrl(c: Checker, raw: unknown, path: string): string {
+  if (typeof raw !== 'string') c.invalid(path, 'an absolute URL string', raw);
+  if (raw.length > MAX_URL_LENGTH) c.fail('E_INVALID_URL', `${path}: a URL may have at most ${MAX_URL_LENGTH} characters, got ${raw.length}`);
+  const url = parseUrl(raw);
+  if (!url) c.fail('E_INVALID_URL', `${path}: expected an absolute URL, got ${describe(raw)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    c.fail('E_UNSUPPORTED_SCHEME', `${path}: only http: and https: URLs can be scheduled, got ${url.protocol}`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    c.fail('E_INVALID_URL', `${path}: URLs with a user name or password are refused (getlist never sends credentials)`);
+  }
+  return raw;
+}
+
+function optionalOrigin(c: Checker, value: Fields): string | undefined {
+  const raw = value.origin;
+  if (raw === undefined) return undefined;
+  const expected = 'an origin such as "https://example.com" or "http://127.0.0.1:8080"';
+  if (typeof raw !== 'string' || raw.length > MAX_URL_LENGTH) c.invalid('origin', expected, raw);
+  const url = parseUrl(raw);
+  if (!url || url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') {
+    c.invalid('origin', expected, raw);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') c.fail('E_UNSUPPORTED_SCHEME', `origin: only http: and https: origins exist here, got ${url.protocol}`);
+  return url.origin;
+}
+
+function until(c: Checker, value: Fields): number | undefined {
+  const u = c.optionalTime(value, 'until', '');
+  const since = value.since;
+  if (u !== undefined && typeof since === 'number' && since > u) c.invalid('until', `a time ≥ since (${since})`, u);
+  return u;
+}
+
+function parseUrl(raw: string): URL | undefined {
+  try {
+    return new URL(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Drops keys whose value is undefined, so validated requests hold only what was given. */
+function strip<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] === undefined) delete o[k];
+  return o;
+}

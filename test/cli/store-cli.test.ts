@@ -1,0 +1,195 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { main } from '../../native-host/cli/main';
+import { getPage } from '../../native-host/demo/corpus';
+import { startDemoServer } from '../../native-host/demo/demo-server';
+import { storeDirIn } from '../../native-host/store/data-dir';
+import { openStore } from '../../native-host/store/level-store';
+import type { PageSummary, StoredHandshake } from '../../native-host/store/store-types';
+
+const DAY = 86_400_000;
+
+function capture() {
+  let out = '';
+  let err = '';
+  return { io: { out: (s: string) => void (out += s), err: (s: string) => void (err += s) }, out: () => out, err: () => err };
+}
+
+async function run(argv: string[]) {
+  const c = capture();
+  const code = await main(argv, c.io);
+  return { code, out: c.out(), err: c.err() };
+}
+
+// Ages relative to now, since the store enforces its 90-day retention on open.
+const now = Date.now();
+function hs(n: number, origin: string, daysAgo: number): StoredHandshake {
+  const https = origin.startsWith('https:');
+  return {
+    connectionId: n, origin, startedAt: now - daysAgo * DAY, dnsMs: 2, tcpMs: 10 + n, tlsMs: https ? 30 + n : 0, totalMs: (https ? 42 : 12) + 2 * n,
+    remoteAddress: '192.0.2.7', remotePort: https ? 443 : 80, localPort: 40000 + n, protocol: https && n % 2 === 0 ? 'h2' : 'http/1.1',
+    tlsVersion: https ? 'TLSv1.3' : undefined, resumed: https && n % 3 === 0, source: 'measure', pageUrl: `${origin}/`,
+  };
+}
+
+let tmp: string;
+let dataDir: string;
+beforeEach(async () => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'getlist-cli-store-'));
+  dataDir = path.join(tmp, 'data');
+  const store = await openStore({ dir: storeDirIn(dataDir) });
+  // 12 recent records on two origins, 4 from 30 days ago.
+  await store.addHandshakes([
+    ...Array.from({ length: 8 }, (_, i) => hs(i, 'https://a.test', 1)),
+    ...Array.from({ length: 4 }, (_, i) => hs(8 + i, 'http://b.test:8080', 2)),
+    ...Array.from({ length: 4 }, (_, i) => hs(12 + i, 'https://a.test', 30)),
+  ]);
+  const summary: PageSummary = {
+    pageId: 'pg1', url: 'https://a.test/', strategy: 'getlist', mode: 'measure', at: now - DAY, totalMs: 321, meanTtfbMs: 99,
+    connectionsOpened: 3, requestsPerConnection: 4, requests: 12, bytes: 4096, errors: 0,
+  };
+  await store.addPageSummaries([summary]);
+  await store.close();
+});
+afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('getlist stats', () => {
+  test('prints the percentile tables and the CDF for every phase', async () => {
+    const r = await run(['stats', '--data-dir', dataDir]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^16 handshakes in .*handshakes \(all time\)/);
+    for (const phase of ['dns', 'tcp', 'tls', 'total']) expect(r.out).toMatch(new RegExp(`^${phase}\\s+\\d+\\s`, 'm'));
+    expect(r.out).toMatch(/^full\s+tls\s+\d+/m);
+    expect(r.out).toMatch(/^resumed\s+total\s+\d+/m);
+    expect(r.out).toMatch(/^h2\s+\d+/m);
+    expect(r.out).toMatch(/^https:\/\/a\.test\s+12\s/m);
+    expect(r.out).toMatch(/^total \(n=16, ms\)$/m);
+    expect(r.out).toMatch(/p100 █+\s+\d/);
+  });
+
+  test('--json, --origin and --since select what is aggregated', async () => {
+    const all = JSON.parse((await run(['stats', '--data-dir', dataDir, '--json'])).out);
+    expect(all.count).toBe(16);
+    const group = (doc: { groups: Array<{ group: string; key: string; count: number }> }, g: string, k: string) => doc.groups.find((x) => x.group === g && x.key === k)?.count;
+    expect(group(all, 'origin', 'http://b.test:8080')).toBe(4);
+    const recent = JSON.parse((await run(['stats', '--data-dir', dataDir, '--json', '--since', '7d'])).out);
+    expect(recent.count).toBe(12);
+    const old = JSON.parse((await run(['stats', '--data-dir', dataDir, '--json', '--until', '7d'])).out);
+    expect(old.count).toBe(4);
+    const a = JSON.parse((await run(['stats', '--data-dir', dataDir, '--json', '--origin', 'https://a.test/any/path', '--since', new Date(now - 10 * DAY).toISOString()])).out);
+    expect(a.count).toBe(8);
+    expect(a.query.origin).toBe('https://a.test');
+  });
+
+  test('with no store yet it reports 0 handshakes and creates nothing', async () => {
+    const empty = path.join(tmp, 'nothing-here');
+    const r = await run(['stats', '--data-dir', empty]);
+    expect(r).toMatchObject({ code: 0, out: expect.stringMatching(/^0 handshakes in /) });
+    expect(existsSync(empty)).toBe(false);
+  });
+});
+
+describe('getlist export', () => {
+  test('csv to stdout: the header, then CDF rows', async () => {
+    const r = await run(['export', '--format', 'csv', '--data-dir', dataDir]);
+    expect(r.code).toBe(0);
+    const lines = r.out.split('\r\n');
+    expect(lines[0]).toBe('group,key,phase,ms,cdf,count');
+    expect(lines).toContain(`all,*,total,${42 + 2 * 15},1,16`);
+  });
+
+  test('prom --out FILE: written atomically with mode 0600, nothing on stdout, no temp file left', async () => {
+    const out = path.join(tmp, 'exports', 'hs.prom');
+    mkdirSync(path.dirname(out));
+    writeFileSync(out, 'old contents');
+    const r = await run(['export', '--format', 'prom', '--out', out, '--data-dir', dataDir]);
+    expect(r).toMatchObject({ code: 0, out: '' });
+    expect(r.err).toContain('16 handshakes as prom');
+    const text = readFileSync(out, 'utf8');
+    expect(text).toMatch(/^# HELP getlist_handshake_duration_seconds /);
+    expect(text).toContain('getlist_handshake_duration_seconds_count{phase="total",origin="http://b.test:8080",protocol="http/1.1",tls="none"} 4\n');
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(readdirSync(path.dirname(out))).toEqual(['hs.prom']);
+  });
+
+  test('json: the aggregation plus the page summaries, filtered like the handshakes', async () => {
+    const doc = JSON.parse((await run(['export', '--format', 'json', '--data-dir', dataDir, '--origin', 'https://a.test'])).out);
+    expect(doc).toMatchObject({ format: 'getlist-handshake-stats', count: 12, query: { origin: 'https://a.test', since: null } });
+    expect(doc.pages.map((p: { pageId: string }) => p.pageId)).toEqual(['pg1']);
+    const other = JSON.parse((await run(['export', '--format', 'json', '--data-dir', dataDir, '--origin', 'http://b.test:8080'])).out);
+    expect(other.pages).toEqual([]);
+  });
+});
+
+describe('bad input', () => {
+  test.each([
+    [['export', '--format', 'xml'], 'E_USAGE', 2],
+    [['export'], 'E_USAGE', 2],
+    [['export', '--format', 'csv', '--since', 'last tuesday'], 'E_USAGE', 2],
+    [['stats', '--since', '7x'], 'E_USAGE', 2],
+    [['stats', '--since', '2025-13-45'], 'E_USAGE', 2],
+    [['stats', '--since', '1d', '--until', '2d'], 'E_USAGE', 2],
+    [['stats', '--origin', 'a.test'], 'E_USAGE', 2],
+    [['stats', '--origin', 'ftp://a.test'], 'E_USAGE', 2],
+    [['stats', 'extra'], 'E_USAGE', 2],
+  ])('%j fails with %s, exit %d', async (argv, code, exit) => {
+    const r = await run([...argv, '--data-dir', dataDir]);
+    expect(r.code).toBe(exit);
+    expect(r.err).toMatch(new RegExp(`^getlist: ${code}: `));
+    expect(r.out).toBe('');
+  });
+
+  test('an --out in a folder that cannot exist is E_EXPORT_WRITE, exit 1, naming the file', async () => {
+    const blocker = path.join(tmp, 'a-file');
+    writeFileSync(blocker, 'x');
+    const out = path.join(blocker, 'hs.csv');
+    const r = await run(['export', '--format', 'csv', '--out', out, '--data-dir', dataDir]);
+    expect(r).toMatchObject({ code: 1, out: '' });
+    expect(r.err).toMatch(/^getlist: E_EXPORT_WRITE: cannot write .*a-file\/hs\.csv \(ENOTDIR\)/);
+ 
+    // A folder where the file should go: the rename fails, and the temporary file is cleaned up.
+    const folder = path.join(tmp, 'taken');
+    mkdirSync(folder);
+    const r2 = await run(['export', '--format', 'csv', '--out', folder, '--data-dir', dataDir]);
+    expect(r2).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/^getlist: E_EXPORT_WRITE: cannot write .*taken \(EISDIR\)/) });
+    expect(readdirSync(tmp).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  test('a store open elsewhere is E_STORE_LOCKED naming the folder', async () => {
+    const holder = await openStore({ dir: storeDirIn(dataDir) });
+    try {
+      const r = await run(['stats', '--data-dir', dataDir]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(`getlist: E_STORE_LOCKED: the store at ${storeDirIn(dataDir)}`);
+    } finally {
+      await holder.close();
+    }
+  });
+});
+
+describe('load --record', () => {
+  test('saves the handshakes with source "cli" only when asked', async () => {
+    const demo = await startDemoServer();
+    try {
+      const url = `${demo.origin}${getPage('pm95').path}`;
+      const fresh = path.join(tmp, 'fresh');
+      const plain = await run(['load', url, '--strategy', 'getlist', '--json']);
+      expect(plain.code).toBe(0);
+      expect(await run(['load', url, '--data-dir', fresh])).toMatchObject({ code: 2, err: expect.stringContaining('E_USAGE: --data-dir only applies with --record') });
+      expect(existsSync(fresh)).toBe(false);
+
+      const rec = await run(['load', url, '--strategy', 'getlist,http10', '--json', '--record', '--data-dir', fresh]);
+      expect(rec.code).toBe(0);
+      const opened = JSON.parse(rec.out).runs.reduce((a: number, r: { connectionsOpened: number }) => a + r.connectionsOpened, 0);
+      const store = await openStore({ dir: storeDirIn(fresh) });
+      const got: StoredHandshake[] = [];
+      for await (const h of store.handshakes()) got.push(h);
+      await store.close();
+      expect(got).toHaveLength(opened);
+      expect(got.every((h) => h.source === 'cli' && h.pageUrl === url && h.origin === demo.origin)).toBe(true);
+    } finally {
+      await demo.close();
+    }
+  });
+});

@@ -1,0 +1,121 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { endianness, tmpdir } from 'node:os';
+import path from 'node:path';
+import type { HostMessage } from '../../src/protocol';
+import { FrameReader } from './frame-reader';
+
+const BIN = path.join(__dirname, '..', '..', 'bin', 'getlist.js');
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A 4-byte length prefix in native byte order, as browsers write it. */
+export function lengthPrefix(length: number): Buffer {
+  const head = Buffer.alloc(4);
+  if (endianness() === 'LE') head.writeUInt32LE(length, 0);
+  else head.writeUInt32BE(length, 0);
+  return head;
+}
+
+/** One frame as a browser writes it: native-endian length, then the bytes. */
+export function frame(payload: Buffer | string): Buffer {
+  const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
+  return Buffer.concat([lengthPrefix(body.length), body]);
+}
+
+/**
+ * `getlist host` started as Chrome starts a native host: `bin/getlist.js host <caller origin>`
+ * with pipes on stdio and a minimal environment (a private HOME and GETLIST_DATA_DIR). Needs
+ * `npm run build` first.
+ */
+export class SpawnedHost {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly reader = new FrameReader();
+  readonly dataDir: string;
+  readonly exited: Promise<Exit>;
+  /** Resolves once the process has exited and its stdout has been read to the end. */
+  readonly closed: Promise<void>;
+  private stderrText = '';
+  private exitedAt: number | undefined;
+
+  constructor(
+    options: {
+      /** What the browser appends. @default Chrome's: the caller's origin */
+      args?: readonly string[];
+      /** Overrides of the minimal environment, given the fresh data dir. */
+      env?: (dataDir: string) => Record<string, string>;
+    } = {},
+  ) {
+    this.dataDir = mkdtempSync(path.join(tmpdir(), 'getlist-host-'));
+    const args = options.args ?? ['chrome-extension://abcdefghijklmnopabcdefghijklmnop/'];
+    this.child = spawn(process.execPath, [BIN, 'host', ...args], {
+      stdio: 'pipe',
+      env: { PATH: '/usr/bin:/bin', HOME: this.dataDir, GETLIST_DATA_DIR: this.dataDir, ...options.env?.(this.dataDir) },
+    });
+    this.child.stdout.on('data', (d: Buffer) => this.reader.push(d));
+    this.child.stderr.on('data', (d: Buffer) => (this.stderrText += d.toString('utf8')));
+    this.child.stdin.on('error', () => undefined); // EPIPE once the host has exited on its own
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => {
+        this.exitedAt = performance.now();
+        resolve({ code, signal });
+      });
+    });
+    // 'close' comes after stdout has been read to its end.
+    this.closed = new Promise((resolve) => {
+      this.child.once('close', (code, signal) => {
+        this.reader.end(`the host exited (code ${code}, signal ${signal})\nstderr:\n${this.stderrText}`);
+        resolve();
+      });
+    });
+  }
+
+  get stderr(): string {
+    return this.stderrText;
+  }
+
+  send(message: unknown): void {
+    this.child.stdin.write(frame(JSON.stringify(message)));
+  }
+
+  sendRaw(bytes: Buffer): void {
+    this.child.stdin.write(bytes);
+  }
+
+  /** Sends a request and waits for the first message carrying its id. */
+  async ask(message: { id: string | number } & Record<string, unknown>): Promise<HostMessage> {
+    this.send(message);
+    return this.reader.waitFor((m) => m.id === message.id, `a reply to ${JSON.stringify(message.id)}`);
+  }
+
+  /** Sends a ping and expects its pong: the host is alive and still reading frames in order. */
+  async expectAlive(id: string): Promise<void> {
+    const reply = await this.ask({ type: 'ping', id });
+    if (reply.type !== 'pong') throw new Error(`ping ${id} got ${JSON.stringify(reply)}`);
+  }
+
+  /** Closes stdin (the browser closed the port) and returns the exit with the ms it took. */
+  async endInput(): Promise<Exit & { ms: number }> {
+    const t0 = performance.now();
+    this.child.stdin.end();
+    const exit = await this.exited;
+    return { ...exit, ms: (this.exitedAt as number) - t0 };
+  }
+
+  async terminate(): Promise<Exit & { ms: number }> {
+    const t0 = performance.now();
+    this.child.kill('SIGTERM');
+    const exit = await this.exited;
+    return { ...exit, ms: (this.exitedAt as number) - t0 };
+  }
+
+  /** Kills the process if it still runs, waits for stdout to end, and removes the data dir. */
+  async dispose(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    await this.closed;
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,57 @@
+import type { HandshakeQuery, HandshakeStore, PageSummary, StoredHandshake } from '../../native-host/store/store-types';
+
+/** A `HandshakeStore` in memory, recording calls, with an optional failure to inject. */
+export class MemoryStore implements HandshakeStore {
+  readonly location = '/memory';
+  readonly handshakeRecords: StoredHandshake[] = [];
+  readonly pages: PageSummary[] = [];
+  closed = false;
+  /** When set, reads and writes throw it. */
+  failWith: Error | undefined;
+
+  async addHandshakes(records: readonly StoredHandshake[]): Promise<void> {
+    this.check();
+    this.handshakeRecords.push(...records);
+  }
+
+  async addPageSummaries(summaries: readonly PageSummary[]): Promise<void> {
+    this.check();
+    this.pages.push(...summaries);
+  }
+
+  async *handshakes(query: HandshakeQuery = {}): AsyncIterable<StoredHandshake> {
+    this.check();
+    for (const r of this.handshakeRecords) {
+      if (query.origin !== undefined && r.origin !== query.origin) continue;
+      if (query.since !== undefined && r.startedAt < query.since) continue;
+      if (query.until !== undefined && r.startedAt >= query.until) continue;
+      yield r;
+    }
+  }
+
+  async *pageSummaries(): AsyncIterable<PageSummary> {
+    this.check();
+    yield* this.pages;
+  }
+
+  async forget(origin?: string): Promise<number> {
+    this.check();
+    const before = this.handshakeRecords.length;
+    const keep = this.handshakeRecords.filter((r) => origin !== undefined && r.origin !== origin);
+    this.handshakeRecords.splice(0, Infinity, ...keep);
+    return before - keep.length;
+  }
+
+  async enforceRetention(): Promise<number> {
+    return 0;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  private check(): void {
+    if (this.failWith) throw this.failWith;
+    if (this.closed) throw new Error('store closed');
+  }
+}
