@@ -1,0 +1,2 @@
+export * from './page-record';
+export * from './messages';
