@@ -43,6 +43,21 @@ export default tseslint.config(
     },
   },
   {
+    // One adapter per platform (STYLE.md): only extension/platform/browser-api.ts imports the polyfill,
+    // and nothing in extension/ reaches for Chrome's callback-style `chrome.*` global.
+    files: ['extension/**/*.ts'],
+    ignores: ['extension/platform/browser-api.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'webextension-polyfill', message: 'Import { browser } from extension/platform/browser-api.ts, the one WebExtension adapter.' }] }],
+    },
+  },
+  {
+    files: ['extension/**/*.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'chrome', message: 'Use `browser` from extension/platform/browser-api.ts (promise-based in both browsers).' }],
+    },
+  },
+  {
     files: ['native-host/**/*.ts'],
     ignores: ['native-host/cli/**', '**/*.test.ts'],
     rules: {

@@ -1,6 +1,9 @@
-// Bundles the CLI (and later the host and extension) with esbuild.
+// Bundles the CLI and the WebExtension with esbuild. `dist/extension/` is a ready-to-load unpacked
+// extension for Chrome (chrome://extensions → Load unpacked) and Firefox (about:debugging).
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ICON_SIZES, iconPng } from './icons.mjs';
 
 // classic-level loads a native addon (node-gyp-build), which cannot be bundled: it is required from
 // node_modules at run time.
@@ -10,3 +13,37 @@ await build({ ...common, entryPoints: ['native-host/cli/main.ts'], outfile: 'dis
 if (existsSync('bench/engine.ts')) {
   await build({ ...common, entryPoints: ['bench/engine.ts'], outfile: 'dist/bench/engine.js' });
 }
+
+const EXT = 'dist/extension';
+/** GETLIST_RELEASE=1 (npm run package) leaves source maps out of the store packages. */
+const release = process.env.GETLIST_RELEASE === '1';
+const bundles = [
+  ['extension/background/index.ts', 'background.js'],
+  ['extension/content/index.ts', 'content.js'],
+  ['extension/popup/popup.ts', 'popup.js'],
+  ['extension/options/options.ts', 'options.js'],
+];
+const assets = [
+  ['manifest.json', 'manifest.json'],
+  ['extension/popup/popup.html', 'popup.html'],
+  ['extension/popup/popup.css', 'popup.css'],
+  ['extension/options/options.html', 'options.html'],
+  ['extension/options/options.css', 'options.css'],
+];
+
+rmSync(EXT, { recursive: true, force: true });
+mkdirSync(join(EXT, 'icons'), { recursive: true });
+const missing = [];
+for (const [entry, out] of bundles) {
+  if (!existsSync(entry)) {
+    missing.push(entry);
+    continue;
+  }
+  await build({ entryPoints: [entry], outfile: join(EXT, out), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap: release ? false : 'inline', logLevel: 'warning' });
+}
+for (const [from, to] of assets) {
+  if (existsSync(from)) copyFileSync(from, join(EXT, to));
+  else missing.push(from);
+}
+for (const size of ICON_SIZES) writeFileSync(join(EXT, 'icons', `icon-${size}.png`), iconPng(size));
+if (missing.length) console.warn(`build: warning: the extension in ${EXT} is incomplete; not found: ${missing.join(', ')}`);

@@ -1,0 +1,32 @@
+import { browser, type Runtime } from '../platform/browser-api';
+import { createMessageRouter } from './message-router';
+import { NativePort, type NativePortLike } from './native-port';
+import { PageActions } from './page-actions';
+import { listenToPages } from './page-events';
+import { PageStore } from './page-store';
+import { SettingsStore } from './settings-store';
+import { createUiHandlers } from './ui-handlers';
+
+/**
+ * The background (Chrome: service worker; Firefox: event page): the composition root. Everything
+ * is wired here and every listener is added synchronously on start-up.
+ */
+const store = new PageStore(browser.storage.session);
+const settings = new SettingsStore(browser.storage.local);
+const port = new NativePort({
+  connectNative: (name) => browser.runtime.connectNative(name) as unknown as NativePortLike,
+  lastErrorMessage: () => browser.runtime.lastError?.message,
+});
+const actions = new PageActions({ store, port, settings });
+const handlers = createUiHandlers({
+  store,
+  port,
+  settings,
+  actions,
+  tabUrl: (tabId) => browser.tabs.get(tabId).then((tab) => tab.url ?? tab.pendingUrl ?? '', () => undefined),
+});
+
+listenToPages(store, actions);
+
+const route = createMessageRouter({ extensionId: browser.runtime.id, extensionBaseUrl: browser.runtime.getURL(''), store, handlers });
+browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => route(message, sender));

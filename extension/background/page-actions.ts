@@ -1,0 +1,128 @@
+import type { PageRecord } from '../../src/page/page-record';
+import { buildRequestList } from '../../src/page/request-list';
+import { parseStrategies } from '../../src/page/settings';
+import { isExcludedSite, isHttpUrl, withoutFragment } from '../../src/page/site-rules';
+import type { MeasuredReply, ReplayResultMessage, ReplaySummaryMessage } from '../../src/protocol/replies';
+import type { StrategyName } from '../../src/scheduler/strategies';
+import { HostRequestError, type NativePort } from './native-port';
+import type { PageStore } from './page-store';
+import type { SettingsStore } from './settings-store';
+
+/** How long after `load` the page is measured, so requests started by load handlers are listed. */
+export const SETTLE_MS = 500;
+/** `measure` opens at most one connection per origin; a minute covers slow handshakes. */
+const MEASURE_TIMEOUT_MS = 60_000;
+/** The host cuts each strategy at 120 s; leave it room to report. */
+const REPLAY_MS_PER_STRATEGY = 150_000;
+
+export class ActionError extends Error {
+  override readonly name = 'ActionError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface PageActionsDeps {
+  store: PageStore;
+  port: NativePort;
+  settings: SettingsStore;
+  now?: () => number;
+  setTimeout?: (fn: () => void, ms: number) => unknown;
+}
+
+/** What the background does with a loaded page: measure it, and replay it when asked (or always, by setting). */
+export class PageActions {
+  private readonly now: () => number;
+  private readonly setTimer: (fn: () => void, ms: number) => unknown;
+
+  constructor(private readonly deps: PageActionsDeps) {
+    this.now = deps.now ?? Date.now;
+    this.setTimer = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
+  }
+
+  /** Called on the top-level `load`: measures the page once late requests have settled. */
+  pageLoaded(page: PageRecord): void {
+    const { tabId, pageId } = page;
+    this.setTimer(() => void this.measure(tabId, pageId), SETTLE_MS);
+  }
+
+  async measure(tabId: number, pageId: string): Promise<void> {
+    const { store, port, settings } = this.deps;
+    const page = await store.current(tabId, pageId);
+    if (!page || !isHttpUrl(page.url) || page.measured) return;
+    const current = await settings.get();
+    if (isExcludedSite(page.url, current.excludedSites)) {
+      page.excluded = true;
+      store.changed();
+      return;
+    }
+    try {
+      const reply = await port.request(
+        { type: 'schedule', pageId, documentUrl: withoutFragment(page.url), requests: buildRequestList(page), mode: 'measure' },
+        { timeoutMs: MEASURE_TIMEOUT_MS },
+      );
+      if (reply.type !== 'measured') throw new HostRequestError('E_UNEXPECTED_REPLY', `the native host answered schedule with ${reply.type}`);
+      page.measured = reply as MeasuredReply;
+      delete page.hostError;
+    } catch (err) {
+      page.hostError = this.describe(err);
+    }
+    store.changed();
+    if (current.autoReplay && !page.hostError) await this.replay(tabId).catch(() => undefined);
+  }
+
+  /**
+   * Starts a replay of the tab's page; resolves once it started (false: one is already running).
+   * Results stream into `page.replay` as each strategy finishes.
+   * @throws ActionError `E_NO_PAGE`, `E_EXCLUDED`; SettingsError for unknown strategies.
+   */
+  async replay(tabId: number, strategies?: unknown): Promise<boolean> {
+    const { store, port, settings } = this.deps;
+    const page = await store.get(tabId);
+    if (!page || !isHttpUrl(page.url)) throw new ActionError('E_NO_PAGE', `tab ${tabId} shows no http(s) page the extension saw load; reload the page and try again.`);
+    const current = await settings.get();
+    if (isExcludedSite(page.url, current.excludedSites)) throw new ActionError('E_EXCLUDED', `${new URL(page.url).hostname} is in your excluded sites; remove it in the options to replay it.`);
+    if (page.replay?.status === 'running') return false;
+    const names = parseStrategies(strategies ?? current.replayStrategies) as StrategyName[];
+    const state: NonNullable<PageRecord['replay']> = { status: 'running', startedAt: this.now(), strategies: names, results: [] };
+    page.replay = state;
+    store.changed();
+    void port
+      .request(
+        { type: 'schedule', pageId: page.pageId, documentUrl: withoutFragment(page.url), requests: buildRequestList(page), mode: 'replay', strategies: names },
+        {
+          timeoutMs: names.length * REPLAY_MS_PER_STRATEGY,
+          isLast: (m) => m.type === 'replay-summary',
+          onMessage: (m) => {
+            if (m.type !== 'replay-result') return;
+            state.results.push(m as ReplayResultMessage);
+            store.changed();
+          },
+        },
+      )
+      .then(
+        (summary) => {
+          state.summary = summary as ReplaySummaryMessage;
+          state.status = 'done';
+        },
+        (err: unknown) => {
+          state.status = 'error';
+          state.error = this.describe(err);
+        },
+      )
+      .finally(() => store.changed());
+    return true;
+  }
+
+  /** An error for the record and the UI: the code, and a sentence with the fix when the host is missing. */
+  describe(err: unknown): { code: string; message: string } {
+    const code = err instanceof HostRequestError || err instanceof ActionError ? err.code : 'E_INTERNAL';
+    const status = this.deps.port.status;
+    const message = err instanceof Error ? err.message : String(err);
+    if (status.state === 'missing' || (code === 'E_HOST_DISCONNECTED' && status.fix)) return { code, message: `${status.message ?? message} Fix: ${status.fix ?? 'getlist doctor'}` };
+    return { code, message };
+  }
+}

@@ -1,0 +1,56 @@
+import * as reducer from '../../src/page/page-reducer';
+import { browser, type WebNavigation, type WebRequest } from '../platform/browser-api';
+import type { PageActions } from './page-actions';
+import type { PageStore } from './page-store';
+
+const FILTER: WebRequest.RequestFilter = { urls: ['http://*/*', 'https://*/*'] };
+
+/**
+ * Feeds webNavigation, webRequest and tab events into the page reducer. Listeners are added
+ * synchronously at start-up, as MV3 requires for the browser to wake the background for them.
+ */
+export function listenToPages(store: PageStore, actions: PageActions): void {
+  const nav = (e: WebNavigation.OnBeforeNavigateDetailsType | WebNavigation.OnCommittedDetailsType | WebNavigation.OnCompletedDetailsType) => ({ tabId: e.tabId, frameId: e.frameId, url: e.url, timeStamp: e.timeStamp });
+
+  browser.webNavigation.onBeforeNavigate.addListener((e) => void store.update((s) => reducer.navigationStarted(s, nav(e))));
+  browser.webNavigation.onCommitted.addListener((e) => void store.update((s) => reducer.navigationCommitted(s, nav(e))));
+  browser.webNavigation.onDOMContentLoaded.addListener((e) => void store.update((s) => reducer.domContentLoaded(s, nav(e))));
+  browser.webNavigation.onCompleted.addListener((e) => {
+    void store.update((s) => reducer.navigationCompleted(s, nav(e))).then((page) => page && actions.pageLoaded(page));
+  });
+
+  browser.webRequest.onBeforeRequest.addListener(
+    (e) => {
+      void store.update((s) => reducer.requestStarted(s, { requestId: e.requestId, tabId: e.tabId, frameId: e.frameId, url: e.url, method: e.method, type: e.type, timeStamp: e.timeStamp }));
+    },
+    FILTER,
+  );
+  browser.webRequest.onBeforeRedirect.addListener(
+    (e) => {
+      void store.update((s) => reducer.requestRedirected(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, redirectUrl: e.redirectUrl, statusCode: e.statusCode, fromCache: e.fromCache, ip: e.ip }));
+    },
+    FILTER,
+  );
+  browser.webRequest.onResponseStarted.addListener(
+    (e) => {
+      void store.update((s) => reducer.responseStarted(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, statusCode: e.statusCode, fromCache: e.fromCache, ip: e.ip }));
+    },
+    FILTER,
+  );
+  browser.webRequest.onCompleted.addListener(
+    (e) => {
+      void store.update((s) => reducer.requestCompleted(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, statusCode: e.statusCode, fromCache: e.fromCache, ip: e.ip }));
+    },
+    FILTER,
+  );
+  browser.webRequest.onErrorOccurred.addListener(
+    (e) => {
+      void store.update((s) => reducer.requestFailed(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, error: e.error }));
+    },
+    FILTER,
+  );
+
+  browser.tabs.onRemoved.addListener((tabId) => void store.update((s) => reducer.tabRemoved(s, tabId)));
+  // Chrome swaps a prerendered tab in under a new id; the old id's page is gone.
+  browser.tabs.onReplaced.addListener((_added, removed) => void store.update((s) => reducer.tabRemoved(s, removed)));
+}

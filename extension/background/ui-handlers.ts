@@ -1,0 +1,60 @@
+import type { HostStatus, UiRequest, UiResponse } from '../../src/page/messages';
+import { isHttpUrl } from '../../src/page/site-rules';
+import type { ExportReply, ForgottenReply, StatsReply } from '../../src/protocol/replies';
+import type { NativePort } from './native-port';
+import type { PageActions } from './page-actions';
+import type { PageStore } from './page-store';
+import type { SettingsStore } from './settings-store';
+
+type UiType = UiRequest['type'];
+type RequestOf<T extends UiType> = Extract<UiRequest, { type: T }>;
+type ResponseOf<T extends UiType> = Extract<UiResponse, { type: T }>;
+
+/** One handler per UI request type (refined-github style): the compiler checks none is missing. */
+export type UiHandlers = { [T in UiType]: (request: RequestOf<T>) => Promise<ResponseOf<T>> };
+
+export interface UiHandlerDeps {
+  store: PageStore;
+  port: NativePort;
+  settings: SettingsStore;
+  actions: PageActions;
+  /** The tab's URL, or undefined when the tab does not exist. */
+  tabUrl: (tabId: number) => Promise<string | undefined>;
+}
+
+/** How long `get-page` waits for a first `hello` before answering with the status as it is. */
+const STATUS_WAIT_MS = 2000;
+const STORE_TIMEOUT_MS = 30_000;
+
+export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
+  const { store, port, settings, actions } = deps;
+  return {
+    'get-page': async ({ tabId }) => {
+      const [url, hostStatus] = await Promise.all([deps.tabUrl(tabId), hostStatusSoon(port)]);
+      const restricted = url !== undefined && !isHttpUrl(url);
+      const page = restricted ? null : ((await store.get(tabId)) ?? null);
+      return { type: 'get-page', page, restricted, hostStatus };
+    },
+    'run-replay': async ({ tabId, strategies }) => ({ type: 'run-replay', started: await actions.replay(tabId, strategies) }),
+    'host-status': async () => ({ type: 'host-status', status: await port.checkStatus() }),
+    stats: async ({ origin, since, until }) => {
+      const reply = (await port.request({ type: 'stats', origin, since, until }, { timeoutMs: STORE_TIMEOUT_MS })) as StatsReply;
+      const { type: _type, id: _id, ...stats } = reply;
+      return { type: 'stats', stats };
+    },
+    export: async ({ format, origin, since }) => {
+      const reply = (await port.request({ type: 'export', format, origin, since }, { timeoutMs: STORE_TIMEOUT_MS })) as ExportReply;
+      return { type: 'export', format: reply.format, mimeType: reply.mimeType, data: reply.data };
+    },
+    forget: async ({ origin }) => {
+      const reply = (await port.request({ type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS })) as ForgottenReply;
+      return { type: 'forget', removed: reply.removed };
+    },
+    'get-settings': async () => ({ type: 'get-settings', settings: await settings.get() }),
+    'set-settings': async (request) => ({ type: 'set-settings', settings: await settings.set(request.settings) }),
+  };
+}
+
+function hostStatusSoon(port: NativePort): Promise<HostStatus> {
+  return Promise.race([port.checkStatus(), new Promise<HostStatus>((resolve) => setTimeout(() => resolve(port.status), STATUS_WAIT_MS))]);
+}

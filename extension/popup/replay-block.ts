@@ -1,0 +1,56 @@
+import type { PageRecord } from '../../src/page/page-record';
+import { browserObserved } from '../../src/page/page-summary';
+import { h } from '../ui/dom';
+
+export const PRIVACY_NOTE =
+  "Replays run from getlist's native host without your cookies or credentials; a replayed page may differ from what you see signed in.";
+
+/** The replay comparison: one `tr[data-strategy]` per strategy the host ran, plus what the browser took. */
+export function replayTable(page: PageRecord): HTMLTableElement {
+  const body = h('tbody');
+  const num = (v: number | undefined, digits = 0) => h('td', { class: 'num' }, v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(digits));
+  for (const s of page.replay?.summary?.summaries ?? []) {
+    body.append(
+      h(
+        'tr',
+        { 'data-strategy': s.strategy },
+        h('td', {}, s.strategy, s.errors ? h('small', { class: 'error-text' }, ` ${s.errors} errors`) : null),
+        num(s.totalMs),
+        num(s.meanTtfbMs),
+        num(s.connectionsOpened),
+        num(s.requestsPerConnection, 1),
+      ),
+    );
+  }
+  const seen = browserObserved(page);
+  body.append(
+    h(
+      'tr',
+      { 'data-strategy': 'browser-observed', class: 'observed', title: seen.notExposed ? `${seen.notExposed} cross-origin entries do not expose timing and are left out` : undefined },
+      h('td', {}, 'browser (observed)'),
+      num(seen.totalMs),
+      seen.meanTtfbMs === undefined && seen.notExposed > 0 ? h('td', { class: 'num' }, 'not exposed') : num(seen.meanTtfbMs),
+      num(seen.connections),
+      num(seen.requestsPerConnection, 1),
+    ),
+  );
+  return h(
+    'table',
+    { 'data-testid': 'replay-table' },
+    h(
+      'thead',
+      {},
+      h('tr', {}, h('th', {}, 'Strategy'), h('th', { class: 'num' }, 'Total ms'), h('th', { class: 'num' }, 'Mean TTFB ms'), h('th', { class: 'num' }, 'Conns'), h('th', { class: 'num' }, 'Req/conn')),
+    ),
+    body,
+  );
+}
+
+/** One line on the replay's state, or null when there is none. */
+export function replayStatus(page: PageRecord): string | null {
+  const r = page.replay;
+  if (!r) return null;
+  if (r.status === 'running') return `Replaying (${r.results.length}/${r.strategies.length} strategies done)…`;
+  if (r.status === 'error') return `Replay failed: ${r.error?.message ?? 'unknown error'}${r.error ? ` (${r.error.code})` : ''}`;
+  return `Replay done: ${r.strategies.join(', ')}.`;
+}

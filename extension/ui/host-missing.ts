@@ -1,0 +1,26 @@
+import type { HostStatus } from '../../src/page/messages';
+import { h } from './dom';
+
+/** The default fix when the background gives none (README "Installing the native host"). */
+const DEFAULT_FIX = 'npx getlist install';
+
+/** Whether the host cannot be used: the block below should be shown. */
+export function hostUnavailable(status: HostStatus | undefined): boolean {
+  return status !== undefined && (status.state === 'missing' || status.state === 'error');
+}
+
+/** The `host-missing` block: what is wrong and the exact command that fixes it. */
+export function hostMissingBlock(status: HostStatus): HTMLElement {
+  const fix = status.fix ?? DEFAULT_FIX;
+  const title = status.state === 'missing' ? 'The getlist native host is not installed' : 'The getlist native host failed';
+  return h(
+    'section',
+    { class: 'host-missing', 'data-testid': 'host-missing', role: 'alert' },
+    h('strong', {}, title),
+    status.message ? h('p', { class: 'host-message' }, status.message) : null,
+    h('p', {}, 'Run this in a terminal, then reopen this page:'),
+    h('pre', {}, h('code', { 'data-testid': 'host-fix' }, fix)),
+    fix.includes('doctor') ? null : h('p', {}, 'To check it end to end: ', h('code', {}, 'getlist doctor')),
+    h('p', { class: 'muted' }, 'Page timings from the browser still work; handshake measurement, replays and stats need the host.'),
+  );
+}

@@ -1,0 +1,98 @@
+import type { Discovery } from './page-record';
+import * as r from './page-reducer';
+
+const nav = (tabId: number, url: string, timeStamp: number, frameId = 0) => ({ tabId, frameId, url, timeStamp });
+const request = (tabId: number, requestId: string, url: string, type = 'image', timeStamp = 10, frameId = 0) => ({ tabId, requestId, url, type, timeStamp, frameId, method: 'GET' });
+
+function loadPage(s: r.PageState, tabId: number, url: string, t: number) {
+  r.navigationStarted(s, nav(tabId, url, t));
+  r.requestStarted(s, request(tabId, `doc-${t}`, url, 'main_frame', t + 1));
+  r.navigationCommitted(s, nav(tabId, url, t + 2));
+}
+
+describe('page reducer', () => {
+  test('a top-level navigation starts a record; commit, DOMContentLoaded and load fill it; sub-frame navigations do not', () => {
+    const s = r.createPageState();
+    const page = r.navigationStarted(s, nav(7, 'https://a.test/', 1000.6));
+    expect(page?.pageId).toBe('7:1000');
+    expect(r.navigationStarted(s, nav(7, 'https://frame.test/', 1001, 3))).toBeUndefined();
+    r.navigationCommitted(s, nav(7, 'https://a.test/home', 1100));
+    r.domContentLoaded(s, nav(7, '', 1200));
+    r.navigationCompleted(s, nav(7, '', 1300));
+    expect(s.pages.get(7)).toMatchObject({ url: 'https://a.test/home', committedAt: 1100, domContentLoadedAt: 1200, loadAt: 1300 });
+  });
+
+  test('requests attach to the current record with their frame; redirects keep the chain; responses and errors fill the entry', () => {
+    const s = r.createPageState();
+    loadPage(s, 1, 'https://a.test/', 0);
+    r.requestStarted(s, request(1, '9', 'http://a.test/i.png'));
+    r.requestRedirected(s, { tabId: 1, requestId: '9', redirectUrl: 'https://a.test/i.png', timeStamp: 11, statusCode: 301 });
+    r.requestStarted(s, request(1, '9', 'https://a.test/i.png')); // the redirect target repeats onBeforeRequest
+    r.responseStarted(s, { tabId: 1, requestId: '9', timeStamp: 12, statusCode: 200, ip: '10.0.0.1', fromCache: false });
+    r.requestCompleted(s, { tabId: 1, requestId: '9', timeStamp: 13, statusCode: 200 });
+    r.requestStarted(s, request(1, '10', 'https://ads.test/f', 'sub_frame', 14, 5));
+    r.requestFailed(s, { tabId: 1, requestId: '10', timeStamp: 15, error: 'net::ERR_BLOCKED_BY_CLIENT' });
+    expect(r.requestStarted(s, request(-1, '11', 'https://a.test/sw'))).toBeUndefined();
+    const page = s.pages.get(1)!;
+    expect(page.requests.slice(1)).toEqual([
+      { requestId: '9', url: 'https://a.test/i.png', method: 'GET', type: 'image', frameId: 0, startedAt: 10, redirectedFrom: ['http://a.test/i.png'], statusCode: 200, ip: '10.0.0.1', fromCache: false, endedAt: 13 },
+      { requestId: '10', url: 'https://ads.test/f', method: 'GET', type: 'sub_frame', frameId: 5, startedAt: 14, error: 'net::ERR_BLOCKED_BY_CLIENT', endedAt: 15 },
+    ]);
+  });
+
+  test('a main_frame request of a new navigation starts the new record, whichever event comes first', () => {
+    const s = r.createPageState();
+    loadPage(s, 1, 'https://a.test/', 0);
+    // request first, then onBeforeNavigate for the same URL: one record
+    r.requestStarted(s, request(1, 'd2', 'https://b.test/', 'main_frame', 500));
+    const first = s.pages.get(1);
+    expect(first?.url).toBe('https://b.test/');
+    r.navigationStarted(s, nav(1, 'https://b.test/', 501));
+    expect(s.pages.get(1)).toBe(first);
+    // onBeforeNavigate first, then the request: the request joins it
+    r.navigationStarted(s, nav(1, 'https://c.test/', 900));
+    r.requestStarted(s, request(1, 'd3', 'https://c.test/', 'main_frame', 901));
+    expect(s.pages.get(1)?.requests.map((q) => q.requestId)).toEqual(['d3']);
+  });
+
+  test('a navigation to a non-http(s) URL forgets the tab', () => {
+    const s = r.createPageState();
+    loadPage(s, 1, 'https://a.test/', 0);
+    r.navigationStarted(s, nav(1, 'chrome://settings/', 10));
+    expect(s.pages.has(1)).toBe(false);
+  });
+
+  test('bounds: tabs (oldest dropped), requests and discoveries', () => {
+    const s = r.createPageState({ maxTabs: 3, maxRequests: 4, maxDiscoveries: 2 });
+    for (let tab = 1; tab <= 5; tab++) loadPage(s, tab, 'https://a.test/', tab * 100);
+    expect([...s.pages.keys()]).toEqual([3, 4, 5]);
+    for (let i = 0; i < 10; i++) r.requestStarted(s, request(5, `q${i}`, `https://a.test/${i}`));
+    expect(s.pages.get(5)?.requests).toHaveLength(4);
+    const d: Discovery = { url: 'https://a.test/x', kind: 'image', priority: 'image', atMs: 1, inViewport: false, tag: 'img', late: false };
+    r.discoveriesReported(s, 5, 'https://a.test/', [d, d, d]);
+    expect(s.pages.get(5)?.discoveries).toHaveLength(2);
+  });
+
+  test('content reports from a document of another origin are dropped; timings are de-duplicated', () => {
+    const s = r.createPageState();
+    loadPage(s, 1, 'https://a.test/', 0);
+    const d: Discovery = { url: 'https://a.test/x', kind: 'image', priority: 'image', atMs: 1, inViewport: false, tag: 'img', late: false };
+    expect(r.discoveriesReported(s, 1, 'https://old.test/', [d])).toBeUndefined();
+    expect(r.discoveriesReported(s, 1, 'https://a.test/spa/route', [d])).toBeDefined();
+    const t = { name: 'https://a.test/x', initiatorType: 'img', startTime: 5, domainLookupStart: 0, domainLookupEnd: 0, connectStart: 0, secureConnectionStart: 0, connectEnd: 0, requestStart: 0, responseStart: 0, responseEnd: 9, transferSize: 0, encodedBodySize: 0, nextHopProtocol: 'h2', restricted: false };
+    r.timingsReported(s, 1, 'https://a.test/', [t, t]);
+    r.timingsReported(s, 1, 'https://a.test/', [t], { responseStart: 1, domContentLoadedEventEnd: 2, loadEventEnd: 3, nextHopProtocol: 'h2' });
+    expect(s.pages.get(1)?.timings).toHaveLength(1);
+    expect(s.pages.get(1)?.navigation?.loadEventEnd).toBe(3);
+  });
+
+  test('snapshot → restore keeps records and their order and drops junk', () => {
+    const s = r.createPageState();
+    loadPage(s, 2, 'https://a.test/', 0);
+    loadPage(s, 1, 'https://b.test/', 10);
+    const back = r.restore(JSON.parse(JSON.stringify([...r.snapshot(s), { nope: true }, null])));
+    expect([...back.pages.keys()]).toEqual([2, 1]);
+    expect(back.pages.get(1)).toEqual(s.pages.get(1));
+    expect(r.restore('garbage').pages.size).toBe(0);
+  });
+});

@@ -1,0 +1,277 @@
+import type { Discovery, NavigationTiming, ObservedRequest, PageRecord, TimingEntry } from './page-record';
+import { isHttpUrl, withoutFragment } from './site-rules';
+
+/**
+ * The background's page state as pure event handlers: webNavigation, webRequest and content-script
+ * reports go in, the tab's current `PageRecord` is updated in place and returned (undefined when
+ * the event changed nothing, so the caller knows whether to persist). No browser API, no clock:
+ * every time comes from the event.
+ *
+ * Invariants: one record per tab, the latest top-level navigation's; tabs are kept in recency order
+ * (a Map's insertion order) and at most `maxTabs`; a record holds at most `maxRequests` requests,
+ * `maxDiscoveries` discoveries and `maxTimings` timings — the first ones, which are the ones a
+ * page load is ordered by.
+ */
+export interface PageLimits {
+  /** @default 50 */
+  maxTabs: number;
+  /** @default 5000 */
+  maxRequests: number;
+  /** @default 5000 */
+  maxDiscoveries: number;
+  /** @default 5000 */
+  maxTimings: number;
+}
+
+export const DEFAULT_PAGE_LIMITS: PageLimits = { maxTabs: 50, maxRequests: 5000, maxDiscoveries: 5000, maxTimings: 5000 };
+
+export interface PageState {
+  /** tabId → that tab's latest page; least recently started first. */
+  pages: Map<number, PageRecord>;
+  limits: PageLimits;
+}
+
+export function createPageState(limits: Partial<PageLimits> = {}): PageState {
+  return { pages: new Map(), limits: { ...DEFAULT_PAGE_LIMITS, ...limits } };
+}
+
+export interface NavigationEvent {
+  tabId: number;
+  frameId: number;
+  url: string;
+  /** Epoch ms. */
+  timeStamp: number;
+}
+
+export interface RequestEvent {
+  requestId: string;
+  tabId: number;
+  frameId: number;
+  url: string;
+  method: string;
+  type: string;
+  timeStamp: number;
+}
+
+export interface ResponseEvent {
+  requestId: string;
+  tabId: number;
+  timeStamp: number;
+  statusCode?: number;
+  fromCache?: boolean;
+  ip?: string;
+}
+
+export interface RedirectEvent extends ResponseEvent {
+  redirectUrl: string;
+}
+
+export interface ErrorEvent {
+  requestId: string;
+  tabId: number;
+  timeStamp: number;
+  error: string;
+}
+
+/** webNavigation.onBeforeNavigate. A top-level navigation to a non-http(s) URL forgets the tab. */
+export function navigationStarted(state: PageState, e: NavigationEvent): PageRecord | undefined {
+  if (e.frameId !== 0) return undefined;
+  if (!isHttpUrl(e.url)) {
+    state.pages.delete(e.tabId);
+    return undefined;
+  }
+  const current = state.pages.get(e.tabId);
+  // The main_frame request may be reported first; it already opened this navigation's record.
+  const first = current?.requests[0];
+  if (current && current.committedAt === undefined && first?.type === 'main_frame' && current.requests.length === 1 && sameUrl(first.redirectedFrom?.[0] ?? first.url, e.url)) {
+    return undefined;
+  }
+  return startRecord(state, e.tabId, e.url, e.timeStamp);
+}
+
+/** webNavigation.onCommitted: the URL after redirects. */
+export function navigationCommitted(state: PageState, e: NavigationEvent): PageRecord | undefined {
+  const page = e.frameId === 0 ? state.pages.get(e.tabId) : undefined;
+  if (!page) return undefined;
+  page.url = e.url;
+  page.committedAt = e.timeStamp;
+  return page;
+}
+
+export function domContentLoaded(state: PageState, e: NavigationEvent): PageRecord | undefined {
+  const page = e.frameId === 0 ? state.pages.get(e.tabId) : undefined;
+  if (!page) return undefined;
+  page.domContentLoadedAt = e.timeStamp;
+  return page;
+}
+
+/** webNavigation.onCompleted: the load event. */
+export function navigationCompleted(state: PageState, e: NavigationEvent): PageRecord | undefined {
+  const page = e.frameId === 0 ? state.pages.get(e.tabId) : undefined;
+  if (!page) return undefined;
+  page.loadAt = e.timeStamp;
+  return page;
+}
+
+/**
+ * webRequest.onBeforeRequest. Requests of no tab (tabId −1) are ignored. A top-level document
+ * request that is not the current record's own starts the record of the navigation it belongs to.
+ */
+export function requestStarted(state: PageState, e: RequestEvent): PageRecord | undefined {
+  if (e.tabId < 0) return undefined;
+  let page = state.pages.get(e.tabId);
+  if (page && findRequest(page, e.requestId)) return undefined; // a redirect's repeat of the same request
+  if (e.type === 'main_frame' && e.frameId === 0) {
+    const ownsNoDocument = page !== undefined && page.committedAt === undefined && !page.requests.some((r) => r.type === 'main_frame');
+    if (!ownsNoDocument) page = startRecord(state, e.tabId, e.url, e.timeStamp);
+  }
+  if (!page || page.requests.length >= state.limits.maxRequests) return undefined;
+  page.requests.push({ requestId: e.requestId, url: e.url, method: e.method, type: e.type, frameId: e.frameId, startedAt: e.timeStamp });
+  return page;
+}
+
+/** webRequest.onBeforeRedirect: the same requestId continues at `redirectUrl`. */
+export function requestRedirected(state: PageState, e: RedirectEvent): PageRecord | undefined {
+  const found = lookup(state, e);
+  if (!found) return undefined;
+  const [page, r] = found;
+  (r.redirectedFrom ??= []).push(r.url);
+  r.url = e.redirectUrl;
+  if (e.ip !== undefined) r.ip = e.ip;
+  return page;
+}
+
+export function responseStarted(state: PageState, e: ResponseEvent): PageRecord | undefined {
+  const found = lookup(state, e);
+  if (!found) return undefined;
+  applyResponse(found[1], e);
+  return found[0];
+}
+
+export function requestCompleted(state: PageState, e: ResponseEvent): PageRecord | undefined {
+  const found = lookup(state, e);
+  if (!found) return undefined;
+  applyResponse(found[1], e);
+  found[1].endedAt = e.timeStamp;
+  return found[0];
+}
+
+export function requestFailed(state: PageState, e: ErrorEvent): PageRecord | undefined {
+  const found = lookup(state, e);
+  if (!found) return undefined;
+  found[1].error = e.error;
+  found[1].endedAt = e.timeStamp;
+  return found[0];
+}
+
+/**
+ * Content-script discoveries for the tab's current page. `senderUrl` is the reporting document's
+ * URL: a report from a document of another origin than the record's (a stale script of the
+ * previous page) is dropped. Same-origin is the test, not equality, because `history.pushState`
+ * changes the URL without a new navigation.
+ */
+export function discoveriesReported(state: PageState, tabId: number, senderUrl: string | undefined, items: readonly Discovery[]): PageRecord | undefined {
+  const page = pageOfDocument(state, tabId, senderUrl);
+  if (!page || items.length === 0) return undefined;
+  const room = state.limits.maxDiscoveries - page.discoveries.length;
+  if (room <= 0) return undefined;
+  page.discoveries.push(...items.slice(0, room));
+  return page;
+}
+
+/** Content-script Resource Timing entries; entries already held (same name and start) are skipped. */
+export function timingsReported(state: PageState, tabId: number, senderUrl: string | undefined, entries: readonly TimingEntry[], navigation?: NavigationTiming): PageRecord | undefined {
+  const page = pageOfDocument(state, tabId, senderUrl);
+  if (!page) return undefined;
+  if (navigation) page.navigation = navigation;
+  const seen = new Set(page.timings.map(timingKey));
+  for (const t of entries) {
+    if (page.timings.length >= state.limits.maxTimings) break;
+    const key = timingKey(t);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    page.timings.push(t);
+  }
+  return page;
+}
+
+export function tabRemoved(state: PageState, tabId: number): boolean {
+  return state.pages.delete(tabId);
+}
+
+/** The records in recency order (oldest first), as persisted. */
+export function snapshot(state: PageState): PageRecord[] {
+  return [...state.pages.values()];
+}
+
+/** Rebuilds state from what `snapshot` stored; records that do not look like records are dropped. */
+export function restore(stored: unknown, limits: Partial<PageLimits> = {}): PageState {
+  const state = createPageState(limits);
+  if (!Array.isArray(stored)) return state;
+  for (const p of stored) if (looksLikeRecord(p)) insert(state, p);
+  return state;
+}
+
+function startRecord(state: PageState, tabId: number, url: string, timeStamp: number): PageRecord {
+  const page: PageRecord = { pageId: `${tabId}:${Math.floor(timeStamp)}`, tabId, url, startedAt: timeStamp, requests: [], discoveries: [], timings: [] };
+  insert(state, page);
+  return page;
+}
+
+function insert(state: PageState, page: PageRecord): void {
+  state.pages.delete(page.tabId);
+  state.pages.set(page.tabId, page);
+  for (const tabId of state.pages.keys()) {
+    if (state.pages.size <= state.limits.maxTabs) break;
+    state.pages.delete(tabId);
+  }
+}
+
+function lookup(state: PageState, e: { tabId: number; requestId: string }): [PageRecord, ObservedRequest] | undefined {
+  const page = state.pages.get(e.tabId);
+  const r = page && findRequest(page, e.requestId);
+  return page && r ? [page, r] : undefined;
+}
+
+/** Searches from the end: a request's later events come soon after its start. */
+function findRequest(page: PageRecord, requestId: string): ObservedRequest | undefined {
+  for (let i = page.requests.length - 1; i >= 0; i--) if (page.requests[i]?.requestId === requestId) return page.requests[i];
+  return undefined;
+}
+
+function applyResponse(r: ObservedRequest, e: ResponseEvent): void {
+  if (e.statusCode !== undefined) r.statusCode = e.statusCode;
+  if (e.fromCache !== undefined) r.fromCache = e.fromCache;
+  if (e.ip !== undefined) r.ip = e.ip;
+}
+
+function pageOfDocument(state: PageState, tabId: number, senderUrl: string | undefined): PageRecord | undefined {
+  const page = state.pages.get(tabId);
+  if (!page || !senderUrl) return undefined;
+  const origin = originOf(senderUrl);
+  if (origin === undefined) return undefined;
+  const documentRequest = page.requests.find((r) => r.type === 'main_frame');
+  return origin === originOf(page.url) || (documentRequest && origin === originOf(documentRequest.url)) ? page : undefined;
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function sameUrl(a: string, b: string): boolean {
+  return withoutFragment(a) === withoutFragment(b);
+}
+
+function timingKey(t: TimingEntry): string {
+  return `${t.startTime}\u0000${t.name}`;
+}
+
+function looksLikeRecord(p: unknown): p is PageRecord {
+  if (typeof p !== 'object' || p === null) return false;
+  const r = p as Partial<PageRecord>;
+  return typeof r.pageId === 'string' && typeof r.tabId === 'number' && typeof r.url === 'string' && typeof r.startedAt === 'number' && Array.isArray(r.requests) && Array.isArray(r.discoveries) && Array.isArray(r.timings);
+}

@@ -1,0 +1,97 @@
+import { MAX_URL_LENGTH } from '../protocol/version';
+import { isPriorityClass } from '../scheduler/priority';
+import type { ContentMessage } from './messages';
+import type { Discovery, NavigationTiming, TimingEntry } from './page-record';
+
+/**
+ * The background's check of a content-script message. Content scripts run inside web pages, the
+ * least trusted context the extension has, so every field is checked before it is stored.
+ * @throws ContentMessageError naming the field, what was expected and what arrived.
+ */
+export class ContentMessageError extends Error {
+  override readonly name = 'ContentMessageError';
+  readonly code = 'E_INVALID_MESSAGE';
+}
+
+/** Items one message may carry. */
+const MAX_ITEMS = 5000;
+const MAX_LABEL = 256;
+
+const TIMING_NUMBERS = ['startTime', 'domainLookupStart', 'domainLookupEnd', 'connectStart', 'secureConnectionStart', 'connectEnd', 'requestStart', 'responseStart', 'responseEnd', 'transferSize', 'encodedBodySize'] as const;
+const NAVIGATION_NUMBERS = ['responseStart', 'domContentLoadedEventEnd', 'loadEventEnd'] as const;
+
+export function parseContentMessage(value: unknown): ContentMessage {
+  const m = object(value, 'message');
+  if (m.channel !== 'content') fail('channel', '"content"', m.channel);
+  if (m.type === 'discoveries') return { channel: 'content', type: 'discoveries', items: list(m.items, 'items').map(discovery) };
+  if (m.type === 'timings') {
+    const entries = list(m.entries, 'entries').map(timing);
+    return m.navigation === undefined ? { channel: 'content', type: 'timings', entries } : { channel: 'content', type: 'timings', entries, navigation: navigation(m.navigation) };
+  }
+  return fail('type', '"discoveries" or "timings"', m.type);
+}
+
+function discovery(v: unknown, i: number): Discovery {
+  const path = `items[${i}]`;
+  const d = object(v, path);
+  if (!isPriorityClass(d.priority)) fail(`${path}.priority`, 'a priority class', d.priority);
+  return {
+    url: string(d.url, `${path}.url`, MAX_URL_LENGTH),
+    kind: string(d.kind, `${path}.kind`, MAX_LABEL) as Discovery['kind'],
+    priority: d.priority,
+    atMs: number(d.atMs, `${path}.atMs`),
+    inViewport: boolean(d.inViewport, `${path}.inViewport`),
+    tag: string(d.tag, `${path}.tag`, MAX_LABEL),
+    late: boolean(d.late, `${path}.late`),
+  };
+}
+
+function timing(v: unknown, i: number): TimingEntry {
+  const path = `entries[${i}]`;
+  const t = object(v, path);
+  const entry = {
+    name: string(t.name, `${path}.name`, MAX_URL_LENGTH),
+    initiatorType: string(t.initiatorType, `${path}.initiatorType`, MAX_LABEL),
+    nextHopProtocol: string(t.nextHopProtocol, `${path}.nextHopProtocol`, MAX_LABEL),
+    restricted: boolean(t.restricted, `${path}.restricted`),
+  } as TimingEntry;
+  for (const key of TIMING_NUMBERS) entry[key] = number(t[key], `${path}.${key}`);
+  return entry;
+}
+
+function navigation(v: unknown): NavigationTiming {
+  const n = object(v, 'navigation');
+  const nav = { nextHopProtocol: string(n.nextHopProtocol, 'navigation.nextHopProtocol', MAX_LABEL) } as NavigationTiming;
+  for (const key of NAVIGATION_NUMBERS) nav[key] = number(n[key], `navigation.${key}`);
+  return nav;
+}
+
+function object(v: unknown, path: string): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(path, 'an object', v);
+  return v as Record<string, unknown>;
+}
+
+function list(v: unknown, path: string): unknown[] {
+  if (!Array.isArray(v) || v.length > MAX_ITEMS) fail(path, `an array of at most ${MAX_ITEMS} items`, v);
+  return v;
+}
+
+function string(v: unknown, path: string, max: number): string {
+  if (typeof v !== 'string' || v.length > max) fail(path, `a string of at most ${max} characters`, v);
+  return v;
+}
+
+function number(v: unknown, path: string): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) fail(path, 'a finite number', v);
+  return v;
+}
+
+function boolean(v: unknown, path: string): boolean {
+  if (typeof v !== 'boolean') fail(path, 'true or false', v);
+  return v;
+}
+
+function fail(path: string, expected: string, got: unknown): never {
+  const what = Array.isArray(got) ? `an array of ${got.length}` : got === null ? 'null' : typeof got === 'string' ? JSON.stringify(got.slice(0, 40)) : typeof got === 'object' ? 'an object' : String(got);
+  throw new ContentMessageError(`${path}: expected ${expected}, got ${what}`);
+}

@@ -1,0 +1,62 @@
+import { EXPORT_FORMATS } from '../stats/export-formats';
+import type { Settings, UiRequest } from './messages';
+
+/** A UI request that cannot be served as sent. `code` is `E_UNKNOWN_TYPE` or `E_INVALID_FIELD`. */
+export class UiRequestError extends Error {
+  override readonly name = 'UiRequestError';
+  constructor(
+    readonly code: 'E_UNKNOWN_TYPE' | 'E_INVALID_FIELD',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const TYPES: ReadonlyArray<UiRequest['type']> = ['get-page', 'run-replay', 'host-status', 'stats', 'export', 'forget', 'get-settings', 'set-settings'];
+
+/**
+ * Checks a message from an extension page before the background acts on it. Field values the host
+ * validates again (origins, strategy names) are only checked for their type here.
+ */
+export function parseUiRequest(value: unknown): UiRequest {
+  if (typeof value !== 'object' || value === null) throw new UiRequestError('E_INVALID_FIELD', 'a UI request must be an object');
+  const m = value as Record<string, unknown>;
+  if (typeof m.type !== 'string' || !(TYPES as readonly string[]).includes(m.type)) throw new UiRequestError('E_UNKNOWN_TYPE', `type: expected one of ${TYPES.join(', ')}, got ${JSON.stringify(m.type)}`);
+  const type = m.type as UiRequest['type'];
+  switch (type) {
+    case 'get-page':
+      return { channel: 'ui', type, tabId: tabId(m.tabId) };
+    case 'run-replay':
+      if (m.strategies !== undefined && !(Array.isArray(m.strategies) && m.strategies.every((s) => typeof s === 'string'))) fail('strategies', 'an array of strategy names', m.strategies);
+      return { channel: 'ui', type, tabId: tabId(m.tabId), ...(m.strategies === undefined ? {} : { strategies: m.strategies as string[] }) };
+    case 'stats':
+      return { channel: 'ui', type, ...optional(m, 'origin', 'string'), ...optional(m, 'since', 'number'), ...optional(m, 'until', 'number') };
+    case 'export':
+      if (!(EXPORT_FORMATS as readonly unknown[]).includes(m.format)) fail('format', EXPORT_FORMATS.join(', '), m.format);
+      return { channel: 'ui', type, format: m.format as 'csv' | 'json' | 'prom', ...optional(m, 'origin', 'string'), ...optional(m, 'since', 'number') };
+    case 'forget':
+      return { channel: 'ui', type, ...optional(m, 'origin', 'string') };
+    case 'set-settings':
+      if (typeof m.settings !== 'object' || m.settings === null) fail('settings', 'an object', m.settings);
+      return { channel: 'ui', type, settings: m.settings as Partial<Settings> };
+    case 'host-status':
+    case 'get-settings':
+      return { channel: 'ui', type };
+  }
+}
+
+function tabId(v: unknown): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) fail('tabId', 'a tab id (an integer ≥ 0)', v);
+  return v;
+}
+
+function optional(m: Record<string, unknown>, key: string, kind: 'string' | 'number'): Record<string, unknown> {
+  const v = m[key];
+  if (v === undefined) return {};
+  if (typeof v !== kind || (kind === 'number' && !Number.isFinite(v))) fail(key, kind === 'string' ? 'a string' : 'a finite number', v);
+  return { [key]: v };
+}
+
+function fail(path: string, expected: string, got: unknown): never {
+  throw new UiRequestError('E_INVALID_FIELD', `${path}: expected ${expected}, got ${got === undefined ? 'nothing' : JSON.stringify(got)?.slice(0, 60) ?? typeof got}`);
+}

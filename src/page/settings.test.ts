@@ -1,0 +1,38 @@
+import { DEFAULT_SETTINGS } from './messages';
+import { parseSettingsPatch, parseStrategies, settingsFromStorage } from './settings';
+import { isExcludedSite } from './site-rules';
+
+describe('settings', () => {
+  test('a patch keeps only known, valid fields', () => {
+    expect(parseSettingsPatch({ autoReplay: true, retentionDays: 30, excludedSites: [' a.test ', ''], other: 1 })).toEqual({ autoReplay: true, retentionDays: 30, excludedSites: ['a.test'] });
+  });
+
+  test.each([
+    [{ retentionDays: 0 }, /retentionDays: expected an integer from 1 to 3650, got 0/],
+    [{ retentionDays: 3651 }, /retentionDays/],
+    [{ replayStrategies: ['getlist', 'warp'] }, /replayStrategies\[1\]: expected one of http10, .*got "warp"/],
+    [{ replayStrategies: [] }, /non-empty/],
+    [{ excludedSites: [3] }, /excludedSites\[0\]/],
+    [{ autoReplay: 'yes' }, /autoReplay/],
+  ])('refuses %j', (patch, message) => {
+    expect(() => parseSettingsPatch(patch)).toThrow(expect.objectContaining({ code: 'E_INVALID_SETTINGS', message: expect.stringMatching(message) }));
+  });
+
+  test('stored settings fall back to defaults field by field', () => {
+    expect(settingsFromStorage(undefined)).toEqual(DEFAULT_SETTINGS);
+    expect(settingsFromStorage({ autoReplay: true, retentionDays: -5 })).toEqual({ ...DEFAULT_SETTINGS, autoReplay: true });
+  });
+
+  test('strategies are de-duplicated', () => {
+    expect(parseStrategies(['h2', 'h2', 'serial'])).toEqual(['h2', 'serial']);
+  });
+
+  test('excluded sites: exact hostnames and *.suffix', () => {
+    const sites = ['Example.com', '*.bank.test'];
+    expect(isExcludedSite('https://example.com/x', sites)).toBe(true);
+    expect(isExcludedSite('https://www.example.com/', sites)).toBe(false);
+    expect(isExcludedSite('https://bank.test/', sites)).toBe(true);
+    expect(isExcludedSite('https://my.bank.test./', sites)).toBe(true);
+    expect(isExcludedSite('https://notbank.test/', sites)).toBe(false);
+  });
+});

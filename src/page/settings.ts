@@ -1,0 +1,81 @@
+import { STRATEGY_NAMES, isStrategyName } from '../scheduler/strategies';
+import { DEFAULT_SETTINGS, type Settings } from './messages';
+
+/**
+ * Validation of the user's settings: at the UI boundary (`set-settings`, which must be exact) and
+ * when reading storage (which may hold anything an older or corrupted build wrote, so it falls
+ * back to the default field by field instead of failing).
+ */
+
+/** Longest excluded-site entry (a hostname is at most 253 characters; `*.` adds two). */
+const MAX_SITE_LENGTH = 255;
+/** Excluded-site entries at most. */
+const MAX_SITES = 1000;
+
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+  readonly code = 'E_INVALID_SETTINGS';
+}
+
+/**
+ * Checks a partial update from the UI; returns only the known fields, validated.
+ * @throws SettingsError naming the field, what was expected and what arrived.
+ */
+export function parseSettingsPatch(value: unknown): Partial<Settings> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SettingsError(`settings: expected an object, got ${kind(value)}`);
+  const v = value as Record<string, unknown>;
+  const out: Partial<Settings> = {};
+  if (v.autoReplay !== undefined) {
+    if (typeof v.autoReplay !== 'boolean') throw new SettingsError(`autoReplay: expected true or false, got ${kind(v.autoReplay)}`);
+    out.autoReplay = v.autoReplay;
+  }
+  if (v.replayStrategies !== undefined) out.replayStrategies = parseStrategies(v.replayStrategies, 'replayStrategies');
+  if (v.excludedSites !== undefined) {
+    const sites = v.excludedSites;
+    if (!Array.isArray(sites) || sites.length > MAX_SITES) throw new SettingsError(`excludedSites: expected an array of at most ${MAX_SITES} strings, got ${kind(sites)}`);
+    out.excludedSites = sites.map((s, i) => {
+      if (typeof s !== 'string' || s.length > MAX_SITE_LENGTH) throw new SettingsError(`excludedSites[${i}]: expected a hostname or *.suffix of at most ${MAX_SITE_LENGTH} characters, got ${kind(s)}`);
+      return s.trim();
+    }).filter((s) => s !== '');
+  }
+  if (v.retentionDays !== undefined) {
+    const d = v.retentionDays;
+    if (typeof d !== 'number' || !Number.isInteger(d) || d < 1 || d > 3650) throw new SettingsError(`retentionDays: expected an integer from 1 to 3650, got ${kind(d)}`);
+    out.retentionDays = d;
+  }
+  return out;
+}
+
+/**
+ * Strategy names for a replay: a non-empty subset of the known ones, duplicates removed.
+ * @throws SettingsError
+ */
+export function parseStrategies(value: unknown, path = 'strategies'): string[] {
+  if (!Array.isArray(value) || value.length === 0) throw new SettingsError(`${path}: expected a non-empty array of strategy names, got ${kind(value)}`);
+  value.forEach((s, i) => {
+    if (!isStrategyName(s)) throw new SettingsError(`${path}[${i}]: expected one of ${STRATEGY_NAMES.join(', ')}, got ${kind(s)}`);
+  });
+  return [...new Set(value as string[])];
+}
+
+/** Settings as stored, made whole: every field that is missing or invalid takes its default. */
+export function settingsFromStorage(stored: unknown): Settings {
+  const settings: Settings = { ...DEFAULT_SETTINGS, replayStrategies: [...DEFAULT_SETTINGS.replayStrategies], excludedSites: [] };
+  if (typeof stored !== 'object' || stored === null) return settings;
+  for (const [key, value] of Object.entries(stored)) {
+    try {
+      Object.assign(settings, parseSettingsPatch({ [key]: value }));
+    } catch {
+      // keep the default for this field
+    }
+  }
+  return settings;
+}
+
+function kind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return typeof value === 'object' ? 'an object' : typeof value;
+}

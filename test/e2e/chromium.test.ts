@@ -1,0 +1,123 @@
+// The built extension in headless Chromium against the local two-origin test site, with the
+// native host registered as `getlist install --user-data-dir` would for a user (and once without).
+import type { Page } from 'puppeteer-core';
+import type { PageRecord } from '../../src/page';
+import { describeE2e, requireBrowser } from './harness/browsers';
+import { copyExtensionBuild, type ExtensionCopy } from './harness/extension-build';
+import { findTabId, getPage, openExtensionPage, waitForPage } from './harness/extension-pages';
+import { launchChromium, type LaunchedChromium } from './harness/launch-chromium';
+import { openPopupForTab, waitForText } from './harness/popup';
+import { checkPopup } from './harness/popup-checks';
+import { registerHost } from './harness/register-host';
+import { saveScreenshot } from './harness/screenshot';
+import { loadTestPage, measuredOrigins, missingRequests, unmatchedHandshakes, type LoadedPage } from './harness/site-load';
+import { TempDirs } from './harness/temp-dirs';
+import { startSite, type Site } from './site/site-server';
+
+const PAGES = ['many-images.html', 'late-css.html', 'cross-origin.html'] as const;
+
+describeE2e('e2e: Chromium', () => {
+  const dirs = new TempDirs();
+  let site: Site;
+  let extension: ExtensionCopy;
+
+  beforeAll(async () => {
+    requireBrowser('chromium');
+    extension = copyExtensionBuild(dirs);
+    site = await startSite();
+  });
+  afterAll(async () => {
+    await site?.close();
+    dirs.removeAll();
+  });
+
+  describe('with the native host registered', () => {
+    let chromium: LaunchedChromium | undefined;
+    let query: Page;
+    const loaded = new Map<string, LoadedPage & { tabId: number }>();
+
+    beforeAll(async () => {
+      const userDataDir = dirs.make('chromium-profile');
+      const home = dirs.make('chromium-home');
+      const dataDir = dirs.make('chromium-data');
+      await registerHost({ browser: 'chromium', userDataDir, home, dataDir });
+      chromium = await launchChromium({ extensionDir: extension.dir, userDataDir, env: { HOME: home, GETLIST_DATA_DIR: dataDir } });
+      await chromium.serviceWorker();
+      query = (await openExtensionPage(chromium.browser, `${chromium.extensionOrigin}/${extension.queryPage}`)).page;
+    }, 30_000);
+    afterAll(async () => {
+      await chromium?.close();
+    });
+
+    // Pages load one at a time, so each page's share of the server log is unambiguous.
+    test.each(PAGES)('%s: the PageRecord lists every request the servers saw', async (name) => {
+      if (!chromium) throw new Error('Chromium did not start');
+      const load = await loadTestPage(chromium.browser, site, name);
+      const tabId = await findTabId(query, load.url);
+      loaded.set(name, { ...load, tabId });
+      expect(load.served.length).toBeGreaterThan(name === 'many-images.html' ? 24 : 3);
+      const { page } = await waitForPage(query, tabId, (p) => p.url === load.url && missingRequests(p, load.served).length === 0, 'every URL the servers saw in page.requests');
+      expect(page?.requests.length).toBeGreaterThanOrEqual(load.served.length);
+    });
+
+    test('late-css: the servers saw the background image only the stylesheet names, and the script-inserted image', () => {
+      // Guards the site itself: the PageRecord check above is only as good as these late requests.
+      expect(loaded.get('late-css.html')?.served).toEqual(expect.arrayContaining([`${site.main}/img/css-background.png`, `${site.main}/img/script-inserted.png`]));
+    });
+
+    test('cross-origin: the host measured handshakes to both origins, on connections the servers accepted', async () => {
+      const l = loaded.get('cross-origin.html');
+      if (!l) throw new Error('cross-origin.html was not loaded');
+      const { page: record } = await waitForPage(query, l.tabId, (p) => p.measured !== undefined || p.hostError !== undefined, 'the host\'s measured reply');
+      expect(record?.hostError).toBeUndefined();
+      expect(record?.measured?.failed).toEqual([]);
+      expect(measuredOrigins(record as PageRecord)).toEqual(expect.arrayContaining([site.main, site.other]));
+      expect(unmatchedHandshakes(record as PageRecord, site.connections)).toEqual([]);
+    });
+
+    test('popup: page numbers, waterfall, replay of both strategies on the wire, HAR export', async () => {
+      const l = loaded.get('cross-origin.html');
+      if (!chromium || !l) throw new Error('cross-origin.html was not loaded');
+      const { page: record } = await getPage(query, l.tabId);
+      if (!record) throw new Error(`no PageRecord for tab ${l.tabId}`);
+      const { page: popup, errors } = await openPopupForTab(chromium.browser, chromium.extensionOrigin, l.tabId);
+      try {
+        await checkPopup(popup, site, l, record);
+      } finally {
+        await saveScreenshot(popup, 'chromium-popup-cross-origin').catch(() => undefined);
+      }
+      expect(errors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
+    }, 40_000);
+  });
+
+  describe('without the native host', () => {
+    let chromium: LaunchedChromium | undefined;
+
+    beforeAll(async () => {
+      const home = dirs.make('chromium-nohost-home');
+      chromium = await launchChromium({
+        extensionDir: extension.dir,
+        userDataDir: dirs.make('chromium-nohost-profile'),
+        env: { HOME: home, GETLIST_DATA_DIR: dirs.make('chromium-nohost-data') },
+      });
+      await chromium.serviceWorker();
+    }, 30_000);
+    afterAll(async () => {
+      await chromium?.close();
+    });
+
+    test('the popup says how to install the host, and nothing throws', async () => {
+      if (!chromium) throw new Error('Chromium did not start');
+      const load = await loadTestPage(chromium.browser, site, 'index.html');
+      const query = (await openExtensionPage(chromium.browser, `${chromium.extensionOrigin}/${extension.queryPage}`)).page;
+      const tabId = await findTabId(query, load.url);
+      const { page: popup, errors } = await openPopupForTab(chromium.browser, chromium.extensionOrigin, tabId);
+      try {
+        await waitForText(popup, '[data-testid=host-missing]', (t) => t.includes('getlist install'), 'the `getlist install` fix');
+      } finally {
+        await saveScreenshot(popup, 'chromium-popup-host-missing').catch(() => undefined);
+      }
+      expect({ popup: errors, serviceWorker: chromium.workerErrors }).toEqual({ popup: [], serviceWorker: [] });
+    }, 30_000);
+  });
+});

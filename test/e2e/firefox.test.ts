@@ -1,0 +1,87 @@
+// The built extension in headless Firefox ESR (WebDriver BiDi, temporary install) against the
+// local two-origin test site, with the native host registered under a temp HOME.
+import type { Page } from 'puppeteer-core';
+import type { PageRecord } from '../../src/page';
+import { describeE2e, requireBrowser } from './harness/browsers';
+import { copyExtensionBuild } from './harness/extension-build';
+import { findTabId, getPage, openExtensionPage, waitForPage } from './harness/extension-pages';
+import { launchFirefox, type LaunchedFirefox } from './harness/launch-firefox';
+import { openPopupForTab } from './harness/popup';
+import { checkPopup } from './harness/popup-checks';
+import { registerHost } from './harness/register-host';
+import { saveScreenshot } from './harness/screenshot';
+import { loadTestPage, measuredOrigins, missingRequests, unmatchedHandshakes, type LoadedPage } from './harness/site-load';
+import { TempDirs } from './harness/temp-dirs';
+import { startSite, type Site } from './site/site-server';
+
+const PAGES = ['many-images.html', 'late-css.html', 'cross-origin.html'] as const;
+
+describeE2e('e2e: Firefox ESR', () => {
+  const dirs = new TempDirs();
+  let site: Site;
+  let firefox: LaunchedFirefox | undefined;
+  let query: Page;
+  const loaded = new Map<string, LoadedPage & { tabId: number }>();
+
+  beforeAll(async () => {
+    requireBrowser('firefox');
+    const extension = copyExtensionBuild(dirs);
+    site = await startSite();
+    const home = dirs.make('firefox-home');
+    const dataDir = dirs.make('firefox-data');
+    await registerHost({ browser: 'firefox', home, dataDir });
+    firefox = await launchFirefox({ extensionDir: extension.dir, home, profileDir: dirs.make('firefox-profile'), env: { GETLIST_DATA_DIR: dataDir } });
+    query = (await openExtensionPage(firefox.browser, `${firefox.extensionOrigin}/${extension.queryPage}`)).page;
+  }, 40_000);
+  afterAll(async () => {
+    await firefox?.close();
+    await site?.close();
+    dirs.removeAll();
+  });
+
+  // MV3 in Firefox makes host permissions optional (the user grants them in about:addons), but
+  // a temporary install (BiDi webExtension.install, as about:debugging) grants them all.
+  test('the temporarily installed extension holds host permissions for both test origins', async () => {
+    const origins = [`${site.main}/*`, `${site.other}/*`];
+    const granted = await query.evaluate(async (o) => {
+      const g = globalThis as unknown as { browser: { permissions: { contains(p: { origins: string[] }): Promise<boolean> } } };
+      return g.browser.permissions.contains({ origins: o });
+    }, origins);
+    expect(granted).toBe(true);
+  });
+
+  // Pages load one at a time, so each page's share of the server log is unambiguous.
+  test.each(PAGES)('%s: the PageRecord lists every request the servers saw', async (name) => {
+    if (!firefox) throw new Error('Firefox did not start');
+    const load = await loadTestPage(firefox.browser, site, name);
+    const tabId = await findTabId(query, load.url);
+    loaded.set(name, { ...load, tabId });
+    expect(load.served.length).toBeGreaterThan(name === 'many-images.html' ? 24 : 3);
+    const { page } = await waitForPage(query, tabId, (p) => p.url === load.url && missingRequests(p, load.served).length === 0, 'every URL the servers saw in page.requests');
+    expect(page?.requests.length).toBeGreaterThanOrEqual(load.served.length);
+  });
+
+  test('cross-origin: the host measured handshakes to both origins, on connections the servers accepted', async () => {
+    const l = loaded.get('cross-origin.html');
+    if (!l) throw new Error('cross-origin.html was not loaded');
+    const { page: record } = await waitForPage(query, l.tabId, (p) => p.measured !== undefined || p.hostError !== undefined, "the host's measured reply");
+    expect(record?.hostError).toBeUndefined();
+    expect(record?.measured?.failed).toEqual([]);
+    expect(measuredOrigins(record as PageRecord)).toEqual(expect.arrayContaining([site.main, site.other]));
+    expect(unmatchedHandshakes(record as PageRecord, site.connections)).toEqual([]);
+  });
+
+  test('popup (moz-extension://<preset uuid>/popup.html?tabId=N): page numbers, waterfall, replay on the wire, HAR export', async () => {
+    const l = loaded.get('cross-origin.html');
+    if (!firefox || !l) throw new Error('cross-origin.html was not loaded');
+    const { page: record } = await getPage(query, l.tabId);
+    if (!record) throw new Error(`no PageRecord for tab ${l.tabId}`);
+    const { page: popup, errors } = await openPopupForTab(firefox.browser, firefox.extensionOrigin, l.tabId);
+    try {
+      await checkPopup(popup, site, l, record);
+    } finally {
+      await saveScreenshot(popup, 'firefox-popup-cross-origin').catch(() => undefined);
+    }
+    expect(errors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
+  }, 40_000);
+});

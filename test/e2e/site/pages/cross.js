@@ -1,0 +1,2 @@
+/* global document */
+document.documentElement.dataset.crossScript = 'ran';

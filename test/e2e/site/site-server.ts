@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const PAGES = path.join(__dirname, 'pages');
+
+/** One request as a site server saw it. */
+export interface SiteRequest {
+  /** The origin of the server that answered (`http://127.0.0.1:<port>`). */
+  origin: string;
+  method: string;
+  /** Path and query, as sent. */
+  path: string;
+  /** `origin + path`: what the browser's webRequest reports as the URL. */
+  url: string;
+  userAgent: string;
+  referer: string | undefined;
+  /** The client's port: a handshake the host recorded names the same port as its `localPort`. */
+  remotePort: number;
+  at: number;
+}
+
+/** One TCP connection a site server accepted. */
+export interface SiteConnection {
+  origin: string;
+  remotePort: number;
+  at: number;
+}
+
+export interface Site {
+  /** The site's own origin: the pages live here. */
+  main: string;
+  /** The second origin (another port), for cross-origin resources. */
+  other: string;
+  requests: SiteRequest[];
+  connections: SiteConnection[];
+  /** `main + '/' + page`. */
+  url(page: string): string;
+  close(): Promise<void>;
+}
+
+/** True for requests getlist's host made (measure opens connections only; replay fetches with this user agent). */
+export function isFromHost(r: SiteRequest): boolean {
+  return r.userAgent.startsWith('getlist/');
+}
+
+/**
+ * The e2e test site: two HTTP servers on 127.0.0.1, port 0 each, so two origins. Both serve the
+ * same routes; every request and connection is logged so tests compare what the extension
+ * observed with what reached the wire.
+ *
+ * Routes: `/<page>.html` and `/<file>.css|.js` from `pages/` (`{{OTHER}}` becomes the other
+ * origin); `/img/<anything>.png` a 16×16 PNG. `?delay=MS` holds the response back; `?tao=1` adds
+ * `Timing-Allow-Origin: *`. Everything is `no-store`, so each page load reaches the servers.
+ */
+export async function startSite(): Promise<Site> {
+  const requests: SiteRequest[] = [];
+  const connections: SiteConnection[] = [];
+  const origins: string[] = [];
+  const serve = (index: 0 | 1) => (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const origin = origins[index] ?? '';
+    const other = origins[index === 0 ? 1 : 0] ?? '';
+    const pathAndQuery = req.url ?? '/';
+    requests.push({
+      origin,
+      method: req.method ?? '',
+      path: pathAndQuery,
+      url: origin + pathAndQuery,
+      userAgent: req.headers['user-agent'] ?? '',
+      referer: req.headers.referer,
+      remotePort: req.socket.remotePort ?? 0,
+      at: Date.now(),
+    });
+    const url = new URL(pathAndQuery, origin);
+    const delay = Number(url.searchParams.get('delay') ?? '0');
+    const headers: Record<string, string> = { 'cache-control': 'no-store' };
+    if (url.searchParams.get('tao') === '1') headers['timing-allow-origin'] = '*';
+    const found = resolve(url.pathname, other);
+    const send = () => {
+      if (!found) {
+        res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      res.writeHead(200, { ...headers, 'content-type': found.type, 'content-length': String(found.body.length) });
+      res.end(req.method === 'HEAD' ? undefined : found.body);
+    };
+    if (delay > 0) setTimeout(send, Math.min(delay, 5000));
+    else send();
+  };
+  const servers = [http.createServer(serve(0)), http.createServer(serve(1))];
+  const sockets = new Set<Socket>();
+  for (const [i, server] of servers.entries()) {
+    server.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      connections.push({ origin: origins[i] ?? '', remotePort: socket.remotePort ?? 0, at: Date.now() });
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    origins.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  }
+  const [main = '', other = ''] = origins;
+  return {
+    main,
+    other,
+    requests,
+    connections,
+    url: (page) => `${main}/${page}`,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await Promise.all(servers.map((s) => new Promise<void>((ok) => s.close(() => ok()))));
+    },
+  };
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript' };
+
+function resolve(pathname: string, other: string): { type: string; body: Buffer } | undefined {
+  if (pathname.startsWith('/img/') && pathname.endsWith('.png')) return { type: 'image/png', body: PNG };
+  const name = pathname === '/' ? 'index.html' : pathname.slice(1);
+  const type = TYPES[path.extname(name)];
+  if (!type || name.includes('/') || name.includes('..')) return undefined;
+  const file = path.join(PAGES, name);
+  if (!fs.existsSync(file)) return undefined;
+  return { type, body: Buffer.from(fs.readFileSync(file, 'utf8').replaceAll('{{OTHER}}', other)) };
+}
+
+/** A 16×16 opaque PNG, built once (no binary fixture in the tree). */
+const PNG = makePng(16, 16, [0x2a, 0x7a, 0xe2]);
+
+function makePng(width: number, height: number, rgb: readonly number[]): Buffer {
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit depth, truecolour, deflate, no filter, no interlace
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+  return Buffer.concat([head, data, crc]);
+}

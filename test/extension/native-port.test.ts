@@ -1,0 +1,198 @@
+import { splitIntoChunks } from '../../src/protocol';
+import type { HostMessage } from '../../src/protocol';
+import { NativePort, type NativePortLike } from '../../extension/background/native-port';
+import type { HostStatus } from '../../src/page/messages';
+
+/** A native port as the browser hands it out, driven by the test. */
+class FakePort implements NativePortLike {
+  sent: Array<Record<string, unknown>> = [];
+  error: { message: string } | null = null;
+  disconnected = false;
+  private messageListeners: Array<(m: unknown) => void> = [];
+  private disconnectListeners: Array<(p: NativePortLike) => void> = [];
+  onMessage = { addListener: (l: (m: unknown) => void) => void this.messageListeners.push(l) };
+  onDisconnect = { addListener: (l: (p: NativePortLike) => void) => void this.disconnectListeners.push(l) };
+  postMessage(m: unknown): void {
+    if (this.disconnected) throw new Error('Attempt to postMessage on disconnected port');
+    this.sent.push(m as Record<string, unknown>);
+  }
+  disconnect(): void {
+    this.disconnected = true;
+  }
+  /** The host writes a message. */
+  reply(m: unknown): void {
+    for (const l of this.messageListeners) l(m);
+  }
+  /** The host exits (or was never there). */
+  exit(message: string): void {
+    this.error = { message };
+    this.disconnected = true;
+    for (const l of this.disconnectListeners) l(this);
+  }
+  helloReply(): void {
+    const hello = this.sent.find((m) => m.type === 'hello');
+    this.reply({ type: 'hello', id: hello?.id, hostVersion: '0.1.0', protocolVersion: 1, capabilities: { strategies: ['browser', 'getlist'], http2: true, store: null, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 } });
+  }
+}
+
+/** Timers the test fires by hand. */
+class FakeTimers {
+  private next = 1;
+  readonly due = new Map<number, { fn: () => void; ms: number }>();
+  setTimeout = (fn: () => void, ms: number) => {
+    const h = this.next++;
+    this.due.set(h, { fn, ms });
+    return h;
+  };
+  clearTimeout = (h: unknown) => void this.due.delete(h as number);
+  /** Fires every timer of exactly `ms`. */
+  fire(ms: number): void {
+    for (const [h, t] of [...this.due]) if (t.ms === ms) {
+      this.due.delete(h);
+      t.fn();
+    }
+  }
+}
+
+function setup(options: { maxPending?: number; idleMs?: number } = {}) {
+  const ports: FakePort[] = [];
+  const statuses: HostStatus[] = [];
+  const timers = new FakeTimers();
+  const warnings: string[] = [];
+  const port = new NativePort(
+    {
+      connectNative: (name) => {
+        expect(name).toBe('dev.getlist.host');
+        const p = new FakePort();
+        ports.push(p);
+        return p;
+      },
+      onStatus: (s) => statuses.push(s),
+      setTimeout: timers.setTimeout,
+      clearTimeout: timers.clearTimeout,
+      warn: (m) => warnings.push(m),
+    },
+    { helloTimeoutMs: 10_000, ...options },
+  );
+  const last = () => ports[ports.length - 1] as FakePort;
+  return { port, ports, last, statuses, timers, warnings };
+}
+
+const flush = () => new Promise((r) => setImmediate(r));
+
+describe('NativePort', () => {
+  test('connects lazily, says hello first, and matches replies by id', async () => {
+    const { port, ports, last, statuses } = setup();
+    expect(ports).toHaveLength(0);
+    const pong = port.request({ type: 'ping' });
+    expect(last().sent.map((m) => m.type)).toEqual(['hello', 'ping']);
+    expect(last().sent[0]).toMatchObject({ protocolVersion: 1 });
+    last().helloReply();
+    last().reply({ type: 'pong', id: last().sent[1]?.id });
+    await expect(pong).resolves.toMatchObject({ type: 'pong' });
+    expect(statuses.at(-1)).toEqual({ state: 'ok', hostVersion: '0.1.0' });
+  });
+
+  test('reassembles chunked replies and validates every message', async () => {
+    const { port, last } = setup();
+    const stats = port.request({ type: 'export', format: 'csv' });
+    const id = last().sent[1]?.id as number;
+    const json = JSON.stringify({ type: 'export', id, format: 'csv', mimeType: 'text/csv', data: 'x'.repeat(5000) });
+    for (const c of splitIntoChunks(id, json, 1000).reverse()) last().reply(c);
+    await expect(stats).resolves.toMatchObject({ type: 'export', data: 'x'.repeat(5000) });
+
+    const bad = port.request({ type: 'ping' });
+    last().reply({ type: 'pong' }); // no id: cannot be matched, only warned about
+    last().reply({ type: 'measured', id: last().sent[2]?.id, pageId: 3 });
+    await expect(bad).rejects.toMatchObject({ code: 'E_INVALID_FIELD', message: expect.stringContaining('pageId') });
+  });
+
+  test('a host error reply rejects with its code', async () => {
+    const { port, last } = setup();
+    const p = port.request({ type: 'stats' });
+    last().reply({ type: 'error', id: last().sent[1]?.id, code: 'E_NO_STORE', message: 'no store' });
+    await expect(p).rejects.toMatchObject({ code: 'E_NO_STORE', message: 'no store' });
+  });
+
+  test('pending requests are bounded: one more is refused with E_BUSY', async () => {
+    const { port } = setup({ maxPending: 3 });
+    const waiting = [port.request({ type: 'ping' }), port.request({ type: 'ping' })]; // + hello = 3
+    await expect(port.request({ type: 'ping' })).rejects.toMatchObject({ code: 'E_BUSY' });
+    expect(port.pendingCount).toBe(3);
+    waiting.forEach((w) => w.catch(() => undefined));
+  });
+
+  test('every pending request settles when the port disconnects; the next request reconnects', async () => {
+    const { port, ports, last, statuses } = setup();
+    const a = port.request({ type: 'ping' });
+    const b = port.request({ type: 'stats' });
+    last().helloReply();
+    last().exit('Native host has exited.');
+    await expect(a).rejects.toMatchObject({ code: 'E_HOST_DISCONNECTED', message: expect.stringContaining('Native host has exited.') });
+    await expect(b).rejects.toMatchObject({ code: 'E_HOST_DISCONNECTED' });
+    expect(port.pendingCount).toBe(0);
+    expect(statuses.at(-1)).toMatchObject({ state: 'error', fix: 'getlist doctor' });
+
+    const c = port.request({ type: 'ping' });
+    expect(ports).toHaveLength(2);
+    expect(last().sent.map((m) => m.type)).toEqual(['hello', 'ping']);
+    last().reply({ type: 'pong', id: last().sent[1]?.id });
+    await expect(c).resolves.toMatchObject({ type: 'pong' });
+  });
+
+  test('a host that cannot be started is `missing`, with the install command', async () => {
+    const { port, last } = setup();
+    const status = port.checkStatus();
+    last().exit('Specified native messaging host not found.');
+    await expect(status).resolves.toMatchObject({ state: 'missing', fix: 'npx getlist install', message: expect.stringContaining('not installed') });
+    // Firefox words it differently
+    const again = port.checkStatus();
+    last().exit('No such native application dev.getlist.host');
+    await expect(again).resolves.toMatchObject({ state: 'missing' });
+  });
+
+  test('connectNative throwing is a missing host, and the request rejects', async () => {
+    const port = new NativePort({ connectNative: () => { throw new Error('Specified native messaging host not found.'); }, warn: () => undefined });
+    await expect(port.request({ type: 'ping' })).rejects.toMatchObject({ code: 'E_HOST_DISCONNECTED' });
+    expect(port.status.state).toBe('missing');
+  });
+
+  test('replay: every replay-result reaches the callback, the summary settles the request', async () => {
+    const { port, last } = setup();
+    const seen: HostMessage['type'][] = [];
+    const done = port.request(
+      { type: 'schedule', pageId: 'p', documentUrl: 'https://a.test/', requests: [{ url: 'https://a.test/', priority: 'document' }], mode: 'replay', strategies: ['browser', 'getlist'] },
+      { isLast: (m) => m.type === 'replay-summary', onMessage: (m) => seen.push(m.type) },
+    );
+    const id = last().sent[1]?.id;
+    for (const strategy of ['browser', 'getlist']) last().reply({ type: 'replay-result', id, pageId: 'p', strategy, requests: [] });
+    await flush();
+    expect(seen).toEqual(['replay-result', 'replay-result']);
+    last().reply({ type: 'replay-summary', id, pageId: 'p', summaries: [] });
+    await expect(done).resolves.toMatchObject({ type: 'replay-summary' });
+  });
+
+  test('a request that is not answered in time rejects with E_TIMEOUT; its late reply is ignored', async () => {
+    const { port, last, timers, warnings } = setup();
+    const p = port.request({ type: 'ping' }, { timeoutMs: 5000 });
+    timers.fire(5000);
+    await expect(p).rejects.toMatchObject({ code: 'E_TIMEOUT' });
+    last().reply({ type: 'pong', id: last().sent[1]?.id });
+    expect(warnings.join()).toContain('no pending request');
+  });
+
+  test('an idle port is closed, and reopened (with hello) by the next request', async () => {
+    const { port, ports, last, timers } = setup({ idleMs: 1000 });
+    const p = port.request({ type: 'ping' });
+    last().helloReply();
+    last().reply({ type: 'pong', id: last().sent[1]?.id });
+    await p;
+    timers.fire(1000);
+    expect(ports[0]?.disconnected).toBe(true);
+    expect(port.connected).toBe(false);
+    expect(port.status.state).toBe('ok');
+    void port.request({ type: 'ping' }).catch(() => undefined);
+    expect(ports).toHaveLength(2);
+    expect(last().sent[0]?.type).toBe('hello');
+  });
+});
