@@ -66,6 +66,9 @@ export class HostRequestError extends Error {
   }
 }
 
+/** What the rest of the background uses of the port (page actions, UI handlers); tests pass a fake. */
+export type HostPort = Pick<NativePort, 'request' | 'checkStatus' | 'status'>;
+
 /** A request without its id: the port numbers requests itself. */
 export type HostRequestBody = HostRequest extends infer R ? (R extends HostRequest ? Omit<R, 'id'> : never) : never;
 

@@ -4,7 +4,7 @@ import { parseStrategies } from '../../src/page/settings';
 import { isExcludedSite, isHttpUrl, withoutFragment } from '../../src/page/site-rules';
 import type { MeasuredReply, ReplayResultMessage, ReplaySummaryMessage } from '../../src/protocol/replies';
 import type { StrategyName } from '../../src/scheduler/strategies';
-import { HostRequestError, type NativePort } from './native-port';
+import { HostRequestError, type HostPort } from './native-port';
 import type { PageStore } from './page-store';
 import type { SettingsStore } from './settings-store';
 
@@ -27,7 +27,7 @@ export class ActionError extends Error {
 
 export interface PageActionsDeps {
   store: PageStore;
-  port: NativePort;
+  port: HostPort;
   settings: SettingsStore;
   now?: () => number;
   setTimeout?: (fn: () => void, ms: number) => unknown;

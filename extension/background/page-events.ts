@@ -1,19 +1,24 @@
 import * as reducer from '../../src/page/page-reducer';
+import { grantsSiteAccess, SITE_ORIGINS } from '../../src/page/site-rules';
 import { browser, type WebNavigation, type WebRequest } from '../platform/browser-api';
 import type { PageActions } from './page-actions';
 import type { PageStore } from './page-store';
 
-const FILTER: WebRequest.RequestFilter = { urls: ['http://*/*', 'https://*/*'] };
+const FILTER: WebRequest.RequestFilter = { urls: [...SITE_ORIGINS] };
 
 /**
- * Feeds webNavigation, webRequest and tab events into the page reducer. Listeners are added
- * synchronously at start-up, as MV3 requires for the browser to wake the background for them.
+ * Feeds webNavigation, webRequest, tab and permission events into the page reducer. Listeners are
+ * added synchronously at start-up, as MV3 requires for the browser to wake the background for them.
+ * Without site access (Firefox MV3 until the user grants it) they simply hear nothing; a grant
+ * needs no re-registration, only the empty records of the pages missed are dropped.
  */
 export function listenToPages(store: PageStore, actions: PageActions): void {
-  const nav = (e: WebNavigation.OnBeforeNavigateDetailsType | WebNavigation.OnCommittedDetailsType | WebNavigation.OnCompletedDetailsType) => ({ tabId: e.tabId, frameId: e.frameId, url: e.url, timeStamp: e.timeStamp });
+  const nav = (e: WebNavigation.OnBeforeNavigateDetailsType | WebNavigation.OnCommittedDetailsType | WebNavigation.OnCompletedDetailsType | WebNavigation.OnHistoryStateUpdatedDetailsType) => ({ tabId: e.tabId, frameId: e.frameId, url: e.url, timeStamp: e.timeStamp });
 
   browser.webNavigation.onBeforeNavigate.addListener((e) => void store.update((s) => reducer.navigationStarted(s, nav(e))));
   browser.webNavigation.onCommitted.addListener((e) => void store.update((s) => reducer.navigationCommitted(s, nav(e))));
+  // An SPA route change: same document, same record, new URL.
+  browser.webNavigation.onHistoryStateUpdated.addListener((e) => void store.update((s) => reducer.historyStateUpdated(s, nav(e))));
   browser.webNavigation.onDOMContentLoaded.addListener((e) => void store.update((s) => reducer.domContentLoaded(s, nav(e))));
   browser.webNavigation.onCompleted.addListener((e) => {
     void store.update((s) => reducer.navigationCompleted(s, nav(e))).then((page) => page && actions.pageLoaded(page));
@@ -49,6 +54,10 @@ export function listenToPages(store: PageStore, actions: PageActions): void {
     },
     FILTER,
   );
+
+  browser.permissions.onAdded.addListener((p) => {
+    if (grantsSiteAccess(p.origins)) void store.update((s) => reducer.siteAccessGranted(s));
+  });
 
   browser.tabs.onRemoved.addListener((tabId) => void store.update((s) => reducer.tabRemoved(s, tabId)));
   // Chrome swaps a prerendered tab in under a new id; the old id's page is gone.

@@ -1,7 +1,7 @@
 import type { HostStatus, UiRequest, UiResponse } from '../../src/page/messages';
 import { isHttpUrl } from '../../src/page/site-rules';
 import type { ExportReply, ForgottenReply, StatsReply } from '../../src/protocol/replies';
-import type { NativePort } from './native-port';
+import type { HostPort } from './native-port';
 import type { PageActions } from './page-actions';
 import type { PageStore } from './page-store';
 import type { SettingsStore } from './settings-store';
@@ -15,11 +15,13 @@ export type UiHandlers = { [T in UiType]: (request: RequestOf<T>) => Promise<Res
 
 export interface UiHandlerDeps {
   store: PageStore;
-  port: NativePort;
+  port: HostPort;
   settings: SettingsStore;
   actions: PageActions;
   /** The tab's URL, or undefined when the tab does not exist. */
   tabUrl: (tabId: number) => Promise<string | undefined>;
+  /** Times `get-page`'s wait for the host status. @default globalThis.setTimeout */
+  setTimeout?: (fn: () => void, ms: number) => unknown;
 }
 
 /** How long `get-page` waits for a first `hello` before answering with the status as it is. */
@@ -28,9 +30,10 @@ const STORE_TIMEOUT_MS = 30_000;
 
 export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
   const { store, port, settings, actions } = deps;
+  const setTimer = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
   return {
     'get-page': async ({ tabId }) => {
-      const [url, hostStatus] = await Promise.all([deps.tabUrl(tabId), hostStatusSoon(port)]);
+      const [url, hostStatus] = await Promise.all([deps.tabUrl(tabId), hostStatusSoon(port, setTimer)]);
       const restricted = url !== undefined && !isHttpUrl(url);
       const page = restricted ? null : ((await store.get(tabId)) ?? null);
       return { type: 'get-page', page, restricted, hostStatus };
@@ -55,6 +58,6 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
   };
 }
 
-function hostStatusSoon(port: NativePort): Promise<HostStatus> {
-  return Promise.race([port.checkStatus(), new Promise<HostStatus>((resolve) => setTimeout(() => resolve(port.status), STATUS_WAIT_MS))]);
+function hostStatusSoon(port: HostPort, setTimer: (fn: () => void, ms: number) => unknown): Promise<HostStatus> {
+  return Promise.race([port.checkStatus(), new Promise<HostStatus>((resolve) => setTimer(() => resolve(port.status), STATUS_WAIT_MS))]);
 }

@@ -6,7 +6,9 @@ import type { CdfSeries } from '../../src/page/cdf-plot';
 import type { Settings } from '../../src/page/messages';
 import { STRATEGY_NAMES } from '../../src/scheduler/strategies';
 import type { HandshakeStatsJSON, StatsGroupJSON } from '../../src/stats/handshake-stats';
+import { browser } from '../platform/browser-api';
 import { h, offerDownload } from '../ui/dom';
+import { showSiteAccess } from '../ui/grant-access';
 import { hostMissingBlock, hostUnavailable } from '../ui/host-missing';
 import { ask } from '../ui/ui-client';
 import { cdfSvg } from './cdf-svg';
@@ -26,6 +28,7 @@ let knownOrigins = new Set<string>();
 
 async function main(): Promise<void> {
   renderStrategies([]);
+  void showSiteAccess($('#access'), browser.permissions);
   const status = await ask({ type: 'host-status' });
   if (status.type === 'host-status' && hostUnavailable(status.status)) $('#host').replaceChildren(hostMissingBlock(status.status));
   else if (status.type === 'error') $('#host').replaceChildren(h('p', { class: 'error-text' }, `Could not reach getlist’s background: ${status.message} (${status.code})`));

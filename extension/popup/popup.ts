@@ -8,6 +8,7 @@ import type { HostStatus, UiResponse } from '../../src/page/messages';
 import type { PageRecord } from '../../src/page/page-record';
 import { browser } from '../platform/browser-api';
 import { h, offerDownload } from '../ui/dom';
+import { showSiteAccess } from '../ui/grant-access';
 import { hostMissingBlock, hostUnavailable } from '../ui/host-missing';
 import { ask } from '../ui/ui-client';
 import { handshakesBlock, hostOf, metricsBlock } from './page-blocks';
@@ -26,11 +27,14 @@ const REFRESH_LIMIT_MS = 60_000;
 type GetPage = Extract<UiResponse, { type: 'get-page' }>;
 
 const app = document.getElementById('app') as HTMLElement;
+const access = document.getElementById('access') as HTMLElement;
 let tabId: number | undefined;
 let lastJson = '';
 let polling = false;
 
 async function main(): Promise<void> {
+  // Once granted, the background drops the empty records of pages it could not see: refresh.
+  void showSiteAccess(access, browser.permissions, () => tabId !== undefined && void refresh());
   tabId = await resolveTabId();
   if (tabId === undefined) {
     show(emptyState('No tab to show: open this from a tab’s toolbar button.'));

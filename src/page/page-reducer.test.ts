@@ -55,6 +55,43 @@ describe('page reducer', () => {
     expect(s.pages.get(1)?.requests.map((q) => q.requestId)).toEqual(['d3']);
   });
 
+  test('an SPA route change (history state update) moves the record to the new URL without starting a new one', () => {
+    const s = r.createPageState();
+    loadPage(s, 1, 'https://a.test/', 0);
+    r.requestStarted(s, request(1, 'img', 'https://a.test/i.png'));
+    const page = s.pages.get(1);
+    expect(r.historyStateUpdated(s, nav(1, 'https://a.test/inbox?folder=2', 50))).toBe(page);
+    expect(s.pages.get(1)).toBe(page);
+    expect(page).toMatchObject({ pageId: '1:0', url: 'https://a.test/inbox?folder=2', committedAt: 2 });
+    expect(page?.requests).toHaveLength(2);
+    // Sub-frames, repeats of the same URL, unknown tabs and non-http(s) URLs change nothing.
+    expect(r.historyStateUpdated(s, nav(1, 'https://a.test/frame-route', 51, 4))).toBeUndefined();
+    expect(r.historyStateUpdated(s, nav(1, 'https://a.test/inbox?folder=2', 52))).toBeUndefined();
+    expect(r.historyStateUpdated(s, nav(2, 'https://a.test/', 53))).toBeUndefined();
+    expect(r.historyStateUpdated(s, nav(1, 'about:blank', 54))).toBeUndefined();
+    expect(page?.url).toBe('https://a.test/inbox?folder=2');
+  });
+
+  test('a history state update of the previous document does not rename the next navigation’s record', () => {
+    const s = r.createPageState();
+    loadPage(s, 1, 'https://a.test/', 0);
+    r.navigationStarted(s, nav(1, 'https://b.test/', 100));
+    expect(r.historyStateUpdated(s, nav(1, 'https://a.test/late-route', 101))).toBeUndefined();
+    r.navigationCommitted(s, nav(1, 'https://b.test/', 120));
+    expect(r.historyStateUpdated(s, nav(1, 'https://a.test/older', 110))).toBeUndefined();
+    expect(s.pages.get(1)?.url).toBe('https://b.test/');
+  });
+
+  test('site access granted: the records that saw no request are forgotten, the others kept', () => {
+    const s = r.createPageState();
+    loadPage(s, 1, 'https://a.test/', 0);
+    r.navigationStarted(s, nav(2, 'https://unseen.test/', 10));
+    r.navigationCommitted(s, nav(2, 'https://unseen.test/', 12));
+    expect(r.siteAccessGranted(s)).toBe(true);
+    expect([...s.pages.keys()]).toEqual([1]);
+    expect(r.siteAccessGranted(s)).toBe(false);
+  });
+
   test('a navigation to a non-http(s) URL forgets the tab', () => {
     const s = r.createPageState();
     loadPage(s, 1, 'https://a.test/', 0);

@@ -98,6 +98,19 @@ export function navigationCommitted(state: PageState, e: NavigationEvent): PageR
   return page;
 }
 
+/**
+ * webNavigation.onHistoryStateUpdated: `history.pushState`/`replaceState` (an SPA route change).
+ * The document, its requests and its timings stay the same, so the record only takes the new URL;
+ * an update older than the record's commit belongs to the previous document and is ignored.
+ */
+export function historyStateUpdated(state: PageState, e: NavigationEvent): PageRecord | undefined {
+  const page = e.frameId === 0 ? state.pages.get(e.tabId) : undefined;
+  if (!page || page.committedAt === undefined || e.timeStamp < page.committedAt) return undefined;
+  if (!isHttpUrl(e.url) || e.url === page.url) return undefined;
+  page.url = e.url;
+  return page;
+}
+
 export function domContentLoaded(state: PageState, e: NavigationEvent): PageRecord | undefined {
   const page = e.frameId === 0 ? state.pages.get(e.tabId) : undefined;
   if (!page) return undefined;
@@ -197,6 +210,21 @@ export function timingsReported(state: PageState, tabId: number, senderUrl: stri
 
 export function tabRemoved(state: PageState, tabId: number): boolean {
   return state.pages.delete(tabId);
+}
+
+/**
+ * permissions.onAdded with site access: forgets the records webRequest saw no request of. Those
+ * pages loaded while the extension had no access (Firefox MV3 until the user grants it) and every
+ * number of theirs would read as empty; without a record the popup asks for a reload instead.
+ */
+export function siteAccessGranted(state: PageState): boolean {
+  let changed = false;
+  for (const [tabId, page] of state.pages) {
+    if (page.requests.length > 0) continue;
+    state.pages.delete(tabId);
+    changed = true;
+  }
+  return changed;
 }
 
 /** The records in recency order (oldest first), as persisted. */

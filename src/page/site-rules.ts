@@ -3,6 +3,20 @@
  * options page and the background agree on one answer.
  */
 
+/**
+ * The site access the extension asks for: the manifest's `host_permissions` and its content
+ * script's `matches` (test/extension/site-access.test.ts keeps the three equal).
+ */
+export const SITE_ORIGINS: readonly string[] = ['http://*/*', 'https://*/*'];
+
+/**
+ * Whether newly granted `origins` (a `permissions.onAdded` event) include any http(s) site access:
+ * `<all_urls>`, a `*://` scheme wildcard or an http(s) pattern, a single host's included.
+ */
+export function grantsSiteAccess(origins: readonly string[] | undefined): boolean {
+  return (origins ?? []).some((o) => o === '<all_urls>' || /^(\*|https?):\/\//.test(o));
+}
+
 /** `http:` or `https:` URLs only; the host refuses every other scheme (`E_UNSUPPORTED_SCHEME`). */
 export function isHttpUrl(url: string | undefined): url is string {
   if (!url) return false;

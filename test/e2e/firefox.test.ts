@@ -6,7 +6,7 @@ import { describeE2e, requireBrowser } from './harness/browsers';
 import { copyExtensionBuild } from './harness/extension-build';
 import { findTabId, getPage, openExtensionPage, waitForPage } from './harness/extension-pages';
 import { launchFirefox, type LaunchedFirefox } from './harness/launch-firefox';
-import { openPopupForTab } from './harness/popup';
+import { countOf, openPopupForTab } from './harness/popup';
 import { checkPopup } from './harness/popup-checks';
 import { registerHost } from './harness/register-host';
 import { saveScreenshot } from './harness/screenshot';
@@ -48,6 +48,8 @@ describeE2e('e2e: Firefox ESR', () => {
       return g.browser.permissions.contains({ origins: o });
     }, origins);
     expect(granted).toBe(true);
+    // …so the options page (open since start-up) shows no grant-access block.
+    expect(await countOf(query, '[data-testid=grant-access]')).toBe(0);
   });
 
   // Pages load one at a time, so each page's share of the server log is unambiguous.
@@ -79,6 +81,7 @@ describeE2e('e2e: Firefox ESR', () => {
     const { page: popup, errors } = await openPopupForTab(firefox.browser, firefox.extensionOrigin, l.tabId);
     try {
       await checkPopup(popup, site, l, record);
+      expect(await countOf(popup, '[data-testid=grant-access]')).toBe(0);
     } finally {
       await saveScreenshot(popup, 'firefox-popup-cross-origin').catch(() => undefined);
     }

@@ -1,0 +1,99 @@
+// Fakes for the background modules: storage areas, the native host port, hand-fired timers, and a
+// page loaded through the reducer the way webNavigation and webRequest would report it.
+import type { HostPort, HostRequestBody, HostRequestError, RequestOptions } from '../../extension/background/native-port';
+import { PageStore } from '../../extension/background/page-store';
+import { SettingsStore } from '../../extension/background/settings-store';
+import type { HostStatus, Settings } from '../../src/page/messages';
+import * as reducer from '../../src/page/page-reducer';
+import type { HostMessage } from '../../src/protocol';
+
+/** `storage.session` / `storage.local` in memory; `failSets` makes the next N `set`s reject. */
+export class MemoryStorage {
+  readonly items: Record<string, unknown>;
+  sets = 0;
+  failSets = 0;
+  constructor(initial: Record<string, unknown> = {}) {
+    this.items = structuredClone(initial);
+  }
+  get = async (key: string): Promise<Record<string, unknown>> => (key in this.items ? { [key]: structuredClone(this.items[key]) } : {});
+  set = async (items: Record<string, unknown>): Promise<void> => {
+    this.sets++;
+    if (this.failSets > 0) {
+      this.failSets--;
+      throw new Error('QUOTA_BYTES quota exceeded');
+    }
+    Object.assign(this.items, structuredClone(items));
+  };
+}
+
+/** Timers the test fires by hand. */
+export class FakeTimers {
+  readonly due: Array<{ fn: () => void; ms: number }> = [];
+  setTimeout = (fn: () => void, ms: number): unknown => this.due.push({ fn, ms });
+  /** Fires (and removes) every timer of `ms`, or every timer. */
+  fire(ms?: number): void {
+    for (const t of this.due.filter((d) => ms === undefined || d.ms === ms)) {
+      this.due.splice(this.due.indexOf(t), 1);
+      t.fn();
+    }
+  }
+}
+
+interface SentRequest {
+  body: HostRequestBody;
+  options: RequestOptions;
+  /** Delivers a reply the way NativePort would: the last one settles, earlier ones go to onMessage. */
+  reply(message: Record<string, unknown>): void;
+  fail(error: HostRequestError): void;
+}
+
+/** The native host port as page actions and UI handlers see it; requests wait until the test answers. */
+export class FakeHost implements HostPort {
+  status: HostStatus = { state: 'ok', hostVersion: '0.1.0' };
+  readonly sent: SentRequest[] = [];
+  checkStatus = async (): Promise<HostStatus> => this.status;
+  request(body: HostRequestBody, options: RequestOptions = {}): Promise<HostMessage> {
+    return new Promise((resolve, reject) => {
+      const id = this.sent.length + 1;
+      this.sent.push({
+        body,
+        options,
+        reply: (m) => {
+          const message = { ...m, id } as unknown as HostMessage;
+          if (options.isLast && !options.isLast(message)) options.onMessage?.(message);
+          else resolve(message);
+        },
+        fail: reject,
+      });
+    });
+  }
+  last(): SentRequest {
+    const r = this.sent[this.sent.length - 1];
+    if (!r) throw new Error('nothing was sent to the host');
+    return r;
+  }
+}
+
+export function settingsStore(settings: Partial<Settings> = {}): SettingsStore {
+  return new SettingsStore(new MemoryStorage({ 'getlist.settings.v1': settings }));
+}
+
+/** A page store that writes at once to `storage`. */
+export function pageStore(storage = new MemoryStorage()): PageStore {
+  return new PageStore(storage, { setTimeout: (fn) => fn(), warn: () => undefined });
+}
+
+/** Loads `url` in `tabId`: the navigation, its document and one image, committed and loaded. */
+export async function loadPage(store: PageStore, tabId: number, url: string, t = 1000): Promise<void> {
+  await store.update((s) => {
+    reducer.navigationStarted(s, { tabId, frameId: 0, url, timeStamp: t });
+    reducer.requestStarted(s, { tabId, frameId: 0, requestId: `doc-${t}`, url, method: 'GET', type: 'main_frame', timeStamp: t + 1 });
+    reducer.navigationCommitted(s, { tabId, frameId: 0, url, timeStamp: t + 20 });
+    reducer.requestStarted(s, { tabId, frameId: 0, requestId: `img-${t}`, url: new URL('/i.png', url).href, method: 'GET', type: 'image', timeStamp: t + 30 });
+    return reducer.navigationCompleted(s, { tabId, frameId: 0, url, timeStamp: t + 100 });
+  });
+}
+
+export function measuredReply(pageId: string): Record<string, unknown> {
+  return { type: 'measured', pageId, handshakes: [], warm: [], failed: [] };
+}
