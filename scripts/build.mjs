@@ -13,6 +13,9 @@ await build({ ...common, entryPoints: ['native-host/cli/main.ts'], outfile: 'dis
 if (existsSync('bench/engine.ts')) {
   await build({ ...common, entryPoints: ['bench/engine.ts'], outfile: 'dist/bench/engine.js' });
 }
+if (existsSync('bench/link.ts')) {
+  await build({ ...common, entryPoints: ['bench/link.ts'], outfile: 'dist/bench/link.js' });
+}
 
 const EXT = 'dist/extension';
 /** GETLIST_RELEASE=1 (npm run package) leaves source maps out of the store packages. */

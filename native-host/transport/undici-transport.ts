@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
 import { Client, type Dispatcher } from 'undici';
 import type { Dispatch, OpenOptions, Scheduler, TransportPort } from '../../src/scheduler';
@@ -54,7 +55,11 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private readonly pending = new Set<Promise<unknown>>();
   private closed = false;
   /** Aborted by `close()`: connection attempts still handshaking give up at once. */
-  private readonly closing = new AbortController();
+  /**
+   * Aborted by `close()` to stop connects still handshaking. Every opening connection listens to it,
+   * so a page with many origins legitimately has more than Node's default 10 listeners.
+   */
+  private readonly closing = unboundedAbortController();
   /** Every request carries the same headers: no cookies, no credentials, identity encoding. */
   private readonly headers: Record<string, string>;
 
@@ -219,4 +224,10 @@ export class UndiciTransport implements TransportPort, FlightHost {
     if (conn.client) void conn.client.destroy().catch(() => undefined);
     if (!this.closed) this.scheduler.connectionClosed(conn.id, err);
   }
+}
+
+function unboundedAbortController(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(0, c.signal);
+  return c;
 }

@@ -1,0 +1,31 @@
+/**
+ * Stable codes for what the link emulator can report. Callers match on `code`.
+ *
+ * - `E_LINK_NEEDS_ROOT`: network namespaces and TUN devices need root here (unprivileged mode,
+ *   through a user namespace, is future work).
+ * - `E_LINK_BAD_OPTION`: an option to `startLink` is out of range; the message names it.
+ * - `E_LINK_TOOL_MISSING`: `ip` (iproute2) or `gcc` is not installed, or /dev/net/tun is absent.
+ * - `E_LINK_BUILD`: the forwarder did not compile; the message carries gcc's output.
+ * - `E_LINK_SETUP`: an `ip`/`sysctl` step or the forwarder failed while the link was being built.
+ * - `E_LINK_FORWARDER`: the forwarder died or did not answer while the link was up.
+ * - `E_LINK_CLOSED`: the link was used after `close()`.
+ */
+export type LinkErrorCode =
+  | 'E_LINK_NEEDS_ROOT'
+  | 'E_LINK_BAD_OPTION'
+  | 'E_LINK_TOOL_MISSING'
+  | 'E_LINK_BUILD'
+  | 'E_LINK_SETUP'
+  | 'E_LINK_FORWARDER'
+  | 'E_LINK_CLOSED';
+
+/** A failure of the emulated link; the message says what was expected and what was found. */
+export class LinkError extends Error {
+  override readonly name = 'LinkError';
+  constructor(
+    readonly code: LinkErrorCode,
+    message: string,
+  ) {
+    super(`${code}: ${message}`);
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Why the origin servers could not start. `code` is stable; the message says what to do.
+ * User-fixable: E_NGINX_MISSING, E_OPENSSL_MISSING, E_BAD_BINDING, E_ORIGIN_UNBOUND, E_PORT_IN_USE.
+ */
+export type OriginsErrorCode =
+  | 'E_NGINX_MISSING'
+  | 'E_OPENSSL_MISSING'
+  | 'E_OPENSSL_FAILED'
+  | 'E_BAD_BINDING'
+  | 'E_ORIGIN_UNBOUND'
+  | 'E_PORT_IN_USE'
+  | 'E_NGINX_FAILED'
+  | 'E_NGINX_START_TIMEOUT';
+
+export class OriginsError extends Error {
+  override readonly name = 'OriginsError';
+  constructor(readonly code: OriginsErrorCode, message: string) {
+    super(message);
+  }
+}
+
+/** The fix for a machine without nginx; the test suites print it too. */
+export const NGINX_INSTALL_HINT =
+  'install it with `apt-get install -y nginx` (Debian/Ubuntu; .ci/run does this), or set GETLIST_NGINX=0 to skip the suites that need it';
