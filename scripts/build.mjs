@@ -16,6 +16,12 @@ if (existsSync('bench/engine.ts')) {
 if (existsSync('bench/link.ts')) {
   await build({ ...common, entryPoints: ['bench/link.ts'], outfile: 'dist/bench/link.js' });
 }
+if (existsSync('bench/report.ts')) {
+  await build({ ...common, entryPoints: ['bench/report.ts'], outfile: 'dist/bench/report.js' });
+}
+if (existsSync('bench/bench.ts')) {
+  await build({ ...common, entryPoints: ['bench/bench.ts'], outfile: 'dist/bench/bench.js' });
+}
 
 const EXT = 'dist/extension';
 /** GETLIST_RELEASE=1 (npm run package) leaves source maps out of the store packages. */

@@ -1,0 +1,186 @@
+/**
+ * The lower-bound model of page-complete time (bench/model/MODEL.md): no client that discovers a
+ * page's resources by parsing it can finish loading it on a given link in less time than this.
+ *
+ * Pure: no I/O, no clock. Everything is in ms, bytes and bits/s.
+ *
+ * Two families of bounds, and the bound is their maximum:
+ * - latency: for each request, the earliest its last byte can arrive, following its dependency
+ *   chain (handshake on a new origin, 1 RTT per request, slow-start rounds on a fresh window,
+ *   its own serialisation on the bottleneck);
+ * - bandwidth with overlap: for each level k, every byte of levels ≥ k must cross the bottleneck
+ *   after the first level-k request can have reached a server.
+ *
+ * Loss and the uplink are ignored (a loss-free link and a request of a few bytes are the best case).
+ */
+import type { ModelRequest, PageStructure } from './page-structure';
+
+export interface LinkModel {
+  rttMs: number;
+  /** Bottleneck rate towards the client; 0 = unlimited. */
+  downBitsPerSec: number;
+  /** Accepted for completeness; not used (see MODEL.md, "What the bound ignores"). */
+  upBitsPerSec?: number;
+  /** Not used: the bound assumes no loss. */
+  loss?: number;
+}
+
+export interface TcpModel {
+  /** Initial congestion window in segments. @default 10 */
+  initCwnd: number;
+  /** Payload bytes per segment. @default 1448 (MTU 1500 − 20 IP − 32 TCP with timestamps) */
+  mss: number;
+  /** IP + TCP header bytes the link serialises with every segment. @default 52 */
+  headerBytes: number;
+}
+
+export const DEFAULT_TCP: TcpModel = { initCwnd: 10, mss: 1448, headerBytes: 52 };
+
+export interface BoundOptions {
+  /** https: TLS 1.3 full handshake, 1 RTT after TCP's. @default false */
+  tls?: boolean;
+  tcp?: Partial<TcpModel>;
+}
+
+/** The times the latency bound assigns one request, ms from navigation start. */
+export interface RequestTiming {
+  key: string;
+  level: number;
+  /** Earliest the client can know of it. */
+  discoveredMs: number;
+  /** Earliest the request can leave the client (discovered and a connection to its origin up). */
+  requestMs: number;
+  /** Earliest the last byte can arrive. */
+  completeMs: number;
+  /** Window rounds of `mss`-sized segments its body needs (1 = fits in the first window). */
+  rounds: number;
+}
+
+export interface LevelBound {
+  level: number;
+  /** Earliest a byte of this level can leave a server. */
+  earliestSendMs: number;
+  /** Bytes of this level and every deeper one, as payload. */
+  bytes: number;
+  /** `earliestSendMs` + their serialisation (headers included) + RTT/2. */
+  boundMs: number;
+}
+
+export interface LowerBound {
+  /** max(latencyMs, bandwidthMs). */
+  totalMs: number;
+  latencyMs: number;
+  /** The largest {@link LevelBound.boundMs}. */
+  bandwidthMs: number;
+  /** Which family set `totalMs`. */
+  limitedBy: 'latency' | 'bandwidth';
+  /** The request whose completion sets `latencyMs`, and its chain from the document. */
+  criticalChain: RequestTiming[];
+  levels: LevelBound[];
+  requests: RequestTiming[];
+}
+
+/** Bytes the link carries for `payload` bytes of bodies: each full segment adds its headers. */
+export function wireBytes(payload: number, tcp: TcpModel = DEFAULT_TCP): number {
+  return payload + Math.ceil(payload / tcp.mss) * tcp.headerBytes;
+}
+
+/** Time to serialise `payload` body bytes on the bottleneck, ms (0 on an unlimited link). */
+export function serialisationMs(payload: number, link: LinkModel, tcp: TcpModel = DEFAULT_TCP): number {
+  return link.downBitsPerSec > 0 ? (wireBytes(payload, tcp) * 8 * 1000) / link.downBitsPerSec : 0;
+}
+
+/**
+ * Round trips of slow start needed to send `bytes` starting from a window of `cwnd` segments that
+ * doubles every RTT: the least n ≥ 1 with cwnd·mss·(2ⁿ − 1) ≥ bytes.
+ */
+export function slowStartRounds(bytes: number, cwnd: number, mss: number): number {
+  let rounds = 1;
+  while (cwnd * mss * (2 ** rounds - 1) < bytes) rounds++;
+  return rounds;
+}
+
+function validate(link: LinkModel, tcp: TcpModel): void {
+  const bad = (what: string, v: number) => new RangeError(`lower bound: ${what} must be a finite number ≥ 0; got ${v}`);
+  if (!Number.isFinite(link.rttMs) || link.rttMs < 0) throw bad('rttMs', link.rttMs);
+  if (!Number.isFinite(link.downBitsPerSec) || link.downBitsPerSec < 0) throw bad('downBitsPerSec', link.downBitsPerSec);
+  if (!(tcp.initCwnd >= 1) || !(tcp.mss >= 1)) throw new RangeError(`lower bound: initCwnd and mss must be ≥ 1; got ${tcp.initCwnd}, ${tcp.mss}`);
+}
+
+export function lowerBound(page: PageStructure, link: LinkModel, options: BoundOptions = {}): LowerBound {
+  const tcp: TcpModel = { ...DEFAULT_TCP, ...options.tcp };
+  validate(link, tcp);
+  const timings = latencyTimings(page.requests, link, tcp, options.tls === true);
+  const levels = levelBounds(page, timings, link, tcp);
+  let last = 0;
+  timings.forEach((t, i) => {
+    if (t.completeMs > (timings[last] as RequestTiming).completeMs) last = i;
+  });
+  const latencyMs = (timings[last] as RequestTiming).completeMs;
+  const bandwidthMs = Math.max(...levels.map((l) => l.boundMs));
+  return {
+    totalMs: Math.max(latencyMs, bandwidthMs),
+    latencyMs,
+    bandwidthMs,
+    limitedBy: latencyMs >= bandwidthMs ? 'latency' : 'bandwidth',
+    criticalChain: chainTo(last, page.requests, timings),
+    levels,
+    requests: timings,
+  };
+}
+
+/**
+ * Earliest discovery, request and completion of every request. A connection to an origin can be up
+ * one handshake after the earliest discovery of anything on it; requests found later reuse it. An
+ * origin's earliest discovery may come from a later entry, so this repeats until no time changes
+ * (times only fall from one pass to the next, and each pass settles at least one more level).
+ */
+function latencyTimings(requests: readonly ModelRequest[], link: LinkModel, tcp: TcpModel, tls: boolean): RequestTiming[] {
+  const rtt = link.rttMs;
+  const handshakeMs = rtt * (tls ? 2 : 1);
+  const bytesOn = new Map<string, number>();
+  for (const r of requests) bytesOn.set(r.origin, (bytesOn.get(r.origin) ?? 0) + r.size);
+  let firstKnown = new Map<string, number>();
+  let timings: RequestTiming[] = [];
+  for (let pass = 0; pass <= requests.length + 1; pass++) {
+    timings = [];
+    for (const r of requests) {
+      const parents = r.parents.map((p) => timings[p] as RequestTiming);
+      const discoveredMs = parents.length === 0 ? 0
+        : Math.max(...parents.map((p) => (r.discovery === 'complete' ? p.completeMs : p.requestMs + rtt)));
+      const connectedMs = Math.min(firstKnown.get(r.origin) ?? Infinity, discoveredMs) + handshakeMs;
+      const requestMs = Math.max(discoveredMs, connectedMs);
+      // Sent the moment its connection opens: no byte has grown that window yet. Sent later: the
+      // window can have grown by at most one segment per segment this origin sent (slow start).
+      const cwnd = discoveredMs <= connectedMs ? tcp.initCwnd : tcp.initCwnd + Math.ceil(((bytesOn.get(r.origin) ?? 0) - r.size) / tcp.mss);
+      const rounds = slowStartRounds(r.size, cwnd, tcp.mss);
+      const completeMs = requestMs + rtt + Math.max((rounds - 1) * rtt, serialisationMs(r.size, link, tcp));
+      timings.push({ key: r.key, level: r.level, discoveredMs, requestMs, completeMs, rounds });
+    }
+    const known = new Map<string, number>();
+    requests.forEach((r, i) => known.set(r.origin, Math.min(known.get(r.origin) ?? Infinity, (timings[i] as RequestTiming).discoveredMs)));
+    if ([...known].every(([o, t]) => firstKnown.get(o) === t)) break;
+    firstKnown = known;
+  }
+  return timings;
+}
+
+/** Level k's bytes and every deeper level's cannot leave a server before level k's first request arrives. */
+function levelBounds(page: PageStructure, timings: readonly RequestTiming[], link: LinkModel, tcp: TcpModel): LevelBound[] {
+  return page.levels.map(({ level }) => {
+    const earliestSendMs = Math.min(...timings.filter((t) => t.level === level).map((t) => t.requestMs)) + link.rttMs / 2;
+    const bytes = page.requests.filter((r) => r.level >= level).reduce((s, r) => s + r.size, 0);
+    return { level, earliestSendMs, bytes, boundMs: earliestSendMs + serialisationMs(bytes, link, tcp) + link.rttMs / 2 };
+  });
+}
+
+function chainTo(index: number, requests: readonly ModelRequest[], timings: readonly RequestTiming[]): RequestTiming[] {
+  const chain: RequestTiming[] = [];
+  for (let i: number | undefined = index; i !== undefined;) {
+    chain.unshift(timings[i] as RequestTiming);
+    const parents: readonly number[] = (requests[i] as ModelRequest).parents;
+    // Follow the parent that released it last.
+    i = parents.length === 0 ? undefined : parents.reduce((a, b) => ((timings[b] as RequestTiming).completeMs > (timings[a] as RequestTiming).completeMs ? b : a));
+  }
+  return chain;
+}

@@ -1,0 +1,129 @@
+/**
+ * The issue's goals for the packet-level benchmark, judged on one results file. A goal whose cells
+ * or contenders were not in the run is NOT RUN, never a MISS: the quick plan leaves some out.
+ *
+ * Speed-ups are ratios of median page-complete times, `other ÷ getlist` (> 1: getlist faster).
+ */
+import type { BenchResults, CellResult } from '../run/results-schema';
+import { CellBounds, tcpOf } from './cell-bounds';
+import { contenderOf, isSpdyDsl, medianTotal, medianTtfb, pm95Params, ratio } from './cell-lookup';
+
+export type Verdict = 'PASS' | 'MISS' | 'NOT RUN';
+
+export interface GoalRow {
+  goal: string;
+  /** Page and link, e.g. `pm95-2544-10 @ pm95`. */
+  where: string;
+  target: string;
+  /** What was measured, with the numbers behind it. */
+  measured: string;
+  verdict: Verdict;
+}
+
+/** Two decimals, or three where two would print the target itself for a value just past it. */
+const fr = (x: number, target: number): string => (Number(x.toFixed(2)) === target && x !== target ? x.toFixed(3) : x.toFixed(2));
+const ms = (x: number | undefined): string => (x === undefined ? '—' : `${Math.round(x).toLocaleString('en-US')} ms`);
+const at = (c: CellResult): string => `${c.page} @ ${c.link}`;
+
+/** `value ≥ target` (or ≤ for `atMost`), NOT RUN when the value is missing. */
+function judge(value: number | undefined, target: number, atMost = false): Verdict {
+  if (value === undefined) return 'NOT RUN';
+  return (atMost ? value <= target : value >= target) ? 'PASS' : 'MISS';
+}
+
+function speedup(goal: string, cell: CellResult, other: 'http10' | 'browser' | 'chromium-h1', target: number): GoalRow {
+  const o = medianTotal(cell, other);
+  const g = medianTotal(cell, 'getlist');
+  const r = ratio(o, g);
+  return {
+    goal, where: at(cell), target: `${other} ÷ getlist ≥ ${target}`,
+    measured: r === undefined ? `${other} ${ms(o)}, getlist ${ms(g)}` : `${fr(r, target)} (${ms(o)} vs ${ms(g)})`,
+    verdict: judge(r, target),
+  };
+}
+
+function pm95Goals(results: BenchResults): GoalRow[] {
+  const rows: GoalRow[] = [];
+  for (const [size, target] of [[2544, 2.5], [45566, 1.3]] as const) {
+    const cells = results.cells.filter((c) => c.linkParams.rttMs === 70 && pm95Params(c.page)?.size === size && (pm95Params(c.page)?.count ?? 0) >= 10);
+    const goal = `P&M ${size}-byte images, N ≥ 10, 70 ms: getlist ≥ ${target}× faster than http10`;
+    if (cells.length === 0) rows.push({ goal, where: `pm95-${size}-{10,20,40} @ pm95`, target: `http10 ÷ getlist ≥ ${target}`, measured: 'no such cell in this run', verdict: 'NOT RUN' });
+    for (const c of cells) rows.push(speedup(goal, c, 'http10', target));
+  }
+  return rows;
+}
+
+function mcmanusGoals(results: BenchResults): GoalRow[] {
+  const cell = results.cells.find((c) => c.page === 'mcmanus-159' && c.linkParams.rttMs === 100);
+  const where = cell ? at(cell) : 'mcmanus-159 @ mcmanus-100';
+  const bt = medianTtfb(cell, 'browser');
+  const gt = medianTtfb(cell, 'getlist');
+  const r = ratio(bt, gt);
+  const ttfb: GoalRow = {
+    goal: 'mcmanus-159, 100 ms: mean TTFB ≥ 3× lower than browser', where, target: 'browser TTFB ÷ getlist TTFB ≥ 3',
+    measured: r === undefined ? `browser ${ms(bt)}, getlist ${ms(gt)}` : `${fr(r, 3)} (${ms(bt)} vs ${ms(gt)})`, verdict: judge(r, 3),
+  };
+  if (cell === undefined) {
+    const missing = (goal: string, target: string): GoalRow => ({ goal, where, target, measured: 'no such cell in this run', verdict: 'NOT RUN' });
+    return [ttfb, missing('mcmanus-159, 100 ms: page complete ≥ 2× faster than browser', 'browser ÷ getlist ≥ 2'),
+      missing('mcmanus-159, 100 ms: ≥ 1.5× faster than Chromium over HTTP/1.1', 'chromium-h1 ÷ getlist ≥ 1.5')];
+  }
+  return [
+    ttfb,
+    speedup('mcmanus-159, 100 ms: page complete ≥ 2× faster than browser', cell, 'browser', 2),
+    speedup('mcmanus-159, 100 ms: ≥ 1.5× faster than Chromium over HTTP/1.1', cell, 'chromium-h1', 1.5),
+  ];
+}
+
+/**
+ * SPDY whitepaper, table 3, counts an improvement as (HTTP − SPDY) ÷ HTTP: "30 % faster" is
+ * getlist ≤ 0.70 × browser. "Within 10 % of h2" is getlist ≤ 1.10 × h2.
+ */
+function spdyGoals(results: BenchResults): GoalRow[] {
+  const cells = results.cells.filter((c) => isSpdyDsl(c) && c.linkParams.loss === 0);
+  const browserGoal = 'spdy-dsl, RTT ≥ 80 ms: getlist ≥ 30 % faster than browser';
+  const h2Goal = 'spdy-dsl: getlist within 10 % of h2';
+  const rows: GoalRow[] = [];
+  for (const c of cells.filter((x) => x.linkParams.rttMs >= 80)) {
+    const b = medianTotal(c, 'browser');
+    const g = medianTotal(c, 'getlist');
+    const r = ratio(g, b);
+    rows.push({
+      goal: browserGoal, where: at(c), target: 'getlist ÷ browser ≤ 0.70',
+      measured: r === undefined ? `browser ${contenderOf(c, 'browser') ? ms(b) : 'not in this cell'}, getlist ${ms(g)}` : `${fr(r, 0.7)}: ${Math.round((1 - r) * 100)} % faster (${ms(g)} vs ${ms(b)})`,
+      verdict: judge(r, 0.7, true),
+    });
+  }
+  for (const c of cells) {
+    const h = medianTotal(c, 'h2');
+    const g = medianTotal(c, 'getlist');
+    const r = ratio(g, h);
+    rows.push({
+      goal: h2Goal, where: at(c), target: 'getlist ÷ h2 ≤ 1.10',
+      measured: r === undefined ? `h2 ${ms(h)}, getlist ${ms(g)}` : `${fr(r, 1.1)} (${ms(g)} vs ${ms(h)})`, verdict: judge(r, 1.1, true),
+    });
+  }
+  if (!rows.some((r) => r.goal === browserGoal)) rows.unshift({ goal: browserGoal, where: 'almanac-* @ spdy-dsl-{80…200}-0', target: 'getlist ÷ browser ≤ 0.70', measured: 'no such cell in this run', verdict: 'NOT RUN' });
+  if (!rows.some((r) => r.goal === h2Goal)) rows.push({ goal: h2Goal, where: 'almanac-* @ spdy-dsl-*-0', target: 'getlist ÷ h2 ≤ 1.10', measured: 'no such cell in this run', verdict: 'NOT RUN' });
+  return rows;
+}
+
+function boundGoals(results: BenchResults): GoalRow[] {
+  const tcp = tcpOf(results.meta);
+  return results.cells.map((c) => {
+    const g = contenderOf(c, 'getlist');
+    const bound = g ? new CellBounds(c, tcp).forContender('getlist', g.scheme)?.totalMs : undefined;
+    const t = medianTotal(c, 'getlist');
+    const r = ratio(t, bound);
+    return {
+      goal: 'every page: getlist within 1.3× of the lower bound', where: at(c), target: 'getlist ÷ bound ≤ 1.3',
+      measured: r === undefined ? `getlist ${ms(t)}, bound ${ms(bound)}`
+        : `${fr(r, 1.3)} (${ms(t)} vs ${ms(bound)}${c.linkParams.loss > 0 ? '; the bound ignores loss' : ''})`,
+      verdict: judge(r, 1.3, true),
+    };
+  });
+}
+
+export function judgeGoals(results: BenchResults): GoalRow[] {
+  return [...pm95Goals(results), ...mcmanusGoals(results), ...spdyGoals(results), ...boundGoals(results)];
+}

@@ -1,0 +1,66 @@
+/**
+ * Reads a results file (bench/run/results-schema.ts) and checks the fields the report relies on, so a
+ * truncated or foreign file fails with `E_REPORT_INPUT` and the path of the first bad field instead
+ * of a TypeError deep inside a table.
+ */
+import type { BenchResults } from '../run/results-schema';
+
+export class ReportError extends Error {
+  constructor(readonly code: 'E_REPORT_INPUT' | 'E_REPORT_USAGE', message: string) {
+    super(message);
+    this.name = 'ReportError';
+  }
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNumberOrNull = (v: unknown): boolean => v === null || v === undefined || typeof v === 'number';
+
+function fail(where: string, expected: string, got: unknown): never {
+  const shown = got === undefined ? 'nothing' : JSON.stringify(got)?.slice(0, 60);
+  throw new ReportError('E_REPORT_INPUT', `results file: ${where} should be ${expected}; got ${shown}`);
+}
+
+function checkSummary(s: unknown, where: string): void {
+  if (!isObject(s)) fail(where, 'an object', s);
+  for (const f of ['totalMs', 'meanTtfbMs', 'connectionsOpened', 'requestsPerConnection']) {
+    if (!isNumberOrNull(s[f])) fail(`${where}.${f}`, 'a number or null', s[f]);
+  }
+}
+
+function checkCell(c: unknown, i: number): void {
+  const at = `cells[${i}]`;
+  if (!isObject(c)) fail(at, 'an object', c);
+  if (typeof c.page !== 'string') fail(`${at}.page`, 'a page name', c.page);
+  if (typeof c.link !== 'string') fail(`${at}.link`, 'a link preset name', c.link);
+  const lp = c.linkParams;
+  if (!isObject(lp)) fail(`${at}.linkParams`, 'an object', lp);
+  for (const f of ['rttMs', 'downBitsPerSec', 'upBitsPerSec', 'loss']) {
+    if (typeof lp[f] !== 'number') fail(`${at}.linkParams.${f}`, 'a number', lp[f]);
+  }
+  if (!Array.isArray(c.contenders)) fail(`${at}.contenders`, 'an array', c.contenders);
+  c.contenders.forEach((k: unknown, j: number) => {
+    const w = `${at}.contenders[${j}]`;
+    if (!isObject(k)) fail(w, 'an object', k);
+    if (typeof k.contender !== 'string') fail(`${w}.contender`, 'a contender name', k.contender);
+    if (k.scheme !== 'http' && k.scheme !== 'https') fail(`${w}.scheme`, '"http" or "https"', k.scheme);
+    if (!Array.isArray(k.runs)) fail(`${w}.runs`, 'an array', k.runs);
+    for (const s of ['median', 'min', 'max']) checkSummary(k[s], `${w}.${s}`);
+  });
+}
+
+/** Parses and checks the text of a results file. Throws {@link ReportError} `E_REPORT_INPUT`. */
+export function parseResults(text: string): BenchResults {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new ReportError('E_REPORT_INPUT', `results file is not JSON: ${(err as Error).message}`);
+  }
+  if (!isObject(doc)) fail('the document', 'an object with meta and cells', doc);
+  if (!isObject(doc.meta)) fail('meta', 'an object', doc.meta);
+  if (!Array.isArray(doc.cells)) fail('cells', 'an array', doc.cells);
+  doc.cells.forEach(checkCell);
+  return doc as unknown as BenchResults;
+}

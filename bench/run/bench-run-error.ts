@@ -1,0 +1,26 @@
+import type { BenchError } from './results-schema';
+
+export type BenchRunErrorCode =
+  | 'E_BENCH_USAGE'
+  | 'E_BENCH_UNKNOWN_LINK'
+  | 'E_RUN_TIMEOUT'
+  | 'E_RUN_FAILED'
+  | 'E_RUN_BAD_OUTPUT'
+  | 'E_CHROMIUM_LAUNCH'
+  | 'E_CHROMIUM_LOAD';
+
+/** A benchmark failure with a stable code; cells record it as `{code, message}` and carry on. */
+export class BenchRunError extends Error {
+  constructor(readonly code: BenchRunErrorCode, message: string) {
+    super(message);
+    this.name = 'BenchRunError';
+  }
+}
+
+/** Any thrown value as the results file's `{code, message}` (link and origins errors keep their codes). */
+export function toBenchError(err: unknown): BenchError {
+  const e = err as { code?: unknown; message?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : 'E_BENCH_INTERNAL';
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  return { code, message };
+}

@@ -1,0 +1,60 @@
+/** Runs a plan link by link, collects the meta, and writes the results file. */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { cpus, release, totalmem } from 'node:os';
+import { dirname } from 'node:path';
+import { collectMeta } from '../engine/meta';
+import type { LinkInfo } from '../link/link-emulator';
+import { ALL_CONTENDERS, CONTENDER_SCHEME, planLoads, type BenchPlan } from './bench-matrix';
+import { runLink } from './run-link';
+import { RESULTS_SCHEMA_VERSION, type BenchResults, type CellResult } from './results-schema';
+import { chromiumVersion, nginxVersionText } from './tool-versions';
+
+export interface BenchRunOptions {
+  plan: BenchPlan;
+  cliPath: string;
+  timeoutMs: number;
+  command: string;
+  progress: (line: string) => void;
+}
+
+export async function runBench(o: BenchRunOptions): Promise<BenchResults> {
+  const started = new Date();
+  o.progress(`${o.plan.mode}: ${o.plan.links.length} links, ${planLoads(o.plan)} page loads`);
+  const cells: CellResult[] = [];
+  let info: LinkInfo | undefined;
+  for (const plan of o.plan.links) {
+    const t0 = Date.now();
+    const r = await runLink({ plan, runs: plan.runs ?? o.plan.runs, cliPath: o.cliPath, timeoutMs: o.timeoutMs, progress: o.progress });
+    info ??= r.info;
+    cells.push(...r.cells);
+    o.progress(`${plan.link} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  const base = collectMeta(started, Date.now() - started.getTime(), process.argv.slice(2), 0);
+  return {
+    meta: {
+      schemaVersion: RESULTS_SCHEMA_VERSION,
+      date: started.toISOString(),
+      elapsedMs: Date.now() - started.getTime(),
+      mode: o.plan.mode,
+      runs: o.plan.runs,
+      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', kernel: release(), memoryGiB: Math.round(totalmem() / 2 ** 30) },
+      node: process.version,
+      chromium: chromiumVersion(),
+      nginx: nginxVersionText(),
+      link: info && { congestionControl: info.congestionControl, slowStartAfterIdle: info.slowStartAfterIdle, initCwnd: info.initCwnd, initRwnd: info.initRwnd, mtu: info.mtu },
+      gitCommit: base.gitCommit,
+      gitDirty: base.gitDirty,
+      command: o.command,
+      schemes: Object.fromEntries(ALL_CONTENDERS.map((c) => [c, CONTENDER_SCHEME[c]])) as BenchResults['meta']['schemes'],
+    },
+    cells,
+  };
+}
+
+/** Atomic write: a reader never sees half a file. */
+export function writeResults(path: string, results: BenchResults): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, `${JSON.stringify(results, null, 2)}\n`);
+  renameSync(tmp, path);
+}

@@ -1,0 +1,61 @@
+/**
+ * One page load by a getlist strategy: `getlist load URL --strategy S --json` run inside the
+ * client namespace, so it resolves names through the namespace's hosts file and crosses the link.
+ */
+import type { Link } from '../link/link-emulator';
+import { BenchRunError } from './bench-run-error';
+import { childOutput } from './child-output';
+import type { GetlistContender } from './results-schema';
+
+export interface GetlistLoad {
+  totalMs: number;
+  meanTtfbMs: number;
+  connectionsOpened: number;
+  errors: number;
+  protocols: string[];
+}
+
+interface CliRun {
+  totalMs?: unknown;
+  meanTtfbMs?: unknown;
+  connectionsOpened?: unknown;
+  errors?: unknown;
+  handshakes?: Array<{ protocol?: unknown }>;
+}
+
+/** The first run of `getlist load --json` output; throws `E_RUN_BAD_OUTPUT` when it is not that. */
+export function parseGetlistJson(stdout: string): GetlistLoad {
+  let parsed: { runs?: CliRun[] };
+  try {
+    parsed = JSON.parse(stdout) as { runs?: CliRun[] };
+  } catch {
+    throw new BenchRunError('E_RUN_BAD_OUTPUT', `getlist printed something that is not JSON: ${stdout.slice(0, 200)}`);
+  }
+  const run = parsed.runs?.[0];
+  const num = (v: unknown): number => (typeof v === 'number' ? v : Number.NaN);
+  if (run === undefined || typeof run.totalMs !== 'number') throw new BenchRunError('E_RUN_BAD_OUTPUT', `getlist JSON has no runs[0].totalMs: ${stdout.slice(0, 200)}`);
+  const protocols = [...new Set((run.handshakes ?? []).map((h) => (typeof h.protocol === 'string' ? h.protocol : '')).filter(Boolean))].sort();
+  return { totalMs: run.totalMs, meanTtfbMs: num(run.meanTtfbMs), connectionsOpened: num(run.connectionsOpened), errors: num(run.errors), protocols };
+}
+
+export interface GetlistLoadOptions {
+  link: Pick<Link, 'execInClient'>;
+  cliPath: string;
+  url: string;
+  strategy: GetlistContender;
+  caPath: string;
+  /** The CLI's own `--timeout`; the process is killed 15 s after it. */
+  timeoutMs: number;
+}
+
+export async function loadWithGetlist(o: GetlistLoadOptions): Promise<GetlistLoad> {
+  const args = [o.cliPath, 'load', o.url, '--strategy', o.strategy, '--json', '--ca', o.caPath, '--timeout', String(o.timeoutMs)];
+  const child = o.link.execInClient(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = await childOutput(child, o.timeoutMs + 15_000, `getlist ${o.strategy} ${o.url}`);
+  if (out.code !== 0) {
+    const line = out.stderr.trim().split('\n').pop() ?? '';
+    const code = /getlist: (E_[A-Z_]+)/.exec(line)?.[1];
+    throw new BenchRunError(code === 'E_LOAD_TIMEOUT' ? 'E_RUN_TIMEOUT' : 'E_RUN_FAILED', `getlist ${o.strategy} exited ${out.code ?? out.signal}: ${line.slice(0, 300)}`);
+  }
+  return parseGetlistJson(out.stdout);
+}

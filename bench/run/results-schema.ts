@@ -1,0 +1,137 @@
+/**
+ * The results file of `node dist/bench/bench.js` (`bench/results/bench-<quick|full>-latest.json`).
+ * Shared contract with the lower-bound model (bench/model/) and the report (bench/report/): change it
+ * only together with them, and bump `RESULTS_SCHEMA_VERSION` when a field changes meaning.
+ *
+ * Units: times in ms, rates in bits/s, sizes in bytes, loss as a probability in [0, 1).
+ */
+
+export const RESULTS_SCHEMA_VERSION = 1;
+
+/** The getlist strategies (run through `getlist load`) and the two real-Chromium contenders. */
+export type GetlistContender = 'http10' | 'serial' | 'browser' | 'pipelined' | 'getlist' | 'h2';
+export type ChromiumContender = 'chromium-h1' | 'chromium-h2';
+export type ContenderName = GetlistContender | ChromiumContender;
+
+/** Which URL scheme a contender loads: http ⇒ HTTP/1.1 only; https ⇒ ALPN may pick h2. */
+export type Scheme = 'http' | 'https';
+
+export interface BenchMeta {
+  schemaVersion: number;
+  /** ISO 8601, when the run started. */
+  date: string;
+  elapsedMs: number;
+  mode: 'quick' | 'full';
+  /** Runs per contender per cell by default; a link may run fewer (quick: the DSL links). `runs.length` is authoritative. */
+  runs: number;
+  machine: { cpus: number; cpuModel: string; kernel: string; memoryGiB: number };
+  node: string;
+  /** e.g. "Chromium 138.0.7204.183", or undefined when Chromium was not found. */
+  chromium: string | undefined;
+  /** e.g. "nginx/1.26.3". */
+  nginx: string | undefined;
+  /** TCP as the link's namespaces run it (identical for every link of one run). */
+  link: { congestionControl: string; slowStartAfterIdle: number; initCwnd: number; initRwnd: number; mtu: number } | undefined;
+  gitCommit: string | undefined;
+  gitDirty: boolean | undefined;
+  /** The command line that produced the file. */
+  command: string;
+  /** Scheme per contender, as run. */
+  schemes: Record<ContenderName, Scheme>;
+}
+
+export interface LinkParams {
+  rttMs: number;
+  /** 0 = unlimited. */
+  downBitsPerSec: number;
+  upBitsPerSec: number;
+  loss: number;
+}
+
+export interface PageInfo {
+  /** Requests including the document. */
+  requests: number;
+  /** Response body bytes of all requests including the document. */
+  bytes: number;
+  /** Distinct origins (host names) the page's requests go to. */
+  origins: number;
+  /**
+   * Discovery depth: 1 = the document only, 2 = resources named by the HTML, 3 = resources named by
+   * those (e.g. a stylesheet's background images), …
+   */
+  dependencyDepth: number;
+}
+
+/** One page load. A failed load has `errors ≥ 1`; its times are still what was measured (or NaN→null). */
+export interface RunResult {
+  /** getlist: the CLI's totalMs. Chromium: navigation startTime → the last resource's responseEnd. */
+  totalMs: number | null;
+  /**
+   * getlist: mean over requests of first byte − when the request became known (discovery).
+   * Chromium: mean over resource entries of responseStart − startTime (startTime is when the browser
+   * queued the fetch, which is after discovery; the two are close but not the same definition).
+   */
+  meanTtfbMs: number | null;
+  /** Distinct nginx `$connection` serials in the access log for this run (all contenders alike). */
+  connectionsOpened: number;
+  /** Requests the access log saw in this run / connectionsOpened. */
+  requestsPerConnection: number;
+  /**
+   * Failed requests, or 1 for a failed load. getlist: its own count. Chromium: non-2xx responses in
+   * the access log + page requests the server never saw.
+   */
+  errors: number;
+  /** Contender's own count of connections (getlist CLI's connectionsOpened; absent for Chromium). */
+  clientConnections?: number;
+  /** Requests the access log saw for this run. */
+  serverRequests: number;
+  /** Negotiated protocols seen (getlist handshakes / Chromium nextHopProtocol), e.g. ["h2"]. */
+  protocols: string[];
+  /**
+   * Chromium only: paths the server answered that have no Resource Timing entry, so `totalMs` and
+   * `meanTtfbMs` do not cover them (e.g. the favicon, fetched by the browser, not the page).
+   */
+  missingTimingEntries?: string[];
+  /** Set when the load itself failed (timeout, crash, bad JSON). */
+  error?: BenchError;
+}
+
+/** Per-field summary over the runs without `error` (null when none succeeded). */
+export interface RunSummary {
+  totalMs: number | null;
+  meanTtfbMs: number | null;
+  connectionsOpened: number | null;
+  requestsPerConnection: number | null;
+  errors: number | null;
+}
+
+export interface ContenderResult {
+  contender: ContenderName;
+  scheme: Scheme;
+  runs: RunResult[];
+  median: RunSummary;
+  min: RunSummary;
+  max: RunSummary;
+}
+
+export interface BenchError {
+  /** Stable code, e.g. E_LINK_NEEDS_ROOT, E_ORIGINS_START, E_RUN_TIMEOUT, E_CHROMIUM_LAUNCH. */
+  code: string;
+  message: string;
+}
+
+export interface CellResult {
+  page: string;
+  /** Preset name, e.g. "pm95", "mcmanus-100", "spdy-dsl-80-0", "mobile". */
+  link: string;
+  linkParams: LinkParams;
+  pageInfo: PageInfo;
+  contenders: ContenderResult[];
+  /** Set when the whole cell (link, nginx) could not run; contenders is then empty or partial. */
+  error?: BenchError;
+}
+
+export interface BenchResults {
+  meta: BenchMeta;
+  cells: CellResult[];
+}

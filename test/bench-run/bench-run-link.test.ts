@@ -1,0 +1,45 @@
+/**
+ * One tiny cell end to end: a 20 ms link, nginx in the server namespace, pm95-2544-1 loaded by
+ * getlist (https) and by real Chromium (http), one run each. Root only.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { runLink } from '../../bench/run/run-link';
+import { netnsSkipReason } from '../bench-link/netns-gate';
+
+const root = join(__dirname, '..', '..');
+const cliPath = join(root, 'bin', 'getlist.js');
+
+function skipReason(): string | undefined {
+  const netns = netnsSkipReason();
+  if (netns !== undefined) return netns;
+  if (process.env.GETLIST_E2E === '0') return 'GETLIST_E2E=0 (no browser)';
+  if (!existsSync(join(root, 'dist', 'getlist.js'))) return 'dist/getlist.js is not built (npm run build)';
+  return undefined;
+}
+
+const reason = skipReason();
+if (reason !== undefined) process.stdout.write(`skipping bench run integration: ${reason}\n`);
+(reason === undefined ? describe : describe.skip)('bench run: one cell on a real link', () => {
+  test('getlist and chromium-h1 load pm95-2544-1; the access log sees every request', async () => {
+    const lines: string[] = [];
+    const { cells, info } = await runLink({
+      plan: { link: 'spdy-dsl-20-0', cells: [{ page: 'pm95-2544-1', contenders: ['getlist', 'chromium-h1'] }] },
+      runs: 1, cliPath, timeoutMs: 20_000, progress: (l) => lines.push(l),
+    });
+    expect(info?.congestionControl).toBe('reno');
+    const cell = cells[0];
+    expect(cell?.error).toBeUndefined();
+    expect(cell?.pageInfo.requests).toBe(2);
+    const byName = new Map(cell?.contenders.map((c) => [c.contender, c]));
+    const getlist = byName.get('getlist')?.runs[0];
+    const chromium = byName.get('chromium-h1')?.runs[0];
+    expect(getlist?.error).toBeUndefined();
+    expect(chromium?.error).toBeUndefined();
+    expect(getlist).toMatchObject({ errors: 0, serverRequests: 2, connectionsOpened: 1, protocols: ['h2'] });
+    expect(chromium).toMatchObject({ errors: 0, serverRequests: 2, protocols: ['http/1.1'] });
+    // Two requests over a 20 ms link cannot finish in under two round trips.
+    expect(getlist?.totalMs).toBeGreaterThanOrEqual(40);
+    expect(chromium?.totalMs).toBeGreaterThanOrEqual(40);
+  }, 30_000);
+});
