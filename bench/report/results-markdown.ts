@@ -8,8 +8,14 @@ import { CellBounds, tcpOf } from './cell-bounds';
 import { medianTotal, ratio } from './cell-lookup';
 import { judgeGoals, type GoalRow } from './goals';
 
-/** The other side of each getlist ratio, in the order printed. */
-export const RATIO_BASES: readonly ContenderName[] = ['browser', 'http10', 'chromium-h1', 'h2'];
+/**
+ * The ratios printed, `[getlist side, other side]`, each pair on one scheme: getlist over http
+ * against the HTTP/1.1 contenders, getlist-tls over https against the https ones.
+ */
+export const RATIO_PAIRS: ReadonlyArray<readonly [ContenderName, ContenderName]> = [
+  ['getlist', 'browser'], ['getlist', 'http10'], ['getlist', 'chromium-h1'],
+  ['getlist-tls', 'browser-tls'], ['getlist-tls', 'h2'], ['getlist-tls', 'chromium-h2'],
+];
 
 const int = (x: number | null | undefined): string => (typeof x === 'number' && Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '—');
 const dec = (x: number | null | undefined, digits = 2): string => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(digits) : '—');
@@ -74,13 +80,14 @@ function cellSection(c: CellResult, results: BenchResults): string {
 }
 
 function ratioSection(results: BenchResults): string {
-  const rows = results.cells.map((c) => [`${c.page} @ ${c.link}`, ...RATIO_BASES.map((b) => dec(ratio(medianTotal(c, 'getlist'), medianTotal(c, b))))]);
+  const pairs = RATIO_PAIRS.filter(([g, o]) => results.cells.some((c) => medianTotal(c, g) !== undefined && medianTotal(c, o) !== undefined));
+  const rows = results.cells.map((c) => [`${c.page} @ ${c.link}`, ...pairs.map(([g, o]) => dec(ratio(medianTotal(c, g), medianTotal(c, o))))]);
   return [
     '## getlist against the others',
     '',
-    'Each ratio is getlist\'s median page-complete time divided by the other contender\'s, in the same cell and the same run. **Below 1 means getlist was faster**, so 0.50 means it took half the time. A dash means one of the two did not run or had no successful load.',
+    'Each ratio is a getlist contender\'s median page-complete time divided by the other contender\'s, in the same cell and the same run. **Below 1 means getlist was faster**, so 0.50 means it took half the time. Every ratio compares two contenders on the same scheme: `getlist` (http, HTTP/1.1) against `browser`, `http10` and `chromium-h1` (http); `getlist-tls` (https, may negotiate h2) against `browser-tls` (HTTP/1.1 over TLS), `h2` and `chromium-h2` (https). A column is left out when no cell ran both; a dash means one of the two did not run in that cell or had no successful load.',
     '',
-    markdownTable(['page @ link', ...RATIO_BASES.map((b) => `getlist/${b}`)], rows),
+    markdownTable(['page @ link', ...pairs.map(([g, o]) => `${g}/${o}`)], rows),
   ].join('\n');
 }
 
@@ -88,7 +95,7 @@ function goalSection(rows: readonly GoalRow[]): string {
   const table = markdownTable(['goal', 'cell', 'target', 'measured', 'verdict'], rows.map((r) => [r.goal, r.where, r.target, r.measured, r.verdict]), ['l', 'l', 'l', 'l', 'l']);
   const missed = rows.filter((r) => r.verdict === 'MISS');
   const why = missed.length === 0 ? [] : ['', 'Missed goals:', '', ...missed.flatMap((r) => [`- ${r.goal} — ${r.where}: ${r.measured}`, '  why:'])];
-  return ['## Goals', '', 'PASS and MISS are judged on this run\'s medians. NOT RUN means the cell or contender was not in the run (`bench:quick` leaves some out).', '', table, ...why].join('\n');
+  return ['## Goals', '', 'PASS and MISS are judged on this run\'s medians. Every goal compares contenders on the same scheme: the P&M and McManus goals (HTTP/1.1 experiments) use `getlist` over http, the SPDY goals `getlist-tls` over https, and the lower-bound goal holds each to the bound for its own scheme. NOT RUN means the cell or contender was not in the run (`bench:quick` leaves some out).', '', table, ...why].join('\n');
 }
 
 function metaSection(results: BenchResults): string {

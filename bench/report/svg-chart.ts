@@ -39,7 +39,7 @@ export interface Box {
 }
 
 /** Colour-blind-safe palette (Okabe & Ito); the bound series is drawn in black. */
-export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#882255', '#999999'];
+export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#882255', '#999999', '#44AA99', '#332288'];
 const MARGIN = { left: 64, right: 170, top: 28, bottom: 44 };
 
 export function escapeXml(s: string): string {

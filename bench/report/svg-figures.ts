@@ -11,26 +11,29 @@ import { CellBounds, tcpOf } from './cell-bounds';
 import { isSpdyDsl, medianTotal, pm95Params } from './cell-lookup';
 import { PALETTE, svgDocument, type ChartSeries, type PanelSpec } from './svg-chart';
 
-const CONTENDER_ORDER: readonly ContenderName[] = ['http10', 'serial', 'browser', 'pipelined', 'getlist', 'h2', 'chromium-h1', 'chromium-h2'];
+const CONTENDER_ORDER: readonly ContenderName[] = ['http10', 'serial', 'browser', 'pipelined', 'getlist', 'chromium-h1', 'browser-tls', 'getlist-tls', 'h2', 'chromium-h2'];
 export const PM95_COUNTS = [1, 5, 10, 20, 40] as const;
 export const PM95_SIZES = [2544, 45566] as const;
 /** The whitepaper's RTT grid (table 3). */
 export const SPDY_RTTS = [20, 40, 80, 120, 160, 200] as const;
-const RTT_CONTENDERS: readonly ContenderName[] = ['browser', 'getlist', 'h2', 'chromium-h1', 'chromium-h2'];
+const RTT_CONTENDERS: readonly ContenderName[] = ['browser', 'getlist', 'chromium-h1', 'browser-tls', 'getlist-tls', 'h2', 'chromium-h2'];
 
 function contendersIn(cells: readonly CellResult[], only: readonly ContenderName[] = CONTENDER_ORDER): ContenderName[] {
   const seen = new Set(cells.flatMap((c) => c.contenders.map((k) => k.contender)));
   return only.filter((c) => seen.has(c));
 }
 
-/** The bound getlist is held to (its scheme, no script-inserted requests), as a dashed series. */
-function boundSeries(results: BenchResults, cells: readonly CellResult[], x: (c: CellResult) => number): ChartSeries {
+/**
+ * The bound a getlist contender is held to (its scheme, no script-inserted requests), as a dashed
+ * series: `getlist` (http) on the P&M figure, `getlist-tls` (https) on the SPDY one.
+ */
+function boundSeries(results: BenchResults, cells: readonly CellResult[], x: (c: CellResult) => number, contender: 'getlist' | 'getlist-tls'): ChartSeries {
   const tcp = tcpOf(results.meta);
-  const scheme = results.meta.schemes?.getlist ?? 'https';
+  const scheme = results.meta.schemes?.[contender] ?? (contender === 'getlist' ? 'http' : 'https');
   return {
     name: `lower bound (${scheme})`,
     dashed: true,
-    points: cells.map((c) => ({ x: x(c), y: new CellBounds(c, tcp).forContender('getlist', scheme)?.totalMs })),
+    points: cells.map((c) => ({ x: x(c), y: new CellBounds(c, tcp).forContender(contender, scheme)?.totalMs })),
   };
 }
 
@@ -39,7 +42,7 @@ function series(cells: readonly CellResult[], contenders: readonly ContenderName
   return contenders.map((name) => ({
     name,
     color: PALETTE[CONTENDER_ORDER.indexOf(name) % PALETTE.length] as string,
-    emphasis: name === 'getlist',
+    emphasis: name === 'getlist' || name === 'getlist-tls',
     points: cells.map((c) => ({ x: x(c), y: medianTotal(c, name) })),
   }));
 }
@@ -56,11 +59,11 @@ export function pm95Figure(results: BenchResults): string | undefined {
       xLabel: 'number of images',
       yLabel: 'page load time (ms, median)',
       xTicks: PM95_COUNTS,
-      series: [...series(cells, contendersIn(cells), count), boundSeries(results, cells, count)],
+      series: [...series(cells, contendersIn(cells), count), boundSeries(results, cells, count, 'getlist')],
     });
   }
   if (panels.length === 0) return undefined;
-  return svgDocument('Load time vs number of inlined images', panels, 760, 340, `${results.meta.mode} run, ${results.meta.date}; dashed: the lower bound for getlist's scheme and requests (bench/model/MODEL.md)`);
+  return svgDocument('Load time vs number of inlined images', panels, 760, 340, `${results.meta.mode} run, ${results.meta.date}; dashed: the lower bound for getlist over http and its requests (bench/model/MODEL.md)`);
 }
 
 export function rttFigure(results: BenchResults, page = 'almanac-median'): string | undefined {
@@ -74,7 +77,7 @@ export function rttFigure(results: BenchResults, page = 'almanac-median'): strin
       xLabel: 'RTT (ms)',
       yLabel: 'page load time (ms, median)',
       xTicks: SPDY_RTTS,
-      series: [...series(clean, contendersIn(clean, RTT_CONTENDERS), rtt), boundSeries(results, clean, rtt)],
+      series: [...series(clean, contendersIn(clean, RTT_CONTENDERS), rtt), boundSeries(results, clean, rtt, 'getlist-tls')],
     });
   }
   // The loss panel: the RTT with the most loss settings, if any is lossy.
@@ -87,9 +90,9 @@ export function rttFigure(results: BenchResults, page = 'almanac-median'): strin
       title: `${page}, ${best[0]?.linkParams.rttMs} ms RTT: load time vs packet loss`,
       xLabel: 'packet loss (%)',
       yLabel: 'page load time (ms, median)',
-      series: [...series(best, contendersIn(best, RTT_CONTENDERS), loss), boundSeries(results, best, loss)],
+      series: [...series(best, contendersIn(best, RTT_CONTENDERS), loss), boundSeries(results, best, loss, 'getlist-tls')],
     });
   }
   if (panels.length === 0) return undefined;
-  return svgDocument('Page load time vs RTT', panels, 760, 340, `${results.meta.mode} run, ${results.meta.date}; dashed: getlist's lower bound (no script-inserted requests; ignores loss)`);
+  return svgDocument('Page load time vs RTT', panels, 760, 340, `${results.meta.mode} run, ${results.meta.date}; dashed: getlist-tls's lower bound over https (no script-inserted requests; ignores loss)`);
 }

@@ -2,19 +2,29 @@
  * Which pages run on which links, with which contenders, and in what order. Full is the issue's
  * matrix; quick is a representative subset sized to finish in under five minutes on two cores.
  */
-import type { ContenderName, Scheme } from './results-schema';
+import type { ContenderName, GetlistContender, GetlistStrategy, Scheme } from './results-schema';
 import { SPDY_DSL_LOSSES, SPDY_DSL_RTTS, spdyDslName } from './link-presets';
 
-export const ALL_CONTENDERS: readonly ContenderName[] = ['http10', 'serial', 'browser', 'pipelined', 'getlist', 'h2', 'chromium-h1', 'chromium-h2'];
+/** The HTTP/1.1 experiments (P&M, McManus): every contender over plain http. */
+export const HTTP_CONTENDERS: readonly ContenderName[] = ['http10', 'serial', 'browser', 'pipelined', 'getlist', 'chromium-h1'];
+/** The TLS / HTTP/2 comparison (SPDY whitepaper): every contender over https. */
+export const TLS_CONTENDERS: readonly ContenderName[] = ['browser-tls', 'getlist-tls', 'h2', 'chromium-h2'];
+export const ALL_CONTENDERS: readonly ContenderName[] = [...HTTP_CONTENDERS, ...TLS_CONTENDERS];
 
 /**
- * http URLs keep a contender on HTTP/1.1 (no ALPN); https lets ALPN pick h2. getlist runs on https
- * because its policy is "h2 where the origin offers it"; the HTTP/1.1 strategies stay on http so
- * they are compared with TLS cost neither added nor negotiated away.
+ * The scheme is part of a contender's identity, so every ratio the report prints compares two
+ * contenders on the same scheme. http URLs keep a contender on HTTP/1.1 (no ALPN); https costs a
+ * TLS 1.3 handshake (one more RTT per connection) and lets ALPN pick h2 where the strategy allows it.
  */
 export const CONTENDER_SCHEME: Readonly<Record<ContenderName, Scheme>> = {
-  http10: 'http', serial: 'http', browser: 'http', pipelined: 'http',
-  getlist: 'https', h2: 'https', 'chromium-h1': 'http', 'chromium-h2': 'https',
+  http10: 'http', serial: 'http', browser: 'http', pipelined: 'http', getlist: 'http', 'chromium-h1': 'http',
+  'browser-tls': 'https', 'getlist-tls': 'https', h2: 'https', 'chromium-h2': 'https',
+};
+
+/** The `getlist load --strategy` a getlist-run contender uses. */
+export const CONTENDER_STRATEGY: Readonly<Record<GetlistContender, GetlistStrategy>> = {
+  http10: 'http10', serial: 'serial', browser: 'browser', pipelined: 'pipelined', getlist: 'getlist', h2: 'h2',
+  'getlist-tls': 'getlist', 'browser-tls': 'browser',
 };
 
 export interface CellPlan {
@@ -39,21 +49,30 @@ const PM95_PAGES = [1, 5, 10, 20, 40].map((n) => `pm95-2544-${n}`);
 const PM95_45566 = [1, 5, 10, 20, 40].map((n) => `pm95-45566-${n}`);
 const ALMANAC = ['almanac-median', 'almanac-p90'];
 
-const cells = (pages: readonly string[], contenders: readonly ContenderName[] = ALL_CONTENDERS): CellPlan[] =>
+/**
+ * HTTP/1.1 cells (P&M, McManus: the papers' setting): the http set, plus getlist-tls, h2 and
+ * chromium-h2 to show what TLS and h2 add or save there. browser-tls is left out: it only answers
+ * the SPDY question.
+ */
+export const HTTP11_CELL_CONTENDERS: readonly ContenderName[] = [...HTTP_CONTENDERS, 'getlist-tls', 'h2', 'chromium-h2'];
+/** SPDY-comparison cells (spdy-dsl, mobile): the https set and chromium-h1, plus browser and getlist over http. */
+export const SPDY_CELL_CONTENDERS: readonly ContenderName[] = ['browser', 'getlist', 'chromium-h1', ...TLS_CONTENDERS];
+
+const cells = (pages: readonly string[], contenders: readonly ContenderName[]): CellPlan[] =>
   pages.map((page) => ({ page, contenders }));
 
 /** The issue's matrix: P&M pages on pm95, McManus' page on both McManus links, almanac pages on the DSL grid and mobile. */
 export function fullPlan(runs = 5): BenchPlan {
-  const dsl = SPDY_DSL_RTTS.flatMap((r) => SPDY_DSL_LOSSES.map((l) => ({ link: spdyDslName(r, l), cells: cells(ALMANAC) })));
+  const dsl = SPDY_DSL_RTTS.flatMap((r) => SPDY_DSL_LOSSES.map((l) => ({ link: spdyDslName(r, l), cells: cells(ALMANAC, SPDY_CELL_CONTENDERS) })));
   return {
     mode: 'full',
     runs,
     links: [
-      { link: 'pm95', cells: cells([...PM95_PAGES, ...PM95_45566]) },
-      { link: 'mcmanus-100', cells: cells(['mcmanus-159']) },
-      { link: 'mcmanus-300', cells: cells(['mcmanus-159']) },
+      { link: 'pm95', cells: cells([...PM95_PAGES, ...PM95_45566], HTTP11_CELL_CONTENDERS) },
+      { link: 'mcmanus-100', cells: cells(['mcmanus-159'], HTTP11_CELL_CONTENDERS) },
+      { link: 'mcmanus-300', cells: cells(['mcmanus-159'], HTTP11_CELL_CONTENDERS) },
       ...dsl,
-      { link: 'mobile', cells: cells(ALMANAC) },
+      { link: 'mobile', cells: cells(ALMANAC, SPDY_CELL_CONTENDERS) },
     ],
   };
 }
@@ -61,21 +80,22 @@ export function fullPlan(runs = 5): BenchPlan {
 /**
  * Under five minutes on two cores: 3 runs (not 5), and on the slow cells only the contenders that
  * answer that cell's question. http10 and serial take ~159 round trips on mcmanus-159, so they run
- * only on the P&M pages. An almanac-median load moves 2.3 MB through 2 Mbit/s (≥ 9 s a load), so
- * the DSL links run getlist against both Chromiums, 2 runs each.
+ * only on the P&M pages. An almanac-median load moves 2.3 MB through 2 Mbit/s (≥ 8 s a load), so
+ * quick runs one DSL link (spdy-dsl-80-0, the lowest RTT the SPDY goal judges), 2 runs, with only
+ * the SPDY comparison's contenders. browser and getlist over http would add four more ~10 s loads
+ * and leave no margin under five minutes (the run measured ~260 s without them), so on the DSL links
+ * they run in the full matrix only.
  */
 export function quickPlan(runs = 3): BenchPlan {
-  const modern: ContenderName[] = ['browser', 'pipelined', 'getlist', 'h2', 'chromium-h1', 'chromium-h2'];
-  const dsl: ContenderName[] = ['getlist', 'chromium-h1', 'chromium-h2'];
-  const dslRuns = Math.min(runs, 2);
+  const mcmanus = HTTP11_CELL_CONTENDERS.filter((c) => c !== 'http10' && c !== 'serial');
+  const dsl = SPDY_CELL_CONTENDERS.filter((c) => c !== 'browser' && c !== 'getlist');
   return {
     mode: 'quick',
     runs,
     links: [
-      { link: 'pm95', cells: cells(['pm95-2544-1', 'pm95-2544-10', 'pm95-2544-40']) },
-      { link: 'mcmanus-100', cells: cells(['mcmanus-159'], modern) },
-      { link: 'spdy-dsl-80-0', cells: cells(['almanac-median'], dsl), runs: dslRuns },
-      { link: 'spdy-dsl-120-0', cells: cells(['almanac-median'], dsl), runs: dslRuns },
+      { link: 'pm95', cells: cells(['pm95-2544-1', 'pm95-2544-10', 'pm95-2544-40'], HTTP11_CELL_CONTENDERS) },
+      { link: 'mcmanus-100', cells: cells(['mcmanus-159'], mcmanus) },
+      { link: 'spdy-dsl-80-0', cells: cells(['almanac-median'], dsl), runs: Math.min(runs, 2) },
     ],
   };
 }

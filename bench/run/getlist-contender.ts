@@ -5,7 +5,7 @@
 import type { Link } from '../link/link-emulator';
 import { BenchRunError } from './bench-run-error';
 import { childOutput } from './child-output';
-import type { GetlistContender } from './results-schema';
+import type { GetlistStrategy } from './results-schema';
 
 export interface GetlistLoad {
   totalMs: number;
@@ -42,7 +42,7 @@ export interface GetlistLoadOptions {
   link: Pick<Link, 'execInClient'>;
   cliPath: string;
   url: string;
-  strategy: GetlistContender;
+  strategy: GetlistStrategy;
   caPath: string;
   /** The CLI's own `--timeout`; the process is killed 15 s after it. */
   timeoutMs: number;

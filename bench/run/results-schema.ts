@@ -6,10 +6,17 @@
  * Units: times in ms, rates in bits/s, sizes in bytes, loss as a probability in [0, 1).
  */
 
-export const RESULTS_SCHEMA_VERSION = 1;
+export const RESULTS_SCHEMA_VERSION = 2;
 
-/** The getlist strategies (run through `getlist load`) and the two real-Chromium contenders. */
-export type GetlistContender = 'http10' | 'serial' | 'browser' | 'pipelined' | 'getlist' | 'h2';
+/** The getlist CLI's `--strategy` values the benchmark runs. */
+export type GetlistStrategy = 'http10' | 'serial' | 'browser' | 'pipelined' | 'getlist' | 'h2';
+/**
+ * A contender is a strategy on one scheme (schema version 2): the name says both, so a ratio of two
+ * names never mixes schemes by accident. `getlist` and `browser` are those strategies over http
+ * (HTTP/1.1); `getlist-tls` and `browser-tls` are the same strategies over https (`getlist-tls` may
+ * negotiate h2, `browser-tls` is HTTP/1.1 over TLS). Run through `getlist load`.
+ */
+export type GetlistContender = GetlistStrategy | 'getlist-tls' | 'browser-tls';
 export type ChromiumContender = 'chromium-h1' | 'chromium-h2';
 export type ContenderName = GetlistContender | ChromiumContender;
 

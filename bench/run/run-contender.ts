@@ -3,7 +3,7 @@ import type { Link } from '../link/link-emulator';
 import type { Origins } from '../origins/start-origins';
 import { serverView } from './access-log-delta';
 import { toBenchError } from './bench-run-error';
-import { CONTENDER_SCHEME } from './bench-matrix';
+import { CONTENDER_SCHEME, CONTENDER_STRATEGY } from './bench-matrix';
 import { loadWithChromium } from './chromium-contender';
 import { loadWithGetlist } from './getlist-contender';
 import type { ContenderName, GetlistContender, RunResult } from './results-schema';
@@ -55,7 +55,7 @@ export async function runContender(ctx: RunContext, page: string, contender: Con
         missingTimingEntries: s.paths.filter((p) => !seen.has(p)),
       };
     }
-    const g = await loadWithGetlist({ link: ctx.link, cliPath: ctx.cliPath, url, strategy: contender as GetlistContender, caPath: ctx.origins.caPath, timeoutMs: ctx.timeoutMs });
+    const g = await loadWithGetlist({ link: ctx.link, cliPath: ctx.cliPath, url, strategy: CONTENDER_STRATEGY[contender as GetlistContender], caPath: ctx.origins.caPath, timeoutMs: ctx.timeoutMs });
     const s = server();
     return {
       totalMs: g.totalMs, meanTtfbMs: Number.isFinite(g.meanTtfbMs) ? g.meanTtfbMs : null,

@@ -44,7 +44,14 @@ describe('goals (synthetic fixture)', () => {
     expect(find(/Chromium over HTTP\/1.1/, 'mcmanus-159 @ mcmanus-100')).toMatchObject({ verdict: 'PASS', measured: '2.03 (1,300 ms vs 640 ms)' });
   });
 
-  it('spdy-dsl: RTT ≥ 80 ms without a browser run is NOT RUN; h2 within 10 %; a lossy cell is not judged', () => {
+  it('P&M and McManus compare getlist over http with http contenders', () => {
+    expect(goals.find((g) => g.goal.startsWith('P&M'))?.target).toBe('http10 ÷ getlist ≥ 2.5');
+    expect(find(/2× faster than browser/, 'mcmanus-159 @ mcmanus-100')?.measured).toBe('4.84 (3,100 ms vs 640 ms)');
+  });
+
+  it('spdy-dsl: getlist-tls against browser-tls and h2 (both https); RTT ≥ 80 ms without browser-tls is NOT RUN; a lossy cell is not judged', () => {
+    expect(find(/30 %/, 'almanac-median @ spdy-dsl-80-0')).toMatchObject({ target: 'getlist-tls ÷ browser-tls ≤ 0.70', measured: '0.69: 31 % faster (10,120 ms vs 14,674 ms)' });
+    expect(find(/within 10 %/, 'almanac-median @ spdy-dsl-80-0')?.target).toBe('getlist-tls ÷ h2 ≤ 1.10');
     expect(find(/30 %/, 'almanac-median @ spdy-dsl-80-0')?.verdict).toBe('PASS');
     expect(find(/30 %/, 'almanac-median @ spdy-dsl-120-0')?.verdict).toBe('NOT RUN');
     expect(find(/30 %/, 'almanac-median @ spdy-dsl-40-0')).toBeUndefined();
@@ -53,9 +60,16 @@ describe('goals (synthetic fixture)', () => {
     expect(find(/within 10 %/, 'almanac-median @ spdy-dsl-80-1')).toBeUndefined();
   });
 
-  it('lower bound: a row per cell; a failed cell is NOT RUN', () => {
+  it('lower bound: a row per getlist contender per cell, each against its own scheme\'s bound; a failed cell is NOT RUN', () => {
     const rows = goals.filter((g) => g.goal.includes('lower bound'));
-    expect(rows).toHaveLength(load().cells.length);
+    const cells = load().cells;
+    const ran = (name: string) => cells.filter((c) => c.contenders.some((k) => k.contender === name)).length;
+    expect(rows).toHaveLength(ran('getlist') + ran('getlist-tls') + 1);
+    const mcmanus = rows.filter((r) => r.where === 'mcmanus-159 @ mcmanus-100');
+    expect(mcmanus.map((r) => [r.target, r.measured])).toEqual([
+      ['getlist ÷ http bound ≤ 1.3', '1.40 (640 ms vs 457 ms)'],
+      ['getlist-tls ÷ https bound ≤ 1.3', '1.33 (740 ms vs 557 ms)'],
+    ]);
     expect(rows.find((r) => r.where === 'almanac-p90 @ mobile')?.verdict).toBe('NOT RUN');
     expect(rows.some((r) => r.verdict === 'MISS')).toBe(true);
     expect(rows.some((r) => r.verdict === 'PASS')).toBe(true);
@@ -68,7 +82,8 @@ describe('RESULTS.md (synthetic fixture)', () => {
   it('has a table per cell with every contender and its ratio to the bound', () => {
     expect(md.match(/^### /gm)).toHaveLength(load().cells.length);
     expect(md).toContain('| contender | runs | median ms | min ms | max ms | mean TTFB ms | connections | req/conn | ÷ bound |');
-    expect(md).toMatch(/\| getlist \(https\) \| 3 \| 640 \| 621 \| 672 \| 260 \| 6 \| 26\.5 \| 1\.\d\d \|/);
+    expect(md).toMatch(/\| getlist \(http\) \| 3 \| 640 \| 621 \| 672 \| 260 \| 6 \| 26\.5 \| 1\.40 \|/);
+    expect(md).toMatch(/\| getlist-tls \(https\) \| 3 \| 740 \| 721 \| 772 \| 260 \| 6 \| 26\.5 \| 1\.33 \|/);
     expect(md).toContain('| http10 (http) | 3 (1 with errors) |');
     expect(md).toContain('**Cell failed: E_ORIGINS_START**');
     expect(md).toContain('- http10: E_RUN_TIMEOUT — SYNTHETIC: load timed out');
@@ -76,9 +91,12 @@ describe('RESULTS.md (synthetic fixture)', () => {
     expect(md).toMatch(/without script-inserted requests \(getlist load\), [\d,]+ ms \(bandwidth-limited\) for the full page \(Chromium\)/);
   });
 
-  it('defines the ratios, lists the goals with a why: line per miss, the machine and the commands', () => {
+  it('defines the ratios (same-scheme pairs only), lists the goals with a why: line per miss, the machine and the commands', () => {
     expect(md).toContain('**Below 1 means getlist was faster**');
-    expect(md).toContain('| page @ link | getlist/browser | getlist/http10 | getlist/chromium-h1 | getlist/h2 |');
+    expect(md).toContain('Every ratio compares two contenders on the same scheme');
+    expect(md).toContain('| page @ link | getlist/browser | getlist/http10 | getlist/chromium-h1 | getlist-tls/browser-tls | getlist-tls/h2 | getlist-tls/chromium-h2 |');
+    expect(md).toContain('| mcmanus-159 @ mcmanus-100 | 0.21 | — | 0.49 | — | 1.06 | 1.03 |');
+    expect(md).not.toContain('getlist/h2');
     const misses = (md.match(/\| MISS \|/g) ?? []).length;
     expect(misses).toBeGreaterThan(0);
     expect((md.match(/^ {2}why:$/gm) ?? []).length).toBe(misses);
@@ -94,7 +112,7 @@ describe('figures (synthetic fixture)', () => {
     expect(xmlProblems(svg)).toEqual([]);
     expect(svg.match(/<g class="panel">/g)).toHaveLength(2);
     const [first, second] = svg.split('<g class="panel">').slice(1).map(polylines);
-    expect([...(first as Map<string, number[][]>).keys()]).toEqual(['http10', 'serial', 'browser', 'pipelined', 'getlist', 'h2', 'chromium-h1', 'chromium-h2', 'lower bound (https)']);
+    expect([...(first as Map<string, number[][]>).keys()]).toEqual(['http10', 'serial', 'browser', 'pipelined', 'getlist', 'chromium-h1', 'getlist-tls', 'h2', 'chromium-h2', 'lower bound (http)']);
     expect(first?.get('getlist')).toHaveLength(5);
     expect(first?.get('http10')).toHaveLength(5); // N = 40: one failed load, the median is of the other two
     expect(second?.get('getlist')).toHaveLength(4);
@@ -104,10 +122,11 @@ describe('figures (synthetic fixture)', () => {
     const svg = rttFigure(load()) as string;
     expect(xmlProblems(svg)).toEqual([]);
     const [rtt, loss] = svg.split('<g class="panel">').slice(1).map(polylines);
-    expect(rtt?.get('getlist')).toHaveLength(6);
-    expect(rtt?.get('browser')).toHaveLength(2);
+    expect(rtt?.get('getlist-tls')).toHaveLength(6);
+    expect(rtt?.get('browser-tls')).toHaveLength(2);
     expect(rtt?.get('h2')).toHaveLength(5);
-    expect(loss?.get('getlist')).toHaveLength(2);
+    expect(rtt?.has('lower bound (https)')).toBe(true);
+    expect(loss?.get('getlist-tls')).toHaveLength(2);
     expect(svg).toContain('80 ms RTT: load time vs packet loss');
   });
 

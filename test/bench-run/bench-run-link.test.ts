@@ -21,10 +21,10 @@ function skipReason(): string | undefined {
 const reason = skipReason();
 if (reason !== undefined) process.stdout.write(`skipping bench run integration: ${reason}\n`);
 (reason === undefined ? describe : describe.skip)('bench run: one cell on a real link', () => {
-  test('getlist and chromium-h1 load pm95-2544-1; the access log sees every request', async () => {
+  test('getlist (http), getlist-tls (https) and chromium-h1 load pm95-2544-1; the access log sees every request', async () => {
     const lines: string[] = [];
     const { cells, info } = await runLink({
-      plan: { link: 'spdy-dsl-20-0', cells: [{ page: 'pm95-2544-1', contenders: ['getlist', 'chromium-h1'] }] },
+      plan: { link: 'spdy-dsl-20-0', cells: [{ page: 'pm95-2544-1', contenders: ['getlist', 'getlist-tls', 'chromium-h1'] }] },
       runs: 1, cliPath, timeoutMs: 20_000, progress: (l) => lines.push(l),
     });
     expect(info?.congestionControl).toBe('reno');
@@ -32,11 +32,15 @@ if (reason !== undefined) process.stdout.write(`skipping bench run integration: 
     expect(cell?.error).toBeUndefined();
     expect(cell?.pageInfo.requests).toBe(2);
     const byName = new Map(cell?.contenders.map((c) => [c.contender, c]));
-    const getlist = byName.get('getlist')?.runs[0];
+    expect(cell?.contenders.map((c) => [c.contender, c.scheme])).toEqual([['getlist', 'http'], ['getlist-tls', 'https'], ['chromium-h1', 'http']]);
+    const getlist = byName.get('getlist-tls')?.runs[0];
+    const plain = byName.get('getlist')?.runs[0];
     const chromium = byName.get('chromium-h1')?.runs[0];
     expect(getlist?.error).toBeUndefined();
     expect(chromium?.error).toBeUndefined();
     expect(getlist).toMatchObject({ errors: 0, serverRequests: 2, connectionsOpened: 1, protocols: ['h2'] });
+    expect(plain).toMatchObject({ errors: 0, serverRequests: 2, connectionsOpened: 1 });
+    expect(plain?.protocols).not.toContain('h2');
     expect(chromium).toMatchObject({ errors: 0, serverRequests: 2, protocols: ['http/1.1'] });
     // Two requests over a 20 ms link cannot finish in under two round trips.
     expect(getlist?.totalMs).toBeGreaterThanOrEqual(40);

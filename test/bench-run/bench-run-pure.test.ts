@@ -1,4 +1,4 @@
-import { ALL_CONTENDERS, CONTENDER_SCHEME, fullPlan, planLoads, quickPlan, rotation } from '../../bench/run/bench-matrix';
+import { ALL_CONTENDERS, CONTENDER_SCHEME, CONTENDER_STRATEGY, HTTP11_CELL_CONTENDERS, SPDY_CELL_CONTENDERS, fullPlan, planLoads, quickPlan, rotation } from '../../bench/run/bench-matrix';
 import { serverView } from '../../bench/run/access-log-delta';
 import { chromiumTiming } from '../../bench/run/chromium-timing';
 import { parseGetlistJson } from '../../bench/run/getlist-contender';
@@ -30,18 +30,28 @@ describe('matrix', () => {
     expect(plan.links.map((l) => l.link)).toEqual(expect.arrayContaining(['pm95', 'mcmanus-100', 'mcmanus-300', 'spdy-dsl-20-0', 'spdy-dsl-200-2', 'mobile']));
     expect(plan.links).toHaveLength(3 + 24 + 1);
     expect(plan.links[0]?.cells.map((c) => c.page)).toHaveLength(10);
-    for (const l of plan.links) for (const c of l.cells) expect(c.contenders).toEqual(ALL_CONTENDERS);
+    for (const l of plan.links) {
+      const want = l.link.startsWith('spdy-dsl-') || l.link === 'mobile' ? SPDY_CELL_CONTENDERS : HTTP11_CELL_CONTENDERS;
+      for (const c of l.cells) expect(c.contenders).toEqual(want);
+    }
     for (const l of plan.links) expect(() => linkPreset(l.link)).not.toThrow();
-    expect(planLoads(plan)).toBe((10 + 1 + 1 + 25 * 2) * 8 * 5);
+    expect(planLoads(plan)).toBe(((10 + 1 + 1) * 9 + 25 * 2 * 7) * 5);
   });
-  test('quick is a subset with 3 runs', () => {
+  test('quick is a subset with 3 runs; one DSL link, 2 runs, the SPDY comparison over https', () => {
     const q = quickPlan();
     expect(q.runs).toBe(3);
     const full = fullPlan();
     for (const l of q.links) {
       const f = full.links.find((x) => x.link === l.link);
-      for (const c of l.cells) expect(f?.cells.map((x) => x.page)).toContain(c.page);
+      for (const c of l.cells) {
+        const fc = f?.cells.find((x) => x.page === c.page);
+        expect(fc).toBeDefined();
+        for (const k of c.contenders) expect(fc?.contenders).toContain(k);
+      }
     }
+    expect(q.links.map((l) => [l.link, l.runs])).toEqual([['pm95', undefined], ['mcmanus-100', undefined], ['spdy-dsl-80-0', 2]]);
+    expect(q.links[2]?.cells[0]?.contenders).toEqual(['chromium-h1', 'browser-tls', 'getlist-tls', 'h2', 'chromium-h2']);
+    expect(planLoads(q)).toBe(3 * 9 * 3 + 7 * 3 + 5 * 2);
   });
   test('rotation moves the first contender by one each run and keeps every one', () => {
     expect(rotation(['a', 'b', 'c'], 0)).toEqual(['a', 'b', 'c']);
@@ -49,8 +59,10 @@ describe('matrix', () => {
     expect(rotation(['a', 'b', 'c'], 5)).toEqual(['c', 'a', 'b']);
     expect(rotation([], 3)).toEqual([]);
   });
-  test('HTTP/1.1 contenders use http, h2-capable ones https', () => {
-    expect(ALL_CONTENDERS.filter((c) => CONTENDER_SCHEME[c] === 'https')).toEqual(['getlist', 'h2', 'chromium-h2']);
+  test('the scheme is part of the contender: getlist and browser over http, their -tls twins over https', () => {
+    expect(ALL_CONTENDERS.filter((c) => CONTENDER_SCHEME[c] === 'http')).toEqual(['http10', 'serial', 'browser', 'pipelined', 'getlist', 'chromium-h1']);
+    expect(ALL_CONTENDERS.filter((c) => CONTENDER_SCHEME[c] === 'https')).toEqual(['browser-tls', 'getlist-tls', 'h2', 'chromium-h2']);
+    expect([CONTENDER_STRATEGY['getlist-tls'], CONTENDER_STRATEGY['browser-tls'], CONTENDER_STRATEGY.getlist]).toEqual(['getlist', 'browser', 'getlist']);
   });
 });
 
