@@ -16,7 +16,7 @@ import { getPage } from '../../native-host/demo/corpus';
 import { startDemoServer } from '../../native-host/demo/demo-server';
 import { DEFAULT_DOWNLINK_BITS_PER_SEC, DEFAULT_UPLINK_BITS_PER_SEC, startLinkProxy } from '../../native-host/demo/link-proxy';
 import { loadPage } from '../../native-host/load/page-loader';
-import type { LoadRun } from '../../native-host/load/run-summary';
+import type { LoadRun, RunFigures } from '../../native-host/load/run-summary';
 import { median, progress, round } from './stats';
 
 export const DEMO_STRATEGIES: readonly StrategyName[] = ['http10', 'browser', 'pipelined', 'getlist'];
@@ -29,14 +29,7 @@ export interface DemoOptions {
   slowRepetitions?: number;
 }
 
-export interface DemoRun {
-  totalMs: number;
-  meanTtfbMs: number;
-  connectionsOpened: number;
-  requestsPerConnection: number;
-  requests: number;
-  bytes: number;
-  errors: number;
+export interface DemoRun extends RunFigures {
   retries: number;
   demotions: number;
 }

@@ -1,20 +1,13 @@
 import { Histogram } from '../../src/stats/histogram';
 import { median } from '../../src/stats/median';
-import type { LoadRun } from '../load/run-summary';
+import type { LoadRun, RunFigures } from '../load/run-summary';
 
 /** One row of a comparison table: the median over a strategy's repeated runs. */
-export interface StrategySummary {
+export interface StrategySummary extends RunFigures {
   strategy: string;
   runs: number;
-  totalMs: number;
-  meanTtfbMs: number;
-  connectionsOpened: number;
-  requestsPerConnection: number;
-  requests: number;
-  bytes: number;
   handshakeP50Ms: number;
   handshakeP90Ms: number;
-  errors: number;
 }
 
 /** Groups runs by strategy (first-seen order) and takes medians; handshakes are pooled. */

@@ -22,6 +22,20 @@ export interface RequestRecord {
   error: { code: string; message: string } | undefined;
 }
 
+/** The headline figures of one page load, shared by CLI tables, stored page summaries and benchmarks. */
+export interface RunFigures {
+  /** Load start to the last request done, ms. */
+  totalMs: number;
+  /** Mean time to first byte from when each request was known, ms. */
+  meanTtfbMs: number;
+  connectionsOpened: number;
+  requestsPerConnection: number;
+  /** Requests made (document included). */
+  requests: number;
+  bytes: number;
+  errors: number;
+}
+
 export interface LoadRun {
   url: string;
   strategy: StrategyName;

@@ -1,4 +1,5 @@
 import type { HandshakeRecord } from '../../src/stats/handshake';
+import type { RunFigures } from '../load/run-summary';
 
 /**
  * A stored handshake: what the timing connector measured, plus where it came from. `at` is the
@@ -12,20 +13,13 @@ export interface StoredHandshake extends HandshakeRecord {
 }
 
 /** One strategy's result for one page load, as the popup and `export` show it. */
-export interface PageSummary {
+export interface PageSummary extends RunFigures {
   pageId: string;
   url: string;
   strategy: string;
   mode: 'measure' | 'replay';
   /** Epoch ms. */
   at: number;
-  totalMs: number;
-  meanTtfbMs: number;
-  connectionsOpened: number;
-  requestsPerConnection: number;
-  requests: number;
-  bytes: number;
-  errors: number;
   handshakeP50Ms?: number;
   handshakeP90Ms?: number;
 }
