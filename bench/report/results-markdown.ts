@@ -3,7 +3,7 @@
  * and how the numbers were made. Every number printed comes from the file or from the lower-bound
  * model; nothing is carried over from earlier runs.
  */
-import type { BenchResults, CellResult, ContenderName, ContenderResult } from '../run/results-schema';
+import type { BenchResults, CellResult, ContenderName, ContenderResult, RunResult } from '../run/results-schema';
 import { CellBounds, tcpOf } from './cell-bounds';
 import { medianTotal, ratio } from './cell-lookup';
 import { judgeGoals, type GoalRow } from './goals';
@@ -74,6 +74,15 @@ function cellSection(c: CellResult, results: BenchResults): string {
     ), '');
   }
   out.push(boundLine(c, bounds), '');
+  const cdp = c.contenders.filter((k) => k.runs.some((r) => r.cdpRequests !== undefined)).map((k) => {
+    const per = (f: (r: RunResult) => number | null | undefined) => k.runs.map((r) => (f(r) ?? '–')).join(', ');
+    const rt = k.runs.map((r) => r.resourceTimingTotalMs).filter((x): x is number => typeof x === 'number');
+    const missing = Math.max(0, ...k.runs.map((r) => r.missingTimingEntries?.length ?? 0));
+    return `- ${k.contender}: requests per run from CDP ${per((r) => r.cdpRequests)}; the server saw ${per((r) => r.serverRequests)}. ` +
+      `Cross-check, Resource Timing page complete per run: ${rt.length ? rt.map((x) => int(x)).join(', ') + ' ms' : 'none'}` +
+      (missing > 0 ? ` (no entry for up to ${missing} of the served paths)` : '') + '.';
+  });
+  if (cdp.length) out.push('Chromium times come from its CDP network events:', '', ...cdp, '');
   const failures = c.contenders.flatMap((k) => k.runs.flatMap((r) => (r.error ? [`- ${k.contender}: ${r.error.code} — ${r.error.message}`] : [])));
   if (failures.length) out.push('Failed loads:', '', ...failures, '');
   return out.join('\n');

@@ -2,13 +2,18 @@
  * One page load by real Chromium (headless, its own network stack) inside the client namespace.
  * A new browser process with a fresh user-data dir per load: no cache, no sockets, no TLS
  * sessions carry over. CDP runs over pipes, which cross the namespace boundary where a
- * DevTools TCP port would not.
+ * DevTools TCP port would not. Times come from Chromium's CDP network events; Resource Timing is
+ * read as well, as a cross-check.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { BenchRunError } from './bench-run-error';
+import {
+  chromiumNetworkTiming, ignoredUrl, inFlight,
+  type CdpLoadingEnded, type CdpNetworkEvents, type CdpRequestSent, type CdpResponseReceived, type ChromiumNetworkTiming,
+} from './chromium-network-timing';
 import { chromiumTiming, type ChromiumTiming, type TimingEntry } from './chromium-timing';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -21,22 +26,22 @@ export interface ChromiumLoadOptions {
   /** SPKI hashes Chromium accepts without a trusted chain (the origins' leaf and CA). */
   spkiHashes: readonly string[];
   timeoutMs: number;
-  /** Resource entries a complete load has (the page's requests minus the document). */
-  expectedResources: number;
-  /**
-   * Page requests the origins have answered so far in this load. Chromium keeps no Resource
-   * Timing entry for some fetches (the favicon link, for one), so the entry count alone may never
-   * reach `expectedResources`; the server's count says when the load is complete.
-   */
-  served?: () => number;
-  /** Quiet period once the expected entries are in (catches extras). @default 500 */
+  /** Requests a complete load makes (document included). */
+  expectedRequests: number;
+  /** Quiet period with no CDP request in flight once the expected count was sent (catches extras). @default 500 */
   quietMs?: number;
   /**
-   * Quiet period when fewer entries than expected arrived. Longer than `quietMs` because on a
-   * 2 Mbit/s link one large image can take seconds, and an entry appears only when it ends.
-   * @default 5000
+   * Quiet period with nothing in flight when fewer requests than expected were sent (a script may
+   * still be about to ask for more). @default 5000
    */
   shortfallQuietMs?: number;
+}
+
+export interface ChromiumLoad {
+  /** From CDP network events: the measure reported. */
+  network: ChromiumNetworkTiming;
+  /** From Resource Timing: a cross-check (misses entries for some cross-origin subresources). */
+  resourceTiming: ChromiumTiming | undefined;
 }
 
 /** A shell script that runs Chromium inside `ns`; puppeteer starts it as the browser executable. */
@@ -48,24 +53,23 @@ function writeWrapper(dir: string, ns: string): string {
 }
 
 /**
- * Waits until Resource Timing is complete: the expected count is in and nothing new came for
- * `quietMs`, or fewer came and nothing new for `shortfallQuietMs`. Bounded by `deadline`. The
- * wait adds nothing to the measured time, which is read from the entries themselves.
+ * Waits until no CDP request has been in flight for `quietMs` (or `shortfallQuietMs` while fewer
+ * than the expected requests were sent), bounded by `deadline`. The wait adds nothing to the
+ * measured time, which is read from the events' own timestamps.
  */
-async function settledEntries(page: Page, o: ChromiumLoadOptions, deadline: number): Promise<{ nav: TimingEntry | undefined; resources: TimingEntry[] }> {
-  let count = -1;
-  let stableSince = Date.now();
+async function settle(events: CdpNetworkEvents, lastEventAt: () => number, o: ChromiumLoadOptions, deadline: number): Promise<void> {
   while (Date.now() < deadline) {
-    const n = (await page.evaluate("performance.getEntriesByType('resource').length")) as number;
-    if (n !== count) {
-      count = n;
-      stableSince = Date.now();
-    } else {
-      const complete = n >= o.expectedResources || (o.served?.() ?? 0) >= o.expectedResources + 1;
-      if (Date.now() - stableSince >= (complete ? (o.quietMs ?? 500) : (o.shortfallQuietMs ?? 5000))) break;
+    if (inFlight(events) === 0) {
+      const sent = new Set(events.sent.filter((s) => !ignoredUrl(s.url)).map((s) => s.requestId)).size;
+      const quiet = sent >= o.expectedRequests ? (o.quietMs ?? 500) : (o.shortfallQuietMs ?? 5000);
+      if (Date.now() - lastEventAt() >= quiet) return;
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Resource Timing entries, as plain objects. */
+async function resourceTimingEntries(page: Page): Promise<{ nav: TimingEntry | undefined; resources: TimingEntry[] }> {
   // A string, not a function: the page's DOM types are not in this tsconfig (ES2022 + Node only).
   return page.evaluate(`(() => {
     const plain = (e) => e.toJSON();
@@ -73,7 +77,38 @@ async function settledEntries(page: Page, o: ChromiumLoadOptions, deadline: numb
   })()`) as Promise<{ nav: TimingEntry | undefined; resources: TimingEntry[] }>;
 }
 
-export async function loadWithChromium(o: ChromiumLoadOptions): Promise<ChromiumTiming> {
+/**
+ * Records the tab's Network events (the page target's session: its main frame and same-process
+ * frames) into plain objects.
+ */
+async function recordNetwork(page: Page): Promise<{ events: CdpNetworkEvents; lastEventAt: () => number }> {
+  const sent: CdpRequestSent[] = [];
+  const responses: CdpResponseReceived[] = [];
+  const ended: CdpLoadingEnded[] = [];
+  let last = Date.now();
+  const client = await page.createCDPSession();
+  client.on('Network.requestWillBeSent', (e) => {
+    last = Date.now();
+    sent.push({ requestId: e.requestId, url: e.request.url, timestamp: e.timestamp, wallTime: e.wallTime, type: e.type });
+  });
+  client.on('Network.responseReceived', (e) => {
+    last = Date.now();
+    const t = e.response.timing;
+    responses.push({ requestId: e.requestId, protocol: e.response.protocol, timing: t === undefined ? undefined : { requestTime: t.requestTime, receiveHeadersEnd: t.receiveHeadersEnd } });
+  });
+  client.on('Network.loadingFinished', (e) => {
+    last = Date.now();
+    ended.push({ requestId: e.requestId, timestamp: e.timestamp });
+  });
+  client.on('Network.loadingFailed', (e) => {
+    last = Date.now();
+    ended.push({ requestId: e.requestId, timestamp: e.timestamp, failed: true });
+  });
+  await client.send('Network.enable');
+  return { events: { sent, responses, ended }, lastEventAt: () => last };
+}
+
+export async function loadWithChromium(o: ChromiumLoadOptions): Promise<ChromiumLoad> {
   const dir = mkdtempSync(join(tmpdir(), 'getlist-bench-chromium-'));
   const deadline = Date.now() + o.timeoutMs;
   let browser: Browser | undefined;
@@ -97,15 +132,17 @@ export async function loadWithChromium(o: ChromiumLoadOptions): Promise<Chromium
       throw new BenchRunError('E_CHROMIUM_LAUNCH', `could not start ${CHROMIUM_PATH} in ${o.clientNs}: ${(err as Error).message}`);
     }
     const page = await browser.newPage();
+    const { events, lastEventAt } = await recordNetwork(page);
     try {
       await page.goto(o.url, { waitUntil: 'load', timeout: o.timeoutMs });
     } catch (err) {
       throw new BenchRunError(/timeout/i.test((err as Error).message) ? 'E_RUN_TIMEOUT' : 'E_CHROMIUM_LOAD', `chromium ${o.url}: ${(err as Error).message}`);
     }
-    const { nav, resources } = await settledEntries(page, o, deadline);
-    const timing = chromiumTiming(nav, resources);
-    if (timing === undefined) throw new BenchRunError('E_CHROMIUM_LOAD', `chromium ${o.url}: no finished navigation entry`);
-    return timing;
+    await settle(events, lastEventAt, o, deadline);
+    const { nav, resources } = await resourceTimingEntries(page);
+    const network = chromiumNetworkTiming(events);
+    if (network === undefined) throw new BenchRunError('E_CHROMIUM_LOAD', `chromium ${o.url}: no finished document request in the CDP network events`);
+    return { network, resourceTiming: chromiumTiming(nav, resources) };
   } finally {
     if (browser !== undefined) {
       const proc = browser.process();

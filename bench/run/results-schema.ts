@@ -6,7 +6,8 @@
  * Units: times in ms, rates in bits/s, sizes in bytes, loss as a probability in [0, 1).
  */
 
-export const RESULTS_SCHEMA_VERSION = 2;
+/** 3: Chromium's totalMs and meanTtfbMs come from CDP network events (were Resource Timing); cdpRequests, resourceTimingTotalMs added. */
+export const RESULTS_SCHEMA_VERSION = 3;
 
 /** The getlist CLI's `--strategy` values the benchmark runs. */
 export type GetlistStrategy = 'http10' | 'serial' | 'browser' | 'pipelined' | 'getlist' | 'h2';
@@ -71,12 +72,20 @@ export interface PageInfo {
 
 /** One page load. A failed load has `errors ≥ 1`; its times are still what was measured (or NaN→null). */
 export interface RunResult {
-  /** getlist: the CLI's totalMs. Chromium: navigation startTime → the last resource's responseEnd. */
+  /**
+   * getlist: the CLI's totalMs. Chromium: from its CDP network events, the document request's
+   * Network.requestWillBeSent → the latest Network.loadingFinished of any of the page's requests
+   * (the tab's; favicon and data: URLs left out), so requests without a Resource Timing entry count too.
+   */
   totalMs: number | null;
   /**
    * getlist: mean over requests of first byte − when the request became known (discovery).
-   * Chromium: mean over resource entries of responseStart − startTime (startTime is when the browser
-   * queued the fetch, which is after discovery; the two are close but not the same definition).
+   * Chromium: from CDP network events, mean over the page's subresources (document excluded) of
+   * response headers received (response.timing.requestTime + receiveHeadersEnd) − the request's
+   * Network.requestWillBeSent timestamp. requestWillBeSent is when the renderer issued the request,
+   * after discovery (the parser or preload scanner found the URL) and before any wait for a
+   * connection; so it includes that wait but not any delay between discovery and issue, where
+   * getlist counts from discovery. Close, not the same definition.
    */
   meanTtfbMs: number | null;
   /** Distinct nginx `$connection` serials in the access log for this run (all contenders alike). */
@@ -92,13 +101,23 @@ export interface RunResult {
   clientConnections?: number;
   /** Requests the access log saw for this run. */
   serverRequests: number;
-  /** Negotiated protocols seen (getlist handshakes / Chromium nextHopProtocol), e.g. ["h2"]. */
+  /** Negotiated protocols seen (getlist handshakes / Chromium CDP response.protocol), e.g. ["h2"]. */
   protocols: string[];
   /**
-   * Chromium only: paths the server answered that have no Resource Timing entry, so `totalMs` and
-   * `meanTtfbMs` do not cover them (e.g. the favicon, fetched by the browser, not the page).
+   * Chromium only, diagnostic: paths the server answered that have no Resource Timing entry (e.g.
+   * fonts and images requested by other-origin stylesheets). `totalMs` and `meanTtfbMs` come from CDP
+   * and do cover them; only `resourceTimingTotalMs` does not.
    */
   missingTimingEntries?: string[];
+  /** Chromium only: the page's requests seen as CDP network events (document included, favicon not); compare with `serverRequests`. */
+  cdpRequests?: number;
+  /**
+   * Chromium only, cross-check: navigation startTime → the latest responseEnd in Resource Timing
+   * (the measure before schema version 3). Counts from navigation start, a ms or so before the
+   * document's requestWillBeSent, so it normally reads 1–4 ms above `totalMs`; it reads below it when
+   * the last request to finish has no entry. null when there was no navigation entry.
+   */
+  resourceTimingTotalMs?: number | null;
   /** Set when the load itself failed (timeout, crash, bad JSON). */
   error?: BenchError;
 }

@@ -39,19 +39,21 @@ export async function runContender(ctx: RunContext, page: string, contender: Con
   };
   try {
     if (isChromium(contender)) {
-      const t = await loadWithChromium({
+      const { network: t, resourceTiming: rt } = await loadWithChromium({
         clientNs: ctx.link.clientNs, url, hostResolverRules: ctx.hostResolverRules,
         spkiHashes: [ctx.origins.spkiHash, ctx.origins.caSpkiHash], timeoutMs: ctx.timeoutMs,
-        expectedResources: ctx.expectedRequests - 1, served: () => server().requests,
+        expectedRequests: ctx.expectedRequests,
       });
       const s = server();
-      const seen = new Set(t.urls.map((u) => pathOf(u)));
+      const seen = new Set((rt?.urls ?? []).map((u) => pathOf(u)));
       return {
         totalMs: t.totalMs, meanTtfbMs: Number.isFinite(t.meanTtfbMs) ? t.meanTtfbMs : null,
         connectionsOpened: s.connectionsOpened, requestsPerConnection: s.requestsPerConnection,
         // Failed = answered with non-2xx, or never asked for; a missing Resource Timing entry is not a failure.
         errors: s.non2xx + Math.max(0, ctx.expectedRequests - (s.requests - s.non2xx)),
-        serverRequests: s.requests, protocols: t.protocols,
+        serverRequests: s.requests, protocols: t.protocols.length > 0 ? t.protocols : (rt?.protocols ?? []),
+        cdpRequests: t.requests,
+        resourceTimingTotalMs: rt?.totalMs ?? null,
         missingTimingEntries: s.paths.filter((p) => !seen.has(p)),
       };
     }

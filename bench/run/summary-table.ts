@@ -28,7 +28,7 @@ export function formatSummary(results: BenchResults): string {
   const lines = [
     `getlist bench (${m.mode}, medians in ms) — ${m.chromium ?? 'chromium ?'}, ${m.nginx ?? 'nginx ?'}, node ${m.node}, ` +
       `${m.machine.cpus} cpus, kernel ${m.machine.kernel}` + (m.link ? `, TCP ${m.link.congestionControl} initcwnd ${m.link.initCwnd} ssai ${m.link.slowStartAfterIdle}` : ''),
-    'ttfb: getlist = first byte − discovery; chromium = responseStart − startTime. conns, req/c and req (requests served) from the nginx access log. ×chr1 = chromium-h1 total / this total.',
+    'ttfb: getlist = first byte − discovery; chromium (CDP) = response headers − requestWillBeSent. conns, req/c and req (requests served) from the nginx access log. ×chr1 = chromium-h1 total / this total.',
     '',
   ];
   for (const cell of results.cells) lines.push(...cellLines(cell), '');
