@@ -17,6 +17,7 @@ import { startDemoServer } from '../../native-host/demo/demo-server';
 import { DEFAULT_DOWNLINK_BITS_PER_SEC, DEFAULT_UPLINK_BITS_PER_SEC, startLinkProxy } from '../../native-host/demo/link-proxy';
 import { loadPage } from '../../native-host/load/page-loader';
 import type { LoadRun, RunFigures } from '../../native-host/load/run-summary';
+import { loadFigures } from '../../src/stats/load-figures';
 import { median, progress, round } from './stats';
 
 export const DEMO_STRATEGIES: readonly StrategyName[] = ['http10', 'browser', 'pipelined', 'getlist'];
@@ -63,13 +64,8 @@ export interface DemoReport {
 
 function toRun(r: LoadRun): DemoRun {
   return {
-    totalMs: r.totalMs,
-    meanTtfbMs: r.meanTtfbMs,
-    connectionsOpened: r.connectionsOpened,
-    requestsPerConnection: r.requestsPerConnection,
+    ...loadFigures(r),
     requests: r.requests.length,
-    bytes: r.bytes,
-    errors: r.errors,
     retries: r.retries,
     demotions: r.demotions.length,
   };

@@ -1,4 +1,5 @@
 import { Histogram } from '../../src/stats/histogram';
+import { loadFigures } from '../../src/stats/load-figures';
 import { median } from '../../src/stats/median';
 import type { LoadRun, RunFigures } from '../load/run-summary';
 
@@ -38,12 +39,7 @@ export function runToJson(run: LoadRun, repeat: number) {
   return {
     strategy: run.strategy,
     repeat,
-    totalMs: run.totalMs,
-    meanTtfbMs: run.meanTtfbMs,
-    connectionsOpened: run.connectionsOpened,
-    requestsPerConnection: run.requestsPerConnection,
-    bytes: run.bytes,
-    errors: run.errors,
+    ...loadFigures(run),
     retries: run.retries,
     demotions: run.demotions,
     requests: run.requests.map((r) => ({

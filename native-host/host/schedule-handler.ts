@@ -1,4 +1,5 @@
 import { MAX_CONCURRENT_SCHEDULES, ProtocolError, type ReplaySummary, type ScheduleRequest } from '../../src/protocol';
+import { loadFigures } from '../../src/stats/load-figures';
 import { strategy as strategyPreset } from '../../src/scheduler';
 import { summarizeStrategies } from '../cli/strategy-summary';
 import type { LoadRun } from '../load/run-summary';
@@ -61,12 +62,7 @@ function summarize(run: LoadRun): ReplaySummary {
   const pct = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? null : x);
   return {
     strategy: run.strategy,
-    totalMs: run.totalMs,
-    meanTtfbMs: run.meanTtfbMs,
-    connectionsOpened: run.connectionsOpened,
-    requestsPerConnection: run.requestsPerConnection,
-    bytes: run.bytes,
-    errors: run.errors,
+    ...loadFigures(run),
     handshakeP50Ms: pct(s?.handshakeP50Ms),
     handshakeP90Ms: pct(s?.handshakeP90Ms),
   };
@@ -79,13 +75,8 @@ function pageSummary(req: ScheduleRequest, run: LoadRun, s: ReplaySummary): Page
     strategy: run.strategy,
     mode: 'replay',
     at: run.startedAt,
-    totalMs: run.totalMs,
-    meanTtfbMs: run.meanTtfbMs,
-    connectionsOpened: run.connectionsOpened,
-    requestsPerConnection: run.requestsPerConnection,
+    ...loadFigures(run),
     requests: run.requests.length,
-    bytes: run.bytes,
-    errors: run.errors,
     ...(s.handshakeP50Ms !== null ? { handshakeP50Ms: s.handshakeP50Ms } : {}),
     ...(s.handshakeP90Ms !== null ? { handshakeP90Ms: s.handshakeP90Ms } : {}),
   };

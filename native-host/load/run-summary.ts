@@ -1,5 +1,6 @@
 import type { PriorityClass, RequestResult, SchedulerStats, StrategyName } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
+import type { LoadFigures } from '../../src/stats/load-figures';
 
 /** One request of a run, as `getlist load --json` prints it. Times are ms from the load start. */
 export interface RequestRecord {
@@ -22,31 +23,16 @@ export interface RequestRecord {
   error: { code: string; message: string } | undefined;
 }
 
-/** The headline figures of one page load, shared by CLI tables, stored page summaries and benchmarks. */
-export interface RunFigures {
-  /** Load start to the last request done, ms. */
-  totalMs: number;
-  /** Mean time to first byte from when each request was known, ms. */
-  meanTtfbMs: number;
-  connectionsOpened: number;
-  requestsPerConnection: number;
-  /** Requests made (document included). */
+/** The load figures plus how many requests the load made (document included). */
+export interface RunFigures extends LoadFigures {
   requests: number;
-  bytes: number;
-  errors: number;
 }
 
-export interface LoadRun {
+export interface LoadRun extends LoadFigures {
   url: string;
   strategy: StrategyName;
   /** Epoch ms. */
   startedAt: number;
-  totalMs: number;
-  meanTtfbMs: number;
-  connectionsOpened: number;
-  requestsPerConnection: number;
-  bytes: number;
-  errors: number;
   retries: number;
   pauses: number;
   demotions: SchedulerStats['demotions'];

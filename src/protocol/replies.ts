@@ -1,4 +1,5 @@
 import type { PriorityClass } from '../scheduler/priority';
+import type { LoadFigures } from '../stats/load-figures';
 import type { StrategyName } from '../scheduler/strategies';
 import type { HandshakeRecord } from '../stats/handshake';
 import type { HandshakeStatsJSON } from '../stats/handshake-stats';
@@ -104,14 +105,8 @@ export interface ReplayResultMessage {
   requests: ReplayRequestRecord[];
 }
 
-export interface ReplaySummary {
+export interface ReplaySummary extends LoadFigures {
   strategy: StrategyName;
-  totalMs: number;
-  meanTtfbMs: number;
-  connectionsOpened: number;
-  requestsPerConnection: number;
-  bytes: number;
-  errors: number;
   /** null when the run opened no connection. */
   handshakeP50Ms: number | null;
   handshakeP90Ms: number | null;
