@@ -19,8 +19,10 @@ if (existsSync('bench/link.ts')) {
 if (existsSync('bench/report.ts')) {
   await build({ ...common, entryPoints: ['bench/report.ts'], outfile: 'dist/bench/report.js' });
 }
-if (existsSync('bench/bench.ts')) {
-  await build({ ...common, entryPoints: ['bench/bench.ts'], outfile: 'dist/bench/bench.js' });
+for (const name of ['bench', 'trace']) {
+  if (existsSync(`bench/${name}.ts`)) {
+    await build({ ...common, entryPoints: [`bench/${name}.ts`], outfile: `dist/bench/${name}.js` });
+  }
 }
 
 const EXT = 'dist/extension';

@@ -41,6 +41,7 @@ export function runToJson(run: LoadRun, repeat: number) {
     repeat,
     ...loadFigures(run),
     retries: run.retries,
+    pauses: run.pauses,
     demotions: run.demotions,
     requests: run.requests.map((r) => ({
       url: r.url,
@@ -51,7 +52,9 @@ export function runToJson(run: LoadRun, repeat: number) {
       reused: r.reused,
       pipelined: r.pipelined,
       protocol: r.protocol,
+      attempts: r.attempts,
       discoveredMs: r.discoveredMs,
+      sentMs: r.sentMs,
       ttfbMs: r.ttfbMs,
       doneMs: r.doneMs,
       error: r.error,

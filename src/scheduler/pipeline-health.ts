@@ -1,7 +1,7 @@
 /**
  * Per-origin pipelining health (McManus, "The Apex of Pipelines"; RFC 9112 §9.3.2).
  *
- *   unknown ──first keep-alive HTTP/1.1 response──▶ probing (depth 2)
+ *   unknown ──first keep-alive HTTP/1.1 response header──▶ probing (depth 2)
  *   probing ──`probeSuccesses` clean pipelined responses──▶ good (full depth)
  *   any     ──close with requests outstanding / HTTP/1.0 / `Connection: close` mid-pipeline──▶ bad
  *   bad     ──`demoteMs` elapsed──▶ unknown
@@ -44,11 +44,23 @@ export class PipelineHealth {
     }
   }
 
+  /**
+   * A response header said HTTP/1.1 and did not ask to close: the origin keeps connections alive,
+   * so probing may start while that response's body is still arriving. Waiting for the body would
+   * keep the first connection (usually the document's) from pipelining the requests its own
+   * document reveals, and cost a round trip on every page. Returns whether the depth grew.
+   */
+  keepAliveSeen(now: number): boolean {
+    if (this.state(now) !== 'unknown') return false;
+    this.current = this.probeSuccesses === 0 ? 'good' : 'probing';
+    return true;
+  }
+
   /** A complete response arrived on a connection that stays open. */
   responseOk(now: number, pipelined: boolean): void {
     const s = this.state(now);
     if (s === 'unknown') {
-      this.current = this.probeSuccesses === 0 ? 'good' : 'probing';
+      this.keepAliveSeen(now);
     } else if (s === 'probing' && pipelined) {
       this.cleanPipelined += 1;
       if (this.cleanPipelined >= this.probeSuccesses) this.current = 'good';

@@ -107,6 +107,30 @@ describe('pipelining', () => {
     expect(outstanding).toHaveLength(5);
   });
 
+  test('probing starts at the first keep-alive HTTP/1.1 header, so the document\'s connection pipelines what the document reveals', () => {
+    const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }));
+    t.add('/doc', { priority: 'document' });
+    t.ready(1);
+    t.add('/css', { priority: 'blocking' });
+    expect(t.transport.paths()).toEqual(['/doc']); // unknown: depth 1
+    t.scheduler.responseStarted(t.transport.dispatchOf('/doc').id, { status: 200, httpVersion: '1.1', keepAlive: true });
+    expect(t.transport.paths()).toEqual(['/doc', '/css']);
+    expect(t.transport.dispatchOf('/css').pipelined).toBe(true);
+    t.add('/img');
+    expect(t.transport.paths()).toEqual(['/doc', '/css']); // probing: depth 2
+  });
+
+  test('a header that asks to close, or says HTTP/1.0, does not start probing', () => {
+    for (const head of [{ httpVersion: '1.1', keepAlive: false }, { httpVersion: '1.0', keepAlive: true }]) {
+      const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }));
+      t.add('/doc', { priority: 'document' });
+      t.ready(1);
+      t.add('/css', { priority: 'blocking' });
+      t.scheduler.responseStarted(t.transport.dispatchOf('/doc').id, { status: 200, ...head });
+      expect(t.transport.paths()).toEqual(['/doc']);
+    }
+  });
+
   test('only GET/HEAD are pipelined, and nothing is pipelined behind a POST', () => {
     const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, probeSuccesses: 0 }));
     t.add('/warm');
@@ -287,6 +311,25 @@ describe('low-latency first', () => {
     t.add('/css', { priority: 'blocking' });
     expect(t.transport.dispatchOf('/css').pipelined).toBe(true);
     expect(t.transport.paused.has(t.transport.dispatchOf('/img').id)).toBe(false);
+  });
+
+  test('a response known to be smaller than minPauseBytes is not paused, or is resumed once its size is known', () => {
+    const t = setup(strategy('getlist', { maxLowPriorityFlowing: 0, maxConnectionsPerOrigin: 4, minPauseBytes: 16_384 }));
+    t.add('/small', { expectedSize: 2_000 });
+    t.add('/unknown');
+    t.add('/big', { expectedSize: 200_000 });
+    for (let i = 1; i <= 3; i++) t.ready(i);
+    t.add('/css', { priority: 'blocking' });
+    t.ready(4);
+    const id = (p: string) => t.transport.dispatchOf(p).id;
+    // Declared small: never paused. Unknown and declared large: paused.
+    expect([...t.transport.paused].sort()).toEqual([id('/unknown'), id('/big')].sort());
+    // Headers say 3,000 bytes: too small to be worth pausing, so it resumes at once.
+    t.scheduler.responseStarted(id('/unknown'), { status: 200, httpVersion: '1.1', keepAlive: true, contentLength: 3_000 });
+    expect([...t.transport.paused]).toEqual([id('/big')]);
+    // A large Content-Length keeps it paused.
+    t.scheduler.responseStarted(id('/big'), { status: 200, httpVersion: '1.1', keepAlive: true, contentLength: 200_000 });
+    expect([...t.transport.paused]).toEqual([id('/big')]);
   });
 
   test('strategies without pausing never pause', () => {

@@ -84,7 +84,7 @@ export class Scheduler {
     this.observer = options.observer ?? {};
     this.learned = options.sizeHints ?? new Map();
     this.maxQueued = options.maxQueued ?? 50_000;
-    this.pauser = new LowLatencyPauser(options.strategy.maxLowPriorityFlowing, this.transport, () => {
+    this.pauser = new LowLatencyPauser(options.strategy.maxLowPriorityFlowing, options.strategy.minPauseBytes, this.transport, () => {
       this.counters.pauses += 1;
     });
   }
@@ -191,8 +191,13 @@ export class Scheduler {
         if (behind) this.demote(c.origin, 'connection-close-mid-pipeline');
         // This connection takes nothing more: the origin may need another one.
         this.markDirty(c.origin);
+      } else if (info.httpVersion === '1.1' && c.origin.health.keepAliveSeen(this.clock.now())) {
+        // Pipelining may start now, behind this response's body.
+        this.markDirty(c.origin);
       }
     }
+    // Paused before its size was known, and now known to be too small to be worth pausing.
+    if (d.paused && !this.pauser.pausable(d)) this.markDirty(c.origin);
     // Otherwise headers can only take room away, so there is nothing new to dispatch.
   }
 

@@ -23,9 +23,19 @@ export interface Strategy {
   pauseLowPriority: boolean;
   /** Lower-priority responses allowed to keep flowing while a low-latency request is outstanding. @default 2 */
   maxLowPriorityFlowing: number;
+  /**
+   * A response known to be smaller than this is never paused: it fits in about one initial
+   * congestion window (10 × 1448-byte segments ≈ 14 KB), so pausing it saves almost no bandwidth
+   * and stalls whatever is pipelined behind it. @default 16384
+   */
+  minPauseBytes: number;
   /** Negotiate HTTP/2 by ALPN on https: origins and multiplex on one connection when offered. */
   http2: boolean;
-  /** Streams on one HTTP/2 connection at most (the server's SETTINGS may lower it). @default 100 */
+  /**
+   * Streams on one HTTP/2 connection at most; the server's SETTINGS_MAX_CONCURRENT_STREAMS lowers
+   * it (undici honours the peer's value). Chromium likewise takes the server's limit, so a lower
+   * default of our own would only cost round trips against servers that allow more. @default 256
+   */
   maxConcurrentStreams: number;
   /**
    * A response known or declared to be at least this large is not pipelined behind.
@@ -48,8 +58,9 @@ const base: Omit<Strategy, 'name'> = {
   priorities: false,
   pauseLowPriority: false,
   maxLowPriorityFlowing: 2,
+  minPauseBytes: 16 * 1024,
   http2: false,
-  maxConcurrentStreams: 100,
+  maxConcurrentStreams: 256,
   largeResponseBytes: 128 * 1024,
   demoteMs: 10 * 60 * 1000,
   probeSuccesses: 2,
@@ -99,6 +110,7 @@ export function validateStrategy(s: Strategy): void {
   positiveInt(s, 'maxConnectionsPerOrigin', 1);
   positiveInt(s, 'maxPipelineDepth', 1);
   positiveInt(s, 'maxLowPriorityFlowing', 0);
+  positiveInt(s, 'minPauseBytes', 0);
   positiveInt(s, 'maxConcurrentStreams', 1);
   positiveInt(s, 'largeResponseBytes', 0);
   positiveInt(s, 'demoteMs', 0);

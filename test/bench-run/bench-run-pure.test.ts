@@ -1,3 +1,4 @@
+import { parseSsTin } from '../../bench/run/ss-sample';
 import { ALL_CONTENDERS, CONTENDER_SCHEME, CONTENDER_STRATEGY, HTTP11_CELL_CONTENDERS, SPDY_CELL_CONTENDERS, fullPlan, planLoads, quickPlan, rotation } from '../../bench/run/bench-matrix';
 import { serverView } from '../../bench/run/access-log-delta';
 import { chromiumTiming } from '../../bench/run/chromium-timing';
@@ -127,5 +128,23 @@ describe('page info', () => {
     expect(pageInfo(pm)).toEqual({ requests: 11, bytes: expect.any(Number), origins: 1, dependencyDepth: 2 });
     expect(dependencyDepth(getBenchPage('mcmanus-159'))).toBe(3);
     expect(pageInfo(getBenchPage('almanac-median')).origins).toBe(10);
+  });
+});
+
+describe('parseSsTin', () => {
+  it('reads cwnd, bytes acked and RTT per peer, and skips sockets that are not established', () => {
+    const out = [
+      'State  Recv-Q Send-Q Local Address:Port  Peer Address:Port Process',
+      'ESTAB  0      0      198.19.0.1:80       198.18.0.1:53632',
+      '\t cubic wscale:7,7 rto:304 rtt:101.2/0.5 ato:40 mss:1448 pmtu:1500 rcvmss:536 advmss:1448 cwnd:27 bytes_sent:22594 bytes_acked:22594 segs_out:20',
+      'LISTEN 0      511    198.19.0.1:80       0.0.0.0:*',
+      'ESTAB  0      0      198.19.0.1:80       198.18.0.1:53648',
+      '\t reno wscale:7,7 rto:300 rtt:100.1/0.2 mss:1448 cwnd:10 bytes_sent:0',
+    ].join('\n');
+    const s = parseSsTin(out);
+    expect(s['198.18.0.1:53632']).toEqual({ cwnd: 27, bytesAcked: 22594, rttMs: 101.2 });
+    expect(s['198.18.0.1:53648']?.cwnd).toBe(10);
+    expect(Number.isNaN(s['198.18.0.1:53648']?.bytesAcked)).toBe(true);
+    expect(Object.keys(s)).toHaveLength(2);
   });
 });

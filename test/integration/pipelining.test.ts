@@ -15,7 +15,13 @@ describe('pipelining on the wire', () => {
       // At least one request reached the server while earlier responses on its connection were unsent.
       const early = server.requests.filter((r) => r.responsesSentBefore < r.index);
       expect(early.length).toBeGreaterThan(0);
-      expect(run.results.filter((r) => r.pipelined).length).toBe(early.length);
+      // Every request the server saw arrive early was sent pipelined. The client may also flag one
+      // more per connection: pipelining starts at the first keep-alive response header, so the
+      // request sent then is written while that response's body is still arriving, yet the server
+      // may have finished writing it already.
+      const flagged = new Set(run.results.filter((r) => r.pipelined).map((r) => new URL(r.url).pathname));
+      for (const r of early) expect(flagged.has(r.path)).toBe(true);
+      expect(flagged.size - early.length).toBeLessThanOrEqual(server.connections());
       for (const r of run.results) expect(run.sha(r.id)).toBe(sha256(bodyFor(new URL(r.url).pathname, size(new URL(r.url).pathname))));
     } finally {
       await server.close();

@@ -1,0 +1,78 @@
+/**
+ * `node dist/bench/trace.js --link L --page P [--strategy S] [--scheme http|https] [--ss-every MS]`
+ * — one getlist load on one emulated link, traced: every request's discovery, send, first byte and
+ * end (ms from the load's start) and connection, plus the server side's TCP state (`ss -tin` in the
+ * server namespace: cwnd, bytes acked, RTT) sampled every MS ms while the load runs. This is the tool
+ * for answering "where did the time go" against the lower bound (bench/model/MODEL.md). Needs root.
+ * Prints JSON to stdout; progress to stderr.
+ */
+import { startLink } from './link/link-emulator';
+import { getBenchPage } from './corpus/bench-corpus';
+import { netnsSpawn, startOrigins } from './origins/start-origins';
+import { BenchRunError } from './run/bench-run-error';
+import { childOutput } from './run/child-output';
+import { linkPreset } from './run/link-presets';
+import { originsFor } from './run/run-link';
+import { join, resolve } from 'node:path';
+import { parseSsTin, type SsSample } from './run/ss-sample';
+
+function flag(argv: readonly string[], name: string): string | undefined {
+  const i = argv.indexOf(name);
+  return i < 0 ? undefined : argv[i + 1];
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const linkName = flag(argv, '--link');
+  const pageName = flag(argv, '--page');
+  if (linkName === undefined || pageName === undefined) throw new BenchRunError('E_BENCH_USAGE', 'usage: trace --link L --page P [--strategy S] [--scheme http|https] [--ss-every MS]');
+  const strategy = flag(argv, '--strategy') ?? 'getlist';
+  const scheme = flag(argv, '--scheme') ?? 'http';
+  if (scheme !== 'http' && scheme !== 'https') throw new BenchRunError('E_BENCH_USAGE', `--scheme must be http or https, got ${scheme}`);
+  const ssEvery = Number(flag(argv, '--ss-every') ?? 20);
+  const root = resolve(__dirname, '..', '..');
+  getBenchPage(pageName);
+  const names = originsFor([pageName]);
+  const link = await startLink({ ...linkPreset(linkName), hosts: names.length, seed: 1 });
+  const hostMap = Object.fromEntries(names.map((n, i) => [n, link.serverAddrs[i] ?? '']));
+  link.setClientHosts(hostMap);
+  const origins = await startOrigins({
+    bindings: names.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })),
+    pages: [pageName],
+    linkHosts: 'name',
+    spawn: netnsSpawn(link.serverNs),
+  });
+  try {
+    const url = origins.pageUrl(pageName, scheme);
+    const samples: SsSample[] = [];
+    const t0 = Date.now();
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const child = link.execInServer('ss', ['-tin'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const out = await childOutput(child, 5_000, 'ss');
+        samples.push({ tMs: Date.now() - t0, sockets: parseSsTin(out.stdout) });
+        await new Promise((r) => setTimeout(r, ssEvery));
+      }
+    })();
+    const child = link.execInClient(process.execPath, [join(root, 'bin', 'getlist.js'), 'load', url, '--strategy', strategy, '--json', '--ca', origins.caPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = await childOutput(child, 300_000, `getlist ${strategy}`);
+    sampling = false;
+    await sampler;
+    if (out.code !== 0) throw new BenchRunError('E_RUN_FAILED', out.stderr.slice(-500));
+    const load = JSON.parse(out.stdout) as { runs: unknown[] };
+    process.stdout.write(`${JSON.stringify({ link: linkName, page: pageName, strategy, scheme, info: link.info, run: load.runs[0], ss: samples, accessLog: origins.accessLog() })}\n`);
+    return 0;
+  } finally {
+    await origins.stop().catch(() => undefined);
+    await link.close().catch(() => undefined);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const e = err as { code?: string; message?: string };
+    process.stderr.write(`trace: ${e.code ?? 'E_BENCH_INTERNAL'}: ${e.message ?? String(err)}\n`);
+    process.exit(e.code === 'E_BENCH_USAGE' ? 2 : 1);
+  },
+);
