@@ -1,8 +1,10 @@
 /**
- * `node dist/bench/bench.js --quick|--full [--runs N] [--links a,b] [--pages a,b] [--out FILE]` —
+ * `node dist/bench/bench.js --quick|--full [--runs N] [--links a,b] [--pages a,b] [--jobs N] [--out FILE]` —
  * the packet-level benchmark (bench/run/): getlist's strategies and real Chromium on emulated
  * links against nginx origins. Needs root (network namespaces). Writes
- * bench/results/bench-<quick|full>-latest.json and prints a summary; progress goes to stderr.
+ * bench/results/bench-<quick|full>-latest.json (rewritten after every link, so an interrupted run
+ * keeps every link it finished) and prints a summary; progress goes to stderr. `--jobs N` runs N
+ * links at once (see BenchRunOptions.jobs).
  */
 import { join, resolve } from 'node:path';
 import { BenchRunError } from './run/bench-run-error';
@@ -27,8 +29,13 @@ function planFrom(argv: readonly string[]): BenchPlan {
   const plan = quick ? quickPlan(runs) : fullPlan(runs);
   const links = list(argv, '--links');
   const pages = list(argv, '--pages');
+  // With --links, links run in the order given (put the cells that matter most first).
+  const rank = (name: string): number => (links === undefined ? 0 : links.indexOf(name));
+  const unknown = links?.filter((l) => !plan.links.some((p) => p.link === l)) ?? [];
+  if (unknown.length > 0) throw new BenchRunError('E_BENCH_USAGE', `--links: ${unknown.join(', ')} not in the ${plan.mode} plan`);
   plan.links = plan.links
     .filter((l) => links === undefined || links.includes(l.link))
+    .sort((a, b) => rank(a.link) - rank(b.link))
     .map((l) => ({ ...l, cells: l.cells.filter((c) => pages === undefined || pages.includes(c.page)) }))
     .filter((l) => l.cells.length > 0);
   if (plan.links.length === 0) throw new BenchRunError('E_BENCH_USAGE', 'no cell left after --links/--pages');
@@ -39,8 +46,13 @@ async function main(argv: readonly string[]): Promise<number> {
   const plan = planFrom(argv);
   const root = resolve(__dirname, '..', '..');
   const out = list(argv, '--out')?.[0] ?? join(root, 'bench', 'results', `bench-${plan.mode}-latest.json`);
+  const jobsArg = list(argv, '--jobs')?.[0];
+  const jobs = jobsArg === undefined ? 1 : Number(jobsArg);
+  if (!(Number.isInteger(jobs) && jobs >= 1 && jobs <= 16)) throw new BenchRunError('E_BENCH_USAGE', `--jobs must be an integer 1..16, got ${jobsArg}`);
   const results = await runBench({
     plan,
+    jobs,
+    onLinkDone: (partial) => writeResults(out, partial),
     // dist/getlist.js only exports main(); bin/getlist.js is the launcher that calls it.
     cliPath: join(root, 'bin', 'getlist.js'),
     timeoutMs: plan.mode === 'quick' ? 60_000 : 180_000,

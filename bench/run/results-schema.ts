@@ -32,6 +32,8 @@ export interface BenchMeta {
   mode: 'quick' | 'full';
   /** Runs per contender per cell by default; a link may run fewer (quick: the DSL links). `runs.length` is authoritative. */
   runs: number;
+  /** Links run at once (`--jobs`); absent in files written before it existed (= 1). */
+  jobs?: number;
   machine: { cpus: number; cpuModel: string; kernel: string; memoryGiB: number };
   node: string;
   /** e.g. "Chromium 138.0.7204.183", or undefined when Chromium was not found. */

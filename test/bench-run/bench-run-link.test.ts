@@ -5,6 +5,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLink } from '../../bench/run/run-link';
+import { runBench } from '../../bench/run/bench-run';
+import type { BenchResults } from '../../bench/run/results-schema';
 import { netnsSkipReason } from '../bench-link/netns-gate';
 
 const root = join(__dirname, '..', '..');
@@ -47,5 +49,23 @@ if (reason !== undefined) process.stdout.write(`skipping bench run integration: 
     // Two requests over a 20 ms link cannot finish in under two round trips.
     expect(getlist?.totalMs).toBeGreaterThanOrEqual(40);
     expect(chromium?.totalMs).toBeGreaterThanOrEqual(40);
+  }, 30_000);
+
+  test('--jobs 2: two links at once, results in plan order, a partial results file after each link', async () => {
+    const partials: BenchResults[] = [];
+    const results = await runBench({
+      plan: { mode: 'quick', runs: 1, links: [
+        { link: 'spdy-dsl-20-0', cells: [{ page: 'pm95-2544-1', contenders: ['getlist'] }] },
+        { link: 'spdy-dsl-40-0', cells: [{ page: 'pm95-2544-1', contenders: ['getlist'] }] },
+      ] },
+      jobs: 2, cliPath, timeoutMs: 20_000, command: 'test', progress: () => undefined,
+      onLinkDone: (p) => partials.push(p),
+    });
+    expect(results.meta.jobs).toBe(2);
+    expect(results.cells.map((c) => c.link)).toEqual(['spdy-dsl-20-0', 'spdy-dsl-40-0']);
+    for (const c of results.cells) expect(c.contenders[0]?.runs[0]).toMatchObject({ errors: 0, serverRequests: 2 });
+    // Each link really crossed its own emulated RTT: 2 requests take at least 2 round trips.
+    expect(results.cells[1]?.contenders[0]?.runs[0]?.totalMs).toBeGreaterThanOrEqual(80);
+    expect(partials.map((p) => p.cells.length)).toEqual([1, 2]);
   }, 30_000);
 });
