@@ -25,7 +25,7 @@ describe('link presets', () => {
 });
 
 describe('matrix', () => {
-  test('full: P&M pages on pm95, mcmanus-159 on both McManus links, almanac on 24 DSL links and mobile', () => {
+  test('full: P&M pages on pm95, mcmanus-159 on both McManus links, almanac and mcmanus-159 on 24 DSL links and mobile', () => {
     const plan = fullPlan();
     expect(plan.runs).toBe(5);
     expect(plan.links.map((l) => l.link)).toEqual(expect.arrayContaining(['pm95', 'mcmanus-100', 'mcmanus-300', 'spdy-dsl-20-0', 'spdy-dsl-200-2', 'mobile']));
@@ -36,7 +36,8 @@ describe('matrix', () => {
       for (const c of l.cells) expect(c.contenders).toEqual(want);
     }
     for (const l of plan.links) expect(() => linkPreset(l.link)).not.toThrow();
-    expect(planLoads(plan)).toBe(((10 + 1 + 1) * 9 + 25 * 2 * 7) * 5);
+    expect(plan.links.find((l) => l.link === 'spdy-dsl-80-0')?.cells.map((c) => c.page)).toEqual(['almanac-median', 'almanac-p90', 'mcmanus-159']);
+    expect(planLoads(plan)).toBe(((10 + 1 + 1) * 9 + 25 * 3 * 7) * 5);
   });
   test('quick is a subset with 3 runs; one DSL link, 2 runs, the SPDY comparison over https', () => {
     const q = quickPlan();
