@@ -42,11 +42,14 @@ function check(r: OriginPath, text: Text): void {
 
 export function buildAlmanacPage(shape: AlmanacShape): BenchPageBuild {
   const rng = new Prng(shape.name);
-  const doc: OriginPath = { origin: O.www, path: '/index.html' };
+  // Every path lives under the page's name, so both almanac pages can be served by one set of
+  // origins at once (they share the ten origin names) without one page's files replacing the other's.
+  const under = (path: string): string => `/${shape.name}${path}`;
+  const doc: OriginPath = { origin: O.www, path: under('/index.html') };
   const texts = new Map<string, Text>();
   const res = (origin: string, path: string, kind: BenchResource['kind'], contentType: string, size: number,
     discoveredBy: BenchResource['discoveredBy'] = 'html', referencedFrom: OriginPath = doc, renderBlocking = false): BenchResource =>
-    ({ origin, path, kind, contentType, size, discoveredBy, referencedFrom, renderBlocking });
+    ({ origin, path: under(path), kind, contentType, size, discoveredBy, referencedFrom, renderBlocking });
 
   // Stylesheets: the site's own first, the font service's @font-face sheet last.
   const css = shape.stylesheets;

@@ -32,12 +32,13 @@ export function checkPagesBound(builds: readonly BenchPageBuild[], bound: Readon
 export function writeDocroots(root: string, builds: readonly BenchPageBuild[], bound: ReadonlyMap<string, BoundOrigin>): number {
   checkPagesBound(builds, bound);
   let files = 0;
-  const written = new Set<string>();
-  const write = (file: string, body: Buffer, linkFrom: string | undefined): void => {
+  /** File → the page that wrote it and the bytes, to tell a harmless repeat from a collision. */
+  const written = new Map<string, { page: string; body: Buffer }>();
+  const write = (file: string, page: string, body: Buffer, linkFrom: string | undefined): void => {
     mkdirSync(dirname(file), { recursive: true, mode: 0o755 });
     if (linkFrom !== undefined) linkSync(linkFrom, file);
     else writeFileSync(file, body, { mode: 0o644 });
-    written.add(file);
+    written.set(file, { page, body });
     files += 1;
   };
   for (const build of builds) {
@@ -56,9 +57,17 @@ export function writeDocroots(root: string, builds: readonly BenchPageBuild[], b
           });
           if (body === undefined) throw new Error(`bug: ${page.name} lists ${item.origin}${item.path} but has no body for it`);
           const file = join(docrootOf(root, scheme, origin), item.path);
-          if (written.has(file)) continue;
+          const earlier = written.get(file);
+          if (earlier !== undefined) {
+            // Two pages served together must not claim one URL for different bytes: one of them
+            // would silently load the other's file.
+            if (!earlier.body.equals(body.body)) {
+              throw new OriginsError('E_ORIGIN_PATH_CONFLICT', `${page.name} and ${earlier.page} both serve ${origin}${item.path} with different bytes; serve them from different links or give their files distinct paths`);
+            }
+            continue;
+          }
           const isText = /^text\//.test(body.contentType);
-          write(file, body.body, !isText && scheme === 'https' ? httpFile : undefined);
+          write(file, page.name, body.body, !isText && scheme === 'https' ? httpFile : undefined);
           httpFile = file;
         }
       }

@@ -8,6 +8,7 @@ export type OriginsErrorCode =
   | 'E_OPENSSL_FAILED'
   | 'E_BAD_BINDING'
   | 'E_ORIGIN_UNBOUND'
+  | 'E_ORIGIN_PATH_CONFLICT'
   | 'E_PORT_IN_USE'
   | 'E_NGINX_FAILED'
   | 'E_NGINX_START_TIMEOUT';

@@ -1,4 +1,8 @@
-import { ALMANAC_ORIGINS } from '../../bench/corpus/bench-corpus';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ALMANAC_ORIGINS, benchPageBuild } from '../../bench/corpus/bench-corpus';
+import { docrootOf, writeDocroots } from '../../bench/origins/docroot';
 import { parseAccessLog } from '../../bench/origins/access-log';
 import { renderNginxConfig, supportsHttp2Directive } from '../../bench/origins/nginx-config';
 import { bindOrigin } from '../../bench/origins/origin-binding';
@@ -36,5 +40,39 @@ describe('origin servers: configuration and validation (no nginx needed)', () =>
     if (process.env.GETLIST_NGINX === '0') return;
     await expect(startOrigins({ bindings: [{ origin: ALMANAC_ORIGINS.www, address: '127.0.0.1' }], pages: ['almanac-median'] }))
       .rejects.toMatchObject({ code: 'E_ORIGIN_UNBOUND', message: expect.stringContaining('static.example.test') });
+  });
+});
+
+describe('docroots for several pages at once', () => {
+  const bound = new Map(Object.values(ALMANAC_ORIGINS).map((origin, i) => [origin, bindOrigin({ origin, address: `198.19.0.${i + 1}`, httpPort: 80, httpsPort: 443 }, 'name')]));
+
+  test('both almanac pages share the ten origins without sharing a file', () => {
+    const root = mkdtempSync(join(tmpdir(), 'gl-docroot-'));
+    try {
+      const builds = [benchPageBuild('almanac-median'), benchPageBuild('almanac-p90')];
+      const files = writeDocroots(root, builds, bound);
+      const perPage = builds.map((b) => 2 * (1 + b.page.resources.length));
+      expect(files).toBe(perPage[0]! + perPage[1]!);
+      const median = builds[0]!.page.document;
+      const p90 = builds[1]!.page.document;
+      expect(median.path).not.toBe(p90.path);
+      expect(statSync(join(docrootOf(root, 'http', p90.origin), p90.path)).size).toBe(p90.size);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('two pages claiming one URL with different bytes fail with E_ORIGIN_PATH_CONFLICT', () => {
+    const root = mkdtempSync(join(tmpdir(), 'gl-docroot-'));
+    try {
+      const a = benchPageBuild('almanac-median');
+      const b = benchPageBuild('almanac-p90');
+      // b's document at a's document URL, with b's (different) bytes.
+      const clash = { ...b, page: { ...b.page, document: { ...b.page.document, path: a.page.document.path } },
+        bodyOf: (o: string, p: string, base: (o: string) => string) => b.bodyOf(o, p === a.page.document.path ? b.page.document.path : p, base) };
+      expect(() => writeDocroots(root, [a, clash], bound)).toThrow(expect.objectContaining({ code: 'E_ORIGIN_PATH_CONFLICT' }));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
