@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { BenchRunError } from './run/bench-run-error';
 import { fullPlan, quickPlan, type BenchPlan } from './run/bench-matrix';
 import { runBench, writeResults } from './run/bench-run';
+import { killBrowsersSync } from './run/chromium-contender';
 import { formatSummary } from './run/summary-table';
 
 function list(argv: readonly string[], flag: string): string[] | undefined {
@@ -62,6 +63,17 @@ async function main(argv: readonly string[]): Promise<number> {
   writeResults(out, results);
   process.stdout.write(`${formatSummary(results)}\nwrote ${out}\n`);
   return results.cells.some((c) => c.error) ? 1 : 0;
+}
+
+// Ctrl-C / SIGTERM / SIGHUP: kill the Chromium of a load in progress, then exit; the 'exit' handler
+// of bench/link/cleanup-registry.ts removes the namespaces, devices and processes of every link.
+// The results file already holds every finished link.
+for (const [signal, n] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`bench: ${signal}: stopping; finished links are in the results file\n`);
+    killBrowsersSync();
+    process.exit(128 + n);
+  });
 }
 
 main(process.argv.slice(2)).then(

@@ -5,6 +5,7 @@
  * DevTools TCP port would not. Times come from Chromium's CDP network events; Resource Timing is
  * read as well, as a cross-check.
  */
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,6 +109,19 @@ async function recordNetwork(page: Page): Promise<{ events: CdpNetworkEvents; la
   return { events: { sent, responses, ended }, lastEventAt: () => last };
 }
 
+/** Chromium processes of loads in progress, for {@link killBrowsersSync}. */
+const liveBrowsers = new Set<ChildProcess>();
+
+/**
+ * SIGKILLs every Chromium a load in progress started. For a signal handler: puppeteer's own
+ * SIGINT/SIGTERM/SIGHUP handlers are off (they would keep the process alive after the signal), so
+ * the benchmark's handler calls this before it exits.
+ */
+export function killBrowsersSync(): void {
+  for (const proc of liveBrowsers) if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+  liveBrowsers.clear();
+}
+
 export async function loadWithChromium(o: ChromiumLoadOptions): Promise<ChromiumLoad> {
   const dir = mkdtempSync(join(tmpdir(), 'getlist-bench-chromium-'));
   const deadline = Date.now() + o.timeoutMs;
@@ -127,7 +141,12 @@ export async function loadWithChromium(o: ChromiumLoadOptions): Promise<Chromium
         ],
         timeout: 30_000,
         protocolTimeout: o.timeoutMs + 10_000,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
       });
+      const proc = browser.process();
+      if (proc !== null) liveBrowsers.add(proc);
     } catch (err) {
       throw new BenchRunError('E_CHROMIUM_LAUNCH', `could not start ${CHROMIUM_PATH} in ${o.clientNs}: ${(err as Error).message}`);
     }
@@ -150,6 +169,7 @@ export async function loadWithChromium(o: ChromiumLoadOptions): Promise<Chromium
       await Promise.race([browser.close(), new Promise((r) => (timer = setTimeout(r, 5_000)))]).catch(() => undefined);
       clearTimeout(timer);
       if (proc !== null && proc.exitCode === null) proc.kill('SIGKILL');
+      if (proc !== null) liveBrowsers.delete(proc);
     }
     rmSync(dir, { recursive: true, force: true });
   }
