@@ -1,22 +1,38 @@
 /**
- * `node dist/bench/report.js <results.json> [--out DIR] [--figures DIR]` — turns a results file of
- * the packet-level benchmark (bench/run/results-schema.ts) into bench/RESULTS.md and the figures
- * bench/results/figure-pm95.svg and figure-rtt.svg.
+ * `node dist/bench/report.js <results.json> [<results.json> …] [--out DIR] [--figures DIR]` — turns
+ * one or more results files of the packet-level benchmark (bench/run/results-schema.ts) into
+ * bench/RESULTS.md and the figures bench/results/figure-pm95.svg and figure-rtt.svg.
+ *
+ * Several files (e.g. the full matrix run in parts) are merged by bench/report/merge-results.ts:
+ * cells in the order given, each attributed to its file; a (page, link) in two files, or files of
+ * different modes or schema versions, are refused.
  *
  * Defaults write into the checkout: RESULTS.md to `bench/`, figures to `bench/results/`. A bad
  * file or command line prints its code and a sentence, exit code 2.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import type { BenchResults } from './run/results-schema';
 import { parseResults, ReportError } from './report/load-results';
+import { mergeResults } from './report/merge-results';
 import { resultsMarkdown } from './report/results-markdown';
 import { pm95Figure, rttFigure } from './report/svg-figures';
 
 export interface ReportArgs {
-  input: string;
+  /** Results files, in the order their cells are reported. */
+  inputs: string[];
   outDir: string;
   figuresDir: string;
 }
+
+const USAGE = [
+  'usage: node dist/bench/report.js <results.json> [<results.json> …] [--out DIR] [--figures DIR]',
+  '  --out DIR      where RESULTS.md goes (default bench)',
+  '  --figures DIR  where figure-pm95.svg and figure-rtt.svg go (default <--out>/results)',
+  '  Several files are merged into one report, e.g. the full matrix run in parts: cells in the order',
+  '  given, each attributed to its file. The same page @ link in two files (E_REPORT_DUPLICATE_CELL),',
+  '  or files of different modes or schema versions (E_REPORT_INPUT), are refused.',
+].join('\n');
 
 export function parseReportArgs(argv: readonly string[]): ReportArgs {
   const positional: string[] = [];
@@ -31,17 +47,27 @@ export function parseReportArgs(argv: readonly string[]): ReportArgs {
     };
     if (a === '--out') outDir = value();
     else if (a === '--figures') figuresDir = value();
-    else if (a === '--help' || a === '-h') throw new ReportError('E_REPORT_USAGE', 'usage: node dist/bench/report.js <results.json> [--out DIR] [--figures DIR]');
+    else if (a === '--help' || a === '-h') throw new ReportError('E_REPORT_USAGE', USAGE);
     else if (a.startsWith('-')) throw new ReportError('E_REPORT_USAGE', `unknown option ${a} (try --help)`);
     else positional.push(a);
   }
-  if (positional.length !== 1) throw new ReportError('E_REPORT_USAGE', `expected one results file, e.g. bench/results/bench-quick-latest.json; got ${positional.length}`);
-  return { input: positional[0] as string, outDir, figuresDir: figuresDir ?? join(outDir, 'results') };
+  if (positional.length === 0) throw new ReportError('E_REPORT_USAGE', 'expected one or more results files, e.g. bench/results/bench-quick-latest.json; got none (try --help)');
+  return { inputs: positional, outDir, figuresDir: figuresDir ?? join(outDir, 'results') };
+}
+
+function readResults(path: string): BenchResults {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ReportError('E_REPORT_INPUT', `cannot read ${path}: ${(err as Error).message}`);
+  }
+  return parseResults(text, path);
 }
 
 /** Writes the report; returns the paths written. */
 export function writeReport(args: ReportArgs): string[] {
-  const results = parseResults(readFileSync(args.input, 'utf8'));
+  const results = mergeResults(args.inputs.map((path) => ({ path, results: readResults(path) })));
   mkdirSync(args.figuresDir, { recursive: true });
   const written: string[] = [];
   const figures: string[] = [];

@@ -4,12 +4,15 @@
  *
  * Pure: no I/O, no clock. Everything is in ms, bytes and bits/s.
  *
- * Two families of bounds, and the bound is their maximum:
+ * Three families of bounds, and the bound is their maximum:
  * - latency: for each request, the earliest its last byte can arrive, following its dependency
  *   chain (handshake on a new origin, 1 RTT per request, slow-start rounds on a fresh window,
  *   its own serialisation on the bottleneck);
  * - bandwidth with overlap: for each level k, every byte of levels ≥ k must cross the bottleneck
- *   after the first level-k request can have reached a server.
+ *   after the first level-k request can have reached a server;
+ * - slow start: for each origin and level k, the origin's bytes of levels ≥ k must fit in the
+ *   windows of its connections (at most C open at once), which start from C initial windows plus
+ *   the growth that shallower levels' segments can have bought, and at most double every RTT.
  *
  * Loss and the uplink are ignored (a loss-free link and a request of a few bytes are the best case).
  */
@@ -40,7 +43,16 @@ export interface BoundOptions {
   /** https: TLS 1.3 full handshake, 1 RTT after TCP's. @default false */
   tls?: boolean;
   tcp?: Partial<TcpModel>;
+  /**
+   * Most connections the client keeps open to one origin at once. Every browser's HTTP/1.1 limit,
+   * and every `getlist load` strategy's, is 6; an HTTP/2 client uses 1, and a bound for C holds
+   * for any client that uses C or fewer. @default 6
+   */
+  connectionsPerOrigin?: number;
 }
+
+/** {@link BoundOptions.connectionsPerOrigin} when not given. */
+export const DEFAULT_CONNECTIONS_PER_ORIGIN = 6;
 
 /** The times the latency bound assigns one request, ms from navigation start. */
 export interface RequestTiming {
@@ -66,17 +78,43 @@ export interface LevelBound {
   boundMs: number;
 }
 
+/** The slow-start bound on one origin's bytes of one level and every deeper one. */
+export interface SlowStartBound {
+  origin: string;
+  level: number;
+  /** Payload bytes of the origin's requests at this level and deeper. */
+  bytes: number;
+  /** Earliest a request among them can reach the server (its earliest `requestMs` + RTT/2). */
+  earliestSendMs: number;
+  /**
+   * Most segments the origin's connections can send in the first RTT from `earliestSendMs`:
+   * C initial windows, plus one segment for every segment of the origin's shallower responses.
+   */
+  windowSegments: number;
+  /** Least n ≥ 1 with windowSegments·mss·(2ⁿ − 1) ≥ bytes: the RTTs of sending these bytes take. */
+  rounds: number;
+  /**
+   * Earliest the last of these bytes can arrive: the largest, over m = 0 … rounds − 1, of
+   * `earliestSendMs` + m·RTT + serialisation of what m RTTs of windows cannot have carried, + RTT/2.
+   */
+  boundMs: number;
+}
+
 export interface LowerBound {
-  /** max(latencyMs, bandwidthMs). */
+  /** max(latencyMs, bandwidthMs, slowStartMs). */
   totalMs: number;
   latencyMs: number;
   /** The largest {@link LevelBound.boundMs}. */
   bandwidthMs: number;
-  /** Which family set `totalMs`. */
-  limitedBy: 'latency' | 'bandwidth';
+  /** The largest {@link SlowStartBound.boundMs}. */
+  slowStartMs: number;
+  /** Which family set `totalMs` (on a tie, the first of latency, bandwidth, slow start). */
+  limitedBy: 'latency' | 'bandwidth' | 'slow-start';
   /** The request whose completion sets `latencyMs`, and its chain from the document. */
   criticalChain: RequestTiming[];
   levels: LevelBound[];
+  /** One entry per origin and level at which the origin has requests, in origin then level order. */
+  slowStart: SlowStartBound[];
   requests: RequestTiming[];
 }
 
@@ -91,6 +129,15 @@ export function serialisationMs(payload: number, link: LinkModel, tcp: TcpModel 
 }
 
 /**
+ * Most segments a response of `size` body bytes takes: ⌈size/mss⌉ for the body, and at most one
+ * more for its headers (in a segment of their own, or pushing the body one segment further). Used
+ * where acknowledged segments may have grown a window, so too many is safe and too few is not.
+ */
+export function segmentsOf(size: number, tcp: TcpModel = DEFAULT_TCP): number {
+  return Math.ceil(size / tcp.mss) + 1;
+}
+
+/**
  * Round trips of slow start needed to send `bytes` starting from a window of `cwnd` segments that
  * doubles every RTT: the least n ≥ 1 with cwnd·mss·(2ⁿ − 1) ≥ bytes.
  */
@@ -100,31 +147,38 @@ export function slowStartRounds(bytes: number, cwnd: number, mss: number): numbe
   return rounds;
 }
 
-function validate(link: LinkModel, tcp: TcpModel): void {
+function validate(link: LinkModel, tcp: TcpModel, connections: number): void {
   const bad = (what: string, v: number) => new RangeError(`lower bound: ${what} must be a finite number ≥ 0; got ${v}`);
   if (!Number.isFinite(link.rttMs) || link.rttMs < 0) throw bad('rttMs', link.rttMs);
   if (!Number.isFinite(link.downBitsPerSec) || link.downBitsPerSec < 0) throw bad('downBitsPerSec', link.downBitsPerSec);
   if (!(tcp.initCwnd >= 1) || !(tcp.mss >= 1)) throw new RangeError(`lower bound: initCwnd and mss must be ≥ 1; got ${tcp.initCwnd}, ${tcp.mss}`);
+  if (!Number.isInteger(connections) || connections < 1) throw new RangeError(`lower bound: connectionsPerOrigin must be a whole number ≥ 1; got ${connections}`);
 }
 
 export function lowerBound(page: PageStructure, link: LinkModel, options: BoundOptions = {}): LowerBound {
   const tcp: TcpModel = { ...DEFAULT_TCP, ...options.tcp };
-  validate(link, tcp);
+  const connections = options.connectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN;
+  validate(link, tcp, connections);
   const timings = latencyTimings(page.requests, link, tcp, options.tls === true);
   const levels = levelBounds(page, timings, link, tcp);
+  const slowStart = slowStartBounds(page, timings, link, tcp, connections);
   let last = 0;
   timings.forEach((t, i) => {
     if (t.completeMs > (timings[last] as RequestTiming).completeMs) last = i;
   });
   const latencyMs = (timings[last] as RequestTiming).completeMs;
   const bandwidthMs = Math.max(...levels.map((l) => l.boundMs));
+  const slowStartMs = Math.max(...slowStart.map((b) => b.boundMs));
+  const totalMs = Math.max(latencyMs, bandwidthMs, slowStartMs);
   return {
-    totalMs: Math.max(latencyMs, bandwidthMs),
+    totalMs,
     latencyMs,
     bandwidthMs,
-    limitedBy: latencyMs >= bandwidthMs ? 'latency' : 'bandwidth',
+    slowStartMs,
+    limitedBy: latencyMs === totalMs ? 'latency' : bandwidthMs === totalMs ? 'bandwidth' : 'slow-start',
     criticalChain: chainTo(last, page.requests, timings),
     levels,
+    slowStart,
     requests: timings,
   };
 }
@@ -138,8 +192,8 @@ export function lowerBound(page: PageStructure, link: LinkModel, options: BoundO
 function latencyTimings(requests: readonly ModelRequest[], link: LinkModel, tcp: TcpModel, tls: boolean): RequestTiming[] {
   const rtt = link.rttMs;
   const handshakeMs = rtt * (tls ? 2 : 1);
-  const bytesOn = new Map<string, number>();
-  for (const r of requests) bytesOn.set(r.origin, (bytesOn.get(r.origin) ?? 0) + r.size);
+  const segmentsOn = new Map<string, number>();
+  for (const r of requests) segmentsOn.set(r.origin, (segmentsOn.get(r.origin) ?? 0) + segmentsOf(r.size, tcp));
   let firstKnown = new Map<string, number>();
   let timings: RequestTiming[] = [];
   for (let pass = 0; pass <= requests.length + 1; pass++) {
@@ -151,8 +205,8 @@ function latencyTimings(requests: readonly ModelRequest[], link: LinkModel, tcp:
       const connectedMs = Math.min(firstKnown.get(r.origin) ?? Infinity, discoveredMs) + handshakeMs;
       const requestMs = Math.max(discoveredMs, connectedMs);
       // Sent the moment its connection opens: no byte has grown that window yet. Sent later: the
-      // window can have grown by at most one segment per segment this origin sent (slow start).
-      const cwnd = discoveredMs <= connectedMs ? tcp.initCwnd : tcp.initCwnd + Math.ceil(((bytesOn.get(r.origin) ?? 0) - r.size) / tcp.mss);
+      // window can have grown by at most one segment per segment of this origin's other responses.
+      const cwnd = discoveredMs <= connectedMs ? tcp.initCwnd : tcp.initCwnd + (segmentsOn.get(r.origin) ?? 0) - segmentsOf(r.size, tcp);
       const rounds = slowStartRounds(r.size, cwnd, tcp.mss);
       const completeMs = requestMs + rtt + Math.max((rounds - 1) * rtt, serialisationMs(r.size, link, tcp));
       timings.push({ key: r.key, level: r.level, discoveredMs, requestMs, completeMs, rounds });
@@ -172,6 +226,41 @@ function levelBounds(page: PageStructure, timings: readonly RequestTiming[], lin
     const bytes = page.requests.filter((r) => r.level >= level).reduce((s, r) => s + r.size, 0);
     return { level, earliestSendMs, bytes, boundMs: earliestSendMs + serialisationMs(bytes, link, tcp) + link.rttMs / 2 };
   });
+}
+
+/**
+ * An origin's bytes of level k and deeper cannot leave its server before the first of their
+ * requests arrives. From then on, its connections (at most C open at once) can send in any RTT at
+ * most what their windows hold, and in slow start a window grows by at most one segment per segment
+ * acknowledged, so the sum of the windows at most doubles every RTT. When the first of those
+ * requests arrives, that sum is at most C initial windows plus one segment per segment sent
+ * before, and only the origin's shallower responses can have been sent before ({@link segmentsOf}).
+ * MODEL.md, family 3, gives the argument in full.
+ */
+function slowStartBounds(page: PageStructure, timings: readonly RequestTiming[], link: LinkModel, tcp: TcpModel, connections: number): SlowStartBound[] {
+  const rtt = link.rttMs;
+  const out: SlowStartBound[] = [];
+  const origins = [...new Set(page.requests.map((r) => r.origin))];
+  for (const origin of origins) {
+    const on = page.requests.flatMap((r, i) => (r.origin === origin ? [{ r, t: timings[i] as RequestTiming }] : []));
+    for (const level of [...new Set(on.map(({ r }) => r.level))].sort((a, b) => a - b)) {
+      const deeper = on.filter(({ r }) => r.level >= level);
+      const bytes = deeper.reduce((s, { r }) => s + r.size, 0);
+      const earliestSendMs = Math.min(...deeper.map(({ t }) => t.requestMs)) + rtt / 2;
+      const grown = on.filter(({ r }) => r.level < level).reduce((s, { r }) => s + segmentsOf(r.size, tcp), 0);
+      const windowSegments = connections * tcp.initCwnd + grown;
+      const rounds = slowStartRounds(bytes, windowSegments, tcp.mss);
+      // Before earliestSendMs + m·RTT at most windowSegments·(2ᵐ − 1) segments can have left; the
+      // rest (more than 0 bytes for every m < rounds) leaves later, and crosses the bottleneck after.
+      let lastCrossedMs = earliestSendMs;
+      for (let m = 0; m < rounds; m++) {
+        const rest = bytes - windowSegments * tcp.mss * (2 ** m - 1);
+        lastCrossedMs = Math.max(lastCrossedMs, earliestSendMs + m * rtt + serialisationMs(rest, link, tcp));
+      }
+      out.push({ origin, level, bytes, earliestSendMs, windowSegments, rounds, boundMs: lastCrossedMs + rtt / 2 });
+    }
+  }
+  return out;
 }
 
 function chainTo(index: number, requests: readonly ModelRequest[], timings: readonly RequestTiming[]): RequestTiming[] {

@@ -1,6 +1,7 @@
 /**
- * The issue's goals for the packet-level benchmark, judged on one results file. A goal whose cells
- * or contenders were not in the run is NOT RUN, never a MISS: the quick plan leaves some out.
+ * The issue's goals for the packet-level benchmark, judged on one results file or several merged
+ * (each cell on its own run's medians). A goal whose cells or contenders were not in the run is
+ * NOT RUN, never a MISS: the quick plan leaves some out, and so may an unfinished full run.
  *
  * Speed-ups are ratios of median page-complete times, `other ÷ getlist` (> 1: getlist faster).
  * Every goal compares two contenders on the same scheme: the HTTP/1.1 goals (P&M, McManus) use
@@ -9,6 +10,7 @@
 import type { BenchResults, CellResult, ContenderName } from '../run/results-schema';
 import { CellBounds, tcpOf } from './cell-bounds';
 import { contenderOf, isSpdyDsl, medianTotal, medianTtfb, pm95Params, ratio } from './cell-lookup';
+import { metaOf } from './merge-results';
 
 export type Verdict = 'PASS' | 'MISS' | 'NOT RUN';
 
@@ -116,8 +118,9 @@ function spdyGoals(results: BenchResults): GoalRow[] {
 const GETLIST_CONTENDERS: readonly ContenderName[] = ['getlist', 'getlist-tls'];
 
 function boundGoals(results: BenchResults): GoalRow[] {
-  const tcp = tcpOf(results.meta);
   return results.cells.flatMap((c) => {
+    // The TCP settings of the run the cell came from.
+    const tcp = tcpOf(metaOf(results, c));
     const ran = GETLIST_CONTENDERS.filter((name) => contenderOf(c, name) !== undefined);
     return (ran.length > 0 ? ran : ['getlist' as const]).map((name): GoalRow => {
       const g = contenderOf(c, name);

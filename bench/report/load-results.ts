@@ -1,12 +1,13 @@
 /**
  * Reads a results file (bench/run/results-schema.ts) and checks the fields the report relies on, so a
  * truncated or foreign file fails with `E_REPORT_INPUT` and the path of the first bad field instead
- * of a TypeError deep inside a table.
+ * of a TypeError deep inside a table. Whether several files may be merged is checked in
+ * merge-results.ts.
  */
 import type { BenchResults } from '../run/results-schema';
 
 export class ReportError extends Error {
-  constructor(readonly code: 'E_REPORT_INPUT' | 'E_REPORT_USAGE', message: string) {
+  constructor(readonly code: 'E_REPORT_INPUT' | 'E_REPORT_USAGE' | 'E_REPORT_DUPLICATE_CELL', message: string) {
     super(message);
     this.name = 'ReportError';
   }
@@ -19,7 +20,7 @@ const isNumberOrNull = (v: unknown): boolean => v === null || v === undefined ||
 
 function fail(where: string, expected: string, got: unknown): never {
   const shown = got === undefined ? 'nothing' : JSON.stringify(got)?.slice(0, 60);
-  throw new ReportError('E_REPORT_INPUT', `results file: ${where} should be ${expected}; got ${shown}`);
+  throw new ReportError('E_REPORT_INPUT', `${where} should be ${expected}; got ${shown}`);
 }
 
 function checkSummary(s: unknown, where: string): void {
@@ -50,17 +51,25 @@ function checkCell(c: unknown, i: number): void {
   });
 }
 
-/** Parses and checks the text of a results file. Throws {@link ReportError} `E_REPORT_INPUT`. */
-export function parseResults(text: string): BenchResults {
+/**
+ * Parses and checks the text of a results file. Throws {@link ReportError} `E_REPORT_INPUT`, its
+ * message starting with `name` (the file's path when there is one).
+ */
+export function parseResults(text: string, name = 'results file'): BenchResults {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new ReportError('E_REPORT_INPUT', `results file is not JSON: ${(err as Error).message}`);
+    throw new ReportError('E_REPORT_INPUT', `${name} is not JSON: ${(err as Error).message}`);
   }
-  if (!isObject(doc)) fail('the document', 'an object with meta and cells', doc);
-  if (!isObject(doc.meta)) fail('meta', 'an object', doc.meta);
-  if (!Array.isArray(doc.cells)) fail('cells', 'an array', doc.cells);
-  doc.cells.forEach(checkCell);
+  try {
+    if (!isObject(doc)) fail('the document', 'an object with meta and cells', doc);
+    if (!isObject(doc.meta)) fail('meta', 'an object', doc.meta);
+    if (!Array.isArray(doc.cells)) fail('cells', 'an array', doc.cells);
+    doc.cells.forEach(checkCell);
+  } catch (err) {
+    if (err instanceof ReportError) throw new ReportError(err.code, `${name}: ${err.message}`);
+    throw err;
+  }
   return doc as unknown as BenchResults;
 }

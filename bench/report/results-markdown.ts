@@ -1,12 +1,15 @@
 /**
- * bench/RESULTS.md from one results file: a table per page × link, the getlist ratios, the goals,
- * and how the numbers were made. Every number printed comes from the file or from the lower-bound
- * model; nothing is carried over from earlier runs.
+ * bench/RESULTS.md from one results file or several merged (merge-results.ts): a table per page ×
+ * link, the getlist ratios, the goals, which cells of the full matrix are there, and how the numbers
+ * were made. Every number printed comes from the files or from the lower-bound model; nothing is
+ * carried over from earlier runs. With several files, every cell says which run it came from.
  */
-import type { BenchResults, CellResult, ContenderName, ContenderResult, RunResult } from '../run/results-schema';
+import { fullPlan } from '../run/bench-matrix';
+import type { BenchMeta, BenchResults, CellResult, ContenderName, ContenderResult, RunResult } from '../run/results-schema';
 import { CellBounds, tcpOf } from './cell-bounds';
 import { medianTotal, ratio } from './cell-lookup';
 import { judgeGoals, type GoalRow } from './goals';
+import { jobsText, linksOf, metaOf, shortDate, sourceOf, sourcesOf, type ResultsSource } from './merge-results';
 
 /**
  * The ratios printed, `[getlist side, other side]`, each pair on one scheme: getlist over http
@@ -62,10 +65,17 @@ function boundLine(c: CellResult, bounds: CellBounds): string {
   return `Lower bound (bench/model/MODEL.md): ${parts.join('; ')}.`;
 }
 
+/** ` (run 2: 2026-11-22T13:46Z, 5 links at a time)` after a cell's heading when there are several runs. */
+function runSuffix(c: CellResult, results: BenchResults): string {
+  if (sourcesOf(results).length < 2) return '';
+  const s = sourceOf(results, c);
+  return s === undefined ? '' : ` (run ${s.run}: ${shortDate(s.meta.date)}, ${jobsText(s.meta)})`;
+}
+
 function cellSection(c: CellResult, results: BenchResults): string {
-  const bounds = new CellBounds(c, tcpOf(results.meta));
+  const bounds = new CellBounds(c, tcpOf(metaOf(results, c)));
   const info = c.pageInfo;
-  const out = [`### ${c.page} @ ${c.link}`, '', `${linkText(c)}. ${info.requests} requests, ${int(info.bytes)} bytes, ${info.origins} origin${info.origins === 1 ? '' : 's'}, depth ${info.dependencyDepth}.`, ''];
+  const out = [`### ${c.page} @ ${c.link}${runSuffix(c, results)}`, '', `${linkText(c)}. ${info.requests} requests, ${int(info.bytes)} bytes, ${info.origins} origin${info.origins === 1 ? '' : 's'}, depth ${info.dependencyDepth}.`, ''];
   if (c.error) out.push(`**Cell failed: ${c.error.code}** — ${c.error.message}`, '');
   if (c.contenders.length > 0) {
     out.push(markdownTable(
@@ -100,49 +110,190 @@ function ratioSection(results: BenchResults): string {
   ].join('\n');
 }
 
-function goalSection(rows: readonly GoalRow[]): string {
+function goalSection(rows: readonly GoalRow[], merged: boolean, coverage: boolean): string {
   const table = markdownTable(['goal', 'cell', 'target', 'measured', 'verdict'], rows.map((r) => [r.goal, r.where, r.target, r.measured, r.verdict]), ['l', 'l', 'l', 'l', 'l']);
   const missed = rows.filter((r) => r.verdict === 'MISS');
   const why = missed.length === 0 ? [] : ['', 'Missed goals:', '', ...missed.flatMap((r) => [`- ${r.goal} — ${r.where}: ${r.measured}`, '  why:'])];
-  return ['## Goals', '', 'PASS and MISS are judged on this run\'s medians. Every goal compares contenders on the same scheme: the P&M and McManus goals (HTTP/1.1 experiments) use `getlist` over http, the SPDY goals `getlist-tls` over https, and the lower-bound goal holds each to the bound for its own scheme. NOT RUN means the cell or contender was not in the run (`bench:quick` leaves some out).', '', table, ...why].join('\n');
+  const judged = merged ? 'the medians of the run each cell came from (named in the cell\'s heading below)' : 'this run\'s medians';
+  return ['## Goals', '', `PASS and MISS are judged on ${judged}. ` + 'Every goal compares contenders on the same scheme: the P&M and McManus goals (HTTP/1.1 experiments) use `getlist` over http, the SPDY goals `getlist-tls` over https, and the lower-bound goal holds each to the bound for its own scheme. NOT RUN means the cell or contender was not in the run (`bench:quick` leaves some out' + (coverage ? '; "Coverage" lists every cell of the full matrix that is missing' : '') + ').', '', table, ...why].join('\n');
 }
 
-function metaSection(results: BenchResults): string {
-  const m = results.meta;
-  const link = m.link ? `${m.link.congestionControl}, initial window ${m.link.initCwnd} segments, initial receive window ${m.link.initRwnd}, MTU ${m.link.mtu}, tcp_slow_start_after_idle ${m.link.slowStartAfterIdle}` : 'not recorded';
+const machineText = (m: BenchMeta): string => (m.machine ? `${m.machine.cpus} × ${m.machine.cpuModel}, ${m.machine.memoryGiB} GiB, kernel ${m.machine.kernel}` : '—');
+const tcpText = (m: BenchMeta): string => (m.link ? `${m.link.congestionControl}, initial window ${m.link.initCwnd} segments, initial receive window ${m.link.initRwnd}, MTU ${m.link.mtu}, tcp_slow_start_after_idle ${m.link.slowStartAfterIdle}` : 'not recorded');
+const commitText = (m: BenchMeta, digits?: number): string => `${m.gitCommit?.slice(0, digits) ?? '—'}${m.gitDirty ? ' (working tree had changes)' : ''}`;
+const modeText = (m: BenchMeta): string => `${m.mode}, ${m.runs} runs per contender per cell, ${int(m.elapsedMs / 1000)} s in all`;
+
+/** What the machine and the tools were; with several runs, printed once when every run agrees. */
+const SETUP_ROWS: ReadonlyArray<readonly [string, (m: BenchMeta) => string]> = [
+  ['machine', machineText],
+  ['Node', (m) => m.node ?? '—'],
+  ['Chromium', (m) => m.chromium ?? 'not found'],
+  ['nginx', (m) => m.nginx ?? '—'],
+  ['TCP on the link', tcpText],
+];
+
+function reproducing(sources: readonly ResultsSource[]): string[] {
+  const paths = sources.map((s) => s.path);
+  const again = sources.length > 1 && paths.every((p) => p !== undefined)
+    ? `node dist/bench/report.js ${paths.join(' ')}   # this file and the figures again, from the same files`
+    : 'node dist/bench/report.js bench/results/bench-quick-latest.json   # this file and the figures again';
   return [
-    '## Machine and versions',
-    '',
-    markdownTable(['', ''], [
-      ['date', m.date],
-      ['mode', `${m.mode}, ${m.runs} runs per contender per cell, ${int(m.elapsedMs / 1000)} s in all`],
-      ['machine', m.machine ? `${m.machine.cpus} × ${m.machine.cpuModel}, ${m.machine.memoryGiB} GiB, kernel ${m.machine.kernel}` : '—'],
-      ['Node', m.node ?? '—'],
-      ['Chromium', m.chromium ?? 'not found'],
-      ['nginx', m.nginx ?? '—'],
-      ['TCP on the link', link],
-      ['commit', `${m.gitCommit ?? '—'}${m.gitDirty ? ' (working tree had changes)' : ''}`],
-      ['command', `\`${m.command}\``],
-    ], ['l', 'l']),
-    '',
     '## Reproducing',
     '',
     '```sh',
     'npm run bench          # the full matrix (needs root, nginx and Chromium; see README "Benchmarks")',
     'npm run bench:quick    # a representative subset, under five minutes',
-    'node dist/bench/report.js bench/results/bench-quick-latest.json   # this file and the figures again',
+    again,
     '```',
+  ];
+}
+
+function metaSection(results: BenchResults): string {
+  const sources = sourcesOf(results);
+  const only = sources.length === 1 ? sources[0] : undefined;
+  if (only !== undefined) {
+    const m = only.meta;
+    return [
+      '## Machine and versions',
+      '',
+      markdownTable(['', ''], [
+        ...(only.file !== undefined ? [['file', `\`${only.file}\``]] : []),
+        ['date', m.date],
+        ['mode', modeText(m)],
+        ['links at once', String(m.jobs ?? 1)],
+        ...SETUP_ROWS.map(([name, text]) => [name, text(m)]),
+        ['commit', commitText(m)],
+        ['command', `\`${m.command}\``],
+      ], ['l', 'l']),
+      '',
+      ...reproducing(sources),
+    ].join('\n');
+  }
+  // Several runs: what they share once, then a table per run with everything that is its own.
+  const same = SETUP_ROWS.filter(([, text]) => sources.every((s) => text(s.meta) === text(results.meta)));
+  const own = SETUP_ROWS.filter((row) => !same.includes(row));
+  return [
+    '## Machine and versions',
+    '',
+    `${sources.length} runs, merged in this order. The same for every run:`,
+    '',
+    markdownTable(['', ''], [['mode', results.meta.mode], ...same.map(([name, text]) => [name, text(results.meta)])], ['l', 'l']),
+    '',
+    ...sources.flatMap((s) => [
+      `### Run ${s.run}: \`${s.file ?? '—'}\``,
+      '',
+      markdownTable(['', ''], [
+        ['date', s.meta.date],
+        ['mode', modeText(s.meta)],
+        ['links at once', String(s.meta.jobs ?? 1)],
+        ['links', linksOf(s).join(', ') || 'none'],
+        ...own.map(([name, text]) => [name, text(s.meta)]),
+        ['commit', commitText(s.meta)],
+        ['command', `\`${s.meta.command}\``],
+      ], ['l', 'l']),
+      '',
+    ]),
+    ...reproducing(sources),
+  ].join('\n');
+}
+
+/**
+ * Where a run shared the CPUs between links: `--jobs` above 1 runs that many links at once, which
+ * bench/run/bench-run.ts calls harmless for bandwidth-bound cells but a source of scheduling noise
+ * for latency-bound ones. One sentence per such run, so a reader can weigh its cells.
+ */
+function concurrencyNote(sources: readonly ResultsSource[]): string[] {
+  return sources.filter((s) => (s.meta.jobs ?? 1) > 1).map((s) => {
+    const jobs = s.meta.jobs ?? 1;
+    const who = sources.length === 1 ? 'This run' : `Run ${s.run}`;
+    const cores = s.meta.machine?.cpus ? `a ${s.meta.machine.cpus}-core machine` : 'one machine';
+    return `${who} ran ${jobs} links at a time on ${cores}, so each of its links shared the CPUs with up to ${jobs - 1} others: its times may include scheduling noise, which matters mostly for latency-bound cells (times made of round trips and turns on the CPU) and little for bandwidth-bound ones (times made of bytes through a slow link).`;
+  });
+}
+
+function header(results: BenchResults): string[] {
+  const sources = sourcesOf(results);
+  const m = results.meta;
+  const times = 'Times are page-complete times in ms. For each contender, the columns give the median, min and max over its runs. The "÷ bound" column divides the median by the lower bound for that contender\'s scheme and requests (see bench/model/MODEL.md); 1.00 would be perfect.';
+  const notes = concurrencyNote(sources);
+  const noteLines = notes.length ? [notes.join(' '), ''] : [];
+  const only = sources.length === 1 ? sources[0] : undefined;
+  if (only !== undefined) {
+    const file = only.file !== undefined ? ` (\`${only.file}\`)` : '';
+    return [`Written by \`node dist/bench/report.js\` from a ${m.mode} run on ${m.date}${file}. ${times}`, '', ...noteLines];
+  }
+  return [
+    `Written by \`node dist/bench/report.js\` from ${sources.length} ${m.mode} runs, merged. Each cell comes from exactly one run, named in its heading; ratios and goals compare contenders within one cell, so within one run. The runs, in the order given (commands and versions under "Machine and versions"):`,
+    '',
+    ...sources.map((s) => `- run ${s.run}: \`${s.file ?? '—'}\`, started ${s.meta.date}, ran ${int(s.meta.elapsedMs / 1000)} s, commit ${commitText(s.meta, 12)}, ${jobsText(s.meta)}; links ${linksOf(s).join(', ') || 'none'}.`),
+    '',
+    times,
+    '',
+    ...noteLines,
+  ];
+}
+
+/**
+ * The full matrix (bench/run/bench-matrix.ts `fullPlan`) against the cells present, link by link,
+ * so a report of an unfinished or partly merged run is visibly incomplete. Full runs only: a quick
+ * run leaves cells out by design.
+ */
+function coverageSection(results: BenchResults): string | undefined {
+  if (results.meta.mode !== 'full') return undefined;
+  const sources = sourcesOf(results);
+  const key = (page: string, link: string) => JSON.stringify([page, link]);
+  const present = new Map(results.cells.map((c) => [key(c.page, c.link), c]));
+  const planned = new Set<string>();
+  let total = 0;
+  let found = 0;
+  let failed = 0;
+  const emptyLinks: string[] = [];
+  const rows = fullPlan().links.map((l) => {
+    const cells = l.cells.map((p) => {
+      planned.add(key(p.page, l.link));
+      return { page: p.page, cell: present.get(key(p.page, l.link)) };
+    });
+    const ran = cells.filter((x) => x.cell !== undefined);
+    const bad = ran.filter((x) => x.cell?.error !== undefined);
+    const missing = cells.filter((x) => x.cell === undefined).map((x) => x.page);
+    total += cells.length;
+    found += ran.length;
+    failed += bad.length;
+    if (ran.length === 0) emptyLinks.push(l.link);
+    const runs = [...new Set(ran.map((x) => (x.cell ? sourceOf(results, x.cell)?.run : undefined)).filter((r): r is number => r !== undefined))];
+    return [
+      l.link,
+      `${ran.length} of ${cells.length}`,
+      missing.length ? `NOT RUN: ${missing.join(', ')}` : '—',
+      bad.length ? bad.map((x) => `${x.page} (${x.cell?.error?.code})`).join(', ') : '—',
+      ...(sources.length > 1 ? [runs.length ? runs.map((r) => `run ${r}`).join(', ') : '—'] : []),
+    ];
+  });
+  const extra = results.cells.filter((c) => !planned.has(key(c.page, c.link)));
+  const summary = found === total
+    ? `All ${total} cells of the full matrix (bench/run/bench-matrix.ts \`fullPlan\`) are here${failed ? `, ${failed} of them failed` : ''}.`
+    : `**Incomplete:** ${found} of the ${total} cells of the full matrix (bench/run/bench-matrix.ts \`fullPlan\`) are here${failed ? `, ${failed} of them failed` : ''}; ${total - found} NOT RUN` +
+      (emptyLinks.length ? `, among them every cell of ${emptyLinks.length} of the ${rows.length} links` : '') + '.';
+  return [
+    '## Coverage',
+    '',
+    summary,
+    '',
+    markdownTable(['link', 'cells', 'missing', 'failed', ...(sources.length > 1 ? ['from'] : [])], rows, ['l', 'r', 'l', 'l', 'l']),
+    ...(extra.length ? ['', `Also here, though not in the full matrix: ${extra.map((c) => `${c.page} @ ${c.link}`).join(', ')}.`] : []),
+    '',
   ].join('\n');
 }
 
 export function resultsMarkdown(results: BenchResults, figures: readonly string[] = []): string {
   const goals = judgeGoals(results);
+  const coverage = coverageSection(results);
   return [
     '# Benchmark results',
     '',
-    `Written by \`node dist/bench/report.js\` from a ${results.meta.mode} run on ${results.meta.date}. Times are page-complete times in ms. For each contender, the columns give the median, min and max over its runs. The "÷ bound" column divides the median by the lower bound for that contender's scheme and requests (see bench/model/MODEL.md); 1.00 would be perfect.`,
-    '',
-    goalSection(goals),
+    ...header(results),
+    ...(coverage !== undefined ? [coverage] : []),
+    goalSection(goals, sourcesOf(results).length > 1, coverage !== undefined),
     '',
     ratioSection(results),
     '',

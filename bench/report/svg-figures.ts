@@ -4,11 +4,13 @@
  *   (Padmanabhan & Mogul 1995, figures 6-1 and 6-2);
  * - figure-rtt.svg: load time vs RTT at 0 % loss on the almanac page, and vs loss where the run
  *   has lossy cells (SPDY whitepaper, tables 2 and 3).
- * Each returns undefined when the run has no cell for it.
+ * Each returns undefined when the run has no cell for it. Merged results (merge-results.ts) may put
+ * cells of different runs on one line; the footnote names the runs.
  */
 import type { BenchResults, CellResult, ContenderName } from '../run/results-schema';
 import { CellBounds, tcpOf } from './cell-bounds';
 import { isSpdyDsl, medianTotal, pm95Params } from './cell-lookup';
+import { metaOf, runsLabel } from './merge-results';
 import { PALETTE, svgDocument, type ChartSeries, type PanelSpec } from './svg-chart';
 
 const CONTENDER_ORDER: readonly ContenderName[] = ['http10', 'serial', 'browser', 'pipelined', 'getlist', 'chromium-h1', 'browser-tls', 'getlist-tls', 'h2', 'chromium-h2'];
@@ -28,12 +30,11 @@ function contendersIn(cells: readonly CellResult[], only: readonly ContenderName
  * series: `getlist` (http) on the P&M figure, `getlist-tls` (https) on the SPDY one.
  */
 function boundSeries(results: BenchResults, cells: readonly CellResult[], x: (c: CellResult) => number, contender: 'getlist' | 'getlist-tls'): ChartSeries {
-  const tcp = tcpOf(results.meta);
   const scheme = results.meta.schemes?.[contender] ?? (contender === 'getlist' ? 'http' : 'https');
   return {
     name: `lower bound (${scheme})`,
     dashed: true,
-    points: cells.map((c) => ({ x: x(c), y: new CellBounds(c, tcp).forContender(contender, scheme)?.totalMs })),
+    points: cells.map((c) => ({ x: x(c), y: new CellBounds(c, tcpOf(metaOf(results, c))).forContender(contender, scheme)?.totalMs })),
   };
 }
 
@@ -63,7 +64,7 @@ export function pm95Figure(results: BenchResults): string | undefined {
     });
   }
   if (panels.length === 0) return undefined;
-  return svgDocument('Load time vs number of inlined images', panels, 760, 340, `${results.meta.mode} run, ${results.meta.date}; dashed: the lower bound for getlist over http and its requests (bench/model/MODEL.md)`);
+  return svgDocument('Load time vs number of inlined images', panels, 760, 340, `${runsLabel(results)}; dashed: the lower bound for getlist over http and its requests (bench/model/MODEL.md)`);
 }
 
 export function rttFigure(results: BenchResults, page = 'almanac-median'): string | undefined {
@@ -94,5 +95,5 @@ export function rttFigure(results: BenchResults, page = 'almanac-median'): strin
     });
   }
   if (panels.length === 0) return undefined;
-  return svgDocument('Page load time vs RTT', panels, 760, 340, `${results.meta.mode} run, ${results.meta.date}; dashed: getlist-tls's lower bound over https (no script-inserted requests; ignores loss)`);
+  return svgDocument('Page load time vs RTT', panels, 760, 340, `${runsLabel(results)}; dashed: getlist-tls's lower bound over https (no script-inserted requests; ignores loss)`);
 }

@@ -1,19 +1,44 @@
 /**
  * The whole report on a SYNTHETIC results file (fixtures/README.md): no number here was measured.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseReportArgs, writeReport } from '../../bench/report';
 import { judgeGoals } from '../../bench/report/goals';
 import { parseResults } from '../../bench/report/load-results';
+import { mergeResults, metaOf, sourceOf } from '../../bench/report/merge-results';
 import { resultsMarkdown } from '../../bench/report/results-markdown';
 import { pm95Figure, rttFigure } from '../../bench/report/svg-figures';
+import { fullPlan } from '../../bench/run/bench-matrix';
 import type { BenchResults } from '../../bench/run/results-schema';
 import { polylines, xmlProblems } from './xml-check';
 
 const FIXTURE = join(__dirname, 'fixtures', 'synthetic-results.json');
 const load = (): BenchResults => parseResults(readFileSync(FIXTURE, 'utf8'));
+/** Two full "runs" split from FIXTURE: pm95 and mcmanus-100 with jobs 1; spdy-dsl-80-{0,1} and mobile with jobs 5. */
+const RUN1 = join(__dirname, 'fixtures', 'synthetic-merge-run1.json');
+const RUN2 = join(__dirname, 'fixtures', 'synthetic-merge-run2.json');
+const loadFile = (path: string): BenchResults => parseResults(readFileSync(path, 'utf8'), path);
+
+/** Runs `body` with a fresh temporary directory, removed afterwards. */
+function inTempDir(body: (dir: string) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'getlist-report-'));
+  try {
+    body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes `results` changed by `edit` to `dir/name`; returns the path. */
+function variant(dir: string, name: string, from: string, edit: (r: BenchResults) => void): string {
+  const r = loadFile(from);
+  edit(r);
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(r));
+  return path;
+}
 
 describe('results file validation', () => {
   it('names the first bad field', () => {
@@ -67,8 +92,8 @@ describe('goals (synthetic fixture)', () => {
     expect(rows).toHaveLength(ran('getlist') + ran('getlist-tls') + 1);
     const mcmanus = rows.filter((r) => r.where === 'mcmanus-159 @ mcmanus-100');
     expect(mcmanus.map((r) => [r.target, r.measured])).toEqual([
-      ['getlist ÷ http bound ≤ 1.3', '1.40 (640 ms vs 457 ms)'],
-      ['getlist-tls ÷ https bound ≤ 1.3', '1.33 (740 ms vs 557 ms)'],
+      ['getlist ÷ http bound ≤ 1.3', '1.23 (640 ms vs 518 ms)'],
+      ['getlist-tls ÷ https bound ≤ 1.3', '1.20 (740 ms vs 618 ms)'],
     ]);
     expect(rows.find((r) => r.where === 'almanac-p90 @ mobile')?.verdict).toBe('NOT RUN');
     expect(rows.some((r) => r.verdict === 'MISS')).toBe(true);
@@ -82,8 +107,8 @@ describe('RESULTS.md (synthetic fixture)', () => {
   it('has a table per cell with every contender and its ratio to the bound', () => {
     expect(md.match(/^### /gm)).toHaveLength(load().cells.length);
     expect(md).toContain('| contender | runs | median ms | min ms | max ms | mean TTFB ms | connections | req/conn | ÷ bound |');
-    expect(md).toMatch(/\| getlist \(http\) \| 3 \| 640 \| 621 \| 672 \| 260 \| 6 \| 26\.5 \| 1\.40 \|/);
-    expect(md).toMatch(/\| getlist-tls \(https\) \| 3 \| 740 \| 721 \| 772 \| 260 \| 6 \| 26\.5 \| 1\.33 \|/);
+    expect(md).toMatch(/\| getlist \(http\) \| 3 \| 640 \| 621 \| 672 \| 260 \| 6 \| 26\.5 \| 1\.23 \|/);
+    expect(md).toMatch(/\| getlist-tls \(https\) \| 3 \| 740 \| 721 \| 772 \| 260 \| 6 \| 26\.5 \| 1\.20 \|/);
     expect(md).toContain('| http10 (http) | 3 (1 with errors) |');
     expect(md).toContain('**Cell failed: E_ORIGINS_START**');
     expect(md).toContain('- http10: E_RUN_TIMEOUT — SYNTHETIC: load timed out');
@@ -151,7 +176,164 @@ describe('node dist/bench/report.js', () => {
 
   it('refuses a bad command line with E_REPORT_USAGE', () => {
     expect(() => parseReportArgs([])).toThrow(expect.objectContaining({ code: 'E_REPORT_USAGE' }));
+    expect(() => parseReportArgs(['--out', 'x'])).toThrow('expected one or more results files');
     expect(() => parseReportArgs(['a.json', '--bogus'])).toThrow('unknown option --bogus');
-    expect(parseReportArgs(['a.json'])).toEqual({ input: 'a.json', outDir: 'bench', figuresDir: join('bench', 'results') });
+    expect(() => parseReportArgs(['--help'])).toThrow(expect.objectContaining({ code: 'E_REPORT_USAGE', message: expect.stringContaining('Several files are merged') }));
+    expect(parseReportArgs(['a.json'])).toEqual({ inputs: ['a.json'], outDir: 'bench', figuresDir: join('bench', 'results') });
+    expect(parseReportArgs(['a.json', 'b.json', '--out', 'o', 'c.json'])).toEqual({ inputs: ['a.json', 'b.json', 'c.json'], outDir: 'o', figuresDir: join('o', 'results') });
+  });
+
+  it('names the file that cannot be read or is bad', () => {
+    inTempDir((dir) => {
+      const missing = join(dir, 'missing.json');
+      expect(() => writeReport(parseReportArgs([missing, '--out', dir]))).toThrow(expect.objectContaining({ code: 'E_REPORT_INPUT', message: expect.stringContaining(`cannot read ${missing}`) }));
+      const bad = join(dir, 'bad.json');
+      writeFileSync(bad, '{"meta":{},"cells":[{"page":"x"}]}');
+      expect(() => writeReport(parseReportArgs([RUN1, bad, '--out', dir]))).toThrow(`${bad}: cells[0].link should be a link preset name`);
+    });
+  });
+});
+
+describe('several results files, merged', () => {
+  const run1 = loadFile(RUN1);
+  const run2 = loadFile(RUN2);
+  const merged = mergeResults([{ path: RUN1, results: run1 }, { path: RUN2, results: run2 }]);
+
+  it('concatenates the cells in the order given and keeps the file of each', () => {
+    expect(merged.cells.map((c) => `${c.page} @ ${c.link}`)).toEqual([
+      'pm95-2544-10 @ pm95', 'mcmanus-159 @ mcmanus-100',
+      'almanac-median @ spdy-dsl-80-0', 'almanac-median @ spdy-dsl-80-1', 'almanac-p90 @ mobile',
+    ]);
+    expect(merged.sources.map((s) => [s.run, s.file, s.cells.length])).toEqual([[1, 'synthetic-merge-run1.json', 2], [2, 'synthetic-merge-run2.json', 3]]);
+    expect(merged.cells.map((c) => sourceOf(merged, c)?.run)).toEqual([1, 1, 2, 2, 2]);
+    expect(metaOf(merged, merged.cells[4] as BenchResults['cells'][number]).gitCommit).toBe(run2.meta.gitCommit);
+    // The merged meta: earliest start, summed time, the most links at once.
+    expect(merged.meta).toMatchObject({ mode: 'full', date: run1.meta.date, elapsedMs: run1.meta.elapsedMs + run2.meta.elapsedMs, jobs: 5 });
+  });
+
+  it('the tables, goals and figures are those of the two files apart', () => {
+    const goals = judgeGoals(merged);
+    expect(goals).toEqual(expect.arrayContaining(judgeGoals(run1).filter((g) => g.verdict !== 'NOT RUN')));
+    expect(goals).toEqual(expect.arrayContaining(judgeGoals(run2).filter((g) => g.verdict !== 'NOT RUN')));
+    const md = resultsMarkdown(merged);
+    for (const part of [run1, run2]) {
+      const alone = resultsMarkdown(part);
+      for (const c of part.cells) {
+        // The same table under a heading that names the run.
+        const table = (text: string) => text.split(/^#{2,3} /m).find((x) => x.startsWith(`${c.page} @ ${c.link}`))?.split('\n').slice(1).join('\n');
+        expect(table(md)).toBe(table(alone));
+      }
+    }
+    expect(pm95Figure(merged)).toContain('2 full runs merged (2000-01-02T10:00Z, 2000-01-02T14:30Z)');
+    expect(xmlProblems(rttFigure(merged) as string)).toEqual([]);
+  });
+
+  it('RESULTS.md names every run, its date, time, commit, jobs and links, and which run each cell came from', () => {
+    inTempDir((dir) => {
+      const written = writeReport(parseReportArgs([RUN1, RUN2, '--out', dir]));
+      expect(written).toEqual([join(dir, 'RESULTS.md'), join(dir, 'results', 'figure-pm95.svg'), join(dir, 'results', 'figure-rtt.svg')]);
+      const md = readFileSync(join(dir, 'RESULTS.md'), 'utf8');
+      expect(md).toContain('from 2 full runs, merged. Each cell comes from exactly one run, named in its heading');
+      expect(md).toContain('- run 1: `synthetic-merge-run1.json`, started 2000-01-02T10:00:00.000Z, ran 3,600 s, commit 111111111111, 1 link at a time; links pm95, mcmanus-100.');
+      expect(md).toContain('- run 2: `synthetic-merge-run2.json`, started 2000-01-02T14:30:00.000Z, ran 7,200 s, commit 222222222222 (working tree had changes), 5 links at a time; links spdy-dsl-80-0, spdy-dsl-80-1, mobile.');
+      expect(md).toContain('Run 2 ran 5 links at a time on a 2-core machine, so each of its links shared the CPUs with up to 4 others');
+      expect(md).not.toContain('Run 1 ran');
+      expect(md).toContain('### pm95-2544-10 @ pm95 (run 1: 2000-01-02T10:00Z, 1 link at a time)');
+      expect(md).toContain('### almanac-p90 @ mobile (run 2: 2000-01-02T14:30Z, 5 links at a time)');
+      expect(md).toContain('PASS and MISS are judged on the medians of the run each cell came from');
+      // Machine and versions: what both runs share once, the rest per run.
+      const machine = md.slice(md.indexOf('## Machine and versions'));
+      expect(machine.match(/\| Chromium \| Chromium 0\.0 \(synthetic\) \|/g)).toHaveLength(1);
+      expect(machine.match(/SYNTHETIC FIXTURE - not a measurement/g)).toHaveLength(1);
+      expect(machine).toContain('### Run 1: `synthetic-merge-run1.json`');
+      expect(machine).toContain('| Node | v20.20.0 |');
+      expect(machine).toContain('| Node | v20.20.1 |');
+      expect(machine).toContain('| links | spdy-dsl-80-0, spdy-dsl-80-1, mobile |');
+      expect(machine).toContain('| links at once | 5 |');
+      expect(machine).toContain('| commit | 2222222222222222222222222222222222222222 (working tree had changes) |');
+      expect(machine).toContain('--links pm95,mcmanus-100 --jobs 1');
+      expect(machine).toContain(`node dist/bench/report.js ${RUN1} ${RUN2}`);
+    });
+  });
+
+  it('Coverage lists, against the full matrix, what is here and what was NOT RUN', () => {
+    const md = resultsMarkdown(merged);
+    const plan = fullPlan();
+    const total = plan.links.reduce((n, l) => n + l.cells.length, 0);
+    expect(md).toContain(`**Incomplete:** 5 of the ${total} cells of the full matrix (bench/run/bench-matrix.ts \`fullPlan\`) are here, 1 of them failed; ${total - 5} NOT RUN, among them every cell of ${plan.links.length - 5} of the ${plan.links.length} links.`);
+    expect(md).toContain('| link | cells | missing | failed | from |');
+    expect(md).toContain('| mcmanus-100 | 1 of 1 | — | — | run 1 |');
+    expect(md).toContain('| mcmanus-300 | 0 of 1 | NOT RUN: mcmanus-159 | — | — |');
+    expect(md).toMatch(/\| pm95 \| 1 of 10 \| NOT RUN: pm95-2544-1, pm95-2544-5, pm95-2544-20, .* \| — \| run 1 \|/);
+    expect(md).toMatch(/\| mobile \| 1 of \d+ \| NOT RUN: almanac-median\b.* \| almanac-p90 \(E_ORIGINS_START\) \| run 2 \|/);
+    // Every link of the full matrix has a row.
+    for (const l of plan.links) expect(md).toContain(`| ${l.link} | `);
+    expect(md.indexOf('## Coverage')).toBeLessThan(md.indexOf('## Goals'));
+  });
+
+  it('one file: no run in the headings, no "from" column; a quick run has no Coverage', () => {
+    const one = mergeResults([{ path: RUN1, results: run1 }]);
+    const md = resultsMarkdown(one);
+    expect(md).toContain('from a full run on 2000-01-02T10:00:00.000Z (`synthetic-merge-run1.json`).');
+    expect(md).toContain('### pm95-2544-10 @ pm95\n');
+    expect(md).toContain('| link | cells | missing | failed |\n');
+    expect(md).toContain('| file | `synthetic-merge-run1.json` |');
+    expect(md).not.toContain('links at a time on');
+    const quick = resultsMarkdown(mergeResults([{ path: FIXTURE, results: load() }]));
+    expect(quick).not.toContain('## Coverage');
+    expect(quick).toContain('| links at once | 1 |');
+  });
+
+  it('prints TCP settings per run when they differ, and bounds each cell with its own run\'s', () => {
+    inTempDir((dir) => {
+      // Run 1 with a 2-segment initial window: mcmanus-159 @ mcmanus-100 is bound by round trips, so its bound moves.
+      const small = variant(dir, 'small-window.json', RUN1, (r) => { if (r.meta.link) r.meta.link.initCwnd = 2; });
+      const md = resultsMarkdown(mergeResults([{ path: small, results: loadFile(small) }, { path: RUN2, results: run2 }]));
+      expect(md).toContain('| TCP on the link | reno, initial window 2 segments,');
+      expect(md).toContain('| TCP on the link | reno, initial window 10 segments,');
+      const boundOf = (text: string, cell: string) => text.split(/^#{2,3} /m).find((x) => x.startsWith(cell))?.match(/^Lower bound.*$/m)?.[0];
+      const cell = 'mcmanus-159 @ mcmanus-100';
+      expect(boundOf(md, cell)).toBe(boundOf(resultsMarkdown(loadFile(small)), cell));
+      expect(boundOf(md, cell)).not.toBe(boundOf(resultsMarkdown(run1), cell));
+      expect(boundOf(md, 'almanac-median @ spdy-dsl-80-0')).toBe(boundOf(resultsMarkdown(run2), 'almanac-median @ spdy-dsl-80-0'));
+      const goal = (results: BenchResults) => judgeGoals(results).filter((g) => g.where === cell && g.goal.includes('lower bound'));
+      expect(goal(mergeResults([{ path: small, results: loadFile(small) }, { path: RUN2, results: run2 }]))).toEqual(goal(loadFile(small)));
+    });
+  });
+
+  it('refuses a cell in two files with E_REPORT_DUPLICATE_CELL, naming both and the cell', () => {
+    inTempDir((dir) => {
+      const again = variant(dir, 'again.json', RUN2, (r) => { r.cells = [r.cells[1] as BenchResults['cells'][number]]; });
+      const err = (() => {
+        try {
+          writeReport(parseReportArgs([RUN1, RUN2, again, '--out', dir]));
+        } catch (e) {
+          return e as { code?: string; message?: string };
+        }
+        return undefined;
+      })();
+      expect(err?.code).toBe('E_REPORT_DUPLICATE_CELL');
+      expect(err?.message).toContain('almanac-median @ spdy-dsl-80-1');
+      expect(err?.message).toContain(`${RUN2} (run 2)`);
+      expect(err?.message).toContain(`${again} (run 3)`);
+      const twice = variant(dir, 'twice.json', RUN1, (r) => { r.cells.push(r.cells[0] as BenchResults['cells'][number]); });
+      expect(() => writeReport(parseReportArgs([twice, '--out', dir]))).toThrow(expect.objectContaining({ code: 'E_REPORT_DUPLICATE_CELL', message: `${twice} holds cell pm95-2544-10 @ pm95 twice` }));
+      expect(() => writeReport(parseReportArgs([RUN1, RUN1, '--out', dir]))).toThrow(expect.objectContaining({ code: 'E_REPORT_INPUT', message: `${RUN1} is given twice` }));
+    });
+  });
+
+  it('refuses files of different modes or schema versions with E_REPORT_INPUT', () => {
+    inTempDir((dir) => {
+      const quick = variant(dir, 'quick.json', RUN2, (r) => { r.meta.mode = 'quick'; });
+      expect(() => writeReport(parseReportArgs([RUN1, quick, '--out', dir]))).toThrow(expect.objectContaining({
+        code: 'E_REPORT_INPUT', message: `${RUN1} is a full run and ${quick} a quick run; merge only full runs or only quick runs`,
+      }));
+      const v3 = variant(dir, 'v3.json', RUN2, (r) => { r.meta.schemaVersion = 3; });
+      expect(() => writeReport(parseReportArgs([RUN1, v3, '--out', dir]))).toThrow(expect.objectContaining({ code: 'E_REPORT_INPUT', message: expect.stringContaining('schema version 2 and') }));
+      const odd = variant(dir, 'odd.json', RUN2, (r) => { (r.meta as { mode: string }).mode = 'partial'; });
+      expect(() => writeReport(parseReportArgs([odd, '--out', dir]))).toThrow('meta.mode should be "quick" or "full"');
+      // Nothing was written for a refused merge.
+      expect(() => readFileSync(join(dir, 'RESULTS.md'))).toThrow();
+    });
   });
 });
