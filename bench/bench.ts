@@ -1,7 +1,8 @@
 /**
  * `node dist/bench/bench.js --quick|--full [--runs N] [--links a,b] [--pages a,b] [--jobs N] [--out FILE]` —
  * the packet-level benchmark (bench/run/): getlist's strategies and real Chromium on emulated
- * links against nginx origins. Needs root (network namespaces). Writes
+ * links against nginx origins. Runs as root, or rootless where unprivileged user namespaces are
+ * allowed (bench/link/rootless.ts). Writes
  * bench/results/bench-<quick|full>-latest.json (rewritten after every link, so an interrupted run
  * keeps every link it finished) and prints a summary; progress goes to stderr. `--jobs N` runs N
  * links at once (see BenchRunOptions.jobs).
@@ -11,6 +12,7 @@ import { BenchRunError } from './run/bench-run-error';
 import { fullPlan, quickPlan, type BenchPlan } from './run/bench-matrix';
 import { runBench, writeResults } from './run/bench-run';
 import { killBrowsersSync } from './run/chromium-contender';
+import { ensureLinkPrivileges } from './link/rootless';
 import { formatSummary } from './run/summary-table';
 
 function list(argv: readonly string[], flag: string): string[] | undefined {
@@ -45,6 +47,8 @@ function planFrom(argv: readonly string[]): BenchPlan {
 
 async function main(argv: readonly string[]): Promise<number> {
   const plan = planFrom(argv);
+  // Root: nothing to do. Otherwise re-runs this script in a private user namespace and exits with its status.
+  await ensureLinkPrivileges();
   const root = resolve(__dirname, '..', '..');
   const out = list(argv, '--out')?.[0] ?? join(root, 'bench', 'results', `bench-${plan.mode}-latest.json`);
   const jobsArg = list(argv, '--jobs')?.[0];
@@ -80,7 +84,9 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     const e = err as { code?: string; message?: string };
-    process.stderr.write(`bench: ${e.code ?? 'E_BENCH_INTERNAL'}: ${e.message ?? String(err)}\n`);
+    const message = e.message ?? String(err);
+    // LinkError messages already start with their code.
+    process.stderr.write(`bench: ${message.startsWith(`${e.code}:`) ? message : `${e.code ?? 'E_BENCH_INTERNAL'}: ${message}`}\n`);
     process.exit(e.code === 'E_BENCH_USAGE' ? 2 : 1);
   },
 );

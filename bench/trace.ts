@@ -3,10 +3,12 @@
  * — one getlist load on one emulated link, traced: every request's discovery, send, first byte and
  * end (ms from the load's start) and connection, plus the server side's TCP state (`ss -tin` in the
  * server namespace: cwnd, bytes acked, RTT) sampled every MS ms while the load runs. This is the tool
- * for answering "where did the time go" against the lower bound (bench/model/MODEL.md). Needs root.
+ * for answering "where did the time go" against the lower bound (bench/model/MODEL.md). Runs as
+ * root, or rootless where unprivileged user namespaces are allowed.
  * Prints JSON to stdout; progress to stderr.
  */
 import { startLink } from './link/link-emulator';
+import { ensureLinkPrivileges } from './link/rootless';
 import { getBenchPage } from './corpus/bench-corpus';
 import { netnsSpawn, startOrigins } from './origins/start-origins';
 import { BenchRunError } from './run/bench-run-error';
@@ -29,6 +31,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const scheme = flag(argv, '--scheme') ?? 'http';
   if (scheme !== 'http' && scheme !== 'https') throw new BenchRunError('E_BENCH_USAGE', `--scheme must be http or https, got ${scheme}`);
   const ssEvery = Number(flag(argv, '--ss-every') ?? 20);
+  await ensureLinkPrivileges();
   const root = resolve(__dirname, '..', '..');
   getBenchPage(pageName);
   const names = originsFor([pageName]);

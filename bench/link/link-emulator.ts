@@ -15,6 +15,7 @@ import { CLIENT_ADDR, CLIENT_NET, LINK_MTU, SERVER_NET, TUN_DEV, namespaceNames,
 import { LinkError } from './link-error';
 import { resolveLinkOptions, type DirectionConfig, type LinkOptions } from './link-options';
 import { deleteNamespace, inNamespace, ip, readSysctl } from './netns';
+import { inRootlessWrapper, type LinkPrivilege } from './rootless';
 
 /** What TCP in the namespaces actually runs with, read back after setup. */
 export interface LinkInfo {
@@ -29,6 +30,8 @@ export interface LinkInfo {
   rttMs: number;
   up: DirectionConfig;
   down: DirectionConfig;
+  /** 'rootless' when built inside the user-namespace wrapper of rootless.ts, else 'root'. */
+  privilege?: LinkPrivilege;
 }
 
 export interface Link {
@@ -53,9 +56,11 @@ export interface Link {
 export interface LinkDeps {
   getuid: () => number;
   forwarderBinary: () => Promise<string>;
+  /** True inside the rootless wrapper (see rootless.ts). @default false */
+  rootless?: () => boolean;
 }
 
-const defaultDeps: LinkDeps = { getuid: () => process.getuid?.() ?? -1, forwarderBinary: () => ensureForwarder() };
+const defaultDeps: LinkDeps = { getuid: () => process.getuid?.() ?? -1, forwarderBinary: () => ensureForwarder(), rootless: () => inRootlessWrapper() };
 const INIT_CWND = 10; // RFC 6928, Linux's default; pinned so a host-wide route setting cannot leak in
 let linkCount = 0;
 let staleCleaned = false;
@@ -78,7 +83,7 @@ async function configureAddresses(clientNs: string, serverNs: string, serverAddr
   await ip(['-n', serverNs, 'route', 'add', CLIENT_NET, 'dev', TUN_DEV, 'src', serverAddrs[0] ?? serverAddr(1), ...route]);
 }
 
-async function readInfo(clientNs: string, serverNs: string, rttMs: number, up: DirectionConfig, down: DirectionConfig): Promise<LinkInfo> {
+async function readInfo(clientNs: string, serverNs: string, rttMs: number, up: DirectionConfig, down: DirectionConfig, privilege: LinkPrivilege): Promise<LinkInfo> {
   const cc = [await readSysctl(clientNs, 'net.ipv4.tcp_congestion_control'), await readSysctl(serverNs, 'net.ipv4.tcp_congestion_control')];
   if (cc.some((c) => c !== 'reno')) throw new LinkError('E_LINK_SETUP', `congestion control should be reno in both namespaces; got ${cc.join(' / ')}`);
   const route = await ip(['-n', serverNs, 'route', 'show', CLIENT_NET]);
@@ -93,13 +98,16 @@ async function readInfo(clientNs: string, serverNs: string, rttMs: number, up: D
     rttMs,
     up,
     down,
+    privilege,
   };
 }
 
 /** Builds the namespaces, the devices and the forwarder; everything is removed again on failure. */
 export async function startLink(opts: LinkOptions, deps: LinkDeps = defaultDeps): Promise<Link> {
-  if (deps.getuid() !== 0) {
-    throw new LinkError('E_LINK_NEEDS_ROOT', 'the link emulator creates network namespaces and TUN devices, which needs root (run as root, or with sudo); unprivileged mode is not implemented yet');
+  const privilege: LinkPrivilege | undefined = deps.rootless?.() ? 'rootless' : deps.getuid() === 0 ? 'root' : undefined;
+  if (privilege === undefined) {
+    throw new LinkError('E_LINK_NEEDS_ROOT', 'the link emulator creates network namespaces and TUN devices, which needs root or the rootless wrapper: '
+      + 'run as root, or call ensureLinkPrivileges() from bench/link/rootless.ts at the start of the entry point');
   }
   const config = resolveLinkOptions(opts);
   if (!existsSync('/dev/net/tun')) throw new LinkError('E_LINK_TOOL_MISSING', '/dev/net/tun does not exist (modprobe tun)');
@@ -119,7 +127,7 @@ export async function startLink(opts: LinkOptions, deps: LinkDeps = defaultDeps)
     }
     res.forwarder = await ForwarderProcess.start(binary, config, clientNs, serverNs);
     await configureAddresses(clientNs, serverNs, serverAddrs);
-    const info = await readInfo(clientNs, serverNs, config.rttMs, config.up, config.down);
+    const info = await readInfo(clientNs, serverNs, config.rttMs, config.up, config.down, privilege);
     return makeLink(res, res.forwarder, { clientNs, serverNs, serverAddrs, info });
   } catch (err) {
     releaseSync(res);

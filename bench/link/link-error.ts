@@ -1,8 +1,8 @@
 /**
  * Stable codes for what the link emulator can report. Callers match on `code`.
  *
- * - `E_LINK_NEEDS_ROOT`: network namespaces and TUN devices need root here (unprivileged mode,
- *   through a user namespace, is future work).
+ * - `E_LINK_NEEDS_ROOT`: network namespaces and TUN devices need root, and rootless mode (a user
+ *   namespace, see rootless.ts) is not in effect or not available; the message says what failed.
  * - `E_LINK_BAD_OPTION`: an option to `startLink` is out of range; the message names it.
  * - `E_LINK_TOOL_MISSING`: `ip` (iproute2) or `gcc` is not installed, or /dev/net/tun is absent.
  * - `E_LINK_BUILD`: the forwarder did not compile; the message carries gcc's output.

@@ -119,7 +119,7 @@ function goalSection(rows: readonly GoalRow[], merged: boolean, coverage: boolea
 }
 
 const machineText = (m: BenchMeta): string => (m.machine ? `${m.machine.cpus} × ${m.machine.cpuModel}, ${m.machine.memoryGiB} GiB, kernel ${m.machine.kernel}` : '—');
-const tcpText = (m: BenchMeta): string => (m.link ? `${m.link.congestionControl}, initial window ${m.link.initCwnd} segments, initial receive window ${m.link.initRwnd}, MTU ${m.link.mtu}, tcp_slow_start_after_idle ${m.link.slowStartAfterIdle}` : 'not recorded');
+const tcpText = (m: BenchMeta): string => (m.link ? `${m.link.congestionControl}, initial window ${m.link.initCwnd} segments, initial receive window ${m.link.initRwnd}, MTU ${m.link.mtu}, tcp_slow_start_after_idle ${m.link.slowStartAfterIdle}${m.link.privilege ? `; namespaces made ${m.link.privilege === 'root' ? 'as root' : 'rootless, in a user namespace'}` : ''}` : 'not recorded');
 const commitText = (m: BenchMeta, digits?: number): string => `${m.gitCommit?.slice(0, digits) ?? '—'}${m.gitDirty ? ' (working tree had changes)' : ''}`;
 const modeText = (m: BenchMeta): string => `${m.mode}, ${m.runs} runs per contender per cell, ${int(m.elapsedMs / 1000)} s in all`;
 

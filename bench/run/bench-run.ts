@@ -65,7 +65,7 @@ function assembleResults(o: BenchRunOptions, started: Date, jobs: number, info: 
       node: process.version,
       chromium: chromiumVersion(),
       nginx: nginxVersionText(),
-      link: info && { congestionControl: info.congestionControl, slowStartAfterIdle: info.slowStartAfterIdle, initCwnd: info.initCwnd, initRwnd: info.initRwnd, mtu: info.mtu },
+      link: info && { congestionControl: info.congestionControl, slowStartAfterIdle: info.slowStartAfterIdle, initCwnd: info.initCwnd, initRwnd: info.initRwnd, mtu: info.mtu, privilege: info.privilege ?? 'root' },
       gitCommit: base.gitCommit,
       gitDirty: base.gitDirty,
       command: o.command,

@@ -41,7 +41,11 @@ export interface BenchMeta {
   /** e.g. "nginx/1.26.3". */
   nginx: string | undefined;
   /** TCP as the link's namespaces run it (identical for every link of one run). */
-  link: { congestionControl: string; slowStartAfterIdle: number; initCwnd: number; initRwnd: number; mtu: number } | undefined;
+  link: {
+    congestionControl: string; slowStartAfterIdle: number; initCwnd: number; initRwnd: number; mtu: number;
+    /** How the namespaces were made: as root, or rootless in a user namespace. Absent in older files. */
+    privilege?: 'root' | 'rootless';
+  } | undefined;
   gitCommit: string | undefined;
   gitDirty: boolean | undefined;
   /** The command line that produced the file. */

@@ -1,5 +1,6 @@
 import { formatHostsFile, hostResolverRules, hostsFile } from '../../bench/link/host-resolution';
 import { startLink } from '../../bench/link/link-emulator';
+import { LinkError } from '../../bench/link/link-error';
 import { resolveLinkOptions } from '../../bench/link/link-options';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,4 +62,13 @@ test('startLink without root fails with E_LINK_NEEDS_ROOT before touching anythi
   const forwarderBinary = jest.fn(async () => '/nonexistent');
   await expect(startLink({ rttMs: 10 }, { getuid: () => 1000, forwarderBinary })).rejects.toMatchObject({ code: 'E_LINK_NEEDS_ROOT' });
   expect(forwarderBinary).not.toHaveBeenCalled();
+});
+
+test('inside the rootless wrapper a non-root uid passes the privilege check', async () => {
+  const forwarderBinary = jest.fn(async (): Promise<string> => {
+    throw new LinkError('E_LINK_BUILD', 'stop here');
+  });
+  const err = (await startLink({ rttMs: 10 }, { getuid: () => 1000, rootless: () => true, forwarderBinary }).catch((e: unknown) => e)) as LinkError;
+  // E_LINK_TOOL_MISSING on a machine without /dev/net/tun, which is checked before the forwarder.
+  expect(['E_LINK_BUILD', 'E_LINK_TOOL_MISSING']).toContain(err.code);
 });
