@@ -1,0 +1,132 @@
+/**
+ * What `dist/bench/demo-link.js` prints: the same comparison table and handshake CDF as
+ * `getlist demo`, plus the measured TCP connect times, which on the packet-level link equal the
+ * link's RTT (on the relay of `getlist demo` they read ≈ 0).
+ */
+import { asciiCdf } from '../../native-host/cli/ascii-cdf';
+import { formatTable } from '../../native-host/cli/format-table';
+import { comparisonRows } from '../../native-host/cli/load-command';
+import { summarizeStrategies, type StrategySummary } from '../../native-host/cli/strategy-summary';
+import type { LoadRun } from '../../native-host/load/run-summary';
+import { HANDSHAKE_PHASES, phaseMs, type HandshakeRecord } from '../../src/stats/handshake';
+import { Histogram } from '../../src/stats/histogram';
+import { median } from '../../src/stats/median';
+import type { DemoLinkResult, RunJson } from './run-demo-link';
+
+export interface TcpConnectSummary {
+  connections: number;
+  medianMs: number;
+  minMs: number;
+  p90Ms: number;
+  maxMs: number;
+  /** The link's configured RTT: a real handshake cannot complete faster. */
+  linkRttMs: number;
+}
+
+/**
+ * A run from `getlist load --json` as the LoadRun that summarizeStrategies takes. The JSON leaves
+ * out a few fields that the summary does not read (request method and kind, handshake start and
+ * ports); they get neutral values.
+ */
+export function asLoadRun(url: string, run: RunJson): LoadRun {
+  return {
+    url,
+    strategy: run.strategy,
+    startedAt: 0,
+    totalMs: run.totalMs,
+    meanTtfbMs: run.meanTtfbMs,
+    connectionsOpened: run.connectionsOpened,
+    requestsPerConnection: run.requestsPerConnection,
+    bytes: run.bytes,
+    errors: run.errors,
+    retries: run.retries,
+    pauses: run.pauses,
+    demotions: run.demotions,
+    requests: run.requests.map((r) => ({ ...r, method: 'GET', kind: undefined })),
+    handshakes: run.handshakes.map((h, i): HandshakeRecord => ({
+      ...h, connectionId: i, startedAt: 0, remotePort: undefined, localPort: undefined,
+    })),
+  };
+}
+
+export function tcpConnectSummary(runs: readonly RunJson[], linkRttMs: number): TcpConnectSummary {
+  const ms = runs.flatMap((r) => r.handshakes.map((h) => h.tcpMs)).sort((a, b) => a - b);
+  const at = (q: number): number => (ms.length ? (ms[Math.min(ms.length - 1, Math.ceil(q * ms.length) - 1)] as number) : NaN);
+  return { connections: ms.length, medianMs: median(ms), minMs: ms[0] ?? NaN, p90Ms: at(0.9), maxMs: ms[ms.length - 1] ?? NaN, linkRttMs };
+}
+
+/** e.g. "TCP connect: median 100.5 ms over 172 connections (link RTT 100 ms; min 100.3, p90 100.8, max 103.6)". */
+export function formatTcpConnect(s: TcpConnectSummary, scope?: string): string {
+  const head = `TCP connect${scope === undefined ? '' : ` (${scope})`}`;
+  if (s.connections === 0) return `${head}: no connections measured (link RTT ${s.linkRttMs} ms)`;
+  return `${head}: median ${s.medianMs.toFixed(1)} ms over ${s.connections} connection${s.connections === 1 ? '' : 's'} `
+    + `(link RTT ${s.linkRttMs} ms; min ${s.minMs.toFixed(1)}, p90 ${s.p90Ms.toFixed(1)}, max ${s.maxMs.toFixed(1)})`;
+}
+
+function asLoadRuns(page: DemoLinkResult['pages'][number]): LoadRun[] {
+  return page.runs.map((r) => asLoadRun(page.url, r));
+}
+
+function summaries(page: DemoLinkResult['pages'][number]): StrategySummary[] {
+  return summarizeStrategies(asLoadRuns(page));
+}
+
+/** The comparison table of `getlist demo`, with its ratio columns. */
+export function formatPageTable(page: DemoLinkResult['pages'][number]): string {
+  const rows = summaries(page);
+  const { header, body } = comparisonRows(rows);
+  const base = rows.find((r) => r.strategy === 'http10');
+  const browser = rows.find((r) => r.strategy === 'browser');
+  const withRatios = body.map((cells, i) => {
+    const r = rows[i];
+    return [...cells, base && r ? base.totalMs / r.totalMs : NaN, browser && r ? browser.totalMs / r.totalMs : NaN];
+  });
+  return formatTable([...header, '× vs http10', '× vs browser'], withRatios);
+}
+
+function phaseHistograms(result: DemoLinkResult): Array<{ phase: string; histogram: Histogram }> {
+  return HANDSHAKE_PHASES.map((phase) => {
+    const histogram = new Histogram();
+    for (const page of result.pages) for (const run of asLoadRuns(page)) for (const h of run.handshakes) histogram.record(phaseMs(h, phase));
+    return { phase, histogram };
+  });
+}
+
+export function describeLink(result: DemoLinkResult): string {
+  const { link, info } = result;
+  const rate = (b: number): string => (b > 0 ? `${b / 1e6} Mbit/s` : 'unlimited');
+  return `link ${link.name}: RTT ${link.rttMs} ms, ${rate(link.downBitsPerSec)} down, ${rate(link.upBitsPerSec)} up, loss ${link.loss * 100}% `
+    + `(kernel TCP ${info.congestionControl}, initcwnd ${info.initCwnd}, MTU ${info.mtu}, ${info.privilege ?? 'root'})`;
+}
+
+/** The text report (stdout); progress went to stderr while the demo ran. */
+export function formatDemoLinkText(result: DemoLinkResult): string {
+  const out: string[] = [`getlist demo over the packet-level ${describeLink(result)}`, `demo server: ${result.server.origin} (${result.server.address}), getlist's Node HTTP/1.1 demo server`];
+  for (const page of result.pages) {
+    out.push('', `${page.page}: ${page.title}`, formatPageTable(page), formatTcpConnect(tcpConnectSummary(page.runs, result.link.rttMs)));
+    const failed = page.runs.reduce((a, r) => a + r.errors, 0);
+    if (failed > 0) out.push(`${failed} request(s) failed; run with --json to see each error.`);
+  }
+  const phases = phaseHistograms(result).filter((p) => p.phase === 'tcp' || p.phase === 'total');
+  out.push('', 'Handshake time CDF, every connection opened (measured at the socket)', asciiCdf(phases.map((p) => ({ label: p.phase, histogram: p.histogram }))));
+  out.push('');
+  if (result.pages.length > 1) out.push(formatTcpConnect(tcpConnectSummary(result.pages.flatMap((p) => p.runs), result.link.rttMs), 'all pages'));
+  out.push('Packet-level link: each TCP handshake crosses the emulated link, so the measured connect time is',
+    'one round trip (the relay of `getlist demo` completes it on loopback and reads ≈ 0 ms).');
+  return `${out.join('\n')}\n`;
+}
+
+/** The `--json` report: `getlist demo --json`'s shape plus the link's settings and the connect times. */
+export function demoLinkJson(result: DemoLinkResult) {
+  return {
+    link: { ...result.link, emulation: 'packet-level: kernel TCP in two network namespaces joined by a forwarder applying delay, rate and loss', info: result.info },
+    server: result.server,
+    pages: result.pages.map((page) => ({
+      ...page,
+      summary: summaries(page),
+      tcpConnect: tcpConnectSummary(page.runs, result.link.rttMs),
+    })),
+    tcpConnect: tcpConnectSummary(result.pages.flatMap((p) => p.runs), result.link.rttMs),
+    handshakeCdf: Object.fromEntries(phaseHistograms(result).map((p) => [p.phase, p.histogram.cdf()])),
+  };
+}
