@@ -4,8 +4,7 @@
  * link's RTT (on the relay of `getlist demo` they read ≈ 0).
  */
 import { asciiCdf } from '../../native-host/cli/ascii-cdf';
-import { formatTable } from '../../native-host/cli/format-table';
-import { comparisonRows } from '../../native-host/cli/load-command';
+import { demoComparisonTable } from '../../native-host/cli/demo-command';
 import { summarizeStrategies, type StrategySummary } from '../../native-host/cli/strategy-summary';
 import type { LoadRun } from '../../native-host/load/run-summary';
 import { HANDSHAKE_PHASES, phaseMs, type HandshakeRecord } from '../../src/stats/handshake';
@@ -73,15 +72,7 @@ function summaries(page: DemoLinkResult['pages'][number]): StrategySummary[] {
 
 /** The comparison table of `getlist demo`, with its ratio columns. */
 export function formatPageTable(page: DemoLinkResult['pages'][number]): string {
-  const rows = summaries(page);
-  const { header, body } = comparisonRows(rows);
-  const base = rows.find((r) => r.strategy === 'http10');
-  const browser = rows.find((r) => r.strategy === 'browser');
-  const withRatios = body.map((cells, i) => {
-    const r = rows[i];
-    return [...cells, base && r ? base.totalMs / r.totalMs : NaN, browser && r ? browser.totalMs / r.totalMs : NaN];
-  });
-  return formatTable([...header, '× vs http10', '× vs browser'], withRatios);
+  return demoComparisonTable(asLoadRuns(page));
 }
 
 function phaseHistograms(result: DemoLinkResult): Array<{ phase: string; histogram: Histogram }> {

@@ -106,7 +106,8 @@ export async function demoCommand(argv: readonly string[], io: CliIo): Promise<n
   return 0;
 }
 
-function printPage(io: CliIo, name: string, runs: readonly LoadRun[]): void {
+/** The demo's comparison table: one row per strategy, with its speed-up over http10 and browser. */
+export function demoComparisonTable(runs: readonly LoadRun[]): string {
   const rows = summarizeStrategies(runs);
   const { header, body } = comparisonRows(rows);
   const base = rows.find((r) => r.strategy === 'http10');
@@ -115,5 +116,9 @@ function printPage(io: CliIo, name: string, runs: readonly LoadRun[]): void {
     const r = rows[i];
     return [...cells, base && r ? base.totalMs / r.totalMs : NaN, browser && r ? browser.totalMs / r.totalMs : NaN];
   });
-  io.out(`\n${name}\n${formatTable([...header, '× vs http10', '× vs browser'], withRatios)}\n`);
+  return formatTable([...header, '× vs http10', '× vs browser'], withRatios);
+}
+
+function printPage(io: CliIo, name: string, runs: readonly LoadRun[]): void {
+  io.out(`\n${name}\n${demoComparisonTable(runs)}\n`);
 }
