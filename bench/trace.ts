@@ -51,13 +51,15 @@ async function main(argv: readonly string[]): Promise<number> {
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        const child = link.execInServer('ss', ['-tin'], { stdio: ['ignore', 'pipe', 'pipe'] });
-        const out = await childOutput(child, 5_000, 'ss');
-        samples.push({ tMs: Date.now() - t0, sockets: parseSsTin(out.stdout) });
+        const [server, client] = await Promise.all([link.execInServer, link.execInClient].map(async (exec) => {
+          const out = await childOutput(exec('ss', ['-tin'], { stdio: ['ignore', 'pipe', 'pipe'] }), 5_000, 'ss');
+          return parseSsTin(out.stdout);
+        }));
+        samples.push({ tMs: Date.now() - t0, sockets: server ?? {}, client: client ?? {} });
         await new Promise((r) => setTimeout(r, ssEvery));
       }
     })();
-    const child = link.execInClient(process.execPath, [join(root, 'bin', 'getlist.js'), 'load', url, '--strategy', strategy, '--json', '--ca', origins.caPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = link.execInClient(process.execPath, [join(root, 'bin', 'getlist.js'), 'load', url, '--strategy', strategy, '--json', '--ca', origins.caPath], { stdio: ['ignore', 'pipe', 'pipe']});
     const out = await childOutput(child, 300_000, `getlist ${strategy}`);
     sampling = false;
     await sampler;

@@ -61,6 +61,7 @@ export class Flight implements Dispatcher.DispatchHandler {
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.bytes += chunk.length;
+    this.host.scheduler.responseData(this.dispatch.id, chunk.length);
     this.host.options.onBody?.(this.dispatch, chunk);
   }
 

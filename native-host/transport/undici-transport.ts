@@ -109,7 +109,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
           socket.on('error', () => undefined); // 'close' follows; the cause reaches requests via undici
           socket.once('close', () => this.lost(conn, new ConnectionGoneError(`connection ${id} to ${origin} closed`)));
           this.options.onHandshake?.(handshake);
-          this.scheduler.connectionReady(id, { protocol: handshake.protocol });
+          this.scheduler.connectionReady(id, { protocol: handshake.protocol, handshakeRttMs: handshake.tcpMs > 0 ? handshake.tcpMs : undefined });
         },
         (err: unknown) => {
           this.options.onConnectError?.(origin, id, err);

@@ -1,3 +1,4 @@
+import type { FlightRate } from './path-estimate';
 import { PipelineHealth } from './pipeline-health';
 import { Fifo, PriorityQueue } from './priority-queue';
 import type { ScheduledRequest } from './request';
@@ -54,6 +55,14 @@ export interface OriginState {
   consecutiveConnectFailures: number;
   /** Listed in the scheduler's dirty list, waiting for the next pump. */
   dirty: boolean;
+  /**
+   * Sizing the origin's HTTP/1.1 connections to its path (`adaptConnectionsToPath`): `idle` until
+   * its first response body starts, `measuring` while that body's first flight arrives (no new
+   * connection opens meanwhile: a few ms), then `decided` with `connectionCap`.
+   */
+  path: { state: 'idle' } | { state: 'measuring'; dispatchId: number; rttMs: number; flight: FlightRate } | { state: 'decided'; connectionCap: number };
+  /** The TCP handshake time of its first connection: one round trip. */
+  rttMs: number | undefined;
 }
 
 export function createOrigin(origin: string, strategy: Strategy): OriginState {
@@ -67,6 +76,8 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
     health: new PipelineHealth(strategy.probeSuccesses, strategy.demoteMs),
     protocol: https && strategy.http2 ? 'unknown' : 'h1',
     consecutiveConnectFailures: 0,
+    path: { state: 'idle' },
+    rttMs: undefined,
     dirty: false,
   };
 }

@@ -28,6 +28,11 @@ export function connectionLimit(o: OriginState, strategy: Strategy): number {
   // Until ALPN has answered we cannot tell whether one multiplexed connection will do, so an
   // HTTP/2-capable strategy opens one connection first and learns (browsers do the same).
   if (o.protocol === 'h2' || o.protocol === 'unknown') return 1;
+  if (strategy.adaptConnectionsToPath) {
+    // While the first response shows the path's rate, open nothing more; then keep to the cap.
+    if (o.path.state === 'measuring') return Math.max(1, o.conns.length);
+    if (o.path.state === 'decided') return Math.min(strategy.maxConnectionsPerOrigin, o.path.connectionCap);
+  }
   return strategy.maxConnectionsPerOrigin;
 }
 

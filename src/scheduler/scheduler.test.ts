@@ -91,6 +91,62 @@ describe('dispatch policy', () => {
   });
 });
 
+describe('connections sized to the path (adaptConnectionsToPath)', () => {
+  /** A document on connection 1 whose body arrives as `chunks` (bytes, ms apart), then `images` found. */
+  function load(chunks: Array<[number, number]>, images: number, opts: { fail?: boolean } = {}) {
+    const t = setup(strategy('getlist'));
+    t.add('/doc', { priority: 'document' });
+    t.scheduler.connectionReady(1, { protocol: 'http/1.1', handshakeRttMs: 70 });
+    t.clock.advance(70);
+    const doc = t.transport.dispatchOf('/doc').id;
+    t.scheduler.responseStarted(doc, { status: 200, httpVersion: '1.1', keepAlive: true });
+    const opened: number[] = [];
+    for (const [bytes, gap] of chunks) {
+      t.clock.advance(gap);
+      t.scheduler.responseData(doc, bytes);
+      if (opened.length === 0) for (let i = 0; i < images; i++) t.add(`/img${opened.length}-${i}`);
+      opened.push(t.transport.opened.length);
+    }
+    if (opts.fail) t.scheduler.dispatchFailed(doc, new Error('reset'), false);
+    return { t, opened };
+  }
+
+  test('a slow path (1.544 Mbit/s, 70 ms): no connection opens while the first flight is measured, then one', () => {
+    const { t, opened } = load([[1448, 0], [1448, 7.5], [1448, 7.5], [1448, 7.5], [1448, 7.5], [1448, 7.5], [1448, 7.5], [1448, 7.5], [1448, 7.5], [1448, 7.5]], 40);
+    // Images are known from the first chunk on, yet nothing opens until the estimate.
+    expect(opened.slice(0, 8)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
+    // 8 segments counted: 11,584 B in 67.5 ms = 172 B/ms; 2 × 172 × 70 / 14,480 = 1.66 → 1.
+    expect(t.transport.opened).toHaveLength(1);
+  });
+
+  test('a fast path (the first flight in one read) keeps the full six', () => {
+    const { t } = load([[13_032, 0]], 40);
+    expect(t.transport.opened).toHaveLength(6);
+  });
+
+  test('a first response too short to measure decides at its end: the strategy\'s limit', () => {
+    const { t } = load([[600, 0], [600, 1]], 40);
+    expect(t.transport.opened).toHaveLength(1); // still measuring
+    t.scheduler.responseEnded(t.transport.dispatchOf('/doc').id, { bytes: 1200 });
+    expect(t.transport.opened).toHaveLength(6);
+  });
+
+  test('a first response that fails ends the measurement too: nothing waits for ever', () => {
+    const { t } = load([[600, 0]], 40, { fail: true });
+    expect(t.transport.opened).toHaveLength(6);
+  });
+
+  test('strategies without it open their limit at once', () => {
+    const t = setup(strategy('browser'));
+    t.add('/doc', { priority: 'document' });
+    t.scheduler.connectionReady(1, { protocol: 'http/1.1', handshakeRttMs: 70 });
+    t.scheduler.responseStarted(t.transport.dispatchOf('/doc').id, { status: 200, httpVersion: '1.1', keepAlive: true });
+    t.scheduler.responseData(t.transport.dispatchOf('/doc').id, 1448);
+    for (let i = 0; i < 10; i++) t.add(`/i${i}`);
+    expect(t.transport.opened).toHaveLength(6);
+  });
+});
+
 describe('pipelining', () => {
   test('health: depth 1 while unknown, 2 while probing, full once proven', () => {
     const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, maxPipelineDepth: 5, probeSuccesses: 2 }));

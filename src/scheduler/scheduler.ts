@@ -2,6 +2,7 @@ import { createOrigin, type ConnState, type DispatchState, type OriginState } fr
 import { connectionsToOpen, pickConnection } from './dispatch-policy';
 import { SchedulerError, errorCodeOf, toErrorInfo, type SchedulerErrorCode } from './errors';
 import { LowLatencyPauser } from './low-latency-pauser';
+import { connectionsForPath, FlightRate, SEGMENT_BYTES } from './path-estimate';
 import type { DemotionReason } from './pipeline-health';
 import { isLowLatency } from './priority';
 import { createRequest, isPipelinable, type RequestResult, type RequestSpec, type ScheduledRequest } from './request';
@@ -13,6 +14,15 @@ export interface SchedulerObserver {
   onRequestSettled?(result: RequestResult): void;
   onConnectionOpening?(connectionId: number, origin: string): void;
   onDemoted?(origin: string, reason: DemotionReason): void;
+  /** An origin's HTTP/1.1 connection cap was set from its path (`adaptConnectionsToPath`). */
+  onPathSized?(origin: string, sizing: PathSizing): void;
+}
+
+export interface PathSizing {
+  connectionCap: number;
+  /** Bottleneck rate from the first flight, bytes per ms; undefined when it was too short to tell. */
+  rateBytesPerMs: number | undefined;
+  rttMs: number;
 }
 
 export interface SchedulerOptions {
@@ -129,6 +139,7 @@ export class Scheduler {
     c.protocol = info.protocol;
     const o = c.origin;
     o.consecutiveConnectFailures = 0;
+    o.rttMs ??= info.handshakeRttMs;
     if (info.protocol === 'h2') {
       o.protocol = 'h2';
       c.maxStreams = Math.max(1, Math.min(this.strategy.maxConcurrentStreams, info.maxConcurrentStreams ?? Infinity));
@@ -199,6 +210,47 @@ export class Scheduler {
     // Paused before its size was known, and now known to be too small to be worth pausing.
     if (d.paused && !this.pauser.pausable(d)) this.markDirty(c.origin);
     // Otherwise headers can only take room away, so there is nothing new to dispatch.
+  }
+
+  /**
+   * `bytes` of response body arrived. Only the first HTTP/1.1 response body of each origin is
+   * looked at, and only under `adaptConnectionsToPath`: its first flight sizes the origin's
+   * connection cap (path-estimate.ts). Cheap otherwise.
+   */
+  responseData(dispatchId: number, bytes: number): void {
+    if (!this.strategy.adaptConnectionsToPath) return;
+    const d = this.dispatches.get(dispatchId);
+    if (!d || d.settled || d.conn.protocol !== 'http/1.1') return;
+    const o = d.conn.origin;
+    if (o.path.state === 'decided') return;
+    const now = this.clock.now();
+    if (o.path.state === 'idle') {
+      // The round trip: the handshake's, or this response's request-to-first-byte time if longer
+      // (a relay or proxy that answers the handshake itself hides the path's RTT from it).
+      const ttfb = d.firstByteAt === undefined ? 0 : d.firstByteAt - d.sentAt;
+      const rttMs = Math.max(o.rttMs ?? 0, ttfb);
+      // A flight ends at a pause for ACKs: about a round trip, which segments never take on a
+      // path of useful rate (1,448 B at 375 kbit/s is 31 ms).
+      o.path = { state: 'measuring', dispatchId, rttMs, flight: new FlightRate(Math.max(20, rttMs / 2)) };
+    }
+    if (o.path.state !== 'measuring' || o.path.dispatchId !== dispatchId) return;
+    o.path.flight.add(bytes, now);
+    if (o.path.flight.done || o.path.flight.countedBytes >= 8 * SEGMENT_BYTES) this.decidePath(o);
+  }
+
+  /**
+   * Ends the measurement: a cap from the estimate, or the strategy's limit when there is none.
+   * `pump` false when the caller pumps the origin itself (settling a dispatch always does).
+   */
+  private decidePath(o: OriginState, pump = true): void {
+    if (o.path.state !== 'measuring') return;
+    const rate = o.path.flight.estimate();
+    const { rttMs } = o.path;
+    const max = this.strategy.maxConnectionsPerOrigin;
+    const connectionCap = rate === undefined || !(rttMs > 0) ? max : connectionsForPath(rate, rttMs, max);
+    o.path = { state: 'decided', connectionCap };
+    this.observer.onPathSized?.(o.origin, { connectionCap, rateBytesPerMs: rate, rttMs });
+    if (pump) this.markDirty(o);
   }
 
   responseEnded(dispatchId: number, info: ResponseEndInfo): void {
@@ -414,6 +466,9 @@ export class Scheduler {
     if (i >= 0) d.conn.outstanding.splice(i, 1);
     if (d.conn.gate === d) d.conn.gate = undefined;
     if (d.paused) this.pauser.forget(d);
+    // Ended, failed or lost: the measurement it carried ends with it.
+    const o = d.conn.origin;
+    if (o.path.state === 'measuring' && o.path.dispatchId === d.id) this.decidePath(o, false);
   }
 
   private fail(req: ScheduledRequest, error: SchedulerError): void {

@@ -46,6 +46,12 @@ export interface Strategy {
   largeResponseBytes: number;
   /** How long an origin that broke a pipeline is held to persistent-but-not-pipelined. @default 600000 */
   demoteMs: number;
+  /**
+   * Open no more HTTP/1.1 connections to an origin than its path can take at once: the first
+   * response's first flight gives the bottleneck rate, the handshake the RTT, and the cap is
+   * `2 × BDP / initial window` (src/scheduler/path-estimate.ts). @default false
+   */
+  adaptConnectionsToPath: boolean;
   /** Clean pipelined responses an origin must deliver at depth 2 before it gets full depth. @default 2 */
   probeSuccesses: number;
 }
@@ -64,6 +70,7 @@ const base: Omit<Strategy, 'name'> = {
   largeResponseBytes: 128 * 1024,
   demoteMs: 10 * 60 * 1000,
   probeSuccesses: 2,
+  adaptConnectionsToPath: false,
 };
 
 const PRESETS: Record<StrategyName, Strategy> = {
@@ -76,7 +83,7 @@ const PRESETS: Record<StrategyName, Strategy> = {
   /** P&M's GETLIST: one persistent connection per origin, the list pipelined on it, no priorities. */
   pipelined: { ...base, name: 'pipelined', maxConnectionsPerOrigin: 1, pipelining: true, maxPipelineDepth: 64 },
   /** Everything: pipelining over parallel persistent connections, priorities, pausing, HTTP/2 where offered. */
-  getlist: { ...base, name: 'getlist', pipelining: true, priorities: true, pauseLowPriority: true, http2: true },
+  getlist: { ...base, name: 'getlist', pipelining: true, priorities: true, pauseLowPriority: true, http2: true, adaptConnectionsToPath: true },
   /** One multiplexed HTTP/2 connection per origin that offers it; browser-style HTTP/1.1 elsewhere. */
   h2: { ...base, name: 'h2', http2: true, priorities: true },
 };

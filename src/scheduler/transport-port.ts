@@ -8,7 +8,11 @@ import type { ScheduledRequest } from './request';
 export interface TransportPort {
   /** Start opening connection `id` to `origin`; answer with `connectionReady` or `connectionFailed`. */
   openConnection(id: number, origin: string, options: OpenOptions): void;
-  /** Write a request on a ready connection; answer with `responseStarted`/`responseEnded` or `dispatchFailed`. */
+  /**
+   * Write a request on a ready connection; answer with `responseStarted`, then `responseData` for
+   * body chunks as they arrive (optional: only path sizing uses it), then `responseEnded` — or
+   * `dispatchFailed`.
+   */
   send(dispatch: Dispatch): void;
   /** Stop reading this response's body (the receive window closes); idempotent. */
   pause(dispatchId: number): void;
@@ -41,6 +45,8 @@ export interface ConnectionInfo {
   protocol: 'h2' | 'http/1.1';
   /** For HTTP/2, the server's SETTINGS_MAX_CONCURRENT_STREAMS when known. */
   maxConcurrentStreams?: number;
+  /** How long the TCP handshake took (one round trip), when the transport measured it. */
+  handshakeRttMs?: number;
 }
 
 export interface ResponseStartInfo {
