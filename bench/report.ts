@@ -17,18 +17,22 @@ import { parseResults, ReportError } from './report/load-results';
 import { mergeResults } from './report/merge-results';
 import { resultsMarkdown } from './report/results-markdown';
 import { pm95Figure, rttFigure } from './report/svg-figures';
+import { readExplanations } from './report/explanations';
 
 export interface ReportArgs {
   /** Results files, in the order their cells are reported. */
   inputs: string[];
   outDir: string;
   figuresDir: string;
+  /** A JSON file of explanations for missed goals (see bench/report/explanations.ts). */
+  why: string | undefined;
 }
 
 const USAGE = [
-  'usage: node dist/bench/report.js <results.json> [<results.json> …] [--out DIR] [--figures DIR]',
+  'usage: node dist/bench/report.js <results.json> [<results.json> …] [--out DIR] [--figures DIR] [--why FILE]',
   '  --out DIR      where RESULTS.md goes (default bench)',
   '  --figures DIR  where figure-pm95.svg and figure-rtt.svg go (default <--out>/results)',
+  '  --why FILE     explanations of missed goals, {"<cell> | <target>": "why"}, e.g. bench/why.json',
   '  Several files are merged into one report, e.g. the full matrix run in parts: cells in the order',
   '  given, each attributed to its file. The same page @ link in two files (E_REPORT_DUPLICATE_CELL),',
   '  or files of different modes or schema versions (E_REPORT_INPUT), are refused.',
@@ -38,6 +42,7 @@ export function parseReportArgs(argv: readonly string[]): ReportArgs {
   const positional: string[] = [];
   let outDir = 'bench';
   let figuresDir: string | undefined;
+  let why: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = (): string => {
@@ -47,12 +52,13 @@ export function parseReportArgs(argv: readonly string[]): ReportArgs {
     };
     if (a === '--out') outDir = value();
     else if (a === '--figures') figuresDir = value();
+    else if (a === '--why') why = value();
     else if (a === '--help' || a === '-h') throw new ReportError('E_REPORT_USAGE', USAGE);
     else if (a.startsWith('-')) throw new ReportError('E_REPORT_USAGE', `unknown option ${a} (try --help)`);
     else positional.push(a);
   }
   if (positional.length === 0) throw new ReportError('E_REPORT_USAGE', 'expected one or more results files, e.g. bench/results/bench-quick-latest.json; got none (try --help)');
-  return { inputs: positional, outDir, figuresDir: figuresDir ?? join(outDir, 'results') };
+  return { inputs: positional, outDir, figuresDir: figuresDir ?? join(outDir, 'results'), why };
 }
 
 function readResults(path: string): BenchResults {
@@ -65,9 +71,10 @@ function readResults(path: string): BenchResults {
   return parseResults(text, path);
 }
 
-/** Writes the report; returns the paths written. */
+/** Writes the report; returns the paths written and the explanations that matched no missed goal. */
 export function writeReport(args: ReportArgs): string[] {
   const results = mergeResults(args.inputs.map((path) => ({ path, results: readResults(path) })));
+  const explanations = args.why === undefined ? undefined : readExplanations(args.why);
   mkdirSync(args.figuresDir, { recursive: true });
   const written: string[] = [];
   const figures: string[] = [];
@@ -80,7 +87,9 @@ export function writeReport(args: ReportArgs): string[] {
   }
   mkdirSync(args.outDir, { recursive: true });
   const md = join(args.outDir, 'RESULTS.md');
-  writeFileSync(md, resultsMarkdown(results, figures));
+  const unused: string[] = [];
+  writeFileSync(md, resultsMarkdown(results, figures, explanations, unused));
+  for (const key of unused) process.stderr.write(`report: --why: no missed goal matches ${JSON.stringify(key)} (stale explanation?)\n`);
   return [md, ...written];
 }
 

@@ -4,6 +4,7 @@
  * were made. Every number printed comes from the files or from the lower-bound model; nothing is
  * carried over from earlier runs. With several files, every cell says which run it came from.
  */
+import { explanationKey, type Explanations } from './explanations';
 import { fullPlan } from '../run/bench-matrix';
 import type { BenchMeta, BenchResults, CellResult, ContenderName, ContenderResult, RunResult } from '../run/results-schema';
 import { CellBounds, tcpOf } from './cell-bounds';
@@ -110,10 +111,19 @@ function ratioSection(results: BenchResults): string {
   ].join('\n');
 }
 
-function goalSection(rows: readonly GoalRow[], merged: boolean, coverage: boolean): string {
+function goalSection(rows: readonly GoalRow[], merged: boolean, coverage: boolean, explanations: Explanations | undefined, unused: string[] | undefined): string {
   const table = markdownTable(['goal', 'cell', 'target', 'measured', 'verdict'], rows.map((r) => [r.goal, r.where, r.target, r.measured, r.verdict]), ['l', 'l', 'l', 'l', 'l']);
   const missed = rows.filter((r) => r.verdict === 'MISS');
-  const why = missed.length === 0 ? [] : ['', 'Missed goals:', '', ...missed.flatMap((r) => [`- ${r.goal} — ${r.where}: ${r.measured}`, '  why:'])];
+  const used = new Set<string>();
+  const explain = (r: GoalRow): string => {
+    const key = explanationKey(r.where, r.target);
+    const text = explanations?.get(key);
+    if (text === undefined) return '  why: not yet explained.';
+    used.add(key);
+    return `  why: ${text}`;
+  };
+  const why = missed.length === 0 ? [] : ['', 'Missed goals:', '', ...missed.flatMap((r) => [`- ${r.goal} — ${r.where}: ${r.measured}`, explain(r)])];
+  if (unused !== undefined && explanations !== undefined) unused.push(...[...explanations.keys()].filter((k) => !used.has(k)));
   const judged = merged ? 'the medians of the run each cell came from (named in the cell\'s heading below)' : 'this run\'s medians';
   return ['## Goals', '', `PASS and MISS are judged on ${judged}. ` + 'Every goal compares contenders on the same scheme: the P&M and McManus goals (HTTP/1.1 experiments) use `getlist` over http, the SPDY goals `getlist-tls` over https, and the lower-bound goal holds each to the bound for its own scheme. NOT RUN means the cell or contender was not in the run (`bench:quick` leaves some out' + (coverage ? '; "Coverage" lists every cell of the full matrix that is missing' : '') + ').', '', table, ...why].join('\n');
 }
@@ -285,7 +295,11 @@ function coverageSection(results: BenchResults): string | undefined {
   ].join('\n');
 }
 
-export function resultsMarkdown(results: BenchResults, figures: readonly string[] = []): string {
+/**
+ * `explanations` fill the "why:" line of each missed goal; the keys that matched none are pushed
+ * onto `unused`, so a caller can flag explanations left over from an earlier run.
+ */
+export function resultsMarkdown(results: BenchResults, figures: readonly string[] = [], explanations?: Explanations, unused?: string[]): string {
   const goals = judgeGoals(results);
   const coverage = coverageSection(results);
   return [
@@ -293,7 +307,7 @@ export function resultsMarkdown(results: BenchResults, figures: readonly string[
     '',
     ...header(results),
     ...(coverage !== undefined ? [coverage] : []),
-    goalSection(goals, sourcesOf(results).length > 1, coverage !== undefined),
+    goalSection(goals, sourcesOf(results).length > 1, coverage !== undefined, explanations, unused),
     '',
     ratioSection(results),
     '',

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseReportArgs, writeReport } from '../../bench/report';
+import { explanationKey, parseExplanations } from '../../bench/report/explanations';
 import { judgeGoals } from '../../bench/report/goals';
 import { parseResults } from '../../bench/report/load-results';
 import { mergeResults, metaOf, sourceOf } from '../../bench/report/merge-results';
@@ -124,7 +125,7 @@ describe('RESULTS.md (synthetic fixture)', () => {
     expect(md).not.toContain('getlist/h2');
     const misses = (md.match(/\| MISS \|/g) ?? []).length;
     expect(misses).toBeGreaterThan(0);
-    expect((md.match(/^ {2}why:$/gm) ?? []).length).toBe(misses);
+    expect((md.match(/^ {2}why: not yet explained\.$/gm) ?? []).length).toBe(misses);
     expect(md).toContain('SYNTHETIC FIXTURE - not a measurement');
     expect(md).toContain('npm run bench:quick');
     expect(md).toContain('![results/figure-pm95.svg](results/figure-pm95.svg)');
@@ -337,3 +338,26 @@ describe('several results files, merged', () => {
     });
   });
 });
+
+describe('explanations of missed goals (--why)', () => {
+  const missKey = (): string => {
+    const row = judgeGoals(load()).find((r) => r.verdict === 'MISS');
+    if (!row) throw new Error('fixture has no MISS');
+    return explanationKey(row.where, row.target);
+  };
+
+  it('fills the why: line of the goal it names and reports keys that match no miss', () => {
+    const unused: string[] = [];
+    const md = resultsMarkdown(load(), [], parseExplanations(JSON.stringify({ [missKey()]: 'slow start on six fresh connections.', 'nope @ nowhere | x ≤ 1': 'stale' })), unused);
+    expect(md).toContain('  why: slow start on six fresh connections.');
+    expect(unused).toEqual(['nope @ nowhere | x ≤ 1']);
+  });
+
+  it('the file is checked: JSON object of "<cell> | <target>" → non-empty text, else E_REPORT_INPUT', () => {
+    for (const bad of ['[1]', '{"a | b": ""}', '{"no separator": "x"}', 'nope']) {
+      expect(() => parseExplanations(bad)).toThrow(expect.objectContaining({ code: 'E_REPORT_INPUT' }));
+    }
+    expect(parseReportArgs(['a.json', '--why', 'w.json']).why).toBe('w.json');
+  });
+});
+
