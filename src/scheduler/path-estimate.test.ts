@@ -39,16 +39,18 @@ describe('FlightRate', () => {
 describe('connectionsForPath', () => {
   const mbit = (m: number) => (m * 1e6) / 8 / 1000; // bytes per ms
   test.each([
-    ['pm95: 1.544 Mbit/s, 70 ms', mbit(1.544), 70, 1],
-    ['spdy-dsl: 2 Mbit/s, 80 ms', mbit(2), 80, 2],
+    ['pm95: 1.544 Mbit/s, 70 ms', mbit(1.544), 70, 2],
+    ['spdy-dsl: 2 Mbit/s, 80 ms', mbit(2), 80, 3],
+    ['spdy-dsl: 2 Mbit/s, 20 ms', mbit(2), 20, 1],
     ['mobile: 1.6 Mbit/s, 150 ms', mbit(1.6), 150, 4],
     ['mcmanus: 20 Mbit/s, 100 ms', mbit(20), 100, 6],
   ])('%s → %i', (_name, rate, rtt, want) => {
     expect(connectionsForPath(rate, rtt, 6)).toBe(want);
   });
 
-  test('2 × BDP ÷ initial window, between 1 and max; no usable estimate → max', () => {
+  test('2 × BDP ÷ initial window, rounded, between 1 and max; no usable estimate → max', () => {
     expect(connectionsForPath(INITIAL_WINDOW_BYTES / 100, 150, 6)).toBe(3);
+    expect(connectionsForPath(INITIAL_WINDOW_BYTES / 100, 124, 6)).toBe(2);
     expect(connectionsForPath(1, 1, 6)).toBe(1);
     expect(connectionsForPath(Infinity, 100, 6)).toBe(6);
     expect(connectionsForPath(0, 100, 6)).toBe(6);

@@ -115,8 +115,8 @@ describe('connections sized to the path (adaptConnectionsToPath)', () => {
     const { t, opened } = load([[1448, 0], [1448, 7.5], [1448, 7.5], [1448, 7.5], [1448, 7.5], [1448, 7.5], [1448, 7.5], [1448, 7.5], [1448, 7.5], [1448, 7.5]], 40);
     // Images are known from the first chunk on, yet nothing opens until the estimate.
     expect(opened.slice(0, 8)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
-    // 8 segments counted: 11,584 B in 67.5 ms = 172 B/ms; 2 × 172 × 70 / 14,480 = 1.66 → 1.
-    expect(t.transport.opened).toHaveLength(1);
+    // 8 segments counted: 11,584 B in 60 ms = 193 B/ms; 2 × 193 × 70 / 14,480 = 1.87 → 2.
+    expect(t.transport.opened).toHaveLength(2);
   });
 
   test('a fast path (the first flight in one read) keeps the full six', () => {
