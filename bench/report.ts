@@ -88,7 +88,7 @@ export function writeReport(args: ReportArgs): string[] {
   mkdirSync(args.outDir, { recursive: true });
   const md = join(args.outDir, 'RESULTS.md');
   const unused: string[] = [];
-  writeFileSync(md, resultsMarkdown(results, figures, explanations, unused));
+  writeFileSync(md, resultsMarkdown(results, figures, explanations, unused, args.why));
   for (const key of unused) process.stderr.write(`report: --why: no missed goal matches ${JSON.stringify(key)} (stale explanation?)\n`);
   return [md, ...written];
 }

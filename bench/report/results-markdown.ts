@@ -142,23 +142,26 @@ const SETUP_ROWS: ReadonlyArray<readonly [string, (m: BenchMeta) => string]> = [
   ['TCP on the link', tcpText],
 ];
 
-function reproducing(sources: readonly ResultsSource[]): string[] {
+function reproducing(sources: readonly ResultsSource[], whyPath: string | undefined): string[] {
   const paths = sources.map((s) => s.path);
+  const why = whyPath === undefined ? '' : ` --why ${whyPath}`;
   const again = sources.length > 1 && paths.every((p) => p !== undefined)
-    ? `node dist/bench/report.js ${paths.join(' ')}   # this file and the figures again, from the same files`
-    : 'node dist/bench/report.js bench/results/bench-quick-latest.json   # this file and the figures again';
+    ? `node dist/bench/report.js ${paths.join(' ')}${why}   # this file and the figures again, from the same files`
+    : `node dist/bench/report.js bench/results/bench-quick-latest.json${why}   # this file and the figures again`;
   return [
     '## Reproducing',
     '',
     '```sh',
-    'npm run bench          # the full matrix (needs root, nginx and Chromium; see README "Benchmarks")',
+    'npm run bench          # the full matrix, ~11 h of link time (root or user namespaces, nginx, Chromium; README "Benchmarks")',
+    'node dist/bench/bench.js --full --links pm95,mcmanus-100,mcmanus-300 --out a.json   # the latency-bound links, alone',
+    'node dist/bench/bench.js --full --links spdy-dsl-80-0,…,mobile --jobs 6 --out b.json   # the DSL grid and mobile, 6 links at a time',
     'npm run bench:quick    # a representative subset, under five minutes',
     again,
     '```',
   ];
 }
 
-function metaSection(results: BenchResults): string {
+function metaSection(results: BenchResults, whyPath: string | undefined): string {
   const sources = sourcesOf(results);
   const only = sources.length === 1 ? sources[0] : undefined;
   if (only !== undefined) {
@@ -176,7 +179,7 @@ function metaSection(results: BenchResults): string {
         ['command', `\`${m.command}\``],
       ], ['l', 'l']),
       '',
-      ...reproducing(sources),
+      ...reproducing(sources, whyPath),
     ].join('\n');
   }
   // Several runs: what they share once, then a table per run with everything that is its own.
@@ -203,7 +206,7 @@ function metaSection(results: BenchResults): string {
       ], ['l', 'l']),
       '',
     ]),
-    ...reproducing(sources),
+    ...reproducing(sources, whyPath),
   ].join('\n');
 }
 
@@ -299,7 +302,7 @@ function coverageSection(results: BenchResults): string | undefined {
  * `explanations` fill the "why:" line of each missed goal; the keys that matched none are pushed
  * onto `unused`, so a caller can flag explanations left over from an earlier run.
  */
-export function resultsMarkdown(results: BenchResults, figures: readonly string[] = [], explanations?: Explanations, unused?: string[]): string {
+export function resultsMarkdown(results: BenchResults, figures: readonly string[] = [], explanations?: Explanations, unused?: string[], whyPath?: string): string {
   const goals = judgeGoals(results);
   const coverage = coverageSection(results);
   return [
@@ -315,7 +318,7 @@ export function resultsMarkdown(results: BenchResults, figures: readonly string[
     '',
     ...results.cells.map((c) => cellSection(c, results)),
     ...(figures.length ? ['## Figures', '', ...figures.map((f) => `![${f}](${f})`), ''] : []),
-    metaSection(results),
+    metaSection(results, whyPath),
     '',
   ].join('\n');
 }
