@@ -15,6 +15,8 @@ export interface SsSocket {
   retransTotal: number;
   /** Segments sent and not yet acknowledged. */
   unacked: number;
+  /** Payload bytes this side has sent on the connection (`bytes_sent`), 0 when ss prints none. */
+  bytesSent: number;
 }
 
 /** Parses `ss -tin` output: a socket line (state, queues, local, peer) followed by an info line. */
@@ -30,6 +32,7 @@ export function parseSsTin(out: string): SsSample['sockets'] {
     sockets[peer] = {
       cwnd: num(/\bcwnd:(\d+)/), bytesAcked: num(/\bbytes_acked:(\d+)/), rttMs: num(/\brtt:([\d.]+)/),
       retransTotal: Number(/\bretrans:\d+\/(\d+)/.exec(info)?.[1] ?? 0), unacked: Number(/\bunacked:(\d+)/.exec(info)?.[1] ?? 0),
+      bytesSent: Number(/\bbytes_sent:(\d+)/.exec(info)?.[1] ?? 0),
     };
   }
   return sockets;

@@ -143,7 +143,7 @@ describe('parseSsTin', () => {
       '\t reno wscale:7,7 rto:300 rtt:100.1/0.2 mss:1448 cwnd:10 bytes_sent:0',
     ].join('\n');
     const s = parseSsTin(out);
-    expect(s['198.18.0.1:53632']).toEqual({ cwnd: 27, bytesAcked: 22594, rttMs: 101.2, retransTotal: 0, unacked: 0 });
+    expect(s['198.18.0.1:53632']).toEqual({ cwnd: 27, bytesAcked: 22594, rttMs: 101.2, retransTotal: 0, unacked: 0, bytesSent: 22594 });
     expect(s['198.18.0.1:53648']?.cwnd).toBe(10);
     expect(Number.isNaN(s['198.18.0.1:53648']?.bytesAcked)).toBe(true);
     expect(Object.keys(s)).toHaveLength(2);
