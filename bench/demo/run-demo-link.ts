@@ -8,7 +8,7 @@ import { getPage } from '../../native-host/demo/corpus';
 import type { runToJson } from '../../native-host/cli/strategy-summary';
 import { startLink, type Link, type LinkInfo } from '../link/link-emulator';
 import { BenchRunError } from '../run/bench-run-error';
-import { childOutput } from '../run/child-output';
+import { firstLoadRun, runGetlistLoad } from '../run/getlist-contender';
 import type { LinkParams } from '../run/results-schema';
 import type { DemoLinkOptions } from './demo-link-options';
 import { DemoLinkError } from './demo-link-error';
@@ -49,29 +49,15 @@ export interface RunDemoLinkOptions extends DemoLinkOptions {
 
 /** runs[0] of `getlist load --json`; throws `E_RUN_BAD_OUTPUT` when stdout is not that. */
 export function parseRunJson(stdout: string): RunJson {
-  let parsed: { runs?: unknown[] };
-  try {
-    parsed = JSON.parse(stdout) as { runs?: unknown[] };
-  } catch {
-    throw new BenchRunError('E_RUN_BAD_OUTPUT', `getlist printed something that is not JSON: ${stdout.slice(0, 200)}`);
-  }
-  const run = parsed.runs?.[0] as Partial<RunJson> | undefined;
-  if (run === undefined || typeof run.totalMs !== 'number' || !Array.isArray(run.requests) || !Array.isArray(run.handshakes)) {
+  const run = firstLoadRun(stdout) as Partial<RunJson>;
+  if (typeof run.totalMs !== 'number' || !Array.isArray(run.requests) || !Array.isArray(run.handshakes)) {
     throw new BenchRunError('E_RUN_BAD_OUTPUT', `getlist JSON has no runs[0] with totalMs, requests and handshakes: ${stdout.slice(0, 200)}`);
   }
   return run as RunJson;
 }
 
 async function loadOnce(link: Link, o: RunDemoLinkOptions, url: string, strategy: string): Promise<RunJson> {
-  const args = [o.cliPath, 'load', url, '--strategy', strategy, '--json', '--timeout', String(o.timeoutMs)];
-  const child = link.execInClient(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = await childOutput(child, o.timeoutMs + 15_000, `getlist load --strategy ${strategy} ${url}`);
-  if (out.code !== 0) {
-    const line = out.stderr.trim().split('\n').pop() ?? '';
-    const code = /getlist: (E_[A-Z_]+)/.exec(line)?.[1];
-    throw new BenchRunError(code === 'E_LOAD_TIMEOUT' ? 'E_RUN_TIMEOUT' : 'E_RUN_FAILED', `getlist load --strategy ${strategy} ${url} exited ${out.code ?? out.signal}: ${line.slice(0, 300)}`);
-  }
-  return parseRunJson(out.stdout);
+  return parseRunJson(await runGetlistLoad(link, o.cliPath, [url, '--strategy', strategy], o.timeoutMs, `getlist load --strategy ${strategy} ${url}`));
 }
 
 export async function runDemoLink(o: RunDemoLinkOptions): Promise<DemoLinkResult> {

@@ -23,19 +23,42 @@ interface CliRun {
   handshakes?: Array<{ protocol?: unknown }>;
 }
 
-/** The first run of `getlist load --json` output; throws `E_RUN_BAD_OUTPUT` when it is not that. */
-export function parseGetlistJson(stdout: string): GetlistLoad {
-  let parsed: { runs?: CliRun[] };
+/** runs[0] of `getlist load --json` output, unchecked beyond being an object; `E_RUN_BAD_OUTPUT` otherwise. */
+export function firstLoadRun(stdout: string): Record<string, unknown> {
+  let parsed: { runs?: unknown[] };
   try {
-    parsed = JSON.parse(stdout) as { runs?: CliRun[] };
+    parsed = JSON.parse(stdout) as { runs?: unknown[] };
   } catch {
     throw new BenchRunError('E_RUN_BAD_OUTPUT', `getlist printed something that is not JSON: ${stdout.slice(0, 200)}`);
   }
   const run = parsed.runs?.[0];
+  if (typeof run !== 'object' || run === null) throw new BenchRunError('E_RUN_BAD_OUTPUT', `getlist JSON has no runs[0]: ${stdout.slice(0, 200)}`);
+  return run as Record<string, unknown>;
+}
+
+/** The first run of `getlist load --json` output; throws `E_RUN_BAD_OUTPUT` when it is not that. */
+export function parseGetlistJson(stdout: string): GetlistLoad {
+  const run = firstLoadRun(stdout) as CliRun;
   const num = (v: unknown): number => (typeof v === 'number' ? v : Number.NaN);
-  if (run === undefined || typeof run.totalMs !== 'number') throw new BenchRunError('E_RUN_BAD_OUTPUT', `getlist JSON has no runs[0].totalMs: ${stdout.slice(0, 200)}`);
+  if (typeof run.totalMs !== 'number') throw new BenchRunError('E_RUN_BAD_OUTPUT', `getlist JSON has no runs[0].totalMs: ${stdout.slice(0, 200)}`);
   const protocols = [...new Set((run.handshakes ?? []).map((h) => (typeof h.protocol === 'string' ? h.protocol : '')).filter(Boolean))].sort();
   return { totalMs: run.totalMs, meanTtfbMs: num(run.meanTtfbMs), connectionsOpened: num(run.connectionsOpened), errors: num(run.errors), protocols };
+}
+
+/**
+ * Runs `getlist load <args> --json` inside the client namespace and returns its stdout. A non-zero
+ * exit becomes `E_RUN_TIMEOUT` (the CLI's own `E_LOAD_TIMEOUT`) or `E_RUN_FAILED`, with its last
+ * stderr line; the process is killed 15 s after `timeoutMs`.
+ */
+export async function runGetlistLoad(link: Pick<Link, 'execInClient'>, cliPath: string, args: readonly string[], timeoutMs: number, what: string): Promise<string> {
+  const child = link.execInClient(process.execPath, [cliPath, 'load', ...args, '--json', '--timeout', String(timeoutMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = await childOutput(child, timeoutMs + 15_000, what);
+  if (out.code !== 0) {
+    const line = out.stderr.trim().split('\n').pop() ?? '';
+    const code = /getlist: (E_[A-Z_]+)/.exec(line)?.[1];
+    throw new BenchRunError(code === 'E_LOAD_TIMEOUT' ? 'E_RUN_TIMEOUT' : 'E_RUN_FAILED', `${what} exited ${out.code ?? out.signal}: ${line.slice(0, 300)}`);
+  }
+  return out.stdout;
 }
 
 export interface GetlistLoadOptions {
@@ -49,13 +72,6 @@ export interface GetlistLoadOptions {
 }
 
 export async function loadWithGetlist(o: GetlistLoadOptions): Promise<GetlistLoad> {
-  const args = [o.cliPath, 'load', o.url, '--strategy', o.strategy, '--json', '--ca', o.caPath, '--timeout', String(o.timeoutMs)];
-  const child = o.link.execInClient(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = await childOutput(child, o.timeoutMs + 15_000, `getlist ${o.strategy} ${o.url}`);
-  if (out.code !== 0) {
-    const line = out.stderr.trim().split('\n').pop() ?? '';
-    const code = /getlist: (E_[A-Z_]+)/.exec(line)?.[1];
-    throw new BenchRunError(code === 'E_LOAD_TIMEOUT' ? 'E_RUN_TIMEOUT' : 'E_RUN_FAILED', `getlist ${o.strategy} exited ${out.code ?? out.signal}: ${line.slice(0, 300)}`);
-  }
-  return parseGetlistJson(out.stdout);
+  const stdout = await runGetlistLoad(o.link, o.cliPath, [o.url, '--strategy', o.strategy, '--ca', o.caPath], o.timeoutMs, `getlist ${o.strategy} ${o.url}`);
+  return parseGetlistJson(stdout);
 }
