@@ -87,6 +87,32 @@ async function fixPorts(bindings: readonly OriginBinding[]): Promise<Array<Origi
   return out;
 }
 
+/**
+ * What to undo if the process exits with origins still running: one `exit` listener for all of
+ * them, so `--jobs N` does not add two listeners per link (Node warns past ten).
+ */
+const exitActions = new Set<() => void>();
+
+/** Runs `action` when the process exits, unless the returned function is called first. */
+function atExit(action: () => void): () => void {
+  if (exitActions.size === 0) process.on('exit', runExitActions);
+  exitActions.add(action);
+  return () => {
+    exitActions.delete(action);
+    if (exitActions.size === 0) process.off('exit', runExitActions);
+  };
+}
+
+function runExitActions(): void {
+  for (const action of [...exitActions]) {
+    try {
+      action();
+    } catch {
+      // Best effort at exit: one origin's failure must not keep the others' nginx running.
+    }
+  }
+}
+
 export async function startOrigins(options: StartOriginsOptions): Promise<Origins> {
   validateBindings(options.bindings);
   const nginx = options.nginxPath ?? findNginx();
@@ -97,16 +123,14 @@ export async function startOrigins(options: StartOriginsOptions): Promise<Origin
   const dir = mkdtempSync(join(options.workDir ?? tmpdir(), 'getlist-origins-'));
   // nginx workers run as an unprivileged user when the master is root: they must read the tree.
   chmodSync(dir, 0o755);
-  const cleanupOnExit = (): void => rmSync(dir, { recursive: true, force: true });
-  process.once('exit', cleanupOnExit);
   let run: NginxRun | undefined;
-  const killOnExit = (): void => {
+  // nginx first, then its tree.
+  const dropExitAction = atExit(() => {
     if (run?.child.pid !== undefined && run.child.exitCode === null) killGroup(run.child);
-  };
-  process.once('exit', killOnExit);
+    rmSync(dir, { recursive: true, force: true });
+  });
   const forget = (): void => {
-    process.off('exit', cleanupOnExit);
-    process.off('exit', killOnExit);
+    dropExitAction();
     rmSync(dir, { recursive: true, force: true });
   };
 

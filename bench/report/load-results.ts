@@ -51,6 +51,18 @@ function checkCell(c: unknown, i: number): void {
   });
 }
 
+/** `meta.removedCells`: each names a page, a link and why, and is no longer among the cells. */
+function checkRemoved(removed: unknown, cells: readonly Json[]): void {
+  if (removed === undefined) return;
+  if (!Array.isArray(removed)) fail('meta.removedCells', 'an array', removed);
+  removed.forEach((r: unknown, i: number) => {
+    const at = `meta.removedCells[${i}]`;
+    if (!isObject(r)) fail(at, 'an object', r);
+    for (const f of ['page', 'link', 'reason']) if (typeof r[f] !== 'string' || r[f] === '') fail(`${at}.${f}`, 'a non-empty string', r[f]);
+    if (cells.some((c) => c.page === r.page && c.link === r.link)) fail(at, 'a cell no longer in the file', `${String(r.page)} @ ${String(r.link)}`);
+  });
+}
+
 /**
  * Parses and checks the text of a results file. Throws {@link ReportError} `E_REPORT_INPUT`, its
  * message starting with `name` (the file's path when there is one).
@@ -67,6 +79,7 @@ export function parseResults(text: string, name = 'results file'): BenchResults 
     if (!isObject(doc.meta)) fail('meta', 'an object', doc.meta);
     if (!Array.isArray(doc.cells)) fail('cells', 'an array', doc.cells);
     doc.cells.forEach(checkCell);
+    checkRemoved(doc.meta.removedCells, doc.cells as Json[]);
   } catch (err) {
     if (err instanceof ReportError) throw new ReportError(err.code, `${name}: ${err.message}`);
     throw err;

@@ -131,6 +131,17 @@ function goalSection(rows: readonly GoalRow[], merged: boolean, coverage: boolea
 const machineText = (m: BenchMeta): string => (m.machine ? `${m.machine.cpus} × ${m.machine.cpuModel}, ${m.machine.memoryGiB} GiB, kernel ${m.machine.kernel}` : '—');
 const tcpText = (m: BenchMeta): string => (m.link ? `${m.link.congestionControl}, initial window ${m.link.initCwnd} segments, initial receive window ${m.link.initRwnd}, MTU ${m.link.mtu}, tcp_slow_start_after_idle ${m.link.slowStartAfterIdle}${m.link.privilege ? `; namespaces made ${m.link.privilege === 'root' ? 'as root' : 'rootless, in a user namespace'}` : ''}` : 'not recorded');
 const commitText = (m: BenchMeta, digits?: number): string => `${m.gitCommit?.slice(0, digits) ?? '—'}${m.gitDirty ? ' (working tree had changes)' : ''}`;
+/** Cells taken out of a run after it ran (results-schema `removedCells`), grouped by reason. */
+function removedText(m: BenchMeta): string | undefined {
+  if (!m.removedCells?.length) return undefined;
+  const byReason = new Map<string, string[]>();
+  for (const r of m.removedCells) byReason.set(r.reason, [...(byReason.get(r.reason) ?? []), `${r.page} @ ${r.link}`]);
+  return [...byReason].map(([reason, cells]) => `${cells.join(', ')}: ${reason}`).join('; ');
+}
+const removedRows = (m: BenchMeta): string[][] => {
+  const text = removedText(m);
+  return text === undefined ? [] : [['cells removed after the run', text]];
+};
 const modeText = (m: BenchMeta): string => `${m.mode}, ${m.runs} runs per contender per cell, ${int(m.elapsedMs / 1000)} s in all`;
 
 /** What the machine and the tools were; with several runs, printed once when every run agrees. */
@@ -154,7 +165,8 @@ function reproducing(sources: readonly ResultsSource[], whyPath: string | undefi
     '```sh',
     'npm run bench          # the full matrix, ~11 h of link time (root or user namespaces, nginx, Chromium; README "Benchmarks")',
     'node dist/bench/bench.js --full --links pm95,mcmanus-100,mcmanus-300 --out a.json   # the latency-bound links, alone',
-    'node dist/bench/bench.js --full --links spdy-dsl-80-0,…,mobile --jobs 6 --out b.json   # the DSL grid and mobile, 6 links at a time',
+    'node dist/bench/bench.js --full --links spdy-dsl-80-0,…,mobile --pages almanac-median,almanac-p90 --jobs 6 --out b.json   # the DSL grid and mobile, bandwidth-bound pages: 6 links at a time',
+    'node dist/bench/bench.js --full --links spdy-dsl-80-0,…,mobile --pages mcmanus-159 --out c.json   # the same links, the round-trip-bound page: alone',
     'npm run bench:quick    # a representative subset, under five minutes',
     again,
     '```',
@@ -177,6 +189,7 @@ function metaSection(results: BenchResults, whyPath: string | undefined): string
         ...SETUP_ROWS.map(([name, text]) => [name, text(m)]),
         ['commit', commitText(m)],
         ['command', `\`${m.command}\``],
+        ...removedRows(m),
       ], ['l', 'l']),
       '',
       ...reproducing(sources, whyPath),
@@ -203,6 +216,7 @@ function metaSection(results: BenchResults, whyPath: string | undefined): string
         ...own.map(([name, text]) => [name, text(s.meta)]),
         ['commit', commitText(s.meta)],
         ['command', `\`${s.meta.command}\``],
+        ...removedRows(s.meta),
       ], ['l', 'l']),
       '',
     ]),

@@ -52,6 +52,17 @@ export interface BenchMeta {
   command: string;
   /** Scheme per contender, as run. */
   schemes: Record<ContenderName, Scheme>;
+  /**
+   * Cells taken out of the file after the run, each with why (typically: measured again, alone, in
+   * another results file, which the report may then merge without a duplicate cell). Absent = none.
+   */
+  removedCells?: RemovedCell[];
+}
+
+export interface RemovedCell {
+  page: string;
+  link: string;
+  reason: string;
 }
 
 export interface LinkParams {

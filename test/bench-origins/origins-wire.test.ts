@@ -122,3 +122,18 @@ describeWithNginx('nginx origins on loopback (3 origins)', () => {
     expect(origins.caSpkiHash).toBe(spkiHash(origins.caPem));
   });
 });
+
+describeWithNginx('nginx origins: several at once (as bench --jobs runs them)', () => {
+  it('share one exit listener, which goes when the last stops; each removes its own tree', async () => {
+    const before = process.listenerCount('exit');
+    const many = await Promise.all(Array.from({ length: 6 }, () => startOrigins({ bindings: loopback([ALMANAC_ORIGINS.www]), pages: ['pm95-2544-1'] })));
+    try {
+      expect(process.listenerCount('exit')).toBe(before + 1);
+      for (const o of many) expect((await get(o.pageUrl('pm95-2544-1', 'http'))).status).toBe(200);
+    } finally {
+      await Promise.all(many.map((o) => o.stop()));
+    }
+    expect(process.listenerCount('exit')).toBe(before);
+    for (const o of many) expect(existsSync(o.dir)).toBe(false);
+  });
+});

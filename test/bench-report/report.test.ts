@@ -20,6 +20,8 @@ const load = (): BenchResults => parseResults(readFileSync(FIXTURE, 'utf8'));
 /** Two full "runs" split from FIXTURE: pm95 and mcmanus-100 with jobs 1; spdy-dsl-80-{0,1} and mobile with jobs 5. */
 const RUN1 = join(__dirname, 'fixtures', 'synthetic-merge-run1.json');
 const RUN2 = join(__dirname, 'fixtures', 'synthetic-merge-run2.json');
+/** A cell of RUN2. */
+const RUN2_CELL = 'almanac-median @ spdy-dsl-80-1';
 const loadFile = (path: string): BenchResults => parseResults(readFileSync(path, 'utf8'), path);
 
 /** Runs `body` with a fresh temporary directory, removed afterwards. */
@@ -320,6 +322,27 @@ describe('several results files, merged', () => {
       const twice = variant(dir, 'twice.json', RUN1, (r) => { r.cells.push(r.cells[0] as BenchResults['cells'][number]); });
       expect(() => writeReport(parseReportArgs([twice, '--out', dir]))).toThrow(expect.objectContaining({ code: 'E_REPORT_DUPLICATE_CELL', message: `${twice} holds cell pm95-2544-10 @ pm95 twice` }));
       expect(() => writeReport(parseReportArgs([RUN1, RUN1, '--out', dir]))).toThrow(expect.objectContaining({ code: 'E_REPORT_INPUT', message: `${RUN1} is given twice` }));
+    });
+  });
+
+  it('a cell measured again in another file: removed from the first with a reason, then merged and the removal printed', () => {
+    inTempDir((dir) => {
+      const cell = RUN2_CELL;
+      const again = variant(dir, 'again.json', RUN2, (r) => { r.cells = r.cells.filter((c) => `${c.page} @ ${c.link}` === cell); });
+      const reason = 'measured again, alone, in again.json';
+      const without = variant(dir, 'without.json', RUN2, (r) => {
+        r.cells = r.cells.filter((c) => `${c.page} @ ${c.link}` !== cell);
+        r.meta.removedCells = [{ page: 'almanac-median', link: 'spdy-dsl-80-1', reason }];
+      });
+      writeReport(parseReportArgs([RUN1, without, again, '--out', dir]));
+      const md = readFileSync(join(dir, 'RESULTS.md'), 'utf8');
+      expect(md).toContain(`| cells removed after the run | ${cell}: ${reason} |`);
+      expect(md).toContain(`### ${cell} (run 3:`);
+      // A removal that names a cell still in the file, or lacks a reason, is a bad file.
+      const stillThere = variant(dir, 'still.json', RUN2, (r) => { r.meta.removedCells = [{ page: 'almanac-median', link: 'spdy-dsl-80-1', reason }]; });
+      expect(() => loadFile(stillThere)).toThrow(expect.objectContaining({ code: 'E_REPORT_INPUT', message: expect.stringContaining('meta.removedCells[0] should be a cell no longer in the file') }));
+      const noReason = variant(dir, 'noreason.json', without, (r) => { (r.meta.removedCells as { reason: string }[])[0]!.reason = ''; });
+      expect(() => loadFile(noReason)).toThrow(expect.objectContaining({ code: 'E_REPORT_INPUT', message: expect.stringContaining('meta.removedCells[0].reason should be a non-empty string') }));
     });
   });
 
