@@ -131,17 +131,17 @@ function goalSection(rows: readonly GoalRow[], merged: boolean, coverage: boolea
 const machineText = (m: BenchMeta): string => (m.machine ? `${m.machine.cpus} × ${m.machine.cpuModel}, ${m.machine.memoryGiB} GiB, kernel ${m.machine.kernel}` : '—');
 const tcpText = (m: BenchMeta): string => (m.link ? `${m.link.congestionControl}, initial window ${m.link.initCwnd} segments, initial receive window ${m.link.initRwnd}, MTU ${m.link.mtu}, tcp_slow_start_after_idle ${m.link.slowStartAfterIdle}${m.link.privilege ? `; namespaces made ${m.link.privilege === 'root' ? 'as root' : 'rootless, in a user namespace'}` : ''}` : 'not recorded');
 const commitText = (m: BenchMeta, digits?: number): string => `${m.gitCommit?.slice(0, digits) ?? '—'}${m.gitDirty ? ' (working tree had changes)' : ''}`;
-/** Cells taken out of a run after it ran (results-schema `removedCells`), grouped by reason. */
-function removedText(m: BenchMeta): string | undefined {
-  if (!m.removedCells?.length) return undefined;
+/**
+ * The rows that are a run's own whatever else is printed: its commit, its command line, and the
+ * cells taken out of it after it ran (results-schema `removedCells`), grouped by reason.
+ */
+function provenanceRows(m: BenchMeta): string[][] {
+  const rows = [['commit', commitText(m)], ['command', `\`${m.command}\``]];
+  if (!m.removedCells?.length) return rows;
   const byReason = new Map<string, string[]>();
   for (const r of m.removedCells) byReason.set(r.reason, [...(byReason.get(r.reason) ?? []), `${r.page} @ ${r.link}`]);
-  return [...byReason].map(([reason, cells]) => `${cells.join(', ')}: ${reason}`).join('; ');
+  return [...rows, ['cells removed after the run', [...byReason].map(([reason, cells]) => `${cells.join(', ')}: ${reason}`).join('; ')]];
 }
-const removedRows = (m: BenchMeta): string[][] => {
-  const text = removedText(m);
-  return text === undefined ? [] : [['cells removed after the run', text]];
-};
 const modeText = (m: BenchMeta): string => `${m.mode}, ${m.runs} runs per contender per cell, ${int(m.elapsedMs / 1000)} s in all`;
 
 /** What the machine and the tools were; with several runs, printed once when every run agrees. */
@@ -187,9 +187,7 @@ function metaSection(results: BenchResults, whyPath: string | undefined): string
         ['mode', modeText(m)],
         ['links at once', String(m.jobs ?? 1)],
         ...SETUP_ROWS.map(([name, text]) => [name, text(m)]),
-        ['commit', commitText(m)],
-        ['command', `\`${m.command}\``],
-        ...removedRows(m),
+        ...provenanceRows(m),
       ], ['l', 'l']),
       '',
       ...reproducing(sources, whyPath),
@@ -214,9 +212,7 @@ function metaSection(results: BenchResults, whyPath: string | undefined): string
         ['links at once', String(s.meta.jobs ?? 1)],
         ['links', linksOf(s).join(', ') || 'none'],
         ...own.map(([name, text]) => [name, text(s.meta)]),
-        ['commit', commitText(s.meta)],
-        ['command', `\`${s.meta.command}\``],
-        ...removedRows(s.meta),
+        ...provenanceRows(s.meta),
       ], ['l', 'l']),
       '',
     ]),
