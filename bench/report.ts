@@ -18,6 +18,7 @@ import { mergeResults } from './report/merge-results';
 import { resultsMarkdown } from './report/results-markdown';
 import { pm95Figure, rttFigure } from './report/svg-figures';
 import { readExplanations } from './report/explanations';
+import { helpText, parseCommandLine, type CommandSpec } from './cli/command-line';
 
 export interface ReportArgs {
   /** Results files, in the order their cells are reported. */
@@ -28,37 +29,37 @@ export interface ReportArgs {
   why: string | undefined;
 }
 
-const USAGE = [
-  'usage: node dist/bench/report.js <results.json> [<results.json> …] [--out DIR] [--figures DIR] [--why FILE]',
-  '  --out DIR      where RESULTS.md goes (default bench)',
-  '  --figures DIR  where figure-pm95.svg and figure-rtt.svg go (default <--out>/results)',
-  '  --why FILE     explanations of missed goals, {"<cell> | <target>": "why"}, e.g. bench/why.json',
-  '  Several files are merged into one report, e.g. the full matrix run in parts: cells in the order',
-  '  given, each attributed to its file. The same page @ link in two files (E_REPORT_DUPLICATE_CELL),',
-  '  or files of different modes or schema versions (E_REPORT_INPUT), are refused.',
-].join('\n');
+export const REPORT_COMMAND: CommandSpec = {
+  usage: 'node dist/bench/report.js <results.json> [<results.json> …] [options]',
+  positionals: true,
+  options: {
+    out: { type: 'string', value: 'DIR', default: 'bench', help: 'where RESULTS.md goes' },
+    figures: { type: 'string', value: 'DIR', default: '<--out>/results', help: 'where figure-pm95.svg and figure-rtt.svg go' },
+    why: { type: 'string', value: 'FILE', help: 'explanations of missed goals, {"<cell> | <target>": "why"}, e.g. bench/why.json' },
+  },
+  notes: [
+    'A results file is a raw one written by bench.js, a summary (bench/results/*.json), or either gzipped.',
+    'Several files are merged into one report, e.g. the full matrix run in parts: cells in the order',
+    'given, each attributed to its file. The same page @ link in two files (E_REPORT_DUPLICATE_CELL),',
+    'or files of different modes or schema versions (E_REPORT_INPUT), are refused.',
+    '--summarize DIR writes, for each file given, DIR/<name>.json (its summary) and DIR/raw/<name>.json.gz',
+    '(its runs, compressed) instead of the report.',
+  ],
+};
+
+const usage = (message: string): ReportError => new ReportError('E_REPORT_USAGE', message);
 
 export function parseReportArgs(argv: readonly string[]): ReportArgs {
-  const positional: string[] = [];
-  let outDir = 'bench';
-  let figuresDir: string | undefined;
-  let why: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new ReportError('E_REPORT_USAGE', `${a} needs a directory`);
-      return v;
-    };
-    if (a === '--out') outDir = value();
-    else if (a === '--figures') figuresDir = value();
-    else if (a === '--why') why = value();
-    else if (a === '--help' || a === '-h') throw new ReportError('E_REPORT_USAGE', USAGE);
-    else if (a.startsWith('-')) throw new ReportError('E_REPORT_USAGE', `unknown option ${a} (try --help)`);
-    else positional.push(a);
-  }
-  if (positional.length === 0) throw new ReportError('E_REPORT_USAGE', 'expected one or more results files, e.g. bench/results/bench-quick-latest.json; got none (try --help)');
-  return { inputs: positional, outDir, figuresDir: figuresDir ?? join(outDir, 'results'), why };
+  const { values: v, positionals, help } = parseCommandLine(argv, REPORT_COMMAND, usage);
+  if (help) throw new ReportError('E_REPORT_USAGE', helpText(REPORT_COMMAND), true);
+  if (positionals.length === 0) throw usage('expected one or more results files, e.g. bench/results/bench-quick-latest.json; got none (try --help)');
+  const outDir = typeof v.out === 'string' ? v.out : 'bench';
+  return {
+    inputs: positionals,
+    outDir,
+    figuresDir: typeof v.figures === 'string' ? v.figures : join(outDir, 'results'),
+    why: typeof v.why === 'string' ? v.why : undefined,
+  };
 }
 
 function readResults(path: string): BenchResults {
@@ -98,7 +99,11 @@ if (require.main === module) {
     for (const p of writeReport(parseReportArgs(process.argv.slice(2)))) process.stdout.write(`wrote ${p}\n`);
   } catch (err) {
     if (!(err instanceof ReportError)) throw err;
-    process.stderr.write(`report: ${err.code}: ${err.message}\n`);
-    process.exitCode = 2;
+    if (err.help) {
+      process.stdout.write(`${err.message}\n`);
+    } else {
+      process.stderr.write(`report: ${err.code}: ${err.message}\n`);
+      process.exitCode = 2;
+    }
   }
 }

@@ -7,7 +7,10 @@
 import type { BenchResults } from '../run/results-schema';
 
 export class ReportError extends Error {
-  constructor(readonly code: 'E_REPORT_INPUT' | 'E_REPORT_USAGE' | 'E_REPORT_DUPLICATE_CELL', message: string) {
+  /**
+   * @param help the message is the `--help` text, asked for: print it on stdout and exit 0.
+   */
+  constructor(readonly code: 'E_REPORT_INPUT' | 'E_REPORT_USAGE' | 'E_REPORT_DUPLICATE_CELL', message: string, readonly help = false) {
     super(message);
     this.name = 'ReportError';
   }
