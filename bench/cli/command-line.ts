@@ -79,9 +79,10 @@ function translate(err: unknown, spec: CommandSpec): string {
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return `unexpected argument ${JSON.stringify(/'([^']*)'/.exec(message)?.[1] ?? '')}`;
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
-      const flag = quotedOption(message);
-      const name = flag.startsWith('--') ? flag.slice(2) : Object.entries(optionsOf(spec)).find(([, o]) => `-${o.short}` === flag)?.[0];
-      return optionsOf(spec)[name ?? '']?.type === 'boolean' ? `${flag} takes no value` : `${flag} needs a value`;
+      // `Option '--runs <value>' argument missing`, `Option '-h, --help' does not take an argument`
+      const quoted = /'([^']*)'/.exec(message)?.[1] ?? '';
+      const flag = quoted.split(/[\s,]+/).find((t) => t.startsWith('--')) ?? quotedOption(message);
+      return optionsOf(spec)[flag.slice(2)]?.type === 'boolean' ? `${flag} takes no value` : `${flag} needs a value`;
     }
     default:
       throw err;
