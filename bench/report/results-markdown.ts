@@ -166,11 +166,12 @@ function reproducing(sources: readonly ResultsSource[], whyPath: string | undefi
     '## Reproducing',
     '',
     '```sh',
-    'npm run bench          # the full matrix, ~11 h of link time (root or user namespaces, nginx, Chromium; README "Benchmarks")',
+    'npm run bench          # the full matrix, ~11 h of link time (root or user namespaces, nginx, Chromium; bench/README.md)',
     'node dist/bench/bench.js --full --links pm95,mcmanus-100,mcmanus-300 --out a.json   # the latency-bound links, alone',
     'node dist/bench/bench.js --full --links spdy-dsl-80-0,…,mobile --pages almanac-median,almanac-p90 --jobs 6 --out b.json   # the DSL grid and mobile, bandwidth-bound pages: 6 links at a time',
     'node dist/bench/bench.js --full --links spdy-dsl-80-0,…,mobile --pages mcmanus-159 --out c.json   # the same links, the round-trip-bound page: alone',
     'npm run bench:quick    # a representative subset, under five minutes',
+    'node dist/bench/report.js a.json --summarize bench/results   # the summary and gzipped raw file of a run, as git keeps them',
     again,
     '```',
   ];
