@@ -19,6 +19,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { CodedError } from '../src/errors/coded-error';
 import { runDemoComparison } from './engine/demo-comparison';
 import { judgeGoals, type EngineResults } from './engine/goals';
 import { runLoopbackThroughput } from './engine/loopback-throughput';
@@ -31,7 +32,11 @@ const BENCHMARKS = ['scheduler', 'loopback', 'demo'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 /** A bad command line: reported without a stack, exit code 2. */
-class UsageError extends Error {}
+class UsageError extends CodedError<'E_USAGE'> {
+  constructor(message: string) {
+    super('E_USAGE', message);
+  }
+}
 
 interface Args {
   json: boolean;

@@ -4,13 +4,11 @@
  * of a TypeError deep inside a table. Whether several files may be merged is checked in
  * merge-results.ts.
  */
+import { CodedError } from '../../src/errors/coded-error';
 import type { BenchResults } from '../run/results-schema';
 
-export class ReportError extends Error {
-  constructor(readonly code: 'E_REPORT_INPUT' | 'E_REPORT_USAGE' | 'E_REPORT_DUPLICATE_CELL', message: string) {
-    super(message);
-    this.name = 'ReportError';
-  }
+export class ReportError extends CodedError<'E_REPORT_INPUT' | 'E_REPORT_USAGE' | 'E_REPORT_DUPLICATE_CELL'> {
+  override readonly name = 'ReportError';
 }
 
 type Json = Record<string, unknown>;
