@@ -3,7 +3,7 @@ import { ChunkAssembler, ProtocolError, parseHostMessage, PROTOCOL_VERSION, type
 import type { HelloReply } from '../../src/protocol/replies';
 import { replyRole, settlingReplyType, type ProgressOf, type ReplyOf } from '../../src/protocol/reply-of';
 import type { HostRequest } from '../../src/protocol/requests';
-import type { HostStatus } from '../../src/page/messages';
+import type { HostStatus } from '../../src/extension-messages/messages';
 import { HOST_NAME, statusFromConnectFailure } from './host-status';
 
 /**

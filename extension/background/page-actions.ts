@@ -1,7 +1,7 @@
-import type { PageRecord } from '../../src/page/page-record';
-import { buildRequestList } from '../../src/page/request-list';
-import { parseStrategies } from '../../src/page/settings';
-import { isExcludedSite, isHttpUrl, withoutFragment } from '../../src/page/site-rules';
+import type { PageRecord } from '../../src/page/model/page-record';
+import { buildRequestList } from '../../src/page/model/request-list';
+import { parseStrategies } from '../../src/extension-messages/settings';
+import { isExcludedSite, isHttpUrl, withoutFragment } from '../../src/page/model/site-rules';
 import { CodedError, isCodedError } from '../../src/errors/coded-error';
 import type { StrategyName } from '../../src/scheduler/strategies';
 import type { HostPort } from './native-port';

@@ -1,5 +1,5 @@
-import type { HostStatus, UiRequest, UiResponse } from '../../src/page/messages';
-import { isHttpUrl } from '../../src/page/site-rules';
+import type { HostStatus, UiRequest, UiResponse } from '../../src/extension-messages/messages';
+import { isHttpUrl } from '../../src/page/model/site-rules';
 import type { HostPort } from './native-port';
 import type { PageActions } from './page-actions';
 import type { PageStore } from './page-store';

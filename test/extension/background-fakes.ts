@@ -3,8 +3,8 @@
 import { HostRequestError, type HostPort, type HostRequestBody, type RequestOptions } from '../../extension/background/native-port';
 import { PageStore } from '../../extension/background/page-store';
 import { SettingsStore } from '../../extension/background/settings-store';
-import type { HostStatus, Settings } from '../../src/page/messages';
-import * as reducer from '../../src/page/page-reducer';
+import type { HostStatus, Settings } from '../../src/extension-messages/messages';
+import * as reducer from '../../src/page/model/page-reducer';
 import { replyRole, settlingReplyType, type HostMessage, type ProgressOf, type ReplyOf } from '../../src/protocol';
 
 /** `storage.session` / `storage.local` in memory; `failSets` makes the next N `set`s reject. */

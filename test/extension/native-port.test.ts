@@ -1,7 +1,7 @@
 import { splitIntoChunks } from '../../src/protocol';
 import type { ExportReply, HostMessage, MeasuredReply, PongReply, ReplayResultMessage, ReplaySummaryMessage, StatsReply } from '../../src/protocol';
 import { NativePort, type NativePortLike } from '../../extension/background/native-port';
-import type { HostStatus } from '../../src/page/messages';
+import type { HostStatus } from '../../src/extension-messages/messages';
 
 /** A native port as the browser hands it out, driven by the test. */
 class FakePort implements NativePortLike {

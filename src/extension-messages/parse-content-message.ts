@@ -2,7 +2,7 @@ import { CodedError } from '../errors/coded-error';
 import { MAX_URL_LENGTH } from '../protocol/version';
 import { isPriorityClass } from '../scheduler/priority';
 import type { ContentMessage } from './messages';
-import type { Discovery, NavigationTiming, TimingEntry } from './page-record';
+import type { Discovery, NavigationTiming, TimingEntry } from '../page/model/page-record';
 
 /**
  * The background's check of a content-script message. Content scripts run inside web pages, the
