@@ -49,7 +49,7 @@ describe('the CLI prints every coded error as one line', () => {
   test('a usage error is one line, exit 2', () => {
     const r = cli(['load', 'http://127.0.0.1:1/', '--repeat', 'many']);
     expect(r.status).toBe(2);
-    expect(r.lines).toEqual([expect.stringMatching(/^getlist: E_USAGE: --repeat must be an integer from 1 to \d+, got "many"$/)]);
+    expect(r.lines).toEqual([expect.stringMatching(/^getlist: E_USAGE: --repeat\b.*"many"/)]);
   });
 
   test('a Node error with a code (EACCES) is one line with its code, exit 1, no stack', () => {
