@@ -10,16 +10,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { CodedError } from '../../src/errors/coded-error';
 import type { ContenderResult } from '../run/results-schema';
 import { summarizeContender, type ResultsSummary } from './results-summary';
 
-export class ReportError extends Error {
+export class ReportError extends CodedError<'E_REPORT_INPUT' | 'E_REPORT_USAGE' | 'E_REPORT_DUPLICATE_CELL'> {
+  override readonly name = 'ReportError';
   /**
    * @param help the message is the `--help` text, asked for: print it on stdout and exit 0.
    */
-  constructor(readonly code: 'E_REPORT_INPUT' | 'E_REPORT_USAGE' | 'E_REPORT_DUPLICATE_CELL', message: string, readonly help = false) {
-    super(message);
-    this.name = 'ReportError';
+  constructor(code: 'E_REPORT_INPUT' | 'E_REPORT_USAGE' | 'E_REPORT_DUPLICATE_CELL', message: string, readonly help = false) {
+    super(code, message);
   }
 }
 

@@ -1,6 +1,5 @@
-import type { HostStatus, UiRequest, UiResponse } from '../../src/page/messages';
-import { isHttpUrl } from '../../src/page/site-rules';
-import type { ExportReply, ForgottenReply, StatsReply } from '../../src/protocol/replies';
+import type { HostStatus, UiRequest, UiResponse } from '../../src/extension-messages/messages';
+import { isHttpUrl } from '../../src/page/model/site-rules';
 import type { HostPort } from './native-port';
 import type { PageActions } from './page-actions';
 import type { PageStore } from './page-store';
@@ -41,16 +40,16 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
     'run-replay': async ({ tabId, strategies }) => ({ type: 'run-replay', started: await actions.replay(tabId, strategies) }),
     'host-status': async () => ({ type: 'host-status', status: await port.checkStatus() }),
     stats: async ({ origin, since, until }) => {
-      const reply = (await port.request({ type: 'stats', origin, since, until }, { timeoutMs: STORE_TIMEOUT_MS })) as StatsReply;
+      const reply = await port.request({ type: 'stats', origin, since, until }, { timeoutMs: STORE_TIMEOUT_MS });
       const { type: _type, id: _id, ...stats } = reply;
       return { type: 'stats', stats };
     },
     export: async ({ format, origin, since }) => {
-      const reply = (await port.request({ type: 'export', format, origin, since }, { timeoutMs: STORE_TIMEOUT_MS })) as ExportReply;
+      const reply = await port.request({ type: 'export', format, origin, since }, { timeoutMs: STORE_TIMEOUT_MS });
       return { type: 'export', format: reply.format, mimeType: reply.mimeType, data: reply.data };
     },
     forget: async ({ origin }) => {
-      const reply = (await port.request({ type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS })) as ForgottenReply;
+      const reply = await port.request({ type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS });
       return { type: 'forget', removed: reply.removed };
     },
     'get-settings': async () => ({ type: 'get-settings', settings: await settings.get() }),

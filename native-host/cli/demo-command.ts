@@ -4,7 +4,6 @@ import { Histogram } from '../../src/stats/histogram';
 import { getPage } from '../demo/corpus';
 import { startDemoServer } from '../demo/demo-server';
 import { DEFAULT_DOWNLINK_BITS_PER_SEC, DEFAULT_UPLINK_BITS_PER_SEC, startLinkProxy } from '../demo/link-proxy';
-import { LoadError } from '../load/load-errors';
 import type { LoadRun } from '../load/run-summary';
 import { boolFlag, intFlag, parseArgs, stringFlag, type FlagSpec } from './args';
 import { asciiCdf } from './ascii-cdf';
@@ -77,9 +76,6 @@ export async function demoCommand(argv: readonly string[], io: CliIo): Promise<n
       if (!json) printPage(io, page.name, runs.map((r) => r.run));
     }
     await recorder?.record(allRuns, json ? undefined : io);
-  } catch (err) {
-    if (err instanceof LoadError) throw new CliError(err.code, err.message);
-    throw err;
   } finally {
     await link.close();
     await server.close();

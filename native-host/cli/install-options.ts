@@ -69,7 +69,7 @@ export function packageRoot(deps: InstallDeps): string {
   return deps.packageRoot ?? findPackageRoot(__dirname, deps.sys.fs);
 }
 
-/** Runs an installer step, turning its InstallError into the CLI's `getlist: CODE: message`. */
+/** Runs an installer step, rethrowing its InstallError as a CliError, whose `exitCode` direct callers of the commands read. */
 export async function asCliErrors<T>(f: () => Promise<T> | T): Promise<T> {
   try {
     return await f();

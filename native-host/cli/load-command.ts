@@ -1,5 +1,4 @@
 import type { Strategy } from '../../src/scheduler';
-import { LoadError } from '../load/load-errors';
 import { loadPage, type LoadPageOptions } from '../load/page-loader';
 import type { LoadRun } from '../load/run-summary';
 import { boolFlag, intFlag, parseArgs, type FlagSpec } from './args';
@@ -65,9 +64,6 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
       if (!json) io.err(`  ${run.strategy.padEnd(9)} run ${rep}/${repeat}: ${run.totalMs.toFixed(0)} ms, ${run.requests.length} requests\n`);
     });
     await recorder?.record(runs.map((r) => r.run), json ? undefined : io);
-  } catch (err) {
-    if (err instanceof LoadError) throw new CliError(err.code, err.message);
-    throw err;
   } finally {
     await recorder?.close();
   }

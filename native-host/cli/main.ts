@@ -1,4 +1,3 @@
-import { CliError } from './cli-error';
 import { DEMO_USAGE, demoCommand } from './demo-command';
 import { DOCTOR_USAGE, doctorCommand } from './doctor-command';
 import { INSTALL_USAGE, installCommand } from './install-command';
@@ -6,6 +5,7 @@ import { processIo, type CliIo } from './io';
 import { EXPORT_USAGE, exportCommand } from './export-command';
 import { HOST_USAGE, hostCommand } from './host-command';
 import { LOAD_USAGE, loadCommand } from './load-command';
+import { reportFailure } from './report-failure';
 import { STATS_USAGE, statsCommand } from './stats-command';
 import { UNINSTALL_USAGE, uninstallCommand } from './uninstall-command';
 
@@ -29,7 +29,10 @@ function help(command?: string): string {
   return `getlist ${VERSION} — a browser-side connection scheduler\n\nusage: getlist <command> [options]\n\n${lines.join('\n')}\n  help   show this, or \`getlist help <command>\`\n\nRun \`getlist help <command>\` for a command's options.\n`;
 }
 
-/** Entry point; returns the exit code. Errors print as `getlist: CODE: message`. */
+/**
+ * Entry point; returns the exit code. An error with a code prints as `getlist: CODE: message`
+ * (exit 2 for `E_USAGE`, else 1); one without is a bug, printed with its stack (exit 70).
+ */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
@@ -52,10 +55,6 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   try {
     return await c.run(rest, io);
   } catch (err) {
-    if (err instanceof CliError) {
-      io.err(`getlist: ${err.code}: ${err.message}\n`);
-      return err.exitCode;
-    }
-    throw err;
+    return reportFailure(err, io);
   }
 }

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
 import { Client, type Dispatcher } from 'undici';
+import { CodedError } from '../../src/errors/coded-error';
 import type { Dispatch, OpenOptions, Scheduler, TransportPort } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { Flight, type FlightHost } from './flight';
@@ -26,8 +27,10 @@ export interface UndiciTransportOptions extends Omit<TimingConnectorOptions, 'al
   now?: Now;
 }
 
-class ConnectionGoneError extends Error {
-  readonly code = 'E_CONNECTION_GONE';
+class ConnectionGoneError extends CodedError<'E_CONNECTION_GONE'> {
+  constructor(message: string) {
+    super('E_CONNECTION_GONE', message);
+  }
 }
 
 interface Conn {

@@ -1,5 +1,5 @@
 import type { HandshakeStatsJSON } from '../stats/handshake-stats';
-import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from './page-record';
+import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from '../page/model/page-record';
 
 /**
  * Runtime messages inside the extension, by channel. Trust levels (uBlock-style): a content
