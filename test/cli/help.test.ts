@@ -107,6 +107,42 @@ describe('getlist <command> --help', () => {
   });
 });
 
+/** Runs the built CLI without blocking this process's event loop (a test server lives in it). */
+function cliAsync(argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function withPage<T>(fn: (origin: string, accepted: () => number) => Promise<T>): Promise<T> {
+  let accepted = 0;
+  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>x</title>'));
+  server.on('connection', () => accepted++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    return await fn(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, () => accepted);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+test('load does what its help says it does by default: the default strategies, one run each', async () => {
+  const help = cli(['load', '--help']).stdout;
+  const documented = /default: ([a-z0-9,]+)\)/.exec(optionText(help, 'strategy'))?.[1]?.split(',');
+  expect(documented?.length).toBeGreaterThan(0);
+  expect(optionText(help, 'repeat')).toContain('(default: 1)');
+  const r = await withPage((origin) => cliAsync(['load', `${origin}/`, '--json']));
+  expect(r.code).toBe(0);
+  const runs = (JSON.parse(r.stdout) as { runs: Array<{ strategy: string; repeat: number }> }).runs;
+  expect(runs.map((x) => x.strategy)).toEqual(documented);
+  expect(runs.every((x) => x.repeat === 1)).toBe(true);
+});
+
 describe('getlist stats says how data gets into the store', () => {
   let tmp: string;
   beforeEach(() => {
@@ -129,29 +165,16 @@ describe('getlist stats says how data gets into the store', () => {
   });
 
   test('after `load --record` it counts what the server accepted; a filter that matches nothing says so', async () => {
-    let accepted = 0;
-    const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>x</title>'));
-    server.on('connection', () => accepted++);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const dataDir = path.join(tmp, 'data');
-    try {
-      // spawnSync would block this process's event loop, and with it the server: spawn asynchronously.
-      const load = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [bin, 'load', `${origin}/`, '--strategy', 'http10', '--record', '--data-dir', dataDir], { stdio: ['ignore', 'ignore', 'pipe'] });
-        let stderr = '';
-        child.stderr.on('data', (d: Buffer) => (stderr += d));
-        child.on('exit', (code) => resolve({ code, stderr }));
-      });
-      expect(load).toMatchObject({ code: 0 });
-      expect(accepted).toBeGreaterThan(0);
+    await withPage(async (origin, accepted) => {
+      const load = await cliAsync(['load', `${origin}/`, '--strategy', 'http10', '--record', '--data-dir', dataDir]);
+      expect(load.code).toBe(0);
+      expect(accepted()).toBeGreaterThan(0);
       const all = cli(['stats', '--data-dir', dataDir]);
-      expect(all.stdout).toMatch(new RegExp(`^${accepted} handshakes? in `));
-      const none = cli(['stats', '--data-dir', dataDir, '--origin', 'http://elsewhere.test']);
-      expect(none.stdout).toMatch(/^0 handshakes in /);
-      expect(none.stdout).toMatch(/^No stored handshake matches; without --origin, --since and --until every one counts\.$/m);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
+      expect(all.stdout).toMatch(new RegExp(`^${accepted()} handshakes? in `));
+    });
+    const none = cli(['stats', '--data-dir', dataDir, '--origin', 'http://elsewhere.test']);
+    expect(none.stdout).toMatch(/^0 handshakes in /);
+    expect(none.stdout).toMatch(/^No stored handshake matches; without --origin, --since and --until every one counts\.$/m);
   });
 });
