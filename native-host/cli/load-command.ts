@@ -3,19 +3,34 @@ import { loadPage, type LoadPageOptions } from '../load/page-loader';
 import type { LoadRun } from '../load/run-summary';
 import { boolFlag, intFlag, parseArgs, type FlagSpec } from './args';
 import { CliError } from './cli-error';
+import { usageLine, type CommandHelp } from './command-help';
 import { formatBytes, formatTable } from './format-table';
 import type { CliIo } from './io';
 import { Recorder } from './record-option';
-import { LOAD_FLAGS, parseStrategies, transportOptions } from './strategy-options';
+import { LOAD_FLAGS, parseStrategies, STRATEGIES_HELP, transportOptions } from './strategy-options';
 import { runToJson, summarizeStrategies, type StrategySummary } from './strategy-summary';
-
-export const LOAD_USAGE = 'getlist load URL [--strategy a,b,...] [--repeat N] [--json] [--connections N] [--depth N] [--timeout MS] [--ca FILE] [--insecure] [--record [--data-dir DIR]]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...LOAD_FLAGS,
-  ca: { type: 'string', description: 'trust this PEM CA file for https (e.g. a test server)' },
+  strategy: { ...LOAD_FLAGS.strategy, default: 'http10,browser,pipelined,getlist' },
+  timeout: { ...LOAD_FLAGS.timeout, default: '120000' },
+  ca: { type: 'string', value: 'FILE', description: 'trust this PEM CA file for https (e.g. a test server\'s)' },
   insecure: { type: 'boolean', description: 'do not verify TLS certificates' },
 };
+
+export const LOAD_HELP: CommandHelp = {
+  synopsis: 'load URL',
+  summary: 'load a page with each strategy and compare',
+  description:
+    'Fetches the document at URL and, as the streaming scanner finds each resource in it, fetches that ' +
+    'resource at once (stylesheets are scanned for url() and @import when they arrive). Each strategy ' +
+    'loads the page in turn and the table compares them: total ms, mean time to first byte, connections ' +
+    'opened, requests per connection, bytes, handshake p50/p90 and errors. Progress goes to stderr.',
+  flags: FLAGS,
+  sections: [STRATEGIES_HELP],
+};
+
+export const LOAD_USAGE = usageLine(LOAD_HELP.synopsis, FLAGS);
 
 /**
  * Runs each strategy `repeat` times, interleaved (s1, s2, …, s1, s2, …) so that slow drift in the

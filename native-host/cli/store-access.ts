@@ -9,7 +9,9 @@ import { stringFlag, type FlagSpec, type ParsedArgs } from './args';
 
 export const DATA_DIR_FLAG: FlagSpec = {
   type: 'string',
-  description: 'the data dir holding the store (default: $GETLIST_DATA_DIR, else the per-OS user data dir)',
+  value: 'DIR',
+  description: 'use the store in DIR/handshakes',
+  default: '$GETLIST_DATA_DIR, else $XDG_DATA_HOME/getlist or ~/.local/share/getlist (Linux), ~/Library/Application Support/getlist (macOS), %APPDATA%\\getlist (Windows)',
 };
 
 /** The store's folder: `<data dir>/handshakes`, the data dir from `--data-dir` or the environment. */
