@@ -1,10 +1,10 @@
+import { runToJson, summarizeStrategies, type Run, type RunJson } from '../../src/run';
 import type { StrategyName } from '../../src/scheduler';
 import { HANDSHAKE_PHASES, phaseMs } from '../../src/stats/handshake';
 import { Histogram } from '../../src/stats/histogram';
 import { getPage } from '../demo/corpus';
 import { startDemoServer } from '../demo/demo-server';
 import { DEFAULT_DOWNLINK_BITS_PER_SEC, DEFAULT_UPLINK_BITS_PER_SEC, startLinkProxy } from '../demo/link-proxy';
-import type { LoadRun } from '../load/run-summary';
 import { boolFlag, intFlag, parseArgs, stringFlag, type FlagSpec } from './args';
 import { asciiCdf } from './ascii-cdf';
 import { CliError } from './cli-error';
@@ -14,7 +14,6 @@ import type { CliIo } from './io';
 import { comparisonRows, runStrategies } from './load-command';
 import { Recorder } from './record-option';
 import { LOAD_FLAGS, parseStrategies, STRATEGIES_HELP } from './strategy-options';
-import { runToJson, summarizeStrategies } from './strategy-summary';
 
 export const DEMO_PAGES = ['pm95', 'mcmanus-159'];
 const DEFAULT_STRATEGIES: StrategyName[] = ['http10', 'browser', 'pipelined', 'getlist'];
@@ -82,8 +81,8 @@ export async function demoCommand(argv: readonly string[], io: CliIo): Promise<n
   const link = await startLinkProxy({ target: { host: '127.0.0.1', port: server.port }, rttMs, downlinkBitsPerSec: downlink, uplinkBitsPerSec: uplink });
   const say = (s: string) => (json ? undefined : io.err(s));
   say(`getlist demo: emulated link RTT ${rttMs} ms, ${downlink / 1e6} Mbit/s down, ${uplink / 1e6} Mbit/s up (user-space relay at ${link.origin})\n`);
-  const allRuns: LoadRun[] = [];
-  const report: Array<{ page: string; title: string; url: string; requests: number; runs: ReturnType<typeof runToJson>[] }> = [];
+  const allRuns: Run[] = [];
+  const report: Array<{ page: string; title: string; url: string; requests: number; runs: RunJson[] }> = [];
   let recorder: Recorder | undefined;
   try {
     recorder = await Recorder.open(args);
@@ -125,7 +124,7 @@ export async function demoCommand(argv: readonly string[], io: CliIo): Promise<n
 }
 
 /** The demo's comparison table: one row per strategy, with its speed-up over http10 and browser. */
-export function demoComparisonTable(runs: readonly LoadRun[]): string {
+export function demoComparisonTable(runs: readonly Run[]): string {
   const rows = summarizeStrategies(runs);
   const { header, body } = comparisonRows(rows);
   const base = rows.find((r) => r.strategy === 'http10');
@@ -137,6 +136,6 @@ export function demoComparisonTable(runs: readonly LoadRun[]): string {
   return formatTable([...header, '× vs http10', '× vs browser'], withRatios);
 }
 
-function printPage(io: CliIo, name: string, runs: readonly LoadRun[]): void {
+function printPage(io: CliIo, name: string, runs: readonly Run[]): void {
   io.out(`\n${name}\n${demoComparisonTable(runs)}\n`);
 }

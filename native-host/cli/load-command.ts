@@ -1,6 +1,6 @@
+import { runToJson, summarizeStrategies, type Run, type StrategySummary } from '../../src/run';
 import type { Strategy } from '../../src/scheduler';
 import { loadPage, type LoadPageOptions } from '../load/page-loader';
-import type { LoadRun } from '../load/run-summary';
 import { boolFlag, intFlag, parseArgs, type FlagSpec } from './args';
 import { CliError } from './cli-error';
 import { usageLine, type CommandHelp } from './command-help';
@@ -8,7 +8,6 @@ import { formatBytes, formatTable } from './format-table';
 import type { CliIo } from './io';
 import { Recorder } from './record-option';
 import { LOAD_FLAGS, parseStrategies, STRATEGIES_HELP, transportOptions } from './strategy-options';
-import { runToJson, summarizeStrategies, type StrategySummary } from './strategy-summary';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...LOAD_FLAGS,
@@ -41,9 +40,9 @@ export async function runStrategies(
   strategies: readonly Strategy[],
   repeat: number,
   base: Omit<LoadPageOptions, 'url' | 'strategy'>,
-  progress: (run: LoadRun, rep: number) => void,
-): Promise<Array<{ run: LoadRun; repeat: number }>> {
-  const runs: Array<{ run: LoadRun; repeat: number }> = [];
+  progress: (run: Run, rep: number) => void,
+): Promise<Array<{ run: Run; repeat: number }>> {
+  const runs: Array<{ run: Run; repeat: number }> = [];
   for (let rep = 1; rep <= repeat; rep++) {
     for (const s of strategies) {
       const run = await loadPage({ ...base, url, strategy: s });
@@ -57,7 +56,7 @@ export async function runStrategies(
 export function comparisonRows(rows: readonly StrategySummary[]): { header: string[]; body: Array<Array<string | number>> } {
   return {
     header: ['strategy', 'total ms', 'mean TTFB ms', 'conns', 'req/conn', 'requests', 'bytes', 'hs p50 ms', 'hs p90 ms', 'errors'],
-    body: rows.map((r) => [r.strategy, r.totalMs, r.meanTtfbMs, r.connectionsOpened, r.requestsPerConnection, r.requests, formatBytes(r.bytes), r.handshakeP50Ms, r.handshakeP90Ms, r.errors]),
+    body: rows.map((r) => [r.strategy, r.totalMs, r.meanTtfbMs, r.connectionsOpened, r.requestsPerConnection, r.requests, formatBytes(r.bytes), r.handshakeP50Ms ?? NaN, r.handshakeP90Ms ?? NaN, r.errors]),
   };
 }
 
@@ -73,7 +72,7 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   const json = boolFlag(args, 'json');
   const transport = transportOptions(args);
   const recorder = await Recorder.open(args);
-  let runs: Array<{ run: LoadRun; repeat: number }>;
+  let runs: Array<{ run: Run; repeat: number }>;
   try {
     runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs }, (run, rep) => {
       if (!json) io.err(`  ${run.strategy.padEnd(9)} run ${rep}/${repeat}: ${run.totalMs.toFixed(0)} ms, ${run.requests.length} requests\n`);

@@ -1,4 +1,4 @@
-import type { LoadRun } from '../load/run-summary';
+import type { Run } from '../../src/run';
 import { openStore, type LevelStore } from '../store/level-store';
 import type { StoredHandshake } from '../store/store-types';
 import { boolFlag, type ParsedArgs } from './args';
@@ -22,7 +22,7 @@ export class Recorder {
     return new Recorder(await openStore({ dir: storeDirFromArgs(args) }));
   }
 
-  async record(runs: readonly LoadRun[], io: CliIo | undefined): Promise<void> {
+  async record(runs: readonly Run[], io: CliIo | undefined): Promise<void> {
     const records: StoredHandshake[] = runs.flatMap((run) => run.handshakes.map((h) => ({ ...h, source: 'cli' as const, pageUrl: run.url })));
     await this.store.addHandshakes(records);
     io?.err(`recorded ${records.length} handshakes in ${this.store.location}\n`);

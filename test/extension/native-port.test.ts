@@ -31,7 +31,7 @@ class FakePort implements NativePortLike {
   }
   helloReply(): void {
     const hello = this.sent.find((m) => m.type === 'hello');
-    this.reply({ type: 'hello', id: hello?.id, hostVersion: '0.1.0', protocolVersion: 1, capabilities: { strategies: ['browser', 'getlist'], http2: true, store: null, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 } });
+    this.reply({ type: 'hello', id: hello?.id, hostVersion: '0.1.0', protocolVersion: 2, capabilities: { strategies: ['browser', 'getlist'], http2: true, store: null, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 } });
   }
 }
 
@@ -86,7 +86,7 @@ describe('NativePort', () => {
     expect(ports).toHaveLength(0);
     const pong = port.request({ type: 'ping' });
     expect(last().sent.map((m) => m.type)).toEqual(['hello', 'ping']);
-    expect(last().sent[0]).toMatchObject({ protocolVersion: 1 });
+    expect(last().sent[0]).toMatchObject({ protocolVersion: 2 });
     last().helloReply();
     last().reply({ type: 'pong', id: last().sent[1]?.id });
     await expect(pong).resolves.toMatchObject({ type: 'pong' });
