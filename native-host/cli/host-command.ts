@@ -2,7 +2,7 @@ import path from 'node:path';
 import { runHost, type HostOptions } from '../host/host';
 import { createHostLog, type HostLog } from '../host/host-log';
 import { dataDirPath, ensurePrivateDir, storeDirIn } from '../store/data-dir';
-import { openStore } from '../store/level-store';
+import { openStore } from '../store/lmdb-store';
 import type { HandshakeStore } from '../store/store-types';
 import type { CliIo } from './io';
 
@@ -57,7 +57,7 @@ export async function hostCommand(argv: readonly string[], _io: CliIo, deps: Hos
   process.on('uncaughtException', onCrash);
   try {
     // A SIGTERM while the store opens is honoured too: runHost then starts stopped.
-    const store = dataDir ? await tryOpenStore(storeDirIn(dataDir), log, deps.openStore ?? openLevelStore) : undefined;
+    const store = dataDir ? await tryOpenStore(storeDirIn(dataDir), log, deps.openStore ?? openLmdbStore) : undefined;
     const code = await runHost({ ...stdio, hostVersion: deps.hostVersion, ...(store ? { store } : {}), ...(logFile ? { logFile } : {}), signal: stop.signal });
     const exitCode = crashed ? 70 : code;
     if (!deps.stdio) {
@@ -72,7 +72,7 @@ export async function hostCommand(argv: readonly string[], _io: CliIo, deps: Hos
   }
 }
 
-async function openLevelStore(dir: string, log: HostLog): Promise<HandshakeStore> {
+async function openLmdbStore(dir: string, log: HostLog): Promise<HandshakeStore> {
   return openStore({ dir, onError: (err) => log.error(`store: ${err.code}`, err) });
 }
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandshakeStats } from '../../src/stats/handshake-stats';
 import { dataDirPath, storeDirIn } from '../store/data-dir';
-import { openStore, type LevelStore } from '../store/level-store';
+import { openStore, type LmdbStore } from '../store/lmdb-store';
 import { pageOriginOf } from '../store/record-codec';
 import { StoreError } from '../store/store-errors';
 import type { HandshakeQuery, PageSummary } from '../store/store-types';
@@ -21,8 +21,8 @@ export function storeDirFromArgs(args: ParsedArgs): string {
 }
 
 /** Opens the store, runs `fn`, closes it; store failures become coded CLI errors. */
-export async function withStore<T>(dir: string, fn: (store: LevelStore) => Promise<T>): Promise<T> {
-  let store: LevelStore;
+export async function withStore<T>(dir: string, fn: (store: LmdbStore) => Promise<T>): Promise<T> {
+  let store: LmdbStore;
   try {
     store = await openStore({ dir });
   } catch (err) {

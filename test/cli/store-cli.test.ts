@@ -5,7 +5,7 @@ import { main } from '../../native-host/cli/main';
 import { getPage } from '../../native-host/demo/corpus';
 import { startDemoServer } from '../../native-host/demo/demo-server';
 import { storeDirIn } from '../../native-host/store/data-dir';
-import { openStore } from '../../native-host/store/level-store';
+import { openStore } from '../../native-host/store/lmdb-store';
 import type { PageSummary, StoredHandshake } from '../../native-host/store/store-types';
 
 const DAY = 86_400_000;

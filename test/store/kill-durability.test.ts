@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openStore } from '../../native-host/store/level-store';
+import { openStore } from '../../native-host/store/lmdb-store';
 import { buildStoreChild, storeChildEnv } from '../support/store-child-build';
 
 /** The store's flush interval: what a crash may lose (store-types.ts: "at most … the last second"). */
