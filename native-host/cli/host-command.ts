@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { runHost, type HostOptions } from '../host/host';
 import { createHostLog, type HostLog } from '../host/host-log';
-import { dataDirPath, ensurePrivateDir, storeDirIn } from '../store/data-dir';
+import { dataDirPath, ensurePrivateDir, privacyWarning, storeDirIn } from '../store/data-dir';
 import { openStore } from '../store/lmdb-store';
 import type { HandshakeStore } from '../store/store-types';
 import type { CliIo } from './io';
@@ -39,6 +39,8 @@ export async function hostCommand(argv: readonly string[], _io: CliIo, deps: Hos
   const log = createHostLog({ stderr: stdio.stderr, ...(logFile ? { logFile } : {}) });
   log.info(`getlist ${deps.hostVersion} host started by ${JSON.stringify(argv)}`);
   if (early) log.warn(early);
+  const wide = dataDir ? privacyWarning(dataDir) : undefined;
+  if (wide) log.warn(wide);
 
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {

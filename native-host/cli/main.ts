@@ -4,6 +4,9 @@ import { DOCTOR_USAGE, doctorCommand } from './doctor-command';
 import { INSTALL_USAGE, installCommand } from './install-command';
 import { processIo, type CliIo } from './io';
 import { EXPORT_USAGE, exportCommand } from './export-command';
+import { FORGET_USAGE, forgetCommand } from './forget-command';
+import { METRICS_USAGE, metricsCommand } from './metrics-command';
+import { ORIGINS_USAGE, originsCommand } from './origins-command';
 import { HOST_USAGE, hostCommand } from './host-command';
 import { LOAD_USAGE, loadCommand } from './load-command';
 import { STATS_USAGE, statsCommand } from './stats-command';
@@ -16,6 +19,9 @@ const COMMANDS: Record<string, { usage: string; summary: string; run: (argv: rea
   demo: { usage: DEMO_USAGE, summary: 'serve the bundled demo site behind an emulated link and compare strategies', run: demoCommand },
   stats: { usage: STATS_USAGE, summary: 'handshake-time percentiles and CDFs from the store', run: (argv, io) => statsCommand(argv, io) },
   export: { usage: EXPORT_USAGE, summary: 'export the stored handshake stats as csv, json or prom', run: (argv, io) => exportCommand(argv, io) },
+  origins: { usage: ORIGINS_USAGE, summary: 'what the engine learned per origin (pipelining, h2, request budget, path)', run: originsCommand },
+  forget: { usage: FORGET_USAGE, summary: 'delete stored records: everything, or one origin', run: forgetCommand },
+  metrics: { usage: METRICS_USAGE, summary: 'serve the store live as Prometheus metrics and a JSON health', run: (argv, io) => metricsCommand(argv, io) },
   install: { usage: INSTALL_USAGE, summary: 'install the native messaging host for Chrome, Chromium and Firefox', run: installCommand },
   uninstall: { usage: UNINSTALL_USAGE, summary: 'remove the native messaging host manifests and launcher', run: uninstallCommand },
   doctor: { usage: DOCTOR_USAGE, summary: 'check the host installation end to end, with fixes', run: doctorCommand },
@@ -25,7 +31,7 @@ const COMMANDS: Record<string, { usage: string; summary: string; run: (argv: rea
 function help(command?: string): string {
   const c = command ? COMMANDS[command] : undefined;
   if (c) return `usage: ${c.usage}\n\n${c.summary}\n`;
-  const lines = Object.entries(COMMANDS).map(([name, x]) => `  ${name.padEnd(6)} ${x.summary}`);
+  const lines = Object.entries(COMMANDS).map(([name, x]) => `  ${name.padEnd(7)} ${x.summary}`);
   return `getlist ${VERSION} — a browser-side connection scheduler\n\nusage: getlist <command> [options]\n\n${lines.join('\n')}\n  help   show this, or \`getlist help <command>\`\n\nRun \`getlist help <command>\` for a command's options.\n`;
 }
 

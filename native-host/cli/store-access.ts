@@ -20,11 +20,15 @@ export function storeDirFromArgs(args: ParsedArgs): string {
   return storeDirIn(flag !== undefined ? path.resolve(flag) : dataDirPath());
 }
 
-/** Opens the store, runs `fn`, closes it; store failures become coded CLI errors. */
-export async function withStore<T>(dir: string, fn: (store: LmdbStore) => Promise<T>): Promise<T> {
+/**
+ * Opens the store (alongside any hosts that have it open), runs `fn`, closes it; store failures
+ * become coded CLI errors. `readOnly` commands never sweep retention, so they never wait for
+ * the write lock.
+ */
+export async function withStore<T>(dir: string, fn: (store: LmdbStore) => Promise<T>, options: { readOnly?: boolean } = {}): Promise<T> {
   let store: LmdbStore;
   try {
-    store = await openStore({ dir });
+    store = await openStore({ dir, readOnly: options.readOnly === true });
   } catch (err) {
     throw asCliError(err);
   }
@@ -66,6 +70,6 @@ export async function readStore(dir: string, query: HandshakeQuery, withPages = 
     for await (const p of store.pageSummaries({ since: query.since, until: query.until })) {
       if (query.origin === undefined || pageOriginOf(p.url) === query.origin) pages.push(p);
     }
-  });
+  }, { readOnly: true });
   return { stats, pages, exists: true };
 }

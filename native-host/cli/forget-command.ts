@@ -1,0 +1,42 @@
+import { boolFlag, parseArgs, stringFlag, type FlagSpec } from './args';
+import { CliError } from './cli-error';
+import type { CliIo } from './io';
+import { parseOriginFlag } from './query-flags';
+import { DATA_DIR_FLAG, storeDirFromArgs, withStore } from './store-access';
+import { existsSync } from 'node:fs';
+
+export const FORGET_USAGE = `getlist forget (--all | --origin O) [--data-dir DIR]
+
+Deletes stored records while hosts keep running: the store is rewritten without them, so they
+leave every file under the data dir, not only the index.
+
+  --all           forget everything: every handshake, page summary and origin's facts
+                  (no default: one of --all and --origin is required)
+  --origin O      forget one origin (https://host[:port]): its connections, the connections its
+                  pages opened elsewhere (e.g. a CDN), its page summaries and its origin facts
+  --data-dir DIR  the data dir holding the store
+                  (default: $GETLIST_DATA_DIR, else the per-OS user data dir)`;
+
+const FLAGS: Record<string, FlagSpec> = {
+  all: { type: 'boolean', description: 'forget everything' },
+  origin: { type: 'string', description: 'forget one origin' },
+  'data-dir': DATA_DIR_FLAG,
+};
+
+/** `getlist forget`: the command-line twin of the options page's "Forget" buttons. */
+export async function forgetCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs('forget', argv, FLAGS);
+  if (args.positionals.length > 0) throw new CliError('E_USAGE', `unexpected argument ${JSON.stringify(args.positionals[0])}\nusage: ${FORGET_USAGE}`);
+  const all = boolFlag(args, 'all');
+  const originFlag = stringFlag(args, 'origin');
+  if (all === (originFlag !== undefined)) throw new CliError('E_USAGE', `give exactly one of --all and --origin\nusage: ${FORGET_USAGE}`);
+  const origin = originFlag === undefined ? undefined : parseOriginFlag(originFlag);
+  const dir = storeDirFromArgs(args);
+  if (!existsSync(dir)) {
+    io.out(`nothing to forget: there is no store in ${dir}\n`);
+    return 0;
+  }
+  const removed = await withStore(dir, (store) => store.forget(origin));
+  io.out(`forgot ${removed} record${removed === 1 ? '' : 's'}${origin ? ` of ${origin}` : ''} in ${dir}\n`);
+  return 0;
+}
