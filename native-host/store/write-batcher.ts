@@ -12,7 +12,10 @@ export interface WriteBatcherOptions<T> {
    * full disk can take. Refused items are counted in `dropped`.
    */
   maxPendingOps: number;
-  /** Background (timer-driven) write failures; the ops stay pending and are retried. */
+  /**
+   * Told when writes start failing (once per run of failures, whoever triggered the write); the
+   * items stay pending and the timer retries them.
+   */
   onError: (err: StoreError) => void;
 }
 
@@ -58,7 +61,7 @@ export class WriteBatcher<T> {
       throw new StoreError(code, `${this.pending.length} records are waiting and none can be written, so ${ops.length} more were not saved: ${this.lastError?.message ?? 'the store is too slow'}`);
     }
     this.pending.push(...ops);
-    if (this.pending.length >= this.o.flushAtOps) void this.flush().catch(this.o.onError);
+    if (this.pending.length >= this.o.flushAtOps) void this.flush().catch(() => undefined);
     else this.arm();
   }
 
@@ -91,8 +94,10 @@ export class WriteBatcher<T> {
       this.lastError = undefined;
     } catch (err) {
       this.pending = ops.concat(this.pending);
+      const first = this.lastError === undefined;
       this.lastError = err instanceof StoreError ? err : new StoreError('E_STORE_WRITE', `cannot write ${ops.length} pending records: ${describeCause(err)}`, { cause: err });
       this.arm();
+      if (first) this.o.onError(this.lastError);
       throw this.lastError;
     }
   }
@@ -101,7 +106,7 @@ export class WriteBatcher<T> {
     if (this.timer !== undefined || this.pending.length === 0) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.flush().catch(this.o.onError);
+      this.flush().catch(() => undefined);
     }, this.o.intervalMs);
     this.timer.unref();
   }
