@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
@@ -331,5 +331,38 @@ describe('files and processes', () => {
     const exited = new Promise((resolve) => writer.once('exit', resolve));
     writer.kill('SIGKILL');
     await exited;
+  });
+});
+
+describe('migration of a LevelDB store written by getlist 0.1 (test/fixtures/leveldb-store-v1)', () => {
+  const FIXTURE = path.join(__dirname, '..', '..', 'test', 'fixtures', 'leveldb-store-v1');
+  const expected = JSON.parse(readFileSync(path.join(FIXTURE, 'expected.json'), 'utf8')) as { handshakes: StoredHandshake[]; pages: PageSummary[] };
+  /** The fixture's records are from 2026-11-01; pin `now` so retention keeps them. */
+  const FIXTURE_NOW = Date.UTC(2026, 10, 2);
+
+  test('every record comes over unchanged, the old files go (with the bytes of what 0.1 had forgotten), and two processes opening it at once agree', async () => {
+    mkdirSync(path.dirname(dir), { recursive: true });
+    cpSync(path.join(FIXTURE, 'handshakes'), dir, { recursive: true });
+    expect(readdirSync(dir).some((f) => f.endsWith('.ldb') || f.endsWith('.log'))).toBe(true);
+    const child = buildStoreChild(tmp);
+    // Two other processes race to open (and so to migrate) it, while this one does too.
+    const racers = [0, 1].map(() => new Promise<string>((resolve) => {
+      const p = spawn(process.execPath, [child, 'count', dir], { env: storeChildEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      p.once('close', () => resolve(out.trim()));
+    }));
+    const store = await open({ now: () => FIXTURE_NOW });
+    const counts = await Promise.all(racers);
+    expect(await all(store.handshakes())).toEqual(expected.handshakes);
+    expect(await all(store.pageSummaries())).toEqual(expected.pages);
+    // The children read with the real clock: the fixture's records are within 90 days of it until 2027-01-30.
+    const fresh = Date.now() < Date.UTC(2027, 0, 30);
+    expect(counts).toEqual(fresh ? [`${expected.handshakes.length} has 1`, `${expected.handshakes.length} has 1`] : ['0 has no 1', '0 has no 1']);
+    expect(readdirSync(dir).sort()).toEqual(['ACTIVE', readActive(dir) as string]);
+    const bytes = readdirSync(path.join(dir, readActive(dir) as string)).map((f) => readFileSync(path.join(dir, readActive(dir) as string, f)));
+    expect(bytes.some((b) => b.includes('https://a.test'))).toBe(true);
+    expect(bytes.some((b) => b.includes('gone.test'))).toBe(false);
+    expect((await all(store.handshakes({ origin: 'https://cdn.test' }))).map((r) => r.connectionId)).toEqual([1]);
   });
 });
