@@ -340,7 +340,7 @@ describe('migration of a LevelDB store written by getlist 0.1 (test/fixtures/lev
   /** The fixture's records are from 2026-11-01; pin `now` so retention keeps them. */
   const FIXTURE_NOW = Date.UTC(2026, 10, 2);
 
-  test('every record comes over unchanged, the old files go (with the bytes of what 0.1 had forgotten), and two processes opening it at once agree', async () => {
+  test('every record comes over unchanged, the LevelDB files go, and two processes opening it at once agree', async () => {
     mkdirSync(path.dirname(dir), { recursive: true });
     cpSync(path.join(FIXTURE, 'handshakes'), dir, { recursive: true });
     expect(readdirSync(dir).some((f) => f.endsWith('.ldb') || f.endsWith('.log'))).toBe(true);
