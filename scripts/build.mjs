@@ -26,6 +26,12 @@ for (const name of ['bench', 'trace', 'demo-link']) {
   }
 }
 
+for (const name of ['kill-loss', 'store-writer']) {
+  if (existsSync(`bench/store/${name}.ts`)) {
+    await build({ ...common, entryPoints: [`bench/store/${name}.ts`], outfile: `dist/bench/${name === 'kill-loss' ? 'store-kill-loss' : name}.js` });
+  }
+}
+
 const EXT = 'dist/extension';
 /** GETLIST_RELEASE=1 (npm run package) leaves source maps out of the store packages. */
 const release = process.env.GETLIST_RELEASE === '1';
