@@ -5,9 +5,10 @@ import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { ICON_SIZES, iconPng } from './icons.mjs';
 
-// classic-level loads a native addon (node-gyp-build), which cannot be bundled: it is required from
+// lmdb (the store) and classic-level (only to migrate a LevelDB store of getlist ≤ 0.1) load native
+// addons from prebuilt optional packages, which cannot be bundled: they are required from
 // node_modules at run time.
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', external: ['classic-level'] };
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', external: ['classic-level', 'lmdb'] };
 
 await build({ ...common, entryPoints: ['native-host/cli/main.ts'], outfile: 'dist/getlist.js' });
 if (existsSync('bench/engine.ts')) {
@@ -22,6 +23,12 @@ if (existsSync('bench/report.ts')) {
 for (const name of ['bench', 'trace', 'demo-link']) {
   if (existsSync(`bench/${name}.ts`)) {
     await build({ ...common, entryPoints: [`bench/${name}.ts`], outfile: `dist/bench/${name}.js` });
+  }
+}
+
+for (const name of ['kill-loss', 'store-writer']) {
+  if (existsSync(`bench/store/${name}.ts`)) {
+    await build({ ...common, entryPoints: [`bench/store/${name}.ts`], outfile: `dist/bench/${name === 'kill-loss' ? 'store-kill-loss' : name}.js` });
   }
 }
 

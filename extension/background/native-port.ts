@@ -199,7 +199,7 @@ export class NativePort {
     connection.hello = this.send(connection, { type: 'hello', protocolVersion: PROTOCOL_VERSION }, { timeoutMs: this.helloTimeoutMs }).then(
       (hello) => {
         // The port may have closed between the reply and this callback; then its close has the last word.
-        if (this.connection === connection) this.setStatus({ state: 'ok', hostVersion: hello.hostVersion });
+        if (this.connection === connection) this.setStatus({ state: 'ok', hostVersion: hello.hostVersion, ...(hello.capabilities.storeHealth ? { store: hello.capabilities.storeHealth } : {}) });
         return hello;
       },
       (err: HostRequestError) => {
@@ -232,6 +232,7 @@ export class NativePort {
       else this.warn(`ignored an invalid host message: ${errorText(err)}`);
       return;
     }
+    this.noteStoreHealth(message);
     const id = message.id;
     const entry = id === null ? undefined : this.pending.get(id);
     if (!entry || id === null) {
@@ -253,6 +254,15 @@ export class NativePort {
       return;
     }
     this.settle(id, entry, message);
+  }
+
+  /** Replies that carry the store's health (measured, stats) keep the status's `store` current. */
+  private noteStoreHealth(message: HostMessage): void {
+    const health = 'storeHealth' in message ? message.storeHealth : undefined;
+    if (!health || this.currentStatus.state !== 'ok' || message.type === 'hello') return;
+    const before = this.currentStatus.store;
+    if (before && before.state === health.state && before.pending === health.pending && before.dropped === health.dropped) return;
+    this.setStatus({ ...this.currentStatus, store: health });
   }
 
   private settle(id: RequestId, entry: Pending, message: HostMessage | undefined, error?: HostRequestError): void {

@@ -41,8 +41,8 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
     'host-status': async () => ({ type: 'host-status', status: await port.checkStatus() }),
     stats: async ({ origin, since, until }) => {
       const reply = await port.request({ type: 'stats', origin, since, until }, { timeoutMs: STORE_TIMEOUT_MS });
-      const { type: _type, id: _id, ...stats } = reply;
-      return { type: 'stats', stats };
+      const { type: _type, id: _id, storeHealth, ...stats } = reply;
+      return { type: 'stats', stats, ...(storeHealth ? { storeHealth } : {}) };
     },
     export: async ({ format, origin, since }) => {
       const reply = await port.request({ type: 'export', format, origin, since }, { timeoutMs: STORE_TIMEOUT_MS });

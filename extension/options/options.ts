@@ -10,6 +10,8 @@ import { browser } from '../platform/browser-api';
 import { h, offerDownload } from '../ui/dom';
 import { showSiteAccess } from '../ui/grant-access';
 import { hostMissingBlock, hostUnavailable } from '../ui/host-missing';
+import { storeHealthBlock } from '../ui/store-health';
+import type { StoreHealth } from '../../src/protocol/store-health';
 import { ask } from '../ui/ui-client';
 import { cdfSvg } from './cdf-svg';
 
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
   void showSiteAccess($('#access'), browser.permissions);
   const status = await ask({ type: 'host-status' });
   if (status.type === 'host-status' && hostUnavailable(status.status)) $('#host').replaceChildren(hostMissingBlock(status.status));
+  else if (status.type === 'host-status') showStoreHealth(status.status.store);
   else if (status.type === 'error') $('#host').replaceChildren(h('p', { class: 'error-text' }, `Could not reach getlist’s background: ${status.message} (${status.code})`));
 
   controls.addEventListener('change', () => void loadStats());
@@ -43,6 +46,15 @@ async function main(): Promise<void> {
   }
   $<HTMLButtonElement>('[data-testid="forget-all"]').addEventListener('click', () => void forgetAll());
   await Promise.all([loadSettings(), loadStats()]);
+}
+
+/** The "store full: N records not saved" warning, kept current by each stats reply. */
+function showStoreHealth(health: StoreHealth | undefined): void {
+  const block = storeHealthBlock(health);
+  const old = document.querySelector('[data-testid="store-health"]');
+  if (block && old) old.replaceWith(block);
+  else if (block) $('#host').append(block);
+  else old?.remove();
 }
 
 /** The `since` / `origin` the controls select. */
@@ -60,6 +72,7 @@ async function loadStats(): Promise<void> {
     plotSummary.textContent = `No statistics: ${reply.message} (${reply.code})`;
     return;
   }
+  if (reply.type === 'stats') showStoreHealth(reply.storeHealth);
   fillOrigins(reply.stats);
   const data = new FormData(controls);
   const phases = new Set(data.getAll('phase').map(String));

@@ -10,6 +10,7 @@ import { browser } from '../platform/browser-api';
 import { h, offerDownload } from '../ui/dom';
 import { showSiteAccess } from '../ui/grant-access';
 import { hostMissingBlock, hostUnavailable } from '../ui/host-missing';
+import { storeHealthBlock } from '../ui/store-health';
 import { ask } from '../ui/ui-client';
 import { handshakesBlock, hostOf, metricsBlock } from './page-blocks';
 import { PRIVACY_NOTE, replayStatus, replayTable } from './replay-block';
@@ -81,7 +82,7 @@ function render(reply: GetPage | undefined, error?: { code: string; message: str
     show(emptyState(`getlist’s background did not answer: ${error?.message ?? 'unknown error'}${error ? ` (${error.code})` : ''}`));
     return;
   }
-  const hostBlock = hostUnavailable(reply.hostStatus) ? hostMissingBlock(reply.hostStatus) : null;
+  const hostBlock = hostUnavailable(reply.hostStatus) ? hostMissingBlock(reply.hostStatus) : storeHealthBlock(reply.hostStatus.store);
   if (reply.restricted) {
     show(hostBlock, emptyState('getlist cannot observe this page (browser pages, add-on stores and getlist’s own pages are off limits).'));
     return;

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { runHost, type HostOptions } from '../host/host';
 import { createHostLog, type HostLog } from '../host/host-log';
-import { dataDirPath, ensurePrivateDir, storeDirIn } from '../store/data-dir';
-import { openStore } from '../store/level-store';
+import { dataDirPath, ensurePrivateDir, privacyWarning, storeDirIn } from '../store/data-dir';
+import { openStore } from '../store/lmdb-store';
 import type { HandshakeStore } from '../store/store-types';
 import type { CommandHelp } from './command-help';
 import type { CliIo } from './io';
@@ -49,6 +49,8 @@ export async function hostCommand(argv: readonly string[], _io: CliIo, deps: Hos
   const log = createHostLog({ stderr: stdio.stderr, ...(logFile ? { logFile } : {}) });
   log.info(`getlist ${deps.hostVersion} host started by ${JSON.stringify(argv)}`);
   if (early) log.warn(early);
+  const wide = dataDir ? privacyWarning(dataDir) : undefined;
+  if (wide) log.warn(wide);
 
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
@@ -67,7 +69,7 @@ export async function hostCommand(argv: readonly string[], _io: CliIo, deps: Hos
   process.on('uncaughtException', onCrash);
   try {
     // A SIGTERM while the store opens is honoured too: runHost then starts stopped.
-    const store = dataDir ? await tryOpenStore(storeDirIn(dataDir), log, deps.openStore ?? openLevelStore) : undefined;
+    const store = dataDir ? await tryOpenStore(storeDirIn(dataDir), log, deps.openStore ?? openLmdbStore) : undefined;
     const code = await runHost({ ...stdio, hostVersion: deps.hostVersion, ...(store ? { store } : {}), ...(logFile ? { logFile } : {}), signal: stop.signal });
     const exitCode = crashed ? 70 : code;
     if (!deps.stdio) {
@@ -82,7 +84,7 @@ export async function hostCommand(argv: readonly string[], _io: CliIo, deps: Hos
   }
 }
 
-async function openLevelStore(dir: string, log: HostLog): Promise<HandshakeStore> {
+async function openLmdbStore(dir: string, log: HostLog): Promise<HandshakeStore> {
   return openStore({ dir, onError: (err) => log.error(`store: ${err.code}`, err) });
 }
 

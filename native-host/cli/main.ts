@@ -4,6 +4,9 @@ import { DOCTOR_HELP, doctorCommand } from './doctor-command';
 import { INSTALL_HELP, installCommand } from './install-command';
 import { processIo, type CliIo } from './io';
 import { EXPORT_HELP, exportCommand } from './export-command';
+import { FORGET_HELP, forgetCommand } from './forget-command';
+import { METRICS_HELP, metricsCommand } from './metrics-command';
+import { ORIGINS_HELP, originsCommand } from './origins-command';
 import { HOST_HELP, hostCommand } from './host-command';
 import { LOAD_HELP, loadCommand } from './load-command';
 import { reportFailure } from './report-failure';
@@ -24,6 +27,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   demo: { help: DEMO_HELP, run: demoCommand },
   stats: { help: STATS_HELP, run: (argv, io) => statsCommand(argv, io) },
   export: { help: EXPORT_HELP, run: (argv, io) => exportCommand(argv, io) },
+  origins: { help: ORIGINS_HELP, run: originsCommand },
+  forget: { help: FORGET_HELP, run: forgetCommand },
+  metrics: { help: METRICS_HELP, run: (argv, io) => metricsCommand(argv, io) },
   install: { help: INSTALL_HELP, run: installCommand },
   uninstall: { help: UNINSTALL_HELP, run: uninstallCommand },
   doctor: { help: DOCTOR_HELP, run: doctorCommand },

@@ -1,5 +1,5 @@
 import type { Run } from '../../src/run';
-import { openStore, type LevelStore } from '../store/level-store';
+import { openStore, type LmdbStore } from '../store/lmdb-store';
 import type { StoredHandshake } from '../store/store-types';
 import { boolFlag, type ParsedArgs } from './args';
 import { CliError } from './cli-error';
@@ -11,7 +11,7 @@ import { storeDirFromArgs } from './store-access';
  * Off by default, so tests and CI never write to the user's data dir.
  */
 export class Recorder {
-  private constructor(private readonly store: LevelStore) {}
+  private constructor(private readonly store: LmdbStore) {}
 
   /** Opens the store when `--record` was given (early: a locked store fails before any load). */
   static async open(args: ParsedArgs): Promise<Recorder | undefined> {

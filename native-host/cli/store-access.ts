@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandshakeStats } from '../../src/stats/handshake-stats';
 import { dataDirPath, storeDirIn } from '../store/data-dir';
-import { openStore, type LevelStore } from '../store/level-store';
+import { openStore, type LmdbStore } from '../store/lmdb-store';
 import { pageOriginOf } from '../store/record-codec';
 import type { HandshakeQuery, PageSummary } from '../store/store-types';
 import { stringFlag, type FlagSpec, type ParsedArgs } from './args';
@@ -20,9 +20,13 @@ export function storeDirFromArgs(args: ParsedArgs): string {
   return storeDirIn(flag !== undefined ? path.resolve(flag) : dataDirPath());
 }
 
-/** Opens the store, runs `fn`, closes it (also when `fn` fails); store errors keep their codes. */
-export async function withStore<T>(dir: string, fn: (store: LevelStore) => Promise<T>): Promise<T> {
-  const store = await openStore({ dir });
+/**
+ * Opens the store (alongside any hosts that have it open), runs `fn`, closes it (also when `fn`
+ * fails); store errors keep their codes. `readOnly` commands never sweep retention, so they never
+ * wait for the write lock.
+ */
+export async function withStore<T>(dir: string, fn: (store: LmdbStore) => Promise<T>, options: { readOnly?: boolean } = {}): Promise<T> {
+  const store = await openStore({ dir, readOnly: options.readOnly === true });
   let result: T;
   try {
     result = await fn(store);
@@ -53,6 +57,6 @@ export async function readStore(dir: string, query: HandshakeQuery, withPages = 
     for await (const p of store.pageSummaries({ since: query.since, until: query.until })) {
       if (query.origin === undefined || pageOriginOf(p.url) === query.origin) pages.push(p);
     }
-  });
+  }, { readOnly: true });
   return { stats, pages, exists: true };
 }

@@ -22,6 +22,7 @@ export const HANDLERS: { [T in HostRequestType]: Handler<T> } = {
         strategies: [...STRATEGY_NAMES],
         http2: true,
         store: ctx.store?.location ?? null,
+        ...(ctx.store ? { storeHealth: ctx.store.health() } : {}),
         maxRequestsPerSchedule: MAX_REQUESTS_PER_SCHEDULE,
         maxMessageBytes: MAX_MESSAGE_BYTES,
       },

@@ -1,10 +1,15 @@
-import { appendFileSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 
 export interface HostLog {
   info(message: string): void;
   warn(message: string): void;
   error(message: string, err?: unknown): void;
+  /**
+   * Empties the log file and removes its rotated copy ("Forget everything": error lines may name
+   * the URL a request failed on). Lines still go to stderr.
+   */
+  clear?(): void;
 }
 
 export interface HostLogOptions {
@@ -39,6 +44,10 @@ export function createHostLog(options: HostLogOptions): HostLog {
     info: (m) => write('info', m),
     warn: (m) => write('warn', m),
     error: (m, err) => write('error', err === undefined ? m : `${m}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
+    clear: () => {
+      if (!options.logFile) return;
+      for (const f of [options.logFile, `${options.logFile}.1`]) rmSync(f, { force: true });
+    },
   };
 }
 

@@ -27,8 +27,8 @@ async function measure(req: ScheduleRequest, ctx: HostContext): Promise<void> {
   const origins = originsOf(req.documentUrl, req.requests.map((r) => r.url));
   const m = await measureOrigins(origins, { connector: ctx.connector, warm: ctx.warm, nextConnectionId: () => ctx.nextConnectionId(), signal: ctx.signal });
   if (ctx.signal.aborted) return;
-  ctx.send({ type: 'measured', id: req.id, pageId: req.pageId, handshakes: m.handshakes, warm: m.warm, failed: m.failed });
   await record(ctx, m.handshakes.map((h) => ({ ...h, source: 'measure', pageUrl: req.documentUrl })), []);
+  ctx.send({ type: 'measured', id: req.id, pageId: req.pageId, handshakes: m.handshakes, warm: m.warm, failed: m.failed, ...(ctx.store ? { storeHealth: ctx.store.health() } : {}) });
 }
 
 async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
@@ -59,8 +59,9 @@ function pageSummary(req: ScheduleRequest, run: Run, summary: RunSummary): PageS
 }
 
 /**
- * Writes results to the store when there is one. A store failure is logged, not sent: the
- * browser already has its results, and a broken store must not break measuring.
+ * Hands results to the store when there is one (accepting is in memory: it never waits for the
+ * disk). A store failure is logged, not thrown: a broken store must not break measuring; the
+ * browser learns of it from the `storeHealth` the replies carry.
  */
 async function record(ctx: HostContext, handshakes: StoredHandshake[], pages: PageSummary[]): Promise<void> {
   if (!ctx.store) return;

@@ -14,8 +14,9 @@ export const EXPORT_MIME_TYPES: Record<ExportFormat, string> = {
 
 /** `stats`: the aggregation of the stored handshakes that match. */
 export async function handleStats(req: StatsRequest, ctx: HostContext): Promise<void> {
-  const stats = await aggregate(storeOf(ctx, req.id), { origin: req.origin, since: req.since, until: req.until });
-  ctx.send({ type: 'stats', id: req.id, ...statsToJSON(stats) });
+  const store = storeOf(ctx, req.id);
+  const stats = await aggregate(store, { origin: req.origin, since: req.since, until: req.until });
+  ctx.send({ type: 'stats', id: req.id, storeHealth: store.health(), ...statsToJSON(stats) });
 }
 
 /** `export`: the stored handshakes (and, for json, page summaries) in a file format. */
@@ -31,9 +32,13 @@ export async function handleExport(req: ExportRequest, ctx: HostContext): Promis
   ctx.send({ type: 'export', id: req.id, format: req.format, mimeType: EXPORT_MIME_TYPES[req.format], data });
 }
 
-/** `forget`: deletes everything, or everything about one origin. */
+/**
+ * `forget`: deletes everything, or everything about one origin. Forgetting everything also empties
+ * the host log (its error lines may name URLs), so nothing of the user's is left in the data dir.
+ */
 export async function handleForget(req: ForgetRequest, ctx: HostContext): Promise<void> {
   const removed = await storeOf(ctx, req.id).forget(req.origin);
+  if (!req.origin) ctx.log.clear?.();
   ctx.log.info(`forgot ${removed} record(s)${req.origin ? ' of one origin' : ''}`);
   ctx.send({ type: 'forgotten', id: req.id, removed });
 }

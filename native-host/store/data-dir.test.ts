@@ -1,7 +1,7 @@
-import { mkdtempSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { dataDirPath, ensurePrivateDir, storeDirIn } from './data-dir';
+import { dataDirPath, ensurePrivateDir, privacyWarning, storeDirIn } from './data-dir';
 import { StoreError } from './store-errors';
 
 const home = () => '/home/ada';
@@ -40,17 +40,25 @@ describe('ensurePrivateDir', () => {
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  test('creates missing parents and makes the folder 0700 whatever the umask', () => {
+  test('creates missing parents and makes every folder it creates 0700 whatever the umask', () => {
     const dir = path.join(tmp, 'a', 'b', 'getlist');
     expect(ensurePrivateDir(dir)).toBe(dir);
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    for (const d of [path.join(tmp, 'a'), path.join(tmp, 'a', 'b'), dir]) expect([d, statSync(d).mode & 0o777]).toEqual([d, 0o700]);
+    expect(statSync(tmp).mode & 0o777).toBe(0o700); // mkdtemp's own mode, untouched.
+    expect(privacyWarning(dir)).toBeUndefined();
   });
 
-  test('tightens a folder that already existed with a wider mode', () => {
-    const dir = path.join(tmp, 'wide');
-    mkdirSync(dir, { mode: 0o755 });
-    ensurePrivateDir(dir);
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
+  test('never changes the mode of a folder that exists (GETLIST_DATA_DIR=/tmp must not lock others out); warns instead', () => {
+    const shared = path.join(tmp, 'shared');
+    mkdirSync(shared, { mode: 0o1777 });
+    chmodSync(shared, 0o1777);
+    ensurePrivateDir(shared);
+    expect(statSync(shared).mode & 0o7777).toBe(0o1777);
+    expect(privacyWarning(shared)).toMatch(/shared has mode 0777: other users can look inside; `chmod 700 /);
+    const inner = path.join(shared, 'getlist');
+    ensurePrivateDir(inner);
+    expect(statSync(inner).mode & 0o777).toBe(0o700);
+    expect(statSync(shared).mode & 0o7777).toBe(0o1777);
   });
 
   test('a file in the way is E_DATA_DIR naming the path', () => {

@@ -9,6 +9,7 @@ import type { PageSummary, StoredHandshake } from './store-types';
  *   g!<page origin>!<ts>!<seq> index by the page's origin   → value: the h! key (so forget(origin) finds
  *                             the CDN connections a page on that origin opened)
  *   p!<ts>!<seq>              a PageSummary, ts = floor(at)
+ *   f!<origin>                the OriginFacts learned about an origin (src/origins/origin-facts.ts)
  *   m!version, m!seq          meta: layout version, next sequence number
  *
  * <ts> is 15 zero-padded decimal digits of epoch ms and <seq> 16 of a store-wide counter, so the
@@ -57,16 +58,26 @@ export function seqOfKey(key: string): number {
  * in [since, until). Keys hold floor(ts), so the bounds are widened to whole ms and callers
  * filter on the exact value.
  */
-export function timeRange(prefix: string, since?: number, until?: number): { gte: string; lt: string } {
+export function timeRange(prefix: string, since?: number, until?: number): { start: string; end: string } {
   return {
-    gte: prefix + pad(Math.max(0, Math.floor(since ?? 0)), TS_DIGITS),
+    start: prefix + pad(Math.max(0, Math.floor(since ?? 0)), TS_DIGITS),
     // ':' sorts right after '9': the end of every all-digit timestamp under the prefix.
-    lt: until === undefined ? `${prefix}:` : prefix + pad(Math.min(MAX_KEY_TS, Math.max(0, Math.ceil(until))), TS_DIGITS),
+    end: until === undefined ? `${prefix}:` : prefix + pad(Math.min(MAX_KEY_TS, Math.max(0, Math.ceil(until))), TS_DIGITS),
   };
 }
 
 export function originPrefix(index: 'o' | 'g', origin: string): string {
   return `${index}!${escapeOrigin(origin)}!`;
+}
+
+/** Key of an origin's facts. */
+export function factsKey(origin: string): string {
+  return `f!${escapeOrigin(origin)}`;
+}
+
+/** Every key of one kind: `f!`, `h!`, `o!`… up to (not including) the next prefix character. */
+export function prefixRange(prefix: string): { start: string; end: string } {
+  return { start: prefix, end: `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}` };
 }
 
 export function pageOriginOf(url: string | undefined): string | undefined {

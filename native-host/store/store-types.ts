@@ -1,5 +1,7 @@
 import type { RunSummary } from '../../src/run';
 import type { HandshakeRecord } from '../../src/stats/handshake';
+import type { OriginFacts } from '../../src/origins/origin-facts';
+import type { StoreHealth } from '../../src/protocol/store-health';
 
 /**
  * A stored handshake: what the timing connector measured, plus where it came from. `at` is the
@@ -36,8 +38,9 @@ export interface HandshakeQuery {
 }
 
 /**
- * The host's persistent store. Implementations must be crash-safe: a `kill -9` loses at most the
- * records accepted in the last second and never leaves the store unreadable.
+ * The host's persistent store, shared by every host and CLI process at once. Implementations must
+ * be crash-safe: a `kill -9` loses at most the records accepted in the last second and never
+ * leaves the store unreadable; a full disk keeps records in memory (bounded) until space returns.
  */
 export interface HandshakeStore {
   /** Accepts records; they are durable within about a second. */
@@ -46,8 +49,17 @@ export interface HandshakeStore {
   /** Records matching the query, oldest first. */
   handshakes(query?: HandshakeQuery): AsyncIterable<StoredHandshake>;
   pageSummaries(query?: { url?: string; since?: number; until?: number }): AsyncIterable<PageSummary>;
-  /** Deletes everything, or everything about one origin. Returns how many records were removed. */
+  /**
+   * Deletes everything, or everything about one origin (its facts too), so that none of it is
+   * left in any file. Returns how many records (handshakes and page summaries) were removed.
+   */
   forget(origin?: string): Promise<number>;
+  /** Accepts what the engine learned about origins; merged per origin (mergeOriginFacts). */
+  putOriginFacts(facts: readonly OriginFacts[]): Promise<void>;
+  /** The facts of `origin`, or of every origin (in key order) when none is given. */
+  originFacts(origin?: string): AsyncIterable<OriginFacts>;
+  /** Whether writes are succeeding, and how many records wait in memory or were dropped. */
+  health(): StoreHealth;
   /** Deletes records older than the retention period. */
   enforceRetention(now?: number): Promise<number>;
   /** Writes what is pending and closes. Idempotent. */

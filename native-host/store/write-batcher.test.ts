@@ -1,12 +1,14 @@
 import { StoreError } from './store-errors';
-import { WriteBatcher, type WriteOp } from './write-batcher';
+import { WriteBatcher } from './write-batcher';
 
-const put = (key: string): WriteOp => ({ type: 'put', key, value: key });
+type WriteOp = { key: string };
+
+const put = (key: string): WriteOp => ({ key });
 
 function setup(over: { fail?: () => boolean; maxPendingOps?: number; flushAtOps?: number } = {}) {
   const batches: string[][] = [];
   const errors: StoreError[] = [];
-  const batcher = new WriteBatcher({
+  const batcher = new WriteBatcher<WriteOp>({
     write: async (ops) => {
       if (over.fail?.()) throw new Error('disk full');
       batches.push(ops.map((o) => o.key));
@@ -58,6 +60,8 @@ test('flush() rejects with E_STORE_WRITE when the write fails; a full backlog re
   batcher.enqueue([put('a'), put('b')]);
   await expect(batcher.flush()).rejects.toMatchObject({ code: 'E_STORE_WRITE' });
   expect(() => batcher.enqueue([put('c'), put('d')])).toThrow(expect.objectContaining({ code: 'E_STORE_WRITE', message: expect.stringContaining('disk full') }) as Error);
+  expect(batcher.dropped).toBe(2);
+  expect(batcher.pendingItems().map((o) => o.key)).toEqual(['a', 'b']);
   batcher.stop();
 });
 
@@ -67,4 +71,17 @@ test('stop() cancels the pending timer', () => {
   expect(jest.getTimerCount()).toBe(1);
   batcher.stop();
   expect(jest.getTimerCount()).toBe(0);
+});
+
+test('a full disk keeps the E_STORE_FULL code on refusal; removePending takes items out in order', async () => {
+  const full = new StoreError('E_STORE_FULL', 'no space');
+  const b2 = new WriteBatcher<WriteOp>({ write: () => { throw full; }, intervalMs: 1000, flushAtOps: 100, maxPendingOps: 2, onError: () => undefined });
+  b2.enqueue([put('a')]);
+  await expect(b2.flush()).rejects.toBe(full);
+  expect(b2.failure).toBe(full);
+  expect(() => b2.enqueue([put('b'), put('c')])).toThrow(expect.objectContaining({ code: 'E_STORE_FULL' }) as Error);
+  b2.enqueue([put('b')]);
+  expect(b2.removePending((o) => o.key === 'a').map((o) => o.key)).toEqual(['a']);
+  expect(b2.pendingItems().map((o) => o.key)).toEqual(['b']);
+  b2.stop();
 });

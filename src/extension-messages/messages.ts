@@ -1,4 +1,5 @@
 import type { HandshakeStatsJSON } from '../stats/handshake-stats';
+import type { StoreHealth } from '../protocol/store-health';
 import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from '../page/model/page-record';
 
 /**
@@ -18,6 +19,8 @@ export interface HostStatus {
   message?: string;
   /** The command that fixes it, e.g. `npx getlist install` or `getlist doctor`. */
   fix?: string;
+  /** The host store's health, from its latest hello, measured or stats reply. */
+  store?: StoreHealth;
 }
 
 export interface Settings {
@@ -47,7 +50,7 @@ export type UiResponse =
   | { type: 'get-page'; page: PageRecord | null; restricted: boolean; hostStatus: HostStatus }
   | { type: 'run-replay'; started: boolean }
   | { type: 'host-status'; status: HostStatus }
-  | { type: 'stats'; stats: HandshakeStatsJSON }
+  | { type: 'stats'; stats: HandshakeStatsJSON; storeHealth?: StoreHealth }
   | { type: 'export'; format: string; mimeType: string; data: string }
   | { type: 'forget'; removed: number }
   | { type: 'get-settings'; settings: Settings }

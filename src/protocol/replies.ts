@@ -4,6 +4,7 @@ import type { HandshakeRecord } from '../stats/handshake';
 import type { HandshakeStatsJSON } from '../stats/handshake-stats';
 import type { ErrorReply, RequestId } from './errors';
 import type { ExportFormat } from '../stats/export-formats';
+import type { StoreHealth } from './store-health';
 
 /** Host → browser. `chunk` carries a slice of a larger message (see chunks.ts). */
 export type HostMessage =
@@ -27,6 +28,8 @@ export interface HostCapabilities {
   http2: true;
   /** Where the handshake store lives, or null when the host runs without one. */
   store: string | null;
+  /** Whether the store is saving what the host measures (absent without a store, or from an older host). */
+  storeHealth?: StoreHealth;
   maxRequestsPerSchedule: number;
   /** Host → browser messages are strictly smaller than this; larger ones arrive chunked. */
   maxMessageBytes: number;
@@ -69,6 +72,8 @@ export interface MeasuredReply {
   /** Origins skipped because the host already held a warm connection to them. */
   warm: string[];
   failed: MeasureFailure[];
+  /** The store's health when the host answered (absent without a store). */
+  storeHealth?: StoreHealth;
 }
 
 /** One strategy's run of a replay, sent as soon as that run completes. */
@@ -95,7 +100,7 @@ export interface ReplaySummaryMessage {
  * src/stats/handshake-stats.ts: groups `all`, per origin, per protocol and per TLS kind, each with
  * per-phase percentiles, CDF and the mergeable histogram) under the envelope.
  */
-export type StatsReply = { type: 'stats'; id: RequestId } & HandshakeStatsJSON;
+export type StatsReply = { type: 'stats'; id: RequestId; storeHealth?: StoreHealth } & HandshakeStatsJSON;
 
 export interface ExportReply {
   type: 'export';

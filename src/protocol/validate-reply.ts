@@ -5,6 +5,7 @@ import { Checker, describe, isPlainObject, join, type Fields } from './check';
 import { PROTOCOL_ERROR_CODES, ProtocolError } from './errors';
 import type { HostMessage, HostMessageType } from './replies';
 import { isRequestId } from './validate-request';
+import { checkStoreHealth } from './store-health';
 
 const MESSAGE_TYPES: readonly HostMessageType[] = ['hello', 'pong', 'measured', 'replay-result', 'replay-summary', 'stats', 'export', 'forgotten', 'error', 'chunk'];
 
@@ -43,6 +44,7 @@ const CHECKS: Record<Exclude<HostMessageType, 'error'>, Check> = {
     const strategies = c.array(caps, 'strategies', 'capabilities');
     strategies.forEach((s, i) => c.asOneOf(s, `capabilities.strategies[${i}]`, STRATEGY_NAMES));
     if (caps.store !== null) c.string(caps, 'store', 'capabilities', 4096);
+    checkStoreHealth(c, caps, 'storeHealth', 'capabilities');
     c.count(caps, 'maxRequestsPerSchedule', 'capabilities');
     c.count(caps, 'maxMessageBytes', 'capabilities');
   },
@@ -55,6 +57,7 @@ const CHECKS: Record<Exclude<HostMessageType, 'error'>, Check> = {
       const o = c.object(f, `failed[${i}]`);
       for (const key of ['origin', 'code', 'message']) c.string(o, key, `failed[${i}]`, MAX_FIELD);
     });
+    checkStoreHealth(c, v, 'storeHealth', '');
   },
   'replay-result': (c, v) => {
     c.string(v, 'pageId', '', MAX_FIELD);
@@ -73,6 +76,7 @@ const CHECKS: Record<Exclude<HostMessageType, 'error'>, Check> = {
   },
   stats: (c, v) => {
     c.count(v, 'count', '');
+    checkStoreHealth(c, v, 'storeHealth', '');
     c.array(v, 'groups', '').forEach((g, i) => {
       const o = c.object(g, `groups[${i}]`);
       c.string(o, 'group', `groups[${i}]`, 64);

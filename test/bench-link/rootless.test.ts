@@ -91,7 +91,7 @@ describeRootless('rootless wrapper, as uid 65534', () => {
     spawnSync('mkdir', [home]);
     chownSync(home, UNPRIVILEGED_UID, UNPRIVILEGED_UID);
     // As scripts/build.mjs bundles dist/bench/link.js.
-    const common: BuildOptions = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', external: ['classic-level'] };
+    const common: BuildOptions = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', external: ['classic-level', 'lmdb'] };
     childJs = join(dir, 'rootless-child.js');
     linkJs = join(dir, 'link.js');
     runLinkJs = join(dir, 'rootless-run-link-child.js');

@@ -9,7 +9,7 @@ import { COMMANDS } from '../../native-host/cli/main';
 import { STRATEGY_NAMES } from '../../src/scheduler';
 import { STRATEGY_SUMMARIES } from '../../src/scheduler/strategy-summaries';
 import { storeDirIn } from '../../native-host/store/data-dir';
-import { openStore } from '../../native-host/store/level-store';
+import { openStore } from '../../native-host/store/lmdb-store';
 
 // The help is read from the built CLI (npm test builds before Jest), as a user runs it. The option
 // list each help must cover is taken from the parser itself: the table each command hands to

@@ -5,7 +5,7 @@ import { main } from '../../native-host/cli/main';
 import { getPage } from '../../native-host/demo/corpus';
 import { startDemoServer } from '../../native-host/demo/demo-server';
 import { storeDirIn } from '../../native-host/store/data-dir';
-import { openStore } from '../../native-host/store/level-store';
+import { openStore } from '../../native-host/store/lmdb-store';
 import type { PageSummary, StoredHandshake } from '../../native-host/store/store-types';
 
 const DAY = 86_400_000;
@@ -156,14 +156,61 @@ describe('bad input', () => {
     expect(readdirSync(tmp).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
-  test('a store open elsewhere is E_STORE_LOCKED naming the folder', async () => {
+  test('a store held open by another handle (a host) does not block stats: both see the same records', async () => {
     const holder = await openStore({ dir: storeDirIn(dataDir) });
     try {
-      const r = await run(['stats', '--data-dir', dataDir]);
-      expect(r.code).toBe(1);
-      expect(r.err).toContain(`getlist: E_STORE_LOCKED: the store at ${storeDirIn(dataDir)}`);
+      await holder.addHandshakes([hs(99, 'https://held.test', 0)]);
+      await holder.flush();
+      const r = await run(['stats', '--data-dir', dataDir, '--json']);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.out).count).toBe(17);
     } finally {
       await holder.close();
+    }
+  });
+});
+
+describe('getlist origins and forget', () => {
+  const facts = [
+    { origin: 'https://a.test', lastSeenAt: now - DAY, h2: true, pipelining: { state: 'good' as const }, requestsPerConnection: 100, pathRttMs: 42, pathBdpBytes: 52_500 },
+    { origin: 'http://b.test:8080', lastSeenAt: now - 2 * DAY, pipelining: { state: 'bad' as const, demotedUntil: now + DAY, lastDemotion: 'http10' as const } },
+  ];
+  beforeEach(async () => {
+    const store = await openStore({ dir: storeDirIn(dataDir) });
+    await store.putOriginFacts(facts);
+    await store.close();
+  });
+
+  test('origins lists what was learned per origin, as a table and as JSON', async () => {
+    const table = await run(['origins', '--data-dir', dataDir]);
+    expect(table.code).toBe(0);
+    expect(table.out).toMatch(/^2 origins in /);
+    expect(table.out).toMatch(/^https:\/\/a\.test\s+\S+Z\s+yes\s+good\s+100\s+42\s+52500$/m);
+    expect(table.out).toMatch(/^http:\/\/b\.test:8080\s+\S+Z\s+–\s+bad \(http10\)/m);
+    const json = JSON.parse((await run(['origins', '--data-dir', dataDir, '--json'])).out);
+    expect(json).toEqual([facts[1], facts[0]]); // Key order: http: before https:.
+    const one = JSON.parse((await run(['origins', '--data-dir', dataDir, '--json', '--origin', 'https://a.test/x'])).out);
+    expect(one).toEqual([facts[0]]);
+  });
+
+  test('forget --origin removes the origin\'s records and facts, and nothing else; forget --all removes the rest', async () => {
+    const r = await run(['forget', '--origin', 'https://a.test', '--data-dir', dataDir]);
+    expect(r).toMatchObject({ code: 0, out: expect.stringMatching(/^forgot 13 records of https:\/\/a\.test in /) }); // 12 handshakes + 1 page.
+    expect(JSON.parse((await run(['origins', '--data-dir', dataDir, '--json'])).out)).toEqual([facts[1]]);
+    expect(JSON.parse((await run(['stats', '--data-dir', dataDir, '--json'])).out).count).toBe(4);
+    expect((await run(['forget', '--all', '--data-dir', dataDir])).out).toMatch(/^forgot 4 records in /);
+    expect(JSON.parse((await run(['origins', '--data-dir', dataDir, '--json'])).out)).toEqual([]);
+  });
+
+  test.each([[['forget']], [['forget', '--all', '--origin', 'https://a.test']], [['forget', '--origin', 'a.test']], [['metrics', '--listen', 'nowhere']]])('%j is E_USAGE', async (argv) => {
+    const r = await run([...argv, '--data-dir', dataDir]);
+    expect(r).toMatchObject({ code: 2, out: '', err: expect.stringMatching(/^getlist: E_USAGE: /) });
+  });
+
+  test('--help lists every option with its default', async () => {
+    for (const [cmd, options] of [['forget', ['--all', '--origin', '--data-dir']], ['origins', ['--origin', '--json', '--data-dir']], ['metrics', ['--listen', '--since', '--data-dir']]] as const) {
+      const help = (await run([cmd, '--help'])).out;
+      for (const o of options) expect(help).toMatch(new RegExp(`^  ${o}\\b.*\\n?(.*\\n)*?.*\\(default`, 'm'));
     }
   });
 });

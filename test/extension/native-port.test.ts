@@ -236,3 +236,24 @@ describe('NativePort', () => {
     expect(last().sent[0]?.type).toBe('hello');
   });
 });
+
+test('the status follows the store health the host reports: hello, then each measured or stats reply', async () => {
+  const { port, last, statuses } = setup();
+  const first = port.request({ type: 'schedule', pageId: 'p', documentUrl: 'https://a.test/', requests: [] });
+  const hello = last().sent.find((m) => m.type === 'hello');
+  last().reply({ type: 'hello', id: hello?.id, hostVersion: '0.1.0', protocolVersion: 1, capabilities: { strategies: ['getlist'], http2: true, store: '/s', storeHealth: { state: 'ok', pending: 0, dropped: 0 }, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 } });
+  await Promise.resolve();
+  await Promise.resolve();
+  expect(port.status).toMatchObject({ state: 'ok', store: { state: 'ok', pending: 0 } });
+  const full = { state: 'full', pending: 7, dropped: 0, error: { code: 'E_STORE_FULL', message: 'the disk is full' } };
+  const schedule = last().sent.find((m) => m.type === 'schedule');
+  last().reply({ type: 'measured', id: schedule?.id, pageId: 'p', handshakes: [], warm: [], failed: [], storeHealth: full });
+  await first;
+  expect(port.status).toEqual({ state: 'ok', hostVersion: '0.1.0', store: full });
+  expect(statuses.at(-1)).toEqual(port.status);
+  const stats = port.request({ type: 'stats' });
+  const s = last().sent.find((m) => m.type === 'stats');
+  last().reply({ type: 'stats', id: s?.id, count: 7, groups: [], storeHealth: { state: 'ok', pending: 0, dropped: 0 } });
+  await stats;
+  expect(port.status.store).toEqual({ state: 'ok', pending: 0, dropped: 0 });
+});

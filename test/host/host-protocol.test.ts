@@ -27,6 +27,7 @@ describe('hello and ping', () => {
         strategies: ['http10', 'serial', 'browser', 'pipelined', 'getlist', 'h2'],
         http2: true,
         store: path.join(host.dataDir, 'handshakes'),
+        storeHealth: { state: 'ok', pending: 0, dropped: 0 },
         maxRequestsPerSchedule: MAX_REQUESTS_PER_SCHEDULE,
         maxMessageBytes: MAX_MESSAGE_BYTES,
       },

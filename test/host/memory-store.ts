@@ -1,3 +1,5 @@
+import type { OriginFacts } from '../../src/origins/origin-facts';
+import type { StoreHealth } from '../../src/protocol/store-health';
 import type { HandshakeQuery, HandshakeStore, PageSummary, StoredHandshake } from '../../native-host/store/store-types';
 
 /** A `HandshakeStore` in memory, recording calls, with an optional failure to inject. */
@@ -5,6 +7,9 @@ export class MemoryStore implements HandshakeStore {
   readonly location = '/memory';
   readonly handshakeRecords: StoredHandshake[] = [];
   readonly pages: PageSummary[] = [];
+  readonly facts = new Map<string, OriginFacts>();
+  /** What health() reports. */
+  healthNow: StoreHealth = { state: 'ok', pending: 0, dropped: 0 };
   closed = false;
   /** When set, reads and writes throw it. */
   failWith: Error | undefined;
@@ -40,6 +45,20 @@ export class MemoryStore implements HandshakeStore {
     const keep = this.handshakeRecords.filter((r) => origin !== undefined && r.origin !== origin);
     this.handshakeRecords.splice(0, Infinity, ...keep);
     return before - keep.length;
+  }
+
+  async putOriginFacts(facts: readonly OriginFacts[]): Promise<void> {
+    this.check();
+    for (const f of facts) this.facts.set(f.origin, { ...this.facts.get(f.origin), ...f });
+  }
+
+  async *originFacts(origin?: string): AsyncIterable<OriginFacts> {
+    this.check();
+    for (const f of this.facts.values()) if (origin === undefined || f.origin === origin) yield f;
+  }
+
+  health(): StoreHealth {
+    return this.healthNow;
   }
 
   async enforceRetention(): Promise<number> {

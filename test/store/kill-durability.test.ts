@@ -2,16 +2,17 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openStore } from '../../native-host/store/level-store';
+import { openStore } from '../../native-host/store/lmdb-store';
 import { buildStoreChild, storeChildEnv } from '../support/store-child-build';
 
-/** The store's flush interval: what a crash may lose (store-types.ts: "at most … the last second"). */
-const FLUSH_INTERVAL_MS = 1000;
+/** The store's default flush interval (lmdb-store.ts). */
+const FLUSH_INTERVAL_MS = 250;
 /**
- * Slack for a late timer and the write itself on a busy 2-core CI machine. The bound checked is
- * "lost records were all handed over in the last FLUSH_INTERVAL_MS + MARGIN_MS before the kill".
+ * Slack for a late timer and the commit's fsync on a busy 2-core CI machine. The bound checked is
+ * the promise (store-types.ts, README): "lost records were all handed over in the last second
+ * before the kill". bench/store/kill-loss.ts measures the actual window over 20 kills.
  */
-const MARGIN_MS = 1000;
+const MARGIN_MS = 750;
 
 interface Handover {
   /** Highest seq handed to addHandshakes so far. */
@@ -52,7 +53,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
-test('kill -9 mid-burst: the store reopens with a gap-free prefix, missing only the last second', async () => {
+test('kill -9 mid-burst: the store reopens with a gap-free prefix, missing at most the last second', async () => {
   const child = buildStoreChild(tmp);
   const dir = path.join(tmp, 'handshakes');
   let next = 0;

@@ -13,7 +13,7 @@ export function buildStoreChild(outDir: string): string {
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    external: ['classic-level'], // A native addon: loaded from the repo's node_modules.
+    external: ['classic-level', 'lmdb'], // Native addons: loaded from the repo's node_modules.
     logLevel: 'warning',
   });
   return outfile;

@@ -1,11 +1,12 @@
-// A child process for the store's crash and lock tests, bundled at test time by
-// store-child-build.ts (classic-level stays external: NODE_PATH finds it).
+// A child process for the store's crash and multi-process tests, bundled at test time by
+// store-child-build.ts (lmdb and classic-level stay external: NODE_PATH finds them).
 //
 //   node store-child.js burst DIR START   add 100 records every 50 ms, seq = connectionId from START;
 //                                          after each hand-over print "<highest seq> <epoch ms>"
 //   node store-child.js hold DIR          open the store, print "open", then wait to be killed
 //   node store-child.js try-open DIR      print "opened" or the error code, and exit
-import { openStore } from '../../native-host/store/level-store';
+//   node store-child.js count DIR         print "<records> has 1" (or "has no 1"): what this process sees
+import { openStore } from '../../native-host/store/lmdb-store';
 import type { StoredHandshake } from '../../native-host/store/store-types';
 
 const [mode, dir, start] = process.argv.slice(2);
@@ -33,6 +34,17 @@ async function main(): Promise<void> {
     return;
   }
   const store = await openStore({ dir: dir as string });
+  if (mode === 'count') {
+    let n = 0;
+    let one = false;
+    for await (const r of store.handshakes()) {
+      n++;
+      one ||= r.connectionId === 1;
+    }
+    process.stdout.write(`${n} ${one ? 'has 1' : 'has no 1'}\n`);
+    await store.close();
+    return;
+  }
   if (mode === 'hold') {
     process.stdout.write('open\n');
     setInterval(() => undefined, 60_000);

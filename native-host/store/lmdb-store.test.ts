@@ -1,11 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { buildStoreChild, storeChildEnv } from '../../test/support/store-child-build';
-import { openStore, type LevelStore } from './level-store';
-import { recordKey } from './record-codec';
+import { readActive } from './generations';
+import { openEnv } from './lmdb-env';
+import { openStore, type LmdbStore } from './lmdb-store';
+import { LAYOUT_VERSION, META_SEQ, META_VERSION, indexKeysOf, recordKey } from './record-codec';
 import type { PageSummary, StoredHandshake } from './store-types';
 
 const DAY = 86_400_000;
@@ -43,8 +45,8 @@ async function codeOf(p: Promise<unknown> | (() => unknown)): Promise<string | u
 
 let tmp: string;
 let dir: string;
-const opened: LevelStore[] = [];
-async function open(options: Partial<Parameters<typeof openStore>[0]> = {}): Promise<LevelStore> {
+const opened: LmdbStore[] = [];
+async function open(options: Partial<Parameters<typeof openStore>[0]> = {}): Promise<LmdbStore> {
   const s = await openStore({ dir, now: () => T0, ...options });
   opened.push(s);
   return s;
@@ -114,7 +116,7 @@ describe('records', () => {
 
 describe('queries', () => {
   const origins = ['https://a.test', 'https://b.test:8443', 'http://we!rd%21.test'];
-  let store: LevelStore;
+  let store: LmdbStore;
   beforeEach(async () => {
     store = await open();
     // 30 records, 10 per origin, interleaved in time; fractional timestamps on purpose.
@@ -198,11 +200,13 @@ describe('damage and foreign data', () => {
     const store = await open();
     await store.addHandshakes([hs(1), hs(3)]);
     await store.close();
-    const db = new ClassicLevel<string, string>(dir);
-    await db.put(recordKey('h', T0 + 2000, 900), '{not json');
-    await db.put(recordKey('h', T0 + 2500, 901), JSON.stringify({ hello: 'world' }));
-    await db.put(recordKey('p', T0, 902), JSON.stringify({ ...page(1), bytes: 'many' }));
-    await db.close();
+    const env = openEnv(dir, readActive(dir) as string);
+    env.transactionSync(() => {
+      env.putSync(recordKey('h', T0 + 2000, 900), '{not json');
+      env.putSync(recordKey('h', T0 + 2500, 901), JSON.stringify({ hello: 'world' }));
+      env.putSync(recordKey('p', T0, 902), JSON.stringify({ ...page(1), bytes: 'many' }));
+    });
+    await env.close();
     const again = await open();
     expect((await all(again.handshakes())).map((r) => r.connectionId)).toEqual([1, 3]);
     expect(await all(again.pageSummaries())).toEqual([]);
@@ -210,17 +214,57 @@ describe('damage and foreign data', () => {
     expect(await again.forget()).toBe(5);
   });
 
-  test('a store whose CURRENT file is damaged is repaired on open, records intact', async () => {
+  test('a store of a newer layout is refused (E_STORE_VERSION), not written to', async () => {
     const store = await open();
-    await store.addHandshakes([hs(1), hs(2)]);
     await store.close();
-    writeFileSync(path.join(dir, 'CURRENT'), 'MANIFEST-999999\n');
+    const env = openEnv(dir, readActive(dir) as string);
+    env.transactionSync(() => env.putSync(META_VERSION, String(LAYOUT_VERSION + 1)));
+    await env.close();
+    expect(await codeOf(open())).toBe('E_STORE_VERSION');
+  });
+});
+
+/** A LevelDB store as getlist ≤ 0.1 wrote it (same keys and values as record-codec.ts). */
+async function writeLegacyStore(records: StoredHandshake[], pages: PageSummary[]): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const db = new ClassicLevel<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+  const ops: Array<{ type: 'put'; key: string; value: string }> = [];
+  let seq = 0;
+  for (const r of records) {
+    const key = recordKey('h', r.startedAt, seq);
+    ops.push({ type: 'put', key, value: JSON.stringify(r) }, ...indexKeysOf(r, seq).map((ix) => ({ type: 'put' as const, key: ix, value: key })));
+    seq++;
+  }
+  for (const p of pages) ops.push({ type: 'put', key: recordKey('p', p.at, seq++), value: JSON.stringify(p) });
+  ops.push({ type: 'put', key: META_VERSION, value: '1' }, { type: 'put', key: META_SEQ, value: String(seq) });
+  await db.batch(ops, { sync: true });
+  await db.close();
+}
+
+describe('migration from LevelDB (getlist ≤ 0.1)', () => {
+  test('the first open copies every record, indexes and counter included, and removes the LevelDB files', async () => {
+    const records = [hs(1, { origin: 'https://b.test', pageUrl: 'https://a.test/' }), hs(2), hs(3, { origin: 'http://c.test:8080', tlsMs: 0 })];
+    await writeLegacyStore(records, [page(1)]);
+    expect(readdirSync(dir)).toEqual(expect.arrayContaining(['CURRENT', 'LOCK']));
+    const store = await open();
+    expect(store.stats().migrated).toBe(4);
+    expect(await all(store.handshakes())).toEqual(records);
+    expect((await all(store.handshakes({ origin: 'https://b.test' }))).map((r) => r.connectionId)).toEqual([1]);
+    expect(await all(store.pageSummaries())).toEqual([page(1)]);
+    // New records continue the old counter: no key collides with a migrated one.
+    await store.addHandshakes([hs(4)]);
+    expect((await all(store.handshakes())).map((r) => r.connectionId)).toEqual([1, 2, 3, 4]);
+    // forget(origin) still finds the CDN connection through the migrated page-origin index.
+    expect(await store.forget('https://a.test')).toBe(4);
+    expect(readdirSync(dir).filter((f) => !f.startsWith('gen-') && f !== 'ACTIVE')).toEqual([]);
+    await store.close();
     const again = await open();
-    expect(again.stats().repaired).toBe(true);
-    expect((await all(again.handshakes())).map((r) => r.connectionId)).toEqual([1, 2]);
+    expect(again.stats().migrated).toBe(0);
+    expect((await all(again.handshakes())).map((r) => r.connectionId)).toEqual([3]);
   });
 
-  test('a LevelDB database that is not a getlist store is refused (E_STORE_VERSION), not written to', async () => {
+  test('a LevelDB database that is not a getlist store is refused (E_STORE_VERSION) and left as it was', async () => {
+    mkdirSync(dir, { recursive: true });
     const db = new ClassicLevel<string, string>(dir);
     await db.put('someone', 'else');
     await db.close();
@@ -228,58 +272,97 @@ describe('damage and foreign data', () => {
     const check = new ClassicLevel<string, string>(dir);
     expect(await check.keys().all()).toEqual(['someone']);
     await check.close();
+    expect(readActive(dir)).toBeUndefined();
   });
 });
 
-describe('files and locks', () => {
-  test('folders are 0700 and every file 0600, even with umask 0', async () => {
+describe('files and processes', () => {
+  test('folders made are 0700 and every file 0600, even with umask 0', async () => {
     const umask = process.umask(0);
     try {
       const store = await open();
       await store.addHandshakes(Array.from({ length: 200 }, (_, i) => hs(i)));
       await store.flush();
-      await store.forget('https://a.test'); // Compaction writes new table files.
+      await store.forget('https://a.test'); // A rewrite makes a new generation folder.
       await store.addHandshakes([hs(1)]);
       await store.close();
     } finally {
       process.umask(umask);
     }
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    const files = readdirSync(dir);
-    expect(files).toEqual(expect.arrayContaining(['CURRENT', 'LOCK']));
-    for (const f of files) expect([f, statSync(path.join(dir, f)).mode & 0o777]).toEqual([f, 0o600]);
+    for (const d of [path.join(tmp, 'data'), dir, path.join(dir, readActive(dir) as string)]) expect([d, statSync(d).mode & 0o777]).toEqual([d, 0o700]);
+    const gen = readActive(dir) as string;
+    expect(readdirSync(dir).sort()).toEqual(['ACTIVE', gen]);
+    for (const f of ['ACTIVE', `${gen}/data.mdb`, `${gen}/lock.mdb`]) expect([f, statSync(path.join(dir, f)).mode & 0o777]).toEqual([f, 0o600]);
   });
 
-  test('a second open in this process is E_STORE_LOCKED and leaves the first handle locked', async () => {
-    const store = await open();
-    const child = buildStoreChild(tmp);
-    expect(await codeOf(openStore({ dir }))).toBe('E_STORE_LOCKED');
-    // LevelDB's fcntl lock is per process; had the second open reached LevelDB, closing its
-    // descriptor would have released the first handle's lock and another process could open.
-    const r = spawnSync(process.execPath, [child, 'try-open', dir], { env: storeChildEnv, encoding: 'utf8' });
-    expect(r.stdout.trim()).toBe('E_STORE_LOCKED');
-    await store.close();
-    const after = spawnSync(process.execPath, [child, 'try-open', dir], { env: storeChildEnv, encoding: 'utf8' });
-    expect(after.stdout.trim()).toBe('opened');
+  test('two opens in one process share the store: each sees what the other wrote, and a forget in one moves the other', async () => {
+    const a = await open();
+    const b = await open();
+    await a.addHandshakes([hs(1)]);
+    await b.addHandshakes([hs(2)]);
+    await a.flush();
+    expect((await all(b.handshakes())).map((r) => r.connectionId)).toEqual([1, 2]);
+    expect(await a.forget('https://a.test')).toBe(2);
+    await b.addHandshakes([hs(3)]);
+    await b.flush(); // Each open writes its own batches; b follows a's rewrite before writing.
+    expect((await all(a.handshakes())).map((r) => r.connectionId)).toEqual([3]);
+    expect(b.stats().generation).toBe(a.stats().generation);
   });
 
-  test('a store held by a live process is E_STORE_LOCKED naming the folder; once that process is killed it opens', async () => {
+  test('another process writing at the same time: both open, both write, and each reads the other', async () => {
     const child = buildStoreChild(tmp);
-    const holder = spawn(process.execPath, [child, 'hold', dir], { env: storeChildEnv, stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
-    let caught: unknown;
-    try {
-      await openStore({ dir });
-    } catch (err) {
-      caught = err;
+    const writer = spawn(process.execPath, [child, 'burst', dir, '1000'], { env: storeChildEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+    const lines: string[] = [];
+    const firstLine = new Promise<void>((resolve) => writer.stdout.on('data', (d: Buffer) => { lines.push(...d.toString().trim().split('\n')); resolve(); }));
+    await firstLine;
+    const store = await open({ now: () => Date.now() });
+    await store.addHandshakes([hs(1, { startedAt: Date.now() })]);
+    await store.flush();
+    // The child writes 100 records every 50 ms, each batch within 250 ms: wait until some are visible here.
+    let theirs = 0;
+    for (let i = 0; i < 100 && theirs === 0; i++) {
+      theirs = (await all(store.handshakes())).filter((r) => r.connectionId >= 1000).length;
+      if (theirs === 0) await new Promise((r) => setTimeout(r, 50));
     }
-    expect(caught).toMatchObject({ code: 'E_STORE_LOCKED', message: expect.stringContaining(dir) });
-    const exited = new Promise((resolve) => holder.once('exit', resolve));
-    holder.kill('SIGKILL');
+    expect(theirs).toBeGreaterThan(0);
+    const check = spawnSync(process.execPath, [child, 'count', dir], { env: storeChildEnv, encoding: 'utf8' });
+    expect(Number(check.stdout.trim().split(' ')[0])).toBeGreaterThanOrEqual(1); // The other process sees record 1 too.
+    expect(check.stdout).toContain('has 1');
+    const exited = new Promise((resolve) => writer.once('exit', resolve));
+    writer.kill('SIGKILL');
     await exited;
-    // The LOCK file is still there; the kernel dropped the dead process's lock on it.
-    expect(readdirSync(dir)).toContain('LOCK');
-    const store = await open();
-    expect(await all(store.handshakes())).toEqual([]);
+  });
+});
+
+describe('migration of a LevelDB store written by getlist 0.1 (test/fixtures/leveldb-store-v1)', () => {
+  const FIXTURE = path.join(__dirname, '..', '..', 'test', 'fixtures', 'leveldb-store-v1');
+  const expected = JSON.parse(readFileSync(path.join(FIXTURE, 'expected.json'), 'utf8')) as { handshakes: StoredHandshake[]; pages: PageSummary[] };
+  /** The fixture's records are from 2026-11-01; pin `now` so retention keeps them. */
+  const FIXTURE_NOW = Date.UTC(2026, 10, 2);
+
+  test('every record comes over unchanged, the LevelDB files go, and two processes opening it at once agree', async () => {
+    mkdirSync(path.dirname(dir), { recursive: true });
+    cpSync(path.join(FIXTURE, 'handshakes'), dir, { recursive: true });
+    expect(readdirSync(dir).some((f) => f.endsWith('.ldb') || f.endsWith('.log'))).toBe(true);
+    const child = buildStoreChild(tmp);
+    // Two other processes race to open (and so to migrate) it, while this one does too.
+    const racers = [0, 1].map(() => new Promise<string>((resolve) => {
+      const p = spawn(process.execPath, [child, 'count', dir], { env: storeChildEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      p.once('close', () => resolve(out.trim()));
+    }));
+    const store = await open({ now: () => FIXTURE_NOW });
+    const counts = await Promise.all(racers);
+    expect(await all(store.handshakes())).toEqual(expected.handshakes);
+    expect(await all(store.pageSummaries())).toEqual(expected.pages);
+    // The children read with the real clock: the fixture's records are within 90 days of it until 2027-01-30.
+    const fresh = Date.now() < Date.UTC(2027, 0, 30);
+    expect(counts).toEqual(fresh ? [`${expected.handshakes.length} has 1`, `${expected.handshakes.length} has 1`] : ['0 has no 1', '0 has no 1']);
+    expect(readdirSync(dir).sort()).toEqual(['ACTIVE', readActive(dir) as string]);
+    const bytes = readdirSync(path.join(dir, readActive(dir) as string)).map((f) => readFileSync(path.join(dir, readActive(dir) as string, f)));
+    expect(bytes.some((b) => b.includes('https://a.test'))).toBe(true);
+    expect(bytes.some((b) => b.includes('gone.test'))).toBe(false);
+    expect((await all(store.handshakes({ origin: 'https://cdn.test' }))).map((r) => r.connectionId)).toEqual([1]);
   });
 });

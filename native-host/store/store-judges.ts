@@ -1,0 +1,52 @@
+import { checkOriginFacts } from '../../src/origins/origin-facts';
+import type { Judge } from './compaction';
+import { checkHandshake, checkPageSummary, factsKey, pageOriginOf, parseJson } from './record-codec';
+
+/*
+ * What forget and retention drop, record by record, for rewriteGeneration. A value that does not
+ * decode (corrupt, or written by something else) is judged by what can still be read of it: by its
+ * key's time for retention, and by its raw text for forget(origin), so a damaged record that still
+ * names the origin goes too.
+ */
+
+/** Forget everything: every handshake, page summary and origin's facts. */
+export const forgetEverything: Judge = () => 'drop';
+
+/** Forget one origin: its connections, connections its pages opened, its pages and its facts. */
+export function forgetOriginJudge(origin: string): Judge {
+  const key = factsKey(origin);
+  return (k, value) => {
+    if (k.startsWith('f!')) return k === key ? 'drop' : 'keep';
+    const parsed = parseJson(value);
+    if (k.startsWith('h!')) {
+      const r = checkHandshake(parsed);
+      if (!('value' in r)) return value.includes(origin) ? 'drop' : 'keep';
+      return r.value.origin === origin || pageOriginOf(r.value.pageUrl) === origin ? 'drop' : 'keep';
+    }
+    const p = checkPageSummary(parsed);
+    if (!('value' in p)) return value.includes(origin) ? 'drop' : 'keep';
+    return pageOriginOf(p.value.url) === origin ? 'drop' : 'keep';
+  };
+}
+
+/** Retention: records that started before `cutoff` (epoch ms), and origins last seen before it. */
+export function olderThanJudge(cutoff: number): Judge {
+  return (k, value) => {
+    const parsed = parseJson(value);
+    if (k.startsWith('f!')) {
+      const f = checkOriginFacts(parsed);
+      return 'value' in f && f.value.lastSeenAt >= cutoff ? 'keep' : 'drop';
+    }
+    const h = k.startsWith('h!') ? checkHandshake(parsed) : undefined;
+    const at = h && 'value' in h ? h.value.startedAt : (() => {
+      const p = checkPageSummary(parsed);
+      return 'value' in p ? p.value.at : keyTime(k);
+    })();
+    return at < cutoff ? 'drop' : 'keep';
+  };
+}
+
+/** The time field of a record key (`h!<ts>!<seq>`). */
+function keyTime(key: string): number {
+  return Number(key.split('!')[1]);
+}

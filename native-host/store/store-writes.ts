@@ -1,0 +1,46 @@
+import { checkOriginFacts, mergeOriginFacts, type OriginFacts } from '../../src/origins/origin-facts';
+import type { Env } from './lmdb-env';
+import { META_SEQ, factsKey, indexKeysOf, parseJson, prefixRange, recordKey, seqOfKey } from './record-codec';
+import type { PageSummary, StoredHandshake } from './store-types';
+
+/** One accepted write, waiting in memory until its batch is committed. */
+export type PendingItem = { kind: 'h'; record: StoredHandshake } | { kind: 'p'; record: PageSummary } | { kind: 'f'; record: OriginFacts };
+
+/**
+ * Puts `items` into `env` inside the caller's write transaction: records get their keys here, from
+ * the store-wide counter `m!seq`, which is read and written in the same transaction, so keys are
+ * unique across every process writing at once. Origin facts are merged with what is stored.
+ * @returns how many handshakes and page summaries were written.
+ */
+export function putItems(env: Env, items: readonly PendingItem[]): number {
+  let seq = readSeq(env);
+  let records = 0;
+  for (const item of items) {
+    if (item.kind === 'f') {
+      const key = factsKey(item.record.origin);
+      const stored = checkOriginFacts(parseJson(env.get(key) ?? ''));
+      env.putSync(key, JSON.stringify(mergeOriginFacts('value' in stored ? stored.value : undefined, item.record)));
+      continue;
+    }
+    const s = seq++;
+    records++;
+    if (item.kind === 'p') {
+      env.putSync(recordKey('p', item.record.at, s), JSON.stringify(item.record));
+      continue;
+    }
+    const key = recordKey('h', item.record.startedAt, s);
+    env.putSync(key, JSON.stringify(item.record));
+    for (const ix of indexKeysOf(item.record, s)) env.putSync(ix, key);
+  }
+  env.putSync(META_SEQ, String(seq));
+  return records;
+}
+
+/** The next sequence number; recounted from the keys if the counter is damaged. */
+function readSeq(env: Env): number {
+  const n = Number(env.get(META_SEQ));
+  if (Number.isSafeInteger(n) && n >= 0) return n;
+  let max = -1;
+  for (const prefix of ['h!', 'p!']) for (const key of env.getKeys(prefixRange(prefix))) max = Math.max(max, seqOfKey(key));
+  return max + 1;
+}
