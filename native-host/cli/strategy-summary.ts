@@ -65,6 +65,7 @@ export function runToJson(run: LoadRun, repeat: number) {
       tcpMs: h.tcpMs,
       tlsMs: h.tlsMs,
       totalMs: h.totalMs,
+      loopDelayMs: h.loopDelayMs,
       protocol: h.protocol,
       resumed: h.resumed,
       tlsVersion: h.tlsVersion,

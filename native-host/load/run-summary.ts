@@ -44,7 +44,7 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /** A handshake with its durations rounded to the microsecond, as results report them. */
 export function roundHandshake(h: HandshakeRecord): HandshakeRecord {
-  return { ...h, dnsMs: round(h.dnsMs), tcpMs: round(h.tcpMs), tlsMs: round(h.tlsMs), totalMs: round(h.totalMs) };
+  return { ...h, dnsMs: round(h.dnsMs), tcpMs: round(h.tcpMs), tlsMs: round(h.tlsMs), totalMs: round(h.totalMs), ...(h.loopDelayMs === undefined ? {} : { loopDelayMs: round(h.loopDelayMs) }) };
 }
 
 export function summarizeRun(input: {

@@ -108,6 +108,7 @@ function checkHandshake(c: Checker, raw: unknown, path: string): void {
   c.oneOf(o, 'protocol', path, ['h2', 'http/1.1']);
   c.required(o, 'resumed', path);
   c.optionalBoolean(o, 'resumed', path);
+  if (o.loopDelayMs !== undefined) number(c, o, 'loopDelayMs', path);
 }
 
 function checkRequestRecord(c: Checker, raw: unknown, path: string): void {
