@@ -45,6 +45,7 @@ const CHECKS: Record<Exclude<HostMessageType, 'error'>, Check> = {
     if (caps.store !== null) c.string(caps, 'store', 'capabilities', 4096);
     c.count(caps, 'maxRequestsPerSchedule', 'capabilities');
     c.count(caps, 'maxMessageBytes', 'capabilities');
+    c.optionalString(v, 'cliCommand', '', 4096);
   },
   pong: () => undefined,
   measured: (c, v) => {

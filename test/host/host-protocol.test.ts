@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { cliCommandLine } from '../../native-host/install/cli-command-line';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_MESSAGE_BYTES, MAX_REQUESTS_PER_SCHEDULE, MAX_URL_LENGTH, type HostMessage } from '../../src/protocol';
@@ -30,10 +33,19 @@ describe('hello and ping', () => {
         maxRequestsPerSchedule: MAX_REQUESTS_PER_SCHEDULE,
         maxMessageBytes: MAX_MESSAGE_BYTES,
       },
+      cliCommand: cliCommandLine(process.execPath, path.resolve(__dirname, '..', '..', 'bin', 'getlist.js'), process.platform),
     });
     expect(await host.ask({ type: 'hello', id: 7, protocolVersion: 1 })).toMatchObject({ type: 'hello', id: 7 });
     expect(await host.ask({ type: 'ping', id: 0 })).toEqual({ type: 'pong', id: 0 });
     expect(await host.ask({ type: 'ping', id: 'p' })).toEqual({ type: 'pong', id: 'p' });
+  });
+
+  test('the cliCommand hello reports runs this CLI from any directory: `<cliCommand> doctor --help` prints doctor’s help', async () => {
+    host = new SpawnedHost();
+    const reply = (await host.ask({ type: 'hello', id: 1, protocolVersion: 1 })) as { cliCommand?: string };
+    expect(reply.cliCommand).toBeDefined();
+    const out = execFileSync('/bin/sh', ['-c', `${reply.cliCommand as string} doctor --help`], { cwd: tmpdir(), encoding: 'utf8' });
+    expect(out).toMatch(/^usage:\s+getlist doctor/m);
   });
 
   test.each([
