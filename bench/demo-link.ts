@@ -4,7 +4,7 @@
  * of bench/link/ instead of the user-space relay: getlist's own Node demo server (no nginx) runs in
  * the server namespace, each `getlist load` in the client namespace, so handshakes, slow start and
  * RTT are real kernel TCP. Prints the demo's comparison table per page, the handshake CDF, and the
- * measured TCP connect times (one RTT each here; ≈ 0 on the relay). Defaults: `--link mcmanus-100`,
+ * measured TCP connect times (one RTT each here; a loopback connect on the relay). Defaults: `--link mcmanus-100`,
  * pages pm95 and mcmanus-159, strategies http10, browser, pipelined, getlist. Runs as root, or
  * rootless where unprivileged user namespaces are allowed. Progress goes to stderr.
  *

@@ -1,7 +1,7 @@
 /**
  * What `dist/bench/demo-link.js` prints: the same comparison table and handshake CDF as
  * `getlist demo`, plus the measured TCP connect times, which on the packet-level link equal the
- * link's RTT (on the relay of `getlist demo` they read ≈ 0).
+ * link's RTT (on the relay of `getlist demo` they are loopback connects).
  */
 import { asciiCdf } from '../../native-host/cli/ascii-cdf';
 import { demoComparisonTable } from '../../native-host/cli/demo-command';
@@ -72,7 +72,7 @@ export function formatDemoLinkText(result: DemoLinkResult): string {
   out.push('');
   if (result.pages.length > 1) out.push(formatTcpConnect(tcpConnectSummary(result.pages.flatMap((p) => p.runs), result.link.rttMs), 'all pages'));
   out.push('Packet-level link: each TCP handshake crosses the emulated link, so the measured connect time is',
-    'one round trip (the relay of `getlist demo` completes it on loopback and reads ≈ 0 ms).');
+    'one round trip (the relay of `getlist demo` completes it on loopback instead, so its TCP figure is a loopback connect plus event-loop delay).');
   return `${out.join('\n')}\n`;
 }
 

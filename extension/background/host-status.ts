@@ -1,3 +1,4 @@
+import { INSTALL_FROM_CHECKOUT } from '../../src/extension-messages/install-hint';
 import type { HostStatus } from '../../src/extension-messages/messages';
 
 /** The name the host is registered under (README "Installing the native host"). */
@@ -10,13 +11,23 @@ export const HOST_NAME = 'dev.getlist.host';
  */
 const MISSING = /not found|no such native application|forbidden|not allowed|not registered/i;
 
-/** Turns the reason a port closed before the host ever answered into a status the UI can act on. */
-export function statusFromConnectFailure(reason: string, answeredBefore: boolean): HostStatus {
+
+/** `<this installation's CLI> doctor`, or `getlist doctor` when the host never said where it lives. */
+export function doctorCommand(cliCommand: string | undefined): string {
+  return `${cliCommand ?? 'getlist'} doctor`;
+}
+
+/**
+ * Turns the reason a port closed (or never opened) into a status the UI can act on. `cliCommand`
+ * is what an earlier `hello` of this browser session reported, if any.
+ */
+export function statusFromConnectFailure(reason: string, answeredBefore: boolean, cliCommand?: string): HostStatus {
   if (!answeredBefore && MISSING.test(reason)) {
     return {
       state: 'missing',
       message: `The getlist native host is not installed for this browser, so pages cannot be measured or replayed (${reason.trim() || 'the browser could not start it'}).`,
-      fix: 'npx getlist install',
+      fix: cliCommand ? `${cliCommand} install` : INSTALL_FROM_CHECKOUT,
+      ...(cliCommand ? { cliCommand } : {}),
     };
   }
   return {
@@ -24,6 +35,7 @@ export function statusFromConnectFailure(reason: string, answeredBefore: boolean
     message: answeredBefore
       ? `The getlist native host stopped: ${reason.trim() || 'it exited'}. It is restarted on the next request.`
       : `The getlist native host could not be started or did not speak the protocol: ${reason.trim() || 'it exited at once'}.`,
-    fix: 'getlist doctor',
+    fix: doctorCommand(cliCommand),
+    ...(cliCommand ? { cliCommand } : {}),
   };
 }

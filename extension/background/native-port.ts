@@ -4,7 +4,7 @@ import type { HelloReply } from '../../src/protocol/replies';
 import { replyRole, settlingReplyType, type ProgressOf, type ReplyOf } from '../../src/protocol/reply-of';
 import type { HostRequest } from '../../src/protocol/requests';
 import type { HostStatus } from '../../src/extension-messages/messages';
-import { HOST_NAME, statusFromConnectFailure } from './host-status';
+import { doctorCommand, HOST_NAME, statusFromConnectFailure } from './host-status';
 
 /**
  * The one connection to the native host (`runtime.connectNative`), opened lazily on the first
@@ -88,6 +88,8 @@ interface Connection {
 
 export class NativePort {
   private connection: Connection | undefined;
+  /** The CLI command line the last `hello` reported; outlives the connection, for the fix shown when it fails. */
+  private cliCommand: string | undefined;
   private readonly pending = new Map<RequestId, Pending>();
   private nextId = 1;
   private idleTimer: unknown;
@@ -189,7 +191,7 @@ export class NativePort {
     try {
       port = this.deps.connectNative(HOST_NAME);
     } catch (err) {
-      this.setStatus(statusFromConnectFailure(errorText(err), false));
+      this.setStatus(statusFromConnectFailure(errorText(err), false, this.cliCommand));
       throw new HostRequestError('E_HOST_DISCONNECTED', errorText(err));
     }
     const connection: Connection = { port, assembler: new ChunkAssembler(), answered: false, hello: Promise.resolve() as unknown as Promise<HelloReply> };
@@ -199,12 +201,20 @@ export class NativePort {
     connection.hello = this.send(connection, { type: 'hello', protocolVersion: PROTOCOL_VERSION }, { timeoutMs: this.helloTimeoutMs }).then(
       (hello) => {
         // The port may have closed between the reply and this callback; then its close has the last word.
-        if (this.connection === connection) this.setStatus({ state: 'ok', hostVersion: hello.hostVersion, ...(hello.capabilities.storeHealth ? { store: hello.capabilities.storeHealth } : {}) });
+        if (hello.cliCommand) this.cliCommand = hello.cliCommand;
+        if (this.connection === connection) {
+          this.setStatus({
+            state: 'ok',
+            hostVersion: hello.hostVersion,
+            ...(hello.capabilities.storeHealth ? { store: hello.capabilities.storeHealth } : {}),
+            ...(hello.cliCommand ? { cliCommand: hello.cliCommand } : {}),
+          });
+        }
         return hello;
       },
       (err: HostRequestError) => {
         // Disconnects set the status themselves (they know whether it is `missing`).
-        if (err.code !== 'E_HOST_DISCONNECTED' && this.connection === connection) this.setStatus({ state: 'error', message: `The native host did not accept hello: ${err.message}`, fix: 'getlist doctor' });
+        if (err.code !== 'E_HOST_DISCONNECTED' && this.connection === connection) this.setStatus({ state: 'error', message: `The native host did not accept hello: ${err.message}`, fix: doctorCommand(this.cliCommand) });
         throw err;
       },
     );
@@ -278,7 +288,7 @@ export class NativePort {
     this.connection = undefined;
     connection.assembler.clear();
     this.disarmIdle();
-    this.setStatus(statusFromConnectFailure(reason, connection.answered));
+    this.setStatus(statusFromConnectFailure(reason, connection.answered, this.cliCommand));
     const text = reason.trim() || 'the native host exited';
     for (const [id, entry] of [...this.pending]) this.settle(id, entry, undefined, new HostRequestError('E_HOST_DISCONNECTED', `Lost the native host: ${text}`));
   }

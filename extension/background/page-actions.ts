@@ -112,7 +112,11 @@ export class PageActions {
     const code = isCodedError(err) ? err.code : 'E_INTERNAL';
     const status = this.deps.port.status;
     const message = err instanceof Error ? err.message : String(err);
-    if (status.state === 'missing' || (code === 'E_HOST_DISCONNECTED' && status.fix)) return { code, message: `${status.message ?? message} Fix: ${status.fix ?? 'getlist doctor'}` };
+    if (status.state === 'missing' || (code === 'E_HOST_DISCONNECTED' && status.fix)) {
+      const fix = status.fix ?? 'getlist doctor';
+      // A multi-line fix (the install steps) reads badly inlined; the popup shows it in full above.
+      return { code, message: `${status.message ?? message} Fix: ${fix.includes('\n') ? 'the install steps shown at the top of the popup.' : fix}` };
+    }
     return { code, message };
   }
 }

@@ -20,14 +20,17 @@ export function cdfSvg(series: CdfSeries[], scale: 'linear' | 'log'): SVGSVGElem
   }
   for (const t of layout.xTicks) {
     root.append(svg('line', { class: 'grid', x1: t.x, x2: t.x, y1: plot.top, y2: plot.bottom }));
-    root.append(svg('text', { class: 'axis-label', x: t.x, y: plot.bottom + 14, 'text-anchor': 'middle' }, t.label));
+    root.append(svg('text', { class: 'axis-label', x: t.x, y: plot.bottom + 14, 'text-anchor': t.anchor }, t.label));
   }
   root.append(svg('path', { class: 'axes', d: layout.axes }));
   root.append(svg('text', { class: 'axis-title', x: (plot.left + plot.right) / 2, y: layout.height - 4, 'text-anchor': 'middle' }, 'handshake time'));
   const midY = (plot.top + plot.bottom) / 2;
   root.append(svg('text', { class: 'axis-title', x: 10, y: midY, 'text-anchor': 'middle', transform: `rotate(-90 10 ${midY})` }, 'CDF'));
+  // Wider lines first, so a line that coincides with another (tcp = total on http: to an IP
+  // address) still shows as a thinner dashed line on top of it.
   for (const line of layout.lines) {
-    root.append(svg('path', { class: `line phase-${line.name}`, d: line.d, 'data-phase': line.name }, svg('title', {}, line.name)));
+    const title = line.sameAs ? `${line.name} (same as ${line.sameAs})` : line.name;
+    root.append(svg('path', { class: `line phase-${line.name}${line.sameAs ? ' same' : ''}`, d: line.d, 'data-phase': line.name, ...(line.sameAs ? { 'data-same-as': line.sameAs } : {}) }, svg('title', {}, title)));
   }
   if (layout.lines.length === 0) {
     root.append(svg('text', { class: 'empty', x: (plot.left + plot.right) / 2, y: (plot.top + plot.bottom) / 2, 'text-anchor': 'middle' }, 'No handshakes recorded for this selection yet'));

@@ -82,7 +82,9 @@ async function loadStats(): Promise<void> {
     const phase = group?.phases[p];
     return phase ? [{ name: p, points: phase.cdf }] : [];
   });
-  plot.replaceChildren(cdfSvg(series, logScale()), legend(series));
+  const drawn = cdfSvg(series, logScale());
+  const same = new Map([...drawn.querySelectorAll('path[data-same-as]')].map((el) => [el.getAttribute('data-phase') ?? '', el.getAttribute('data-same-as') ?? '']));
+  plot.replaceChildren(drawn, legend(series, same), ...absentNotes(phases, group));
   plotSummary.textContent = group
     ? `${group.count} handshake${group.count === 1 ? '' : 's'}` +
       PHASES.filter((p) => phases.has(p) && group.phases[p]).map((p) => ` · ${p} p50 ${fmt(group.phases[p]?.p50)} ms, p90 ${fmt(group.phases[p]?.p90)} ms`).join('')
@@ -106,8 +108,18 @@ function fillOrigins(stats: HandshakeStatsJSON): void {
   select.value = current;
 }
 
-function legend(series: CdfSeries[]): HTMLElement {
-  return h('p', { class: 'legend' }, ...series.map((s) => h('span', { class: `key phase-${s.name}` }, s.name)));
+function legend(series: CdfSeries[], same: ReadonlyMap<string, string>): HTMLElement {
+  return h(
+    'p',
+    { class: 'legend' },
+    ...series.map((s) => h('span', { class: `key phase-${s.name}${same.has(s.name) ? ' same' : ''}`, 'data-testid': `legend-${s.name}` }, same.has(s.name) ? `${s.name} (same line as ${same.get(s.name)}, dashed)` : s.name)),
+  );
+}
+
+/** Why a selected phase has no line: TLS only exists on https: connections. */
+function absentNotes(selected: ReadonlySet<string>, group: StatsGroupJSON | undefined): HTMLElement[] {
+  if (!group || !selected.has('tls') || group.phases.tls) return [];
+  return [h('p', { class: 'muted', 'data-testid': 'tls-absent' }, 'TLS: no line, because none of these handshakes used TLS (http: origins have no TLS phase; https: ones appear here once measured).')];
 }
 
 function logScale(): 'linear' | 'log' {

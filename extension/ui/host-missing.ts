@@ -1,8 +1,9 @@
+import { INSTALL_FROM_CHECKOUT } from '../../src/extension-messages/install-hint';
 import type { HostStatus } from '../../src/extension-messages/messages';
 import { h } from './dom';
 
-/** The default fix when the background gives none (README "Installing the native host"). */
-const DEFAULT_FIX = 'npx getlist install';
+/** The fix when the background gives none: the documented install from a checkout. */
+const DEFAULT_FIX = INSTALL_FROM_CHECKOUT;
 
 /** Whether the host cannot be used: the block below should be shown. */
 export function hostUnavailable(status: HostStatus | undefined): boolean {
@@ -20,7 +21,7 @@ export function hostMissingBlock(status: HostStatus): HTMLElement {
     status.message ? h('p', { class: 'host-message' }, status.message) : null,
     h('p', {}, 'Run this in a terminal, then reopen this page:'),
     h('pre', {}, h('code', { 'data-testid': 'host-fix' }, fix)),
-    fix.includes('doctor') ? null : h('p', {}, 'To check it end to end: ', h('code', {}, 'getlist doctor')),
+    fix.includes('doctor') ? null : h('p', {}, 'To check it end to end: ', h('code', { 'data-testid': 'host-doctor' }, `${status.cliCommand ?? 'getlist'} doctor`)),
     h('p', { class: 'muted' }, 'Page timings from the browser still work; handshake measurement, replays and stats need the host.'),
   );
 }

@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { cliCommandLine } from '../install/cli-command-line';
+import { findPackageRoot } from '../install/package-root';
 import { runHost, type HostOptions } from '../host/host';
 import { createHostLog, type HostLog } from '../host/host-log';
 import { dataDirPath, ensurePrivateDir, privacyWarning, storeDirIn } from '../store/data-dir';
@@ -23,6 +26,8 @@ const EXIT_GRACE_MS = 200;
 
 export interface HostCommandDeps {
   hostVersion: string;
+  /** Reported in `hello`. @default this process's node and the package's bin/getlist.js ({@link thisCliCommand}) */
+  cliCommand?: string;
   /** @default process.stdin / stdout / stderr */
   stdio?: Pick<HostOptions, 'stdin' | 'stdout' | 'stderr'>;
   /** @default the level store in `<data dir>/handshakes` */
@@ -70,7 +75,8 @@ export async function hostCommand(argv: readonly string[], _io: CliIo, deps: Hos
   try {
     // A SIGTERM while the store opens is honoured too: runHost then starts stopped.
     const store = dataDir ? await tryOpenStore(storeDirIn(dataDir), log, deps.openStore ?? openLmdbStore) : undefined;
-    const code = await runHost({ ...stdio, hostVersion: deps.hostVersion, ...(store ? { store } : {}), ...(logFile ? { logFile } : {}), signal: stop.signal });
+    const cliCommand = deps.cliCommand ?? thisCliCommand();
+    const code = await runHost({ ...stdio, hostVersion: deps.hostVersion, ...(cliCommand ? { cliCommand } : {}), ...(store ? { store } : {}), ...(logFile ? { logFile } : {}), signal: stop.signal });
     const exitCode = crashed ? 70 : code;
     if (!deps.stdio) {
       // Everything is closed; if some handle still holds the event loop, end the process anyway.
@@ -94,6 +100,15 @@ async function tryOpenStore(dir: string, log: HostLog, open: NonNullable<HostCom
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     log.warn(`running without a store (${typeof code === 'string' ? code : 'error'}): ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+/** `node …/bin/getlist.js` for this process and package, or undefined when the package root is not found. */
+export function thisCliCommand(): string | undefined {
+  try {
+    return cliCommandLine(process.execPath, path.join(findPackageRoot(__dirname, fs), 'bin', 'getlist.js'), process.platform);
+  } catch {
     return undefined;
   }
 }

@@ -26,6 +26,7 @@ export const HANDLERS: { [T in HostRequestType]: Handler<T> } = {
         maxRequestsPerSchedule: MAX_REQUESTS_PER_SCHEDULE,
         maxMessageBytes: MAX_MESSAGE_BYTES,
       },
+      ...(ctx.cliCommand ? { cliCommand: ctx.cliCommand } : {}),
     }),
   ping: (req, ctx) => ctx.send({ type: 'pong', id: req.id }),
   schedule: handleSchedule,

@@ -8,6 +8,8 @@ import type { WarmConnections } from './warm-connections';
 /** What every message handler may use. One per host process. */
 export interface HostContext {
   readonly hostVersion: string;
+  /** This installation's CLI command line, reported in `hello` (see HelloReply.cliCommand). */
+  readonly cliCommand?: string;
   /** Queues a message for the browser (chunked when large); never throws for a closed port. */
   send(message: HostMessage): void;
   readonly store: HandshakeStore | undefined;

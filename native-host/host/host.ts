@@ -19,6 +19,8 @@ export interface HostOptions {
   stderr: Writable;
   /** Reported by `hello`. @default '0.0.0' */
   hostVersion?: string;
+  /** Reported by `hello` as `cliCommand`: this installation's CLI, e.g. `/usr/bin/node /opt/getlist/bin/getlist.js`. */
+  cliCommand?: string;
   /** Where `stats`, `export` and `forget` read, and measure and replay write. The host closes it on exit. */
   store?: HandshakeStore;
   /** Log lines are appended here too. */
@@ -97,6 +99,7 @@ function createContext(options: HostOptions, log: HostLog, writer: FrameWriter, 
   let nextConnectionId = 1;
   return {
     hostVersion: options.hostVersion ?? '0.0.0',
+    ...(options.cliCommand ? { cliCommand: options.cliCommand } : {}),
     send: (m) => writer.send(m),
     store: options.store,
     log,

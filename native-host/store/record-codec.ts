@@ -118,6 +118,7 @@ const HANDSHAKE_FIELDS: Record<keyof StoredHandshake, [Check, string]> = {
   protocol: [oneOf('h2', 'http/1.1'), '"h2" or "http/1.1"'],
   tlsVersion: [optional(isText), 'a string or nothing'],
   resumed: [isBool, 'a boolean'],
+  loopDelayMs: [optional(isDuration), 'a duration in ms ≥ 0 or nothing'],
   source: [oneOf('measure', 'replay', 'cli'), '"measure", "replay" or "cli"'],
   pageUrl: [optional(isText), 'a string or nothing'],
 };

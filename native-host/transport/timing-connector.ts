@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { buildConnector } from 'undici';
 import type { HandshakeRecord } from '../../src/stats/handshake';
+import { loopBusyMs, type LoopBusyClock } from './loop-busy';
 
 export interface TimingConnectorOptions {
   /** Offer `h2` by ALPN on https:. @default false */
@@ -30,7 +31,8 @@ export type Now = () => number;
  * Opens sockets and measures their handshakes (ARCHITECTURE.md, "Timing is measured at the socket").
  *
  * Phases: DNS ends at the socket's `lookup` event (absent for IP literals → 0 ms), TCP at its
- * `connect` event, TLS when undici's connector calls back (after `secureConnect`). One connector
+ * `connect` event, TLS at its `secureConnect` event. Every record carries `loopDelayMs`, the
+ * event loop's busy time during the handshake: the most scheduling delay its phases may include. One connector
  * keeps one TLS session cache, so later connections to the same server can resume; use a new
  * connector for a "fresh pool".
  */
@@ -46,6 +48,7 @@ export class TimingConnector {
   constructor(
     private readonly options: TimingConnectorOptions = {},
     private readonly now: Now = () => performance.now(),
+    private readonly loopBusy: LoopBusyClock = loopBusyMs,
   ) {
     this.connect = buildConnector({
       allowH2: options.allowH2 ?? false,
@@ -58,15 +61,23 @@ export class TimingConnector {
   /**
    * Opens one connection. Aborting `signal` destroys the socket, so the promise rejects at once
    * instead of waiting for the connect timeout.
+   *
+   * Each phase end is timestamped in the socket's own listener for that event, put ahead of
+   * every other listener (undici's, the caller's), so no handler's work runs between the event
+   * and its timestamp. The promise then settles from `setImmediate`: the connection's users
+   * (client set-up, the first requests) run after the poll phase, so the other sockets whose
+   * events arrived in the same poll are timestamped before that work instead of behind it.
    */
   open(origin: string, connectionId: number, signal?: AbortSignal): Promise<TimedSocket> {
     if (signal?.aborted) return Promise.reject(abortError(origin));
     const url = new URL(origin);
     const https = url.protocol === 'https:';
     const startedAt = Date.now();
+    const busy0 = this.loopBusy();
     const t0 = this.now();
     let tLookup: number | undefined;
     let tConnect: number | undefined;
+    let tSecure: number | undefined;
     return new Promise<TimedSocket>((resolve, reject) => {
       let pending: Socket | undefined = undefined;
       // Destroying the socket makes the connector call back with the error.
@@ -85,8 +96,14 @@ export class TimingConnector {
             reject(err ?? new Error('connector returned no socket'));
             return;
           }
-          const tDone = this.now();
-          const finish = () => {
+          const tDone = (https ? tSecure : tConnect) ?? this.now();
+          const loopDelayMs = Math.max(0, Math.min(tDone - t0, this.loopBusy() - busy0));
+          const finish = (tEnd: number) => {
+            if (signal?.aborted) {
+              (connected as Socket).destroy();
+              reject(abortError(origin));
+              return;
+            }
             const s = connected as Socket;
             const tls = https ? (s as TLSSocket) : undefined;
             const connectAt = tConnect ?? tDone;
@@ -100,35 +117,34 @@ export class TimingConnector {
                 dnsMs: lookupAt - t0,
                 tcpMs: connectAt - lookupAt,
                 tlsMs: https ? tDone - connectAt : 0,
-                totalMs: this.now() - t0,
+                totalMs: tEnd - t0,
                 remoteAddress: s.remoteAddress,
                 remotePort: s.remotePort,
                 localPort: s.localPort,
                 protocol: tls?.alpnProtocol === 'h2' ? 'h2' : 'http/1.1',
                 tlsVersion: tls ? tls.getProtocol() ?? undefined : undefined,
                 resumed: tls ? tls.isSessionReused() : false,
+                loopDelayMs,
               },
             });
           };
-          if (signal?.aborted) {
-            (connected as Socket).destroy();
-            reject(abortError(origin));
-            return;
-          }
           const delay = this.options.handshakeDelayMs?.(origin, connectionId) ?? 0;
-          if (delay > 0) setTimeout(finish, delay);
-          else finish();
+          if (delay > 0) setTimeout(() => finish(this.now()), delay);
+          else setImmediate(finish, tDone);
         },
       ) as unknown as Socket;
       pending = socket;
       signal?.addEventListener('abort', onAbort, { once: true });
       if (https) {
         socket.on('session', (session: Buffer) => this.keepSession(url.host, session));
+        socket.prependOnceListener('secureConnect', () => {
+          tSecure = this.now();
+        });
       }
-      socket.once('lookup', () => {
+      socket.prependOnceListener('lookup', () => {
         tLookup = this.now();
       });
-      socket.once('connect', () => {
+      socket.prependOnceListener('connect', () => {
         tConnect = this.now();
       });
     });

@@ -17,10 +17,12 @@ export interface HostStatus {
   state: 'ok' | 'missing' | 'error' | 'unknown';
   hostVersion?: string;
   message?: string;
-  /** The command that fixes it, e.g. `npx getlist install` or `getlist doctor`. */
+  /** The command(s) that fix it: this installation's `… doctor`, or how to install the host. */
   fix?: string;
   /** The host store's health, from its latest hello, measured or stats reply. */
   store?: StoreHealth;
+  /** This installation's CLI (`node …/bin/getlist.js`), as the host reported it in `hello`. */
+  cliCommand?: string;
 }
 
 export interface Settings {

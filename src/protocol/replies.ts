@@ -41,6 +41,12 @@ export interface HelloReply {
   hostVersion: string;
   protocolVersion: number;
   capabilities: HostCapabilities;
+  /**
+   * The command line that runs this installation's CLI, absolute and shell-quoted (e.g.
+   * `/usr/bin/node /opt/getlist/bin/getlist.js`), so the browser can show the exact `doctor`
+   * command for it. Absent from hosts that do not know where they were installed.
+   */
+  cliCommand?: string;
 }
 
 export interface PongReply {

@@ -47,6 +47,7 @@ const CHECKS: Record<Exclude<HostMessageType, 'error'>, Check> = {
     checkStoreHealth(c, caps, 'storeHealth', 'capabilities');
     c.count(caps, 'maxRequestsPerSchedule', 'capabilities');
     c.count(caps, 'maxMessageBytes', 'capabilities');
+    c.optionalString(v, 'cliCommand', '', 4096);
   },
   pong: () => undefined,
   measured: (c, v) => {
@@ -121,6 +122,7 @@ function checkHandshake(c: Checker, raw: unknown, path: string): void {
   c.oneOf(o, 'protocol', path, ['h2', 'http/1.1']);
   c.required(o, 'resumed', path);
   c.optionalBoolean(o, 'resumed', path);
+  if (o.loopDelayMs !== undefined) number(c, o, 'loopDelayMs', path);
 }
 
 function checkRequestRecord(c: Checker, raw: unknown, path: string): void {

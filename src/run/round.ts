@@ -7,5 +7,5 @@ export function roundMs(x: number): number {
 
 /** A handshake with its durations rounded to the microsecond, as runs and replies report them. */
 export function roundHandshake(h: HandshakeRecord): HandshakeRecord {
-  return { ...h, dnsMs: roundMs(h.dnsMs), tcpMs: roundMs(h.tcpMs), tlsMs: roundMs(h.tlsMs), totalMs: roundMs(h.totalMs) };
+  return { ...h, dnsMs: roundMs(h.dnsMs), tcpMs: roundMs(h.tcpMs), tlsMs: roundMs(h.tlsMs), totalMs: roundMs(h.totalMs), ...(h.loopDelayMs === undefined ? {} : { loopDelayMs: roundMs(h.loopDelayMs) }) };
 }

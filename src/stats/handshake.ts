@@ -21,6 +21,13 @@ export interface HandshakeRecord {
   tlsVersion: string | undefined;
   /** TLS session resumed (abbreviated handshake); false on http:. */
   resumed: boolean;
+  /**
+   * The most event-loop scheduling delay the phases may include: the loop's busy time between
+   * the connect call and the handshake's last socket event (a socket event is dispatched late
+   * only while the loop is busy). Each phase end is late by at most this much. Absent on records
+   * taken before it was measured.
+   */
+  loopDelayMs?: number;
 }
 
 export type HandshakePhase = 'dns' | 'tcp' | 'tls' | 'total';

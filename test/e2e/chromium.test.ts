@@ -114,6 +114,11 @@ describeE2e('e2e: Chromium', () => {
       const { page: popup, errors } = await openPopupForTab(chromium.browser, chromium.extensionOrigin, tabId);
       try {
         await waitForText(popup, '[data-testid=host-missing]', (t) => t.includes('getlist install'), 'the `getlist install` fix');
+        // The documented install from a checkout, never a registry lookup by name.
+        const fix = await popup.$eval('[data-testid=host-fix]', (el) => el.textContent ?? '');
+        expect(fix).toContain('npm run pack:cli');
+        expect(fix).toContain('npm install -g ./getlist-');
+        expect(fix).not.toMatch(/npx/);
       } finally {
         await saveScreenshot(popup, 'chromium-popup-host-missing').catch(() => undefined);
       }

@@ -1,3 +1,4 @@
+import { INSTALL_FROM_CHECKOUT } from '../../src/extension-messages/install-hint';
 import { splitIntoChunks } from '../../src/protocol';
 import type { ExportReply, HostMessage, MeasuredReply, PongReply, ReplayResultMessage, ReplaySummaryMessage, StatsReply } from '../../src/protocol';
 import { NativePort, type NativePortLike } from '../../extension/background/native-port';
@@ -29,9 +30,9 @@ class FakePort implements NativePortLike {
     this.disconnected = true;
     for (const l of this.disconnectListeners) l(this);
   }
-  helloReply(): void {
+  helloReply(extra: { cliCommand?: string } = {}): void {
     const hello = this.sent.find((m) => m.type === 'hello');
-    this.reply({ type: 'hello', id: hello?.id, hostVersion: '0.1.0', protocolVersion: 2, capabilities: { strategies: ['browser', 'getlist'], http2: true, store: null, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 } });
+    this.reply({ type: 'hello', id: hello?.id, hostVersion: '0.1.0', protocolVersion: 2, capabilities: { strategies: ['browser', 'getlist'], http2: true, store: null, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 }, ...extra });
   }
 }
 
@@ -140,11 +141,24 @@ describe('NativePort', () => {
     await expect(c).resolves.toMatchObject({ type: 'pong' });
   });
 
+  test('after a hello that reported its CLI, a failing host’s fix is that exact `… doctor` command', async () => {
+    const { port, last, statuses } = setup();
+    const cli = "/usr/bin/node '/home/me/get list/bin/getlist.js'";
+    const ping = port.request({ type: 'ping' });
+    last().helloReply({ cliCommand: cli });
+    last().reply({ type: 'pong', id: last().sent[1]?.id });
+    await ping;
+    expect(statuses.at(-1)).toEqual({ state: 'ok', hostVersion: '0.1.0', cliCommand: cli });
+    last().exit('Native host has exited.');
+    expect(statuses.at(-1)).toMatchObject({ state: 'error', fix: `${cli} doctor`, cliCommand: cli });
+  });
+
   test('a host that cannot be started is `missing`, with the install command', async () => {
     const { port, last } = setup();
     const status = port.checkStatus();
     last().exit('Specified native messaging host not found.');
-    await expect(status).resolves.toMatchObject({ state: 'missing', fix: 'npx getlist install', message: expect.stringContaining('not installed') });
+    await expect(status).resolves.toMatchObject({ state: 'missing', fix: INSTALL_FROM_CHECKOUT, message: expect.stringContaining('not installed') });
+    expect(INSTALL_FROM_CHECKOUT).not.toMatch(/npx/);
     // Firefox words it differently
     const again = port.checkStatus();
     last().exit('No such native application dev.getlist.host');

@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { cliCommandLine } from '../../native-host/install/cli-command-line';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_MESSAGE_BYTES, MAX_REQUESTS_PER_SCHEDULE, MAX_URL_LENGTH, type HostMessage } from '../../src/protocol';
+import { MAX_MESSAGE_BYTES, MAX_REQUESTS_PER_SCHEDULE, MAX_URL_LENGTH, PROTOCOL_VERSION, type HostMessage } from '../../src/protocol';
 import { frame, SpawnedHost } from './host-harness';
 import { startTestOrigin, type TestOrigin } from './test-origin';
 
@@ -31,10 +34,19 @@ describe('hello and ping', () => {
         maxRequestsPerSchedule: MAX_REQUESTS_PER_SCHEDULE,
         maxMessageBytes: MAX_MESSAGE_BYTES,
       },
+      cliCommand: cliCommandLine(process.execPath, path.resolve(__dirname, '..', '..', 'bin', 'getlist.js'), process.platform),
     });
     expect(await host.ask({ type: 'hello', id: 7, protocolVersion: 2 })).toMatchObject({ type: 'hello', id: 7 });
     expect(await host.ask({ type: 'ping', id: 0 })).toEqual({ type: 'pong', id: 0 });
     expect(await host.ask({ type: 'ping', id: 'p' })).toEqual({ type: 'pong', id: 'p' });
+  });
+
+  test('the cliCommand hello reports runs this CLI from any directory: `<cliCommand> doctor --help` prints doctor’s help', async () => {
+    host = new SpawnedHost();
+    const reply = (await host.ask({ type: 'hello', id: 1, protocolVersion: PROTOCOL_VERSION })) as { cliCommand?: string };
+    expect(reply.cliCommand).toBeDefined();
+    const out = execFileSync('/bin/sh', ['-c', `${reply.cliCommand as string} doctor --help`], { cwd: tmpdir(), encoding: 'utf8' });
+    expect(out).toMatch(/^usage:\s+getlist doctor/m);
   });
 
   test.each([

@@ -188,3 +188,69 @@ describe('TLS session cache of one TimingConnector', () => {
     }
   });
 });
+
+/** Keeps the event loop busy for `ms`, as parsing a large response would. */
+function blockLoop(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    // busy
+  }
+}
+
+describe('loop delay in handshake records', () => {
+  test('a loop held busy while the SYN-ACK waits inflates tcpMs, and loopDelayMs covers the inflation', async () => {
+    const server = await startHttpServer(respond(0), '127.0.0.1');
+    const connector = new TimingConnector();
+    try {
+      const BLOCK = 60;
+      const opening = connector.open(`http://127.0.0.1:${server.port}`, 1);
+      // The loopback handshake completes in the kernel at once; its 'connect' event waits for the loop.
+      blockLoop(BLOCK);
+      const { socket, handshake: h } = await opening;
+      socket.destroy();
+      expectPhasesConsistent(h);
+      expect(h.tcpMs).toBeGreaterThanOrEqual(BLOCK);
+      expect(h.loopDelayMs).toBeGreaterThanOrEqual(BLOCK);
+      expect(h.loopDelayMs).toBeLessThanOrEqual(h.totalMs + EPS);
+      // What is left once the bound is taken off is the connect itself, far below the block.
+      expect(h.tcpMs - (h.loopDelayMs as number)).toBeLessThan(BLOCK / 2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('connections opened at once are timestamped before any of them is handed over: work on the first does not delay the others', async () => {
+    const server = await startHttpServer(respond(0), '127.0.0.1');
+    const connector = new TimingConnector();
+    const BLOCK = 60;
+    try {
+      const origin = `http://127.0.0.1:${server.port}`;
+      const openings = Array.from({ length: 6 }, (_, i) => connector.open(origin, i + 1));
+      // The first connection's user does heavy work as soon as it is handed the socket.
+      void openings[0]?.then(() => blockLoop(BLOCK));
+      const done = await Promise.all(openings);
+      for (const { socket } of done) socket.destroy();
+      // Six distinct TCP connections (the server accepts in this same loop, so ask the sockets).
+      expect(new Set(done.map((d) => d.handshake.localPort)).size).toBe(6);
+      for (const { handshake } of done) {
+        expectPhasesConsistent(handshake);
+        expect(handshake.tcpMs).toBeLessThan(BLOCK);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('loopDelayMs is what the busy clock advanced during the handshake: a clock that never advances gives 0', async () => {
+    const server = await startHttpServer(respond(0), '127.0.0.1');
+    const connector = new TimingConnector({}, undefined, () => 0);
+    try {
+      const { socket, handshake } = await connector.open(`http://127.0.0.1:${server.port}`, 1);
+      socket.destroy();
+      // An injected busy clock that never advances: no loop delay to report.
+      expect(handshake.loopDelayMs).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -23,11 +23,16 @@ export interface CdfPlotLayout {
   height: number;
   /** The plot area. */
   plot: { left: number; top: number; right: number; bottom: number };
-  /** One SVG path per series with points, in input order. */
-  lines: Array<{ name: string; d: string }>;
+  /**
+   * One SVG path per series with points, in input order. `sameAs` names an earlier series whose
+   * line is identical (e.g. `tcp` and `total` on http: with no DNS), so the renderer can say so
+   * instead of hiding one line under the other.
+   */
+  lines: Array<{ name: string; d: string; sameAs?: string }>;
   /** The two axis lines as one path. */
   axes: string;
-  xTicks: Array<{ x: number; label: string }>;
+  /** `anchor`: how the label sits on its tick; the last is right-aligned so it stays inside the width. */
+  xTicks: Array<{ x: number; label: string; anchor: 'middle' | 'end' }>;
   yTicks: Array<{ y: number; label: string }>;
   /** Largest ms shown. */
   maxMs: number;
@@ -61,14 +66,17 @@ export function layoutCdfPlot(series: readonly CdfSeries[], options: CdfPlotOpti
     const span = Math.log10(hi) - Math.log10(lo);
     xOf = (ms) => plot.left + ((Math.log10(Math.max(lo, ms)) - Math.log10(lo)) / span) * (plot.right - plot.left);
     xTicks = [];
-    for (let v = lo; v <= hi * 1.0001; v *= 10) xTicks.push({ x: xOf(v), label: formatMs(v) });
+    // Samples below `lo` (0 ms DNS of an IP literal) are drawn at the origin: its label says "≤".
+    for (let v = lo; v <= hi * 1.0001; v *= 10) xTicks.push({ x: xOf(v), label: `${v === lo && dataMin < lo ? '≤ ' : ''}${formatAxisMs(v)}`, anchor: 'middle' });
   } else {
     const step = niceStep(Math.max(dataMax, 1) / 5);
     maxMs = Math.ceil(Math.max(dataMax, 1) / step) * step;
     xOf = (ms) => plot.left + (Math.max(0, ms) / maxMs) * (plot.right - plot.left);
     xTicks = [];
-    for (let v = 0; v <= maxMs + 1e-9; v += step) xTicks.push({ x: xOf(v), label: formatMs(v) });
+    for (let v = 0; v <= maxMs + 1e-9; v += step) xTicks.push({ x: xOf(v), label: formatAxisMs(v), anchor: 'middle' });
   }
+  const last = xTicks[xTicks.length - 1];
+  if (last && xTicks.length > 1) last.anchor = 'end';
   const yOf = (cdf: number) => plot.bottom - Math.min(1, Math.max(0, cdf)) * (plot.bottom - plot.top);
 
   const lines = series
@@ -79,6 +87,10 @@ export function layoutCdfPlot(series: readonly CdfSeries[], options: CdfPlotOpti
       for (const p of s.points) parts.push(`H${f(xOf(p.ms))}`, `V${f(yOf(p.cdf))}`);
       parts.push(`H${f(plot.right)}`);
       return { name: s.name, d: parts.join('') };
+    })
+    .map((line, i, all) => {
+      const twin = all.slice(0, i).find((o) => o.d === line.d);
+      return twin ? { ...line, sameAs: twin.name } : line;
     });
   const yTicks = [0, 0.25, 0.5, 0.75, 1].map((v) => ({ y: yOf(v), label: String(v) }));
   const axes = `M${f(plot.left)},${f(plot.top)}V${f(plot.bottom)}H${f(plot.right)}`;
@@ -88,4 +100,10 @@ export function layoutCdfPlot(series: readonly CdfSeries[], options: CdfPlotOpti
 /** Two decimals are sub-pixel; shorter path strings. */
 function f(v: number): string {
   return String(Math.round(v * 100) / 100);
+}
+
+/** Axis labels: `0.1 ms`, `0.01 ms` below 1 ms (never "0 ms" for a non-zero tick), else {@link formatMs}. */
+export function formatAxisMs(ms: number): string {
+  if (ms > 0 && ms < 1) return `${Number(ms.toPrecision(2))} ms`;
+  return formatMs(ms);
 }

@@ -1,0 +1,93 @@
+/**
+ * One target of the handshake-fidelity benchmark: the same server, reached by curl and by
+ * `getlist load`, each opening `parallel` connections at once, rounds interleaved (curl, getlist,
+ * curl, …) so load on the machine hits both alike. TCP connect per connection:
+ *
+ * - curl: `time_connect − time_namelookup` of each transfer of `curl -Z --parallel-max N`;
+ * - getlist: `tcpMs` of every handshake record of `getlist load --repeat R --json` (its
+ *   `loopDelayMs` kept beside it: the most event-loop delay that record may include). The first
+ *   run of each process is kept apart as "cold": its connects wait behind the process's first
+ *   compile of the code they run, which a long-running host pays once, not per page.
+ */
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
+import { BenchRunError } from '../run/bench-run-error';
+import { childOutput } from '../run/child-output';
+import { firstLoadRun } from '../run/getlist-contender';
+
+export interface FidelityTarget {
+  /** Row label, e.g. `loopback` or `link 50 ms`. */
+  name: string;
+  /** The link's RTT, or 0 on loopback. */
+  rttMs: number;
+  /** The page `getlist load` loads. */
+  pageUrl: string;
+  /** Resource URLs curl fetches, one per connection. */
+  resourceUrls: readonly string[];
+  /** Runs a command where the client lives (loopback: here; link: the client namespace). */
+  exec: (cmd: string, args: readonly string[], opts: SpawnOptions) => ChildProcess;
+}
+
+export interface FidelitySamples {
+  curlTcpMs: number[];
+  /** Runs after the first of each process. */
+  getlistTcpMs: number[];
+  getlistLoopDelayMs: number[];
+  /** First run of each process. */
+  getlistColdTcpMs: number[];
+}
+
+export interface FidelityRunOptions {
+  cliPath: string;
+  rounds: number;
+  /** Connections opening at once. */
+  parallel: number;
+  strategy: string;
+  timeoutMs: number;
+  progress: (line: string) => void;
+}
+
+export async function curlConnects(t: FidelityTarget, parallel: number, timeoutMs: number): Promise<number[]> {
+  const urls = t.resourceUrls.slice(0, parallel);
+  const args = ['-s', '-Z', '--parallel-immediate', '--parallel-max', String(parallel), '-w', '%{time_namelookup} %{time_connect}\\n'];
+  for (const u of urls) args.push('-o', '/dev/null', u);
+  const out = await childOutput(t.exec('curl', args, { stdio: ['ignore', 'pipe', 'pipe'] }), timeoutMs, 'curl');
+  if (out.code !== 0) throw new BenchRunError('E_RUN_FAILED', `curl exited ${out.code ?? out.signal}: ${out.stderr.trim().slice(0, 200)}`);
+  return out.stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.split(' ').map(Number))
+    .filter((p) => p.length === 2 && p.every(Number.isFinite))
+    .map(([lookup, connect]) => ((connect as number) - (lookup as number)) * 1000);
+}
+
+type Connect = { tcpMs: number; loopDelayMs: number };
+
+/** One `getlist load --repeat 3`: the connects of each run, the first (cold) run first. */
+export async function getlistConnects(t: FidelityTarget, o: FidelityRunOptions): Promise<Connect[][]> {
+  const args = [o.cliPath, 'load', t.pageUrl, '--strategy', o.strategy, '--connections', String(o.parallel), '--repeat', '3', '--json', '--timeout', String(o.timeoutMs)];
+  const out = await childOutput(t.exec(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] }), o.timeoutMs + 15_000, 'getlist load');
+  if (out.code !== 0) throw new BenchRunError('E_RUN_FAILED', `getlist load exited ${out.code ?? out.signal}: ${out.stderr.trim().split('\n').pop()?.slice(0, 200) ?? ''}`);
+  firstLoadRun(out.stdout); // throws E_RUN_BAD_OUTPUT unless it is `getlist load --json` output
+  const { runs } = JSON.parse(out.stdout) as { runs: Array<{ handshakes?: Array<{ tcpMs?: unknown; loopDelayMs?: unknown }> }> };
+  return runs.map((run) => (run.handshakes ?? []).map((h) => ({ tcpMs: Number(h.tcpMs), loopDelayMs: Number(h.loopDelayMs) })));
+}
+
+export async function runFidelityTarget(t: FidelityTarget, o: FidelityRunOptions): Promise<FidelitySamples> {
+  const s: FidelitySamples = { curlTcpMs: [], getlistTcpMs: [], getlistLoopDelayMs: [], getlistColdTcpMs: [] };
+  for (let round = 1; round <= o.rounds; round++) {
+    const curl = await curlConnects(t, o.parallel, o.timeoutMs);
+    const [cold = [], ...warm] = await getlistConnects(t, o);
+    s.curlTcpMs.push(...curl);
+    s.getlistColdTcpMs.push(...cold.map((h) => h.tcpMs));
+    for (const h of warm.flat()) {
+      s.getlistTcpMs.push(h.tcpMs);
+      s.getlistLoopDelayMs.push(h.loopDelayMs);
+    }
+    o.progress(`${t.name} round ${round}/${o.rounds}: curl ${fmt(curl)} | getlist cold ${fmt(cold.map((h) => h.tcpMs))} | warm ${warm.map((r) => fmt(r.map((h) => h.tcpMs))).join(' | ')}`);
+  }
+  return s;
+}
+
+function fmt(ms: readonly number[]): string {
+  return ms.map((v) => v.toFixed(2)).join(' ');
+}

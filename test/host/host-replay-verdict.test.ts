@@ -1,0 +1,34 @@
+// A replay against an origin whose certificate the host does not trust: every request fails on
+// the wire, and the popup's verdict (src/page/views/replay-verdict.ts) marks the strategy invalid
+// with the certificate's reason, instead of showing a fast "total".
+import type { PageRecord } from '../../src/page/model/page-record';
+import type { ReplayResultMessage } from '../../src/protocol';
+import { replayVerdicts } from '../../src/page/views/replay-verdict';
+import { startHttpsServer } from '../support/tls-servers';
+import { SpawnedHost } from './host-harness';
+
+test('a replay whose requests fail on an untrusted self-signed certificate is invalid, with the certificate’s reason and how to trust it', async () => {
+  let served = 0;
+  const server = await startHttpsServer((_req, res) => {
+    served++;
+    res.end('x');
+  });
+  const host = new SpawnedHost();
+  try {
+    const urls = Array.from({ length: 4 }, (_, i) => `https://localhost:${server.port}/r/${i}`);
+    host.send({ type: 'schedule', id: 'v1', pageId: 'p', documentUrl: urls[0] as string, mode: 'replay', strategies: ['browser'], requests: urls.map((url, i) => ({ url, priority: 'image', resourceType: i === 0 ? 'main_frame' : 'image', discoveredAt: 0 })) });
+    await host.reader.waitFor((m) => m.id === 'v1' && (m.type === 'replay-summary' || m.type === 'error'), 'the end of replay v1');
+    const results = host.reader.withId('v1').filter((m): m is ReplayResultMessage => m.type === 'replay-result');
+    // The server answered nothing: no TLS handshake completed, so no request reached it.
+    expect(served).toBe(0);
+    const page = { pageId: 'p', tabId: 1, url: urls[0], startedAt: 0, requests: [], discoveries: [], timings: [], replay: { status: 'done', startedAt: 0, strategies: ['browser'], results } } as unknown as PageRecord;
+    const [verdict] = replayVerdicts(page);
+    expect(verdict).toMatchObject({ strategy: 'browser', valid: false, requests: 4, failed: 4 });
+    expect(verdict?.failures).toHaveLength(1);
+    expect(verdict?.failures[0]?.reason).toMatch(/not trusted/);
+    expect(verdict?.failures[0]?.reason).toContain('--ca FILE');
+  } finally {
+    await host.dispose();
+    await server.close();
+  }
+});
