@@ -1,7 +1,7 @@
 import { connectionCounts } from './connection-count';
 import { settleDiscoveryTimes } from './discovery-times';
 import { documentResponse, pageBytes } from './page-bytes';
-import type { NavigationTiming, PageRecord, TimingEntry } from './page-record';
+import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from './page-record';
 
 const ORIGIN = 'http://127.0.0.1:8080';
 
@@ -113,7 +113,7 @@ describe('settleDiscoveryTimes', () => {
       startedAt: 1_000,
       timings: [entry(1, [155, 155, 155, 155, 160, 207])],
       requests: [{ requestId: '2', url: `${ORIGIN}/img/2.png`, method: 'GET', type: 'image', frameId: 0, startedAt: 1_300 }],
-      discoveries: [
+      discoveries: <Discovery[]>[
         { url: `${ORIGIN}/img/1.png`, kind: 'image' as const, priority: 'image' as const, atMs: 602, inViewport: false, tag: 'img', late: false },
         { url: `${ORIGIN}/img/2.png`, kind: 'image' as const, priority: 'image' as const, atMs: 350, inViewport: false, tag: 'css', late: true },
         { url: `${ORIGIN}/img/3.png`, kind: 'image' as const, priority: 'image' as const, atMs: 40, inViewport: false, tag: 'img', late: false },
