@@ -20,7 +20,7 @@ if (existsSync('bench/link.ts')) {
 if (existsSync('bench/report.ts')) {
   await build({ ...common, entryPoints: ['bench/report.ts'], outfile: 'dist/bench/report.js' });
 }
-for (const name of ['bench', 'trace', 'demo-link', 'handshake-fidelity']) {
+for (const name of ['bench', 'trace', 'demo-link', 'handshake-fidelity', 'overhead']) {
   if (existsSync(`bench/${name}.ts`)) {
     await build({ ...common, entryPoints: [`bench/${name}.ts`], outfile: `dist/bench/${name}.js` });
   }
@@ -57,7 +57,10 @@ for (const [entry, out] of bundles) {
     missing.push(entry);
     continue;
   }
-  await build({ entryPoints: [entry], outfile: join(EXT, out), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap: release ? false : 'inline', logLevel: 'warning' });
+  // The content script runs in every page at document_start, so it is parsed on the page's
+  // critical path: its map goes to a file of its own (DevTools loads it on demand), not inline.
+  const sourcemap = release ? false : out === 'content.js' ? 'linked' : 'inline';
+  await build({ entryPoints: [entry], outfile: join(EXT, out), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap, logLevel: 'warning' });
 }
 for (const [from, to] of assets) {
   if (existsSync(from)) copyFileSync(from, join(EXT, to));

@@ -58,7 +58,7 @@ export function createMessageRouter(deps: RouterDeps): (message: unknown, sender
 }
 
 async function applyContent(store: PageStore, message: ContentMessage, tabId: number, url: string | undefined): Promise<void> {
-  if (message.type === 'discoveries') await store.update((s) => discoveriesReported(s, tabId, url, message.items));
+  if (message.type === 'discoveries') await store.update((s) => discoveriesReported(s, tabId, url, message.items), 'dirty');
   else await store.update((s) => timingsReported(s, tabId, url, message.entries, message.navigation));
 }
 

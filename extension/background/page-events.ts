@@ -5,6 +5,18 @@ import type { PageActions } from './page-actions';
 import type { PageStore } from './page-store';
 
 const FILTER: WebRequest.RequestFilter = { urls: [...SITE_ORIGINS] };
+/** Headers are read for top-level documents only: a header listener on every request costs every request. */
+const DOCUMENT_FILTER: WebRequest.RequestFilter = { urls: [...SITE_ORIGINS], types: ['main_frame'] };
+
+/** Firefox adds the bytes received to its webRequest details; Chromium does not. */
+function responseSizeOf(e: object): { responseSize?: number } {
+  const size = (e as { responseSize?: unknown }).responseSize;
+  return typeof size === 'number' && Number.isFinite(size) && size >= 0 ? { responseSize: size } : {};
+}
+
+function contentTypeOf(headers: WebRequest.HttpHeaders | undefined): string {
+  return headers?.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '';
+}
 
 /**
  * Feeds webNavigation, webRequest, tab and permission events into the page reducer. Listeners are
@@ -15,42 +27,45 @@ const FILTER: WebRequest.RequestFilter = { urls: [...SITE_ORIGINS] };
 export function listenToPages(store: PageStore, actions: PageActions): void {
   const nav = (e: WebNavigation.OnBeforeNavigateDetailsType | WebNavigation.OnCommittedDetailsType | WebNavigation.OnCompletedDetailsType | WebNavigation.OnHistoryStateUpdatedDetailsType) => ({ tabId: e.tabId, frameId: e.frameId, url: e.url, timeStamp: e.timeStamp });
 
-  browser.webNavigation.onBeforeNavigate.addListener((e) => void store.update((s) => reducer.navigationStarted(s, nav(e))));
-  browser.webNavigation.onCommitted.addListener((e) => void store.update((s) => reducer.navigationCommitted(s, nav(e))));
+  browser.webNavigation.onBeforeNavigate.addListener((e) => void store.update((s) => reducer.navigationStarted(s, nav(e)), 'dirty'));
+  browser.webNavigation.onCommitted.addListener((e) => void store.update((s) => reducer.navigationCommitted(s, nav(e)), 'dirty'));
   // An SPA route change: same document, same record, new URL.
   browser.webNavigation.onHistoryStateUpdated.addListener((e) => void store.update((s) => reducer.historyStateUpdated(s, nav(e))));
-  browser.webNavigation.onDOMContentLoaded.addListener((e) => void store.update((s) => reducer.domContentLoaded(s, nav(e))));
+  browser.webNavigation.onDOMContentLoaded.addListener((e) => void store.update((s) => reducer.domContentLoaded(s, nav(e)), 'dirty'));
   browser.webNavigation.onCompleted.addListener((e) => {
     void store.update((s) => reducer.navigationCompleted(s, nav(e))).then((page) => page && actions.pageLoaded(page));
   });
 
   browser.webRequest.onBeforeRequest.addListener(
     (e) => {
-      void store.update((s) => reducer.requestStarted(s, { requestId: e.requestId, tabId: e.tabId, frameId: e.frameId, url: e.url, method: e.method, type: e.type, timeStamp: e.timeStamp }));
+      void store.update((s) => reducer.requestStarted(s, { requestId: e.requestId, tabId: e.tabId, frameId: e.frameId, url: e.url, method: e.method, type: e.type, timeStamp: e.timeStamp }), 'dirty');
     },
     FILTER,
   );
   browser.webRequest.onBeforeRedirect.addListener(
     (e) => {
-      void store.update((s) => reducer.requestRedirected(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, redirectUrl: e.redirectUrl, statusCode: e.statusCode, fromCache: e.fromCache, ip: e.ip }));
+      void store.update((s) => reducer.requestRedirected(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, redirectUrl: e.redirectUrl, statusCode: e.statusCode, fromCache: e.fromCache, ip: e.ip, ...responseSizeOf(e) }), 'dirty');
     },
     FILTER,
   );
-  browser.webRequest.onResponseStarted.addListener(
+  // No onResponseStarted: onCompleted carries the same status and address, and every listener
+  // is one more event per request routed to the background while the page loads.
+  browser.webRequest.onHeadersReceived.addListener(
     (e) => {
-      void store.update((s) => reducer.responseStarted(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, statusCode: e.statusCode, fromCache: e.fromCache, ip: e.ip }));
+      void store.update((s) => reducer.documentHeadersReceived(s, { requestId: e.requestId, tabId: e.tabId, statusCode: e.statusCode, contentType: contentTypeOf(e.responseHeaders) }), 'dirty');
     },
-    FILTER,
+    DOCUMENT_FILTER,
+    ['responseHeaders'],
   );
   browser.webRequest.onCompleted.addListener(
     (e) => {
-      void store.update((s) => reducer.requestCompleted(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, statusCode: e.statusCode, fromCache: e.fromCache, ip: e.ip }));
+      void store.update((s) => reducer.requestCompleted(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, statusCode: e.statusCode, fromCache: e.fromCache, ip: e.ip, ...responseSizeOf(e) }), 'dirty');
     },
     FILTER,
   );
   browser.webRequest.onErrorOccurred.addListener(
     (e) => {
-      void store.update((s) => reducer.requestFailed(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, error: e.error }));
+      void store.update((s) => reducer.requestFailed(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, error: e.error }), 'dirty');
     },
     FILTER,
   );

@@ -3,8 +3,11 @@ import { restore, snapshot, type PageState } from '../../src/page/model/page-red
 
 /**
  * The page state and its copy in `storage.session`, so a restarted service worker (Chrome) or
- * event page (Firefox) shows the user what it showed before. Writes are debounced: a page load
- * fires hundreds of webRequest events, and one write per quarter second is plenty.
+ * event page (Firefox) shows the user what it showed before. A page load fires hundreds of
+ * webRequest events, and each write serialises every tab's record: so request-level events only
+ * mark the state dirty (`'dirty'`, written within `dirtyMs` if nothing else happens), and the
+ * milestones (the load event, the page's timings, the host's answers) write it within
+ * `debounceMs` — about one write per page load, after its `load`.
  *
  * Invariant: every change goes through `update`, which runs after the stored state was restored,
  * in the order the events arrived.
@@ -15,19 +18,27 @@ export interface SessionStorageLike {
 }
 
 export interface PageStoreOptions {
-  /** @default 250 */
+  /** Delay of a write after a milestone change. @default 250 */
   debounceMs?: number;
+  /** Longest a `'dirty'` change waits for a milestone before it is written anyway. @default 10000 */
+  dirtyMs?: number;
   setTimeout?: (fn: () => void, ms: number) => unknown;
   warn?: (message: string) => void;
 }
 
 const KEY = 'getlist.pages.v1';
 
+/** `milestone`: worth writing soon; `dirty`: written with the next milestone (or after `dirtyMs`). */
+export type ChangeKind = 'milestone' | 'dirty';
+
 export class PageStore {
   readonly ready: Promise<PageState>;
   private state: PageState | undefined;
-  private writeScheduled = false;
+  /** Timers pending, by kind: a milestone timer makes a dirty one unnecessary, not the reverse. */
+  private readonly pending = { milestone: false, dirty: false };
+  private dirty = false;
   private readonly debounceMs: number;
+  private readonly dirtyMs: number;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
   private readonly warn: (message: string) => void;
 
@@ -36,6 +47,7 @@ export class PageStore {
     options: PageStoreOptions = {},
   ) {
     this.debounceMs = options.debounceMs ?? 250;
+    this.dirtyMs = options.dirtyMs ?? 10_000;
     this.setTimer = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
     this.warn = options.warn ?? ((m) => console.warn(`getlist: ${m}`));
     this.ready = storage.get(KEY).then(
@@ -48,10 +60,10 @@ export class PageStore {
   }
 
   /** Runs `change` on the state once restored; persists when it returns a record. */
-  update(change: (state: PageState) => PageRecord | boolean | undefined): Promise<PageRecord | undefined> {
+  update(change: (state: PageState) => PageRecord | boolean | undefined, kind: ChangeKind = 'milestone'): Promise<PageRecord | undefined> {
     return this.ready.then((state) => {
       const changed = change(state);
-      if (changed) this.changed();
+      if (changed) this.changed(kind);
       return typeof changed === 'object' ? changed : undefined;
     });
   }
@@ -66,14 +78,21 @@ export class PageStore {
     return page?.pageId === pageId ? page : undefined;
   }
 
-  /** Marks the state dirty: it is written within `debounceMs`. */
-  changed(): void {
-    if (this.writeScheduled) return;
-    this.writeScheduled = true;
-    this.setTimer(() => {
-      this.writeScheduled = false;
-      void this.write();
-    }, this.debounceMs);
+  /** Marks the state dirty: written within `debounceMs` (a milestone) or `dirtyMs` (`'dirty'`). */
+  changed(kind: ChangeKind = 'milestone'): void {
+    this.dirty = true;
+    if (this.pending.milestone || this.pending[kind]) return;
+    this.pending[kind] = true;
+    // The sooner timer writes; a later one finds nothing dirty (or writes what changed since).
+    this.setTimer(
+      () => {
+        this.pending[kind] = false;
+        if (!this.dirty) return;
+        this.dirty = false;
+        void this.write();
+      },
+      kind === 'milestone' ? this.debounceMs : this.dirtyMs,
+    );
   }
 
   private restored(stored: unknown): PageState {

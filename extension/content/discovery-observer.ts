@@ -1,16 +1,17 @@
 import { elementResources, needsLayout, RESOURCE_TAGS, type ElementSnapshot } from '../../src/page/model/element-resources';
 import type { Discovery } from '../../src/page/model/page-record';
 import { intersectsViewport } from '../../src/page/model/viewport';
+import { afterLoadIdle, idle, type IdleDeadlineLike } from './idle';
 import { extensionGone, send } from './messaging';
 
-/** Batch discoveries for this long before sending (one message per ~100 ms of parsing). */
-const BATCH_MS = 100;
+/** Late discoveries (after the first report) are batched for this long: one message per second at most. */
+const LATE_BATCH_MS = 1000;
 /** The background accepts at most 5000 items per message; stay well below. */
 const MAX_PER_MESSAGE = 1000;
-/** An element whose first layout has not happened by then (hidden tab, no rendering) is measured directly. */
-const LAYOUT_WAIT_MS = 1500;
 /** Attributes whose change can start a fetch (lazy-loading libraries set `src` from `data-src`). */
 const WATCHED_ATTRIBUTES = ['src', 'srcset', 'href', 'style', 'data', 'poster', 'rel'];
+/** Work on at most this long per idle slice; the rest waits for the next idle period. */
+const SLICE_MS = 8;
 
 const TAGS: ReadonlySet<string> = new Set(RESOURCE_TAGS);
 
@@ -19,29 +20,37 @@ export interface DiscoveryHandle {
   report(items: Discovery[]): void;
 }
 
-interface Waiting {
-  el: Element;
+/** Mutation records as the observer delivered them, with when and in which phase. */
+interface Pending {
   atMs: number;
+  /** Delivered after DOMContentLoaded (or an attribute change): `late`. */
   late: boolean;
-  since: number;
+  records: MutationRecord[] | Element[];
+  /** Records before this index are done. */
+  next: number;
 }
 
 /**
- * Watches the document from `document_start`: every element the parser or a script inserts (or
- * whose URL attribute changes) is classified with the scanner's rules. Elements with a box wait for
- * their first layout (one IntersectionObserver callback) to learn whether they are in the first
- * viewport; `atMs` is still the insertion time. After DOMContentLoaded everything is `late`.
+ * Watches the document from `document_start` but does nothing on the page's critical path: the
+ * MutationObserver callback only keeps the records and their delivery time (a push per batch).
+ * Classification, viewport geometry and messaging happen in idle callbacks after `load` (and,
+ * for later insertions, in idle time after them). Invariants: `atMs` is the insertion's delivery
+ * time, which the background lowers to the request's own start when the browser fetched it
+ * earlier (the preload scanner does, for parser-found resources); elements are classified once.
  */
 export function startDiscovery(doc: Document): DiscoveryHandle {
   const seen = new Set<string>();
   const processed = new WeakSet<Element>();
+  const pending: Pending[] = [];
   let batch: Discovery[] = [];
-  let batchTimer: ReturnType<typeof setTimeout> | undefined;
+  let loaded = false;
+  let draining = false;
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
   let afterDcl = doc.readyState !== 'loading';
   if (!afterDcl) doc.addEventListener('DOMContentLoaded', () => (afterDcl = true), { once: true });
 
   const flush = () => {
-    batchTimer = undefined;
+    flushTimer = undefined;
     if (batch.length === 0) return;
     const items = batch;
     batch = [];
@@ -53,67 +62,26 @@ export function startDiscovery(doc: Document): DiscoveryHandle {
       seen.add(d.url);
       batch.push(d);
     }
-    if (batch.length > 0 && batchTimer === undefined) batchTimer = setTimeout(flush, BATCH_MS);
-  };
-
-  const classify = (el: Element, atMs: number, late: boolean, inViewport: boolean) => {
-    const tag = el.localName;
-    const resources = elementResources(snapshot(el, tag, inViewport, doc.baseURI));
-    report(resources.map((r) => ({ url: r.url, kind: r.kind, priority: r.priority, atMs, inViewport, tag, late })));
-  };
-
-  // Elements waiting for their first layout, by the element the IntersectionObserver watches.
-  const waiting = new Map<Element, Waiting[]>();
-  let sweepTimer: ReturnType<typeof setInterval> | undefined;
-  const resolve = (target: Element, inViewport: (el: Element) => boolean) => {
-    const list = waiting.get(target);
-    if (!list) return;
-    waiting.delete(target);
-    io?.unobserve(target);
-    for (const w of list) classify(w.el, w.atMs, w.late, inViewport(target));
-  };
-  const io =
-    typeof IntersectionObserver === 'function'
-      ? new IntersectionObserver((entries) => {
-          for (const e of entries) resolve(e.target, () => e.isIntersecting);
-        })
-      : undefined;
-  const sweep = () => {
-    const now = performance.now();
-    for (const [target, list] of waiting) {
-      if (list.every((w) => now - w.since >= LAYOUT_WAIT_MS)) resolve(target, measureInViewport);
-    }
-    if (waiting.size === 0 && sweepTimer !== undefined) {
-      clearInterval(sweepTimer);
-      sweepTimer = undefined;
-    }
+    if (batch.length > 0 && loaded && flushTimer === undefined && !draining) flushTimer = setTimeout(flush, LATE_BATCH_MS);
   };
 
   const visit = (el: Element, atMs: number, late: boolean) => {
     const tag = el.localName;
     if (!TAGS.has(tag) && !el.hasAttribute('style')) return;
     const attributes = attributesOf(el);
-    if (!io || !needsLayout(tag, attributes)) {
-      classify(el, atMs, late, false);
-      return;
-    }
     // <source> has no box: its <picture>/<video> decides.
-    const target = tag === 'source' && el.parentElement ? el.parentElement : el;
-    const list = waiting.get(target);
-    const w = { el, atMs, late, since: performance.now() };
-    if (list) list.push(w);
-    else {
-      waiting.set(target, [w]);
-      io.observe(target);
-    }
-    sweepTimer ??= setInterval(sweep, LAYOUT_WAIT_MS / 3);
+    const box = tag === 'source' && el.parentElement ? el.parentElement : el;
+    const inViewport = needsLayout(tag, attributes) ? inFirstViewport(box) : false;
+    const resources = elementResources(snapshot(el, tag, attributes, inViewport, doc.baseURI));
+    if (resources.length > 0) report(resources.map((r) => ({ url: r.url, kind: r.kind, priority: r.priority, atMs, inViewport, tag, late })));
   };
-
   const visitTree = (root: Element, atMs: number, late: boolean) => {
     if (!processed.has(root)) {
       processed.add(root);
       visit(root, atMs, late);
     }
+    // A parser insertion adds one element at a time; a script may insert a whole subtree.
+    if (root.firstElementChild === null) return;
     for (const el of root.querySelectorAll('*')) {
       if (processed.has(el)) continue;
       processed.add(el);
@@ -121,31 +89,61 @@ export function startDiscovery(doc: Document): DiscoveryHandle {
     }
   };
 
+  /** Classifies pending records until the slice's time is up; true when none are left. */
+  const work = (deadline: IdleDeadlineLike): boolean => {
+    while (pending.length > 0) {
+      const p = pending[0] as Pending;
+      while (p.next < p.records.length) {
+        if (deadline.timeRemaining() <= 0) return false;
+        const r = p.records[p.next++] as MutationRecord | Element;
+        if (r instanceof Element) visitTree(r, p.atMs, p.late);
+        else if (r.type === 'attributes') {
+          // A changed URL attribute is a script's doing: late by definition, and worth a new look.
+          if (r.target instanceof Element) visit(r.target, p.atMs, true);
+        } else for (const node of r.addedNodes) if (node instanceof Element) visitTree(node, p.atMs, p.late);
+      }
+      pending.shift();
+    }
+    return true;
+  };
+  const drain = () => {
+    if (draining) return;
+    draining = true;
+    const slice = (deadline: IdleDeadlineLike) => {
+      const limit = performance.now() + SLICE_MS;
+      const done = work({ timeRemaining: () => Math.min(deadline.timeRemaining(), limit - performance.now()) });
+      if (!done) return idle(slice);
+      draining = false;
+      if (batch.length > 0 && flushTimer === undefined) flushTimer = setTimeout(flush, loaded ? LATE_BATCH_MS : 0);
+    };
+    idle(slice);
+  };
+
   const mo = new MutationObserver((records) => {
     if (extensionGone()) {
       mo.disconnect();
-      io?.disconnect();
       return;
     }
-    const atMs = performance.now();
-    for (const r of records) {
-      if (r.type === 'attributes') {
-        // A changed URL attribute is a script's doing: late by definition.
-        if (r.target instanceof Element) visit(r.target, atMs, true);
-        continue;
-      }
-      for (const node of r.addedNodes) if (node instanceof Element) visitTree(node, atMs, afterDcl);
-    }
+    pending.push({ atMs: performance.now(), late: afterDcl, records, next: 0 });
+    if (loaded) drain();
   });
   mo.observe(doc, { childList: true, subtree: true, attributes: true, attributeFilter: WATCHED_ATTRIBUTES });
-  if (doc.documentElement) visitTree(doc.documentElement, performance.now(), afterDcl);
+  if (doc.documentElement) pending.push({ atMs: performance.now(), late: afterDcl, records: [doc.documentElement], next: 0 });
 
+  afterLoadIdle(() => {
+    loaded = true;
+    drain();
+  });
   return { report };
 }
 
-function measureInViewport(el: Element): boolean {
+/** "First viewport": relative to the document's top, so a page scrolled since load still counts its top. */
+export function inFirstViewport(el: Element): boolean {
   const r = el.getBoundingClientRect();
-  return intersectsViewport(r, { width: window.innerWidth, height: window.innerHeight });
+  return intersectsViewport(
+    { top: r.top + window.scrollY, left: r.left + window.scrollX, width: r.width, height: r.height },
+    { width: window.innerWidth, height: window.innerHeight },
+  );
 }
 
 function attributesOf(el: Element): Record<string, string> {
@@ -154,9 +152,9 @@ function attributesOf(el: Element): Record<string, string> {
   return out;
 }
 
-function snapshot(el: Element, tag: string, inViewport: boolean, baseUrl: string): ElementSnapshot {
+function snapshot(el: Element, tag: string, attributes: Record<string, string>, inViewport: boolean, baseUrl: string): ElementSnapshot {
   const parent = el.parentElement?.localName;
   const mediaParent = parent === 'picture' || parent === 'video' || parent === 'audio' ? parent : undefined;
   const currentSrc = tag === 'img' ? (el as HTMLImageElement).currentSrc : undefined;
-  return { tag, attributes: attributesOf(el), inViewport, baseUrl, ...(mediaParent ? { mediaParent } : {}), ...(currentSrc ? { currentSrc } : {}) };
+  return { tag, attributes, inViewport, baseUrl, ...(mediaParent ? { mediaParent } : {}), ...(currentSrc ? { currentSrc } : {}) };
 }

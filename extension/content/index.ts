@@ -1,10 +1,13 @@
 /**
  * Content script (top frame, `document_start`): reports the page's inlined resources as the DOM
  * gains them, and its Resource Timing after `load`. Everything it sends is a `ContentMessage`;
- * classification and timing mapping are the pure helpers in src/page.
+ * classification and timing mapping are the pure helpers in src/page. Nothing runs on the page's
+ * critical path: observers only keep what they are given, and the work happens in idle time
+ * after `load` (bench/overhead.ts measures what is left).
  */
 import { isHttpEntry, toNavigationTiming, toTimingEntry } from '../../src/page/model/timing-mapping';
 import { startDiscovery } from './discovery-observer';
+import { afterLoadIdle, idle } from './idle';
 import { send } from './messaging';
 import { scanStyleBackgrounds } from './style-scan';
 
@@ -60,14 +63,18 @@ function watchTimings(afterLoad: () => void): void {
     entries.push(...(performance.getEntriesByType('resource') as PerformanceResourceTiming[]));
   }
 
-  const onLoad = () =>
-    setTimeout(() => {
-      armed = true;
-      flush();
-      afterLoad();
-    }, TIMINGS_DELAY_MS);
-  if (document.readyState === 'complete') onLoad();
-  else window.addEventListener('load', onLoad, { once: true });
+  afterLoadIdle(() =>
+    setTimeout(
+      () =>
+        idle(() => {
+          armed = true;
+          flush();
+          // Style sheets are scanned last, in an idle period of their own.
+          idle(afterLoad);
+        }),
+      TIMINGS_DELAY_MS,
+    ),
+  );
 }
 
 main();

@@ -1,8 +1,6 @@
 import type { ContentMessage } from '../../src/extension-messages/messages';
-import { browser } from '../platform/browser-api';
-
-/** Errors that mean the extension went away (reloaded, updated, or no listener yet): not bugs. */
-const GONE = ['Extension context invalidated', 'Receiving end does not exist', 'message port closed'];
+import { isContextGoneError } from '../platform/context-errors';
+import { contentRuntime } from '../platform/content-runtime';
 
 let gone = false;
 
@@ -18,7 +16,12 @@ export function extensionGone(): boolean {
 export function send(message: ContentMessage): void {
   if (gone) return;
   try {
-    browser.runtime.sendMessage(message).catch(onError);
+    const runtime = contentRuntime();
+    if (!runtime) {
+      gone = true;
+      return;
+    }
+    runtime.sendMessage(message).catch(onError);
   } catch (e) {
     onError(e);
   }
@@ -27,5 +30,5 @@ export function send(message: ContentMessage): void {
 function onError(e: unknown): void {
   const text = e instanceof Error ? e.message : String(e);
   if (text.includes('Extension context invalidated')) gone = true;
-  if (!GONE.some((g) => text.includes(g))) console.debug('getlist: sendMessage failed:', text);
+  if (!isContextGoneError(e)) console.debug('getlist: sendMessage failed:', text);
 }

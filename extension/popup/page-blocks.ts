@@ -1,23 +1,11 @@
 import type { PageRecord } from '../../src/page/model/page-record';
-import { connectionUsage, navigationMilestones, origins, requestCount, transferBytes } from '../../src/page/model/page-summary';
-import { bytes, h, ms } from '../ui/dom';
+import { navigationMilestones, origins, requestCount } from '../../src/page/model/page-summary';
+import { h, ms } from '../ui/dom';
+import { observedMetrics } from './observed-metrics';
 
 /** The numbers at the top: navigation milestones, request/byte/origin counts, connections. */
 export function metricsBlock(page: PageRecord): HTMLElement {
   const nav = navigationMilestones(page);
-  const size = transferBytes(page.timings);
-  const usage = connectionUsage(page.timings);
-  const exposed = usage.opened + usage.reused + usage.cached;
-  const connections =
-    page.timings.length === 0
-      ? 'not reported yet'
-      : exposed === 0
-        ? 'not exposed'
-        : [`${usage.opened} opened`, `${usage.reused} reused`, usage.cached ? `${usage.cached} from cache` : '', usage.notExposed ? `${usage.notExposed} not exposed` : '']
-            .filter(Boolean)
-            .join(', ');
-  const bytesText =
-    page.timings.length === 0 ? 'not reported yet' : size.exposed === 0 ? 'not exposed' : `${bytes(size.bytes)}${size.notExposed ? ` (+${size.notExposed} not exposed)` : ''}`;
   const metric = (label: string, testId: string, value: string, hint?: string) =>
     h('div', { class: 'metric', title: hint }, h('dt', {}, label), h('dd', { 'data-testid': testId }, value));
   return h(
@@ -27,14 +15,9 @@ export function metricsBlock(page: PageRecord): HTMLElement {
     metric('DOMContentLoaded', 'dcl', ms(nav.domContentLoadedMs)),
     metric('Load', 'load', ms(nav.loadMs)),
     metric('Requests', 'request-count', String(requestCount(page))),
-    metric('Transferred', 'bytes', bytesText, 'Resource Timing transferSize; cross-origin sizes without Timing-Allow-Origin are not exposed'),
     metric('Origins', 'origin-count', String(origins(page).length)),
-    metric(
-      'Connections (browser)',
-      'connections',
-      connections,
-      'From Resource Timing: connectStart = connectEnd means the request reused a connection. Cross-origin entries without Timing-Allow-Origin do not expose it.',
-    ),
+    // Document, Transferred, Connections: extension/popup/observed-metrics.ts.
+    ...observedMetrics(page),
   );
 }
 

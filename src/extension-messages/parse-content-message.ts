@@ -2,7 +2,7 @@ import { CodedError } from '../errors/coded-error';
 import { MAX_URL_LENGTH } from '../protocol/version';
 import { isPriorityClass } from '../scheduler/priority';
 import type { ContentMessage } from './messages';
-import type { Discovery, NavigationTiming, TimingEntry } from '../page/model/page-record';
+import type { Discovery, DiscoverySource, NavigationTiming, TimingEntry } from '../page/model/page-record';
 
 /**
  * The background's check of a content-script message. Content scripts run inside web pages, the
@@ -22,6 +22,9 @@ const MAX_LABEL = 256;
 
 const TIMING_NUMBERS = ['startTime', 'domainLookupStart', 'domainLookupEnd', 'connectStart', 'secureConnectionStart', 'connectEnd', 'requestStart', 'responseStart', 'responseEnd', 'transferSize', 'encodedBodySize'] as const;
 const NAVIGATION_NUMBERS = ['responseStart', 'domContentLoadedEventEnd', 'loadEventEnd'] as const;
+/** Fields newer content scripts send; a message without them is still valid. */
+const OPTIONAL_TIMING_NUMBERS = ['fetchStart', 'responseStatus'] as const;
+const OPTIONAL_NAVIGATION_NUMBERS = ['fetchStart', 'domainLookupStart', 'connectStart', 'connectEnd', 'requestStart', 'responseEnd', 'transferSize', 'encodedBodySize', 'responseStatus', 'redirectCount'] as const;
 
 export function parseContentMessage(value: unknown): ContentMessage {
   const m = object(value, 'message');
@@ -46,7 +49,13 @@ function discovery(v: unknown, i: number): Discovery {
     inViewport: boolean(d.inViewport, `${path}.inViewport`),
     tag: string(d.tag, `${path}.tag`, MAX_LABEL),
     late: boolean(d.late, `${path}.late`),
+    ...(d.atSource === undefined ? {} : { atSource: discoverySource(d.atSource, `${path}.atSource`) }),
   };
+}
+
+function discoverySource(v: unknown, path: string): DiscoverySource {
+  if (v !== 'dom' && v !== 'resource-timing' && v !== 'webrequest') fail(path, '"dom", "resource-timing" or "webrequest"', v);
+  return v;
 }
 
 function timing(v: unknown, i: number): TimingEntry {
@@ -59,6 +68,7 @@ function timing(v: unknown, i: number): TimingEntry {
     restricted: boolean(t.restricted, `${path}.restricted`),
   } as TimingEntry;
   for (const key of TIMING_NUMBERS) entry[key] = number(t[key], `${path}.${key}`);
+  for (const key of OPTIONAL_TIMING_NUMBERS) if (t[key] !== undefined) entry[key] = number(t[key], `${path}.${key}`);
   return entry;
 }
 
@@ -66,6 +76,8 @@ function navigation(v: unknown): NavigationTiming {
   const n = object(v, 'navigation');
   const nav = { nextHopProtocol: string(n.nextHopProtocol, 'navigation.nextHopProtocol', MAX_LABEL) } as NavigationTiming;
   for (const key of NAVIGATION_NUMBERS) nav[key] = number(n[key], `navigation.${key}`);
+  for (const key of OPTIONAL_NAVIGATION_NUMBERS) if (n[key] !== undefined) nav[key] = number(n[key], `navigation.${key}`);
+  if (n.contentType !== undefined) nav.contentType = string(n.contentType, 'navigation.contentType', MAX_LABEL);
   return nav;
 }
 

@@ -8,6 +8,7 @@ import { findTabId, getPage, openExtensionPage, waitForPage } from './harness/ex
 import { launchChromium, type LaunchedChromium } from './harness/launch-chromium';
 import { openPopupForTab, waitForText } from './harness/popup';
 import { checkPopup } from './harness/popup-checks';
+import { discoveryOrderViolations, documentShown, expectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
 import { registerHost } from './harness/register-host';
 import { saveScreenshot } from './harness/screenshot';
 import { loadTestPage, measuredOrigins, missingRequests, unmatchedHandshakes, type LoadedPage } from './harness/site-load';
@@ -20,14 +21,22 @@ describeE2e('e2e: Chromium', () => {
   const dirs = new TempDirs();
   let site: Site;
   let extension: ExtensionCopy;
+  // Sites of their own for the connection checks, so every connection the servers log is this load's.
+  let connSites: { h1: Site; h2: Site } | undefined;
+  let spkiHash = '';
 
   beforeAll(async () => {
     requireBrowser('chromium');
     extension = copyExtensionBuild(dirs);
     site = await startSite();
+    const tls = h2Certificate(dirs);
+    spkiHash = tls.spkiHash;
+    connSites = { h1: await startSite(), h2: await startSite({ h2: tls }) };
   });
   afterAll(async () => {
     await site?.close();
+    await connSites?.h1.close();
+    await connSites?.h2.close();
     dirs.removeAll();
   });
 
@@ -41,7 +50,7 @@ describeE2e('e2e: Chromium', () => {
       const home = dirs.make('chromium-home');
       const dataDir = dirs.make('chromium-data');
       await registerHost({ browser: 'chromium', userDataDir, home, dataDir });
-      chromium = await launchChromium({ extensionDir: extension.dir, userDataDir, env: { HOME: home, GETLIST_DATA_DIR: dataDir } });
+      chromium = await launchChromium({ extensionDir: extension.dir, userDataDir, env: { HOME: home, GETLIST_DATA_DIR: dataDir }, spkiHashes: [spkiHash] });
       await chromium.serviceWorker();
       query = (await openExtensionPage(chromium.browser, `${chromium.extensionOrigin}/${extension.queryPage}`)).page;
     }, 30_000);
@@ -74,6 +83,33 @@ describeE2e('e2e: Chromium', () => {
       expect(measuredOrigins(record as PageRecord)).toEqual(expect.arrayContaining([site.main, site.other]));
       expect(unmatchedHandshakes(record as PageRecord, site.connections)).toEqual([]);
     });
+
+    test.each(['http/1.1', 'h2'] as const)('connections.html over %s: the popup\'s connections, requests per connection and bytes agree with the servers\' log', async (protocol) => {
+      if (!chromium || !connSites) throw new Error('the browser did not start');
+      const site = protocol === 'h2' ? connSites.h2 : connSites.h1;
+      const { server, popup, record } = await observeConnections(chromium.browser, query, chromium.extensionOrigin, site, `chromium-${protocol.replace('/', '')}`);
+      expect(record.navigation?.nextHopProtocol).toBe(protocol);
+      expect(server.connections).toBeGreaterThanOrEqual(1);
+      expectAgreement(server, popup);
+    }, 40_000);
+
+    test('late-css: discovered ≤ started ≤ ended for every resource, parser-, CSS- and script-found', async () => {
+      const l = loaded.get('late-css.html');
+      if (!l) throw new Error('late-css.html was not loaded');
+      const wanted = ['late-parser.png', 'css-background.png', 'script-inserted.png'].map((f) => `${site.main}/img/${f}`);
+      const { page: record } = await waitForPage(query, l.tabId, (p) => wanted.every((u) => p.discoveries.some((d) => d.url === u) && p.timings.some((t) => t.name === u)), 'discoveries and timings of the three images');
+      expect(record?.discoveries.length).toBeGreaterThanOrEqual(3);
+      expect(discoveryOrderViolations(record as PageRecord)).toEqual([]);
+    });
+
+    test('a 404 and a non-HTML document get a complete record: status, content type, bytes', async () => {
+      if (!chromium) throw new Error('the browser did not start');
+      const missing = await documentShown(chromium.browser, query, chromium.extensionOrigin, site.url('missing.html'), 'chromium-404');
+      expect({ status: missing.status, text: missing.text }).toEqual({ status: '404', text: expect.stringContaining('text/plain') });
+      const css = await documentShown(chromium.browser, query, chromium.extensionOrigin, site.url('late.css'), 'chromium-css');
+      expect({ status: css.status, text: css.text }).toEqual({ status: '200', text: expect.stringContaining('text/css') });
+      expect(css.bytes).not.toContain('not reported yet');
+    }, 40_000);
 
     test('popup: page numbers, waterfall, replay of both strategies on the wire, HAR export', async () => {
       const l = loaded.get('cross-origin.html');

@@ -8,6 +8,7 @@ import { findTabId, getPage, openExtensionPage, waitForPage } from './harness/ex
 import { launchFirefox, type LaunchedFirefox } from './harness/launch-firefox';
 import { countOf, openPopupForTab } from './harness/popup';
 import { checkPopup } from './harness/popup-checks';
+import { discoveryOrderViolations, documentShown, expectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
 import { registerHost } from './harness/register-host';
 import { saveScreenshot } from './harness/screenshot';
 import { loadTestPage, measuredOrigins, missingRequests, unmatchedHandshakes, type LoadedPage } from './harness/site-load';
@@ -22,11 +23,14 @@ describeE2e('e2e: Firefox ESR', () => {
   let firefox: LaunchedFirefox | undefined;
   let query: Page;
   const loaded = new Map<string, LoadedPage & { tabId: number }>();
+  // Sites of their own for the connection checks, so every connection the servers log is this load's.
+  let connSites: { h1: Site; h2: Site } | undefined;
 
   beforeAll(async () => {
     requireBrowser('firefox');
     const extension = copyExtensionBuild(dirs);
     site = await startSite();
+    connSites = { h1: await startSite(), h2: await startSite({ h2: h2Certificate(dirs) }) };
     const home = dirs.make('firefox-home');
     const dataDir = dirs.make('firefox-data');
     await registerHost({ browser: 'firefox', home, dataDir });
@@ -36,6 +40,8 @@ describeE2e('e2e: Firefox ESR', () => {
   afterAll(async () => {
     await firefox?.close();
     await site?.close();
+    await connSites?.h1.close();
+    await connSites?.h2.close();
     dirs.removeAll();
   });
 
@@ -72,6 +78,33 @@ describeE2e('e2e: Firefox ESR', () => {
     expect(measuredOrigins(record as PageRecord)).toEqual(expect.arrayContaining([site.main, site.other]));
     expect(unmatchedHandshakes(record as PageRecord, site.connections)).toEqual([]);
   });
+
+  test.each(['http/1.1', 'h2'] as const)('connections.html over %s: the popup\'s connections, requests per connection and bytes agree with the servers\' log', async (protocol) => {
+    if (!firefox || !connSites) throw new Error('the browser did not start');
+    const site = protocol === 'h2' ? connSites.h2 : connSites.h1;
+    const { server, popup, record } = await observeConnections(firefox.browser, query, firefox.extensionOrigin, site, `firefox-${protocol.replace('/', '')}`);
+    expect(record.navigation?.nextHopProtocol).toBe(protocol);
+    expect(server.connections).toBeGreaterThanOrEqual(1);
+    expectAgreement(server, popup);
+  }, 40_000);
+
+  test('late-css: discovered ≤ started ≤ ended for every resource, parser-, CSS- and script-found', async () => {
+    const l = loaded.get('late-css.html');
+    if (!l) throw new Error('late-css.html was not loaded');
+    const wanted = ['late-parser.png', 'css-background.png', 'script-inserted.png'].map((f) => `${site.main}/img/${f}`);
+    const { page: record } = await waitForPage(query, l.tabId, (p) => wanted.every((u) => p.discoveries.some((d) => d.url === u) && p.timings.some((t) => t.name === u)), 'discoveries and timings of the three images');
+    expect(record?.discoveries.length).toBeGreaterThanOrEqual(3);
+    expect(discoveryOrderViolations(record as PageRecord)).toEqual([]);
+  });
+
+  test('a 404 and a non-HTML document get a complete record: status, content type, bytes', async () => {
+    if (!firefox) throw new Error('the browser did not start');
+    const missing = await documentShown(firefox.browser, query, firefox.extensionOrigin, site.url('missing.html'), 'firefox-404');
+    expect({ status: missing.status, text: missing.text }).toEqual({ status: '404', text: expect.stringContaining('text/plain') });
+    const css = await documentShown(firefox.browser, query, firefox.extensionOrigin, site.url('late.css'), 'firefox-css');
+    expect({ status: css.status, text: css.text }).toEqual({ status: '200', text: expect.stringContaining('text/css') });
+    expect(css.bytes).not.toContain('not reported yet');
+  }, 40_000);
 
   test('popup (moz-extension://<preset uuid>/popup.html?tabId=N): page numbers, waterfall, replay on the wire, HAR export', async () => {
     const l = loaded.get('cross-origin.html');

@@ -32,6 +32,32 @@ describe('PageStore', () => {
     expect(stored()?.[0]?.requests).toHaveLength(2);
   });
 
+  test('request-level changes wait for a milestone: one write per page load, none while it loads', async () => {
+    const { store, storage, timers, stored } = setup();
+    for (let i = 0; i < 50; i++) {
+      await store.update((s) => navigationStarted(s, { tabId: 1, frameId: 0, url: `https://a.test/${i}`, timeStamp: 1000 + i }), 'dirty');
+    }
+    // Fifty events, one timer: the dirty fallback, not a write per event.
+    expect(timers.due.map((t) => t.ms)).toEqual([10_000]);
+    store.changed(); // a milestone (the load event, the page's timings, a host reply)
+    expect(timers.due.map((t) => t.ms)).toEqual([10_000, 250]);
+    timers.fire(250);
+    await new Promise((r) => setImmediate(r));
+    expect(storage.sets).toBe(1);
+    expect(stored()?.[0]?.url).toBe('https://a.test/49');
+    timers.fire(10_000);
+    await new Promise((r) => setImmediate(r));
+    expect(storage.sets).toBe(1); // nothing changed since: the fallback writes nothing
+  });
+
+  test('a dirty change with no milestone after it is still written, after dirtyMs', async () => {
+    const { store, storage, timers } = setup();
+    await store.update((s) => navigationStarted(s, { tabId: 2, frameId: 0, url: 'https://b.test/', timeStamp: 5 }), 'dirty');
+    timers.fire(10_000);
+    await new Promise((r) => setImmediate(r));
+    expect(storage.sets).toBe(1);
+  });
+
   test('an update that changes nothing schedules no write', async () => {
     const { store, timers } = setup();
     await expect(store.update((s) => tabRemoved(s, 99))).resolves.toBeUndefined();

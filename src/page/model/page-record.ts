@@ -53,6 +53,14 @@ export interface ObservedRequest {
   error?: string;
   /** URLs this request was redirected from, in order. */
   redirectedFrom?: string[];
+  /** The status of each redirect hop, in the order of `redirectedFrom`. */
+  redirectStatuses?: number[];
+  /** `Content-Type` of the final response (top-level documents only: the one listener that reads headers). */
+  contentType?: string;
+  /** Firefox only (webRequest `responseSize` of the final response): bytes as received; absent elsewhere. */
+  responseSize?: number;
+  /** Firefox only: the redirect hops' `responseSize`s summed (webRequest `onBeforeRedirect`); absent elsewhere. */
+  redirectHopBytes?: number;
 }
 
 /** One inlined resource as the content script discovered it. */
@@ -67,7 +75,15 @@ export interface Discovery {
   tag: string;
   /** Inserted by script or after DOMContentLoaded rather than by the parser. */
   late: boolean;
+  /**
+   * Which signal `atMs` is from: the content script's MutationObserver delivery (`dom`), or, when
+   * the browser started fetching earlier than that (its preload scanner does), the request's own
+   * start (`resource-timing` startTime, else webRequest `onBeforeRequest`). Absent means `dom`.
+   */
+  atSource?: DiscoverySource;
 }
+
+export type DiscoverySource = 'dom' | 'resource-timing' | 'webrequest';
 
 /** A Resource Timing entry; ms relative to navigation start. */
 export interface TimingEntry {
@@ -85,6 +101,10 @@ export interface TimingEntry {
   transferSize: number;
   encodedBodySize: number;
   nextHopProtocol: string;
+  /** Start of the fetch after redirects: a connect phase after it means a new connection. Absent in old records. */
+  fetchStart?: number;
+  /** HTTP status (Resource Timing `responseStatus`); 0 or absent when the browser does not expose it. */
+  responseStatus?: number;
   /**
    * Cross-origin without Timing-Allow-Origin: the browser zeroes the detailed phases. The UI must
    * say "not exposed" rather than show those zeros as measurements.
@@ -98,6 +118,21 @@ export interface NavigationTiming {
   domContentLoadedEventEnd: number;
   loadEventEnd: number;
   nextHopProtocol: string;
+  /** The document's own fetch, as Navigation Timing gives it (absent in records of older versions). */
+  fetchStart?: number;
+  domainLookupStart?: number;
+  connectStart?: number;
+  connectEnd?: number;
+  requestStart?: number;
+  responseEnd?: number;
+  /** The document's bytes (headers counted as the browser counts them), redirects excluded. */
+  transferSize?: number;
+  encodedBodySize?: number;
+  /** 0 when not exposed. */
+  responseStatus?: number;
+  /** '' when not exposed. */
+  contentType?: string;
+  redirectCount?: number;
 }
 
 export interface ReplayState {

@@ -35,7 +35,7 @@ describe('page reducer', () => {
     expect(r.requestStarted(s, request(-1, '11', 'https://a.test/sw'))).toBeUndefined();
     const page = s.pages.get(1)!;
     expect(page.requests.slice(1)).toEqual([
-      { requestId: '9', url: 'https://a.test/i.png', method: 'GET', type: 'image', frameId: 0, startedAt: 10, redirectedFrom: ['http://a.test/i.png'], statusCode: 200, ip: '10.0.0.1', fromCache: false, endedAt: 13 },
+      { requestId: '9', url: 'https://a.test/i.png', method: 'GET', type: 'image', frameId: 0, startedAt: 10, redirectedFrom: ['http://a.test/i.png'], redirectStatuses: [301], statusCode: 200, ip: '10.0.0.1', fromCache: false, endedAt: 13 },
       { requestId: '10', url: 'https://ads.test/f', method: 'GET', type: 'sub_frame', frameId: 5, startedAt: 14, error: 'net::ERR_BLOCKED_BY_CLIENT', endedAt: 15 },
     ]);
   });

@@ -1,4 +1,5 @@
 import type { Discovery, NavigationTiming, ObservedRequest, PageRecord, TimingEntry } from './page-record';
+import { settleDiscoveryTimes } from './discovery-times';
 import { isHttpUrl, withoutFragment } from './site-rules';
 
 /**
@@ -60,6 +61,16 @@ export interface ResponseEvent {
   statusCode?: number;
   fromCache?: boolean;
   ip?: string;
+  /** Firefox's webRequest `responseSize`; other browsers leave it out. */
+  responseSize?: number;
+}
+
+export interface DocumentHeadersEvent {
+  requestId: string;
+  tabId: number;
+  statusCode?: number;
+  /** The `Content-Type` header's value, '' when the response has none. */
+  contentType: string;
 }
 
 export interface RedirectEvent extends ResponseEvent {
@@ -149,6 +160,13 @@ export function requestRedirected(state: PageState, e: RedirectEvent): PageRecor
   if (!found) return undefined;
   const [page, r] = found;
   (r.redirectedFrom ??= []).push(r.url);
+  if (e.statusCode !== undefined) {
+    // Keep statuses aligned with redirectedFrom: a hop without one leaves a 0.
+    const statuses = (r.redirectStatuses ??= []);
+    while (statuses.length < r.redirectedFrom.length - 1) statuses.push(0);
+    statuses.push(e.statusCode);
+  }
+  if (e.responseSize !== undefined) r.redirectHopBytes = (r.redirectHopBytes ?? 0) + e.responseSize;
   r.url = e.redirectUrl;
   if (e.ip !== undefined) r.ip = e.ip;
   return page;
@@ -166,6 +184,15 @@ export function requestCompleted(state: PageState, e: ResponseEvent): PageRecord
   if (!found) return undefined;
   applyResponse(found[1], e);
   found[1].endedAt = e.timeStamp;
+  return found[0];
+}
+
+/** webRequest.onHeadersReceived for top-level documents only: the document's status and type. */
+export function documentHeadersReceived(state: PageState, e: DocumentHeadersEvent): PageRecord | undefined {
+  const found = lookup(state, e);
+  if (!found) return undefined;
+  if (e.statusCode !== undefined) found[1].statusCode = e.statusCode;
+  found[1].contentType = e.contentType;
   return found[0];
 }
 
@@ -189,6 +216,7 @@ export function discoveriesReported(state: PageState, tabId: number, senderUrl: 
   const room = state.limits.maxDiscoveries - page.discoveries.length;
   if (room <= 0) return undefined;
   page.discoveries.push(...items.slice(0, room));
+  settleDiscoveryTimes(page);
   return page;
 }
 
@@ -205,6 +233,7 @@ export function timingsReported(state: PageState, tabId: number, senderUrl: stri
     seen.add(key);
     page.timings.push(t);
   }
+  settleDiscoveryTimes(page);
   return page;
 }
 
@@ -271,6 +300,7 @@ function applyResponse(r: ObservedRequest, e: ResponseEvent): void {
   if (e.statusCode !== undefined) r.statusCode = e.statusCode;
   if (e.fromCache !== undefined) r.fromCache = e.fromCache;
   if (e.ip !== undefined) r.ip = e.ip;
+  if (e.responseSize !== undefined) r.responseSize = e.responseSize;
 }
 
 function pageOfDocument(state: PageState, tabId: number, senderUrl: string | undefined): PageRecord | undefined {

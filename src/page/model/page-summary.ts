@@ -1,4 +1,5 @@
 import type { PageRecord, TimingEntry } from './page-record';
+import { connectionCounts } from './connection-count';
 import { originOf } from './timing-mapping';
 
 /** The page's navigation milestones in ms from navigation start; `undefined` when not known yet. */
@@ -22,7 +23,11 @@ export function navigationMilestones(page: PageRecord): NavigationMilestones {
   };
 }
 
-/** How the page's resources travelled, as far as Resource Timing exposes it. */
+/**
+ * Each entry classified by its own phases alone (a connect phase shown or not). Not a count of
+ * connections: a browser hands requests sockets it connected earlier without showing a connect
+ * phase (Chromium's preconnect), so the page's connections are `connectionCounts`.
+ */
 export interface ConnectionUsage {
   /** Entries that opened a new connection (`connectEnd > connectStart`). */
   opened: number;
@@ -90,7 +95,7 @@ export interface BrowserObserved {
   totalMs?: number;
   /** Mean `responseStart − startTime` over entries that expose it (navigation included). */
   meanTtfbMs?: number;
-  /** Connections opened as Resource Timing shows them (document's included when exposed). */
+  /** Connections the page's requests used, the document's included (`connectionCounts`). */
   connections?: number;
   requestsPerConnection?: number;
   /** Entries whose timing was not exposed (left out of the means). */
@@ -107,15 +112,14 @@ export function browserObserved(page: PageRecord): BrowserObserved {
     if (t.restricted) notExposed++;
     else if (t.responseStart > 0 && !(t.transferSize === 0 && t.encodedBodySize > 0)) ttfbs.push(t.responseStart - t.startTime);
   }
-  const usage = connectionUsage(page.timings);
-  // The document's own connection is not in the resource entries; count it when the page loaded at all.
-  const connections = page.timings.length > 0 || page.navigation ? usage.opened + (page.navigation ? 1 : 0) : undefined;
-  const exposedRequests = usage.opened + usage.reused + (page.navigation ? 1 : 0);
+  // Connections the page's requests used (not only those opened during it): see connection-count.ts.
+  const counts = page.timings.length > 0 || page.navigation ? connectionCounts(page) : undefined;
+  const connections = counts && counts.connections > 0 ? counts.connections : undefined;
   return {
     totalMs,
     meanTtfbMs: ttfbs.length > 0 ? ttfbs.reduce((a, b) => a + b, 0) / ttfbs.length : undefined,
     connections,
-    requestsPerConnection: connections ? exposedRequests / connections : undefined,
+    requestsPerConnection: counts?.requestsPerConnection,
     notExposed,
   };
 }

@@ -9,6 +9,8 @@ export type RawResourceTiming = Omit<TimingEntry, 'restricted'>;
 /** The fields of a `PerformanceNavigationTiming` the extension keeps. */
 export type RawNavigationTiming = NavigationTiming;
 
+const NAVIGATION_PHASES = ['fetchStart', 'domainLookupStart', 'connectStart', 'connectEnd', 'requestStart', 'responseEnd'] as const;
+
 /**
  * Maps a resource entry, deciding whether it is restricted: a cross-origin response without
  * `Timing-Allow-Origin` has its detailed phases zeroed (Resource Timing §4.5, "timing allow check"),
@@ -33,6 +35,8 @@ export function toTimingEntry(raw: RawResourceTiming, documentOrigin: string): T
     transferSize: raw.transferSize,
     encodedBodySize: raw.encodedBodySize,
     nextHopProtocol: raw.nextHopProtocol,
+    ...(typeof raw.fetchStart === 'number' ? { fetchStart: round(raw.fetchStart) } : {}),
+    ...(typeof raw.responseStatus === 'number' ? { responseStatus: raw.responseStatus } : {}),
     restricted: isRestricted(raw, documentOrigin),
   };
 }
@@ -42,12 +46,19 @@ export function isRestricted(raw: Pick<RawResourceTiming, 'name' | 'requestStart
 }
 
 export function toNavigationTiming(raw: RawNavigationTiming): NavigationTiming {
-  return {
+  const nav: NavigationTiming = {
     responseStart: round(raw.responseStart),
     domContentLoadedEventEnd: round(raw.domContentLoadedEventEnd),
     loadEventEnd: round(raw.loadEventEnd),
     nextHopProtocol: raw.nextHopProtocol,
   };
+  for (const key of NAVIGATION_PHASES) if (typeof raw[key] === 'number') nav[key] = round(raw[key]);
+  if (typeof raw.transferSize === 'number') nav.transferSize = raw.transferSize;
+  if (typeof raw.encodedBodySize === 'number') nav.encodedBodySize = raw.encodedBodySize;
+  if (typeof raw.responseStatus === 'number') nav.responseStatus = raw.responseStatus;
+  if (typeof raw.contentType === 'string') nav.contentType = raw.contentType;
+  if (typeof raw.redirectCount === 'number') nav.redirectCount = raw.redirectCount;
+  return nav;
 }
 
 /** Only http(s) entries describe network fetches worth reporting (`data:`, `blob:` do not). */

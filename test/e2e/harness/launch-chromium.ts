@@ -22,6 +22,8 @@ export interface LaunchChromiumOptions {
   userDataDir: string;
   /** Environment of the browser, which the native host inherits (set HOME and GETLIST_DATA_DIR). */
   env?: Record<string, string>;
+  /** Certificates (base64 SHA-256 of their SPKI) Chromium accepts without a trusted chain: the h2 test site's. */
+  spkiHashes?: readonly string[];
 }
 
 /** Headless Chromium with only the extension under test loaded, unpacked. */
@@ -41,6 +43,7 @@ export async function launchChromium(options: LaunchChromiumOptions): Promise<La
       '--disable-quic',
       `--disable-extensions-except=${options.extensionDir}`,
       `--load-extension=${options.extensionDir}`,
+      ...(options.spkiHashes?.length ? [`--ignore-certificate-errors-spki-list=${options.spkiHashes.join(',')}`] : []),
     ],
     env: { ...process.env, ...options.env },
     timeout: 20_000,

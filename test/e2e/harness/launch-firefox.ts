@@ -42,6 +42,8 @@ export async function launchFirefox(options: LaunchFirefoxOptions): Promise<Laun
     executablePath: requireBrowser('firefox'),
     headless: true,
     userDataDir: options.profileDir,
+    // The h2 test site's certificate is self-signed; WebDriver's acceptInsecureCerts trusts it for the session.
+    acceptInsecureCerts: true,
     extraPrefsFirefox: {
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }),
     },

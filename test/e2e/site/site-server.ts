@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import http2 from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -27,6 +28,16 @@ export interface SiteConnection {
   origin: string;
   remotePort: number;
   at: number;
+  /** Bytes the server has written on it so far (TCP payload: HTTP/1.1 as is; TLS records for h2). */
+  bytesWritten(): number;
+}
+
+export interface SiteOptions {
+  /**
+   * Serve HTTP/2 over TLS (no HTTP/1.1 fallback) with this certificate, for `127.0.0.1`; the
+   * browsers must be told to trust it (launchChromium `spkiHashes`, launchFirefox accepts it).
+   */
+  h2?: { certPath: string; keyPath: string };
 }
 
 export interface Site {
@@ -52,14 +63,16 @@ export function isFromHost(r: SiteRequest): boolean {
  * observed with what reached the wire.
  *
  * Routes: `/<page>.html` and `/<file>.css|.js` from `pages/` (`{{OTHER}}` becomes the other
- * origin); `/img/<anything>.png` a 16×16 PNG. `?delay=MS` holds the response back; `?tao=1` adds
- * `Timing-Allow-Origin: *`. Everything is `no-store`, so each page load reaches the servers.
+ * origin); `/img/<anything>.png` a 16×16 PNG (`?bytes=N` pads it to N bytes). `?delay=MS` holds the
+ * response back; `?tao=1` adds `Timing-Allow-Origin: *`; anything else is a 404 (text/plain).
+ * Everything is `no-store`, so each page load reaches the servers. With `options.h2` both origins
+ * are `https:` and speak HTTP/2 only.
  */
-export async function startSite(): Promise<Site> {
+export async function startSite(options: SiteOptions = {}): Promise<Site> {
   const requests: SiteRequest[] = [];
   const connections: SiteConnection[] = [];
   const origins: string[] = [];
-  const serve = (index: 0 | 1) => (req: http.IncomingMessage, res: http.ServerResponse) => {
+  const serve = (index: 0 | 1) => (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
     const origin = origins[index] ?? '';
     const other = origins[index === 0 ? 1 : 0] ?? '';
     const pathAndQuery = req.url ?? '/';
@@ -77,28 +90,32 @@ export async function startSite(): Promise<Site> {
     const delay = Number(url.searchParams.get('delay') ?? '0');
     const headers: Record<string, string> = { 'cache-control': 'no-store' };
     if (url.searchParams.get('tao') === '1') headers['timing-allow-origin'] = '*';
-    const found = resolve(url.pathname, other);
+    const found = resolve(url.pathname, other, Number(url.searchParams.get('bytes') ?? '0'));
     const send = () => {
       if (!found) {
-        res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('not found');
+        res.writeHead(404, { ...headers, 'content-type': 'text/plain' });
+        res.end('not found');
         return;
       }
       res.writeHead(200, { ...headers, 'content-type': found.type, 'content-length': String(found.body.length) });
-      res.end(req.method === 'HEAD' ? undefined : found.body);
+      if (req.method === 'HEAD') res.end();
+      else res.end(found.body);
     };
     if (delay > 0) setTimeout(send, Math.min(delay, 5000));
     else send();
   };
-  const servers = [http.createServer(serve(0)), http.createServer(serve(1))];
+  const h2 = options.h2;
+  const tls = h2 ? { cert: fs.readFileSync(h2.certPath), key: fs.readFileSync(h2.keyPath), allowHTTP1: false } : undefined;
+  const servers = tls ? [http2.createSecureServer(tls, serve(0)), http2.createSecureServer(tls, serve(1))] : [http.createServer(serve(0)), http.createServer(serve(1))];
   const sockets = new Set<Socket>();
   for (const [i, server] of servers.entries()) {
     server.on('connection', (socket) => {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
-      connections.push({ origin: origins[i] ?? '', remotePort: socket.remotePort ?? 0, at: Date.now() });
+      connections.push({ origin: origins[i] ?? '', remotePort: socket.remotePort ?? 0, at: Date.now(), bytesWritten: () => socket.bytesWritten });
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    origins.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    origins.push(`${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`);
   }
   const [main = '', other = ''] = origins;
   return {
@@ -116,8 +133,11 @@ export async function startSite(): Promise<Site> {
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript' };
 
-function resolve(pathname: string, other: string): { type: string; body: Buffer } | undefined {
-  if (pathname.startsWith('/img/') && pathname.endsWith('.png')) return { type: 'image/png', body: PNG };
+/** `bytes` pads a PNG to that size (decoders ignore what follows IEND): big enough bodies make ±1 % byte checks meaningful. */
+function resolve(pathname: string, other: string, bytes = 0): { type: string; body: Buffer } | undefined {
+  if (pathname.startsWith('/img/') && pathname.endsWith('.png')) {
+    return { type: 'image/png', body: bytes > PNG.length ? Buffer.concat([PNG, Buffer.alloc(Math.min(bytes, 4 << 20) - PNG.length)]) : PNG };
+  }
   const name = pathname === '/' ? 'index.html' : pathname.slice(1);
   const type = TYPES[path.extname(name)];
   if (!type || name.includes('/') || name.includes('..')) return undefined;

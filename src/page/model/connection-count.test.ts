@@ -1,0 +1,126 @@
+import { connectionCounts } from './connection-count';
+import { settleDiscoveryTimes } from './discovery-times';
+import { documentResponse, pageBytes } from './page-bytes';
+import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from './page-record';
+
+const ORIGIN = 'http://127.0.0.1:8080';
+
+/** [startTime/fetchStart, domainLookupStart, connectStart, connectEnd, requestStart, responseEnd] */
+type Phases = readonly [number, number, number, number, number, number];
+
+function entry(i: number, p: Phases, over: Partial<TimingEntry> = {}): TimingEntry {
+  const [st, ds, cs, ce, rq, re] = p;
+  return {
+    name: `${ORIGIN}/img/${i}.png`, initiatorType: 'img', startTime: st, fetchStart: st, domainLookupStart: ds, domainLookupEnd: ds, connectStart: cs,
+    secureConnectionStart: 0, connectEnd: ce, requestStart: rq, responseStart: re - 1, responseEnd: re, transferSize: 800, encodedBodySize: 500,
+    nextHopProtocol: 'http/1.1', restricted: false, ...over,
+  };
+}
+
+function record(timings: TimingEntry[], navigation?: NavigationTiming): Pick<PageRecord, 'url' | 'timings' | 'navigation'> {
+  return { url: `${ORIGIN}/`, timings, ...(navigation ? { navigation } : {}) };
+}
+
+const NAV: NavigationTiming = {
+  responseStart: 13.8, domContentLoadedEventEnd: 58, loadEventEnd: 212, nextHopProtocol: 'http/1.1',
+  fetchStart: 1.3, domainLookupStart: 1.3, connectStart: 1.3, connectEnd: 1.3, requestStart: 4.3, responseEnd: 14.2, transferSize: 1040, encodedBodySize: 740,
+};
+
+describe('connectionCounts', () => {
+  // Chromium 156, 12 images over HTTP/1.1 on loopback; the server accepted 6 connections, all used.
+  // Only 4 entries show a connect phase (the document's and 1.png's sockets were preconnected).
+  const chromium = [
+    entry(0, [37.5, 37.5, 37.5, 37.5, 44, 72.3]),
+    entry(1, [40.1, 40.1, 40.1, 40.1, 44.2, 74.4]),
+    entry(2, [40.2, 50, 50.1, 50.2, 50.2, 74.5]),
+    entry(3, [40.3, 51.7, 51.7, 51.8, 51.8, 74.7]),
+    entry(4, [40.3, 54.1, 54.1, 54.7, 55.1, 74.7]),
+    entry(5, [40.3, 54.3, 54.3, 54.7, 55.2, 76.7]),
+    ...[6, 7, 8, 9, 10, 11].map((i) => entry(i, [40.4, 40.4, 40.4, 40.4, 82, 99.7 + i / 10])),
+  ];
+
+  test('Chromium HTTP/1.1: requests in flight at once count the connections its preconnect hides', () => {
+    const c = connectionCounts(record(chromium, NAV));
+    expect(c).toMatchObject({ connections: 6, opened: 4, requests: 13, reused: 7, cached: 0, notExposed: 0 });
+    expect(c.requestsPerConnection).toBeCloseTo(13 / 6);
+    expect(c.byOrigin).toEqual([{ origin: ORIGIN, protocol: 'http/1.1', connections: 6, opened: 4, requests: 13, source: 'overlap' }]);
+  });
+
+  // Firefox ESR 153 (1 ms clock): requests look sequential, but each new connection shows a
+  // DNS/connect phase after the fetch started; the server accepted 6 (the document's + 5).
+  test('Firefox HTTP/1.1: connect phases after fetchStart count the connections', () => {
+    const firefox = [
+      ...[0, 1, 2, 3].map((i) => entry(i, [31, 31, 31, 31, 66 + i, 67 + i])),
+      entry(17, [32, 90, 90, 90, 90, 90]),
+      entry(18, [32, 85, 90, 90, 91, 91]),
+      entry(19, [32, 85, 90, 91, 91, 91]),
+      entry(20, [32, 86, 90, 91, 92, 92]),
+      entry(21, [33, 87, 90, 91, 91, 92]),
+    ];
+    const nav = { ...NAV, fetchStart: -7, domainLookupStart: 14, connectStart: 14, connectEnd: 15, requestStart: 15, responseEnd: 17 };
+    const c = connectionCounts(record(firefox, nav));
+    expect(c).toMatchObject({ connections: 6, opened: 6, requests: 10 });
+    expect(c.byOrigin[0]?.source).toBe('connect-phase');
+  });
+
+  test('HTTP/2: one connection per origin unless more connect phases show; cache hits and restricted entries apart', () => {
+    const h2 = { nextHopProtocol: 'h2' };
+    const c = connectionCounts(
+      record([
+        entry(1, [10, 10, 10, 10, 11, 40], h2),
+        entry(2, [10, 10, 10, 10, 11, 41], h2),
+        entry(3, [10, 10, 10, 10, 0, 12], { ...h2, transferSize: 0 }),
+        entry(4, [12, 0, 0, 0, 0, 30], { name: 'https://cdn.test/a.js', restricted: true, nextHopProtocol: '' }),
+      ], { ...NAV, nextHopProtocol: 'h2' }),
+    );
+    expect(c).toMatchObject({ connections: 1, requests: 3, reused: 2, cached: 1, notExposed: 1 });
+    expect(c.byOrigin).toEqual([{ origin: ORIGIN, protocol: 'h2', connections: 1, opened: 0, requests: 3, source: 'per-origin' }]);
+  });
+
+  test('nothing exposed: no connections, no ratio', () => {
+    const c = connectionCounts(record([entry(1, [1, 0, 0, 0, 0, 5], { restricted: true })]));
+    expect(c).toMatchObject({ connections: 0, requests: 0, notExposed: 1 });
+    expect(c.requestsPerConnection).toBeUndefined();
+  });
+});
+
+describe('pageBytes and documentResponse', () => {
+  const doc = { requestId: '1', url: `${ORIGIN}/`, method: 'GET', type: 'main_frame', frameId: 0, startedAt: 1000, statusCode: 200, contentType: 'text/html', redirectedFrom: [`${ORIGIN}/old`], redirectStatuses: [301] };
+
+  test('the document counts, redirect hops are said to be unexposed unless Firefox sized them', () => {
+    const b = pageBytes({ timings: [entry(1, [1, 1, 1, 1, 2, 3]), entry(2, [1, 0, 0, 0, 0, 3], { restricted: true })], navigation: NAV, requests: [doc] });
+    expect(b).toEqual({ bytes: 1040 + 800, documentBytes: 1040, redirectBytes: 0, exposed: 1, notExposed: 1, redirectsNotExposed: 1, source: 'resource-timing' });
+    const firefox = pageBytes({ timings: [], navigation: NAV, requests: [{ ...doc, redirectHopBytes: 210 }] });
+    expect(firefox).toMatchObject({ bytes: 1250, redirectBytes: 210, redirectsNotExposed: 0, source: 'resource-timing+webrequest' });
+  });
+
+  test('without Navigation Timing (no content script), Firefox\'s responseSize sizes the document', () => {
+    expect(pageBytes({ timings: [], requests: [{ ...doc, redirectedFrom: undefined, responseSize: 4321 }] }).documentBytes).toBe(4321);
+  });
+
+  test('status, type and redirect chain of the document; a failed one says so', () => {
+    expect(documentResponse({ url: doc.url, requests: [doc], navigation: NAV })).toEqual({ url: doc.url, status: 200, contentType: 'text/html', redirects: [{ url: `${ORIGIN}/old`, status: 301 }] });
+    expect(documentResponse({ url: doc.url, requests: [{ ...doc, statusCode: undefined, contentType: undefined, redirectedFrom: undefined, error: 'net::ERR_CONNECTION_REFUSED' }] })).toEqual({
+      url: doc.url, contentType: '', redirects: [], error: 'net::ERR_CONNECTION_REFUSED',
+    });
+    expect(documentResponse({ url: doc.url, requests: [], navigation: { ...NAV, responseStatus: 404, contentType: 'text/plain' } })).toMatchObject({ status: 404, contentType: 'text/plain' });
+  });
+});
+
+describe('settleDiscoveryTimes', () => {
+  test('a discovery is never later than its request: Resource Timing first, webRequest when no entry', () => {
+    const page = {
+      startedAt: 1_000,
+      timings: [entry(1, [155, 155, 155, 155, 160, 207])],
+      requests: [{ requestId: '2', url: `${ORIGIN}/img/2.png`, method: 'GET', type: 'image', frameId: 0, startedAt: 1_300 }],
+      discoveries: <Discovery[]>[
+        { url: `${ORIGIN}/img/1.png`, kind: 'image' as const, priority: 'image' as const, atMs: 602, inViewport: false, tag: 'img', late: false },
+        { url: `${ORIGIN}/img/2.png`, kind: 'image' as const, priority: 'image' as const, atMs: 350, inViewport: false, tag: 'css', late: true },
+        { url: `${ORIGIN}/img/3.png`, kind: 'image' as const, priority: 'image' as const, atMs: 40, inViewport: false, tag: 'img', late: false },
+      ],
+    };
+    expect(settleDiscoveryTimes(page)).toBe(true);
+    expect(page.discoveries.map((d) => [d.atMs, d.atSource])).toEqual([[155, 'resource-timing'], [300, 'webrequest'], [40, undefined]]);
+    expect(settleDiscoveryTimes(page)).toBe(false);
+  });
+});

@@ -1,0 +1,167 @@
+import type { PageRecord, TimingEntry } from './page-record';
+import { originOf } from './timing-mapping';
+
+/**
+ * How the browser's connections carried a page, derived from what the browser exposes. No
+ * browser tells an extension which connection a request went on, so each origin's count comes
+ * from the strongest signal its entries give, and says which:
+ *
+ * - `connect-phase`: entries whose connect (or DNS) phase starts after their fetch started, or
+ *   has a length, opened a connection. Reliable in Firefox; in Chromium a request handed a socket
+ *   the browser had already connected (its preconnect at navigation start) shows no connect phase,
+ *   so this is a lower bound there.
+ * - `overlap`: HTTP/1.x carries one request at a time per connection, so the largest number of
+ *   requests in flight at once (`requestStart` … `responseEnd`) is a lower bound on the
+ *   connections used; Chromium fills its six per host, and then this is the count.
+ * - `per-origin`: HTTP/2 and HTTP/3 multiplex one connection per origin; the browser may coalesce
+ *   origins onto one connection (same address, certificate covering both), which it does not
+ *   expose, so this can over-count by the coalesced origins.
+ *
+ * Cross-origin entries without Timing-Allow-Origin hide their phases (`notExposed`); entries
+ * served from the HTTP cache used no connection (`cached`).
+ */
+export type ConnectionSource = 'connect-phase' | 'overlap' | 'per-origin';
+
+export interface OriginConnections {
+  origin: string;
+  /** The protocol most of the origin's exposed entries used (`http/1.1`, `h2`, `h3`; '' unknown). */
+  protocol: string;
+  /** Connections that carried the page's requests to this origin. */
+  connections: number;
+  /** Of those, connections whose connect phase the browser showed (opened during this page). */
+  opened: number;
+  /** Requests with exposed timing (the document included for its origin). */
+  requests: number;
+  source: ConnectionSource;
+}
+
+export interface ConnectionCounts {
+  /** Connections used, summed over origins. */
+  connections: number;
+  /** Connections shown opening (connect phase visible): a lower bound on those opened for this page. */
+  opened: number;
+  /** Requests counted (exposed, not from the cache), the document included. */
+  requests: number;
+  /** Requests that did not need a connection of their own: `requests − connections`. */
+  reused: number;
+  /** `requests / connections`; undefined when nothing was exposed. */
+  requestsPerConnection?: number;
+  /** Entries served from the HTTP cache. */
+  cached: number;
+  /** Cross-origin entries without Timing-Allow-Origin: their connection is not exposed. */
+  notExposed: number;
+  byOrigin: OriginConnections[];
+}
+
+/** The parts of an entry the count reads; the document's navigation entry maps onto it too. */
+interface Fetch {
+  name: string;
+  fetchStart?: number;
+  domainLookupStart: number;
+  connectStart: number;
+  connectEnd: number;
+  /** 0 when unknown (a document in a record of an older version): left out of the overlap. */
+  requestStart: number;
+  responseEnd: number;
+  nextHopProtocol: string;
+}
+
+export function connectionCounts(page: Pick<PageRecord, 'url' | 'timings' | 'navigation'>): ConnectionCounts {
+  const out: ConnectionCounts = { connections: 0, opened: 0, requests: 0, reused: 0, cached: 0, notExposed: 0, byOrigin: [] };
+  // An origin's HTTP/1.x and HTTP/2 fetches cannot share a connection: counted apart.
+  const byOrigin = new Map<string, Fetch[]>();
+  const add = (f: Fetch) => {
+    const key = `${originOf(f.name)} ${isMultiplexed(f.nextHopProtocol) ? f.nextHopProtocol : 'h1'}`;
+    const list = byOrigin.get(key);
+    if (list) list.push(f);
+    else byOrigin.set(key, [f]);
+  };
+  const doc = documentFetch(page);
+  if (doc) add(doc);
+  for (const t of page.timings) {
+    if (t.restricted) out.notExposed++;
+    else if (isFromCache(t)) out.cached++;
+    else add(t);
+  }
+  for (const [key, fetches] of byOrigin) {
+    const o = countOrigin(key.slice(0, key.lastIndexOf(' ')), fetches);
+    out.byOrigin.push(o);
+    out.connections += o.connections;
+    out.opened += o.opened;
+    out.requests += o.requests;
+  }
+  out.reused = out.requests - out.connections;
+  if (out.connections > 0) out.requestsPerConnection = out.requests / out.connections;
+  return out;
+}
+
+/** Served from the HTTP cache: a body arrived, no bytes crossed the network. */
+export function isFromCache(t: Pick<TimingEntry, 'transferSize' | 'encodedBodySize'>): boolean {
+  return t.transferSize === 0 && t.encodedBodySize > 0;
+}
+
+function countOrigin(origin: string, fetches: readonly Fetch[]): OriginConnections {
+  const protocol = mostCommon(fetches.map((f) => f.nextHopProtocol));
+  const opened = fetches.filter(showsConnect).length;
+  if (isMultiplexed(protocol)) return { origin, protocol, connections: Math.max(1, opened), opened, requests: fetches.length, source: opened > 1 ? 'connect-phase' : 'per-origin' };
+  const overlap = maxInFlight(fetches);
+  return overlap > opened
+    ? { origin, protocol, connections: overlap, opened, requests: fetches.length, source: 'overlap' }
+    : { origin, protocol, connections: Math.max(1, opened), opened, requests: fetches.length, source: 'connect-phase' };
+}
+
+/**
+ * A connection was set up for this fetch: its connect phase has a length, or its DNS/connect
+ * phase began after the fetch did (a reused connection's phases all equal `fetchStart`).
+ */
+function showsConnect(f: Fetch): boolean {
+  if (f.connectEnd > f.connectStart) return true;
+  if (f.fetchStart === undefined || f.connectStart === 0) return false;
+  return f.connectStart > f.fetchStart || f.domainLookupStart > f.fetchStart;
+}
+
+function isMultiplexed(protocol: string): boolean {
+  return protocol === 'h2' || protocol === 'h3' || protocol.startsWith('h3-');
+}
+
+/** Most requests in flight at once, intervals `[requestStart, responseEnd)`; touching ends do not overlap. */
+function maxInFlight(fetches: readonly Fetch[]): number {
+  const edges: [number, number][] = [];
+  for (const f of fetches) {
+    if (!(f.requestStart > 0 || f.responseEnd > 0) || f.responseEnd <= f.requestStart) continue;
+    edges.push([f.requestStart, 1], [f.responseEnd, -1]);
+  }
+  // Ends before starts at the same time: a connection freed at t can take the request sent at t.
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let max = 0;
+  for (const [, d] of edges) max = Math.max(max, (now += d));
+  return Math.max(max, fetches.length > 0 ? 1 : 0);
+}
+
+function documentFetch(page: Pick<PageRecord, 'url' | 'navigation'>): Fetch | undefined {
+  const n = page.navigation;
+  if (!n) return undefined;
+  if (n.transferSize === 0 && (n.encodedBodySize ?? 0) > 0) return undefined; // the document came from the cache
+  // Without its phases (older records) the document still counts as a request on some connection.
+  const phases = n.requestStart !== undefined && n.connectStart !== undefined && n.connectEnd !== undefined;
+  return {
+    name: page.url,
+    ...(phases && n.fetchStart !== undefined ? { fetchStart: n.fetchStart } : {}),
+    domainLookupStart: phases ? (n.domainLookupStart ?? n.connectStart ?? 0) : 0,
+    connectStart: phases ? (n.connectStart ?? 0) : 0,
+    connectEnd: phases ? (n.connectEnd ?? 0) : 0,
+    requestStart: phases ? (n.requestStart ?? 0) : 0,
+    responseEnd: phases ? (n.responseEnd ?? n.responseStart) : 0,
+    nextHopProtocol: n.nextHopProtocol,
+  };
+}
+
+function mostCommon(values: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best = '';
+  let bestCount = 0;
+  for (const [v, c] of counts) if (c > bestCount && v !== '') [best, bestCount] = [v, c];
+  return best;
+}

@@ -1,0 +1,94 @@
+import { isFromCache } from './connection-count';
+import type { ObservedRequest, PageRecord } from './page-record';
+
+/**
+ * The bytes a page load took from the network, document included. Resource and Navigation
+ * Timing `transferSize` count each response's headers as 300 bytes (Resource Timing §4.3, so a
+ * page cannot learn header sizes); bodies are exact. Cross-origin entries without
+ * Timing-Allow-Origin hide their size (`notExposed`). Redirect hops are not in any entry:
+ * Firefox's webRequest `responseSize` gives them, other browsers do not (`redirectsNotExposed`).
+ */
+export interface PageBytes {
+  /** Everything counted below. */
+  bytes: number;
+  /** The document's own response, when Navigation Timing exposed it. */
+  documentBytes?: number;
+  /** Redirect hops' bytes, where the browser gives them (Firefox). */
+  redirectBytes: number;
+  /** Sub-resources counted. */
+  exposed: number;
+  /** Sub-resources whose size the browser hides. */
+  notExposed: number;
+  /** Redirect hops (document and sub-resources) whose size no browser signal gave. */
+  redirectsNotExposed: number;
+  /** Where `bytes` came from, for the label next to the number. */
+  source: 'resource-timing' | 'resource-timing+webrequest';
+}
+
+export function pageBytes(page: Pick<PageRecord, 'timings' | 'navigation' | 'requests'>): PageBytes {
+  const out: PageBytes = { bytes: 0, redirectBytes: 0, exposed: 0, notExposed: 0, redirectsNotExposed: 0, source: 'resource-timing' };
+  const nav = page.navigation;
+  const doc = page.requests.find((r) => r.type === 'main_frame' && r.frameId === 0);
+  if (nav?.transferSize !== undefined && !isFromCache({ transferSize: nav.transferSize, encodedBodySize: nav.encodedBodySize ?? 0 })) {
+    out.documentBytes = nav.transferSize;
+  } else if (doc?.responseSize !== undefined) {
+    out.documentBytes = doc.responseSize;
+  }
+  out.bytes += out.documentBytes ?? 0;
+  for (const t of page.timings) {
+    if (t.restricted) {
+      out.notExposed++;
+    } else {
+      out.bytes += t.transferSize;
+      out.exposed++;
+    }
+  }
+  for (const r of page.requests) {
+    const hops = r.redirectedFrom?.length ?? 0;
+    if (hops === 0) continue;
+    const hopBytes = redirectBytesOf(r);
+    if (hopBytes === undefined) out.redirectsNotExposed += hops;
+    else {
+      out.redirectBytes += hopBytes;
+      out.source = 'resource-timing+webrequest';
+    }
+  }
+  out.bytes += out.redirectBytes;
+  return out;
+}
+
+/** Firefox's `responseSize` of a redirected request covers the hops too; without it, unknown. */
+function redirectBytesOf(r: ObservedRequest): number | undefined {
+  return r.redirectHopBytes;
+}
+
+/** The top-level document's response as the browser reported it. */
+export interface DocumentResponse {
+  url: string;
+  /** HTTP status; undefined until the response arrived. */
+  status?: number;
+  /** `Content-Type` (webRequest header, else Navigation Timing `contentType`); '' when not given. */
+  contentType: string;
+  /** The hops before it, with their statuses. */
+  redirects: { url: string; status?: number }[];
+  /** net::ERR_… / NS_ERROR_… when the document failed. */
+  error?: string;
+}
+
+export function documentResponse(page: Pick<PageRecord, 'url' | 'requests' | 'navigation'>): DocumentResponse | undefined {
+  const doc = page.requests.find((r) => r.type === 'main_frame' && r.frameId === 0);
+  const nav = page.navigation;
+  if (!doc && !nav) return undefined;
+  const status = doc?.statusCode ?? (nav?.responseStatus ? nav.responseStatus : undefined);
+  return {
+    url: doc?.url ?? page.url,
+    ...(status === undefined ? {} : { status }),
+    contentType: doc?.contentType ?? nav?.contentType ?? '',
+    redirects: (doc?.redirectedFrom ?? []).map((url, i) => {
+      const s = doc?.redirectStatuses?.[i];
+      return s === undefined ? { url } : { url, status: s };
+    }),
+    ...(doc?.error ? { error: doc.error } : {}),
+  };
+}
+
