@@ -1,5 +1,5 @@
 import type { Run } from '../../src/run';
-import { preconnectPlan, type OriginMemory, type PageOrigin, type RequestResult, type Scheduler, type Strategy } from '../../src/scheduler';
+import { preconnectCount, preconnectPlan, type OriginMemory, type PageOrigin, type RequestResult, type Scheduler, type Strategy } from '../../src/scheduler';
 import { runSession, type RunTransportOptions } from '../run/run-session';
 import { LoadError } from './load-errors';
 import { PageDiscovery } from './page-discovery';
@@ -47,9 +47,17 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const start = (scheduler: Scheduler): void => {
     discovery.start(scheduler);
-    if (memory && strategy.preconnect) {
-      for (const t of preconnectPlan(options.url, memory, strategy)) scheduler.preconnect(t.origin, t.connections);
+    if (!strategy.preconnect) return;
+    const plan = memory ? preconnectPlan(options.url, memory, strategy) : [];
+    if (plan.length > 0) {
+      for (const t of plan) scheduler.preconnect(t.origin, t.connections);
+      return;
     }
+    // First visit: the document's origin is the first the scanner will meet, and nearly every page
+    // fetches more from it; its connections open beside the document's, sized as for a busy origin
+    // (one while it may be h2), so the first subresources find them ready.
+    const origin = new URL(options.url).origin;
+    scheduler.preconnect(origin, preconnectCount(origin, strategy.maxConnectionsPerOrigin, memory?.get(origin), strategy));
   };
   const { ended, run, results } = await runSession(
     {
