@@ -11,12 +11,13 @@ import type { CorpusPage } from '../../native-host/demo/corpus-types';
 import { ALMANAC_ORIGINS, ALMANAC_SHAPES } from './almanac-shape';
 import { BenchCorpusError, type BenchPage, type BenchPageBuild } from './bench-page-types';
 import { buildAlmanacPage } from './page-almanac';
+import { buildRealPage, REAL_PAGE_NAMES } from './page-real';
 
 export * from './bench-page-types';
 export { ALMANAC_MEDIAN, ALMANAC_ORIGINS, ALMANAC_P90, ALMANAC_SOURCE } from './almanac-shape';
 
 /** Every page the benchmarks name, multi-origin ones first. */
-export const BENCH_PAGE_NAMES: readonly string[] = [...ALMANAC_SHAPES.map((s) => s.name), ...DEMO_PAGE_NAMES];
+export const BENCH_PAGE_NAMES: readonly string[] = [...ALMANAC_SHAPES.map((s) => s.name), ...REAL_PAGE_NAMES, ...DEMO_PAGE_NAMES];
 
 /** The origin single-origin pages are listed under (they are served from every origin). */
 export const PRIMARY_ORIGIN = ALMANAC_ORIGINS.www;
@@ -54,6 +55,8 @@ function fromDemoPage(p: CorpusPage): BenchPage {
 export function buildBenchPage(name: string): BenchPageBuild {
   const shape = ALMANAC_SHAPES.find((s) => s.name === name);
   if (shape !== undefined) return buildAlmanacPage(shape);
+  const real = buildRealPage(name);
+  if (real !== undefined) return real;
   let canonical: string;
   try {
     canonical = canonicalPageName(name);

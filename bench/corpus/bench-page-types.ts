@@ -56,13 +56,20 @@ export interface BenchPage {
    * one origin, and the origin servers put it on every origin they run.
    */
   readonly singleOrigin: boolean;
+  /**
+   * Real-shaped pages mix schemes, as real pages do: each origin listed here is linked under its
+   * own scheme (`http` = HTTP/1.1, `https` = h2 where the client offers it), and the document is
+   * loaded over `documentScheme`. Absent: every link takes the document's scheme.
+   */
+  readonly schemes?: Readonly<Record<string, 'http' | 'https'>>;
+  readonly documentScheme?: 'http' | 'https';
 }
 
 /**
  * Base URL (scheme, host, optional port; no trailing slash) under which a client reaches `origin`,
  * e.g. `https://static.example.test` or `http://127.0.0.1:40123`.
  */
-export type OriginBaseUrl = (origin: string) => string;
+export type OriginBaseUrl = (origin: string, scheme?: 'http' | 'https') => string;
 
 /** One page's manifest plus a source of its bodies. */
 export interface BenchPageBuild {

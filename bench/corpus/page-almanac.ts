@@ -27,7 +27,7 @@ const SCRIPT_ORIGINS = [O.static, O.www, O.static, O.tags, O.static, O.ads, O.an
 const IMAGE_ORIGINS = [O.img, O.cdn1, O.cdn2, O.img, O.cdn1];
 const THIRD_PARTY = new Set<string>([O.tags, O.analytics, O.ads, O.social]);
 
-interface Text {
+export interface Text {
   template: string;
   size: number;
   style: PadStyle;
@@ -192,8 +192,11 @@ function buildDocument(rng: Prng, shape: AlmanacShape, p: DocumentParts): Text {
   return { template: [...head, ...body, ...tail].join('\n'), size: shape.documentBytes, style: 'html' };
 }
 
-/** Bodies of a multi-origin page: text rendered per base-URL mapping, binaries memoised. */
-function makeBenchBuild(page: BenchPage, texts: ReadonlyMap<string, Text>): BenchPageBuild {
+/**
+ * Bodies of a multi-origin page: text rendered per base-URL mapping, binaries memoised. A page with
+ * `schemes` links each listed origin under its own scheme, whatever the document's.
+ */
+export function makeBenchBuild(page: BenchPage, texts: ReadonlyMap<string, Text>): BenchPageBuild {
   const byKey = new Map<string, BenchResource>(page.resources.map((r) => [key(r), r]));
   const binaries = new Map<string, CorpusBody>();
   return {
@@ -204,7 +207,8 @@ function makeBenchBuild(page: BenchPage, texts: ReadonlyMap<string, Text>): Benc
       const contentType = k === key(page.document) ? page.document.contentType : byKey.get(k)?.contentType;
       if (contentType === undefined) return undefined;
       if (text !== undefined) {
-        return { contentType, body: Buffer.from(renderTemplate(text.template, text.size, baseUrl, text.style, k), 'latin1') };
+        const base = page.schemes === undefined ? baseUrl : (o: string) => baseUrl(o, page.schemes?.[o]);
+        return { contentType, body: Buffer.from(renderTemplate(text.template, text.size, base, text.style, k), 'latin1') };
       }
       let hit = binaries.get(k);
       if (hit === undefined) {

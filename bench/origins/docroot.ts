@@ -50,10 +50,10 @@ export function writeDocroots(root: string, builds: readonly BenchPageBuild[], b
       for (const origin of origins) {
         let httpFile: string | undefined;
         for (const scheme of SCHEMES) {
-          const body = build.bodyOf(item.origin, item.path, (o) => {
+          const body = build.bodyOf(item.origin, item.path, (o, linkScheme) => {
             const b = bound.get(o);
             if (b === undefined) throw new OriginsError('E_ORIGIN_UNBOUND', `${page.name} links to unbound origin ${o}`);
-            return scheme === 'http' ? b.httpUrl : b.httpsUrl;
+            return (linkScheme ?? scheme) === 'http' ? b.httpUrl : b.httpsUrl;
           });
           if (body === undefined) throw new Error(`bug: ${page.name} lists ${item.origin}${item.path} but has no body for it`);
           const file = join(docrootOf(root, scheme, origin), item.path);

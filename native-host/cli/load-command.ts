@@ -1,7 +1,9 @@
 import { runToJson, summarizeStrategies, type Run, type StrategySummary } from '../../src/run';
 import type { Strategy } from '../../src/scheduler';
+import { InMemoryOriginMemory } from '../../src/scheduler';
+import { readMemoryFile, writeMemoryFile } from '../load/memory-file';
 import { loadPage, type LoadPageOptions } from '../load/page-loader';
-import { boolFlag, intFlag, parseArgs, type FlagSpec } from './args';
+import { boolFlag, intFlag, parseArgs, stringFlag, type FlagSpec } from './args';
 import { CliError } from './cli-error';
 import { usageLine, type CommandHelp } from './command-help';
 import { formatBytes, formatTable } from './format-table';
@@ -15,6 +17,8 @@ const FLAGS: Record<string, FlagSpec> = {
   timeout: { ...LOAD_FLAGS.timeout, default: '120000' },
   ca: { type: 'string', value: 'FILE', description: 'trust this PEM CA file for https (e.g. a test server\'s)' },
   insecure: { type: 'boolean', description: 'do not verify TLS certificates' },
+  revisit: { type: 'boolean', description: 'model a returning visitor: each strategy first loads the page once unmeasured, then every measured run starts from what the earlier loads learned (origin memory, size hints); only getlist uses origin memory' },
+  memory: { type: 'string', value: 'FILE', description: 'origin memory (pipelining, h2, path, the page\'s origins) read from FILE before the runs and written back after; a missing FILE starts empty' },
 };
 
 export const LOAD_HELP: CommandHelp = {
@@ -33,7 +37,9 @@ export const LOAD_USAGE = usageLine(LOAD_HELP.synopsis, FLAGS);
 
 /**
  * Runs each strategy `repeat` times, interleaved (s1, s2, …, s1, s2, …) so that slow drift in the
- * network affects every strategy alike. Each run uses fresh connections.
+ * network affects every strategy alike. Each run uses fresh connections. With `revisit`, each
+ * strategy first loads the page once, unmeasured, so that every measured run is a returning
+ * visitor's: its size hints and (getlist) `base.memory` hold what the earlier loads learned.
  */
 export async function runStrategies(
   url: string,
@@ -41,8 +47,13 @@ export async function runStrategies(
   repeat: number,
   base: Omit<LoadPageOptions, 'url' | 'strategy'>,
   progress: (run: Run, rep: number) => void,
+  revisit = false,
 ): Promise<Array<{ run: Run; repeat: number }>> {
   const runs: Array<{ run: Run; repeat: number }> = [];
+  if (revisit) {
+    base = { ...base, sizeHints: base.sizeHints ?? new Map(), memory: base.memory ?? new InMemoryOriginMemory() };
+    for (const s of strategies) await loadPage({ ...base, url, strategy: s });
+  }
   for (let rep = 1; rep <= repeat; rep++) {
     for (const s of strategies) {
       const run = await loadPage({ ...base, url, strategy: s });
@@ -71,12 +82,16 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   const timeoutMs = intFlag(args, 'timeout', 120_000, 100, 3_600_000);
   const json = boolFlag(args, 'json');
   const transport = transportOptions(args);
+  const revisit = boolFlag(args, 'revisit');
+  const memoryFile = stringFlag(args, 'memory');
+  const memory = memoryFile !== undefined ? readMemoryFile(memoryFile) : undefined;
   const recorder = await Recorder.open(args);
   let runs: Array<{ run: Run; repeat: number }>;
   try {
-    runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs }, (run, rep) => {
+    runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs, ...(memory ? { memory } : {}) }, (run, rep) => {
       if (!json) io.err(`  ${run.strategy.padEnd(9)} run ${rep}/${repeat}: ${run.totalMs.toFixed(0)} ms, ${run.requests.length} requests\n`);
-    });
+    }, revisit);
+    if (memoryFile !== undefined && memory) writeMemoryFile(memoryFile, memory);
     await recorder?.record(runs.map((r) => r.run), json ? undefined : io);
   } finally {
     await recorder?.close();

@@ -3,7 +3,7 @@ import { CodedError } from '../../src/errors/coded-error';
 /**
  * Why a page load could not be done. `code` is stable; the message says what to do.
  * User-fixable: E_INVALID_URL, E_UNSUPPORTED_SCHEME, E_CONNECT_FAILED, E_HTTP_STATUS, E_NOT_HTML,
- * E_TOO_MANY_REDIRECTS, E_LOAD_TIMEOUT, E_TOO_MANY_REQUESTS.
+ * E_TOO_MANY_REDIRECTS, E_LOAD_TIMEOUT, E_TOO_MANY_REQUESTS, E_MEMORY_FILE.
  */
 export type LoadErrorCode =
   | 'E_INVALID_URL'
@@ -13,7 +13,8 @@ export type LoadErrorCode =
   | 'E_HTTP_STATUS'
   | 'E_NOT_HTML'
   | 'E_TOO_MANY_REDIRECTS'
-  | 'E_LOAD_TIMEOUT';
+  | 'E_LOAD_TIMEOUT'
+  | 'E_MEMORY_FILE';
 
 export class LoadError extends CodedError<LoadErrorCode> {
   override readonly name = 'LoadError';

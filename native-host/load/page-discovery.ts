@@ -1,4 +1,4 @@
-import { createHtmlScanner, extractCssUrls, type HtmlScanner } from '../../src/discovery';
+import { createHtmlScanner, extractCssUrls, type HtmlScanner, type OriginHint } from '../../src/discovery';
 import { SchedulerError, type Dispatch, type PriorityClass, type RequestResult, type Scheduler } from '../../src/scheduler';
 import type { ResponseHooks } from '../transport/response-hooks';
 import { LoadError } from './load-errors';
@@ -11,6 +11,8 @@ export interface PageDiscoveryOptions {
   maxRedirects: number;
   /** Bytes of one stylesheet buffered to look for late-discovered URLs. */
   maxCssBytes: number;
+  /** Open a connection to each origin a `<link rel=preconnect|dns-prefetch>` names, once parsed. */
+  preconnectHints?: boolean;
 }
 
 /**
@@ -109,7 +111,17 @@ export class PageDiscovery {
     this.scanners.set(d.id, createHtmlScanner({
       documentUrl: d.request.url,
       onResource: (r) => this.enqueue(r.url, r.priority, r.kind),
+      ...(this.options.preconnectHints ? { onOriginHint: (h: OriginHint) => this.preconnect(h.origin) } : {}),
     }));
+  }
+
+  private preconnect(origin: string): void {
+    try {
+      this.scheduler?.preconnect(origin, 1);
+    } catch (err) {
+      // A hint naming an origin the scheduler cannot reach is ignored, as a browser ignores it.
+      if (!(err instanceof SchedulerError)) throw err;
+    }
   }
 
   private redirect(from: string, next: string): void {

@@ -1,5 +1,5 @@
 import type { Run } from '../../src/run';
-import type { Strategy } from '../../src/scheduler';
+import { preconnectCount, preconnectPlan, type OriginMemory, type PageOrigin, type RequestResult, type Scheduler, type Strategy } from '../../src/scheduler';
 import { runSession, type RunTransportOptions } from '../run/run-session';
 import { LoadError } from './load-errors';
 import { PageDiscovery } from './page-discovery';
@@ -17,6 +17,11 @@ export interface LoadPageOptions {
   maxCssBytes?: number;
   /** Response sizes learned on earlier loads (shared across runs to model a returning visitor). */
   sizeHints?: Map<string, number>;
+  /**
+   * Origin memory (a returning visitor): read for the page's learned origin list and each origin's
+   * facts, and written with what this load learned. Used only by strategies with `useOriginMemory`.
+   */
+  memory?: OriginMemory;
   now?: () => number;
 }
 
@@ -25,32 +30,59 @@ export interface LoadPageOptions {
  * HTML scanner, and enqueue each inlined resource the moment its tag is parsed (GETALL without the
  * server's help); stylesheets are scanned when complete for `url()` / `@import` (late discovery).
  * Every call uses fresh connections (a new transport and connector: no warm sockets, no TLS
- * session reuse across calls).
+ * session reuse across calls). With `strategy.preconnect`, connections to the page's learned
+ * origins open at t = 0, beside the document's (src/scheduler/preconnect.ts).
  * @throws LoadError with a stable code when the page could not be loaded (`E_LOAD_TIMEOUT` after
  * `timeoutMs`).
  */
 export async function loadPage(options: LoadPageOptions): Promise<Run> {
+  const { strategy } = options;
+  const memory = strategy.useOriginMemory ? options.memory : undefined;
   const discovery = new PageDiscovery({
     url: options.url,
     maxRedirects: options.maxRedirects ?? 5,
     maxCssBytes: options.maxCssBytes ?? 2 * 1024 * 1024,
+    preconnectHints: strategy.preconnect,
   });
   const timeoutMs = options.timeoutMs ?? 120_000;
+  const start = (scheduler: Scheduler): void => {
+    discovery.start(scheduler);
+    if (!strategy.preconnect) return;
+    const plan = memory ? preconnectPlan(options.url, memory, strategy) : [];
+    if (plan.length > 0) {
+      for (const t of plan) scheduler.preconnect(t.origin, t.connections);
+      return;
+    }
+    // First visit: the document's origin is the first the scanner will meet, and nearly every page
+    // fetches more from it; its connections open beside the document's, sized as for a busy origin
+    // (one while it may be h2), so the first subresources find them ready.
+    const origin = new URL(options.url).origin;
+    scheduler.preconnect(origin, preconnectCount(origin, strategy.maxConnectionsPerOrigin, memory?.get(origin), strategy));
+  };
   const { ended, run, results } = await runSession(
     {
       url: options.url,
-      strategy: options.strategy,
+      strategy,
       hooks: discovery.hooks,
       timeoutMs,
       transport: options.transport,
       sizeHints: options.sizeHints,
+      memory,
       now: options.now,
     },
-    (scheduler) => discovery.start(scheduler),
+    start,
   );
   if (ended === 'timeout') {
-    throw new LoadError('E_LOAD_TIMEOUT', `loading ${options.url} with ${options.strategy.name} took longer than ${timeoutMs} ms`);
+    throw new LoadError('E_LOAD_TIMEOUT', `loading ${options.url} with ${strategy.name} took longer than ${timeoutMs} ms`);
   }
   discovery.checkDocument(results);
+  memory?.putPageOrigins(options.url, originsUsed(results));
   return run;
+}
+
+/** Requests per origin of a load, the answered ones only (a failed origin is not worth a preconnect). */
+export function originsUsed(results: readonly RequestResult[]): PageOrigin[] {
+  const counts = new Map<string, number>();
+  for (const r of results) if (!r.error) counts.set(r.origin, (counts.get(r.origin) ?? 0) + 1);
+  return [...counts].map(([origin, requests]) => ({ origin, requests }));
 }

@@ -1,5 +1,5 @@
 import { buildRun, type Run } from '../../src/run';
-import { Scheduler, type RequestResult, type Strategy } from '../../src/scheduler';
+import { Scheduler, type OriginMemory, type RequestResult, type Strategy } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import type { ResponseHooks } from '../transport/response-hooks';
 import { UndiciTransport, type UndiciTransportOptions } from '../transport/undici-transport';
@@ -16,6 +16,8 @@ export interface RunSessionOptions {
   hooks?: ResponseHooks;
   /** Response sizes learned on earlier runs (shared across runs to model a returning visitor). */
   sizeHints?: Map<string, number>;
+  /** What earlier runs learned per origin (read and written by strategies with `useOriginMemory`). */
+  memory?: OriginMemory;
   /** The run stops waiting after this long; what is unfinished then fails with `E_SCHEDULER_CLOSED`. @default 120000 */
   timeoutMs?: number;
   /** Aborting stops waiting at once, like the timeout. */
@@ -53,6 +55,7 @@ export async function runSession(options: RunSessionOptions, start: (scheduler: 
     transport,
     clock: { now },
     ...(options.sizeHints ? { sizeHints: options.sizeHints } : {}),
+    ...(options.memory ? { memory: options.memory } : {}),
     observer: { onRequestSettled: (r) => results.push(r) },
   });
   transport.attach(scheduler);

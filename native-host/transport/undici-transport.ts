@@ -2,7 +2,8 @@ import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
 import { Client, type Dispatcher } from 'undici';
 import { CodedError } from '../../src/errors/coded-error';
-import type { Dispatch, OpenOptions, TransportHandler, TransportPort } from '../../src/scheduler';
+import type { Dispatch, OpenOptions, PriorityClass, TransportHandler, TransportPort } from '../../src/scheduler';
+import { PRIORITY_SIGNALS } from '../../src/scheduler/priority-signal';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { Flight, type FlightHost } from './flight';
 import type { ResponseHooks } from './response-hooks';
@@ -36,6 +37,8 @@ interface Conn {
   /** First status line's version (HTTP/1.x only). */
   version: string | undefined;
   maxOutstanding: number;
+  /** Send RFC 9218 `priority` fields (h2 connections only). */
+  prioritySignals: boolean;
   closed: boolean;
 }
 
@@ -59,6 +62,8 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private readonly closing = unboundedAbortController();
   /** Every request carries the same headers: no cookies, no credentials, identity encoding. */
   private readonly headers: Record<string, string>;
+  /** `headers` plus each class's RFC 9218 `priority` field, built once (src/scheduler/priority-signal.ts). */
+  private readonly h2Headers: ReadonlyMap<PriorityClass, Record<string, string>>;
 
   constructor(readonly options: UndiciTransportOptions = {}) {
     this.headers = {
@@ -67,6 +72,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
       // Identity so byte counts are wire body bytes.
       'accept-encoding': 'identity',
     };
+    this.h2Headers = new Map(PRIORITY_SIGNALS.map(([c, field]) => [c, { ...this.headers, priority: field }]));
   }
 
   /** The handler to answer (the scheduler); set once, before the first request is enqueued. */
@@ -101,7 +107,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
             socket.destroy();
             return;
           }
-          const conn: Conn = { id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding, closed: false };
+          const conn: Conn = { id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding, prioritySignals: options.prioritySignals === true && handshake.protocol === 'h2', closed: false };
           this.conns.set(id, conn);
           socket.on('error', () => undefined); // 'close' follows; the cause reaches requests via undici
           socket.once('close', () => this.lost(conn, new ConnectionGoneError(`connection ${id} to ${origin} closed`)));
@@ -133,7 +139,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
         origin: conn.origin,
         path: req.path,
         method: req.method as Dispatcher.HttpMethod,
-        headers: this.headers,
+        headers: conn.prioritySignals ? (this.h2Headers.get(req.priority) ?? this.headers) : this.headers,
         // The scheduler decides what is pipelined; undici must not hold requests back itself.
         blocking: false,
         // `reset: true` sends `Connection: close`. HEAD must say false explicitly or undici closes.

@@ -53,6 +53,8 @@ class StreamingHtmlScanner implements HtmlScanner {
   private readonly queue: DiscoveredResource[] = [];
   private readonly onResource: (resource: DiscoveredResource) => void;
   private readonly firstImagesVisible: number;
+  private readonly onOriginHint: HtmlScannerOptions['onOriginHint'];
+  private readonly hinted = new Set<string>();
 
   private base: string;
   /** Only the first `<base href>` counts (HTML "frozen base URL"). */
@@ -78,6 +80,7 @@ class StreamingHtmlScanner implements HtmlScanner {
     }
     this.firstImagesVisible = visible;
     this.onResource = options.onResource;
+    this.onOriginHint = options.onOriginHint;
     this.base = options.documentUrl;
     const self = resolveHttpUrl(options.documentUrl, options.documentUrl);
     if (self !== undefined) this.seen.add(self);
@@ -172,6 +175,7 @@ class StreamingHtmlScanner implements HtmlScanner {
   }
 
   private handleElement(tag: string, attribs: Attributes): void {
+    if (tag === 'link' && this.onOriginHint) this.handleOriginHint(attribs);
     if (tag === 'base') {
       this.handleBase(attribs);
     } else {
@@ -194,6 +198,19 @@ class StreamingHtmlScanner implements HtmlScanner {
       const offset = this.offsets.byteOffsetOf(this.parser.endIndex + 1);
       this.style = { offset, text: '', printOnly: isPrintOnly(attribs.media) };
     }
+  }
+
+  /** `<link rel=preconnect|dns-prefetch href>`: the origin, once (`//host` resolves against the base). */
+  private handleOriginHint(attribs: Attributes): void {
+    const rels = (attribs.rel ?? '').toLowerCase().split(/[\t\n\f\r ]+/);
+    const rel = rels.includes('preconnect') ? 'preconnect' : rels.includes('dns-prefetch') ? 'dns-prefetch' : undefined;
+    if (!rel || attribs.href === undefined) return;
+    const url = resolveHttpUrl(attribs.href, this.base);
+    if (url === undefined) return;
+    const origin = new URL(url).origin;
+    if (this.hinted.has(origin)) return;
+    this.hinted.add(origin);
+    this.onOriginHint?.({ origin, rel });
   }
 
   /** The first `<base href>` sets the base for everything after it; a bad one means the document URL. */

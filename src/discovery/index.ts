@@ -7,4 +7,4 @@ export { extractCssUrls, type CssUrlReference } from './css-urls';
 export { classifyCssReference } from './classify';
 export { parseSrcset, type SrcsetCandidate } from './srcset';
 export { DiscoveryError, type DiscoveryErrorCode } from './errors';
-export type { DiscoveredResource, HtmlScanner, HtmlScannerOptions, ResourceKind, ScriptMode } from './types';
+export type { DiscoveredResource, HtmlScanner, HtmlScannerOptions, OriginHint, ResourceKind, ScriptMode } from './types';

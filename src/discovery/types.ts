@@ -45,11 +45,22 @@ export interface HtmlScannerOptions {
   /** Called once per new URL, synchronously from `write()` / `end()`, in document order. */
   onResource: (resource: DiscoveredResource) => void;
   /**
+   * Called once per origin named by `<link rel=preconnect>` or `<link rel=dns-prefetch>`, as soon
+   * as the tag is parsed: the page says it will need that origin, so connections can open now.
+   */
+  onOriginHint?: (hint: OriginHint) => void;
+  /**
    * The scanner has no layout, so it cannot know which images are in the viewport. The first
    * `firstImagesVisible` non-lazy `<img>` elements (a `<picture>` counts once) are guessed to be
    * visible and classed `visible-image`. Default 0: only `fetchpriority=high` images are.
    */
   firstImagesVisible?: number;
+}
+
+export interface OriginHint {
+  /** `scheme://host[:port]`. */
+  origin: string;
+  rel: 'preconnect' | 'dns-prefetch';
 }
 
 /** A push-style scanner: feed it the document as it arrives. */

@@ -39,6 +39,8 @@ export interface ConnState {
   draining: boolean;
   /** A retried request is outstanding here: nothing may be pipelined behind it (RFC 9112 §9.3.2). */
   gate: DispatchState | undefined;
+  /** When body bytes last arrived on it (h2 stall detection, stream-stall.ts). */
+  lastDataAt: number | undefined;
 }
 
 export interface OriginState {
@@ -63,6 +65,13 @@ export interface OriginState {
   path: { state: 'idle' } | { state: 'measuring'; dispatchId: number; rttMs: number; flight: FlightRate } | { state: 'decided'; connectionCap: number };
   /** The TCP handshake time of its first connection: one round trip. */
   rttMs: number | undefined;
+  /**
+   * Connections wanted before any request is ready (preconnect.ts): opened at the next pump within
+   * the origin's limit, then cleared. A one-shot target, so a closed connection is not reopened.
+   */
+  warm: number;
+  /** Stalls seen on its HTTP/2 connection (stream-stall.ts); one allows a second connection. */
+  h2Stalls: number;
 }
 
 export function createOrigin(origin: string, strategy: Strategy): OriginState {
@@ -78,6 +87,8 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
     consecutiveConnectFailures: 0,
     path: { state: 'idle' },
     rttMs: undefined,
+    warm: 0,
+    h2Stalls: 0,
     dirty: false,
   };
 }

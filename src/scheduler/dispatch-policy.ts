@@ -27,7 +27,9 @@ export function roomFor(
 export function connectionLimit(o: OriginState, strategy: Strategy): number {
   // Until ALPN has answered we cannot tell whether one multiplexed connection will do, so an
   // HTTP/2-capable strategy opens one connection first and learns (browsers do the same).
-  if (o.protocol === 'h2' || o.protocol === 'unknown') return 1;
+  if (o.protocol === 'unknown') return 1;
+  // One stall on the origin's connection allows a second one (stream-stall.ts).
+  if (o.protocol === 'h2') return o.h2Stalls > 0 ? strategy.h2ConnectionsOnStall : 1;
   if (strategy.adaptConnectionsToPath) {
     // While the first response shows the path's rate, open nothing more; then keep to the cap.
     if (o.path.state === 'measuring') return Math.max(1, o.conns.length);
@@ -54,8 +56,10 @@ export function pickConnection(o: OriginState, req: ScheduledRequest, strategy: 
  */
 export function connectionsToOpen(o: OriginState, strategy: Strategy): number {
   const demand = o.queue.size + o.retries.size;
-  if (demand === 0) return 0;
+  // A preconnect target (preconnect.ts) asks for connections before any request is ready.
+  const warm = o.warm - o.conns.length;
+  if (demand === 0 && warm <= 0) return 0;
   let connecting = 0;
   for (const c of o.conns) if (c.state === 'connecting') connecting += 1;
-  return Math.max(0, Math.min(connectionLimit(o, strategy) - o.conns.length, demand - connecting));
+  return Math.max(0, Math.min(connectionLimit(o, strategy) - o.conns.length, Math.max(demand - connecting, warm)));
 }

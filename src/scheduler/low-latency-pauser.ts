@@ -32,10 +32,13 @@ export class LowLatencyPauser {
     return this.paused.size;
   }
 
-  /** `active` iterates unsettled dispatches in the order they were written. */
-  update(active: Iterable<DispatchState>): void {
+  /**
+   * `active` iterates unsettled dispatches in the order they were written. `linkBusy` false (the
+   * link has room, delivery-meter.ts) resumes everything: a pause would cost and free nothing.
+   */
+  update(active: Iterable<DispatchState>, linkBusy = true): void {
     const list = [...active];
-    const urgent = list.some((d) => isLowLatency(d.request.priority));
+    const urgent = linkBusy && list.some((d) => isLowLatency(d.request.priority));
     if (!urgent) {
       if (this.paused.size > 0) for (const d of [...this.paused]) this.setPaused(d, false);
       return;

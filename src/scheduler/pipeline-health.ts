@@ -67,6 +67,20 @@ export class PipelineHealth {
     }
   }
 
+  /**
+   * Starts from what origin memory says (origin-recall.ts): `good` skips the probe, `bad` holds the
+   * origin to one request per connection for `demoteMs`, as a live demotion would. Only an origin
+   * still `unknown` is changed: what this load has seen wins over what an earlier one saw.
+   */
+  recall(now: number, remembered: 'good' | 'bad'): void {
+    if (this.state(now) !== 'unknown') return;
+    if (remembered === 'good') this.current = 'good';
+    else {
+      this.current = 'bad';
+      this.badUntil = now + this.demoteMs;
+    }
+  }
+
   demote(now: number, reason: DemotionReason): void {
     this.current = 'bad';
     this.badUntil = now + this.demoteMs;

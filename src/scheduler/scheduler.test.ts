@@ -345,7 +345,7 @@ describe('strategies', () => {
 
 describe('low-latency first', () => {
   test('lower-priority bodies beyond the allowance are paused while a blocking request is outstanding', () => {
-    const t = setup(strategy('getlist', { maxLowPriorityFlowing: 1, maxConnectionsPerOrigin: 4 }));
+    const t = setup(strategy('getlist', { maxLowPriorityFlowing: 1, maxConnectionsPerOrigin: 4, pauseOnlyWhenLinkBusy: false }));
     for (let i = 0; i < 3; i++) t.add(`/img${i}`);
     for (let i = 1; i <= 3; i++) t.ready(i);
     expect(t.transport.paused.size).toBe(0);
@@ -370,7 +370,7 @@ describe('low-latency first', () => {
   });
 
   test('a response known to be smaller than minPauseBytes is not paused, or is resumed once its size is known', () => {
-    const t = setup(strategy('getlist', { maxLowPriorityFlowing: 0, maxConnectionsPerOrigin: 4, minPauseBytes: 16_384 }));
+    const t = setup(strategy('getlist', { maxLowPriorityFlowing: 0, maxConnectionsPerOrigin: 4, minPauseBytes: 16_384, pauseOnlyWhenLinkBusy: false }));
     t.add('/small', { expectedSize: 2_000 });
     t.add('/unknown');
     t.add('/big', { expectedSize: 200_000 });

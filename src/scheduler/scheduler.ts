@@ -1,13 +1,17 @@
 import { createOrigin, type ConnState, type DispatchState, type OriginState } from './connection-state';
+import { DeliveryMeter } from './delivery-meter';
 import { connectionsToOpen, pickConnection } from './dispatch-policy';
 import { SchedulerError, errorCodeOf, toErrorInfo, type SchedulerErrorCode } from './errors';
 import { LowLatencyPauser } from './low-latency-pauser';
 import { connectionsForPath, FlightRate, SEGMENT_BYTES } from './path-estimate';
+import type { OriginMemory } from './origin-memory';
+import { OriginLearner, recallOrigin } from './origin-recall';
 import type { DemotionReason } from './pipeline-health';
 import { isLowLatency } from './priority';
 import { createRequest, isPipelinable, type RequestResult, type RequestSpec, type ScheduledRequest } from './request';
 import { toResult } from './request-result';
 import { validateStrategy, type Strategy } from './strategies';
+import { noteStreamData } from './stream-stall';
 import type { Clock, ConnectionInfo, ResponseEndInfo, ResponseStartInfo, TransportHandler, TransportPort } from './transport-port';
 
 export interface SchedulerObserver {
@@ -38,6 +42,8 @@ export interface SchedulerOptions {
   sizeHints?: Map<string, number>;
   /** Requests that may wait at once; more are refused with `E_QUEUE_FULL`. @default 50000 */
   maxQueued?: number;
+  /** What earlier loads learned per origin; read and written when `strategy.useOriginMemory`. */
+  memory?: OriginMemory;
 }
 
 export interface SchedulerStats {
@@ -74,6 +80,11 @@ export class Scheduler implements TransportHandler {
   /** Origins whose queues or connections changed since the last pump (each at most once). */
   private readonly dirty: OriginState[] = [];
   private readonly pauser: LowLatencyPauser;
+  private readonly memory: OriginMemory | undefined;
+  private readonly learner: OriginLearner | undefined;
+  /** Whether the link is the bottleneck (`pauseOnlyWhenLinkBusy`). */
+  private readonly meter = new DeliveryMeter();
+  private linkBusy = false;
   private readonly idleWaiters: Array<() => void> = [];
   private nextRequestId = 1;
   private nextConnId = 1;
@@ -94,6 +105,8 @@ export class Scheduler implements TransportHandler {
     this.observer = options.observer ?? {};
     this.learned = options.sizeHints ?? new Map();
     this.maxQueued = options.maxQueued ?? 50_000;
+    this.memory = options.strategy.useOriginMemory ? options.memory : undefined;
+    this.learner = this.memory ? new OriginLearner(this.memory) : undefined;
     this.pauser = new LowLatencyPauser(options.strategy.maxLowPriorityFlowing, options.strategy.minPauseBytes, this.transport, () => {
       this.counters.pauses += 1;
     });
@@ -113,6 +126,22 @@ export class Scheduler implements TransportHandler {
     this.unsettled += 1;
     this.markDirty(o);
     return req.id;
+  }
+
+  /**
+   * Opens up to `connections` connections to `origin` now, before any request for it is ready
+   * (a learned list, `<link rel=preconnect>`), within the origin's limit. The connections take
+   * requests like any other; unused ones close with the scheduler. Throws `SchedulerError`
+   * `E_INVALID_URL` / `E_UNSUPPORTED_SCHEME` for a bad origin.
+   */
+  preconnect(origin: string, connections = 1): void {
+    if (this.closed) return;
+    const req = createRequest({ url: `${origin}/`, priority: 'other' }, 0, 0);
+    const o = this.originFor(req.origin);
+    if (connections > o.warm) {
+      o.warm = connections;
+      this.markDirty(o);
+    }
   }
 
   /** True when nothing is waiting or in flight. */
@@ -140,6 +169,7 @@ export class Scheduler implements TransportHandler {
     const o = c.origin;
     o.consecutiveConnectFailures = 0;
     o.rttMs ??= info.handshakeRttMs;
+    this.learner?.connected(o, info.protocol, info.handshakeRttMs);
     if (info.protocol === 'h2') {
       o.protocol = 'h2';
       c.maxStreams = Math.max(1, Math.min(this.strategy.maxConcurrentStreams, info.maxConcurrentStreams ?? Infinity));
@@ -198,6 +228,8 @@ export class Scheduler implements TransportHandler {
       if (info.httpVersion === '1.0') this.demote(c.origin, 'http10');
       if (!info.keepAlive) {
         c.draining = true;
+        // The server's budget: this response's place among those the connection carried.
+        if (info.httpVersion === '1.1') this.learner?.requestBudget(c.origin, c.carried - (c.outstanding.length - 1 - c.outstanding.indexOf(d)));
         const behind = c.outstanding.indexOf(d) < c.outstanding.length - 1;
         if (behind) this.demote(c.origin, 'connection-close-mid-pipeline');
         // This connection takes nothing more: the origin may need another one.
@@ -218,12 +250,26 @@ export class Scheduler implements TransportHandler {
    * connection cap (path-estimate.ts). Cheap otherwise.
    */
   responseData(dispatchId: number, bytes: number): void {
-    if (!this.strategy.adaptConnectionsToPath) return;
     const d = this.dispatches.get(dispatchId);
-    if (!d || d.settled || d.conn.protocol !== 'http/1.1') return;
+    if (!d || d.settled) return;
+    const now = this.clock.now();
+    if (this.strategy.h2ConnectionsOnStall > 1 && noteStreamData(d.conn, d, now, d.conn.origin.rttMs)) {
+      const o = d.conn.origin;
+      o.h2Stalls += 1;
+      o.warm = Math.max(o.warm, this.strategy.h2ConnectionsOnStall);
+      this.markDirty(o);
+    }
+    if (this.strategy.pauseOnlyWhenLinkBusy) {
+      this.meter.add(bytes, now);
+      // Pausing starts or stops with the link's state; only then is there anything to re-decide.
+      if ((this.urgentOutstanding > 0 || this.pauser.pausedCount > 0) && this.meter.linkBusy(now) !== this.linkBusy) this.markDirty(d.conn.origin);
+    }
+    if (this.strategy.adaptConnectionsToPath && d.conn.protocol === 'http/1.1') this.measurePath(d, bytes, now);
+  }
+
+  private measurePath(d: DispatchState, bytes: number, now: number): void {
     const o = d.conn.origin;
     if (o.path.state === 'decided') return;
-    const now = this.clock.now();
     if (o.path.state === 'idle') {
       // The round trip: the handshake's, or this response's request-to-first-byte time if longer
       // (a relay or proxy that answers the handshake itself hides the path's RTT from it).
@@ -231,9 +277,9 @@ export class Scheduler implements TransportHandler {
       const rttMs = Math.max(o.rttMs ?? 0, ttfb);
       // A flight ends at a pause for ACKs: about a round trip, which segments never take on a
       // path of useful rate (1,448 B at 375 kbit/s is 31 ms).
-      o.path = { state: 'measuring', dispatchId, rttMs, flight: new FlightRate(Math.max(20, rttMs / 2)) };
+      o.path = { state: 'measuring', dispatchId: d.id, rttMs, flight: new FlightRate(Math.max(20, rttMs / 2)) };
     }
-    if (o.path.state !== 'measuring' || o.path.dispatchId !== dispatchId) return;
+    if (o.path.state !== 'measuring' || o.path.dispatchId !== d.id) return;
     o.path.flight.add(bytes, now);
     if (o.path.flight.done || o.path.flight.countedBytes >= 8 * SEGMENT_BYTES) this.decidePath(o);
   }
@@ -249,6 +295,8 @@ export class Scheduler implements TransportHandler {
     const max = this.strategy.maxConnectionsPerOrigin;
     const connectionCap = rate === undefined || !(rttMs > 0) ? max : connectionsForPath(rate, rttMs, max);
     o.path = { state: 'decided', connectionCap };
+    this.meter.addCapacity(rate);
+    this.learner?.pathSized(o, connectionCap, rate);
     this.observer.onPathSized?.(o.origin, { connectionCap, rateBytesPerMs: rate, rttMs });
     if (pump) this.markDirty(o);
   }
@@ -262,6 +310,7 @@ export class Scheduler implements TransportHandler {
     else if (this.learned.size > 0) this.learned.delete(d.request.url);
     if (c.protocol === 'http/1.1' && !c.draining && d.httpVersion === '1.1') {
       c.origin.health.responseOk(now, d.pipelined);
+      if (this.learner && c.origin.health.state(now) === 'good') this.learner.pipelining(c.origin, 'good');
     }
     if (c.gate === d) c.gate = undefined;
     this.settleDispatch(d);
@@ -319,6 +368,11 @@ export class Scheduler implements TransportHandler {
     if (!o) {
       o = createOrigin(origin, this.strategy);
       this.origins.set(origin, o);
+      const facts = this.memory?.get(origin);
+      if (facts) {
+        recallOrigin(o, facts, this.strategy, this.clock.now());
+        if (facts.rateBytesPerMs !== undefined && facts.rateBytesPerMs !== null) this.meter.addCapacity(facts.rateBytesPerMs);
+      }
     }
     return o;
   }
@@ -344,7 +398,8 @@ export class Scheduler implements TransportHandler {
       if (this.dirty.length > 0) this.dirty.length = 0;
       // The pauser only has work while something urgent is in flight or something is paused.
       if (this.strategy.pauseLowPriority && (this.urgentOutstanding > 0 || this.pauser.pausedCount > 0)) {
-        this.pauser.update(this.dispatches.values());
+        if (this.strategy.pauseOnlyWhenLinkBusy) this.linkBusy = this.meter.linkBusy(this.clock.now());
+        this.pauser.update(this.dispatches.values(), !this.strategy.pauseOnlyWhenLinkBusy || this.linkBusy);
       }
     } finally {
       this.pumping = false;
@@ -376,16 +431,17 @@ export class Scheduler implements TransportHandler {
   private openConnections(o: OriginState): void {
     const want = connectionsToOpen(o, this.strategy);
     for (let i = 0; i < want; i++) this.open(o);
+    o.warm = 0;
   }
 
   private open(o: OriginState): void {
-    const c: ConnState = { id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, blockers: 0, draining: false, gate: undefined };
+    const c: ConnState = { id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, blockers: 0, draining: false, gate: undefined, lastDataAt: undefined };
     o.conns.push(c);
     this.conns.set(c.id, c);
     this.counters.connectionsOpened += 1;
     this.observer.onConnectionOpening?.(c.id, o.origin);
     const maxOutstanding = this.strategy.http2 ? Math.max(this.strategy.maxConcurrentStreams, this.strategy.maxPipelineDepth) : this.strategy.pipelining ? this.strategy.maxPipelineDepth : 1;
-    this.transport.openConnection(c.id, o.origin, { allowH2: this.strategy.http2 && o.https, maxOutstanding });
+    this.transport.openConnection(c.id, o.origin, { allowH2: this.strategy.http2 && o.https, maxOutstanding, prioritySignals: this.strategy.http2 && this.strategy.priorities });
   }
 
   private send(c: ConnState, req: ScheduledRequest, gate: boolean, now: number): void {
@@ -428,6 +484,7 @@ export class Scheduler implements TransportHandler {
   private demote(o: OriginState, reason: DemotionReason): void {
     if (!this.strategy.pipelining) return;
     o.health.demote(this.clock.now(), reason);
+    this.learner?.pipelining(o, 'bad');
     this.counters.demotions.push({ origin: o.origin, reason });
     this.observer.onDemoted?.(o.origin, reason);
   }

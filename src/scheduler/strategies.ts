@@ -54,6 +54,27 @@ export interface Strategy {
   adaptConnectionsToPath: boolean;
   /** Clean pipelined responses an origin must deliver at depth 2 before it gets full depth. @default 2 */
   probeSuccesses: number;
+  /**
+   * Start each origin from what origin memory remembers (origin-recall.ts) and write back what
+   * this load learns, when the scheduler is given a memory. @default false
+   */
+  useOriginMemory: boolean;
+  /**
+   * Zero-RTT starts (preconnect.ts): open connections at t = 0 to every origin of the page's
+   * learned list, and to each origin a `<link rel=preconnect|dns-prefetch>` names as soon as it is
+   * parsed, before any request for it is ready. @default false
+   */
+  preconnect: boolean;
+  /**
+   * Pause lower-priority bodies only while the measured delivery rate shows the link is the
+   * bottleneck (delivery-meter.ts); never on a path with room. @default false
+   */
+  pauseOnlyWhenLinkBusy: boolean;
+  /**
+   * HTTP/2 connections an origin may have once its connection stalled (stream-stall.ts); 1 = never
+   * a second one. @default 1
+   */
+  h2ConnectionsOnStall: number;
 }
 
 const base: Omit<Strategy, 'name'> = {
@@ -71,6 +92,10 @@ const base: Omit<Strategy, 'name'> = {
   demoteMs: 10 * 60 * 1000,
   probeSuccesses: 2,
   adaptConnectionsToPath: false,
+  useOriginMemory: false,
+  preconnect: false,
+  pauseOnlyWhenLinkBusy: false,
+  h2ConnectionsOnStall: 1,
 };
 
 const PRESETS: Record<StrategyName, Strategy> = {
@@ -83,7 +108,7 @@ const PRESETS: Record<StrategyName, Strategy> = {
   /** P&M's GETLIST: one persistent connection per origin, the list pipelined on it, no priorities. */
   pipelined: { ...base, name: 'pipelined', maxConnectionsPerOrigin: 1, pipelining: true, maxPipelineDepth: 64 },
   /** Everything: pipelining over parallel persistent connections, priorities, pausing, HTTP/2 where offered. */
-  getlist: { ...base, name: 'getlist', pipelining: true, priorities: true, pauseLowPriority: true, http2: true, adaptConnectionsToPath: true },
+  getlist: { ...base, name: 'getlist', pipelining: true, priorities: true, pauseLowPriority: true, http2: true, adaptConnectionsToPath: true, useOriginMemory: true, preconnect: true, pauseOnlyWhenLinkBusy: true, h2ConnectionsOnStall: 2 },
   /** One multiplexed HTTP/2 connection per origin that offers it; browser-style HTTP/1.1 elsewhere. */
   h2: { ...base, name: 'h2', http2: true, priorities: true },
 };
@@ -122,4 +147,5 @@ export function validateStrategy(s: Strategy): void {
   positiveInt(s, 'largeResponseBytes', 0);
   positiveInt(s, 'demoteMs', 0);
   positiveInt(s, 'probeSuccesses', 0);
+  positiveInt(s, 'h2ConnectionsOnStall', 1);
 }

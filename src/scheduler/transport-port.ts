@@ -53,6 +53,11 @@ export interface OpenOptions {
   allowH2: boolean;
   /** Maximum requests the connection may have outstanding (pipelining depth / stream limit). */
   maxOutstanding: number;
+  /**
+   * Send each request's priority class as an RFC 9218 `priority` header field on HTTP/2
+   * (priority-signal.ts). Optional: transports without it send none.
+   */
+  prioritySignals?: boolean;
 }
 
 /** One attempt of a request on one connection. */

@@ -41,7 +41,9 @@ if (reason !== undefined) process.stdout.write(`skipping bench run integration: 
     expect(getlist?.error).toBeUndefined();
     expect(chromium?.error).toBeUndefined();
     expect(getlist).toMatchObject({ errors: 0, serverRequests: 2, connectionsOpened: 1, protocols: ['h2'] });
-    expect(plain).toMatchObject({ errors: 0, serverRequests: 2, connectionsOpened: 1 });
+    // Over http, getlist's first visit opens the document origin's connections beside the
+    // document's (zero-RTT starts), so the image goes on a second, idle connection.
+    expect(plain).toMatchObject({ errors: 0, serverRequests: 2, connectionsOpened: 2 });
     expect(plain?.protocols).not.toContain('h2');
     expect(chromium).toMatchObject({ errors: 0, serverRequests: 2, cdpRequests: 2, protocols: ['http/1.1'] });
     // CDP covers everything Resource Timing does.

@@ -1,0 +1,140 @@
+/**
+ * The real-shaped benchmark (issue 14): the real-shaped pages (corpus/page-real.ts) and the P&M
+ * page on the packet-level link, each cell with every contender interleaved and rotated per run,
+ * first visit and revisit side by side, ratios printed from the same run.
+ *
+ * Contenders: `browser`, `getlist`, `h2` (each `getlist load --strategy S`, a first visit: no
+ * memory); `getlist-revisit` (`getlist load --strategy getlist --revisit`: one unmeasured load in
+ * the same process, then the measured one starts from what it learned — origin memory, the page's
+ * origin list, size hints; no HTTP cache for anyone); `chromium` (headless Chromium, fresh
+ * profile every load, h2 wherever an origin offers it, as on the real web). Every contender loads
+ * the document over the page's own scheme.
+ */
+import { startLink } from '../link/link-emulator';
+import type { LinkOptions } from '../link/link-options';
+import { hostResolverRules } from '../link/host-resolution';
+import { getBenchPage, requestCount } from '../corpus/bench-corpus';
+import { netnsSpawn, startOrigins, type Origins } from '../origins/start-origins';
+import { rotation } from '../run/bench-matrix';
+import { loadWithChromium } from '../run/chromium-contender';
+import { firstLoadRun, parseGetlistJson, runGetlistLoad } from '../run/getlist-contender';
+import { originsFor } from '../run/run-link';
+
+export const REAL_CONTENDERS = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium'] as const;
+export type RealContender = (typeof REAL_CONTENDERS)[number];
+
+export interface RealLink {
+  name: string;
+  rttMs: number;
+  /** Downlink and uplink rate; `undefined` = no cap (1 Gbit/s on the emulator). */
+  capBitsPerSec: number | undefined;
+}
+
+export interface RealCellResult {
+  link: string;
+  page: string;
+  requests: number;
+  /** Page-complete ms per run, per contender (`null`: that load failed). */
+  runs: Record<string, Array<number | null>>;
+  errors: Record<string, string[]>;
+  /** Per getlist-run load, each request as [origin, connection, sent, first byte, done] ms from the start. */
+  traces: Record<string, Array<Array<[string, number | null, number | null, number | null, number | null]>>>;
+}
+
+const NO_CAP = 1_000_000_000;
+
+export function realLinks(rtts: readonly number[], caps: readonly (number | undefined)[]): RealLink[] {
+  return rtts.flatMap((rttMs) => caps.map((cap) => ({ name: `real-${rttMs}${cap === undefined ? '' : `-${cap / 1e6}m`}`, rttMs, capBitsPerSec: cap })));
+}
+
+export interface RealCellPlan {
+  page: string;
+  contenders: readonly RealContender[];
+}
+
+/** Runs every cell on one link; a failed load is recorded, never thrown. */
+export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[], runs: number, cliPath: string, timeoutMs: number, progress: (l: string) => void): Promise<RealCellResult[]> {
+  const names = originsFor(cells.map((c) => c.page));
+  const rate = link.capBitsPerSec ?? NO_CAP;
+  const opts: LinkOptions = { rttMs: link.rttMs, downBitsPerSec: rate, upBitsPerSec: rate, loss: 0, hosts: names.length, seed: 1 };
+  const l = await startLink(opts);
+  let origins: Origins | undefined;
+  try {
+    const hostMap = Object.fromEntries(names.map((n, i) => [n, l.serverAddrs[i] ?? '']));
+    l.setClientHosts(hostMap);
+    origins = await startOrigins({
+      bindings: names.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })),
+      pages: cells.map((c) => c.page),
+      linkHosts: 'name',
+      spawn: netnsSpawn(l.serverNs),
+    });
+    const out: RealCellResult[] = [];
+    for (const cell of cells) {
+      const page = getBenchPage(cell.page);
+      const url = origins.pageUrl(cell.page, page.documentScheme ?? 'http');
+      const result: RealCellResult = { link: link.name, page: cell.page, requests: requestCount(page), runs: {}, errors: {}, traces: {} };
+      for (const c of cell.contenders) {
+        result.runs[c] = [];
+        result.errors[c] = [];
+        result.traces[c] = [];
+      }
+      for (let run = 0; run < runs; run++) {
+        for (const c of rotation(cell.contenders, run)) {
+          let ms: number | null = null;
+          try {
+            if (c === 'chromium') {
+              const r = await loadWithChromium({ clientNs: l.clientNs, url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [origins.spkiHash, origins.caSpkiHash], timeoutMs, expectedRequests: result.requests });
+              ms = r.network.totalMs;
+            } else {
+              const strategy = c === 'getlist-revisit' ? 'getlist' : c;
+              const extra = c === 'getlist-revisit' ? ['--revisit'] : [];
+              const stdout = await runGetlistLoad(l, cliPath, [url, '--strategy', strategy, '--ca', origins.caPath, ...extra], timeoutMs, `${c} ${url}`);
+              const g = parseGetlistJson(stdout);
+              result.traces[c]?.push(requestTrace(firstLoadRun(stdout)));
+              ms = g.errors > 0 ? null : g.totalMs;
+              if (g.errors > 0) result.errors[c]?.push(`${g.errors} request(s) failed`);
+            }
+          } catch (err) {
+            result.errors[c]?.push(String((err as Error).message).slice(0, 200));
+          }
+          result.runs[c]?.push(ms);
+          progress(`${link.name} ${cell.page} run ${run + 1}/${runs} ${c}: ${ms === null ? 'failed' : `${Math.round(ms)} ms`}`);
+        }
+      }
+      out.push(result);
+    }
+    return out;
+  } finally {
+    await origins?.stop().catch(() => undefined);
+    await l.close().catch(() => undefined);
+  }
+}
+
+export function median(xs: ReadonlyArray<number | null>): number | null {
+  const v = xs.filter((x): x is number => x !== null).sort((a, b) => a - b);
+  if (v.length === 0) return null;
+  const m = Math.floor(v.length / 2);
+  return v.length % 2 ? (v[m] as number) : ((v[m - 1] as number) + (v[m] as number)) / 2;
+}
+
+/** One row per cell: medians, then the ratios the goals use, from the same cell's runs. */
+export function realTable(cells: readonly RealCellResult[]): string {
+  const head = ['link', 'page', 'req', 'browser', 'getlist', 'revisit', 'h2', 'chromium', 'gl÷br', 'rev÷br', 'gl÷chr', 'rev÷chr', 'gl÷h2', 'rev÷h2'];
+  const f = (x: number | null): string => (x === null ? '—' : String(Math.round(x)));
+  const r = (a: number | null, b: number | null): string => (a === null || b === null ? '—' : (a / b).toFixed(2));
+  const rows = cells.map((c) => {
+    const m = (k: string) => median(c.runs[k] ?? []);
+    const [br, gl, rv, h2, ch] = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium'].map(m) as Array<number | null>;
+    return [c.link, c.page, String(c.requests), f(br ?? null), f(gl ?? null), f(rv ?? null), f(h2 ?? null), f(ch ?? null),
+      r(gl ?? null, br ?? null), r(rv ?? null, br ?? null), r(gl ?? null, ch ?? null), r(rv ?? null, ch ?? null), r(gl ?? null, h2 ?? null), r(rv ?? null, h2 ?? null)];
+  });
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  return [head, ...rows].map((row) => row.map((x, i) => (i < 2 ? x.padEnd(w[i] ?? 0) : x.padStart(w[i] ?? 0))).join('  ')).join('\n');
+}
+
+/** What a trace keeps of each request of a `getlist load --json` run (RunJson's requests). */
+function requestTrace(run: Record<string, unknown>): Array<[string, number | null, number | null, number | null, number | null]> {
+  const reqs = Array.isArray(run.requests) ? (run.requests as Array<Record<string, unknown>>) : [];
+  const n = (v: unknown): number | null => (typeof v === 'number' ? Math.round(v) : null);
+  return reqs.map((r) => [String(r.url ?? ''), n(r.connectionId), n(r.sentMs), n(typeof r.ttfbMs === 'number' && typeof r.sentMs === 'number' ? r.sentMs + r.ttfbMs : null), n(r.doneMs)]);
+}

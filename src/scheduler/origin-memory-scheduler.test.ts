@@ -1,0 +1,197 @@
+import { InMemoryOriginMemory, preconnectCount, preconnectPlan, Scheduler, strategy, type RequestResult, type Strategy } from './index';
+import { FakeClock, FakeTransport } from '../../test/support/fake-transport';
+
+const H = 'http://a.test';
+const S = 'https://s.test';
+
+function setup(s: Strategy, memory?: InMemoryOriginMemory) {
+  const clock = new FakeClock();
+  const transport = new FakeTransport();
+  const results: RequestResult[] = [];
+  const scheduler = new Scheduler({ strategy: s, transport, clock, ...(memory ? { memory } : {}), observer: { onRequestSettled: (r) => results.push(r) } });
+  const add = (url: string, priority: 'image' | 'blocking' | 'document' = 'image') => scheduler.enqueue({ url, priority });
+  const finish = (path: string, keepAlive = true) => {
+    const d = transport.dispatchOf(path);
+    scheduler.responseStarted(d.id, { status: 200, httpVersion: '1.1', keepAlive });
+    scheduler.responseEnded(d.id, { bytes: 100 });
+  };
+  return { clock, transport, scheduler, results, add, finish };
+}
+
+describe('origin memory in the scheduler', () => {
+  test('a known-good pipelining origin is pipelined at full depth from its first request; unknown, one at a time', () => {
+    const memory = new InMemoryOriginMemory();
+    memory.put({ origin: H, pipelining: 'good', protocol: 'h1' });
+    const one = { maxConnectionsPerOrigin: 1 };
+    const known = setup(strategy('getlist', one), memory);
+    const fresh = setup(strategy('getlist', one));
+    for (const t of [known, fresh]) {
+      for (let i = 0; i < 20; i++) t.add(`${H}/i${i}`);
+      t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
+    }
+    expect(known.transport.on(1)).toHaveLength(16); // maxPipelineDepth
+    expect(known.transport.sent.slice(1).every((d) => d.pipelined)).toBe(true);
+    expect(fresh.transport.on(1)).toHaveLength(1);
+  });
+
+  test('a strategy without useOriginMemory ignores the memory', () => {
+    const memory = new InMemoryOriginMemory();
+    memory.put({ origin: H, pipelining: 'good' });
+    const t = setup(strategy('pipelined'), memory);
+    for (let i = 0; i < 5; i++) t.add(`${H}/i${i}`);
+    t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
+    expect(t.transport.on(1)).toHaveLength(1);
+  });
+
+  test('an https origin remembered as HTTP/1.1 gets its connections at once, sized by its remembered cap', () => {
+    const memory = new InMemoryOriginMemory();
+    memory.put({ origin: S, protocol: 'h1', connectionCap: 3, rateBytesPerMs: 200 });
+    const t = setup(strategy('getlist'), memory);
+    for (let i = 0; i < 20; i++) t.add(`${S}/i${i}`);
+    expect(t.transport.opened).toHaveLength(3);
+    const fresh = setup(strategy('getlist'));
+    for (let i = 0; i < 20; i++) fresh.add(`${S}/i${i}`);
+    expect(fresh.transport.opened).toHaveLength(1); // waits for ALPN
+  });
+
+  test('a load writes what it learned: protocol, RTT, pipelining, and a request budget', () => {
+    const memory = new InMemoryOriginMemory();
+    const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, probeSuccesses: 1 }), memory);
+    for (let i = 0; i < 3; i++) t.add(`${H}/i${i}`);
+    t.scheduler.connectionReady(1, { protocol: 'http/1.1', handshakeRttMs: 42 });
+    t.finish('/i0'); // keep-alive seen: probing at depth 2
+    t.finish('/i1'); // one clean pipelined response: good
+    t.finish('/i2', false); // the server closes after its third request, with nothing behind it
+    expect(t.scheduler.stats().demotions).toEqual([]);
+    const f = memory.get(H);
+    expect(f).toMatchObject({ protocol: 'h1', rttMs: 42, pipelining: 'good', requestBudget: 3 });
+  });
+
+  test('one failure demotes as today, and the memory remembers it', () => {
+    const memory = new InMemoryOriginMemory();
+    memory.put({ origin: H, pipelining: 'good', protocol: 'h1' });
+    const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }), memory);
+    for (let i = 0; i < 6; i++) t.add(`${H}/i${i}`);
+    t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
+    expect(t.transport.on(1)).toHaveLength(6);
+    t.scheduler.connectionClosed(1);
+    expect(t.scheduler.stats().demotions).toEqual([{ origin: H, reason: 'closed-with-outstanding' }]);
+    expect(memory.get(H)?.pipelining).toBe('bad');
+    t.scheduler.connectionReady(2, { protocol: 'http/1.1' });
+    expect(t.transport.on(2)).toHaveLength(1); // retried alone, and no pipelining now
+  });
+
+  test('stale facts expire: the origin starts unknown', () => {
+    let now = 0;
+    const memory = new InMemoryOriginMemory({ now: () => now, maxAgeMs: 1_000 });
+    memory.put({ origin: H, pipelining: 'good' });
+    now = 1_001;
+    const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }), memory);
+    for (let i = 0; i < 5; i++) t.add(`${H}/i${i}`);
+    t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
+    expect(t.transport.on(1)).toHaveLength(1);
+  });
+});
+
+describe('zero-RTT starts', () => {
+  test('preconnect opens connections before any request, and a later request uses one without opening more', () => {
+    const t = setup(strategy('getlist'));
+    t.scheduler.preconnect(H, 4);
+    expect(t.transport.opened.map((c) => c.origin)).toEqual([H, H, H, H]);
+    for (const c of t.transport.opened) t.scheduler.connectionReady(c.id, { protocol: 'http/1.1' });
+    t.add(`${H}/doc`, 'document');
+    expect(t.transport.opened).toHaveLength(4);
+    expect(t.transport.sent).toHaveLength(1);
+  });
+
+  test('an https origin of unknown protocol gets one connection until ALPN answers; a closed preconnect is not reopened', () => {
+    const t = setup(strategy('getlist'));
+    t.scheduler.preconnect(S, 6);
+    expect(t.transport.opened).toHaveLength(1);
+    t.scheduler.connectionReady(1, { protocol: 'h2' });
+    t.scheduler.connectionClosed(1);
+    expect(t.transport.opened).toHaveLength(1);
+  });
+
+  test('preconnectCount and preconnectPlan size each origin by its facts', () => {
+    const g = strategy('getlist');
+    expect(preconnectCount(H, 20, undefined, g)).toBe(6);
+    expect(preconnectCount(H, 2, undefined, g)).toBe(2);
+    expect(preconnectCount(S, 20, undefined, g)).toBe(1);
+    expect(preconnectCount(S, 20, { origin: S, lastSeen: 0, protocol: 'h1', connectionCap: 2 }, g)).toBe(2);
+    expect(preconnectCount(S, 20, undefined, strategy('browser'))).toBe(6);
+    const memory = new InMemoryOriginMemory();
+    memory.putPageOrigins(`${H}/`, [{ origin: S, requests: 3 }, { origin: H, requests: 10 }]);
+    memory.put({ origin: S, protocol: 'h2' });
+    expect(preconnectPlan(`${H}/`, memory, g)).toEqual([{ origin: H, connections: 6 }, { origin: S, connections: 1 }]);
+  });
+});
+
+describe('scheduling that never costs', () => {
+  /** A blocking request outstanding with three images flowing on an http origin of 4 connections. */
+  function busy(memory?: InMemoryOriginMemory) {
+    const t = setup(strategy('getlist', { maxLowPriorityFlowing: 0, maxConnectionsPerOrigin: 4 }), memory);
+    for (let i = 0; i < 3; i++) t.add(`${H}/img${i}`);
+    for (let i = 1; i <= 3; i++) t.scheduler.connectionReady(i, { protocol: 'http/1.1' });
+    t.add(`${H}/css`, 'blocking');
+    t.scheduler.connectionReady(4, { protocol: 'http/1.1' });
+    return t;
+  }
+
+  test('with no bottleneck rate known (a fast path), nothing is paused', () => {
+    const t = busy();
+    for (let ms = 0; ms < 200; ms += 5) {
+      t.clock.advance(5);
+      t.scheduler.responseData(t.transport.dispatchOf('/img0').id, 50_000);
+    }
+    expect(t.scheduler.stats().pauses).toBe(0);
+  });
+
+  test('bodies are paused while delivery runs at the bottleneck rate, and resumed once it falls', () => {
+    const memory = new InMemoryOriginMemory();
+    memory.put({ origin: H, protocol: 'h1', rateBytesPerMs: 1_000, connectionCap: 4 });
+    const t = busy(memory);
+    expect(t.transport.paused.size).toBe(0);
+    const img0 = t.transport.dispatchOf('/img0').id;
+    // 1,000 B/ms: the link is full.
+    for (let i = 0; i < 30; i++) {
+      t.clock.advance(5);
+      t.scheduler.responseData(img0, 5_000);
+    }
+    expect(t.transport.paused.size).toBeGreaterThan(0);
+    // Nothing arrives for a while: the link has room, so pausing stops.
+    t.clock.advance(150);
+    t.scheduler.responseData(t.transport.dispatchOf('/css').id, 100);
+    expect(t.transport.paused.size).toBe(0);
+  });
+
+  test('an HTTP/2 connection whose streams stall gets a second connection; later requests spread over both', () => {
+    const t = setup(strategy('getlist'));
+    t.add(`${S}/a`);
+    t.add(`${S}/b`);
+    t.scheduler.connectionReady(1, { protocol: 'h2', handshakeRttMs: 50 });
+    const a = t.transport.dispatchOf('/a').id;
+    t.clock.advance(10);
+    t.scheduler.responseData(a, 1_000);
+    t.clock.advance(150); // under max(200 ms, 2 × RTT): not a stall
+    t.scheduler.responseData(a, 1_000);
+    expect(t.transport.opened).toHaveLength(1);
+    t.clock.advance(400);
+    t.scheduler.responseData(t.transport.dispatchOf('/b').id, 1_000);
+    expect(t.transport.opened).toHaveLength(2);
+    t.scheduler.connectionReady(2, { protocol: 'h2' });
+    t.add(`${S}/c`);
+    expect(t.transport.dispatchOf('/c').connectionId).toBe(2);
+  });
+
+  test('the h2 strategy never opens a second connection', () => {
+    const t = setup(strategy('h2'));
+    t.add(`${S}/a`);
+    t.scheduler.connectionReady(1, { protocol: 'h2' });
+    const a = t.transport.dispatchOf('/a').id;
+    t.scheduler.responseData(a, 1_000);
+    t.clock.advance(5_000);
+    t.scheduler.responseData(a, 1_000);
+    expect(t.transport.opened).toHaveLength(1);
+  });
+});

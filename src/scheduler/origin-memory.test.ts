@@ -1,0 +1,57 @@
+import { InMemoryOriginMemory } from './origin-memory';
+
+describe('InMemoryOriginMemory', () => {
+  test('put merges facts and stamps lastSeen from the memory clock', () => {
+    let now = 1_000;
+    const m = new InMemoryOriginMemory({ now: () => now });
+    m.put({ origin: 'http://a.test', protocol: 'h1', rttMs: 50 });
+    now = 2_000;
+    m.put({ origin: 'http://a.test', pipelining: 'good' });
+    expect(m.get('http://a.test')).toEqual({ origin: 'http://a.test', protocol: 'h1', rttMs: 50, pipelining: 'good', lastSeen: 2_000 });
+  });
+
+  test('facts older than maxAgeMs expire, and so does a page list', () => {
+    let now = 0;
+    const m = new InMemoryOriginMemory({ now: () => now, maxAgeMs: 100 });
+    m.put({ origin: 'http://a.test', pipelining: 'good' });
+    m.putPageOrigins('http://a.test/', [{ origin: 'http://a.test', requests: 3 }]);
+    now = 100;
+    expect(m.get('http://a.test')?.pipelining).toBe('good');
+    expect(m.pageOrigins('http://a.test/')).toHaveLength(1);
+    now = 101;
+    expect(m.get('http://a.test')).toBeUndefined();
+    expect(m.pageOrigins('http://a.test/')).toEqual([]);
+  });
+
+  test('a remembered pipelining failure lasts demoteMs, then the origin is unknown again', () => {
+    let now = 0;
+    const m = new InMemoryOriginMemory({ now: () => now, demoteMs: 50 });
+    m.put({ origin: 'http://a.test', pipelining: 'bad', protocol: 'h1' });
+    expect(m.get('http://a.test')?.pipelining).toBe('bad');
+    now = 51;
+    expect(m.get('http://a.test')).toEqual({ origin: 'http://a.test', protocol: 'h1', lastSeen: 0 });
+  });
+
+  test('page origins come back busiest first', () => {
+    const m = new InMemoryOriginMemory();
+    m.putPageOrigins('http://p.test/', [{ origin: 'http://a.test', requests: 1 }, { origin: 'http://b.test', requests: 9 }]);
+    expect(m.pageOrigins('http://p.test/').map((o) => o.origin)).toEqual(['http://b.test', 'http://a.test']);
+  });
+
+  test('JSON round trip; malformed records are skipped, not trusted', () => {
+    const now = 5;
+    const m = new InMemoryOriginMemory({ now: () => now });
+    m.put({ origin: 'https://a.test', protocol: 'h2', rateBytesPerMs: null, connectionCap: 3 });
+    m.putPageOrigins('https://a.test/', [{ origin: 'https://a.test', requests: 4 }]);
+    const back = InMemoryOriginMemory.fromJSON(JSON.parse(JSON.stringify(m.toJSON())), { now: () => now });
+    expect(back.toJSON()).toEqual(m.toJSON());
+    const bad = InMemoryOriginMemory.fromJSON({
+      version: 1,
+      origins: [{ origin: 'http://x.test', lastSeen: 1, protocol: 'h3' }, { origin: 'http://y.test', lastSeen: 1, rttMs: -1 }, { origin: 'http://z.test', lastSeen: 1, rttMs: 20 }],
+      pages: [{ url: 'http://x.test/', lastSeen: 1, origins: [{ origin: 'http://x.test', requests: 0 }, { origin: 'http://z.test', requests: 2 }] }],
+    }, { now: () => now });
+    expect(bad.toJSON().origins.map((o) => o.origin)).toEqual(['http://z.test']);
+    expect(bad.pageOrigins('http://x.test/')).toEqual([{ origin: 'http://z.test', requests: 2 }]);
+    expect(InMemoryOriginMemory.fromJSON({ version: 2, origins: [] }).toJSON().origins).toEqual([]);
+  });
+});

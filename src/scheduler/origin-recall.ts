@@ -1,0 +1,75 @@
+import type { OriginState } from './connection-state';
+import type { OriginFacts, OriginMemory } from './origin-memory';
+import type { Strategy } from './strategies';
+
+/**
+ * Seeds a new origin's state from its remembered facts, so the first request pays for nothing the
+ * last load already learned:
+ *
+ * - `pipelining: good` → full depth at once (no depth-2 probe round trip); `bad` → held unpipelined;
+ * - `protocol: h1` on an https origin → the full HTTP/1.1 connection limit at once, instead of one
+ *   connection until ALPN answers (`h2` changes nothing: one connection is what ALPN would allow);
+ * - `connectionCap` (with the rate behind it) → the path is already sized, no first-flight wait;
+ * - `rttMs` → the origin's round trip, before its first handshake.
+ *
+ * One failure still demotes as today: these are starting points, and every live observation
+ * overrides them.
+ */
+export function recallOrigin(o: OriginState, facts: OriginFacts, strategy: Strategy, now: number): void {
+  if (strategy.pipelining && facts.pipelining) o.health.recall(now, facts.pipelining);
+  if (facts.protocol === 'h1' && o.protocol === 'unknown') o.protocol = 'h1';
+  if (facts.rttMs !== undefined) o.rttMs = facts.rttMs;
+  if (strategy.adaptConnectionsToPath && facts.connectionCap !== undefined && o.path.state === 'idle') {
+    o.path = { state: 'decided', connectionCap: Math.max(1, Math.min(strategy.maxConnectionsPerOrigin, facts.connectionCap)) };
+  }
+}
+
+/**
+ * Writes what a load learns about each origin to the memory, each fact once per origin and load
+ * (a page of 200 responses writes an origin's pipelining verdict once, not 200 times).
+ */
+export class OriginLearner {
+  private readonly written = new Map<string, Set<string>>();
+
+  constructor(private readonly memory: OriginMemory) {}
+
+  connected(o: OriginState, protocol: 'h2' | 'http/1.1', rttMs: number | undefined): void {
+    this.once(o.origin, 'protocol', { protocol: protocol === 'h2' ? 'h2' : 'h1', ...(rttMs !== undefined ? { rttMs } : {}) });
+  }
+
+  pathSized(o: OriginState, connectionCap: number, rateBytesPerMs: number | undefined): void {
+    if (rateBytesPerMs === undefined) return; // too short to tell: nothing worth remembering
+    this.once(o.origin, 'path', { connectionCap, rateBytesPerMs: Number.isFinite(rateBytesPerMs) ? rateBytesPerMs : null });
+  }
+
+  pipelining(o: OriginState, verdict: 'good' | 'bad'): void {
+    // A demotion always wins over an earlier `good` of the same load; the memory dates it.
+    if (verdict === 'bad') {
+      this.mark(o.origin, 'pipelining');
+      this.memory.put({ origin: o.origin, pipelining: 'bad' });
+      return;
+    }
+    this.once(o.origin, 'pipelining', { pipelining: 'good' });
+  }
+
+  requestBudget(o: OriginState, requests: number): void {
+    this.once(o.origin, 'budget', { requestBudget: requests });
+  }
+
+  private once(origin: string, key: string, facts: Omit<OriginFacts, 'origin' | 'lastSeen'>): void {
+    if (!this.mark(origin, key)) return;
+    this.memory.put({ origin, ...facts });
+  }
+
+  /** True the first time `key` is marked for `origin`. */
+  private mark(origin: string, key: string): boolean {
+    let keys = this.written.get(origin);
+    if (!keys) {
+      keys = new Set();
+      this.written.set(origin, keys);
+    }
+    if (keys.has(key)) return false;
+    keys.add(key);
+    return true;
+  }
+}

@@ -1,0 +1,37 @@
+import type { OriginFacts, OriginMemory, PageOrigin } from './origin-memory';
+import type { Strategy } from './strategies';
+
+/**
+ * Zero-RTT starts: which connections to open at t = 0 for a page, before its first request is
+ * ready — what the lower bound assumes a client may do (bench/model/MODEL.md: "a client may open a
+ * connection as soon as it knows the origin").
+ *
+ * How many for one origin: one while it is (or may be) HTTP/2, since ALPN may make one connection
+ * enough; for HTTP/1.1 as many as its requests could use at once, within the strategy's limit and
+ * the path's remembered cap (path-estimate.ts: more windows than the path holds only cause loss).
+ * A remembered request budget adds the connections the server's closes will need.
+ */
+export function preconnectCount(origin: string, requests: number, facts: OriginFacts | undefined, strategy: Strategy): number {
+  if (requests <= 0) return 0;
+  const mayBeH2 = strategy.http2 && origin.startsWith('https:') && facts?.protocol !== 'h1';
+  if (mayBeH2) return 1;
+  const cap = Math.min(strategy.maxConnectionsPerOrigin, strategy.adaptConnectionsToPath ? (facts?.connectionCap ?? strategy.maxConnectionsPerOrigin) : strategy.maxConnectionsPerOrigin);
+  const byBudget = facts?.requestBudget ? Math.ceil(requests / facts.requestBudget) : 1;
+  return Math.max(1, Math.min(cap, Math.max(requests, byBudget)));
+}
+
+export interface PreconnectTarget {
+  origin: string;
+  connections: number;
+}
+
+/**
+ * The learned list of a page (`memory.pageOrigins`), each origin sized by its facts. Origins are in
+ * the memory's order (most requests first), so the busiest handshakes start first.
+ */
+export function preconnectPlan(pageUrl: string, memory: OriginMemory, strategy: Strategy): PreconnectTarget[] {
+  return memory
+    .pageOrigins(pageUrl)
+    .map((p: PageOrigin) => ({ origin: p.origin, connections: preconnectCount(p.origin, p.requests, memory.get(p.origin), strategy) }))
+    .filter((t) => t.connections > 0);
+}

@@ -1,0 +1,75 @@
+import { InMemoryOriginMemory, strategy } from '../../src/scheduler';
+import { loadPage } from '../../native-host/load/page-loader';
+import { bodyFor, startRawServer, type WireRequest } from '../support/raw-http-server';
+
+const IMAGES = 12;
+const html = (extraHead = ''): Buffer =>
+  Buffer.from(`<!DOCTYPE html><html><head>${extraHead}</head><body>${Array.from({ length: IMAGES }, (_, i) => `<img src="/i${i}.gif">`).join('')}</body></html>`);
+
+/** Requests of the page's images on the wire that were written before any response on their connection. */
+const pipelinedAtOnce = (reqs: readonly WireRequest[]) => reqs.filter((r) => r.path.startsWith('/i') && r.responsesSentBefore === 0 && r.index > 0);
+
+describe('origin memory and zero-RTT starts, on real sockets', () => {
+  test('a revisit pipelines a remembered-good origin at full depth from its first request; the first visit probes', async () => {
+    const server = await startRawServer((req) => (req.path === '/' ? { body: html(), headers: { 'content-type': 'text/html' } } : { body: bodyFor(req.path, 2_544), delayMs: 5 }));
+    try {
+      const memory = new InMemoryOriginMemory();
+      const g = strategy('getlist', { maxConnectionsPerOrigin: 1 });
+      const first = await loadPage({ url: `${server.origin}/`, strategy: g, memory });
+      expect(first.errors).toBe(0);
+      const firstVisit = server.requests.splice(0);
+      expect(memory.get(server.origin)).toMatchObject({ pipelining: 'good', protocol: 'h1' });
+      expect(memory.pageOrigins(`${server.origin}/`)).toEqual([{ origin: server.origin, requests: IMAGES + 1 }]);
+      const revisit = await loadPage({ url: `${server.origin}/`, strategy: g, memory });
+      expect(revisit.errors).toBe(0);
+      const second = server.requests.splice(0);
+      // First visit: at most the probe's depth of 2 before the first image response.
+      expect(Math.max(0, ...pipelinedAtOnce(firstVisit).map((r) => r.index))).toBeLessThanOrEqual(2);
+      // Revisit: the document and every image arrive on one connection before any image is answered.
+      const conn = second[0]?.connection;
+      expect(second.filter((r) => r.connection === conn && r.path.startsWith('/i')).every((r) => r.responsesSentBefore <= 1)).toBe(true);
+      expect(second.filter((r) => r.connection === conn)).toHaveLength(IMAGES + 1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the learned list opens its connections at t = 0: the server accepts them before the document is answered', async () => {
+    let connectionsBeforeDocument = -1;
+    const server = await startRawServer((req) => {
+      if (req.path !== '/') return { body: bodyFor(req.path, 500) };
+      // Counted just before the document is written: no image is known to the client yet.
+      setTimeout(() => (connectionsBeforeDocument = server.connections()), 80);
+      return { body: html(), headers: { 'content-type': 'text/html' }, delayMs: 100 };
+    });
+    try {
+      const memory = new InMemoryOriginMemory();
+      memory.putPageOrigins(`${server.origin}/`, [{ origin: server.origin, requests: 13 }]);
+      const run = await loadPage({ url: `${server.origin}/`, strategy: strategy('getlist'), memory });
+      expect(run.errors).toBe(0);
+      // Six connections accepted before the document was answered, none after; images spread over them.
+      expect(connectionsBeforeDocument).toBe(6);
+      expect(server.connections()).toBe(6);
+      const imageConns = new Set(server.requests.filter((r) => r.path !== '/').map((r) => r.connection));
+      expect(imageConns.size).toBeGreaterThan(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('<link rel=preconnect> opens a connection to its origin as soon as parsed, with no request on it', async () => {
+    const other = await startRawServer((req) => ({ body: bodyFor(req.path, 10) }));
+    const server = await startRawServer((req) => (req.path === '/' ? { body: html(`<link rel="preconnect" href="${other.origin}">`), headers: { 'content-type': 'text/html' } } : { body: bodyFor(req.path, 100) }));
+    try {
+      const withHints = await loadPage({ url: `${server.origin}/`, strategy: strategy('getlist') });
+      expect(withHints.errors).toBe(0);
+      expect(other.connections()).toBe(1);
+      expect(other.requests).toHaveLength(0);
+      await loadPage({ url: `${server.origin}/`, strategy: strategy('browser') });
+      expect(other.connections()).toBe(1); // browser (no preconnect) opened none
+    } finally {
+      await server.close();
+      await other.close();
+    }
+  });
+});
