@@ -41,7 +41,9 @@ export function asLoadRun(url: string, run: RunJson): LoadRun {
     retries: run.retries,
     pauses: run.pauses,
     demotions: run.demotions,
-    requests: run.requests.map((r) => ({ ...r, method: 'GET', kind: undefined })),
+    requests: run.requests.map((r) => ({ ...r, method: 'GET' })),
+    skipped: run.skipped,
+    unmatchedCssUrls: run.unmatchedCssUrls,
     handshakes: run.handshakes.map((h, i): HandshakeRecord => ({
       ...h, connectionId: i, startedAt: 0, remotePort: undefined, localPort: undefined,
     })),

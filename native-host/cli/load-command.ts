@@ -4,18 +4,22 @@ import { loadPage, type LoadPageOptions } from '../load/page-loader';
 import type { LoadRun } from '../load/run-summary';
 import { boolFlag, intFlag, parseArgs, type FlagSpec } from './args';
 import { CliError } from './cli-error';
+import { FIDELITY_FLAGS, fidelityOptions } from './fidelity-options';
 import { formatBytes, formatTable } from './format-table';
 import type { CliIo } from './io';
 import { Recorder } from './record-option';
 import { LOAD_FLAGS, parseStrategies, transportOptions } from './strategy-options';
 import { runToJson, summarizeStrategies, type StrategySummary } from './strategy-summary';
 
-export const LOAD_USAGE = 'getlist load URL [--strategy a,b,...] [--repeat N] [--json] [--connections N] [--depth N] [--timeout MS] [--ca FILE] [--insecure] [--record [--data-dir DIR]]';
+export const LOAD_USAGE =
+  'getlist load URL [--strategy a,b,...] [--repeat N] [--json] [--connections N] [--depth N] [--timeout MS] [--ca FILE] [--insecure] ' +
+  '[--viewport WxH] [--dpr N] [--no-lazy] [--user-agent UA] [--resolve HOST:PORT:ADDR]... [--connect-to H1:P1:H2:P2]... [--record [--data-dir DIR]]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...LOAD_FLAGS,
   ca: { type: 'string', description: 'trust this PEM CA file for https (e.g. a test server)' },
   insecure: { type: 'boolean', description: 'do not verify TLS certificates' },
+  ...FIDELITY_FLAGS,
 };
 
 /**
@@ -57,11 +61,12 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   const repeat = intFlag(args, 'repeat', 1, 1, 100);
   const timeoutMs = intFlag(args, 'timeout', 120_000, 100, 3_600_000);
   const json = boolFlag(args, 'json');
-  const transport = transportOptions(args);
+  const { userAgent, hostMappings, ...fidelity } = fidelityOptions(args);
+  const transport = { ...transportOptions(args), ...(userAgent !== undefined ? { userAgent } : {}), ...(hostMappings ? { hostMappings } : {}) };
   const recorder = await Recorder.open(args);
   let runs: Array<{ run: LoadRun; repeat: number }>;
   try {
-    runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs }, (run, rep) => {
+    runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs, ...fidelity }, (run, rep) => {
       if (!json) io.err(`  ${run.strategy.padEnd(9)} run ${rep}/${repeat}: ${run.totalMs.toFixed(0)} ms, ${run.requests.length} requests\n`);
     });
     await recorder?.record(runs.map((r) => r.run), json ? undefined : io);

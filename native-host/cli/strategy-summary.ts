@@ -46,8 +46,10 @@ export function runToJson(run: LoadRun, repeat: number) {
     requests: run.requests.map((r) => ({
       url: r.url,
       priority: r.priority,
+      kind: r.kind,
       status: r.status,
       bytes: r.bytes,
+      decodedBytes: r.decodedBytes,
       connectionId: r.connectionId,
       reused: r.reused,
       pipelined: r.pipelined,
@@ -59,6 +61,8 @@ export function runToJson(run: LoadRun, repeat: number) {
       doneMs: r.doneMs,
       error: r.error,
     })),
+    skipped: run.skipped,
+    unmatchedCssUrls: run.unmatchedCssUrls,
     handshakes: run.handshakes.map((h) => ({
       origin: h.origin,
       dnsMs: h.dnsMs,

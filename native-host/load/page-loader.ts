@@ -1,33 +1,56 @@
-import { createHtmlScanner, extractCssUrls, type HtmlScanner } from '../../src/discovery';
+import { createHtmlScanner, sniffCharset, type DiscoveredResource, type HtmlScanner, type Viewport } from '../../src/discovery';
 import { Scheduler, SchedulerError, type Dispatch, type PriorityClass, type RequestResult, type Strategy } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { UndiciTransport, type UndiciTransportOptions } from '../transport/undici-transport';
+import { BodyDecoder } from './body-decoder';
 import { LoadError } from './load-errors';
-import { summarizeRun, type LoadRun } from './run-summary';
+import { summarizeRun, type LoadRun, type SkippedResource } from './run-summary';
 
 export interface LoadPageOptions {
   url: string;
   strategy: Strategy;
-  /** TLS trust, timeouts and test hooks for the transport. */
-  transport?: Pick<UndiciTransportOptions, 'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'handshakeDelayMs' | 'requestTimeoutMs' | 'userAgent'>;
+  /** TLS trust, timeouts, host mappings and test hooks for the transport. */
+  transport?: Pick<UndiciTransportOptions, 'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'handshakeDelayMs' | 'requestTimeoutMs' | 'userAgent' | 'hostMappings'>;
   /** Redirects of the document followed at most. @default 5 */
   maxRedirects?: number;
   /** The whole load is abandoned after this long. @default 120000 */
   timeoutMs?: number;
-  /** Bytes of one stylesheet buffered to look for late-discovered URLs. @default 2 MiB */
+  /** Decoded bytes of one stylesheet buffered to look for late-discovered URLs. @default 2 MiB */
   maxCssBytes?: number;
   /** Response sizes learned on earlier loads (shared across runs to model a returning visitor). */
   sizeHints?: Map<string, number>;
+  /** The screen images, media queries and lazy loading are chosen for. @default 1280×800, DPR 1 */
+  viewport?: Partial<Viewport>;
+  /**
+   * `loading=lazy` content guessed beyond the lazy-loading margin: `last` fetches it after
+   * everything else was discovered (a browser with scripting off fetches it all, one with
+   * scripting on when scrolled near), `skip` never fetches it (listed in `skipped`). @default 'last'
+   */
+  lazy?: 'last' | 'skip';
   now?: () => number;
 }
 
 const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
+/** Bytes of a document read before deciding its encoding (HTML's prescan window). */
+const SNIFF_BYTES = 1024;
+
+/** A document body on its way into the scanner: decoded, then charset-sniffed, then scanned. */
+interface DocumentBody {
+  scanner: HtmlScanner;
+  contentType: string | undefined;
+  head: Buffer[];
+  headBytes: number;
+  text: InstanceType<typeof TextDecoder> | undefined;
+  utf8: boolean | undefined;
+}
 
 /**
- * Loads one page the way getlist does without a browser: fetch the document, stream it into the
- * HTML scanner, and enqueue each inlined resource the moment its tag is parsed (GETALL without the
- * server's help); stylesheets are scanned when complete for `url()` / `@import` (late discovery).
- * Every call uses fresh connections (a new transport and connector: no warm sockets, no TLS
+ * Loads one page the way getlist does without a browser: fetch the document, stream it (decoded)
+ * into the HTML scanner, and enqueue each resource the moment the browser would know of it (GETALL
+ * without the server's help); stylesheets go back to the scanner when complete, which fetches
+ * their `url()`s for matching elements and their fonts for text set in them (late discovery).
+ * Lazy content beyond the fold comes last; mixed content is upgraded or left out, as a browser
+ * does. Every call uses fresh connections (a new transport and connector: no warm sockets, no TLS
  * session reuse across calls).
  */
 export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
@@ -38,9 +61,14 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
   const handshakes: HandshakeRecord[] = [];
   const seen = new Set<string>();
   const documents = new Set<number>();
-  const scanners = new Map<number, HtmlScanner>();
+  const bodies = new Map<number, DocumentBody>();
   const css = new Map<number, { chunks: Buffer[]; bytes: number }>();
+  const decoders = new Map<number, BodyDecoder>();
+  const decodedBytes = new Map<number, number>();
+  const skipped: SkippedResource[] = [];
+  const deferred: DiscoveredResource[] = [];
   const maxCss = options.maxCssBytes ?? 2 * 1024 * 1024;
+  let page: HtmlScanner | undefined;
   let redirects = 0;
   let documentError: LoadError | undefined;
   let finalUrl = options.url;
@@ -50,22 +78,15 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
     now,
     onHandshake: (h) => handshakes.push(h),
     onResponseHead: (d, status, headers) => onHead(d, status, headers),
-    onBody: (d, chunk) => {
-      scanners.get(d.id)?.write(chunk);
-      const buf = css.get(d.id);
-      if (buf && buf.bytes < maxCss) {
-        buf.chunks.push(chunk);
-        buf.bytes += chunk.length;
-      }
-    },
+    onBody: (d, chunk) => decoders.get(d.id)?.write(chunk),
     onBodyEnd: (d) => {
-      scanners.get(d.id)?.end();
-      scanners.delete(d.id);
-      const buf = css.get(d.id);
-      if (buf) {
-        css.delete(d.id);
-        discoverFromCss(Buffer.concat(buf.chunks).toString('utf8'), d.request.url);
-      }
+      const decoder = decoders.get(d.id);
+      if (!decoder) return undefined;
+      decoders.delete(d.id);
+      return decoder.end().then(() => {
+        decodedBytes.set(d.request.id, decoder.decodedBytes);
+        finishBody(d);
+      });
     },
   });
   const scheduler = new Scheduler({
@@ -88,8 +109,17 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
     }
   };
 
+  const onResource = (r: DiscoveredResource): void => {
+    if (r.mixedContent === 'blocked') skipped.push({ url: r.url, kind: r.kind, reason: 'mixed-content' });
+    else if (r.deferred && options.lazy === 'skip') skipped.push({ url: r.url, kind: r.kind, reason: 'lazy' });
+    else if (r.deferred) deferred.push(r);
+    else enqueue(r.url, r.priority, r.kind);
+  };
+
   function onHead(d: Dispatch, status: number, headers: Record<string, string | string[] | undefined>): void {
-    const type = String(headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    const contentType = headerValue(headers['content-type']);
+    const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+    const encoding = (headerValue(headers['content-encoding']) ?? '').trim().toLowerCase();
     if (documents.has(d.request.id)) {
       const location = headers['location'];
       if (status >= 300 && status < 400 && typeof location === 'string') {
@@ -113,20 +143,60 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
         documentError = new LoadError('E_NOT_HTML', `${d.request.url} is ${type}, not an HTML document; give getlist the URL of a page`);
         return;
       }
-      scanners.set(d.id, createHtmlScanner({
-        documentUrl: d.request.url,
-        onResource: (r) => enqueue(r.url, r.priority, r.kind),
-      }));
+      page = createHtmlScanner({ documentUrl: d.request.url, onResource, ...(options.viewport ? { viewport: options.viewport } : {}) });
+      const body: DocumentBody = { scanner: page, contentType, head: [], headBytes: 0, text: undefined, utf8: undefined };
+      bodies.set(d.id, body);
+      decoders.set(d.id, new BodyDecoder(encoding, (chunk) => writeDocument(body, chunk)));
     } else if (status < 300 && (type === 'text/css' || (!type && d.request.tag === 'stylesheet'))) {
-      css.set(d.id, { chunks: [], bytes: 0 });
+      const buf = { chunks: [] as Buffer[], bytes: 0 };
+      css.set(d.id, buf);
+      decoders.set(d.id, new BodyDecoder(encoding, (chunk) => {
+        if (buf.bytes >= maxCss) return;
+        buf.chunks.push(chunk);
+        buf.bytes += chunk.length;
+      }));
+    } else if (BodyDecoder.decodes(encoding)) {
+      decoders.set(d.id, new BodyDecoder(encoding, () => undefined)); // decoded only to count
     }
   }
 
-  function discoverFromCss(text: string, base: string): void {
-    for (const ref of extractCssUrls(text, base)) {
-      if (ref.kind === 'import') enqueue(ref.url, 'blocking', 'stylesheet');
-      else if (ref.inFontFace) enqueue(ref.url, 'font', 'font');
-      else enqueue(ref.url, 'image', 'image');
+  /** Decoded document bytes → the scanner, once the encoding is known (BOM, header, meta prescan). */
+  function writeDocument(body: DocumentBody, chunk: Buffer): void {
+    if (body.utf8 === undefined) {
+      body.head.push(chunk);
+      body.headBytes += chunk.length;
+      if (body.headBytes < SNIFF_BYTES) return;
+      startDocument(body);
+      return;
+    }
+    if (body.utf8) body.scanner.write(chunk);
+    else body.scanner.write(body.text?.decode(chunk, { stream: true }) ?? '');
+  }
+
+  function startDocument(body: DocumentBody): void {
+    const head = Buffer.concat(body.head);
+    body.head = [];
+    const charset = sniffCharset(head, body.contentType);
+    body.utf8 = charset === 'utf-8';
+    if (!body.utf8) body.text = new TextDecoder(charset);
+    writeDocument(body, head);
+  }
+
+  function finishBody(d: Dispatch): void {
+    const body = bodies.get(d.id);
+    if (body) {
+      bodies.delete(d.id);
+      if (body.utf8 === undefined) startDocument(body);
+      if (body.text) body.scanner.write(body.text.decode());
+      body.scanner.end();
+      // Lazy content beyond the fold: after everything the document itself named.
+      for (const r of deferred.splice(0)) enqueue(r.url, 'prefetch', r.kind);
+    }
+    const buf = css.get(d.id);
+    if (buf) {
+      css.delete(d.id);
+      page?.addStylesheet(d.request.url, Buffer.concat(buf.chunks).toString('utf8'));
+      for (const r of deferred.splice(0)) enqueue(r.url, 'prefetch', r.kind);
     }
   }
 
@@ -175,5 +245,20 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
     throw new LoadError(code, `could not load ${finalUrl}${hint}: ${doc.error.message}`, doc.error.causeCode);
   }
   if (documentError) throw documentError;
-  return summarizeRun({ url: options.url, strategy: options.strategy.name, startedAt, t0, results, handshakes, stats });
+  return summarizeRun({
+    url: options.url,
+    strategy: options.strategy.name,
+    startedAt,
+    t0,
+    results,
+    handshakes,
+    stats,
+    decodedBytes,
+    skipped,
+    unmatchedCssUrls: page?.unmatchedCssUrls ?? 0,
+  });
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(', ') : v;
 }

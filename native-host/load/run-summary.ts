@@ -9,7 +9,10 @@ export interface RequestRecord {
   priority: PriorityClass;
   kind: string | undefined;
   status: number | undefined;
+  /** Body bytes as they crossed the wire (still content-encoded). */
   bytes: number;
+  /** Body bytes after undoing `Content-Encoding` (equal to `bytes` for an unencoded body). */
+  decodedBytes: number;
   connectionId: number | undefined;
   reused: boolean;
   pipelined: boolean;
@@ -28,6 +31,14 @@ export interface RunFigures extends LoadFigures {
   requests: number;
 }
 
+/** A URL the page names that a browser would not fetch on load, and so neither did the run. */
+export interface SkippedResource {
+  url: string;
+  kind: string;
+  /** `mixed-content`: `http:` script/style/font/frame in an `https:` page; `lazy`: beyond the fold with `--no-lazy`. */
+  reason: 'mixed-content' | 'lazy';
+}
+
 export interface LoadRun extends LoadFigures {
   url: string;
   strategy: StrategyName;
@@ -38,6 +49,9 @@ export interface LoadRun extends LoadFigures {
   demotions: SchedulerStats['demotions'];
   requests: RequestRecord[];
   handshakes: HandshakeRecord[];
+  skipped: SkippedResource[];
+  /** Style sheet `url()`s no element matched (never fetched, as in a browser). */
+  unmatchedCssUrls: number;
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -55,6 +69,10 @@ export function summarizeRun(input: {
   results: RequestResult[];
   handshakes: HandshakeRecord[];
   stats: SchedulerStats;
+  /** Decoded body bytes by request id, for encoded bodies; others decode to their wire bytes. */
+  decodedBytes?: ReadonlyMap<number, number>;
+  skipped?: SkippedResource[];
+  unmatchedCssUrls?: number;
 }): LoadRun {
   const { t0 } = input;
   const requests: RequestRecord[] = [...input.results]
@@ -66,6 +84,7 @@ export function summarizeRun(input: {
       kind: r.tag,
       status: r.status,
       bytes: r.bytes,
+      decodedBytes: input.decodedBytes?.get(r.id) ?? r.bytes,
       connectionId: r.connectionId,
       reused: r.reused,
       pipelined: r.pipelined,
@@ -95,5 +114,7 @@ export function summarizeRun(input: {
     demotions: input.stats.demotions,
     requests,
     handshakes: input.handshakes.map(roundHandshake),
+    skipped: input.skipped ?? [],
+    unmatchedCssUrls: input.unmatchedCssUrls ?? 0,
   };
 }

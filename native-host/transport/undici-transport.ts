@@ -1,6 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
+import zlib from 'node:zlib';
 import { Client, type Dispatcher } from 'undici';
+import { ACCEPT_ENCODING, acceptFor } from '../../src/discovery';
 import type { Dispatch, OpenOptions, Scheduler, TransportPort } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { Flight, type FlightHost } from './flight';
@@ -16,9 +18,12 @@ export interface UndiciTransportOptions extends Omit<TimingConnectorOptions, 'al
   onResponseHead?: (dispatch: Dispatch, status: number, headers: Record<string, string | string[] | undefined>) => void;
   /** Called with every response body chunk (e.g. to stream a document into the scanner). */
   onBody?: (dispatch: Dispatch, chunk: Buffer) => void;
-  /** Called when a body is complete, before the scheduler settles the request (so discoveries made
-   * from the body are enqueued before the load can look idle). */
-  onBodyEnd?: (dispatch: Dispatch) => void;
+  /**
+   * Called when a body is complete, before the scheduler settles the request (so discoveries made
+   * from the body are enqueued before the load can look idle). When it returns a promise (a
+   * decoder still flushing), the request settles once that promise does.
+   */
+  onBodyEnd?: (dispatch: Dispatch) => void | Promise<void>;
   /** Sent as User-Agent. @default 'getlist/<version>' */
   userAgent?: string;
   /** Headers and body inactivity timeout, ms. @default 30000 */
@@ -60,16 +65,23 @@ export class UndiciTransport implements TransportPort, FlightHost {
    * so a page with many origins legitimately has more than Node's default 10 listeners.
    */
   private readonly closing = unboundedAbortController();
-  /** Every request carries the same headers: no cookies, no credentials, identity encoding. */
-  private readonly headers: Record<string, string>;
+  /**
+   * Headers by destination, as a browser sends them: its `Accept` for the kind of request and its
+   * `Accept-Encoding` (so text crosses the link compressed, as it does for a browser; byte counts
+   * are wire body bytes). Never cookies or credentials.
+   */
+  private readonly headers = new Map<string, Record<string, string>>();
 
-  constructor(readonly options: UndiciTransportOptions = {}) {
-    this.headers = {
-      'user-agent': options.userAgent ?? 'getlist/0.1',
-      accept: '*/*',
-      // Identity so byte counts are wire body bytes.
-      'accept-encoding': 'identity',
-    };
+  constructor(readonly options: UndiciTransportOptions = {}) {}
+
+  private headersFor(tag: string | undefined): Record<string, string> {
+    const accept = acceptFor(tag);
+    let h = this.headers.get(accept);
+    if (!h) {
+      h = { 'user-agent': this.options.userAgent ?? 'getlist/0.1', accept, 'accept-encoding': BROWSER_ACCEPT_ENCODING };
+      this.headers.set(accept, h);
+    }
+    return h;
   }
 
   /** The scheduler to answer; set once, before the first request is enqueued. */
@@ -136,7 +148,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
         origin: conn.origin,
         path: req.path,
         method: req.method as Dispatcher.HttpMethod,
-        headers: this.headers,
+        headers: this.headersFor(req.tag),
         // The scheduler decides what is pipelined; undici must not hold requests back itself.
         blocking: false,
         // `reset: true` sends `Connection: close`. HEAD must say false explicitly or undici closes.
@@ -225,6 +237,9 @@ export class UndiciTransport implements TransportPort, FlightHost {
     if (!this.closed) this.scheduler.connectionClosed(conn.id, err);
   }
 }
+
+/** The browser's list, with `zstd` where this Node can decode it (22.15+). */
+export const BROWSER_ACCEPT_ENCODING = typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function' ? `${ACCEPT_ENCODING}, zstd` : ACCEPT_ENCODING;
 
 function unboundedAbortController(): AbortController {
   const c = new AbortController();

@@ -1,6 +1,6 @@
 import type { AnyNode, Document, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
-import type { FontFace, FontRule } from './css-model';
+import { modelStylesheet, type FontFace, type FontRule } from './css-model';
 import { compileSelector } from './selector-match';
 
 /** The font an element's text is set in, as far as the fetch decision goes. */
@@ -101,7 +101,17 @@ function elementStyle(el: Element, inherited: FontStyle, own: Partial<FontStyle>
   if (BOLD.has(el.name)) style = { ...style, weight: 700 };
   if (ITALIC.has(el.name)) style = { ...style, italic: true };
   if (MONOSPACE.has(el.name)) style = { ...style, families: ['monospace'] };
-  return own ? { ...style, ...own } : style;
+  if (own) style = { ...style, ...own };
+  const inline = el.attribs['style'];
+  if (inline !== undefined && /font/i.test(inline)) {
+    // `style=""` wins over every rule (specificity of an inline declaration).
+    for (const rule of modelStylesheet(`x{${inline}}`, { baseUrl: 'http://inline.invalid/', dpr: 1 }).fontRules) {
+      if (rule.families) style = { ...style, families: rule.families };
+      if (rule.weight !== undefined) style = { ...style, weight: rule.weight };
+      if (rule.italic !== undefined) style = { ...style, italic: rule.italic };
+    }
+  }
+  return style;
 }
 
 /** The first family in the list that is a web font, unless an always-available one comes first. */

@@ -53,6 +53,8 @@ interface OpenContainer {
   inViewportGuess: boolean;
   /** `<picture>`: the first usable `<source>`'s choice and the offset of its tag. */
   chosen?: { choice: ImageChoice; offset: number; base: string };
+  /** `<video>`/`<audio>`: a resource is chosen (its `src`, or a `<source>`); later sources are not fetched. */
+  mediaChosen?: boolean;
 }
 
 /**
@@ -85,6 +87,7 @@ class StreamingHtmlScanner implements HtmlScanner {
   /** External sheets reported so far, by URL: their media and cascade position. */
   private readonly sheets = new Map<string, { media: string | undefined; ref: SheetRef; applied: boolean }>();
   private readonly icons: IconLink[] = [];
+  private readonly favicon: boolean;
   private iconOffsets: number[] = [];
 
   private base: string;
@@ -115,6 +118,7 @@ class StreamingHtmlScanner implements HtmlScanner {
     this.layout = new LayoutEstimate(this.viewport);
     this.styles = new StyleResolver(this.viewport);
     this.onResource = options.onResource;
+    this.favicon = options.favicon ?? true;
     this.documentUrl = options.documentUrl;
     this.base = options.documentUrl;
     const self = resolveHttpUrl(options.documentUrl, options.documentUrl);
@@ -172,7 +176,7 @@ class StreamingHtmlScanner implements HtmlScanner {
       // An unterminated tag at EOF is dropped, as the HTML tokenizer drops it: no `>`, no element.
       this.parser.end(tail);
       this.resolveStyles();
-      this.reportFavicon();
+      if (this.favicon) this.reportFavicon();
     }
     this.deliver();
   }
@@ -210,7 +214,8 @@ class StreamingHtmlScanner implements HtmlScanner {
       if (tag === 'picture') inViewportGuess = this.takeImageSlot();
       this.handleElement(tag, attribs);
     }
-    if (isMediaContainer(tag)) this.containers.push({ tag, inViewportGuess });
+    // HTML media resource selection: a `src` attribute wins over every `<source>` child.
+    if (isMediaContainer(tag)) this.containers.push({ tag, inViewportGuess, mediaChosen: tag !== 'picture' && attribs.src !== undefined });
     // Counted even inside inert content so that every close tag has its open tag.
     if (INERT_CONTENT.has(tag)) this.inertDepth++;
   }
@@ -248,6 +253,8 @@ class StreamingHtmlScanner implements HtmlScanner {
       this.handlePictureSource(attribs);
     } else if (tag === 'link') {
       this.handleLink(attribs);
+    } else if (tag === 'source' && (this.containers[this.containers.length - 1]?.mediaChosen || !isPlayableType(attribs.type))) {
+      // A media element fetches one resource: later <source>s, and types it cannot play, are never tried.
     } else {
       const container = this.containers[this.containers.length - 1];
       const lazyBeyond = (tag === 'iframe' || tag === 'frame') && this.lazyBeyondFold(attribs, 'iframe');
@@ -255,6 +262,7 @@ class StreamingHtmlScanner implements HtmlScanner {
       for (const ref of classifyElement(tag, attribs, { mediaParent: container?.tag, inViewportGuess: false })) {
         this.reportReference(tag, ref, lazyBeyond);
       }
+      if (tag === 'source' && container !== undefined && attribs.src !== undefined && isPlayableType(attribs.type)) container.mediaChosen = true;
     }
     if (attribs.style !== undefined) this.handleStyleAttribute(tag, attribs.style);
     if (tag === 'style' && isCssType(attribs.type)) {
@@ -423,6 +431,12 @@ class StreamingHtmlScanner implements HtmlScanner {
 function isCssType(type: string | undefined): boolean {
   const t = normalizeKeyword(type);
   return t === '' || t === 'text/css';
+}
+
+/** `<source type>` of audio/video a browser would try: absent, or a common audio/video type. */
+function isPlayableType(type: string | undefined): boolean {
+  const t = normalizeKeyword(type?.split(';')[0]);
+  return t === '' || /^(video|audio)\/(mp4|webm|ogg|mpeg|mp3|wav|aac|flac|x-m4a|quicktime)$/.test(t);
 }
 
 function isAscii(text: string): boolean {

@@ -10,4 +10,5 @@ export { parseSrcset, type SrcsetCandidate } from './srcset';
 export { DiscoveryError, type DiscoveryErrorCode } from './errors';
 export { DEFAULT_VIEWPORT, viewportOf, type Viewport } from './viewport';
 export { acceptFor, ACCEPT_ENCODING } from './request-headers';
+export { sniffCharset } from './charset';
 export type { DiscoveredResource, HtmlScanner, HtmlScannerOptions, ResourceKind, ScriptMode } from './types';

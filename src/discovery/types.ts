@@ -67,6 +67,11 @@ export interface HtmlScannerOptions {
    * visible and classed `visible-image`. Default 0: only `fetchpriority=high` images are.
    */
   firstImagesVisible?: number;
+  /**
+   * Report the favicon a browser fetches after load: the best `rel=icon`, or `/favicon.ico` when
+   * the page declares none. @default true
+   */
+  favicon?: boolean;
   /** The screen to choose images, media queries and the lazy-loading margin for. @default 1280×800, DPR 1 */
   viewport?: Partial<Viewport>;
 }
