@@ -36,7 +36,9 @@ const SNIFF_BYTES = 1024;
 
 /** A document body on its way into the scanner: decoded, then charset-sniffed, then scanned. */
 interface DocumentBody {
-  scanner: HtmlScanner;
+  url: string;
+  /** Created once the encoding is known (its URLs' queries depend on it). */
+  scanner: HtmlScanner | undefined;
   contentType: string | undefined;
   head: Buffer[];
   headBytes: number;
@@ -143,8 +145,7 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
         documentError = new LoadError('E_NOT_HTML', `${d.request.url} is ${type}, not an HTML document; give getlist the URL of a page`);
         return;
       }
-      page = createHtmlScanner({ documentUrl: d.request.url, onResource, ...(options.viewport ? { viewport: options.viewport } : {}) });
-      const body: DocumentBody = { scanner: page, contentType, head: [], headBytes: 0, text: undefined, utf8: undefined };
+      const body: DocumentBody = { url: d.request.url, scanner: undefined, contentType, head: [], headBytes: 0, text: undefined, utf8: undefined };
       bodies.set(d.id, body);
       decoders.set(d.id, new BodyDecoder(encoding, (chunk) => writeDocument(body, chunk)));
     } else if (status < 300 && (type === 'text/css' || (!type && d.request.tag === 'stylesheet'))) {
@@ -169,8 +170,8 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
       startDocument(body);
       return;
     }
-    if (body.utf8) body.scanner.write(chunk);
-    else body.scanner.write(body.text?.decode(chunk, { stream: true }) ?? '');
+    if (body.utf8) body.scanner?.write(chunk);
+    else body.scanner?.write(body.text?.decode(chunk, { stream: true }) ?? '');
   }
 
   function startDocument(body: DocumentBody): void {
@@ -179,6 +180,8 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
     const charset = sniffCharset(head, body.contentType);
     body.utf8 = charset === 'utf-8';
     if (!body.utf8) body.text = new TextDecoder(charset);
+    page = createHtmlScanner({ documentUrl: body.url, onResource, encoding: charset, ...(options.viewport ? { viewport: options.viewport } : {}) });
+    body.scanner = page;
     writeDocument(body, head);
   }
 
@@ -187,8 +190,8 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
     if (body) {
       bodies.delete(d.id);
       if (body.utf8 === undefined) startDocument(body);
-      if (body.text) body.scanner.write(body.text.decode());
-      body.scanner.end();
+      if (body.text) body.scanner?.write(body.text.decode());
+      body.scanner?.end();
       // Lazy content beyond the fold: after everything the document itself named.
       for (const r of deferred.splice(0)) enqueue(r.url, 'prefetch', r.kind);
     }

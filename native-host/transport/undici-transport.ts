@@ -74,12 +74,13 @@ export class UndiciTransport implements TransportPort, FlightHost {
 
   constructor(readonly options: UndiciTransportOptions = {}) {}
 
-  private headersFor(tag: string | undefined): Record<string, string> {
+  private headersFor(tag: string | undefined, secure: boolean): Record<string, string> {
     const accept = acceptFor(tag);
-    let h = this.headers.get(accept);
+    const key = `${secure ? 's' : ''}${accept}`;
+    let h = this.headers.get(key);
     if (!h) {
-      h = { 'user-agent': this.options.userAgent ?? 'getlist/0.1', accept, 'accept-encoding': BROWSER_ACCEPT_ENCODING };
-      this.headers.set(accept, h);
+      h = { 'user-agent': this.options.userAgent ?? 'getlist/0.1', accept, 'accept-encoding': acceptEncoding(secure) };
+      this.headers.set(key, h);
     }
     return h;
   }
@@ -148,7 +149,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
         origin: conn.origin,
         path: req.path,
         method: req.method as Dispatcher.HttpMethod,
-        headers: this.headersFor(req.tag),
+        headers: this.headersFor(req.tag, conn.origin.startsWith('https:')),
         // The scheduler decides what is pipelined; undici must not hold requests back itself.
         blocking: false,
         // `reset: true` sends `Connection: close`. HEAD must say false explicitly or undici closes.
@@ -238,8 +239,15 @@ export class UndiciTransport implements TransportPort, FlightHost {
   }
 }
 
-/** The browser's list, with `zstd` where this Node can decode it (22.15+). */
-export const BROWSER_ACCEPT_ENCODING = typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function' ? `${ACCEPT_ENCODING}, zstd` : ACCEPT_ENCODING;
+/**
+ * The browser's `Accept-Encoding`: Chromium offers `br` and `zstd` only over https (a proxy on a
+ * cleartext path may mangle them), so over http it is `gzip, deflate`. `zstd` only where this Node
+ * can decode it (22.15+).
+ */
+export function acceptEncoding(secure: boolean): string {
+  if (!secure) return 'gzip, deflate';
+  return typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function' ? `${ACCEPT_ENCODING}, zstd` : ACCEPT_ENCODING;
+}
 
 function unboundedAbortController(): AbortController {
   const c = new AbortController();

@@ -13,7 +13,11 @@ import { selectionIndex } from './srcset-select';
 export interface SheetModel {
   /** `@import`s where CSS honours them (top level, before other rules). Always fetched. */
   imports: Array<{ url: string; media: string | undefined }>;
-  /** Style rules naming images (`background`, `list-style-image`, `content`, `mask`, `cursor`…). */
+  /**
+   * One entry per selector of each style rule that sets an image-bearing property (`background`,
+   * `list-style`, `content`, `mask`, `cursor`, `border-image`… — with or without a `url()`, since a
+   * `background: none` that wins the cascade means no fetch).
+   */
   imageRules: ImageRule[];
   /** `@font-face` rules with the one `src` a browser would try first. */
   fontFaces: FontFace[];
@@ -28,9 +32,16 @@ export interface RuleContext {
   media: string[];
 }
 
-export interface ImageRule extends RuleContext {
-  /** Absolute URLs, `image-set()` already reduced to its one choice. */
-  urls: string[];
+export interface ImageRule {
+  /** One selector, pseudo-elements removed. */
+  selector: string;
+  /** `''`, `before`, `after`… : the box the declarations style (the cascade is per box). */
+  pseudo: string;
+  /** Selector specificity as one comparable number (ids × 10⁶ + classes × 10³ + types). */
+  specificity: number;
+  media: string[];
+  /** Per property group (`background-image`, `list-style-image`…), the URLs it fetches (maybe none). */
+  declarations: Array<{ group: string; urls: string[] }>;
 }
 
 export interface FontRule extends RuleContext {
@@ -70,6 +81,23 @@ const TRANSPARENT_AT_RULES: ReadonlySet<string> = new Set(['layer', 'container',
 const FONT_FORMATS: ReadonlySet<string> = new Set(['woff2', 'woff', 'truetype', 'opentype', 'collection', 'woff2-variations', 'woff-variations', 'truetype-variations', 'opentype-variations']);
 /** Properties whose URLs are never fetched by a current browser. */
 const NON_FETCHING_PROPERTIES: ReadonlySet<string> = new Set(['behavior', '-ms-behavior', 'src']);
+/** Longhands and shorthands that set the same image, mapped to one cascade group. */
+const IMAGE_GROUPS: ReadonlyMap<string, string> = new Map([
+  ['background', 'background-image'],
+  ['background-image', 'background-image'],
+  ['list-style', 'list-style-image'],
+  ['list-style-image', 'list-style-image'],
+  ['content', 'content'],
+  ['cursor', 'cursor'],
+  ['mask', 'mask-image'],
+  ['mask-image', 'mask-image'],
+  ['-webkit-mask', 'mask-image'],
+  ['-webkit-mask-image', 'mask-image'],
+  ['border-image', 'border-image'],
+  ['border-image-source', 'border-image'],
+  ['-webkit-border-image', 'border-image'],
+]);
+
 /** Pseudo-elements that carry generated text when they have `content`. */
 const GENERATED = /::?(before|after)\b/i;
 
@@ -113,12 +141,21 @@ export function modelStylesheet(css: string, options: ModelOptions): SheetModel 
 }
 
 function addStyleRule(css: string, model: SheetModel, declarations: CssDeclaration[], rawSelector: string, selectors: string[], media: string[], options: ModelOptions): void {
-  const urls: string[] = [];
+  const imageDecls: Array<{ group: string; urls: string[] }> = [];
   const font: FontRule = { selectors: [], media, pseudo: false };
   let fontSet = false;
   for (const d of declarations) {
     if (d.name.startsWith('--')) continue; // a custom property fetches nothing until used
-    if (!NON_FETCHING_PROPERTIES.has(d.name)) urls.push(...declarationUrls(css, d.value, options));
+    if (!NON_FETCHING_PROPERTIES.has(d.name)) {
+      const urls = declarationUrls(css, d.value, options);
+      const group = IMAGE_GROUPS.get(d.name) ?? (urls.length > 0 ? d.name : undefined);
+      if (group !== undefined) {
+        const i = imageDecls.findIndex((x) => x.group === group);
+        // Within one rule the later declaration of a group wins, as in the cascade.
+        if (i >= 0) imageDecls.splice(i, 1);
+        imageDecls.push({ group, urls });
+      }
+    }
     if (d.name === 'font-family') {
       font.families = parseFamilies(css, d.value);
       fontSet = true;
@@ -147,7 +184,14 @@ function addStyleRule(css: string, model: SheetModel, declarations: CssDeclarati
   }
   const cleaned = selectors.map(stripPseudoElements).filter((s): s is string => s !== undefined);
   if (cleaned.length === 0) return;
-  if (urls.length > 0) model.imageRules.push({ selectors: cleaned, media, urls });
+  if (imageDecls.length > 0) {
+    for (const selector of selectors) {
+      const element = stripPseudoElements(selector);
+      if (element === undefined) continue;
+      const pseudo = /::?(before|after|marker|first-letter|first-line|placeholder|backdrop|selection)\b/i.exec(selector)?.[1]?.toLowerCase() ?? '';
+      model.imageRules.push({ selector: element, pseudo, specificity: specificity(selector), media, declarations: imageDecls });
+    }
+  }
   if (fontSet) {
     font.selectors = cleaned;
     font.pseudo = GENERATED.test(rawSelector);
@@ -377,6 +421,20 @@ function stripPseudoElements(selector: string): string | undefined {
     .trim();
   if (s === '') return '*'; // `::selection { … }` styles every element
   return /[>+~]$/.test(s) ? undefined : s;
+}
+
+/**
+ * Selectors Level 4 specificity, approximated on the text: ids; classes, attributes and
+ * pseudo-classes; types and pseudo-elements. `:where()` counts nothing; `:is()`, `:not()`, `:has()`
+ * count their arguments (as if the most specific one matched).
+ */
+export function specificity(selector: string): number {
+  let s = selector.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '""').replace(/:where\([^()]*(\([^()]*\)[^()]*)*\)/gi, '');
+  s = s.replace(/:(is|not|has|matches|-webkit-any)\(/gi, ' (');
+  const ids = (s.match(/#[\w-]+/g) ?? []).length;
+  const classes = (s.match(/\.[\w-]+|\[[^\]]*\]|(?<!:):(?!:)[\w-]+/g) ?? []).length;
+  const types = (s.replace(/\[[^\]]*\]/g, '').match(/(^|[\s>+~(,])[a-z][\w-]*|::[\w-]+/gi) ?? []).length;
+  return ids * 1e6 + classes * 1e3 + types;
 }
 
 function splitCommas(tokens: readonly CssToken[]): CssToken[][] {

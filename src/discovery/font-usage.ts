@@ -123,7 +123,8 @@ function pickFamily(families: readonly string[], webFamilies: ReadonlySet<string
   return undefined;
 }
 
-function matchAll(selectors: readonly string[], root: Document): Element[] {
+/** Every element of `root` matching any of `selectors`, in document order. */
+export function matchAll(selectors: readonly string[], root: Document): Element[] {
   const out: Element[] = [];
   const tests = selectors.map(compileSelector).filter((t) => t !== undefined);
   if (tests.length === 0) return out;

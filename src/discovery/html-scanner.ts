@@ -5,10 +5,11 @@ import { ChunkDecoder } from './chunk-decoder';
 import { classifyCssReference, classifyElement, imagePriority, isLazy } from './classify';
 import { modelStylesheet } from './css-model';
 import { DiscoveryError } from './errors';
-import { pickFavicon, type IconLink } from './icon-select';
+import { pickFavicons, type IconLink } from './icon-select';
 import { chooseImg, choosePictureSource, choosePreloadImage, type ImageChoice } from './image-choice';
 import { BLOCK_ELEMENTS, LayoutEstimate } from './layout-estimate';
 import { matchesMedia } from './media-query';
+import { withLegacyQuery } from './legacy-query';
 import { mixedContentAction, upgradeToHttps } from './mixed-content';
 import type { Attributes, ResourceReference } from './reference';
 import { isAbsoluteUrl, resolveHttpUrl } from './resolve-url';
@@ -24,6 +25,9 @@ import { viewportOf, type Viewport } from './viewport';
  * keeps it out of the DOM that style rules are matched against).
  */
 const INERT_CONTENT = new Set(['template', 'noscript', 'iframe', 'noembed', 'noframes']);
+
+/** Elements whose `background` attribute a browser still honours (HTML §15.3.3). */
+const LEGACY_BACKGROUND = new Set(['body', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
 
 /** Elements that give `<source>` its meaning. */
 type MediaContainer = 'picture' | 'video' | 'audio';
@@ -88,6 +92,8 @@ class StreamingHtmlScanner implements HtmlScanner {
   private readonly sheets = new Map<string, { media: string | undefined; ref: SheetRef; applied: boolean }>();
   private readonly icons: IconLink[] = [];
   private readonly favicon: boolean;
+  /** The document's encoding (WHATWG name): queries of its URLs are encoded in it. */
+  private readonly encoding: string;
   private iconOffsets: number[] = [];
 
   private base: string;
@@ -119,6 +125,7 @@ class StreamingHtmlScanner implements HtmlScanner {
     this.styles = new StyleResolver(this.viewport);
     this.onResource = options.onResource;
     this.favicon = options.favicon ?? true;
+    this.encoding = options.encoding ?? 'utf-8';
     this.documentUrl = options.documentUrl;
     this.base = options.documentUrl;
     const self = resolveHttpUrl(options.documentUrl, options.documentUrl);
@@ -265,6 +272,10 @@ class StreamingHtmlScanner implements HtmlScanner {
       if (tag === 'source' && container !== undefined && attribs.src !== undefined && isPlayableType(attribs.type)) container.mediaChosen = true;
     }
     if (attribs.style !== undefined) this.handleStyleAttribute(tag, attribs.style);
+    if (attribs.background !== undefined && LEGACY_BACKGROUND.has(tag)) {
+      // HTML's presentational `background` attribute still sets a background image.
+      this.reportReference(tag, { value: attribs.background, kind: 'image', priority: 'image', attribute: 'background' });
+    }
     if (tag === 'style' && isCssType(attribs.type)) {
       // The text starts right after the `>` (`parser.endIndex`). Looked up after the tag's own
       // references so offsets are asked for in document order.
@@ -283,7 +294,7 @@ class StreamingHtmlScanner implements HtmlScanner {
     const lazy = isLazy(attribs) ? { lazy: true as const } : {};
     const chosen = inPicture ? container.chosen : undefined;
     if (chosen !== undefined) {
-      const url = chosen.choice.value === '' ? undefined : resolveHttpUrl(chosen.choice.value, chosen.base);
+      const url = chosen.choice.value === '' ? undefined : resolveHttpUrl(withLegacyQuery(chosen.choice.value, this.encoding), chosen.base);
       if (url !== undefined) this.report(url, { kind: 'image', priority, attribute: chosen.choice.attribute, ...lazy }, 'source', () => chosen.offset, deferred);
       return;
     }
@@ -306,6 +317,11 @@ class StreamingHtmlScanner implements HtmlScanner {
         this.icons.push({ href: attribs.href, base: this.base, sizes: attribs.sizes, type: attribs.type });
         this.iconOffsets.push(this.tagOffset());
       }
+      return;
+    }
+    if (rel.has('manifest') && attribs.href !== undefined) {
+      // Chromium fetches the web app manifest of every page it loads (not its icons).
+      this.reportReference('link', { value: attribs.href, kind: 'other', priority: 'other', attribute: 'href' });
       return;
     }
     const refs = classifyElement('link', attribs, { mediaParent: undefined, inViewportGuess: false });
@@ -354,8 +370,9 @@ class StreamingHtmlScanner implements HtmlScanner {
   /** `style=""` holds declarations, so only `url()`s count (`image-set()` reduced to its choice). */
   private handleStyleAttribute(tag: string, css: string): void {
     const model = modelStylesheet(`x{${css}}`, { baseUrl: this.base, dpr: this.viewport.dpr });
+    // Inline declarations win the cascade for their element; one entry per selector, and there is one.
     for (const rule of model.imageRules) {
-      for (const url of rule.urls) this.report(url, { kind: 'image', priority: 'image', attribute: 'style' }, tag, () => this.tagOffset());
+      for (const d of rule.declarations) for (const url of d.urls) this.report(url, { kind: 'image', priority: 'image', attribute: 'style' }, tag, () => this.tagOffset());
     }
   }
 
@@ -374,22 +391,22 @@ class StreamingHtmlScanner implements HtmlScanner {
 
   /** Reports what the style sheets make due, given the DOM parsed so far. */
   private resolveStyles(): void {
-    for (const f of this.styles.resolve(this.dom.root, this.ended)) {
+    for (const f of this.styles.resolve(this.dom.root)) {
       const c: Classified = f.kind === 'font' ? { kind: 'font', priority: 'font', attribute: 'url()' } : { kind: 'image', priority: 'image', attribute: 'url()' };
       this.report(f.url, c, f.sheet.tag, () => f.sheet.offset);
     }
   }
 
   private reportFavicon(): void {
-    const url = pickFavicon(this.icons, this.documentUrl, this.viewport.dpr);
-    if (url === undefined) return;
-    const i = this.icons.findIndex((icon) => resolveHttpUrl(icon.href, icon.base) === url);
-    const offset = i >= 0 ? (this.iconOffsets[i] as number) : 0;
-    this.report(url, { kind: 'icon', priority: 'other', attribute: i >= 0 ? 'href' : 'implicit' }, i >= 0 ? 'link' : '#document', () => offset);
+    for (const url of pickFavicons(this.icons, this.documentUrl, this.viewport.dpr)) {
+      const i = this.icons.findIndex((icon) => resolveHttpUrl(icon.href, icon.base) === url);
+      const offset = i >= 0 ? (this.iconOffsets[i] as number) : 0;
+      this.report(url, { kind: 'icon', priority: 'other', attribute: i >= 0 ? 'href' : 'implicit' }, i >= 0 ? 'link' : '#document', () => offset);
+    }
   }
 
   private reportReference(tag: string, ref: ResourceReference, deferred = false): string | undefined {
-    const url = resolveHttpUrl(ref.value, this.base);
+    const url = resolveHttpUrl(withLegacyQuery(ref.value, this.encoding), this.base);
     if (url === undefined) return undefined;
     return this.report(url, ref, tag, () => this.tagOffset(), deferred) ? url : undefined;
   }

@@ -11,41 +11,50 @@ export interface IconLink {
   type: string | undefined;
 }
 
-/** The tab icon's size at DPR 1, CSS px. */
+/** The tab icon's size at 1× and 2× (desktop browsers keep both), CSS px. */
 const FAVICON_PX = 16;
 
 /**
- * The one favicon a desktop browser fetches (Chromium: the page's `rel=icon` links, later ones
- * first, stably sorted by how well their `sizes` fit a 16 px tab icon — an icon without `sizes`
- * or with `sizes=any` is assumed to fit, as `.ico` files hold several sizes — and only the best is
- * downloaded). With no icon link at all, `/favicon.ico` of the document's origin. An icon that is
- * not http(s) (`data:`) means nothing is fetched. Unsupported `type`s are skipped.
+ * The one favicon a desktop browser fetches, as Chromium 156 picks it (checked in test/fidelity):
+ * the page's `rel=icon` links, scored by their `sizes` against a 16 px tab icon at 1× and 2×
+ * device pixels — a size of at least 2× fits best (the smallest such), a smaller one less;
+ * no `sizes` or `sizes=any` counts as a perfect fit, as `.ico` files hold several sizes and SVG
+ * scales — and of equal scores the one declared last. Chromium downloads further candidates only
+ * while the ones it has do not fit: a real raster icon does, an SVG one does not (it goes on to the
+ * next), so the list runs up to the first non-SVG candidate. With no icon link at all,
+ * `/favicon.ico` of the document's origin. An icon that is not http(s) (`data:`) means nothing is
+ * fetched. Unsupported `type`s are skipped.
  *
- * @returns an absolute URL, or `undefined` when nothing is fetched
+ * @returns absolute URLs in download order (empty when nothing is fetched, e.g. a `data:` icon)
  */
-export function pickFavicon(icons: readonly IconLink[], documentUrl: string, dpr = 1): string | undefined {
+export function pickFavicons(icons: readonly IconLink[], documentUrl: string, dpr = 1): string[] {
   const usable = icons.filter((i) => isSupportedImageType(i.type));
   if (usable.length === 0) {
-    if (icons.length > 0) return undefined;
+    if (icons.length > 0) return [];
     const doc = new URL(documentUrl);
-    return doc.protocol === 'http:' || doc.protocol === 'https:' ? new URL('/favicon.ico', doc).href : undefined;
+    return doc.protocol === 'http:' || doc.protocol === 'https:' ? [new URL('/favicon.ico', doc).href] : [];
   }
-  const wanted = Math.round(FAVICON_PX * dpr);
-  let best: IconLink | undefined;
-  let bestScore = -1;
-  for (const icon of usable) {
-    const score = sizeScore(icon.sizes, wanted);
-    // `>=`: of equally good icons the one declared last wins.
-    if (score >= bestScore) {
-      best = icon;
-      bestScore = score;
-    }
+  const large = Math.round(FAVICON_PX * 2 * dpr);
+  // Later declarations first, then a stable sort by score: ties go to the one declared last.
+  const ranked = usable
+    .map((icon, i) => ({ icon, i, score: sizeScore(icon.sizes, large) }))
+    .sort((a, b) => b.score - a.score || b.i - a.i);
+  const out: string[] = [];
+  for (const { icon } of ranked) {
+    const url = resolveHttpUrl(icon.href, icon.base);
+    if (url === undefined) return out; // a data: icon fits: nothing more is fetched
+    out.push(url);
+    if (!isSvg(icon, url)) break;
   }
-  return best === undefined ? undefined : resolveHttpUrl(best.href, best.base);
+  return out;
 }
 
-/** 1 for a perfect fit; downscaling a larger icon beats upscaling a smaller one. */
-function sizeScore(sizes: string | undefined, wanted: number): number {
+function isSvg(icon: IconLink, url: string): boolean {
+  return (icon.type ?? '').toLowerCase().includes('svg') || /\.svgz?$/i.test(new URL(url).pathname);
+}
+
+/** 1 for a perfect fit: at least `large` device px (smaller excess is better); below it, worse. */
+function sizeScore(sizes: string | undefined, large: number): number {
   if (sizes === undefined || sizes.trim() === '') return 1;
   let best = 0;
   for (const token of sizes.toLowerCase().trim().split(/\s+/)) {
@@ -53,7 +62,7 @@ function sizeScore(sizes: string | undefined, wanted: number): number {
     const m = /^(\d+)x(\d+)$/.exec(token);
     if (!m) continue;
     const side = Math.max(Number(m[1]), Number(m[2]));
-    const s = side === wanted ? 1 : side > wanted ? 0.5 + 0.5 * (wanted / side) : 0.2 * (side / wanted);
+    const s = side >= large ? 0.5 + 0.5 * (large / side) : 0.4 * (side / large);
     best = Math.max(best, s);
   }
   return best;

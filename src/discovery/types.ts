@@ -72,6 +72,12 @@ export interface HtmlScannerOptions {
    * the page declares none. @default true
    */
   favicon?: boolean;
+  /**
+   * The document's character encoding (a WHATWG name, e.g. from `sniffCharset`), for the query
+   * part of its URLs, which browsers encode in it. Text passed to `write()` is still UTF-8 bytes
+   * or strings: decode legacy bytes first. @default 'utf-8'
+   */
+  encoding?: string;
   /** The screen to choose images, media queries and the lazy-loading margin for. @default 1280×800, DPR 1 */
   viewport?: Partial<Viewport>;
 }
