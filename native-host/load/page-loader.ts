@@ -1,4 +1,4 @@
-import { createHtmlScanner, sniffCharset, type DiscoveredResource, type HtmlScanner, type Viewport } from '../../src/discovery';
+import { createHtmlScanner, decodeWindows1252, sniffCharset, type DiscoveredResource, type HtmlScanner, type Viewport } from '../../src/discovery';
 import { Scheduler, SchedulerError, type Dispatch, type PriorityClass, type RequestResult, type Strategy } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { UndiciTransport, type UndiciTransportOptions } from '../transport/undici-transport';
@@ -51,8 +51,8 @@ interface DocumentBody {
  * into the HTML scanner, and enqueue each resource the moment the browser would know of it (GETALL
  * without the server's help); stylesheets go back to the scanner when complete, which fetches
  * their `url()`s for matching elements and their fonts for text set in them (late discovery).
- * Lazy content beyond the fold comes last; mixed content is upgraded or left out, as a browser
- * does. Every call uses fresh connections (a new transport and connector: no warm sockets, no TLS
+ * Lazy content beyond the fold is fetched once all else is done (or never, `lazy: 'skip'`); mixed
+ * content is upgraded or left out, as a browser does. Every call uses fresh connections (a new transport and connector: no warm sockets, no TLS
  * session reuse across calls).
  */
 export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
@@ -171,7 +171,8 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
       return;
     }
     if (body.utf8) body.scanner?.write(chunk);
-    else body.scanner?.write(body.text?.decode(chunk, { stream: true }) ?? '');
+    else if (body.text === undefined) body.scanner?.write(decodeWindows1252(chunk));
+    else body.scanner?.write(body.text.decode(chunk, { stream: true }));
   }
 
   function startDocument(body: DocumentBody): void {
@@ -179,7 +180,8 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
     body.head = [];
     const charset = sniffCharset(head, body.contentType);
     body.utf8 = charset === 'utf-8';
-    if (!body.utf8) body.text = new TextDecoder(charset);
+    // windows-1252 by hand: Node 20's TextDecoder reads it as ISO-8859-1 (see windows-1252.ts).
+    if (!body.utf8 && charset !== 'windows-1252') body.text = new TextDecoder(charset);
     page = createHtmlScanner({ documentUrl: body.url, onResource, encoding: charset, ...(options.viewport ? { viewport: options.viewport } : {}) });
     body.scanner = page;
     writeDocument(body, head);
@@ -192,14 +194,11 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
       if (body.utf8 === undefined) startDocument(body);
       if (body.text) body.scanner?.write(body.text.decode());
       body.scanner?.end();
-      // Lazy content beyond the fold: after everything the document itself named.
-      for (const r of deferred.splice(0)) enqueue(r.url, 'prefetch', r.kind);
     }
     const buf = css.get(d.id);
     if (buf) {
       css.delete(d.id);
       page?.addStylesheet(d.request.url, Buffer.concat(buf.chunks).toString('utf8'));
-      for (const r of deferred.splice(0)) enqueue(r.url, 'prefetch', r.kind);
     }
   }
 
@@ -232,7 +231,13 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
   });
-  const outcome = await Promise.race([scheduler.whenIdle(), timedOut]);
+  let outcome = await Promise.race([scheduler.whenIdle(), timedOut]);
+  // Lazy content beyond the fold comes last, once everything else is done — as a browser loads it
+  // when the reader scrolls near it, after the load.
+  if (outcome !== 'timeout' && deferred.length > 0) {
+    for (const r of deferred.splice(0)) enqueue(r.url, r.priority, r.kind);
+    outcome = await Promise.race([scheduler.whenIdle(), timedOut]);
+  }
   clearTimeout(timer);
   const stats = scheduler.stats();
   scheduler.close();

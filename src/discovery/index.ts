@@ -11,4 +11,5 @@ export { DiscoveryError, type DiscoveryErrorCode } from './errors';
 export { DEFAULT_VIEWPORT, viewportOf, type Viewport } from './viewport';
 export { acceptFor, ACCEPT_ENCODING } from './request-headers';
 export { sniffCharset } from './charset';
+export { decodeWindows1252 } from './windows-1252';
 export type { DiscoveredResource, HtmlScanner, HtmlScannerOptions, ResourceKind, ScriptMode } from './types';

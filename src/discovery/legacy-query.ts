@@ -1,3 +1,5 @@
+import { windows1252Chars } from './windows-1252';
+
 /** Byte of each character in a single-byte legacy encoding, built once per encoding. */
 const tables = new Map<string, Map<string, number> | undefined>();
 
@@ -5,10 +7,9 @@ function tableFor(encoding: string): Map<string, number> | undefined {
   if (tables.has(encoding)) return tables.get(encoding);
   let table: Map<string, number> | undefined;
   try {
-    const decoder = new TextDecoder(encoding);
     const bytes = new Uint8Array(256);
     for (let i = 0; i < 256; i++) bytes[i] = i;
-    const text = decoder.decode(bytes);
+    const text = encoding === 'windows-1252' ? windows1252Chars() : new TextDecoder(encoding).decode(bytes);
     // Only single-byte encodings decode 256 bytes to 256 characters.
     if (text.length === 256) {
       table = new Map();
@@ -36,7 +37,7 @@ export function withLegacyQuery(raw: string, encoding: string): string {
   if (q < 0) return raw;
   const hash = raw.indexOf('#', q);
   const query = raw.slice(q + 1, hash < 0 ? undefined : hash);
-  if (!/[^\x00-\x7f]/.test(query)) return raw;
+  if (![...query].some((ch) => ch.charCodeAt(0) > 0x7f)) return raw;
   const table = tableFor(encoding);
   if (table === undefined) return raw;
   let out = '';
