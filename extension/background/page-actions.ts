@@ -1,5 +1,6 @@
 import type { PageRecord } from '../../src/page/page-record';
 import { buildRequestList } from '../../src/page/request-list';
+import { buildReplayList } from '../../src/page/replay-list';
 import { parseStrategies } from '../../src/page/settings';
 import { isExcludedSite, isHttpUrl, withoutFragment } from '../../src/page/site-rules';
 import type { MeasuredReply, ReplayResultMessage, ReplaySummaryMessage } from '../../src/protocol/replies';
@@ -92,7 +93,7 @@ export class PageActions {
     store.changed();
     void port
       .request(
-        { type: 'schedule', pageId: page.pageId, documentUrl: withoutFragment(page.url), requests: buildRequestList(page), mode: 'replay', strategies: names },
+        { type: 'schedule', pageId: page.pageId, documentUrl: withoutFragment(page.url), requests: buildReplayList(page), mode: 'replay', strategies: names },
         {
           timeoutMs: names.length * REPLAY_MS_PER_STRATEGY,
           isLast: (m) => m.type === 'replay-summary',
