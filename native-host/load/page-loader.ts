@@ -1,3 +1,4 @@
+import type { Viewport } from '../../src/discovery';
 import type { Run } from '../../src/run';
 import type { Strategy } from '../../src/scheduler';
 import { runSession, type RunTransportOptions } from '../run/run-session';
@@ -7,25 +8,34 @@ import { PageDiscovery } from './page-discovery';
 export interface LoadPageOptions {
   url: string;
   strategy: Strategy;
-  /** TLS trust, timeouts and test hooks for the transport. */
+  /** TLS trust, timeouts, the user agent, host mappings and test hooks for the transport. */
   transport?: RunTransportOptions;
   /** Redirects of the document followed at most. @default 5 */
   maxRedirects?: number;
   /** The whole load is abandoned after this long. @default 120000 */
   timeoutMs?: number;
-  /** Bytes of one stylesheet buffered to look for late-discovered URLs. @default 2 MiB */
+  /** Decoded bytes of one stylesheet buffered to look for late-discovered URLs. @default 2 MiB */
   maxCssBytes?: number;
   /** Response sizes learned on earlier loads (shared across runs to model a returning visitor). */
   sizeHints?: Map<string, number>;
+  /** The screen images, media queries and lazy loading are chosen for. @default 1280×800, DPR 1 */
+  viewport?: Partial<Viewport>;
+  /**
+   * `loading=lazy` content guessed beyond the lazy-loading margin: `last` fetches it after
+   * everything else was discovered, `skip` never fetches it (listed in `skipped`). @default 'last'
+   */
+  lazy?: 'last' | 'skip';
   now?: () => number;
 }
 
 /**
- * Loads one page the way getlist does without a browser: fetch the document, stream it into the
- * HTML scanner, and enqueue each inlined resource the moment its tag is parsed (GETALL without the
- * server's help); stylesheets are scanned when complete for `url()` / `@import` (late discovery).
- * Every call uses fresh connections (a new transport and connector: no warm sockets, no TLS
- * session reuse across calls).
+ * Loads one page the way getlist does without a browser: fetch the document, stream it (decoded)
+ * into the HTML scanner, and enqueue each resource the moment the browser would know of it (GETALL
+ * without the server's help); stylesheets go back to the scanner when complete, which fetches
+ * their `url()`s for matching elements and their fonts for text set in them (late discovery).
+ * Lazy content beyond the fold is fetched once all else is done (or never, `lazy: 'skip'`); mixed
+ * content is upgraded or left out, as a browser does. Every call uses fresh connections (a new
+ * transport and connector: no warm sockets, no TLS session reuse across calls).
  * @throws LoadError with a stable code when the page could not be loaded (`E_LOAD_TIMEOUT` after
  * `timeoutMs`).
  */
@@ -34,6 +44,8 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
     url: options.url,
     maxRedirects: options.maxRedirects ?? 5,
     maxCssBytes: options.maxCssBytes ?? 2 * 1024 * 1024,
+    ...(options.viewport ? { viewport: options.viewport } : {}),
+    ...(options.lazy ? { lazy: options.lazy } : {}),
   });
   const timeoutMs = options.timeoutMs ?? 120_000;
   const { ended, run, results } = await runSession(
@@ -44,6 +56,9 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
       timeoutMs,
       transport: options.transport,
       sizeHints: options.sizeHints,
+      // Lazy content beyond the fold comes last, once everything else is done.
+      onIdle: () => discovery.takeDeferred(),
+      record: () => ({ skipped: discovery.skipped, unmatchedCssUrls: discovery.unmatchedCssUrls }),
       now: options.now,
     },
     (scheduler) => discovery.start(scheduler),
