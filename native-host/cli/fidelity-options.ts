@@ -11,12 +11,12 @@ export const FIDELITY_FLAGS = {
   'no-lazy': { type: 'boolean', description: 'skip loading=lazy content beyond the first viewport (listed as skipped); without it that content is fetched last' },
   'user-agent': { type: 'string', value: 'UA', default: 'getlist/<version>', description: 'User-Agent header to send, one line' },
   resolve: {
-    type: 'string', value: 'HOST:PORT:ADDRESS', repeatable: true,
-    description: 'connect to ADDRESS for HOST:PORT, keeping HOST for Host, SNI and the certificate (as curl; HOST may be *); repeatable',
+    type: 'string', value: 'HOST:PORT:ADDR', repeatable: true,
+    description: 'connect to the IP address ADDR for HOST:PORT, keeping HOST for Host, SNI and the certificate (as curl; HOST may be *); repeatable',
   },
   'connect-to': {
-    type: 'string', value: 'HOST1:PORT1:HOST2:PORT2', repeatable: true,
-    description: 'connect to HOST2:PORT2 instead of HOST1:PORT1 (as curl; empty HOST1/PORT1 match any, empty HOST2/PORT2 keep the URL\'s); repeatable',
+    type: 'string', value: 'H1:P1:H2:P2', repeatable: true,
+    description: 'connect to host H2 port P2 instead of H1:P1, keeping H1 for Host, SNI and the certificate (as curl; empty H1/P1 match any, empty H2/P2 keep the URL\'s); repeatable',
   },
 } satisfies Record<string, FlagSpec>;
 
