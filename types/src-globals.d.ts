@@ -19,6 +19,7 @@ declare class URL {
 }
 declare class TextDecoder {
   constructor(label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean });
+  readonly encoding: string;
   decode(input?: Uint8Array, options?: { stream?: boolean }): string;
 }
 declare class TextEncoder {

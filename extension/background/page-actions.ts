@@ -1,5 +1,6 @@
 import type { PageRecord } from '../../src/page/model/page-record';
 import { buildRequestList } from '../../src/page/model/request-list';
+import { buildReplayList } from '../../src/page/model/replay-list';
 import { parseStrategies } from '../../src/extension-messages/settings';
 import { isExcludedSite, isHttpUrl, withoutFragment } from '../../src/page/model/site-rules';
 import { CodedError, isCodedError } from '../../src/errors/coded-error';
@@ -84,7 +85,7 @@ export class PageActions {
     store.changed();
     void port
       .request(
-        { type: 'schedule', pageId: page.pageId, documentUrl: withoutFragment(page.url), requests: buildRequestList(page), mode: 'replay', strategies: names },
+        { type: 'schedule', pageId: page.pageId, documentUrl: withoutFragment(page.url), requests: buildReplayList(page), mode: 'replay', strategies: names },
         {
           timeoutMs: names.length * REPLAY_MS_PER_STRATEGY,
           onProgress: (result) => {

@@ -11,11 +11,16 @@ export interface FlagSpec {
   default?: string;
   /** The command fails without it (checked by the command; shown without brackets in the usage line). */
   required?: boolean;
+  /** A `string` flag that may be given several times (curl's `--resolve`); every value is kept in `lists`. */
+  repeatable?: boolean;
 }
 
 export interface ParsedArgs {
   positionals: string[];
+  /** The last value of each flag given. */
   flags: Map<string, string | true>;
+  /** Every value of each repeatable flag, in order. */
+  lists: Map<string, string[]>;
 }
 
 /**
@@ -25,6 +30,7 @@ export interface ParsedArgs {
 export function parseArgs(command: string, argv: readonly string[], spec: Record<string, FlagSpec>): ParsedArgs {
   const positionals: string[] = [];
   const flags = new Map<string, string | true>();
+  const lists = new Map<string, string[]>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') {
@@ -41,7 +47,7 @@ export function parseArgs(command: string, argv: readonly string[], spec: Record
     if (!s) {
       throw new CliError('E_USAGE', `getlist ${command}: unknown option --${name}; try \`getlist help ${command}\``);
     }
-    if (flags.has(name)) throw new CliError('E_USAGE', `getlist ${command}: --${name} given more than once`);
+    if (flags.has(name) && !s.repeatable) throw new CliError('E_USAGE', `getlist ${command}: --${name} given more than once`);
     if (s.type === 'boolean') {
       if (eq >= 0) throw new CliError('E_USAGE', `getlist ${command}: --${name} takes no value`);
       flags.set(name, true);
@@ -52,8 +58,9 @@ export function parseArgs(command: string, argv: readonly string[], spec: Record
       throw new CliError('E_USAGE', `getlist ${command}: --${name} needs a value`);
     }
     flags.set(name, value);
+    if (s.repeatable) lists.set(name, [...(lists.get(name) ?? []), value]);
   }
-  return { positionals, flags };
+  return { positionals, flags, lists };
 }
 
 /** An integer flag within [min, max], or the default. */
@@ -70,6 +77,11 @@ export function intFlag(args: ParsedArgs, name: string, dflt: number, min: numbe
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   const v = args.flags.get(name);
   return typeof v === 'string' ? v : undefined;
+}
+
+/** Every value of a repeatable flag (none: `[]`). */
+export function listFlag(args: ParsedArgs, name: string): string[] {
+  return args.lists.get(name) ?? [];
 }
 
 export function boolFlag(args: ParsedArgs, name: string): boolean {

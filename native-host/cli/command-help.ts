@@ -37,9 +37,12 @@ function flagText(spec: FlagSpec): string {
   return notes.length > 0 ? `${spec.description} (${notes.join('; ')})` : spec.description;
 }
 
-/** `getlist load URL [--strategy a,b,...] [--json] …`: every option, in table order. */
+/** `getlist load URL [--strategy a,b,...] [--json] … [--resolve HOST:PORT:ADDRESS]...`: every option, in table order; `...` after a repeatable one. */
 export function usageLine(synopsis: string, flags: Readonly<Record<string, FlagSpec>>): string {
-  const terms = Object.entries(flags).map(([name, spec]) => (spec.required ? flagTerm(name, spec) : `[${flagTerm(name, spec)}]`));
+  const terms = Object.entries(flags).map(([name, spec]) => {
+    const term = spec.required ? flagTerm(name, spec) : `[${flagTerm(name, spec)}]`;
+    return spec.repeatable ? `${term}...` : term;
+  });
   return [`getlist ${synopsis}`, ...terms].join(' ');
 }
 

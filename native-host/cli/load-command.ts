@@ -6,6 +6,7 @@ import { loadPage, type LoadPageOptions } from '../load/page-loader';
 import { boolFlag, intFlag, parseArgs, stringFlag, type FlagSpec } from './args';
 import { CliError } from './cli-error';
 import { usageLine, type CommandHelp } from './command-help';
+import { FIDELITY_FLAGS, fidelityOptions } from './fidelity-options';
 import { formatBytes, formatTable } from './format-table';
 import type { CliIo } from './io';
 import { Recorder } from './record-option';
@@ -19,6 +20,7 @@ const FLAGS: Record<string, FlagSpec> = {
   insecure: { type: 'boolean', description: 'do not verify TLS certificates' },
   revisit: { type: 'boolean', description: 'model a returning visitor: each strategy first loads the page once unmeasured, then every measured run starts from what the earlier loads learned (origin memory, size hints); only getlist uses origin memory' },
   memory: { type: 'string', value: 'FILE', description: 'origin memory (pipelining, h2, path, the page\'s origins) read from FILE before the runs and written back after; a missing FILE starts empty' },
+  ...FIDELITY_FLAGS,
 };
 
 export const LOAD_HELP: CommandHelp = {
@@ -26,7 +28,10 @@ export const LOAD_HELP: CommandHelp = {
   summary: 'load a page with each strategy and compare',
   description:
     'Fetches the document at URL and, as the streaming scanner finds each resource in it, fetches that ' +
-    'resource at once (stylesheets are scanned for url() and @import when they arrive). Each strategy ' +
+    'resource at once, choosing as a browser does (one srcset candidate for the viewport, the first usable ' +
+    '<picture> source, CSS url()s only for rules an element matches, fonts only for text set in them; lazy ' +
+    'content beyond the fold last, mixed content upgraded or skipped). Bodies are asked for and decoded as a ' +
+    'browser would (Accept per destination, gzip/deflate/br). Each strategy ' +
     'loads the page in turn and the table compares them: total ms, mean time to first byte, connections ' +
     'opened, requests per connection, bytes, handshake p50/p90 and errors. Progress goes to stderr.',
   flags: FLAGS,
@@ -81,14 +86,15 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   const repeat = intFlag(args, 'repeat', 1, 1, 100);
   const timeoutMs = intFlag(args, 'timeout', 120_000, 100, 3_600_000);
   const json = boolFlag(args, 'json');
-  const transport = transportOptions(args);
+  const { userAgent, hostMappings, ...fidelity } = fidelityOptions(args);
+  const transport = { ...transportOptions(args), ...(userAgent !== undefined ? { userAgent } : {}), ...(hostMappings ? { hostMappings } : {}) };
   const revisit = boolFlag(args, 'revisit');
   const memoryFile = stringFlag(args, 'memory');
   const memory = memoryFile !== undefined ? readMemoryFile(memoryFile) : undefined;
   const recorder = await Recorder.open(args);
   let runs: Array<{ run: Run; repeat: number }>;
   try {
-    runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs, ...(memory ? { memory } : {}) }, (run, rep) => {
+    runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs, ...fidelity, ...(memory ? { memory } : {}) }, (run, rep) => {
       if (!json) io.err(`  ${run.strategy.padEnd(9)} run ${rep}/${repeat}: ${run.totalMs.toFixed(0)} ms, ${run.requests.length} requests\n`);
     }, revisit);
     if (memoryFile !== undefined && memory) writeMemoryFile(memoryFile, memory);

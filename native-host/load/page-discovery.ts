@@ -1,6 +1,8 @@
-import { createHtmlScanner, extractCssUrls, type HtmlScanner, type OriginHint } from '../../src/discovery';
+import { createHtmlScanner, type DiscoveredResource, type HtmlScanner, type OriginHint, type Viewport } from '../../src/discovery';
+import type { SkippedResource } from '../../src/run';
 import { SchedulerError, type Dispatch, type PriorityClass, type RequestResult, type Scheduler } from '../../src/scheduler';
 import type { ResponseHooks } from '../transport/response-hooks';
+import { DocumentText } from './document-text';
 import { LoadError } from './load-errors';
 
 const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
@@ -9,17 +11,29 @@ export interface PageDiscoveryOptions {
   url: string;
   /** Redirects of the document followed at most. */
   maxRedirects: number;
-  /** Bytes of one stylesheet buffered to look for late-discovered URLs. */
+  /** Decoded bytes of one stylesheet buffered to look for late-discovered URLs. */
   maxCssBytes: number;
   /** Open a connection to each origin a `<link rel=preconnect|dns-prefetch>` names, once parsed. */
   preconnectHints?: boolean;
+  /** The screen images, media queries and lazy loading are chosen for. @default 1280×800, DPR 1 */
+  viewport?: Partial<Viewport>;
+  /**
+   * `loading=lazy` content guessed beyond the lazy-loading margin: `last` fetches it after
+   * everything else was discovered (a browser with scripting off fetches it all, one with
+   * scripting on when scrolled near), `skip` never fetches it (listed in `skipped`). @default 'last'
+   */
+  lazy?: 'last' | 'skip';
 }
 
 /**
- * GETALL without the server's help: what a page load discovers as its bytes arrive. The document
- * is streamed into the HTML scanner and each inlined resource is enqueued the moment its tag is
- * parsed; stylesheets are buffered and scanned for `url()` / `@import` when complete (late
- * discovery); the document's redirects are followed. Each URL is enqueued at most once.
+ * GETALL without the server's help: what a page load discovers as its bytes arrive, choosing as a
+ * browser does. The document (bodies arrive here already content-decoded) is charset-sniffed and
+ * streamed into the HTML scanner, and each resource is enqueued the moment the browser would know
+ * of it; stylesheets are buffered and handed back to the scanner when complete, which reports
+ * their `@import`s, the `url()`s of rules an element matches and fonts for text set in them (late
+ * discovery); the document's redirects are followed. Mixed content a browser blocks is listed in
+ * `skipped`, never fetched; lazy content beyond the fold waits for `takeDeferred` (or is skipped).
+ * Each URL is enqueued at most once.
  *
  * Invariant: a body's discoveries are enqueued in `onBodyEnd`, which the transport calls before the
  * scheduler settles that request, so the scheduler is never idle while a discovery is pending.
@@ -29,8 +43,13 @@ export class PageDiscovery {
   private readonly seen = new Set<string>();
   /** Request ids of the document and each redirect target. */
   private readonly documents = new Set<number>();
-  private readonly scanners = new Map<number, HtmlScanner>();
+  /** Document bodies being scanned, by dispatch id. */
+  private readonly documentBodies = new Map<number, DocumentText>();
   private readonly css = new Map<number, { chunks: Buffer[]; bytes: number }>();
+  /** The scanner of the last document that answered with a page: stylesheets go back to it. */
+  private page: HtmlScanner | undefined;
+  private readonly deferred: DiscoveredResource[] = [];
+  private readonly skippedList: SkippedResource[] = [];
   private redirects = 0;
   private documentError: LoadError | undefined;
   private finalUrl: string;
@@ -62,6 +81,26 @@ export class PageDiscovery {
     }
   }
 
+  /** What the page named but the load did not fetch, as a browser would not. */
+  get skipped(): readonly SkippedResource[] {
+    return this.skippedList;
+  }
+
+  /** Style sheet `url()`s no element matched (counted when the document ended). */
+  get unmatchedCssUrls(): number {
+    return this.page?.unmatchedCssUrls ?? 0;
+  }
+
+  /**
+   * Enqueues the lazy content held back until the rest of the load was done (as a browser loads it
+   * when the reader scrolls near, after the load); whether there was any.
+   */
+  takeDeferred(): boolean {
+    const lazy = this.deferred.splice(0);
+    for (const r of lazy) this.enqueue(r.url, r.priority, r.kind);
+    return lazy.length > 0;
+  }
+
   /**
    * Throws the load's failure, if it had one: the final document's request failed, or its answer
    * was not a page (`E_HTTP_STATUS`, `E_NOT_HTML`, a redirect getlist cannot follow).
@@ -87,15 +126,23 @@ export class PageDiscovery {
     }
   }
 
+  private onResource(r: DiscoveredResource): void {
+    if (r.mixedContent === 'blocked') this.skippedList.push({ url: r.url, resourceType: r.kind, reason: 'mixed-content' });
+    else if (r.deferred && this.options.lazy === 'skip') this.skippedList.push({ url: r.url, resourceType: r.kind, reason: 'lazy' });
+    else if (r.deferred) this.deferred.push(r);
+    else this.enqueue(r.url, r.priority, r.kind);
+  }
+
   private onHead(d: Dispatch, status: number, headers: Record<string, string | string[] | undefined>): void {
-    const type = String(headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    if (this.documents.has(d.request.id)) this.onDocumentHead(d, status, type, headers['location']);
+    const contentType = headerValue(headers['content-type']);
+    const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+    if (this.documents.has(d.request.id)) this.onDocumentHead(d, status, type, contentType, headers['location']);
     else if (status < 300 && (type === 'text/css' || (!type && d.request.resourceType === 'stylesheet'))) {
       this.css.set(d.id, { chunks: [], bytes: 0 });
     }
   }
 
-  private onDocumentHead(d: Dispatch, status: number, type: string, location: string | string[] | undefined): void {
+  private onDocumentHead(d: Dispatch, status: number, type: string, contentType: string | undefined, location: string | string[] | undefined): void {
     if (status >= 300 && status < 400 && typeof location === 'string') {
       this.redirect(d.request.url, new URL(location, d.request.url).href);
       return;
@@ -108,10 +155,16 @@ export class PageDiscovery {
       this.documentError = new LoadError('E_NOT_HTML', `${d.request.url} is ${type}, not an HTML document; give getlist the URL of a page`);
       return;
     }
-    this.scanners.set(d.id, createHtmlScanner({
-      documentUrl: d.request.url,
-      onResource: (r) => this.enqueue(r.url, r.priority, r.kind),
-      ...(this.options.preconnectHints ? { onOriginHint: (h: OriginHint) => this.preconnect(h.origin) } : {}),
+    const documentUrl = d.request.url;
+    this.documentBodies.set(d.id, new DocumentText(contentType, (encoding) => {
+      this.page = createHtmlScanner({
+        documentUrl,
+        onResource: (r) => this.onResource(r),
+        encoding,
+        ...(this.options.viewport ? { viewport: this.options.viewport } : {}),
+        ...(this.options.preconnectHints ? { onOriginHint: (h: OriginHint) => this.preconnect(h.origin) } : {}),
+      });
+      return this.page;
     }));
   }
 
@@ -142,7 +195,7 @@ export class PageDiscovery {
   }
 
   private onBody(d: Dispatch, chunk: Buffer): void {
-    this.scanners.get(d.id)?.write(chunk);
+    this.documentBodies.get(d.id)?.write(chunk);
     const buf = this.css.get(d.id);
     if (buf && buf.bytes < this.options.maxCssBytes) {
       buf.chunks.push(chunk);
@@ -151,20 +204,16 @@ export class PageDiscovery {
   }
 
   private onBodyEnd(d: Dispatch): void {
-    this.scanners.get(d.id)?.end();
-    this.scanners.delete(d.id);
+    this.documentBodies.get(d.id)?.end();
+    this.documentBodies.delete(d.id);
     const buf = this.css.get(d.id);
     if (buf) {
       this.css.delete(d.id);
-      this.discoverFromCss(Buffer.concat(buf.chunks).toString('utf8'), d.request.url);
+      this.page?.addStylesheet(d.request.url, Buffer.concat(buf.chunks).toString('utf8'));
     }
   }
+}
 
-  private discoverFromCss(text: string, base: string): void {
-    for (const ref of extractCssUrls(text, base)) {
-      if (ref.kind === 'import') this.enqueue(ref.url, 'blocking', 'stylesheet');
-      else if (ref.inFontFace) this.enqueue(ref.url, 'font', 'font');
-      else this.enqueue(ref.url, 'image', 'image');
-    }
-  }
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(', ') : v;
 }

@@ -1,3 +1,4 @@
+import type { Viewport } from '../../src/discovery';
 import type { Run } from '../../src/run';
 import { preconnectCount, preconnectPlan, type OriginMemory, type PageOrigin, type RequestResult, type Scheduler, type Strategy } from '../../src/scheduler';
 import { runSession, type RunTransportOptions } from '../run/run-session';
@@ -7,13 +8,13 @@ import { PageDiscovery } from './page-discovery';
 export interface LoadPageOptions {
   url: string;
   strategy: Strategy;
-  /** TLS trust, timeouts and test hooks for the transport. */
+  /** TLS trust, timeouts, the user agent, host mappings and test hooks for the transport. */
   transport?: RunTransportOptions;
   /** Redirects of the document followed at most. @default 5 */
   maxRedirects?: number;
   /** The whole load is abandoned after this long. @default 120000 */
   timeoutMs?: number;
-  /** Bytes of one stylesheet buffered to look for late-discovered URLs. @default 2 MiB */
+  /** Decoded bytes of one stylesheet buffered to look for late-discovered URLs. @default 2 MiB */
   maxCssBytes?: number;
   /** Response sizes learned on earlier loads (shared across runs to model a returning visitor). */
   sizeHints?: Map<string, number>;
@@ -22,16 +23,26 @@ export interface LoadPageOptions {
    * facts, and written with what this load learned. Used only by strategies with `useOriginMemory`.
    */
   memory?: OriginMemory;
+  /** The screen images, media queries and lazy loading are chosen for. @default 1280×800, DPR 1 */
+  viewport?: Partial<Viewport>;
+  /**
+   * `loading=lazy` content guessed beyond the lazy-loading margin: `last` fetches it after
+   * everything else was discovered, `skip` never fetches it (listed in `skipped`). @default 'last'
+   */
+  lazy?: 'last' | 'skip';
   now?: () => number;
 }
 
 /**
- * Loads one page the way getlist does without a browser: fetch the document, stream it into the
- * HTML scanner, and enqueue each inlined resource the moment its tag is parsed (GETALL without the
- * server's help); stylesheets are scanned when complete for `url()` / `@import` (late discovery).
- * Every call uses fresh connections (a new transport and connector: no warm sockets, no TLS
- * session reuse across calls). With `strategy.preconnect`, connections to the page's learned
- * origins open at t = 0, beside the document's (src/scheduler/preconnect.ts).
+ * Loads one page the way getlist does without a browser: fetch the document, stream it (decoded)
+ * into the HTML scanner, and enqueue each resource the moment the browser would know of it (GETALL
+ * without the server's help); stylesheets go back to the scanner when complete, which fetches
+ * their `url()`s for matching elements and their fonts for text set in them (late discovery).
+ * Lazy content beyond the fold is fetched once all else is done (or never, `lazy: 'skip'`); mixed
+ * content is upgraded or left out, as a browser does. Every call uses fresh connections (a new
+ * transport and connector: no warm sockets, no TLS session reuse across calls). With
+ * `strategy.preconnect`, connections to the page's learned origins open at t = 0, beside the
+ * document's (src/scheduler/preconnect.ts).
  * @throws LoadError with a stable code when the page could not be loaded (`E_LOAD_TIMEOUT` after
  * `timeoutMs`).
  */
@@ -43,6 +54,8 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
     maxRedirects: options.maxRedirects ?? 5,
     maxCssBytes: options.maxCssBytes ?? 2 * 1024 * 1024,
     preconnectHints: strategy.preconnect,
+    ...(options.viewport ? { viewport: options.viewport } : {}),
+    ...(options.lazy ? { lazy: options.lazy } : {}),
   });
   const timeoutMs = options.timeoutMs ?? 120_000;
   const start = (scheduler: Scheduler): void => {
@@ -68,6 +81,9 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
       transport: options.transport,
       sizeHints: options.sizeHints,
       memory,
+      // Lazy content beyond the fold comes last, once everything else is done.
+      onIdle: () => discovery.takeDeferred(),
+      record: () => ({ skipped: discovery.skipped, unmatchedCssUrls: discovery.unmatchedCssUrls }),
       now: options.now,
     },
     start,

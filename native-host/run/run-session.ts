@@ -1,19 +1,35 @@
-import { buildRun, type Run } from '../../src/run';
+import { buildRun, type Run, type RunInput } from '../../src/run';
 import { Scheduler, type OriginMemory, type RequestResult, type Strategy } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import type { ResponseHooks } from '../transport/response-hooks';
 import { UndiciTransport, type UndiciTransportOptions } from '../transport/undici-transport';
+import { decodingHooks } from './decoding-hooks';
 
-/** What a run may set of the transport: TLS trust, timeouts, the user agent, test hooks. */
-export type RunTransportOptions = Pick<UndiciTransportOptions, 'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'handshakeDelayMs' | 'requestTimeoutMs' | 'userAgent'>;
+/**
+ * What a run may set of the transport: TLS trust, timeouts, the user agent, where to connect
+ * (`--resolve` / `--connect-to`), test hooks. `Accept` and `Accept-Encoding` are the browser's, per
+ * destination, and not settable: a run asks as a browser asks.
+ */
+export type RunTransportOptions = Pick<
+  UndiciTransportOptions,
+  'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'handshakeDelayMs' | 'requestTimeoutMs' | 'userAgent' | 'hostMappings'
+>;
 
 export interface RunSessionOptions {
   /** Recorded as the run's `url`. */
   url: string;
   strategy: Strategy;
   transport?: RunTransportOptions;
-  /** Watchers of each response besides the scheduler (a page load's scanners). */
+  /** Watchers of each response besides the scheduler (a page load's scanners); bodies reach them content-decoded. */
   hooks?: ResponseHooks;
+  /**
+   * Called each time the scheduler goes idle before the run ends; returning `true` means it
+   * enqueued more (a page load's deferred lazy content) and the session waits again, within the
+   * same `timeoutMs`.
+   */
+  onIdle?: (scheduler: Scheduler) => boolean;
+  /** What the caller adds to the run record (a page load's skipped resources), read once the run is over. */
+  record?: () => Pick<RunInput, 'skipped' | 'unmatchedCssUrls'>;
   /** Response sizes learned on earlier runs (shared across runs to model a returning visitor). */
   sizeHints?: Map<string, number>;
   /** What earlier runs learned per origin (read and written by strategies with `useOriginMemory`). */
@@ -49,7 +65,8 @@ export async function runSession(options: RunSessionOptions, start: (scheduler: 
   const t0 = now();
   const results: RequestResult[] = [];
   const handshakes: HandshakeRecord[] = [];
-  const transport = new UndiciTransport({ ...options.transport, ...options.hooks, now, onHandshake: (h) => handshakes.push(h) });
+  const decodedBytes = new Map<number, number>();
+  const transport = new UndiciTransport({ ...options.transport, ...decodingHooks(options.hooks, decodedBytes), now, onHandshake: (h) => handshakes.push(h) });
   const scheduler = new Scheduler({
     strategy: options.strategy,
     transport,
@@ -64,13 +81,15 @@ export async function runSession(options: RunSessionOptions, start: (scheduler: 
   let stats: ReturnType<Scheduler['stats']>;
   try {
     start(scheduler);
-    ended = await untilIdle(scheduler, options.timeoutMs ?? 120_000, options.signal);
+    const deadline = now() + (options.timeoutMs ?? 120_000);
+    do ended = await untilIdle(scheduler, Math.max(0, deadline - now()), options.signal);
+    while (ended === 'idle' && options.onIdle?.(scheduler) === true);
     stats = scheduler.stats();
   } finally {
     scheduler.close();
     await transport.close();
   }
-  const run = buildRun({ url: options.url, strategy: options.strategy.name, startedAt, t0, results, handshakes, stats });
+  const run = buildRun({ url: options.url, strategy: options.strategy.name, startedAt, t0, results, handshakes, stats, decodedBytes, ...options.record?.() });
   return { ended, run, results };
 }
 

@@ -67,8 +67,10 @@ export class Flight implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     this.host.landed(this.dispatch.id);
-    this.host.options.onBodyEnd?.(this.dispatch);
-    this.host.scheduler.responseEnded(this.dispatch.id, { bytes: this.bytes });
+    const settle = () => this.host.scheduler.responseEnded(this.dispatch.id, { bytes: this.bytes });
+    const pending = this.host.options.onBodyEnd?.(this.dispatch);
+    if (pending) void pending.then(settle, settle);
+    else settle();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {

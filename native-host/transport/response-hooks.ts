@@ -9,7 +9,10 @@ export interface ResponseHooks {
   onResponseHead?: (dispatch: Dispatch, status: number, headers: Record<string, string | string[] | undefined>) => void;
   /** Called with every response body chunk (e.g. to stream a document into the scanner). */
   onBody?: (dispatch: Dispatch, chunk: Buffer) => void;
-  /** Called when a body is complete, before the scheduler settles the request (so discoveries made
-   * from the body are enqueued before the load can look idle). */
-  onBodyEnd?: (dispatch: Dispatch) => void;
+  /**
+   * Called when a body is complete, before the scheduler settles the request (so discoveries made
+   * from the body are enqueued before the load can look idle). When it returns a promise (a
+   * decoder still flushing), the request settles once that promise does.
+   */
+  onBodyEnd?: (dispatch: Dispatch) => void | Promise<void>;
 }

@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { buildConnector } from 'undici';
 import type { HandshakeRecord } from '../../src/stats/handshake';
+import { mapTarget, type HostMapping } from './host-mapping';
 import { loopBusyMs, type LoopBusyClock } from './loop-busy';
 
 export interface TimingConnectorOptions {
@@ -18,6 +19,11 @@ export interface TimingConnectorOptions {
    * would. Counted in `totalMs` only. @default no delay
    */
   handshakeDelayMs?: (origin: string, connectionId: number) => number;
+  /**
+   * `--resolve` / `--connect-to` mappings: connect to another address or host while the URL's host
+   * stays the `Host`, SNI and certificate name. A mapping to an address skips DNS (0 ms). @default none
+   */
+  hostMappings?: readonly HostMapping[];
 }
 
 export interface TimedSocket {
@@ -72,6 +78,7 @@ export class TimingConnector {
     if (signal?.aborted) return Promise.reject(abortError(origin));
     const url = new URL(origin);
     const https = url.protocol === 'https:';
+    const target = mapTarget(this.options.hostMappings ?? [], url.hostname, Number(url.port || (https ? 443 : 80)));
     const startedAt = Date.now();
     const busy0 = this.loopBusy();
     const t0 = this.now();
@@ -84,10 +91,10 @@ export class TimingConnector {
       const onAbort = () => pending?.destroy(abortError(origin));
       const socket = this.connect(
         {
-          hostname: url.hostname.replace(/^\[|\]$/g, ''),
+          hostname: target.host,
           host: url.host,
           protocol: url.protocol,
-          port: url.port,
+          port: target.mapped ? String(target.port) : url.port,
           servername: https && !isIpLiteral(url.hostname) ? url.hostname : undefined,
         } as buildConnector.Options,
         (err, connected) => {

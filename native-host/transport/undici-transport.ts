@@ -1,6 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
+import zlib from 'node:zlib';
 import { Client, type Dispatcher } from 'undici';
+import { ACCEPT_ENCODING, acceptFor } from '../../src/discovery';
 import { CodedError } from '../../src/errors/coded-error';
 import type { Dispatch, OpenOptions, PriorityClass, TransportHandler, TransportPort } from '../../src/scheduler';
 import { PRIORITY_SIGNALS } from '../../src/scheduler/priority-signal';
@@ -60,19 +62,27 @@ export class UndiciTransport implements TransportPort, FlightHost {
    * so a page with many origins legitimately has more than Node's default 10 listeners.
    */
   private readonly closing = unboundedAbortController();
-  /** Every request carries the same headers: no cookies, no credentials, identity encoding. */
-  private readonly headers: Record<string, string>;
-  /** `headers` plus each class's RFC 9218 `priority` field, built once (src/scheduler/priority-signal.ts). */
-  private readonly h2Headers: ReadonlyMap<PriorityClass, Record<string, string>>;
+  /**
+   * Headers by destination, as a browser sends them: its `Accept` for the kind of request and its
+   * `Accept-Encoding` (so text crosses the link compressed, as it does for a browser; byte counts
+   * are wire body bytes), plus on h2 each class's RFC 9218 `priority` field
+   * (src/scheduler/priority-signal.ts). Never cookies or credentials. Built once per combination.
+   */
+  private readonly headers = new Map<string, Record<string, string>>();
+  private readonly prioritySignals: ReadonlyMap<PriorityClass, string> = new Map(PRIORITY_SIGNALS);
 
-  constructor(readonly options: UndiciTransportOptions = {}) {
-    this.headers = {
-      'user-agent': options.userAgent ?? 'getlist/0.1',
-      accept: '*/*',
-      // Identity so byte counts are wire body bytes.
-      'accept-encoding': 'identity',
-    };
-    this.h2Headers = new Map(PRIORITY_SIGNALS.map(([c, field]) => [c, { ...this.headers, priority: field }]));
+  constructor(readonly options: UndiciTransportOptions = {}) {}
+
+  private headersFor(resourceType: string | undefined, secure: boolean, priority: PriorityClass | undefined): Record<string, string> {
+    const accept = acceptFor(resourceType);
+    const signal = priority === undefined ? undefined : this.prioritySignals.get(priority);
+    const key = `${secure ? 's' : ''}${accept}|${signal ?? ''}`;
+    let h = this.headers.get(key);
+    if (!h) {
+      h = { 'user-agent': this.options.userAgent ?? 'getlist/0.1', accept, 'accept-encoding': acceptEncoding(secure), ...(signal ? { priority: signal } : {}) };
+      this.headers.set(key, h);
+    }
+    return h;
   }
 
   /** The handler to answer (the scheduler); set once, before the first request is enqueued. */
@@ -139,7 +149,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
         origin: conn.origin,
         path: req.path,
         method: req.method as Dispatcher.HttpMethod,
-        headers: conn.prioritySignals ? (this.h2Headers.get(req.priority) ?? this.headers) : this.headers,
+        headers: this.headersFor(req.resourceType, conn.origin.startsWith('https:'), conn.prioritySignals ? req.priority : undefined),
         // The scheduler decides what is pipelined; undici must not hold requests back itself.
         blocking: false,
         // `reset: true` sends `Connection: close`. HEAD must say false explicitly or undici closes.
@@ -227,6 +237,16 @@ export class UndiciTransport implements TransportPort, FlightHost {
     if (conn.client) void conn.client.destroy().catch(() => undefined);
     if (!this.closed) this.scheduler.connectionClosed(conn.id, err);
   }
+}
+
+/**
+ * The browser's `Accept-Encoding`: Chromium offers `br` and `zstd` only over https (a proxy on a
+ * cleartext path may mangle them), so over http it is `gzip, deflate`. `zstd` only where this Node
+ * can decode it (22.15+).
+ */
+export function acceptEncoding(secure: boolean): string {
+  if (!secure) return 'gzip, deflate';
+  return typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function' ? `${ACCEPT_ENCODING}, zstd` : ACCEPT_ENCODING;
 }
 
 function unboundedAbortController(): AbortController {

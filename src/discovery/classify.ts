@@ -67,6 +67,14 @@ export function classifyElement(tag: string, attribs: Attributes, ctx: ElementCo
       return single(attribs.data, 'object', 'other', 'data');
     case 'embed':
       return single(attribs.src, 'object', 'other', 'src');
+    case 'image':
+      // SVG <image>: `href`, or the legacy `xlink:href`.
+      return attribs.href !== undefined ? single(attribs.href, 'image', 'image', 'href') : single(attribs['xlink:href'], 'image', 'image', 'xlink:href');
+    case 'use': {
+      // SVG <use> of an external file (`sprite.svg#icon`); `#icon` alone is in this document.
+      const href = attribs.href ?? attribs['xlink:href'];
+      return href === undefined || href.trim().startsWith('#') ? [] : single(href, 'image', 'image', attribs.href !== undefined ? 'href' : 'xlink:href');
+    }
     default:
       return [];
   }

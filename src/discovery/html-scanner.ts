@@ -1,21 +1,33 @@
+import { DomHandler } from 'domhandler';
 import { Parser } from 'htmlparser2';
-import { normalizeKeyword } from './ascii';
+import { asciiTokens, normalizeKeyword } from './ascii';
 import { ChunkDecoder } from './chunk-decoder';
-import { classifyCssReference, classifyElement, isLazy } from './classify';
-import { extractCssUrls } from './css-urls';
+import { classifyCssReference, classifyElement, imagePriority, isLazy } from './classify';
+import { modelStylesheet } from './css-model';
 import { DiscoveryError } from './errors';
-import { isPrintOnly } from './media';
+import { pickFavicons, type IconLink } from './icon-select';
+import { chooseImg, choosePictureSource, choosePreloadImage, type ImageChoice } from './image-choice';
+import { BLOCK_ELEMENTS, LayoutEstimate } from './layout-estimate';
+import { matchesMedia } from './media-query';
+import { withLegacyQuery } from './legacy-query';
+import { mixedContentAction, upgradeToHttps } from './mixed-content';
 import type { Attributes, ResourceReference } from './reference';
 import { isAbsoluteUrl, resolveHttpUrl } from './resolve-url';
+import { StyleResolver } from './style-resolver';
 import type { DiscoveredResource, HtmlScanner, HtmlScannerOptions } from './types';
 import { Utf8OffsetMap, utf8Length } from './utf8-offsets';
+import { viewportOf, type Viewport } from './viewport';
 
 /**
  * Elements whose content a scripting-enabled browser never turns into fetches: `<template>`
  * content is inert, and `<noscript>`, `<iframe>`, `<noembed>`, `<noframes>` content is raw text.
- * htmlparser2 parses their content as markup, so the scanner ignores everything inside them.
+ * htmlparser2 parses their content as markup, so the scanner ignores everything inside them (and
+ * keeps it out of the DOM that style rules are matched against).
  */
 const INERT_CONTENT = new Set(['template', 'noscript', 'iframe', 'noembed', 'noframes']);
+
+/** Elements whose `background` attribute a browser still honours (HTML §15.3.3). */
+const LEGACY_BACKGROUND = new Set(['body', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
 
 /** Elements that give `<source>` its meaning. */
 type MediaContainer = 'picture' | 'video' | 'audio';
@@ -26,18 +38,36 @@ function isMediaContainer(tag: string): tag is MediaContainer {
 /** What the scanner needs from a classifier to report a resource. */
 type Classified = Pick<ResourceReference, 'kind' | 'priority' | 'attribute' | 'scriptMode' | 'lazy'>;
 
+/** Where a style sheet's fetches are attributed: its `<style>`/`<link>` and the cascade position. */
+interface SheetRef {
+  tag: 'style' | 'css';
+  offset: number;
+  position: number;
+}
+
 /** An open `<style>` whose text is being collected. */
 interface OpenStyle {
-  /** Byte offset of the first byte of the style text. */
   offset: number;
   text: string;
-  printOnly: boolean;
+  media: string | undefined;
+}
+
+interface OpenContainer {
+  tag: MediaContainer;
+  inViewportGuess: boolean;
+  /** `<picture>`: the first usable `<source>`'s choice and the offset of its tag. */
+  chosen?: { choice: ImageChoice; offset: number; base: string };
+  /** `<video>`/`<audio>`: a resource is chosen (its `src`, or a `<source>`); later sources are not fetched. */
+  mediaChosen?: boolean;
 }
 
 /**
  * The streaming scanner behind `createHtmlScanner`. Event flow: bytes → `ChunkDecoder` → text →
- * (`Utf8OffsetMap`, htmlparser2) → element callbacks → classified references → resolved,
- * de-duplicated resources in `queue` → `onResource`.
+ * (`Utf8OffsetMap`, htmlparser2) → element callbacks → the browser's choices (one srcset
+ * candidate, one `<picture>` source, one favicon) → resolved, de-duplicated resources in `queue`
+ * → `onResource`. The same parser feeds a DOM (`domhandler`) that style rules are matched
+ * against: a `url()` in a style sheet is reported when an element matching its rule is known —
+ * at the sheet's end if one already exists, later when a sheet arrives, or at the document's end.
  *
  * Resources are queued during `parser.write` and delivered right after it returns, still inside
  * the caller's `write()`. So a throwing `onResource` never leaves htmlparser2 half-way through a
@@ -46,6 +76,7 @@ interface OpenStyle {
  */
 class StreamingHtmlScanner implements HtmlScanner {
   private readonly parser: Parser;
+  private readonly dom = new DomHandler();
   private readonly decoder = new ChunkDecoder();
   private readonly offsets = new Utf8OffsetMap();
   /** URLs already reported. Seeded with the document: it is being fetched already. */
@@ -55,17 +86,29 @@ class StreamingHtmlScanner implements HtmlScanner {
   private readonly firstImagesVisible: number;
   private readonly onOriginHint: HtmlScannerOptions['onOriginHint'];
   private readonly hinted = new Set<string>();
+  private readonly viewport: Viewport;
+  private readonly documentUrl: string;
+  private readonly layout: LayoutEstimate;
+  private readonly styles: StyleResolver<SheetRef>;
+  /** External sheets reported so far, by URL: their media and cascade position. */
+  private readonly sheets = new Map<string, { media: string | undefined; ref: SheetRef; applied: boolean }>();
+  private readonly icons: IconLink[] = [];
+  private readonly favicon: boolean;
+  /** The document's encoding (WHATWG name): queries of its URLs are encoded in it. */
+  private readonly encoding: string;
+  private iconOffsets: number[] = [];
 
   private base: string;
   /** Only the first `<base href>` counts (HTML "frozen base URL"). */
   private baseSeen = false;
   private bytes = 0;
   private ended = false;
+  private sheetPosition = 0;
   /** UTF-16 index of the `<` of the tag being parsed. */
   private tagStart = 0;
   /** Depth of open `INERT_CONTENT` elements; > 0 means nothing is reported. */
   private inertDepth = 0;
-  private readonly containers: Array<{ tag: MediaContainer; inViewportGuess: boolean }> = [];
+  private readonly containers: OpenContainer[] = [];
   /** Images (or pictures) that took a `firstImagesVisible` slot. */
   private imageSlotsTaken = 0;
   private style: OpenStyle | undefined;
@@ -79,17 +122,36 @@ class StreamingHtmlScanner implements HtmlScanner {
       throw new DiscoveryError('E_INVALID_OPTION', `firstImagesVisible must be a non-negative integer, got ${visible}`);
     }
     this.firstImagesVisible = visible;
+    this.viewport = viewportOf(options.viewport);
+    this.layout = new LayoutEstimate(this.viewport);
+    this.styles = new StyleResolver(this.viewport);
     this.onResource = options.onResource;
     this.onOriginHint = options.onOriginHint;
+    this.favicon = options.favicon ?? true;
+    this.encoding = options.encoding ?? 'utf-8';
+    this.documentUrl = options.documentUrl;
     this.base = options.documentUrl;
     const self = resolveHttpUrl(options.documentUrl, options.documentUrl);
     if (self !== undefined) this.seen.add(self);
 
+    const dom = this.dom;
     this.parser = new Parser({
+      onparserinit: (p) => dom.onparserinit(p),
       onopentagname: (name) => this.onOpenTagName(name),
-      onopentag: (name, attribs) => this.onOpenTag(name, attribs),
-      ontext: (text) => this.onText(text),
-      onclosetag: (name) => this.onCloseTag(name),
+      onopentag: (name, attribs) => {
+        if (this.inertDepth === 0) dom.onopentag(name, attribs);
+        this.onOpenTag(name, attribs);
+      },
+      ontext: (text) => {
+        if (this.inertDepth === 0) dom.ontext(text);
+        this.onText(text);
+      },
+      onclosetag: (name) => {
+        this.onCloseTag(name);
+        if (this.inertDepth === 0) dom.onclosetag();
+      },
+      oncomment: () => undefined,
+      onend: () => dom.onend(),
     });
   }
 
@@ -99,6 +161,10 @@ class StreamingHtmlScanner implements HtmlScanner {
 
   get bytesSeen(): number {
     return this.bytes;
+  }
+
+  get unmatchedCssUrls(): number {
+    return this.styles.unmatched();
   }
 
   write(chunk: Uint8Array | string): void {
@@ -119,7 +185,18 @@ class StreamingHtmlScanner implements HtmlScanner {
       this.offsets.append(tail);
       // An unterminated tag at EOF is dropped, as the HTML tokenizer drops it: no `>`, no element.
       this.parser.end(tail);
+      this.resolveStyles();
+      if (this.favicon) this.reportFavicon();
     }
+    this.deliver();
+  }
+
+  addStylesheet(url: string, css: string): void {
+    const sheet = this.sheets.get(url);
+    if (sheet === undefined || !sheet.applied) return;
+    sheet.applied = false; // one body per sheet
+    this.addSheetText(css, url, sheet.media, sheet.ref);
+    this.resolveStyles();
     this.deliver();
   }
 
@@ -143,15 +220,18 @@ class StreamingHtmlScanner implements HtmlScanner {
   private onOpenTag(tag: string, attribs: Attributes): void {
     let inViewportGuess = false;
     if (this.inertDepth === 0) {
+      if (BLOCK_ELEMENTS.has(tag)) this.layout.blockBoundary();
       if (tag === 'picture') inViewportGuess = this.takeImageSlot();
       this.handleElement(tag, attribs);
     }
-    if (isMediaContainer(tag)) this.containers.push({ tag, inViewportGuess });
+    // HTML media resource selection: a `src` attribute wins over every `<source>` child.
+    if (isMediaContainer(tag)) this.containers.push({ tag, inViewportGuess, mediaChosen: tag !== 'picture' && attribs.src !== undefined });
     // Counted even inside inert content so that every close tag has its open tag.
     if (INERT_CONTENT.has(tag)) this.inertDepth++;
   }
 
   private onCloseTag(tag: string): void {
+    if (this.inertDepth === 0 && BLOCK_ELEMENTS.has(tag)) this.layout.blockBoundary();
     if (isMediaContainer(tag)) {
       for (let i = this.containers.length - 1; i >= 0; i--) {
         if (this.containers[i]?.tag === tag) {
@@ -164,9 +244,9 @@ class StreamingHtmlScanner implements HtmlScanner {
     if (tag === 'style' && this.style !== undefined) {
       const style = this.style;
       this.style = undefined;
-      for (const ref of extractCssUrls(style.text, this.base)) {
-        this.report(ref.url, classifyCssReference(ref, style.printOnly), 'style', () => style.offset);
-      }
+      // The element is complete in the DOM only after this callback; its rules match what precedes it.
+      this.addSheetText(style.text, this.base, style.media, { tag: 'style', offset: style.offset, position: this.sheetPosition++ });
+      this.resolveStyles();
     }
   }
 
@@ -178,25 +258,33 @@ class StreamingHtmlScanner implements HtmlScanner {
     if (tag === 'link' && this.onOriginHint) this.handleOriginHint(attribs);
     if (tag === 'base') {
       this.handleBase(attribs);
+    } else if (tag === 'img') {
+      this.handleImg(attribs);
+    } else if (tag === 'source' && this.containers[this.containers.length - 1]?.tag === 'picture') {
+      this.handlePictureSource(attribs);
+    } else if (tag === 'link') {
+      this.handleLink(attribs);
+    } else if (tag === 'source' && (this.containers[this.containers.length - 1]?.mediaChosen || !isPlayableType(attribs.type))) {
+      // A media element fetches one resource: later <source>s, and types it cannot play, are never tried.
     } else {
       const container = this.containers[this.containers.length - 1];
-      let inViewportGuess = false;
-      if (tag === 'img') {
-        // Inside <picture> the picture took the slot; a lazy image is never guessed visible.
-        inViewportGuess = container?.tag === 'picture' ? container.inViewportGuess : !isLazy(attribs) && this.takeImageSlot();
-      } else if (tag === 'source') {
-        inViewportGuess = container?.inViewportGuess ?? false;
+      const lazyBeyond = (tag === 'iframe' || tag === 'frame') && this.lazyBeyondFold(attribs, 'iframe');
+      if (tag === 'video' || tag === 'embed' || tag === 'object' || tag === 'svg') this.layout.place(attribs);
+      for (const ref of classifyElement(tag, attribs, { mediaParent: container?.tag, inViewportGuess: false })) {
+        this.reportReference(tag, ref, lazyBeyond);
       }
-      for (const ref of classifyElement(tag, attribs, { mediaParent: container?.tag, inViewportGuess })) {
-        this.reportReference(tag, ref);
-      }
+      if (tag === 'source' && container !== undefined && attribs.src !== undefined && isPlayableType(attribs.type)) container.mediaChosen = true;
     }
     if (attribs.style !== undefined) this.handleStyleAttribute(tag, attribs.style);
+    if (attribs.background !== undefined && LEGACY_BACKGROUND.has(tag)) {
+      // HTML's presentational `background` attribute still sets a background image.
+      this.reportReference(tag, { value: attribs.background, kind: 'image', priority: 'image', attribute: 'background' });
+    }
     if (tag === 'style' && isCssType(attribs.type)) {
       // The text starts right after the `>` (`parser.endIndex`). Looked up after the tag's own
       // references so offsets are asked for in document order.
       const offset = this.offsets.byteOffsetOf(this.parser.endIndex + 1);
-      this.style = { offset, text: '', printOnly: isPrintOnly(attribs.media) };
+      this.style = { offset, text: '', media: attribs.media };
     }
   }
 
@@ -211,6 +299,72 @@ class StreamingHtmlScanner implements HtmlScanner {
     if (this.hinted.has(origin)) return;
     this.hinted.add(origin);
     this.onOriginHint?.({ origin, rel });
+  }
+
+  private handleImg(attribs: Attributes): void {
+    const container = this.containers[this.containers.length - 1];
+    const inPicture = container?.tag === 'picture';
+    // Inside <picture> the picture took the slot; a lazy image is never guessed visible.
+    const inViewportGuess = inPicture ? container.inViewportGuess : !isLazy(attribs) && this.takeImageSlot();
+    const priority = imagePriority(attribs, inViewportGuess);
+    const deferred = this.lazyBeyondFold(attribs, 'image');
+    const lazy = isLazy(attribs) ? { lazy: true as const } : {};
+    const chosen = inPicture ? container.chosen : undefined;
+    if (chosen !== undefined) {
+      const url = chosen.choice.value === '' ? undefined : resolveHttpUrl(withLegacyQuery(chosen.choice.value, this.encoding), chosen.base);
+      if (url !== undefined) this.report(url, { kind: 'image', priority, attribute: chosen.choice.attribute, ...lazy }, 'source', () => chosen.offset, deferred);
+      return;
+    }
+    const choice = chooseImg(attribs, this.viewport);
+    if (choice !== undefined) this.reportReference('img', { value: choice.value, kind: 'image', priority, attribute: choice.attribute, ...lazy }, deferred);
+  }
+
+  private handlePictureSource(attribs: Attributes): void {
+    const container = this.containers[this.containers.length - 1];
+    if (container === undefined || container.chosen !== undefined) return;
+    const choice = choosePictureSource(attribs, this.viewport);
+    if (choice !== undefined) container.chosen = { choice, offset: this.tagOffset(), base: this.base };
+  }
+
+  /** Icons are collected for the end; a preload with `media` or `imagesrcset` is chosen like the browser does. */
+  private handleLink(attribs: Attributes): void {
+    const rel = new Set(asciiTokens(attribs.rel ?? ''));
+    if (rel.has('icon') && !rel.has('stylesheet') && !rel.has('preload')) {
+      if (attribs.href !== undefined) {
+        this.icons.push({ href: attribs.href, base: this.base, sizes: attribs.sizes, type: attribs.type });
+        this.iconOffsets.push(this.tagOffset());
+      }
+      return;
+    }
+    if (rel.has('manifest') && attribs.href !== undefined) {
+      // Chromium fetches the web app manifest of every page it loads (not its icons).
+      this.reportReference('link', { value: attribs.href, kind: 'other', priority: 'other', attribute: 'href' });
+      return;
+    }
+    const refs = classifyElement('link', attribs, { mediaParent: undefined, inViewportGuess: false });
+    if (rel.has('preload')) {
+      if (!matchesMedia(attribs.media, this.viewport)) return; // a preload for other media is not fetched
+      if (normalizeKeyword(attribs.as) === 'image') {
+        const first = refs[0];
+        const choice = choosePreloadImage(attribs, this.viewport);
+        if (first !== undefined && choice !== undefined) this.reportReference('link', { ...first, value: choice.value, attribute: choice.attribute });
+        return;
+      }
+    }
+    for (const ref of refs) {
+      if (ref.kind === 'icon') continue; // apple-touch-icon, mask-icon: not fetched by a desktop browser
+      const url = this.reportReference('link', ref);
+      if (ref.kind === 'stylesheet' && url !== undefined && !this.sheets.has(url)) {
+        const applied = !rel.has('alternate');
+        this.sheets.set(url, { media: attribs.media, ref: { tag: 'css', offset: this.tagOffset(), position: this.sheetPosition++ }, applied });
+      }
+    }
+  }
+
+  /** A `loading=lazy` element the layout guess puts beyond the browser's loading margin. */
+  private lazyBeyondFold(attribs: Attributes, kind: 'image' | 'iframe'): boolean {
+    const top = this.layout.place(attribs);
+    return isLazy(attribs) && this.layout.beyondLazyMargin(top, kind);
   }
 
   /** The first `<base href>` sets the base for everything after it; a bad one means the document URL. */
@@ -230,32 +384,70 @@ class StreamingHtmlScanner implements HtmlScanner {
     }
   }
 
-  /** `style=""` holds declarations, so only `url()`s count; `@import` is invalid there. */
+  /** `style=""` holds declarations, so only `url()`s count (`image-set()` reduced to its choice). */
   private handleStyleAttribute(tag: string, css: string): void {
-    for (const ref of extractCssUrls(css, this.base)) {
-      if (ref.kind !== 'url') continue;
-      this.report(ref.url, { kind: 'image', priority: 'image', attribute: 'style' }, tag, () => this.tagOffset());
+    const model = modelStylesheet(`x{${css}}`, { baseUrl: this.base, dpr: this.viewport.dpr });
+    // Inline declarations win the cascade for their element; one entry per selector, and there is one.
+    for (const rule of model.imageRules) {
+      for (const d of rule.declarations) for (const url of d.urls) this.report(url, { kind: 'image', priority: 'image', attribute: 'style' }, tag, () => this.tagOffset());
     }
   }
 
-  private reportReference(tag: string, ref: ResourceReference): void {
-    const url = resolveHttpUrl(ref.value, this.base);
-    if (url === undefined) return;
-    this.report(url, ref, tag, () => this.tagOffset());
+  /** A style sheet's text: its `@import`s are due now, its rules go to the resolver. */
+  private addSheetText(css: string, baseUrl: string, media: string | undefined, ref: SheetRef): void {
+    const model = modelStylesheet(css, { baseUrl, media, dpr: this.viewport.dpr });
+    for (const imp of model.imports) {
+      const c = classifyCssReference({ url: imp.url, kind: 'import', offset: 0, inFontFace: false, ...(imp.media ? { media: imp.media } : {}) });
+      if (this.report(imp.url, c, ref.tag, () => ref.offset) && !this.sheets.has(imp.url)) {
+        // An imported sheet cascades before its importer's own rules.
+        this.sheets.set(imp.url, { media: imp.media, ref: { ...ref, position: ref.position - 0.5 }, applied: true });
+      }
+    }
+    this.styles.add(model, ref, ref.position);
+  }
+
+  /** Reports what the style sheets make due, given the DOM parsed so far. */
+  private resolveStyles(): void {
+    for (const f of this.styles.resolve(this.dom.root)) {
+      const c: Classified = f.kind === 'font' ? { kind: 'font', priority: 'font', attribute: 'url()' } : { kind: 'image', priority: 'image', attribute: 'url()' };
+      this.report(f.url, c, f.sheet.tag, () => f.sheet.offset);
+    }
+  }
+
+  private reportFavicon(): void {
+    for (const url of pickFavicons(this.icons, this.documentUrl, this.viewport.dpr)) {
+      const i = this.icons.findIndex((icon) => resolveHttpUrl(icon.href, icon.base) === url);
+      const offset = i >= 0 ? (this.iconOffsets[i] as number) : 0;
+      this.report(url, { kind: 'icon', priority: 'other', attribute: i >= 0 ? 'href' : 'implicit' }, i >= 0 ? 'link' : '#document', () => offset);
+    }
+  }
+
+  private reportReference(tag: string, ref: ResourceReference, deferred = false): string | undefined {
+    const url = resolveHttpUrl(withLegacyQuery(ref.value, this.encoding), this.base);
+    if (url === undefined) return undefined;
+    return this.report(url, ref, tag, () => this.tagOffset(), deferred) ? url : undefined;
   }
 
   /**
    * Queues `url` unless already reported: first discovery wins, even if a later one would rank
    * higher (the scheduler already holds that request; re-prioritising is not this module's job).
-   * `offset` is a thunk so byte offsets are only computed for URLs actually reported.
+   * Mixed content is upgraded or marked blocked here. `offset` is a thunk so byte offsets are only
+   * computed for URLs actually reported. Returns whether it was new.
    */
-  private report(url: string, c: Classified, tag: string, offset: () => number): void {
-    if (this.seen.has(url)) return;
+  private report(rawUrl: string, c: Classified, tag: string, offset: () => number, deferred = false): boolean {
+    let url = rawUrl;
+    const action = mixedContentAction(this.documentUrl, url, c.kind);
+    if (action === 'upgrade') url = upgradeToHttps(url);
+    if (this.seen.has(url)) return false;
     this.seen.add(url);
     const resource: DiscoveredResource = { url, kind: c.kind, priority: c.priority, offset: offset(), tag, attribute: c.attribute };
     if (c.scriptMode !== undefined) resource.scriptMode = c.scriptMode;
     if (c.lazy) resource.lazy = true;
+    if (deferred) resource.deferred = true;
+    if (action === 'upgrade') resource.mixedContent = 'upgraded';
+    if (action === 'block') resource.mixedContent = 'blocked';
     this.queue.push(resource);
+    return true;
   }
 
   private tagOffset(): number {
@@ -275,6 +467,12 @@ function isCssType(type: string | undefined): boolean {
   return t === '' || t === 'text/css';
 }
 
+/** `<source type>` of audio/video a browser would try: absent, or a common audio/video type. */
+function isPlayableType(type: string | undefined): boolean {
+  const t = normalizeKeyword(type?.split(';')[0]);
+  return t === '' || /^(video|audio)\/(mp4|webm|ogg|mpeg|mp3|wav|aac|flac|x-m4a|quicktime)$/.test(t);
+}
+
 function isAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
   return true;
@@ -282,8 +480,9 @@ function isAscii(text: string): boolean {
 
 /**
  * Creates a streaming scanner for one HTML document (UTF-8). Feed it with `write()` as bytes or
- * text arrive; each subresource URL is reported through `onResource` as soon as the tag holding it
- * has been parsed (for `<style>` text: at `</style>`), then `end()` once.
+ * text arrive; each subresource URL is reported through `onResource` as soon as the browser would
+ * know to fetch it — a tag's URL when the tag has been parsed, a style sheet's `url()` when its
+ * sheet and a matching element are both known, the favicon at the end — then `end()` once.
  *
  * @throws DiscoveryError `E_INVALID_DOCUMENT_URL`, `E_INVALID_OPTION`
  */

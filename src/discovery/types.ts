@@ -1,4 +1,5 @@
 import type { PriorityClass } from '../scheduler/priority';
+import type { Viewport } from './viewport';
 
 /** What a discovered URL is, as far as the markup says. */
 export type ResourceKind =
@@ -26,17 +27,33 @@ export interface DiscoveredResource {
   priority: PriorityClass;
   /**
    * BYTE offset in the UTF-8 document of the `<` that starts the tag the URL was found in, or —
-   * for `url()` / `@import` inside a `<style>` element — of the first byte of the style text.
+   * for `url()` / `@import` inside a `<style>` element — of the first byte of the style text; for
+   * one inside an external sheet (tag `css`), of the `<link>` that brought the sheet in.
    */
   offset: number;
   /** Lower-case element name (`img`, `link`, `style`…); `css` for a URL found in an external CSS body. */
   tag: string;
-  /** `src`, `srcset`, `imagesrcset`, `href`, `poster`, `data`, `style`, `@import` or `url()`. */
+  /**
+   * `src`, `srcset`, `imagesrcset`, `href`, `poster`, `data`, `style`, `@import`, `url()`, or
+   * `implicit` for the `/favicon.ico` a page without icon links gets (tag `#document`, offset 0).
+   */
   attribute: string;
   /** Only for `<script src>` and `<link rel=modulepreload>`. */
   scriptMode?: ScriptMode;
   /** Present (and `true`) only for `loading=lazy` images and iframes; their priority is unchanged. */
   lazy?: true;
+  /**
+   * Present for a `loading=lazy` element the layout guess puts beyond the browser's lazy-loading
+   * margin below the first viewport: a browser with scripting on fetches it only once scrolled
+   * near, so a loader fetches it last (or not at all with `--no-lazy`).
+   */
+  deferred?: true;
+  /**
+   * For an `http:` URL in an `https:` document: `upgraded` (an image or media, fetched over
+   * `https:` as browsers do — `url` is the upgraded URL) or `blocked` (anything else: a browser
+   * does not fetch it, and neither may a loader; it is reported only to be listed).
+   */
+  mixedContent?: 'upgraded' | 'blocked';
 }
 
 export interface HtmlScannerOptions {
@@ -55,6 +72,19 @@ export interface HtmlScannerOptions {
    * visible and classed `visible-image`. Default 0: only `fetchpriority=high` images are.
    */
   firstImagesVisible?: number;
+  /**
+   * Report the favicon a browser fetches after load: the best `rel=icon`, or `/favicon.ico` when
+   * the page declares none. @default true
+   */
+  favicon?: boolean;
+  /**
+   * The document's character encoding (a WHATWG name, e.g. from `sniffCharset`), for the query
+   * part of its URLs, which browsers encode in it. Text passed to `write()` is still UTF-8 bytes
+   * or strings: decode legacy bytes first. @default 'utf-8'
+   */
+  encoding?: string;
+  /** The screen to choose images, media queries and the lazy-loading margin for. @default 1280×800, DPR 1 */
+  viewport?: Partial<Viewport>;
 }
 
 export interface OriginHint {
@@ -76,4 +106,13 @@ export interface HtmlScanner {
   readonly baseUrl: string;
   /** UTF-8 bytes written so far (strings are counted as their UTF-8 encoding). */
   readonly bytesSeen: number;
+  /**
+   * The body of an external style sheet this scanner reported (`<link rel=stylesheet>` or an
+   * `@import`), as text. Its `@import`s are reported at once; its `url()`s and fonts once an
+   * element needs them (right away if the document has ended). Other URLs and repeated calls are
+   * ignored. May be called after `end()`.
+   */
+  addStylesheet(url: string, css: string): void;
+  /** `url()`s of style sheets that no element matched (counted when the document ended). */
+  readonly unmatchedCssUrls: number;
 }

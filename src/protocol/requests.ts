@@ -39,7 +39,7 @@ export interface ScheduleItem {
   discoveredAt?: number;
   /** In the first viewport when discovered (informational). */
   inViewport?: boolean;
-  /** The browser's resource type, e.g. `image`, `stylesheet` (carried into results as `kind`). */
+  /** The browser's resource type, e.g. `image`, `stylesheet` (carried into results as `resourceType`). */
   resourceType?: string;
 }
 

@@ -1,7 +1,7 @@
 import { parseHostMessage } from './validate-reply';
 
 const record = {
-  url: 'https://a.test/', method: 'GET', priority: 'document', resourceType: 'main_frame', status: 200, bytes: 5, connectionId: 1, reused: false, pipelined: false,
+  url: 'https://a.test/', method: 'GET', priority: 'document', resourceType: 'main_frame', status: 200, bytes: 5, decodedBytes: 12, connectionId: 1, reused: false, pipelined: false,
   attempts: 1, protocol: 'h2', discoveredMs: 0, sentMs: 1, ttfbMs: 2, doneMs: 4, error: null,
 };
 const handshake = { connectionId: 1, origin: 'https://a.test', startedAt: 1, dnsMs: 0, tcpMs: 1, tlsMs: 2, totalMs: 3, protocol: 'h2', resumed: false };
@@ -33,6 +33,8 @@ describe('parseHostMessage (the extension side)', () => {
     [{ type: 'replay-result', id: 1, pageId: 'p', strategy: 'browser', requests: [{ ...record, ttfbMs: undefined }] }, 'E_MISSING_FIELD', /^requests\[0\]\.ttfbMs: /],
     [{ type: 'replay-result', id: 1, pageId: 'p', strategy: 'browser', requests: [{ ...record, kind: 'image', resourceType: undefined }] }, 'E_MISSING_FIELD', /^requests\[0\]\.resourceType: /],
     [{ type: 'replay-result', id: 1, pageId: 'p', strategy: 'browser', requests: [{ ...record, status: '200' }] }, 'E_INVALID_FIELD', /^requests\[0\]\.status: expected a finite number/],
+    [{ type: 'replay-result', id: 1, pageId: 'p', strategy: 'browser', requests: [{ ...record, decodedBytes: undefined }] }, 'E_MISSING_FIELD', /^requests\[0\]\.decodedBytes: /],
+    [{ type: 'replay-result', id: 1, pageId: 'p', strategy: 'browser', requests: [{ ...record, decodedBytes: null }] }, 'E_INVALID_FIELD', /^requests\[0\]\.decodedBytes: expected a finite number/],
     [{ type: 'replay-result', id: 1, pageId: 'p', strategy: 'browser', requests: [{ ...record, error: undefined }] }, 'E_MISSING_FIELD', /^requests\[0\]\.error: /],
     [{ type: 'replay-summary', id: 1, pageId: 'p', summaries: [{ strategy: 'getlist', totalMs: 1, meanTtfbMs: 1, connectionsOpened: 0, requestsPerConnection: 0, requests: 1, bytes: 0, errors: 0, handshakeP50Ms: null }] }, 'E_MISSING_FIELD', /^summaries\[0\]\.handshakeP90Ms: /],
     [{ type: 'chunk', id: 1, seq: -1, total: 1, data: '' }, 'E_INVALID_FIELD', /^seq: /],

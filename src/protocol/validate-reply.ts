@@ -130,7 +130,7 @@ function checkRequestRecord(c: Checker, raw: unknown, path: string): void {
   c.string(o, 'url', path, MAX_FIELD);
   c.oneOf(o, 'priority', path, PRIORITY_CLASSES);
   c.string(o, 'method', path, MAX_FIELD);
-  for (const key of ['bytes', 'attempts', 'discoveredMs', 'doneMs']) number(c, o, key, path);
+  for (const key of ['bytes', 'decodedBytes', 'attempts', 'discoveredMs', 'doneMs']) number(c, o, key, path);
   for (const key of ['status', 'connectionId', 'sentMs', 'ttfbMs']) numberOrNull(c, o, key, path);
   for (const key of ['resourceType', 'protocol']) stringOrNull(c, o, key, path);
   for (const key of ['reused', 'pipelined']) {

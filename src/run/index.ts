@@ -6,6 +6,6 @@
  * these types unchanged. "Not measured" is `null` in all of them.
  */
 export { toRequestRecord, type RequestRecord } from './request-record';
-export { buildRun, runFigures, runToJson, type Run, type RunFigures, type RunInput, type RunJson } from './run-record';
+export { buildRun, runFigures, runToJson, type Run, type RunFigures, type RunInput, type RunJson, type SkippedResource } from './run-record';
 export { summarizeRun, summarizeStrategies, type RunSummary, type StrategySummary } from './run-summary';
 export { roundHandshake, roundMs } from './round';

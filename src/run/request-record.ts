@@ -15,8 +15,13 @@ export interface RequestRecord {
   /** What kind of resource it was listed as (`stylesheet`, `main_frame`, …); null when not given. */
   resourceType: string | null;
   status: number | null;
-  /** Body bytes received (of the final attempt). */
+  /** Body bytes received (of the final attempt), as they crossed the wire: still content-encoded. */
   bytes: number;
+  /**
+   * Those body bytes after undoing `Content-Encoding` (gzip, deflate, br, zstd where Node has it);
+   * equal to `bytes` for a body sent unencoded (or in an encoding the host does not decode).
+   */
+  decodedBytes: number;
   connectionId: number | null;
   /** The final attempt went on a connection that had already carried a request. */
   reused: boolean;
@@ -33,8 +38,11 @@ export interface RequestRecord {
   error: { code: string; message: string } | null;
 }
 
-/** A scheduler result as a record of a run that started at `t0` (on the scheduler's clock). */
-export function toRequestRecord(r: RequestResult, t0: number): RequestRecord {
+/**
+ * A scheduler result as a record of a run that started at `t0` (on the scheduler's clock).
+ * `decodedBytes` is the decoded size of its body when that was encoded; absent, it is `bytes`.
+ */
+export function toRequestRecord(r: RequestResult, t0: number, decodedBytes?: number): RequestRecord {
   return {
     url: r.url,
     method: r.method,
@@ -42,6 +50,7 @@ export function toRequestRecord(r: RequestResult, t0: number): RequestRecord {
     resourceType: r.resourceType ?? null,
     status: r.status ?? null,
     bytes: r.bytes,
+    decodedBytes: decodedBytes ?? r.bytes,
     connectionId: r.connectionId ?? null,
     reused: r.reused,
     pipelined: r.pipelined,

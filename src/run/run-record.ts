@@ -41,6 +41,22 @@ export interface Run extends RunFigures {
   /** In the order the requests became known (scheduler id order). */
   requests: RequestRecord[];
   handshakes: HandshakeRecord[];
+  /** What the page named but the run did not fetch, as a browser would not; `[]` for a replayed list. */
+  skipped: SkippedResource[];
+  /** Style sheet `url()`s no element matched (never fetched, as in a browser); 0 for a replayed list. */
+  unmatchedCssUrls: number;
+}
+
+/**
+ * A URL the page names that a browser would not fetch on load, and so neither did the run:
+ * `mixed-content` is an `http:` script, style, font or frame in an `https:` page; `lazy` is
+ * `loading=lazy` content beyond the fold when the load was told to skip it (`--no-lazy`).
+ */
+export interface SkippedResource {
+  url: string;
+  /** What the markup says it is (`script`, `image`, …), as `RequestRecord.resourceType`. */
+  resourceType: string;
+  reason: 'mixed-content' | 'lazy';
 }
 
 /** Just the figures of a larger record (a run, a summary). */
@@ -64,11 +80,17 @@ export interface RunInput {
   results: readonly RequestResult[];
   handshakes: readonly HandshakeRecord[];
   stats: SchedulerStats;
+  /** Decoded body bytes by scheduler request id, for bodies that were content-encoded. */
+  decodedBytes?: ReadonlyMap<number, number>;
+  /** @default [] */
+  skipped?: readonly SkippedResource[];
+  /** @default 0 */
+  unmatchedCssUrls?: number;
 }
 
 /** The run a scheduler's results, handshakes and counters make. */
 export function buildRun(input: RunInput): Run {
-  const requests = [...input.results].sort((a, b) => a.id - b.id).map((r) => toRequestRecord(r, input.t0));
+  const requests = [...input.results].sort((a, b) => a.id - b.id).map((r) => toRequestRecord(r, input.t0, input.decodedBytes?.get(r.id)));
   const ok = requests.filter((r) => r.error === null);
   const ttfbs = ok.map((r) => r.ttfbMs).filter((x): x is number => x !== null);
   const used = new Set(ok.map((r) => r.connectionId));
@@ -87,6 +109,8 @@ export function buildRun(input: RunInput): Run {
     demotions: input.stats.demotions,
     requests,
     handshakes: input.handshakes.map(roundHandshake),
+    skipped: (input.skipped ?? []).map((x) => ({ ...x })),
+    unmatchedCssUrls: input.unmatchedCssUrls ?? 0,
   };
 }
 

@@ -36,11 +36,26 @@ describe('buildRun', () => {
     const r = run('getlist');
     expect(r.requests.map((q) => q.url)).toEqual([1, 2, 3, 4].map((i) => `https://a.test/${i}`));
     expect(r.requests[0]).toEqual({
-      url: 'https://a.test/1', method: 'GET', priority: 'image', resourceType: 'image', status: 200, bytes: 100, connectionId: 1, reused: false, pipelined: false,
+      url: 'https://a.test/1', method: 'GET', priority: 'image', resourceType: 'image', status: 200, bytes: 100, decodedBytes: 100, connectionId: 1, reused: false, pipelined: false,
       attempts: 1, protocol: 'http/1.1', discoveredMs: 1, sentMs: 11, ttfbMs: 30, doneMs: 51, error: null,
     });
     // Three successes on two connections, one failure; the failure's done time is the last.
     expect(r).toMatchObject({ totalMs: 80, meanTtfbMs: 30, connectionsOpened: 2, requestsPerConnection: 1.5, bytes: 600, errors: 1, retries: 1, pauses: 0 });
+    // A replayed list skips nothing and matches no CSS.
+    expect(r).toMatchObject({ skipped: [], unmatchedCssUrls: 0 });
+  });
+
+  test('decoded bytes by request id for encoded bodies (wire bytes and figures unchanged); skipped and unmatched CSS kept', () => {
+    const skipped = [{ url: 'http://a.test/x.js', resourceType: 'script', reason: 'mixed-content' as const }];
+    const r = buildRun({
+      url: 'https://a.test/', strategy: 'getlist', startedAt: 1, t0: T0, results: [result(1), result(2)], handshakes: [], stats,
+      decodedBytes: new Map([[2, 731]]), skipped, unmatchedCssUrls: 3,
+    });
+    expect(r.requests.map((q) => [q.bytes, q.decodedBytes])).toEqual([[100, 100], [200, 731]]);
+    expect(r.bytes).toBe(300);
+    expect(r).toMatchObject({ skipped, unmatchedCssUrls: 3 });
+    expect(r.skipped).not.toBe(skipped);
+    expect(JSON.parse(JSON.stringify(runToJson(r, 1)))).toEqual({ ...r, repeat: 1 });
   });
 
   test('"not measured" is null, never undefined or NaN, and the JSON reads back as the same run', () => {

@@ -84,6 +84,32 @@ test('requests carry only the fixed headers: no cookies, no credentials', async 
   expect(headers['user-agent']).toMatch(/^getlist\//);
 });
 
+test('replays ask as a browser does and report wire and decoded bytes as the server wrote them', async () => {
+  host.send({
+    type: 'schedule',
+    id: 'r5',
+    pageId: 'p',
+    documentUrl: `${origin.origin}/`,
+    mode: 'replay',
+    strategies: ['getlist'],
+    requests: [
+      { url: `${origin.origin}/doc?size=5000&gzip=1`, priority: 'document', resourceType: 'main_frame' },
+      { url: `${origin.origin}/img?size=700`, priority: 'image', resourceType: 'image' },
+    ],
+  });
+  const [result] = (await replayMessages('r5')) as [ReplayResultMessage];
+  const seen = (path: string) => origin.requests.find((q) => q.url.startsWith(path));
+  // bodyFor's bytes are pseudo-random, so gzip only adds its framing: wire and decoded sizes differ.
+  expect(seen('/doc')?.wireBytes).not.toBe(seen('/doc')?.plainBytes);
+  expect(result.requests.map((q) => [new URL(q.url).pathname, q.bytes, q.decodedBytes])).toEqual([
+    ['/doc', seen('/doc')?.wireBytes, seen('/doc')?.plainBytes],
+    ['/img', seen('/img')?.wireBytes, seen('/img')?.plainBytes],
+  ]);
+  expect(seen('/doc')?.headers.accept).toMatch(/^text\/html,/);
+  expect(seen('/img')?.headers.accept).toMatch(/^image\//);
+  expect(seen('/doc')?.headers['accept-encoding']).toBe('gzip, deflate');
+});
+
 test('replays write their handshakes and page summaries to the store', async () => {
   host.send({
     type: 'schedule',

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import zlib from 'node:zlib';
 import type { AddressInfo, Socket } from 'node:net';
 import { bodyFor } from '../support/raw-http-server';
 
@@ -6,6 +7,9 @@ export interface SeenRequest {
   method: string;
   url: string;
   headers: http.IncomingHttpHeaders;
+  /** Body bytes written (after gzip, for `gzip=1`) and before any encoding. */
+  wireBytes: number;
+  plainBytes: number;
 }
 
 export interface TestOrigin {
@@ -26,7 +30,8 @@ export interface TestOrigin {
 
 /**
  * A local origin on 127.0.0.1, port 0. `GET /<anything>?size=N` answers N deterministic bytes
- * (`bodyFor(path, N)`, content-length set); every request and connection is recorded, so tests
+ * (`bodyFor(path, N)`, content-length set); with `&gzip=1` they are gzip-encoded when the request
+ * accepts gzip. Every request (with the body bytes written) and connection is recorded, so tests
  * observe what reached the wire.
  */
 export async function startTestOrigin(): Promise<TestOrigin> {
@@ -36,12 +41,15 @@ export async function startTestOrigin(): Promise<TestOrigin> {
   let gate: Promise<void> | undefined;
   let openGate: (() => void) | undefined;
   const server = http.createServer((req, res) => {
-    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
-    const size = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('size') ?? '0');
-    const body = bodyFor(req.url ?? '/', Number.isSafeInteger(size) && size >= 0 ? size : 0);
+    const query = new URL(req.url ?? '/', 'http://x').searchParams;
+    const size = Number(query.get('size') ?? '0');
+    const plain = bodyFor(req.url ?? '/', Number.isSafeInteger(size) && size >= 0 ? size : 0);
+    const gzip = query.get('gzip') === '1' && String(req.headers['accept-encoding'] ?? '').includes('gzip');
+    const body = gzip ? zlib.gzipSync(plain) : plain;
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, wireBytes: body.length, plainBytes: plain.length });
     const answer = () => {
       if (res.destroyed) return;
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(body.length) });
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(body.length), ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
       res.end(req.method === 'HEAD' ? undefined : body);
     };
     if (gate) void gate.then(answer);

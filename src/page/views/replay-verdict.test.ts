@@ -3,7 +3,7 @@ import type { RequestRecord } from '../../run';
 import { browserLastByteMs, failureReason, replayVerdicts } from './replay-verdict';
 
 const req = (url: string, error?: { code: string; message: string }): RequestRecord => ({
-  url, method: 'GET', priority: 'image', resourceType: null, status: null, bytes: 0, connectionId: null, reused: false, pipelined: false, attempts: 1,
+  url, method: 'GET', priority: 'image', resourceType: null, status: null, bytes: 0, decodedBytes: 0, connectionId: null, reused: false, pipelined: false, attempts: 1,
   protocol: null, discoveredMs: 0, sentMs: null, ttfbMs: null, doneMs: 5, error: error ?? null,
 });
 
