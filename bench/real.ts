@@ -5,6 +5,7 @@
  * visit and revisit side by side. Prints the medians and ratios; writes every run to FILE as JSON.
  * Needs root or user namespaces, nginx and Chromium, like bench.js.
  */
+import { CodedError } from '../src/errors/coded-error';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { helpText, parseCommandLine, type CommandSpec } from './cli/command-line';
@@ -25,8 +26,10 @@ const COMMAND: CommandSpec = {
   },
 };
 
-class UsageError extends Error {
-  readonly code = 'E_BENCH_USAGE';
+class UsageError extends CodedError<'E_BENCH_USAGE'> {
+  constructor(message: string) {
+    super('E_BENCH_USAGE', message);
+  }
 }
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -3,6 +3,8 @@ import { loadPage } from '../../native-host/load/page-loader';
 import { bodyFor, startRawServer, type WireRequest } from '../support/raw-http-server';
 
 const IMAGES = 12;
+/** The document, its images, and the implicit `/favicon.ico` a desktop browser asks for (src/discovery). */
+const PAGE_REQUESTS = IMAGES + 2;
 const html = (extraHead = ''): Buffer =>
   Buffer.from(`<!DOCTYPE html><html><head>${extraHead}</head><body>${Array.from({ length: IMAGES }, (_, i) => `<img src="/i${i}.gif">`).join('')}</body></html>`);
 
@@ -19,7 +21,7 @@ describe('origin memory and zero-RTT starts, on real sockets', () => {
       expect(first.errors).toBe(0);
       const firstVisit = server.requests.splice(0);
       expect(memory.get(server.origin)).toMatchObject({ pipelining: 'good', protocol: 'h1' });
-      expect(memory.pageOrigins(`${server.origin}/`)).toEqual([{ origin: server.origin, requests: IMAGES + 1 }]);
+      expect(memory.pageOrigins(`${server.origin}/`)).toEqual([{ origin: server.origin, requests: PAGE_REQUESTS }]);
       const revisit = await loadPage({ url: `${server.origin}/`, strategy: g, memory });
       expect(revisit.errors).toBe(0);
       const second = server.requests.splice(0);
@@ -28,7 +30,7 @@ describe('origin memory and zero-RTT starts, on real sockets', () => {
       // Revisit: the document and every image arrive on one connection before any image is answered.
       const conn = second[0]?.connection;
       expect(second.filter((r) => r.connection === conn && r.path.startsWith('/i')).every((r) => r.responsesSentBefore <= 1)).toBe(true);
-      expect(second.filter((r) => r.connection === conn)).toHaveLength(IMAGES + 1);
+      expect(second.filter((r) => r.connection === conn)).toHaveLength(PAGE_REQUESTS);
     } finally {
       await server.close();
     }
