@@ -42,7 +42,7 @@ async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
       now: ctx.now,
       ...ctx.replay,
     });
-    ctx.send({ type: 'replay-result', id: req.id, pageId: req.pageId, strategy: run.strategy, requests: run.requests });
+    ctx.send({ type: 'replay-result', id: req.id, pageId: req.pageId, strategy: run.strategy, requests: run.requests, startedAt: run.startedAt, handshakes: run.handshakes });
     const summary = summarizeRun(run);
     summaries.push(summary);
     await record(
