@@ -1,5 +1,3 @@
-import { formatMs, niceStep } from '../waterfall';
-
 export interface AxisTick {
   ms: number;
   /** Position on the plot, 0 (left edge) … 1 (right edge). */
@@ -27,4 +25,19 @@ export function timeAxis(lastMs: number, plotPx: number, minTickPx = 56): TimeAx
   const ticks: AxisTick[] = [];
   for (let i = 0; i * step <= spanMs + 1e-9; i++) ticks.push({ ms: i * step, frac: (i * step) / spanMs, label: formatMs(i * step) });
   return { spanMs, ticks };
+}
+
+/** 1, 2 or 5 × a power of ten, ≥ `raw`. */
+export function niceStep(raw: number): number {
+  if (!(raw > 0)) return 1;
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * pow >= raw) return m * pow;
+  return 10 * pow;
+}
+
+/** `850 ms`, `1.2 s`, `12 s`. */
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  return `${s < 10 ? Number(s.toFixed(1)) : Math.round(s)} s`;
 }

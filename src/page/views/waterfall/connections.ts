@@ -1,5 +1,6 @@
 import type { Phase } from './phases';
-import { originOf, type ConnectionRef, type WaterfallRow } from './rows';
+import { originOf } from '../../model/timing-mapping';
+import type { ConnectionRef, WaterfallRow } from './rows';
 
 /** One connection's row in the connection view (WebPageTest's "connection view"). */
 export interface ConnectionLane {
@@ -41,7 +42,7 @@ export function inferConnections(rows: readonly WaterfallRow[]): WaterfallRow[] 
   };
   const out: WaterfallRow[] = [];
   for (const row of [...rows].sort((a, b) => sentAt(a) - sentAt(b))) {
-    const origin = originOf(row.url) ?? row.url;
+    const origin = originOf(row.url) || row.url;
     const end = row.endMs ?? Infinity;
     let conn: Conn | undefined;
     if (row.fromCache || row.opensConnection === null) {
@@ -85,7 +86,7 @@ export function groupByConnection(rows: readonly WaterfallRow[]): ConnectionLane
     if (!c) continue;
     let lane = lanes.get(c.key);
     if (!lane) {
-      lane = { key: c.key, origin: originOf(row.url) ?? row.url, protocol: row.protocol, source: c.source, n: c.n, rows: [], startMs: row.startMs, endMs: row.endMs ?? row.startMs };
+      lane = { key: c.key, origin: originOf(row.url) || row.url, protocol: row.protocol, source: c.source, n: c.n, rows: [], startMs: row.startMs, endMs: row.endMs ?? row.startMs };
       lanes.set(c.key, lane);
     }
     lane.rows.push(row);

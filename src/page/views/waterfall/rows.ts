@@ -59,7 +59,7 @@ export type ReplayResultLike = Pick<ReplayResultMessage, 'strategy' | 'requests'
  * Timing. With no webRequest events (no site access yet), the Resource Timing entries alone.
  */
 export function observedRows(page: PageRecord): WaterfallRow[] {
-  const pageOrigin = originOf(page.url);
+  const pageOrigin = originOrNull(page.url);
   const discovered = firstDiscoveries(page);
   const byUrl = new Map<string, TimingEntry[]>();
   for (const t of page.timings) {
@@ -142,7 +142,7 @@ function timingRow(t: TimingEntry, key: string, pageOrigin: string | null): Wate
  * by the handshake's start when the host sent `startedAt` and its handshakes.
  */
 export function replayRows(result: ReplayResultLike, pageUrl: string): WaterfallRow[] {
-  const pageOrigin = originOf(pageUrl);
+  const pageOrigin = originOrNull(pageUrl);
   const handshakes = new Map((result.handshakes ?? []).map((h) => [h.connectionId, h]));
   const opener = new Map<number, RequestRecord>();
   for (const r of result.requests) {
@@ -185,7 +185,7 @@ function connectionNumbers(requests: readonly RequestRecord[]): Map<number, numb
   const out = new Map<number, number>();
   for (const r of [...requests].sort((a, b) => (a.sentMs ?? Infinity) - (b.sentMs ?? Infinity))) {
     if (r.connectionId === null || out.has(r.connectionId)) continue;
-    const origin = originOf(r.url) ?? '';
+    const origin = originOrNull(r.url) ?? '';
     const n = (perOrigin.get(origin) ?? 0) + 1;
     perOrigin.set(origin, n);
     out.set(r.connectionId, n);
@@ -227,7 +227,7 @@ function decodeSafe(s: string): string {
   }
 }
 
-export function originOf(url: string): string | null {
+function originOrNull(url: string): string | null {
   try {
     const o = new URL(url).origin;
     return o === 'null' ? null : o;

@@ -169,7 +169,7 @@ describe('inferConnections', () => {
       }
       for (const lane of groupByConnection(inferConnections(rows))) {
         const spans = lane.rows.map((r) => [sentAt(r), r.endMs as number] as const).sort((x, y) => x[0] - y[0]);
-        for (let i = 1; i < spans.length; i++) expect((spans[i] as readonly number[])[0]).toBeGreaterThanOrEqual((spans[i - 1] as readonly number[])[1] - 1);
+        for (let i = 1; i < spans.length; i++) expect(spans[i]?.[0]).toBeGreaterThanOrEqual((spans[i - 1]?.[1] ?? 0) - 1);
       }
     }
   });
