@@ -102,8 +102,9 @@ function render(reply: GetPage | undefined, error?: { code: string; message: str
 function pageView(page: PageRecord, hostStatus: HostStatus): Node[] {
   const exports = h('div', { class: 'links' });
   const harButton = h('button', { type: 'button', 'data-testid': 'export-har' }, 'Export HAR');
-  harButton.addEventListener('click', () => {
-    offerDownload(exports, 'har-link', `getlist-${safeName(hostOf(page.url))}.har`, JSON.stringify(buildHar(page), null, 2), 'application/json');
+  harButton.addEventListener('click', async () => {
+    const title = await browser.tabs.get(page.tabId).then((t) => t.title, () => undefined);
+    offerDownload(exports, 'har-link', `getlist-${safeName(hostOf(page.url))}.har`, JSON.stringify(buildHar(page, { title }), null, 2), 'application/json');
   });
   const statsButton = (format: 'csv' | 'json', label: string) => {
     const b = h('button', { type: 'button', 'data-testid': `export-${format}` }, label);

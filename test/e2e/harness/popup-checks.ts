@@ -1,5 +1,6 @@
 import type { Page } from 'puppeteer-core';
-import type { PageRecord } from '../../../src/page';
+import * as harValidator from 'har-validator';
+import type { Har, PageRecord } from '../../../src/page';
 import { isFromHost, type Site } from '../site/site-server';
 import { WAIT_MS } from './extension-pages';
 import { fetchLinkText, firstInteger, waitForText } from './popup';
@@ -49,9 +50,17 @@ export async function checkPopup(popup: Page, site: Site, page: { url: string; s
   await popup.click('[data-testid=waterfall-mode-requests]');
 
   await popup.click('[data-testid=export-har]');
-  const har = JSON.parse(await fetchLinkText(popup, '[data-testid=har-link]')) as { log: { version: string; entries: { request: { url: string } }[] } };
+  const har = JSON.parse(await fetchLinkText(popup, '[data-testid=har-link]')) as Har;
   expect(har.log.version).toBe('1.2');
+  await expect(harValidator.har(har)).resolves.toBeTruthy();
   const harUrls = new Set(har.log.entries.map((e) => e.request.url));
   expect(record.requests.map((r) => r.url).filter((u) => !harUrls.has(u))).toEqual([]);
+  // The page, then one page per replayed strategy; headers as the servers sent them (every
+  // response of the site carries `cache-control: no-store`), and never a cookie.
+  expect(har.log.pages.map((p) => p.id)).toEqual([record.pageId, ...strategies.map((s) => `${record.pageId}:replay:${s}`)]);
+  const observed = har.log.entries.filter((e) => e.pageref === record.pageId && e.response.status === 200);
+  expect(observed.length).toBeGreaterThan(0);
+  expect(observed.filter((e) => !e.response.headers.some((h) => h.name.toLowerCase() === 'cache-control' && h.value === 'no-store')).map((e) => e.request.url)).toEqual([]);
+  expect(har.log.entries.flatMap((e) => [...e.request.headers, ...e.response.headers]).filter((h) => /^(set-)?cookie$/i.test(h.name))).toEqual([]);
 }
 
