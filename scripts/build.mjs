@@ -40,11 +40,16 @@ const bundles = [
   ['extension/content/index.ts', 'content.js'],
   ['extension/popup/popup.ts', 'popup.js'],
   ['extension/options/options.ts', 'options.js'],
+  ['extension/waterfall/waterfall-page.ts', 'waterfall.js'],
 ];
 const assets = [
   ['manifest.json', 'manifest.json'],
   ['extension/popup/popup.html', 'popup.html'],
   ['extension/popup/popup.css', 'popup.css'],
+  ['extension/ui/theme.css', 'theme.css'],
+  ['extension/waterfall/waterfall.css', 'waterfall.css'],
+  ['extension/waterfall/waterfall.html', 'waterfall.html'],
+  ['extension/waterfall/waterfall-page.css', 'waterfall-page.css'],
   ['extension/options/options.html', 'options.html'],
   ['extension/options/options.css', 'options.css'],
 ];

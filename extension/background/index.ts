@@ -3,6 +3,7 @@ import { createMessageRouter } from './message-router';
 import { NativePort, type NativePortLike } from './native-port';
 import { PageActions } from './page-actions';
 import { listenToPages } from './page-events';
+import { listenToHeaders } from './request-headers';
 import { PageStore } from './page-store';
 import { SettingsStore } from './settings-store';
 import { createUiHandlers } from './ui-handlers';
@@ -27,6 +28,7 @@ const handlers = createUiHandlers({
 });
 
 listenToPages(store, actions);
+listenToHeaders(store);
 
 const route = createMessageRouter({ extensionId: browser.runtime.id, extensionBaseUrl: browser.runtime.getURL(''), store, handlers });
 browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => route(message, sender));

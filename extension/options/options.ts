@@ -148,6 +148,7 @@ function fillSettings(s: Settings): void {
   renderStrategies(s.replayStrategies);
   (settingsForm.elements.namedItem('excludedSites') as HTMLTextAreaElement).value = s.excludedSites.join('\n');
   (settingsForm.elements.namedItem('retentionDays') as HTMLInputElement).value = String(s.retentionDays);
+  (settingsForm.elements.namedItem('caFile') as HTMLInputElement).value = s.caFile;
 }
 
 async function saveSettings(): Promise<void> {
@@ -165,6 +166,7 @@ async function saveSettings(): Promise<void> {
       .map((l) => l.trim())
       .filter(Boolean),
     retentionDays: retention,
+    caFile: String(data.get('caFile') ?? '').trim(),
   };
   settingsStatus.textContent = 'Saving…';
   const reply = await ask({ type: 'set-settings', settings });

@@ -14,8 +14,11 @@ import { storeHealthBlock } from '../ui/store-health';
 import { ask } from '../ui/ui-client';
 import { handshakesBlock, hostOf, metricsBlock } from './page-blocks';
 import { PRIVACY_NOTE, replayStatus, replayTable } from './replay-block';
-import { waterfallBlock } from './waterfall-svg';
+import { applyTheme, themeToggle } from '../ui/theme';
+import { waterfallBlock } from '../waterfall/waterfall-block';
 
+/** The popup's waterfall: readable at 420×600; larger pages go to the full view. */
+const WATERFALL = { height: 280, labelWidth: 150 } as const;
 const REPLAY_POLL_MS = 500;
 /** Give up polling a replay after this long (the host bounds a replay's run time well below it). */
 const REPLAY_POLL_LIMIT_MS = 5 * 60_000;
@@ -34,6 +37,8 @@ let lastJson = '';
 let polling = false;
 
 async function main(): Promise<void> {
+  applyTheme();
+  document.getElementById('toolbar')?.append(themeToggle());
   // Once granted, the background drops the empty records of pages it could not see: refresh.
   void showSiteAccess(access, browser.permissions, () => tabId !== undefined && void refresh());
   tabId = await resolveTabId();
@@ -97,8 +102,9 @@ function render(reply: GetPage | undefined, error?: { code: string; message: str
 function pageView(page: PageRecord, hostStatus: HostStatus): Node[] {
   const exports = h('div', { class: 'links' });
   const harButton = h('button', { type: 'button', 'data-testid': 'export-har' }, 'Export HAR');
-  harButton.addEventListener('click', () => {
-    offerDownload(exports, 'har-link', `getlist-${safeName(hostOf(page.url))}.har`, JSON.stringify(buildHar(page), null, 2), 'application/json');
+  harButton.addEventListener('click', async () => {
+    const title = await browser.tabs.get(page.tabId).then((t) => t.title, () => undefined);
+    offerDownload(exports, 'har-link', `getlist-${safeName(hostOf(page.url))}.har`, JSON.stringify(buildHar(page, { title }), null, 2), 'application/json');
   });
   const statsButton = (format: 'csv' | 'json', label: string) => {
     const b = h('button', { type: 'button', 'data-testid': `export-${format}` }, label);
@@ -133,7 +139,7 @@ function pageView(page: PageRecord, hostStatus: HostStatus): Node[] {
     page.excluded ? h('p', { class: 'note' }, 'This site is in your excluded list: it is neither measured nor replayed.') : null,
     metricsBlock(page),
     handshakesBlock(page),
-    waterfallBlock(page),
+    waterfallBlock(page, { ...WATERFALL, onOpenFull: () => void openFullWaterfall(page.tabId) }),
     h(
       'section',
       { class: 'block' },
@@ -165,6 +171,11 @@ async function pollReplay(): Promise<void> {
   } finally {
     polling = false;
   }
+}
+
+/** The full-page waterfall for the tab, next to the current tab. */
+async function openFullWaterfall(forTab: number): Promise<void> {
+  await browser.tabs.create({ url: browser.runtime.getURL(`waterfall.html?tabId=${forTab}`) });
 }
 
 function emptyState(text: string): HTMLElement {

@@ -2,6 +2,7 @@ import { MAX_CONCURRENT_SCHEDULES, ProtocolError, type ScheduleRequest } from '.
 import { summarizeRun, type Run, type RunSummary } from '../../src/run';
 import { strategy as strategyPreset } from '../../src/scheduler';
 import type { PageSummary, StoredHandshake } from '../store/store-types';
+import { CaFileError, readCaFile } from '../transport/ca-file';
 import type { HostContext } from './host-context';
 import { measureOrigins, originsOf } from './measure';
 import { replayList } from './replay';
@@ -33,6 +34,7 @@ async function measure(req: ScheduleRequest, ctx: HostContext): Promise<void> {
 
 async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
   const summaries: RunSummary[] = [];
+  const transport = req.caFile === undefined ? ctx.replay.transport : { ...ctx.replay.transport, ca: trustedCa(req.caFile, req.id) };
   for (const name of req.strategies ?? []) {
     const run = await replayList({
       documentUrl: req.documentUrl,
@@ -41,8 +43,9 @@ async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
       signal: ctx.signal,
       now: ctx.now,
       ...ctx.replay,
+      ...(transport ? { transport } : {}),
     });
-    ctx.send({ type: 'replay-result', id: req.id, pageId: req.pageId, strategy: run.strategy, requests: run.requests });
+    ctx.send({ type: 'replay-result', id: req.id, pageId: req.pageId, strategy: run.strategy, requests: run.requests, startedAt: run.startedAt, handshakes: run.handshakes });
     const summary = summarizeRun(run);
     summaries.push(summary);
     await record(
@@ -52,6 +55,16 @@ async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
     );
   }
   ctx.send({ type: 'replay-summary', id: req.id, pageId: req.pageId, summaries });
+}
+
+/** The user's CA file as `ca`, or the replay fails with `E_CA_FILE` before anything is fetched. */
+function trustedCa(path: string, id: ScheduleRequest['id']): string {
+  try {
+    return readCaFile(path);
+  } catch (err) {
+    if (err instanceof CaFileError) throw new ProtocolError('E_CA_FILE', err.message, id);
+    throw err;
+  }
 }
 
 function pageSummary(req: ScheduleRequest, run: Run, summary: RunSummary): PageSummary {

@@ -34,9 +34,11 @@ export interface Settings {
   excludedSites: string[];
   /** Retention of stored handshakes, days. @default 90 */
   retentionDays: number;
+  /** Absolute path to a PEM CA file the host trusts for replays (a local dev site's CA); '' for none. @default '' */
+  caFile: string;
 }
 
-export const DEFAULT_SETTINGS: Settings = { autoReplay: false, replayStrategies: ['browser', 'getlist'], excludedSites: [], retentionDays: 90 };
+export const DEFAULT_SETTINGS: Settings = { autoReplay: false, replayStrategies: ['browser', 'getlist'], excludedSites: [], retentionDays: 90, caFile: '' };
 
 export type UiRequest =
   | { channel: 'ui'; type: 'get-page'; tabId: number }

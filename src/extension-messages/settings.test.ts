@@ -14,8 +14,17 @@ describe('settings', () => {
     [{ replayStrategies: [] }, /non-empty/],
     [{ excludedSites: [3] }, /excludedSites\[0\]/],
     [{ autoReplay: 'yes' }, /autoReplay/],
+    [{ caFile: 'certs/ca.pem' }, /caFile: expected an absolute path to a PEM file \(or nothing\), got "certs\/ca.pem"/],
+    [{ caFile: 3 }, /caFile/],
   ])('refuses %j', (patch, message) => {
     expect(() => parseSettingsPatch(patch)).toThrow(expect.objectContaining({ code: 'E_INVALID_SETTINGS', message: expect.stringMatching(message) }));
+  });
+
+  test('the CA file: an absolute path (POSIX or Windows), trimmed, or empty for none', () => {
+    expect(parseSettingsPatch({ caFile: ' /home/u/rootCA.pem ' })).toEqual({ caFile: '/home/u/rootCA.pem' });
+    expect(parseSettingsPatch({ caFile: 'C:\\certs\\ca.pem' })).toEqual({ caFile: 'C:\\certs\\ca.pem' });
+    expect(parseSettingsPatch({ caFile: '' })).toEqual({ caFile: '' });
+    expect(settingsFromStorage({ caFile: 'relative.pem' }).caFile).toBe('');
   });
 
   test('stored settings fall back to defaults field by field', () => {

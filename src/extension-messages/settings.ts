@@ -1,4 +1,5 @@
 import { CodedError } from '../errors/coded-error';
+import { isAbsolutePath, MAX_CA_PATH_LENGTH } from '../protocol/ca-file-path';
 import { STRATEGY_NAMES, isStrategyName } from '../scheduler/strategies';
 import { DEFAULT_SETTINGS, type Settings } from './messages';
 
@@ -40,6 +41,13 @@ export function parseSettingsPatch(value: unknown): Partial<Settings> {
       if (typeof s !== 'string' || s.length > MAX_SITE_LENGTH) throw new SettingsError(`excludedSites[${i}]: expected a hostname or *.suffix of at most ${MAX_SITE_LENGTH} characters, got ${kind(s)}`);
       return s.trim();
     }).filter((s) => s !== '');
+  }
+  if (v.caFile !== undefined) {
+    const p = typeof v.caFile === 'string' ? v.caFile.trim() : v.caFile;
+    if (typeof p !== 'string' || p.length > MAX_CA_PATH_LENGTH || (p !== '' && !isAbsolutePath(p))) {
+      throw new SettingsError(`caFile: expected an absolute path to a PEM file (or nothing), got ${kind(v.caFile)}`);
+    }
+    out.caFile = p;
   }
   if (v.retentionDays !== undefined) {
     const d = v.retentionDays;

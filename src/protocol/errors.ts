@@ -23,6 +23,7 @@ import { CodedError } from '../errors/coded-error';
  * | `E_INVALID_URL`         | a URL does not parse, is too long, or carries a user name or password        | yes                 |
  * | `E_BUSY`                | 8 schedules are already running                                              | yes                 |
  * | `E_NO_STORE`            | `stats`, `export` or `forget` on a host running without a store              | yes                 |
+ * | `E_CA_FILE`             | a replay's `caFile` cannot be read or holds no PEM certificate                | yes                 |
  * | `E_INTERNAL`            | a bug or an unexpected failure inside the host (details in its log)          | yes                 |
  */
 export const PROTOCOL_ERROR_CODES = [
@@ -41,6 +42,7 @@ export const PROTOCOL_ERROR_CODES = [
   'E_INVALID_URL',
   'E_BUSY',
   'E_NO_STORE',
+  'E_CA_FILE',
   'E_INTERNAL',
 ] as const;
 

@@ -90,6 +90,10 @@ export interface ReplayResultMessage {
   strategy: StrategyName;
   /** In the order of the schedule's `requests`; times are ms from the start of this strategy's run. */
   requests: RequestRecord[];
+  /** Epoch ms when the run started (places `handshakes` on the requests' axis). Absent from older hosts. */
+  startedAt?: number;
+  /** Every connection the run opened, by `connectionId` (the waterfall's DNS/connect/TLS). Absent from older hosts. */
+  handshakes?: HandshakeRecord[];
 }
 
 /** The last message of a replay: one summary per strategy, in the order they ran. */

@@ -61,6 +61,11 @@ export interface ScheduleRequest {
   mode?: ScheduleMode;
   /** Replay only. @default ['browser', 'getlist'] */
   strategies?: StrategyName[];
+  /**
+   * Replay only: an absolute path to a PEM CA file the host trusts, besides the system's, for
+   * https origins (a local dev site's own CA). The host reads it; `E_CA_FILE` when it cannot.
+   */
+  caFile?: string;
 }
 
 /** Handshake-time statistics from the store. */

@@ -64,6 +64,8 @@ const CHECKS: Record<Exclude<HostMessageType, 'error'>, Check> = {
     c.string(v, 'pageId', '', MAX_FIELD);
     c.oneOf(v, 'strategy', '', STRATEGY_NAMES);
     c.array(v, 'requests', '').forEach((r, i) => checkRequestRecord(c, r, `requests[${i}]`));
+    if (v.startedAt !== undefined) number(c, v, 'startedAt', '');
+    if (v.handshakes !== undefined) c.array(v, 'handshakes', '').forEach((h, i) => checkHandshake(c, h, `handshakes[${i}]`));
   },
   'replay-summary': (c, v) => {
     c.string(v, 'pageId', '', MAX_FIELD);

@@ -36,6 +36,14 @@ describe('parseRequest', () => {
     expect(failure({ type: 'schedule', id: 1, pageId: 'p', documentUrl: url(MAX_URL_LENGTH + 1), requests: [] })).toMatchObject({ code: 'E_INVALID_URL' });
   });
 
+  test('caFile: an absolute path, on replays only', () => {
+    const replay = { type: 'schedule', id: 1, pageId: 'p', documentUrl: doc, requests: [], mode: 'replay' };
+    expect(parseRequest({ ...replay, caFile: '/etc/ca.pem' })).toMatchObject({ caFile: '/etc/ca.pem' });
+    expect(failure({ ...replay, caFile: 'ca.pem' })).toMatchObject({ code: 'E_INVALID_FIELD', message: expect.stringMatching(/^caFile: expected an absolute path/) });
+    expect(failure({ ...replay, mode: 'measure', caFile: '/etc/ca.pem' })).toMatchObject({ code: 'E_INVALID_FIELD', message: expect.stringMatching(/^caFile: expected no caFile unless/) });
+    expect(failure({ ...replay, caFile: `/${'a'.repeat(5000)}` })).toMatchObject({ code: 'E_INVALID_FIELD' });
+  });
+
   test('origins are normalised; URLs with a path are refused', () => {
     expect(parseRequest({ type: 'stats', id: 1, origin: 'HTTPS://Example.COM:443' })).toEqual({ type: 'stats', id: 1, origin: 'https://example.com' });
     expect(parseRequest({ type: 'forget', id: 1, origin: 'http://127.0.0.1:8080/' })).toEqual({ type: 'forget', id: 1, origin: 'http://127.0.0.1:8080' });

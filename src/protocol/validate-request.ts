@@ -1,4 +1,5 @@
 import { PRIORITY_CLASSES } from '../scheduler/priority';
+import { isAbsolutePath, MAX_CA_PATH_LENGTH } from './ca-file-path';
 import { EXPORT_FORMATS } from '../stats/export-formats';
 import { STRATEGY_NAMES, type StrategyName } from '../scheduler/strategies';
 import { Checker, describe, isPlainObject, type Fields } from './check';
@@ -83,7 +84,7 @@ function parseSchedule(c: Checker, id: RequestId, value: Fields): ScheduleReques
     c.fail('E_TOO_MANY_REQUESTS', `requests: a schedule may list at most ${MAX_REQUESTS_PER_SCHEDULE} requests, got ${list.length}`);
   }
   const requests = list.map((item, i) => parseItem(c, item, `requests[${i}]`));
-  return strip({ type: 'schedule', id, pageId, documentUrl, requests, mode, strategies });
+  return strip({ type: 'schedule', id, pageId, documentUrl, requests, mode, strategies, caFile: parseCaFile(c, value, mode) });
 }
 
 function parseStrategies(c: Checker, value: Fields, mode: string): StrategyName[] | undefined {
@@ -96,6 +97,14 @@ function parseStrategies(c: Checker, value: Fields, mode: string): StrategyName[
   const names = raw.map((s, i) => c.asOneOf(s, `strategies[${i}]`, STRATEGY_NAMES));
   if (new Set(names).size !== names.length) c.invalid('strategies', 'each strategy at most once', raw);
   return names;
+}
+
+function parseCaFile(c: Checker, value: Fields, mode: string): string | undefined {
+  const path = c.optionalString(value, 'caFile', '', MAX_CA_PATH_LENGTH);
+  if (path === undefined) return undefined;
+  if (mode !== 'replay') c.invalid('caFile', 'no caFile unless mode is "replay"', path);
+  if (!isAbsolutePath(path)) c.invalid('caFile', 'an absolute path to a PEM file', path);
+  return path;
 }
 
 function parseItem(c: Checker, raw: unknown, path: string): ScheduleItem {

@@ -1,5 +1,6 @@
 // The built extension in headless Chromium against the local two-origin test site, with the
 // native host registered as `getlist install --user-data-dir` would for a user (and once without).
+import fs from 'node:fs';
 import type { Page } from 'puppeteer-core';
 import type { PageRecord } from '../../src/page';
 import { describeE2e, requireBrowser } from './harness/browsers';
@@ -10,7 +11,7 @@ import { openPopupForTab, waitForText } from './harness/popup';
 import { checkPopup } from './harness/popup-checks';
 import { discoveryOrderViolations, documentShown, expectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
 import { registerHost } from './harness/register-host';
-import { saveScreenshot } from './harness/screenshot';
+import { saveScreenshot, saveThemeScreenshots } from './harness/screenshot';
 import { loadTestPage, measuredOrigins, missingRequests, unmatchedHandshakes, type LoadedPage } from './harness/site-load';
 import { TempDirs } from './harness/temp-dirs';
 import { startSite, type Site } from './site/site-server';
@@ -122,6 +123,12 @@ describeE2e('e2e: Chromium', () => {
       } finally {
         await saveScreenshot(popup, 'chromium-popup-cross-origin').catch(() => undefined);
       }
+      // Kept as artifacts: the popup at its real size in both themes, each checked by eye.
+      const shots = [
+        ...(await saveThemeScreenshots(popup, 'chromium-popup', '[data-testid=waterfall-block]')),
+        ...(await popup.click('[data-testid=waterfall-mode-connections]').then(() => saveThemeScreenshots(popup, 'chromium-popup-connections', '[data-testid=waterfall-block]'))),
+      ];
+      expect(shots.map((f) => fs.statSync(f).size > 10_000)).toEqual([true, true, true, true]);
       expect(errors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
     }, 40_000);
   });

@@ -1,5 +1,6 @@
 // The built extension in headless Firefox ESR (WebDriver BiDi, temporary install) against the
 // local two-origin test site, with the native host registered under a temp HOME.
+import fs from 'node:fs';
 import type { Page } from 'puppeteer-core';
 import type { PageRecord } from '../../src/page';
 import { describeE2e, requireBrowser } from './harness/browsers';
@@ -10,7 +11,7 @@ import { countOf, openPopupForTab } from './harness/popup';
 import { checkPopup } from './harness/popup-checks';
 import { discoveryOrderViolations, documentShown, expectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
 import { registerHost } from './harness/register-host';
-import { saveScreenshot } from './harness/screenshot';
+import { saveScreenshot, saveThemeScreenshots } from './harness/screenshot';
 import { loadTestPage, measuredOrigins, missingRequests, unmatchedHandshakes, type LoadedPage } from './harness/site-load';
 import { TempDirs } from './harness/temp-dirs';
 import { startSite, type Site } from './site/site-server';
@@ -118,6 +119,12 @@ describeE2e('e2e: Firefox ESR', () => {
     } finally {
       await saveScreenshot(popup, 'firefox-popup-cross-origin').catch(() => undefined);
     }
+    // Kept as artifacts: the popup at its real size in both themes, each checked by eye.
+    const shots = [
+      ...(await saveThemeScreenshots(popup, 'firefox-popup', '[data-testid=waterfall-block]')),
+      ...(await popup.click('[data-testid=waterfall-mode-connections]').then(() => saveThemeScreenshots(popup, 'firefox-popup-connections', '[data-testid=waterfall-block]'))),
+    ];
+    expect(shots.map((f) => fs.statSync(f).size > 10_000)).toEqual([true, true, true, true]);
     expect(errors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
   }, 40_000);
 });

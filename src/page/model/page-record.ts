@@ -61,6 +61,33 @@ export interface ObservedRequest {
   responseSize?: number;
   /** Firefox only: the redirect hops' `responseSize`s summed (webRequest `onBeforeRedirect`); absent elsewhere. */
   redirectHopBytes?: number;
+  /** The current hop's request headers, cookies and credentials removed (src/page/model/request-headers.ts). */
+  requestHeaders?: HeaderField[];
+  /** The final response's headers, cookies removed. */
+  responseHeaders?: HeaderField[];
+  /** `HTTP/1.1 200 OK`, as webRequest reports it. */
+  statusLine?: string;
+  /** Each redirect this request followed, in order, with its own headers (one HAR entry each). */
+  redirects?: RedirectHop[];
+}
+
+export interface HeaderField {
+  name: string;
+  value: string;
+}
+
+/** One redirect response of a request that went on to another URL. */
+export interface RedirectHop {
+  url: string;
+  statusCode: number;
+  statusLine?: string;
+  /** Epoch ms: when this hop started (the request's start, or the previous hop's end). */
+  startedAt: number;
+  /** Epoch ms: its response headers arrived. */
+  endedAt: number;
+  redirectURL: string;
+  requestHeaders?: HeaderField[];
+  responseHeaders: HeaderField[];
 }
 
 /** One inlined resource as the content script discovered it. */

@@ -1,5 +1,5 @@
 import type { CdfPoint } from '../../stats/histogram';
-import { formatMs, niceStep } from './waterfall';
+import { formatMs, niceStep } from './waterfall/axis';
 
 export interface CdfSeries {
   /** Legend name and CSS class suffix (`dns`, `tcp`, `tls`, `total`). */

@@ -1,10 +1,15 @@
-import type { ObservedRequest, PageRecord, TimingEntry } from '../model/page-record';
+import type { HeaderField, ObservedRequest, PageRecord, RedirectHop, TimingEntry } from '../model/page-record';
 import { navigationMilestones } from '../model/page-summary';
+import { replayPages } from './har-replay';
+import { inferConnections, observedRows } from './waterfall';
 
 /**
- * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the subset getlist can fill from what
- * the browser exposes to an extension: no headers or cookies (webRequest could give headers, but
- * the popup does not keep them), sizes and phases from Resource Timing where exposed.
+ * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) as Chrome DevTools writes it, filled
+ * from what the browser exposes to an extension: headers as webRequest reports them (never
+ * cookies or credentials: src/page/model/request-headers.ts), each redirect its own entry with
+ * `redirectURL`, phases and sizes from Resource Timing where exposed, `connection` ids inferred
+ * from Resource Timing (the waterfall's connection view), and each replayed strategy as a page of
+ * its own whose entries are the host's records.
  */
 export interface Har {
   log: {
@@ -66,6 +71,8 @@ export interface HarEntry {
   cache: Record<string, never>;
   timings: HarTimings;
   serverIPAddress?: string;
+  /** The connection's id (unique within the HAR's page; DevTools writes the socket id). */
+  connection?: string;
   /** getlist extension: the webRequest resource type. */
   _resourceType: string;
   /** getlist extension: the phases were hidden by the browser (cross-origin without Timing-Allow-Origin). */
@@ -80,8 +87,14 @@ export const HAR_CREATOR = { name: 'getlist', version: '0.1.0' };
  * Resource Timing entry with the same URL (each entry used once, in order), else only `wait` = the
  * whole webRequest duration. A reused connection has `dns` and `connect` -1 ("does not apply").
  */
-export function buildHar(page: PageRecord): Har {
+export interface HarOptions {
+  /** The document's title (the tab's title); the URL when not given. */
+  title?: string;
+}
+
+export function buildHar(page: PageRecord, options: HarOptions = {}): Har {
   const pageref = page.pageId;
+  const connections = connectionIds(page);
   const { domContentLoadedMs, loadMs } = navigationMilestones(page);
   const byUrl = new Map<string, TimingEntry[]>();
   for (const t of page.timings) {
@@ -89,10 +102,14 @@ export function buildHar(page: PageRecord): Har {
     if (list) list.push(t);
     else byUrl.set(t.name, [t]);
   }
-  const entries = page.requests.map((r) => {
+  const entries = page.requests.flatMap((r, i) => {
     const timing = r.type === 'main_frame' ? undefined : byUrl.get(r.url)?.shift();
-    return harEntry(r, timing, page, pageref);
+    const entry = harEntry(r, timing, page, pageref);
+    const connection = connections.get(`o${i}`);
+    if (connection !== undefined) entry.connection = connection;
+    return [...(r.redirects ?? []).map((hop) => redirectEntry(hop, r, pageref)), entry];
   });
+  const replays = replayPages(page);
   return {
     log: {
       version: '1.2',
@@ -101,11 +118,12 @@ export function buildHar(page: PageRecord): Har {
         {
           startedDateTime: isoDate(page.startedAt),
           id: pageref,
-          title: page.url,
+          title: options.title || page.url,
           pageTimings: { onContentLoad: domContentLoadedMs ?? -1, onLoad: loadMs ?? -1 },
         },
+        ...replays.pages,
       ],
-      entries,
+      entries: [...entries, ...replays.entries],
     },
   };
 }
@@ -120,14 +138,14 @@ function harEntry(r: ObservedRequest, t: TimingEntry | undefined, page: PageReco
     pageref,
     startedDateTime: isoDate(r.startedAt),
     time: round(sumTimings(timings)),
-    request: { method: r.method, url: r.url, httpVersion, cookies: [], headers: [], queryString: queryString(r.url), headersSize: -1, bodySize: -1 },
+    request: { method: r.method, url: r.url, httpVersion, cookies: [], headers: copy(r.requestHeaders), queryString: queryString(r.url), headersSize: -1, bodySize: -1 },
     response: {
       status: r.statusCode ?? 0,
-      statusText: '',
+      statusText: statusText(r.statusLine),
       httpVersion,
       cookies: [],
-      headers: [],
-      content: { size: exposedSize ?? 0, mimeType: mimeTypeOf(r.type) },
+      headers: copy(r.responseHeaders),
+      content: { size: exposedSize ?? 0, mimeType: contentType(r.responseHeaders) ?? mimeTypeOf(r.type) },
       redirectURL: '',
       headersSize: -1,
       bodySize: exposedSize ?? -1,
@@ -139,6 +157,51 @@ function harEntry(r: ObservedRequest, t: TimingEntry | undefined, page: PageReco
   if (r.ip) entry.serverIPAddress = r.ip;
   if (t?.restricted) entry._timingRestricted = true;
   return entry;
+}
+
+/**
+ * A redirect response as its own entry, as DevTools writes it: the hop's status and headers, its
+ * `redirectURL`, and its whole duration as `wait` (the browser exposes no phases per hop).
+ */
+function redirectEntry(hop: RedirectHop, r: ObservedRequest, pageref: string): HarEntry {
+  const wait = round(Math.max(0, hop.endedAt - hop.startedAt));
+  const httpVersion = /^HTTP\/[\d.]+/.exec(hop.statusLine ?? '')?.[0] ?? '';
+  return {
+    pageref,
+    startedDateTime: isoDate(hop.startedAt),
+    time: wait,
+    request: { method: r.method, url: hop.url, httpVersion, cookies: [], headers: copy(hop.requestHeaders), queryString: queryString(hop.url), headersSize: -1, bodySize: -1 },
+    response: { status: hop.statusCode, statusText: statusText(hop.statusLine), httpVersion, cookies: [], headers: copy(hop.responseHeaders), content: { size: 0, mimeType: 'x-unknown' }, redirectURL: hop.redirectURL, headersSize: -1, bodySize: -1 },
+    cache: {},
+    timings: { blocked: -1, dns: -1, connect: -1, send: 0, wait, receive: 0, ssl: -1 },
+    _resourceType: r.type,
+  };
+}
+
+/** Connection ids for the HAR: the waterfall's inferred connections, numbered 1… in order of use. */
+function connectionIds(page: PageRecord): Map<string, string> {
+  const numbers = new Map<string, string>();
+  const out = new Map<string, string>();
+  for (const row of inferConnections(observedRows(page)).sort((a, b) => a.startMs - b.startMs)) {
+    if (row.connection?.source !== 'resource-timing') continue;
+    let id = numbers.get(row.connection.key);
+    if (id === undefined) numbers.set(row.connection.key, (id = String(numbers.size + 1)));
+    out.set(row.key, id);
+  }
+  return out;
+}
+
+/** `HTTP/1.1 404 Not Found` → `Not Found`. */
+export function statusText(statusLine: string | undefined): string {
+  return /^\S+\s+\d{3}\s?(.*)$/.exec(statusLine ?? '')?.[1]?.trim() ?? '';
+}
+
+function contentType(headers: readonly HeaderField[] | undefined): string | undefined {
+  return headers?.find((h) => h.name.toLowerCase() === 'content-type')?.value || undefined;
+}
+
+function copy(headers: readonly HeaderField[] | undefined): HarNameValue[] {
+  return (headers ?? []).map((h) => ({ name: h.name, value: h.value }));
 }
 
 /** HAR phases from one Resource Timing entry (non-restricted). */
@@ -220,14 +283,14 @@ const MIME_BY_TYPE: Readonly<Record<string, string>> = {
 };
 
 /** webRequest types carry no MIME type; a class guess is better than nothing for HAR viewers. */
-function mimeTypeOf(type: string): string {
+export function mimeTypeOf(type: string): string {
   return MIME_BY_TYPE[type] ?? 'x-unknown';
 }
 
-function isoDate(epochMs: number): string {
+export function isoDate(epochMs: number): string {
   return new Date(epochMs).toISOString();
 }
 
-function round(ms: number): number {
+export function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }

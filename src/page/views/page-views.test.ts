@@ -3,7 +3,7 @@ import { buildHar, harHttpVersion, phases, queryString } from './har';
 import type { PageRecord, TimingEntry } from '../model/page-record';
 import { browserObserved, connectionUsage, navigationMilestones, origins, requestCount, transferBytes } from '../model/page-summary';
 import { isRestricted, toNavigationTiming, toTimingEntry } from '../model/timing-mapping';
-import { formatMs, layoutWaterfall, niceStep } from './waterfall';
+import { formatMs, niceStep, observedRows, timeAxis } from './waterfall';
 
 const T0 = Date.UTC(2025, 0, 2, 3, 4, 5, 0);
 
@@ -99,26 +99,24 @@ describe('page summary', () => {
 });
 
 describe('waterfall layout', () => {
-  test('one bar per request in start order, x/width proportional, discovery tick, axis ticks', () => {
-    const l = layoutWaterfall(page(), { width: 400, rowHeight: 10 });
-    expect(l.bars.map((b) => b.type)).toEqual(['document', 'stylesheet', 'image', 'script']);
-    expect(l.spanMs).toBe(400);
-    const img = l.bars[2]!;
-    expect(img.x).toBeCloseTo(100);
-    expect(img.width).toBeCloseTo(70);
-    expect(img.y).toBe(20);
-    expect(img.discoveryX).toBeCloseTo(80);
-    expect(l.bars[3]!.discoveryX).toBeUndefined();
-    expect(l.ticks.map((t) => t.label)).toEqual(['0 ms', '100 ms', '200 ms', '300 ms', '400 ms']);
-    expect(l.axisY).toBe(40);
+  test('one row per request in start order, start/end from the page clock, discovery time, axis ticks', () => {
+    const rows = observedRows(page());
+    expect(rows.map((b) => b.type)).toEqual(['document', 'stylesheet', 'image', 'script']);
+    const img = rows[2]!;
+    expect(img.startMs).toBeCloseTo(100);
+    expect(img.endMs! - img.startMs).toBeCloseTo(70);
+    expect(img.discoveredMs).toBeCloseTo(80);
+    expect(rows[3]!.discoveredMs).toBeNull();
+    const axis = timeAxis(Math.max(...rows.map((r) => r.endMs!)), 400, 80);
+    expect(axis.spanMs).toBe(400);
+    expect(axis.ticks.map((t) => t.label)).toEqual(['0 ms', '100 ms', '200 ms', '300 ms', '400 ms']);
   });
-  test('open requests run to the end; empty pages lay out; falls back to timings', () => {
+  test('open requests have no end; empty pages lay out; falls back to timings', () => {
     const p = page();
     delete p.requests[3]!.endedAt;
-    const l = layoutWaterfall(p, { width: 400 });
-    expect(l.bars[3]!.x + l.bars[3]!.width).toBeCloseTo(400);
-    expect(layoutWaterfall({ ...p, requests: [], timings: [], discoveries: [] }).bars).toEqual([]);
-    expect(layoutWaterfall({ ...p, requests: [] }).bars).toHaveLength(3);
+    expect(observedRows(p)[3]!.endMs).toBeNull();
+    expect(observedRows({ ...p, requests: [], timings: [], discoveries: [] })).toEqual([]);
+    expect(observedRows({ ...p, requests: [] })).toHaveLength(3);
   });
   test('nice steps and labels', () => {
     expect([0.3, 7, 12, 30, 99, 1001].map(niceStep)).toEqual([0.5, 10, 20, 50, 100, 2000]);
