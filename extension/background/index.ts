@@ -6,6 +6,7 @@ import { listenToPages } from './page-events';
 import { PageStore } from './page-store';
 import { SettingsStore } from './settings-store';
 import { createUiHandlers } from './ui-handlers';
+import { HintsService } from './hints-service';
 
 /**
  * The background (Chrome: service worker; Firefox: event page): the composition root. Everything
@@ -18,15 +19,23 @@ const port = new NativePort({
   lastErrorMessage: () => browser.runtime.lastError?.message,
 });
 const actions = new PageActions({ store, port, settings });
+const hints = new HintsService({
+  local: browser.storage.local,
+  dnr: browser.declarativeNetRequest,
+  store,
+  settings,
+  isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
+});
 const handlers = createUiHandlers({
   store,
   port,
   settings,
   actions,
+  hints,
   tabUrl: (tabId) => browser.tabs.get(tabId).then((tab) => tab.url ?? tab.pendingUrl ?? '', () => undefined),
 });
 
-listenToPages(store, actions);
+listenToPages(store, actions, hints);
 
 const route = createMessageRouter({ extensionId: browser.runtime.id, extensionBaseUrl: browser.runtime.getURL(''), store, handlers });
 browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => route(message, sender));

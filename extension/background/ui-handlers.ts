@@ -1,6 +1,7 @@
 import type { HostStatus, UiRequest, UiResponse } from '../../src/page/messages';
 import { isHttpUrl } from '../../src/page/site-rules';
 import type { ExportReply, ForgottenReply, StatsReply } from '../../src/protocol/replies';
+import type { HintsService } from './hints-service';
 import type { HostPort } from './native-port';
 import type { PageActions } from './page-actions';
 import type { PageStore } from './page-store';
@@ -18,6 +19,8 @@ export interface UiHandlerDeps {
   port: HostPort;
   settings: SettingsStore;
   actions: PageActions;
+  /** Learned hints: forgotten with everything else, rules rebuilt when settings change. */
+  hints?: Pick<HintsService, 'forget' | 'view' | 'syncRules'>;
   /** The tab's URL, or undefined when the tab does not exist. */
   tabUrl: (tabId: number) => Promise<string | undefined>;
   /** Times `get-page`'s wait for the host status. @default globalThis.setTimeout */
@@ -50,11 +53,21 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
       return { type: 'export', format: reply.format, mimeType: reply.mimeType, data: reply.data };
     },
     forget: async ({ origin }) => {
+      // The learned hints live in the browser, not the host: they go even when the host is missing.
+      await deps.hints?.forget(origin);
       const reply = (await port.request({ type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS })) as ForgottenReply;
       return { type: 'forget', removed: reply.removed };
     },
     'get-settings': async () => ({ type: 'get-settings', settings: await settings.get() }),
-    'set-settings': async (request) => ({ type: 'set-settings', settings: await settings.set(request.settings) }),
+    'set-settings': async (request) => {
+      const saved = await settings.set(request.settings);
+      await deps.hints?.syncRules();
+      return { type: 'set-settings', settings: saved };
+    },
+    'get-hints': async ({ tabId }) => {
+      if (!deps.hints) throw new Error('hints are not wired into the background');
+      return { type: 'get-hints', hints: await deps.hints.view(tabId, await deps.tabUrl(tabId)) };
+    },
   };
 }
 

@@ -11,6 +11,8 @@ import { h, offerDownload } from '../ui/dom';
 import { showSiteAccess } from '../ui/grant-access';
 import { hostMissingBlock, hostUnavailable } from '../ui/host-missing';
 import { ask } from '../ui/ui-client';
+import type { HintsView } from '../../src/page/messages';
+import { hintsBlock } from './hints-block';
 import { handshakesBlock, hostOf, metricsBlock } from './page-blocks';
 import { PRIVACY_NOTE, replayStatus, replayTable } from './replay-block';
 import { waterfallBlock } from './waterfall-svg';
@@ -31,6 +33,8 @@ const access = document.getElementById('access') as HTMLElement;
 let tabId: number | undefined;
 let lastJson = '';
 let polling = false;
+/** The tab's hints view, fetched with each page refresh (null: the background could not say). */
+let hints: HintsView | null = null;
 
 async function main(): Promise<void> {
   // Once granted, the background drops the empty records of pages it could not see: refresh.
@@ -64,7 +68,8 @@ async function resolveTabId(): Promise<number | undefined> {
 
 /** Fetches the page and re-renders when it changed. Returns the reply (undefined on error). */
 async function refresh(): Promise<GetPage | undefined> {
-  const reply = await ask({ type: 'get-page', tabId: tabId as number });
+  const [reply, hintsReply] = await Promise.all([ask({ type: 'get-page', tabId: tabId as number }), ask({ type: 'get-hints', tabId: tabId as number })]);
+  hints = hintsReply.type === 'get-hints' ? hintsReply.hints : null;
   if (reply.type === 'error') {
     render(undefined, reply);
     return undefined;
@@ -74,7 +79,7 @@ async function refresh(): Promise<GetPage | undefined> {
 }
 
 function render(reply: GetPage | undefined, error?: { code: string; message: string }): void {
-  const json = JSON.stringify(reply ?? error);
+  const json = JSON.stringify([reply ?? error, hints]);
   if (json === lastJson) return;
   lastJson = json;
   if (!reply) {
@@ -131,6 +136,7 @@ function pageView(page: PageRecord, hostStatus: HostStatus): Node[] {
     h('header', {}, h('p', { class: 'page-url', 'data-testid': 'page-url', title: page.url }, page.url)),
     page.excluded ? h('p', { class: 'note' }, 'This site is in your excluded list: it is neither measured nor replayed.') : null,
     metricsBlock(page),
+    hints ? hintsBlock(hints, () => void refresh()) : null,
     handshakesBlock(page),
     waterfallBlock(page),
     h(

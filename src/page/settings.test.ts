@@ -14,12 +14,17 @@ describe('settings', () => {
     [{ replayStrategies: [] }, /non-empty/],
     [{ excludedSites: [3] }, /excludedSites\[0\]/],
     [{ autoReplay: 'yes' }, /autoReplay/],
+    [{ hints: 'on' }, /hints: expected true or false, got "on"/],
+    [{ hintsDisabledSites: [null] }, /hintsDisabledSites\[0\]/],
   ])('refuses %j', (patch, message) => {
     expect(() => parseSettingsPatch(patch)).toThrow(expect.objectContaining({ code: 'E_INVALID_SETTINGS', message: expect.stringMatching(message) }));
   });
 
   test('stored settings fall back to defaults field by field', () => {
     expect(settingsFromStorage(undefined)).toEqual(DEFAULT_SETTINGS);
+    // Hints are on by default: a site gets them once it has been visited often enough to have a list.
+    expect(DEFAULT_SETTINGS.hints).toBe(true);
+    expect(settingsFromStorage({ hints: false, hintsDisabledSites: ['a.test'] })).toEqual({ ...DEFAULT_SETTINGS, hints: false, hintsDisabledSites: ['a.test'] });
     expect(settingsFromStorage({ autoReplay: true, retentionDays: -5 })).toEqual({ ...DEFAULT_SETTINGS, autoReplay: true });
   });
 
