@@ -52,7 +52,8 @@ export function isFromHost(r: SiteRequest): boolean {
  * observed with what reached the wire.
  *
  * Routes: `/<page>.html` and `/<file>.css|.js` from `pages/` (`{{OTHER}}` becomes the other
- * origin); `/img/<anything>.png` a 16×16 PNG. `?delay=MS` holds the response back; `?tao=1` adds
+ * origin); `/img/<anything>.png` a 16×16 PNG; `/font/<anything>.woff2` a few bytes served as a
+ * font with `Access-Control-Allow-Origin: *` (fonts are fetched with CORS). `?delay=MS` holds the response back; `?tao=1` adds
  * `Timing-Allow-Origin: *`. Everything is `no-store`, so each page load reaches the servers.
  */
 export async function startSite(): Promise<Site> {
@@ -77,6 +78,7 @@ export async function startSite(): Promise<Site> {
     const delay = Number(url.searchParams.get('delay') ?? '0');
     const headers: Record<string, string> = { 'cache-control': 'no-store' };
     if (url.searchParams.get('tao') === '1') headers['timing-allow-origin'] = '*';
+    if (url.pathname.startsWith('/font/')) headers['access-control-allow-origin'] = '*';
     const found = resolve(url.pathname, other);
     const send = () => {
       if (!found) {
@@ -118,6 +120,7 @@ const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.c
 
 function resolve(pathname: string, other: string): { type: string; body: Buffer } | undefined {
   if (pathname.startsWith('/img/') && pathname.endsWith('.png')) return { type: 'image/png', body: PNG };
+  if (pathname.startsWith('/font/') && pathname.endsWith('.woff2')) return { type: 'font/woff2', body: FONT };
   const name = pathname === '/' ? 'index.html' : pathname.slice(1);
   const type = TYPES[path.extname(name)];
   if (!type || name.includes('/') || name.includes('..')) return undefined;
@@ -128,6 +131,8 @@ function resolve(pathname: string, other: string): { type: string; body: Buffer 
 
 /** A 16×16 opaque PNG, built once (no binary fixture in the tree). */
 const PNG = makePng(16, 16, [0x2a, 0x7a, 0xe2]);
+/** Not a valid font (the browser fetches it, fails to decode it and falls back): only its fetch matters. */
+const FONT = Buffer.from('wOF2 getlist e2e font placeholder');
 
 function makePng(width: number, height: number, rgb: readonly number[]): Buffer {
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
