@@ -6,7 +6,7 @@ import { blockUrls, createLearnedState, forgetHost, recordVisit } from '../../sr
 import { learnedStateFromJson, learnedStateToJson } from '../../src/hints/learned-state-json';
 import { observeVisit } from '../../src/hints/observe-visit';
 import { hostOf, pageKey, templateKey } from '../../src/hints/site-template';
-import type { ContentHintsReply, HintsView, Settings } from '../../src/page/messages';
+import type { HintsView, Settings } from '../../src/page/messages';
 import type { PageRecord } from '../../src/page/page-record';
 import { isExcludedSite, isHttpUrl } from '../../src/page/site-rules';
 import type { PageStore } from './page-store';
@@ -29,12 +29,6 @@ export interface HintsServiceDeps {
   settings: SettingsStore;
   /** Whether the tab is in a private / incognito window (undefined: the tab is gone). */
   isIncognito: (tabId: number) => Promise<boolean | undefined>;
-  /**
-   * How hints reach the browser: a `Link` response header added by DNR session rules (acted on
-   * when the document's headers arrive), or `<link>` elements a document_start content script
-   * inserts (`forDocument`). @default 'link-header'
-   */
-  mechanism?: 'link-header' | 'content-script';
   limits?: HintLimits;
   setTimeout?: (fn: () => void, ms: number) => unknown;
   warn?: (message: string) => void;
@@ -48,7 +42,11 @@ interface TabHints {
 }
 
 /**
- * Learned lists → early hints. Learns from each settled top-level load (not in private windows,
+ * Learned lists → early hints, as a `Link` response header on the main document added by DNR
+ * session rules. Measured (test/e2e/hints.test.ts; a document_start content script inserting
+ * `<link>` elements was compared in commit dbf5982): both Chromium and Firefox ESR act on the
+ * header, at the document's response headers — no later than the content script, and with no
+ * message round trip nor DOM change in the page. Learns from each settled top-level load (not in private windows,
  * not on excluded sites or sites with hints off), keeps the learned state in `storage.local`, and
  * keeps the declarativeNetRequest session rules in step with it, so a navigation's `Link` header is
  * in place before its request is sent: nothing runs on the navigation's critical path.
@@ -88,15 +86,6 @@ export class HintsService {
       const applied = hintsFor(this.state.entries, url, this.limits);
       if (applied.preconnects.length + applied.preloads.length > 0) this.tabs.set(tabId, { url, applied });
     });
-  }
-
-  /** A document_start content script's request: the hints to insert as `<link>` elements, when that is the mechanism. */
-  async forDocument(tabId: number, url: string | undefined): Promise<ContentHintsReply> {
-    if (this.deps.mechanism !== 'content-script' || !isHttpUrl(url)) return { type: 'hints', list: null };
-    const [, settings] = await Promise.all([this.ready, this.deps.settings.get()]);
-    if (!allowedOn(settings, hostOf(url))) return { type: 'hints', list: null };
-    const list = hintsFor(this.state.entries, url, this.limits);
-    return { type: 'hints', list: list.preconnects.length + list.preloads.length > 0 ? list : null };
   }
 
   /** webNavigation.onCompleted (top frame): learns from the page once its late reports are in. */
@@ -166,7 +155,7 @@ export class HintsService {
     this.syncing = this.syncing.then(async () => {
       try {
         const settings = await this.deps.settings.get();
-        const rules = this.deps.mechanism === 'content-script' ? [] : hintRules(this.state, { limits: this.limits, allowed: (host) => allowedOn(settings, host) });
+        const rules = hintRules(this.state, { limits: this.limits, allowed: (host) => allowedOn(settings, host) });
         const old = await this.deps.dnr.getSessionRules();
         await this.deps.dnr.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: rules });
       } catch (err) {

@@ -24,10 +24,6 @@ const hints = new HintsService({
   dnr: browser.declarativeNetRequest,
   store,
   settings,
-  // Measured by test/e2e/hints.test.ts: Chromium acts on a DNR-added `Link` header (the earliest
-  // point, the document's response headers); Firefox ESR does not, so there a document_start
-  // content script inserts `<link>` elements instead.
-  mechanism: 'content-script',
   isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
 });
 const handlers = createUiHandlers({
@@ -46,6 +42,5 @@ const route = createMessageRouter({
   extensionBaseUrl: browser.runtime.getURL(''),
   store,
   handlers,
-  hintsForDocument: (tabId, url) => hints.forDocument(tabId, url),
 });
 browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => route(message, sender));

@@ -1,4 +1,4 @@
-import type { ContentHintsReply, ContentMessage, UiRequest, UiResponse } from '../../src/page/messages';
+import type { ContentMessage, UiRequest, UiResponse } from '../../src/page/messages';
 import { discoveriesReported, timingsReported } from '../../src/page/page-reducer';
 import { parseContentMessage } from '../../src/page/parse-content-message';
 import { parseUiRequest } from '../../src/page/parse-ui-request';
@@ -20,8 +20,6 @@ export interface RouterDeps {
   extensionBaseUrl: string;
   store: PageStore;
   handlers: UiHandlers;
-  /** Answers a content script's `hints` request for its document. */
-  hintsForDocument?: (tabId: number, url: string | undefined) => Promise<ContentHintsReply>;
   warn?: (message: string) => void;
 }
 
@@ -34,7 +32,7 @@ type ErrorResponse = Extract<UiResponse, { type: 'error' }>;
  * what tells them from content scripts). A message anyone else sends gets `E_FORBIDDEN`.
  * Every UI request gets exactly one response; failures become `{type: 'error', code, message}`.
  */
-export function createMessageRouter(deps: RouterDeps): (message: unknown, sender: SenderLike) => Promise<UiResponse | ContentHintsReply | undefined> {
+export function createMessageRouter(deps: RouterDeps): (message: unknown, sender: SenderLike) => Promise<UiResponse | undefined> {
   const warn = deps.warn ?? ((m: string) => console.warn(`getlist: ${m}`));
   const fromExtensionPage = (s: SenderLike) => s.id === deps.extensionId && typeof s.url === 'string' && s.url.startsWith(deps.extensionBaseUrl);
   const fromContentScript = (s: SenderLike) => s.id === deps.extensionId && s.tab?.id !== undefined && !fromExtensionPage(s) && (s.frameId ?? 0) === 0;
@@ -44,9 +42,7 @@ export function createMessageRouter(deps: RouterDeps): (message: unknown, sender
     try {
       if (channel === 'content') {
         if (!fromContentScript(sender)) return forbidden('content reports are accepted only from getlist content scripts');
-        const content = parseContentMessage(message);
-        if (content.type === 'hints') return deps.hintsForDocument ? await deps.hintsForDocument(sender.tab?.id as number, sender.url) : { type: 'hints', list: null };
-        await applyContent(deps.store, content, sender.tab?.id as number, sender.url);
+        await applyContent(deps.store, parseContentMessage(message), sender.tab?.id as number, sender.url);
         return undefined;
       }
       if (channel === 'ui') {
@@ -60,7 +56,7 @@ export function createMessageRouter(deps: RouterDeps): (message: unknown, sender
   };
 }
 
-async function applyContent(store: PageStore, message: Exclude<ContentMessage, { type: 'hints' }>, tabId: number, url: string | undefined): Promise<void> {
+async function applyContent(store: PageStore, message: ContentMessage, tabId: number, url: string | undefined): Promise<void> {
   if (message.type === 'discoveries') await store.update((s) => discoveriesReported(s, tabId, url, message.items));
   else await store.update((s) => timingsReported(s, tabId, url, message.entries, message.navigation));
 }

@@ -54,9 +54,10 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
     },
     forget: async ({ origin }) => {
       // The learned hints live in the browser, not the host: they go even when the host is missing.
-      await deps.hints?.forget(origin);
-      const reply = (await port.request({ type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS })) as ForgottenReply;
-      return { type: 'forget', removed: reply.removed };
+      const hintsForgotten = deps.hints?.forget(origin);
+      const reply = port.request({ type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS }) as Promise<ForgottenReply>;
+      const [, forgotten] = await Promise.all([hintsForgotten, reply]);
+      return { type: 'forget', removed: forgotten.removed };
     },
     'get-settings': async () => ({ type: 'get-settings', settings: await settings.get() }),
     'set-settings': async (request) => {

@@ -5,7 +5,6 @@
  */
 import { isHttpEntry, toNavigationTiming, toTimingEntry } from '../../src/page/timing-mapping';
 import { startDiscovery } from './discovery-observer';
-import { insertHintLinks } from './hint-links';
 import { send } from './messaging';
 import { scanStyleBackgrounds } from './style-scan';
 
@@ -19,7 +18,6 @@ const MAX_PER_MESSAGE = 1000;
 function main(): void {
   if (window.top !== window) return;
   if (location.protocol !== 'http:' && location.protocol !== 'https:') return;
-  insertHintLinks(document);
   const discovery = startDiscovery(document);
   watchTimings(() => scanStyleBackgrounds(document, discovery.report));
 }

@@ -11,15 +11,7 @@ import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from './pag
  */
 export type ContentMessage =
   | { channel: 'content'; type: 'discoveries'; items: Discovery[] }
-  | { channel: 'content'; type: 'timings'; entries: TimingEntry[]; navigation?: NavigationTiming }
-  /** At document_start: the hints for this document, where `<link>` elements are the mechanism. */
-  | { channel: 'content'; type: 'hints' };
-
-/** The background's answer to a content `hints` request: the list to insert, or null (none, or the Link header carries them). */
-export interface ContentHintsReply {
-  type: 'hints';
-  list: HintList | null;
-}
+  | { channel: 'content'; type: 'timings'; entries: TimingEntry[]; navigation?: NavigationTiming };
 
 export interface HostStatus {
   /** `ok`: hello answered; `missing`: the browser could not start the host; `error`: it started but failed. */
