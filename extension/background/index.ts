@@ -36,6 +36,9 @@ const handlers = createUiHandlers({
 });
 
 listenToPages(store, actions, hints);
+// A listener here makes the browser start the background with itself, so the session rules (gone
+// with the last session) are rebuilt before the first navigation rather than woken by it.
+browser.runtime.onStartup.addListener(() => void hints.syncRules());
 
 const route = createMessageRouter({
   extensionId: browser.runtime.id,

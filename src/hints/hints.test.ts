@@ -62,12 +62,14 @@ describe('site templates', () => {
 });
 
 describe('learning', () => {
-  test('lateness comes from the CSS initiator, the script insertion and the request after DOMContentLoaded; fonts are CORS', () => {
+  test('lateness comes from the CSS initiator and the script insertion, never from start time alone; fonts are CORS', () => {
     const v = observeVisit(article('/news/2024/05/a', 1000), L);
     const by = new Map(v.resources.map((r) => [r.url, r]));
     expect(by.get(`${FONTS}/face.woff2`)).toMatchObject({ as: 'font', crossorigin: 'anonymous', type: 'font/woff2', late: true });
     expect(by.get(`${CDN}/bg/hero.jpg`)).toMatchObject({ as: 'image', late: true, inViewport: true });
     expect(by.get(`${CDN}/site.css`)).toMatchObject({ as: 'style', late: false });
+    // Started after DOMContentLoaded (+400) but found by the parser: not late.
+    expect(observeVisit(article('/n/1', 0, { discoveries: [] }), L).resources.find((r) => r.url === `${CDN}/late/promo.gif`)?.late).toBe(false);
     expect(by.get(`${CDN}/bg/hero.jpg`)?.crossorigin).toBeUndefined();
     expect(v.origins).toEqual([{ origin: CDN, atMs: 120 }, { origin: FONTS, crossorigin: 'anonymous', atMs: 450 }]);
     expect(v.completeMs).toBe(900);
@@ -101,8 +103,12 @@ describe('learning', () => {
     const state = createLearnedState();
     const many = (i: number) => {
       const p = article('/big', i * 1000);
-      for (let k = 0; k < 14; k++) p.requests.push({ requestId: `x${k}`, url: `https://o${k}.example/i${k}.png`, method: 'GET', type: 'image', frameId: 0, startedAt: i * 1000 + 600 + k, statusCode: 200 });
+      for (let k = 0; k < 14; k++) {
+        p.requests.push({ requestId: `x${k}`, url: `https://o${k}.example/i${k}.png`, method: 'GET', type: 'image', frameId: 0, startedAt: i * 1000 + 600 + k, statusCode: 200 });
+        p.discoveries.push({ url: `https://o${k}.example/i${k}.png`, kind: 'image', priority: 'image', atMs: 600 + k, inViewport: false, tag: 'img', late: true });
+      }
       p.requests.push({ requestId: 'once', url: `${CDN}/only-${i}.png`, method: 'GET', type: 'image', frameId: 0, startedAt: i * 1000 + 700, statusCode: 200 });
+      p.discoveries.push({ url: `${CDN}/only-${i}.png`, kind: 'image', priority: 'image', atMs: 700, inViewport: false, tag: 'img', late: true });
       return p;
     };
     for (let i = 1; i <= 5; i++) learn(state, many(i));

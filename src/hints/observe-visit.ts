@@ -6,9 +6,10 @@ import type { HintAs, LearnedOrigin, LearnedResource, Visit } from './hint-types
  * subresources in the form a preload must take to be matched, and the origins they came from.
  *
  * "Late" means found after the preload scanner would have: the Resource Timing initiator is `css`
- * (background images, fonts, `@import` — named only inside a style sheet), the content script saw
- * the element inserted by script or after DOMContentLoaded, or webRequest saw the request start
- * after DOMContentLoaded. A resource the load itself was hinted (so it started early) keeps the
+ * (background images, fonts, `@import` — named only inside a style sheet), or the content script
+ * saw the element inserted by script or after DOMContentLoaded. A request merely starting after
+ * DOMContentLoaded is not enough: Chromium holds back parser-found images (its resource
+ * scheduler), and hinting those measured slower on pages with nothing late (bench/hints.ts). A resource the load itself was hinted (so it started early) keeps the
  * lateness that got it hinted.
  */
 
@@ -43,7 +44,7 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
     if (!as || resources.has(r.url)) continue;
     const t = timings.get(r.url);
     const d = discoveries.get(r.url);
-    const late = t?.initiatorType === 'css' || d?.late === true || (page.domContentLoadedAt !== undefined && r.startedAt > page.domContentLoadedAt) || hinted.has(r.url);
+    const late = t?.initiatorType === 'css' || d?.late === true || hinted.has(r.url);
     const type = typeOf(as, r.url);
     resources.set(r.url, {
       url: r.url,

@@ -25,6 +25,10 @@ async function load(store: PageStore, t: number): Promise<string> {
     reducer.requestStarted(s, { tabId: 1, frameId: 0, requestId: `f${t}`, url: 'https://fonts.test/a.woff2', method: 'GET', type: 'font', timeStamp: t + 300 });
     reducer.requestCompleted(s, { tabId: 1, requestId: `f${t}`, timeStamp: t + 400, statusCode: 200 });
     reducer.requestStarted(s, { tabId: 1, frameId: 0, requestId: `i${t}`, url: 'https://site.test/late.png', method: 'GET', type: 'image', timeStamp: t + 310 });
+    // The font's Resource Timing initiator is `css`; the image was inserted by script: both late.
+    reducer.discoveriesReported(s, 1, URL_A, [{ url: 'https://site.test/late.png', kind: 'image', priority: 'image', atMs: 310, inViewport: false, tag: 'img', late: true }]);
+    const zero = { domainLookupStart: 0, domainLookupEnd: 0, connectStart: 0, secureConnectionStart: 0, connectEnd: 0, requestStart: 0, responseStart: 0, transferSize: 0, encodedBodySize: 0, nextHopProtocol: 'h2', restricted: true };
+    reducer.timingsReported(s, 1, URL_A, [{ ...zero, name: 'https://fonts.test/a.woff2', initiatorType: 'css', startTime: 300, responseEnd: 400 }]);
     return reducer.navigationCompleted(s, { tabId: 1, frameId: 0, url: URL_A, timeStamp: t + 500 });
   });
   return page?.pageId ?? '';
