@@ -7,6 +7,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { describeE2e, requireBrowser } from './harness/browsers';
 import { copyExtensionBuild, type ExtensionCopy } from './harness/extension-build';
 import { openExtensionPage } from './harness/extension-pages';
+import { openPopupForTab, waitForText } from './harness/popup';
 import { afterSheet, hintedVisit, learnVisit, paths, type HintedVisit } from './harness/hints-check';
 import { launchChromium, type LaunchedChromium } from './harness/launch-chromium';
 import { launchFirefox, type LaunchedFirefox } from './harness/launch-firefox';
@@ -82,6 +83,18 @@ function suite(name: 'chromium' | 'firefox', launch: (dirs: TempDirs, extension:
       expect(wasted).toEqual([]);
       expect(hinted.view.outcome?.unhintedVisits).toBe(2);
     });
+
+    test('the popup shows the hints applied, used and wasted, and the comparison with the unhinted visits', async () => {
+      if (!launched) throw new Error(`${name} did not start`);
+      const applied = (hinted.view.applied?.preconnects.length ?? 0) + (hinted.view.applied?.preloads.length ?? 0);
+      const used = hinted.view.outcome?.verdicts.filter((v) => v.verdict === 'used').length ?? -1;
+      const { page: popup, errors } = await openPopupForTab(launched.browser, launched.extensionOrigin, hinted.tabId);
+      const summary = await waitForText(popup, '[data-testid=hints-summary]', (t) => t.includes('used'), 'the hints summary');
+      expect(summary).toContain(`${applied} hints applied`);
+      expect(summary).toContain(`${used} used`);
+      expect(await waitForText(popup, '[data-testid=hints-saved]', (t) => t.length > 0, 'the time comparison')).toContain('median of 2 earlier unhinted visit(s)');
+      expect(errors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
+    }, 30_000);
   });
 }
 

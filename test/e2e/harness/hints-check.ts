@@ -9,6 +9,7 @@ export const HINTS_PAGE = 'hints.html';
 export const SHEET_DELAY_MS = 400;
 
 export interface HintedVisit {
+  tabId: number;
   view: HintsView;
   /** The servers' log of this load, browser requests only. */
   log: SiteRequest[];
@@ -49,7 +50,7 @@ export async function hintedVisit(browser: Browser, query: Page, site: Site): Pr
   const load = await loadTestPage(browser, site, HINTS_PAGE);
   const tabId = await findTabId(query, load.url);
   const view = await waitForHints(query, tabId, (v) => v.outcome !== null, 'the hinted load’s outcome');
-  return { view, log: site.requests.slice(mark).filter((r) => !r.userAgent.startsWith('getlist/')) };
+  return { tabId, view, log: site.requests.slice(mark).filter((r) => !r.userAgent.startsWith('getlist/')) };
 }
 
 /** Request paths (with query) in log order, favicon excluded. */
