@@ -68,6 +68,9 @@ describe('learning', () => {
     expect(by.get(`${FONTS}/face.woff2`)).toMatchObject({ as: 'font', crossorigin: 'anonymous', type: 'font/woff2', late: true });
     expect(by.get(`${CDN}/bg/hero.jpg`)).toMatchObject({ as: 'image', late: true, inViewport: true });
     expect(by.get(`${CDN}/site.css`)).toMatchObject({ as: 'style', late: false });
+    // A font the page preloads itself (initiator `link`) is not late; one fetched with initiator `other` (Firefox's @font-face) is.
+    const fontBy = (initiatorType: string) => observeVisit(article('/n/1', 0, { timings: [{ ...article('/n/1', 0).timings[1]!, initiatorType }] }), L).resources.find((r) => r.as === 'font')?.late;
+    expect([fontBy('link'), fontBy('other'), fontBy('css')]).toEqual([false, true, true]);
     // Started after DOMContentLoaded (+400) but found by the parser: not late.
     expect(observeVisit(article('/n/1', 0, { discoveries: [] }), L).resources.find((r) => r.url === `${CDN}/late/promo.gif`)?.late).toBe(false);
     expect(by.get(`${CDN}/bg/hero.jpg`)?.crossorigin).toBeUndefined();

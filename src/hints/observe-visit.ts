@@ -6,7 +6,8 @@ import type { HintAs, LearnedOrigin, LearnedResource, Visit } from './hint-types
  * subresources in the form a preload must take to be matched, and the origins they came from.
  *
  * "Late" means found after the preload scanner would have: the Resource Timing initiator is `css`
- * (background images, fonts, `@import` — named only inside a style sheet), or the content script
+ * (background images, `@import` — named only inside a style sheet), a font the page does not
+ * preload itself (initiator other than `link`), or the content script
  * saw the element inserted by script or after DOMContentLoaded. A request merely starting after
  * DOMContentLoaded is not enough: Chromium holds back parser-found images (its resource
  * scheduler), and hinting those measured slower on pages with nothing late (bench/hints.ts). A resource the load itself was hinted (so it started early) keeps the
@@ -44,7 +45,9 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
     if (!as || resources.has(r.url)) continue;
     const t = timings.get(r.url);
     const d = discoveries.get(r.url);
-    const late = t?.initiatorType === 'css' || d?.late === true || hinted.has(r.url);
+    // A font is only ever found through CSS (or script) unless the page preloads it itself; Firefox
+    // gives @font-face fetches the initiator `other`, not `css`.
+    const late = (as === 'font' ? t?.initiatorType !== 'link' : t?.initiatorType === 'css' || d?.late === true) || hinted.has(r.url);
     const type = typeOf(as, r.url);
     resources.set(r.url, {
       url: r.url,
