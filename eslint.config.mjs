@@ -58,6 +58,14 @@ export default tseslint.config(
     },
   },
   {
+    // The host and the store serve the CLI, never the reverse (ARCHITECTURE.md): what they share
+    // (a run, its summary) lives in src/run and native-host/run. test/layering.test.ts checks the graph.
+    files: ['native-host/host/**/*.ts', 'native-host/store/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli', '**/cli/*'], message: 'native-host/host and native-host/store must not import native-host/cli; move what both need to src/ or native-host/run.' }] }],
+    },
+  },
+  {
     files: ['native-host/**/*.ts'],
     ignores: ['native-host/cli/**', '**/*.test.ts'],
     rules: {

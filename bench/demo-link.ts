@@ -16,7 +16,8 @@
  */
 import { join, resolve } from 'node:path';
 import { ensureLinkPrivileges } from './link/rootless';
-import { DEMO_LINK_USAGE, parseDemoLinkArgs } from './demo/demo-link-options';
+import { helpText } from './cli/command-line';
+import { DEMO_LINK_COMMAND, parseDemoLinkArgs } from './demo/demo-link-options';
 import { demoLinkJson, formatDemoLinkText } from './demo/demo-link-report';
 import { serveDemo } from './demo/demo-server-process';
 import { runDemoLink } from './demo/run-demo-link';
@@ -24,7 +25,7 @@ import { runDemoLink } from './demo/run-demo-link';
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseDemoLinkArgs(argv); // usage errors first: no rootless re-run for those
   if (args.mode === 'help') {
-    process.stdout.write(`${DEMO_LINK_USAGE}\n`);
+    process.stdout.write(`${helpText(DEMO_LINK_COMMAND)}\n`);
     return 0;
   }
   if (args.mode === 'serve') return serveDemo(args.host, args.port, args.pages);

@@ -10,15 +10,17 @@
  * Prints tables and one PASS/MISS line per goal. Exits non-zero only if a benchmark crashes; a
  * missed goal is a result, not an error.
  *
- * Options:
- *   --json             print the results document on stdout instead of the tables
- *   --only=a,b         run a subset: scheduler, loopback, demo (partial results are saved to
- *                      bench/results/tmp/ instead of replacing bench/results/engine-latest.json)
+ * `--json` prints the results document instead of the tables; `--only a,b` runs a subset, saved to
+ * bench/results/tmp/ instead of replacing bench/results/engine-latest.json. `--help` lists the
+ * options with their defaults (bench/engine/engine-args.ts).
  *
  * Progress goes to stderr. A full run takes about 70 s (half of it http10 loading mcmanus-159).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { helpText } from './cli/command-line';
+import { ENGINE_BENCHMARKS, ENGINE_COMMAND, parseEngineArgs } from './engine/engine-args';
+import { BenchRunError } from './run/bench-run-error';
 import { runDemoComparison } from './engine/demo-comparison';
 import { judgeGoals, type EngineResults } from './engine/goals';
 import { runLoopbackThroughput } from './engine/loopback-throughput';
@@ -27,37 +29,13 @@ import { formatReport } from './engine/report';
 import { runSchedulerOverhead } from './engine/scheduler-overhead';
 import { progress } from './engine/stats';
 
-const BENCHMARKS = ['scheduler', 'loopback', 'demo'] as const;
-type Benchmark = (typeof BENCHMARKS)[number];
-
-/** A bad command line: reported without a stack, exit code 2. */
-class UsageError extends Error {}
-
-interface Args {
-  json: boolean;
-  only: Set<Benchmark>;
-}
-
-function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { json: false, only: new Set(BENCHMARKS) };
-  for (const a of argv) {
-    if (a === '--json') args.json = true;
-    else if (a.startsWith('--only=')) {
-      const picked = a.slice('--only='.length).split(',').filter(Boolean);
-      const bad = picked.filter((p) => !(BENCHMARKS as readonly string[]).includes(p));
-      if (bad.length > 0 || picked.length === 0) throw new UsageError(`--only takes a list of ${BENCHMARKS.join(', ')}; got ${a}`);
-      args.only = new Set(picked as Benchmark[]);
-    } else if (a === '--help' || a === '-h') {
-      process.stdout.write('usage: node dist/bench/engine.js [--json] [--only=scheduler,loopback,demo]\n');
-      process.exit(0);
-    } else throw new UsageError(`unknown option ${a} (try --help)`);
-  }
-  return args;
-}
-
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const args = parseArgs(argv);
+  const args = parseEngineArgs(argv);
+  if (args.mode === 'help') {
+    process.stdout.write(`${helpText(ENGINE_COMMAND)}\n`);
+    return;
+  }
   const startedAt = new Date();
   const loadAtStart = loadNow();
   const t0 = performance.now();
@@ -79,7 +57,7 @@ async function main(): Promise<void> {
   const meta = collectMeta(startedAt, elapsedMs, argv, loadAtStart);
   const doc = { meta, goals, ...results };
 
-  const full = args.only.size === BENCHMARKS.length;
+  const full = args.only.size === ENGINE_BENCHMARKS.length;
   const file = resolve(full ? 'bench/results/engine-latest.json' : 'bench/results/tmp/engine-partial.json');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
@@ -93,8 +71,8 @@ main().then(
     process.exitCode = 0;
   },
   (err: unknown) => {
-    if (err instanceof UsageError) {
-      process.stderr.write(`bench:engine: ${err.message}\n`);
+    if (err instanceof BenchRunError && err.code === 'E_BENCH_USAGE') {
+      process.stderr.write(`bench:engine: ${err.code}: ${err.message}\n`);
       process.exitCode = 2;
       return;
     }

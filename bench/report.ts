@@ -1,7 +1,10 @@
 /**
- * `node dist/bench/report.js <results.json> [<results.json> …] [--out DIR] [--figures DIR]` — turns
- * one or more results files of the packet-level benchmark (bench/run/results-schema.ts) into
- * bench/RESULTS.md and the figures bench/results/figure-pm95.svg and figure-rtt.svg.
+ * `node dist/bench/report.js <results.json> [<results.json> …] [--out DIR] [--figures DIR] [--why FILE]`
+ * — turns one or more results files of the packet-level benchmark (bench/run/results-schema.ts) into
+ * bench/RESULTS.md and the figures bench/results/figure-pm95.svg and figure-rtt.svg. A results file
+ * may be raw (bench.js's, every run) or a summary (bench/report/results-summary.ts), plain or
+ * gzipped; the report is the same. `--summarize DIR` turns raw files into the summary and gzipped
+ * raw file that git keeps (bench/README.md, "Results files").
  *
  * Several files (e.g. the full matrix run in parts) are merged by bench/report/merge-results.ts:
  * cells in the order given, each attributed to its file; a (page, link) in two files, or files of
@@ -11,13 +14,16 @@
  * file or command line prints its code and a sentence, exit code 2.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import type { BenchResults } from './run/results-schema';
-import { parseResults, ReportError } from './report/load-results';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { parseResults, readResults, ReportError, resultsText } from './report/load-results';
 import { mergeResults } from './report/merge-results';
 import { resultsMarkdown } from './report/results-markdown';
+import { summaryFileText } from './report/results-summary';
+import type { BenchResults } from './run/results-schema';
 import { pm95Figure, rttFigure } from './report/svg-figures';
-import { readExplanations } from './report/explanations';
+import { parseExplanations, type Explanations } from './report/explanations';
+import { helpText, parseCommandLine, type CommandSpec } from './cli/command-line';
 
 export interface ReportArgs {
   /** Results files, in the order their cells are reported. */
@@ -26,71 +32,124 @@ export interface ReportArgs {
   figuresDir: string;
   /** A JSON file of explanations for missed goals (see bench/report/explanations.ts). */
   why: string | undefined;
+  /** Write each input's summary and gzipped raw file into this directory instead of the report. */
+  summarize?: string | undefined;
 }
 
-const USAGE = [
-  'usage: node dist/bench/report.js <results.json> [<results.json> …] [--out DIR] [--figures DIR] [--why FILE]',
-  '  --out DIR      where RESULTS.md goes (default bench)',
-  '  --figures DIR  where figure-pm95.svg and figure-rtt.svg go (default <--out>/results)',
-  '  --why FILE     explanations of missed goals, {"<cell> | <target>": "why"}, e.g. bench/why.json',
-  '  Several files are merged into one report, e.g. the full matrix run in parts: cells in the order',
-  '  given, each attributed to its file. The same page @ link in two files (E_REPORT_DUPLICATE_CELL),',
-  '  or files of different modes or schema versions (E_REPORT_INPUT), are refused.',
-].join('\n');
+export const REPORT_COMMAND: CommandSpec = {
+  usage: 'node dist/bench/report.js <results.json> [<results.json> …] [options]',
+  positionals: true,
+  options: {
+    out: { type: 'string', value: 'DIR', default: 'bench', help: 'where RESULTS.md goes' },
+    figures: { type: 'string', value: 'DIR', default: '<--out>/results', help: 'where figure-pm95.svg and figure-rtt.svg go' },
+    why: { type: 'string', value: 'FILE', help: 'explanations of missed goals, {"<cell> | <target>": "why"}, e.g. bench/why.json' },
+    summarize: { type: 'string', value: 'DIR', help: 'instead of the report, write DIR/<name>.json (summary) and DIR/raw/<name>.json.gz per raw file' },
+  },
+  notes: [
+    'A results file is a raw one written by bench.js, a summary (bench/results/*.json), or either gzipped.',
+    'Several files are merged into one report, e.g. the full matrix run in parts: cells in the order',
+    'given, each attributed to its file. The same page @ link in two files (E_REPORT_DUPLICATE_CELL),',
+    'or files of different modes or schema versions (E_REPORT_INPUT), are refused.',
+  ],
+};
+
+const usage = (message: string): ReportError => new ReportError('E_REPORT_USAGE', message);
 
 export function parseReportArgs(argv: readonly string[]): ReportArgs {
-  const positional: string[] = [];
-  let outDir = 'bench';
-  let figuresDir: string | undefined;
-  let why: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new ReportError('E_REPORT_USAGE', `${a} needs a directory`);
-      return v;
-    };
-    if (a === '--out') outDir = value();
-    else if (a === '--figures') figuresDir = value();
-    else if (a === '--why') why = value();
-    else if (a === '--help' || a === '-h') throw new ReportError('E_REPORT_USAGE', USAGE);
-    else if (a.startsWith('-')) throw new ReportError('E_REPORT_USAGE', `unknown option ${a} (try --help)`);
-    else positional.push(a);
-  }
-  if (positional.length === 0) throw new ReportError('E_REPORT_USAGE', 'expected one or more results files, e.g. bench/results/bench-quick-latest.json; got none (try --help)');
-  return { inputs: positional, outDir, figuresDir: figuresDir ?? join(outDir, 'results'), why };
+  const { values: v, positionals, help } = parseCommandLine(argv, REPORT_COMMAND, usage);
+  if (help) throw new ReportError('E_REPORT_USAGE', helpText(REPORT_COMMAND), true);
+  if (positionals.length === 0) throw usage('expected one or more results files, e.g. bench/results/bench-quick-latest.json; got none (try --help)');
+  const outDir = typeof v.out === 'string' ? v.out : 'bench';
+  return {
+    inputs: positionals,
+    outDir,
+    figuresDir: typeof v.figures === 'string' ? v.figures : join(outDir, 'results'),
+    why: typeof v.why === 'string' ? v.why : undefined,
+    ...(typeof v.summarize === 'string' ? { summarize: v.summarize } : {}),
+  };
 }
 
-function readResults(path: string): BenchResults {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new ReportError('E_REPORT_INPUT', `cannot read ${path}: ${(err as Error).message}`);
-  }
-  return parseResults(text, path);
+/** A file the report writes: RESULTS.md, a figure, a summary, a gzipped raw file. */
+export interface ReportFile {
+  path: string;
+  data: string | Buffer;
 }
 
-/** Writes the report; returns the paths written and the explanations that matched no missed goal. */
-export function writeReport(args: ReportArgs): string[] {
-  const results = mergeResults(args.inputs.map((path) => ({ path, results: readResults(path) })));
-  const explanations = args.why === undefined ? undefined : readExplanations(args.why);
-  mkdirSync(args.figuresDir, { recursive: true });
-  const written: string[] = [];
+/** Reads a file; tests pass one that resolves paths against the checkout. */
+export type ReadFile = (path: string) => Buffer;
+
+/**
+ * RESULTS.md and the figures, not yet written, and the explanations that matched no missed goal.
+ * Inputs may be raw or summaries, plain or gzipped: the text is the same (load-results.ts).
+ */
+export function renderReport(args: ReportArgs, read: ReadFile = readFileSync): { files: ReportFile[]; unused: string[] } {
+  const results = mergeResults(args.inputs.map((path) => ({ path, results: readResults(path, read) })));
+  let explanations: Explanations | undefined;
+  if (args.why !== undefined) {
+    let text: string;
+    try {
+      text = read(args.why).toString('utf8');
+    } catch (err) {
+      throw new ReportError('E_REPORT_INPUT', `cannot read ${args.why}: ${(err as Error).message}`);
+    }
+    explanations = parseExplanations(text, args.why);
+  }
+  const figureFiles: ReportFile[] = [];
   const figures: string[] = [];
   for (const [name, svg] of [['figure-pm95.svg', pm95Figure(results)], ['figure-rtt.svg', rttFigure(results)]] as const) {
     if (svg === undefined) continue;
     const path = join(args.figuresDir, name);
-    writeFileSync(path, svg);
-    written.push(path);
+    figureFiles.push({ path, data: svg });
     figures.push(relative(resolve(args.outDir), resolve(path)).split('\\').join('/'));
   }
-  mkdirSync(args.outDir, { recursive: true });
-  const md = join(args.outDir, 'RESULTS.md');
   const unused: string[] = [];
-  writeFileSync(md, resultsMarkdown(results, figures, explanations, unused, args.why));
+  const md = resultsMarkdown(results, figures, explanations, unused, args.why);
+  return { files: [{ path: join(args.outDir, 'RESULTS.md'), data: md }, ...figureFiles], unused };
+}
+
+/**
+ * For each raw results file (plain or gzipped), its summary `dir/<name>.json` and the raw file
+ * gzipped, `dir/raw/<name>.json.gz` (decompressing it gives back the file bench.js wrote, byte for
+ * byte). A summary given as input is refused: its runs are gone.
+ */
+export function renderSummaries(inputs: readonly string[], dir: string, read: ReadFile = readFileSync): ReportFile[] {
+  return inputs.flatMap((path) => {
+    let bytes: Buffer;
+    try {
+      bytes = read(path);
+    } catch (err) {
+      throw new ReportError('E_REPORT_INPUT', `cannot read ${path}: ${(err as Error).message}`);
+    }
+    const text = resultsText(bytes, path);
+    const summary = parseResults(text, path);
+    const doc = JSON.parse(text) as BenchResults; // parseResults checked it
+    if (doc.cells.some((c) => c.contenders.some((k) => !Array.isArray(k.runs)))) {
+      throw new ReportError('E_REPORT_INPUT', `${path} is already a summary; summarize the raw file (e.g. ${join(dirname(path), 'raw', basename(path))}.gz)`);
+    }
+    const name = basename(path).replace(/\.gz$/, '').replace(/\.json$/, '');
+    const raw = `raw/${name}.json.gz`;
+    return [
+      { path: join(dir, `${name}.json`), data: summaryFileText(summary, raw) },
+      { path: join(dir, raw), data: gzipSync(Buffer.from(text, 'utf8'), { level: 9 }) },
+    ];
+  });
+}
+
+function writeFiles(files: readonly ReportFile[]): string[] {
+  for (const f of files) {
+    mkdirSync(dirname(f.path), { recursive: true });
+    writeFileSync(f.path, f.data);
+  }
+  return files.map((f) => f.path);
+}
+
+/** Writes the report (or, with `summarize`, the summaries); returns the paths written. */
+export function writeReport(args: ReportArgs): string[] {
+  if (args.summarize !== undefined) return writeFiles(renderSummaries(args.inputs, args.summarize));
+  const { files, unused } = renderReport(args);
+  const written = writeFiles(files);
   for (const key of unused) process.stderr.write(`report: --why: no missed goal matches ${JSON.stringify(key)} (stale explanation?)\n`);
-  return [md, ...written];
+  return written;
 }
 
 if (require.main === module) {
@@ -98,7 +157,11 @@ if (require.main === module) {
     for (const p of writeReport(parseReportArgs(process.argv.slice(2)))) process.stdout.write(`wrote ${p}\n`);
   } catch (err) {
     if (!(err instanceof ReportError)) throw err;
-    process.stderr.write(`report: ${err.code}: ${err.message}\n`);
-    process.exitCode = 2;
+    if (err.help) {
+      process.stdout.write(`${err.message}\n`);
+    } else {
+      process.stderr.write(`report: ${err.code}: ${err.message}\n`);
+      process.exitCode = 2;
+    }
   }
 }

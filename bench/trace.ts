@@ -1,7 +1,8 @@
 /**
  * `node dist/bench/trace.js --link L --page P [--strategy S] [--scheme http|https] [--ss-every MS]`
- * — one getlist load on one emulated link, traced: every request's discovery, send, first byte and
- * end (ms from the load's start) and connection, plus the server side's TCP state (`ss -tin` in the
+ * (`--help` lists the options and defaults, bench/run/trace-args.ts) — one getlist load on one
+ * emulated link, traced: every request's discovery, send, first byte and end (ms from the load's
+ * start) and connection, plus the server side's TCP state (`ss -tin` in the
  * server namespace: cwnd, bytes acked, RTT) sampled every MS ms while the load runs. This is the tool
  * for answering "where did the time go" against the lower bound (bench/model/MODEL.md). Runs as
  * root, or rootless where unprivileged user namespaces are allowed.
@@ -14,26 +15,22 @@ import { netnsSpawn, startOrigins } from './origins/start-origins';
 import { BenchRunError } from './run/bench-run-error';
 import { childOutput } from './run/child-output';
 import { linkPreset } from './run/link-presets';
+import { helpText } from './cli/command-line';
+import { parseTraceArgs, TRACE_COMMAND } from './run/trace-args';
 import { originsFor } from './run/run-link';
 import { join, resolve } from 'node:path';
 import { parseSsTin, type SsSample } from './run/ss-sample';
 
-function flag(argv: readonly string[], name: string): string | undefined {
-  const i = argv.indexOf(name);
-  return i < 0 ? undefined : argv[i + 1];
-}
-
 async function main(argv: readonly string[]): Promise<number> {
-  const linkName = flag(argv, '--link');
-  const pageName = flag(argv, '--page');
-  if (linkName === undefined || pageName === undefined) throw new BenchRunError('E_BENCH_USAGE', 'usage: trace --link L --page P [--strategy S] [--scheme http|https] [--ss-every MS]');
-  const strategy = flag(argv, '--strategy') ?? 'getlist';
-  const scheme = flag(argv, '--scheme') ?? 'http';
-  if (scheme !== 'http' && scheme !== 'https') throw new BenchRunError('E_BENCH_USAGE', `--scheme must be http or https, got ${scheme}`);
-  const ssEvery = Number(flag(argv, '--ss-every') ?? 20);
+  const args = parseTraceArgs(argv); // usage errors first: no rootless re-run for those
+  if (args.mode === 'help') {
+    process.stdout.write(`${helpText(TRACE_COMMAND)}\n`);
+    return 0;
+  }
+  const { link: linkName, page: pageName, strategy, scheme, ssEveryMs: ssEvery } = args.options;
+  getBenchPage(pageName); // E_BENCH_UNKNOWN_PAGE before the rootless re-run too
   await ensureLinkPrivileges();
   const root = resolve(__dirname, '..', '..');
-  getBenchPage(pageName);
   const names = originsFor([pageName]);
   const link = await startLink({ ...linkPreset(linkName), hosts: names.length, seed: 1 });
   const hostMap = Object.fromEntries(names.map((n, i) => [n, link.serverAddrs[i] ?? '']));
@@ -77,7 +74,9 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     const e = err as { code?: string; message?: string };
-    process.stderr.write(`trace: ${e.code ?? 'E_BENCH_INTERNAL'}: ${e.message ?? String(err)}\n`);
-    process.exit(e.code === 'E_BENCH_USAGE' ? 2 : 1);
+    const message = e.message ?? String(err);
+    // LinkError messages already start with their code.
+    process.stderr.write(`trace: ${message.startsWith(`${e.code}:`) ? message : `${e.code ?? 'E_BENCH_INTERNAL'}: ${message}`}\n`);
+    process.exit(e.code === 'E_BENCH_USAGE' || e.code === 'E_BENCH_UNKNOWN_LINK' || e.code === 'E_BENCH_UNKNOWN_PAGE' ? 2 : 1);
   },
 );

@@ -3,6 +3,7 @@
  * tagged with where a browser first learns of it. Bodies come from {@link BenchPageBuild.bodyOf},
  * rendered for one way of addressing the origins (names, or loopback address:port pairs).
  */
+import { CodedError } from '../../src/errors/coded-error';
 import type { CorpusBody, ResourceKind } from '../../native-host/demo/corpus-types';
 
 export type { CorpusBody, ResourceKind } from '../../native-host/demo/corpus-types';
@@ -78,9 +79,6 @@ export interface BenchPageBuild {
 /** Longest base URL a body can be rendered with: `https://[ipv6]:65535` fits. */
 export const MAX_BASE_URL_LENGTH = 64;
 
-export class BenchCorpusError extends Error {
-  constructor(readonly code: 'E_BENCH_UNKNOWN_PAGE' | 'E_BENCH_BASE_URL', message: string) {
-    super(message);
-    this.name = 'BenchCorpusError';
-  }
+export class BenchCorpusError extends CodedError<'E_BENCH_UNKNOWN_PAGE' | 'E_BENCH_BASE_URL'> {
+  override readonly name = 'BenchCorpusError';
 }

@@ -1,3 +1,5 @@
+import { CodedError } from '../../src/errors/coded-error';
+
 /**
  * Stable codes of `dist/bench/demo-link.js` beyond those it shares with the benchmark
  * (`E_BENCH_USAGE`, `E_BENCH_UNKNOWN_LINK`, `E_RUN_FAILED`, `E_RUN_TIMEOUT`, `E_RUN_BAD_OUTPUT`
@@ -8,12 +10,6 @@
  */
 export type DemoLinkErrorCode = 'E_DEMO_SERVER';
 
-export class DemoLinkError extends Error {
+export class DemoLinkError extends CodedError<DemoLinkErrorCode> {
   override readonly name = 'DemoLinkError';
-  constructor(
-    readonly code: DemoLinkErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }

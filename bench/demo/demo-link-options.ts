@@ -1,17 +1,16 @@
 /**
  * The command line of `node dist/bench/demo-link.js`: the run mode (the demo) and the internal
  * `--serve` mode (the demo server, started by the run mode inside the server namespace).
- * Bad flags throw `E_BENCH_USAGE`, an unknown link `E_BENCH_UNKNOWN_LINK` (both exit 2).
+ * Bad flags throw `E_BENCH_USAGE` with a one-line message, an unknown link `E_BENCH_UNKNOWN_LINK`
+ * (both exit 2).
  */
 import { canonicalPageName, DemoPageError } from '../../native-host/demo/corpus';
 import { DEMO_PAGES } from '../../native-host/cli/demo-command';
 import { STRATEGY_NAMES, isStrategyName, type StrategyName } from '../../src/scheduler';
 import { BenchRunError } from '../run/bench-run-error';
 import { linkPreset } from '../run/link-presets';
+import { intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
 import type { LinkParams } from '../run/results-schema';
-
-export const DEMO_LINK_USAGE = 'usage: node dist/bench/demo-link.js [--link NAME] [--page pm95|mcmanus-159|pm95-<size>-<count>|all] '
-  + '[--strategy a,b,...] [--repeat N] [--timeout MS] [--json] [--getlist PATH]';
 
 /** Same as `getlist demo`. */
 export const DEMO_LINK_STRATEGIES: readonly StrategyName[] = ['http10', 'browser', 'pipelined', 'getlist'];
@@ -37,56 +36,33 @@ export type DemoLinkArgs =
   | { mode: 'serve'; host: string; port: number; pages: string[] }
   | { mode: 'run'; options: DemoLinkOptions };
 
-const STRING_FLAGS = new Set(['link', 'page', 'strategy', 'repeat', 'timeout', 'getlist', 'host', 'port']);
-const BOOLEAN_FLAGS = new Set(['json', 'serve', 'help']);
+const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
 
-function usage(message: string): BenchRunError {
-  return new BenchRunError('E_BENCH_USAGE', `${message}\n${DEMO_LINK_USAGE}`);
-}
+export const DEMO_LINK_COMMAND: CommandSpec = {
+  usage: 'node dist/bench/demo-link.js [options]',
+  options: {
+    link: { type: 'string', value: 'NAME', default: DEFAULT_DEMO_LINK, help: 'link preset: pm95, mcmanus-100, mcmanus-300, spdy-dsl-<rtt>-<loss>, mobile' },
+    page: { type: 'string', value: 'a,b,…', default: `all (${DEMO_PAGES.join(', ')})`, help: `demo pages: ${DEMO_PAGES.join(', ')}, pm95-<size>-<count>, or all` },
+    strategy: { type: 'string', value: 'a,b,…', default: DEMO_LINK_STRATEGIES.join(','), help: `strategies to compare, of ${STRATEGY_NAMES.join(', ')}` },
+    repeat: { type: 'string', value: 'N', default: '1', help: 'loads per strategy per page, 1 to 100; the table shows the median' },
+    timeout: { type: 'string', value: 'MS', default: '300000', help: "each getlist load's own --timeout, 100 to 3600000" },
+    json: { type: 'boolean', help: 'print one JSON document instead of the tables' },
+    getlist: { type: 'string', value: 'PATH', default: 'bin/getlist.js of this checkout', help: 'the getlist launcher to load pages with' },
+    serve: { type: 'boolean', hidden: true, help: 'internal: be the demo server (needs --host)' },
+    host: { type: 'string', hidden: true, help: 'internal: the address the demo server listens on' },
+    port: { type: 'string', hidden: true, default: '80', help: 'internal: the demo server\'s port' },
+  },
+  notes: [
+    '`getlist demo` over the packet-level link of bench/link/: the demo server in the server namespace,',
+    'each `getlist load` in the client namespace, so handshakes, slow start and RTT are real kernel TCP.',
+    'Needs Linux, and root or unprivileged user namespaces. Exit status: 0 done; 1 a load, the server or',
+    'the link failed; 2 usage (E_BENCH_USAGE, E_BENCH_UNKNOWN_LINK).',
+  ],
+};
 
-function parseFlags(argv: readonly string[]): Map<string, string | true> {
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '-h') {
-      flags.set('help', true);
-      continue;
-    }
-    if (!arg.startsWith('--')) throw usage(`unexpected argument ${JSON.stringify(arg)}`);
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq < 0 ? undefined : eq);
-    if (!STRING_FLAGS.has(name) && !BOOLEAN_FLAGS.has(name)) throw usage(`unknown option --${name}`);
-    if (flags.has(name)) throw usage(`--${name} given more than once`);
-    if (BOOLEAN_FLAGS.has(name)) {
-      if (eq >= 0) throw usage(`--${name} takes no value`);
-      flags.set(name, true);
-      continue;
-    }
-    const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined || value === '' || (eq < 0 && value.startsWith('--'))) throw usage(`--${name} needs a value`);
-    flags.set(name, value);
-  }
-  return flags;
-}
-
-function intValue(flags: Map<string, string | true>, name: string, dflt: number, min: number, max: number): number {
-  const v = flags.get(name);
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || n < min || n > max) throw usage(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
-  return n;
-}
-
-function list(flags: Map<string, string | true>, name: string): string[] | undefined {
-  const v = flags.get(name);
-  if (typeof v !== 'string') return undefined;
-  const items = [...new Set(v.split(',').map((s) => s.trim()).filter(Boolean))];
-  if (items.length === 0) throw usage(`--${name} needs at least one name`);
-  return items;
-}
-
-function pagesFrom(flags: Map<string, string | true>): string[] {
-  const given = list(flags, 'page');
+function pagesFrom(value: string | boolean | undefined): string[] {
+  const given = listValue(value);
+  if (given !== undefined && given.length === 0) throw usage('--page needs at least one name (try --help)');
   const pages = given === undefined || (given.length === 1 && given[0] === 'all') ? [...DEMO_PAGES] : given;
   for (const p of pages) {
     try {
@@ -100,17 +76,17 @@ function pagesFrom(flags: Map<string, string | true>): string[] {
 }
 
 export function parseDemoLinkArgs(argv: readonly string[]): DemoLinkArgs {
-  const flags = parseFlags(argv);
-  if (flags.get('help') === true) return { mode: 'help' };
-  if (flags.get('serve') === true) {
-    const host = flags.get('host');
-    if (typeof host !== 'string') throw usage('--serve needs --host ADDRESS');
-    return { mode: 'serve', host, port: intValue(flags, 'port', 80, 0, 65535), pages: pagesFrom(flags) };
+  const { values: v, help } = parseCommandLine(argv, DEMO_LINK_COMMAND, usage);
+  if (help) return { mode: 'help' };
+  if (v.serve === true) {
+    if (typeof v.host !== 'string') throw usage('--serve needs --host ADDRESS');
+    return { mode: 'serve', host: v.host, port: intValue(v.port, 'port', 80, 0, 65535, usage), pages: pagesFrom(v.page) };
   }
-  for (const name of ['host', 'port']) if (flags.has(name)) throw usage(`--${name} only goes with --serve`);
-  const link = (flags.get('link') as string | undefined) ?? DEFAULT_DEMO_LINK;
+  for (const name of ['host', 'port']) if (v[name] !== undefined) throw usage(`--${name} only goes with --serve`);
+  const link = typeof v.link === 'string' ? v.link : DEFAULT_DEMO_LINK;
   const linkParams = linkPreset(link); // E_BENCH_UNKNOWN_LINK names the valid presets
-  const strategyNames = list(flags, 'strategy') ?? [...DEMO_LINK_STRATEGIES];
+  const strategyNames = listValue(v.strategy) ?? [...DEMO_LINK_STRATEGIES];
+  if (strategyNames.length === 0) throw usage('--strategy needs at least one name (try --help)');
   const unknown = strategyNames.filter((s) => !isStrategyName(s));
   if (unknown.length > 0) throw usage(`--strategy: unknown ${unknown.map((u) => JSON.stringify(u)).join(', ')}; expected some of ${STRATEGY_NAMES.join(', ')}`);
   return {
@@ -118,12 +94,12 @@ export function parseDemoLinkArgs(argv: readonly string[]): DemoLinkArgs {
     options: {
       link,
       linkParams,
-      pages: pagesFrom(flags),
+      pages: pagesFrom(v.page),
       strategies: strategyNames as StrategyName[],
-      repeat: intValue(flags, 'repeat', 1, 1, 100),
-      timeoutMs: intValue(flags, 'timeout', 300_000, 100, 3_600_000),
-      json: flags.get('json') === true,
-      cliPath: flags.get('getlist') as string | undefined,
+      repeat: intValue(v.repeat, 'repeat', 1, 1, 100, usage),
+      timeoutMs: intValue(v.timeout, 'timeout', 300_000, 100, 3_600_000, usage),
+      json: v.json === true,
+      cliPath: typeof v.getlist === 'string' ? v.getlist : undefined,
     },
   };
 }

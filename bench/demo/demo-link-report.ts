@@ -5,12 +5,11 @@
  */
 import { asciiCdf } from '../../native-host/cli/ascii-cdf';
 import { demoComparisonTable } from '../../native-host/cli/demo-command';
-import { summarizeStrategies, type StrategySummary } from '../../native-host/cli/strategy-summary';
-import type { LoadRun } from '../../native-host/load/run-summary';
-import { HANDSHAKE_PHASES, phaseMs, type HandshakeRecord } from '../../src/stats/handshake';
+import { summarizeStrategies, type RunJson, type StrategySummary } from '../../src/run';
+import { HANDSHAKE_PHASES, phaseMs } from '../../src/stats/handshake';
 import { Histogram } from '../../src/stats/histogram';
 import { median } from '../../src/stats/median';
-import type { DemoLinkResult, RunJson } from './run-demo-link';
+import type { DemoLinkResult } from './run-demo-link';
 
 export interface TcpConnectSummary {
   connections: number;
@@ -20,32 +19,6 @@ export interface TcpConnectSummary {
   maxMs: number;
   /** The link's configured RTT: a real handshake cannot complete faster. */
   linkRttMs: number;
-}
-
-/**
- * A run from `getlist load --json` as the LoadRun that summarizeStrategies takes. The JSON leaves
- * out a few fields that the summary does not read (request method and kind, handshake start and
- * ports); they get neutral values.
- */
-export function asLoadRun(url: string, run: RunJson): LoadRun {
-  return {
-    url,
-    strategy: run.strategy,
-    startedAt: 0,
-    totalMs: run.totalMs,
-    meanTtfbMs: run.meanTtfbMs,
-    connectionsOpened: run.connectionsOpened,
-    requestsPerConnection: run.requestsPerConnection,
-    bytes: run.bytes,
-    errors: run.errors,
-    retries: run.retries,
-    pauses: run.pauses,
-    demotions: run.demotions,
-    requests: run.requests.map((r) => ({ ...r, method: 'GET', kind: undefined })),
-    handshakes: run.handshakes.map((h, i): HandshakeRecord => ({
-      ...h, connectionId: i, startedAt: 0, remotePort: undefined, localPort: undefined,
-    })),
-  };
 }
 
 export function tcpConnectSummary(runs: readonly RunJson[], linkRttMs: number): TcpConnectSummary {
@@ -62,23 +35,19 @@ export function formatTcpConnect(s: TcpConnectSummary, scope?: string): string {
     + `(link RTT ${s.linkRttMs} ms; min ${s.minMs.toFixed(1)}, p90 ${s.p90Ms.toFixed(1)}, max ${s.maxMs.toFixed(1)})`;
 }
 
-function asLoadRuns(page: DemoLinkResult['pages'][number]): LoadRun[] {
-  return page.runs.map((r) => asLoadRun(page.url, r));
-}
-
 function summaries(page: DemoLinkResult['pages'][number]): StrategySummary[] {
-  return summarizeStrategies(asLoadRuns(page));
+  return summarizeStrategies(page.runs);
 }
 
 /** The comparison table of `getlist demo`, with its ratio columns. */
 export function formatPageTable(page: DemoLinkResult['pages'][number]): string {
-  return demoComparisonTable(asLoadRuns(page));
+  return demoComparisonTable(page.runs);
 }
 
 function phaseHistograms(result: DemoLinkResult): Array<{ phase: string; histogram: Histogram }> {
   return HANDSHAKE_PHASES.map((phase) => {
     const histogram = new Histogram();
-    for (const page of result.pages) for (const run of asLoadRuns(page)) for (const h of run.handshakes) histogram.record(phaseMs(h, phase));
+    for (const page of result.pages) for (const run of page.runs) for (const h of run.handshakes) histogram.record(phaseMs(h, phase));
     return { phase, histogram };
   });
 }

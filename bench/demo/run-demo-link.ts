@@ -5,7 +5,7 @@
  * (s1, s2, …, s1, s2, …). Handshakes, slow start and RTT are real kernel TCP.
  */
 import { getPage } from '../../native-host/demo/corpus';
-import type { runToJson } from '../../native-host/cli/strategy-summary';
+import type { RunJson } from '../../src/run';
 import { startLink, type Link, type LinkInfo } from '../link/link-emulator';
 import { BenchRunError } from '../run/bench-run-error';
 import { firstLoadRun, runGetlistLoad } from '../run/getlist-contender';
@@ -14,8 +14,6 @@ import type { DemoLinkOptions } from './demo-link-options';
 import { DemoLinkError } from './demo-link-error';
 import { startDemoServerIn } from './demo-server-process';
 
-/** One run as `getlist load --json` prints it. */
-export type RunJson = ReturnType<typeof runToJson>;
 
 /** The name the client namespace resolves (through its hosts file) to the server address. */
 export const DEMO_HOST = 'demo.getlist.test';

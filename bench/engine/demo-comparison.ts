@@ -16,8 +16,7 @@ import { getPage } from '../../native-host/demo/corpus';
 import { startDemoServer } from '../../native-host/demo/demo-server';
 import { DEFAULT_DOWNLINK_BITS_PER_SEC, DEFAULT_UPLINK_BITS_PER_SEC, startLinkProxy } from '../../native-host/demo/link-proxy';
 import { loadPage } from '../../native-host/load/page-loader';
-import type { LoadRun, RunFigures } from '../../native-host/load/run-summary';
-import { loadFigures } from '../../src/stats/load-figures';
+import { runFigures, type Run, type RunFigures } from '../../src/run';
 import { median, progress, round } from './stats';
 
 export const DEMO_STRATEGIES: readonly StrategyName[] = ['http10', 'browser', 'pipelined', 'getlist'];
@@ -31,6 +30,8 @@ export interface DemoOptions {
 }
 
 export interface DemoRun extends RunFigures {
+  /** Requests the load made (document included). */
+  requests: number;
   retries: number;
   demotions: number;
 }
@@ -62,9 +63,9 @@ export interface DemoReport {
   pages: DemoPageResult[];
 }
 
-function toRun(r: LoadRun): DemoRun {
+function toRun(r: Run): DemoRun {
   return {
-    ...loadFigures(r),
+    ...runFigures(r),
     requests: r.requests.length,
     retries: r.retries,
     demotions: r.demotions.length,

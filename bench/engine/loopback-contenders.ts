@@ -5,7 +5,7 @@
  *
  * - `plainUndici`: N `Client`s, each `pipelining: depth`, requests assigned round-robin and all
  *   handed to undici up front. This is the floor: undici's own queueing and parser, nothing else.
- * - `getlistRun`: the `getlist` strategy driving `UndiciTransport` (one undici `Client` per
+ * - `getlistRun`: the `getlist` strategy in a run session, driving `UndiciTransport` (one undici `Client` per
  *   connection, the scheduler deciding what is written where), all requests enqueued up front.
  *   Its extra cost is the scheduler plus the transport glue, which is what the goal bounds.
  *
@@ -15,8 +15,8 @@
  * strings and closing the clients.
  */
 import { Client, type Dispatcher } from 'undici';
-import { Scheduler, strategy, type Strategy } from '../../src/scheduler';
-import { UndiciTransport } from '../../native-host/transport/undici-transport';
+import { strategy, type Strategy } from '../../src/scheduler';
+import { runSession } from '../../native-host/run/run-session';
 
 export interface ContenderRun {
   ms: number;
@@ -30,6 +30,8 @@ export interface ContenderRun {
 /** Same request headers as `UndiciTransport` sends, so both contenders put the same bytes on the wire. */
 const HEADERS = { 'user-agent': 'getlist/0.1', accept: '*/*', 'accept-encoding': 'identity' };
 const TIMEOUT_MS = 30_000;
+/** A contender run that takes longer than this is a failure, not a measurement. */
+const RUN_LIMIT_MS = 600_000;
 
 /** Plain undici: `connections` clients at `pipelining: depth`, requests spread round-robin. */
 export async function plainUndici(origin: string, paths: readonly string[], connections: number, depth: number): Promise<ContenderRun> {
@@ -75,29 +77,16 @@ export async function plainUndici(origin: string, paths: readonly string[], conn
   return { ms, requestsPerSec: (paths.length * 1000) / ms, bytes, errors, connections: opened };
 }
 
-/** The `getlist` strategy: scheduler + `UndiciTransport`, every URL enqueued up front. */
+/** The `getlist` strategy: a run session (scheduler + `UndiciTransport`), every URL enqueued up front. */
 export async function getlistRun(urls: readonly string[], s: Strategy = strategy('getlist')): Promise<ContenderRun> {
-  let bytes = 0;
-  let errors = 0;
-  const transport = new UndiciTransport({ requestTimeoutMs: TIMEOUT_MS });
-  const scheduler = new Scheduler({
-    strategy: s,
-    transport,
-    clock: { now: () => performance.now() },
-    observer: {
-      onRequestSettled: (r) => {
-        bytes += r.bytes;
-        if (r.error) errors += 1;
-      },
+  const { ended, run } = await runSession(
+    { url: urls[0] ?? '', strategy: s, transport: { requestTimeoutMs: TIMEOUT_MS }, timeoutMs: RUN_LIMIT_MS },
+    (scheduler) => {
+      for (const url of urls) scheduler.enqueue({ url, priority: 'image' });
     },
-  });
-  transport.attach(scheduler);
-  const t0 = performance.now();
-  for (const url of urls) scheduler.enqueue({ url, priority: 'image' });
-  await scheduler.whenIdle();
-  const ms = performance.now() - t0;
-  const stats = scheduler.stats();
-  scheduler.close();
-  await transport.close();
-  return { ms, requestsPerSec: (urls.length * 1000) / ms, bytes, errors, connections: stats.connectionsOpened };
+  );
+  if (ended !== 'idle') throw new Error(`the getlist contender did not finish ${urls.length} requests within ${RUN_LIMIT_MS} ms`);
+  // From the session's start to the last request done: connecting, the whole list, the last body byte.
+  const ms = run.totalMs;
+  return { ms, requestsPerSec: (urls.length * 1000) / ms, bytes: run.bytes, errors: run.errors, connections: run.connectionsOpened };
 }

@@ -1,3 +1,5 @@
+import { CodedError } from '../../src/errors/coded-error';
+
 /**
  * Stable codes for what the link emulator can report. Callers match on `code`.
  *
@@ -20,12 +22,9 @@ export type LinkErrorCode =
   | 'E_LINK_CLOSED';
 
 /** A failure of the emulated link; the message says what was expected and what was found. */
-export class LinkError extends Error {
+export class LinkError extends CodedError<LinkErrorCode> {
   override readonly name = 'LinkError';
-  constructor(
-    readonly code: LinkErrorCode,
-    message: string,
-  ) {
-    super(`${code}: ${message}`);
+  constructor(code: LinkErrorCode, message: string) {
+    super(code, `${code}: ${message}`);
   }
 }

@@ -1,3 +1,5 @@
+import { CodedError } from '../../src/errors/coded-error';
+
 /**
  * Why the origin servers could not start. `code` is stable; the message says what to do.
  * User-fixable: E_NGINX_MISSING, E_OPENSSL_MISSING, E_BAD_BINDING, E_ORIGIN_UNBOUND, E_PORT_IN_USE.
@@ -13,11 +15,8 @@ export type OriginsErrorCode =
   | 'E_NGINX_FAILED'
   | 'E_NGINX_START_TIMEOUT';
 
-export class OriginsError extends Error {
+export class OriginsError extends CodedError<OriginsErrorCode> {
   override readonly name = 'OriginsError';
-  constructor(readonly code: OriginsErrorCode, message: string) {
-    super(message);
-  }
 }
 
 /** The fix for a machine without nginx; the test suites print it too. */

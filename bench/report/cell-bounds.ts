@@ -5,7 +5,8 @@
  */
 import { lowerBound, type LowerBound, type TcpModel } from '../model/lower-bound';
 import { pageStructure, type PageStructure } from '../model/page-structure';
-import type { BenchMeta, CellResult, ContenderName, Scheme } from '../run/results-schema';
+import type { BenchMeta, ContenderName, Scheme } from '../run/results-schema';
+import type { CellSummary } from './results-summary';
 
 /** Contenders that run the page's scripts (real Chromium); the others only parse HTML and CSS. */
 const RUNS_SCRIPTS: ReadonlySet<ContenderName> = new Set<ContenderName>(['chromium-h1', 'chromium-h2']);
@@ -30,7 +31,7 @@ export function boundKeyOf(contender: ContenderName, scheme: Scheme): BoundKey {
 export class CellBounds {
   private readonly memo = new Map<string, LowerBound | undefined>();
 
-  constructor(private readonly cell: CellResult, private readonly tcp: Partial<TcpModel>) {}
+  constructor(private readonly cell: CellSummary, private readonly tcp: Partial<TcpModel>) {}
 
   of(key: BoundKey): LowerBound | undefined {
     const k = `${key.scheme}/${key.scriptInserted}`;

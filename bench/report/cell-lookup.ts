@@ -1,22 +1,23 @@
 /** Small lookups over a results file shared by the tables, goals and figures. */
-import type { BenchResults, CellResult, ContenderName, ContenderResult } from '../run/results-schema';
+import type { ContenderName } from '../run/results-schema';
+import type { ResultsSummary, CellSummary, ContenderSummary } from './results-summary';
 
-export function contenderOf(cell: CellResult | undefined, name: ContenderName): ContenderResult | undefined {
+export function contenderOf(cell: CellSummary | undefined, name: ContenderName): ContenderSummary | undefined {
   return cell?.contenders.find((c) => c.contender === name);
 }
 
 /** Median page-complete time, or undefined when the contender did not run or no load succeeded. */
-export function medianTotal(cell: CellResult | undefined, name: ContenderName): number | undefined {
+export function medianTotal(cell: CellSummary | undefined, name: ContenderName): number | undefined {
   const v = contenderOf(cell, name)?.median.totalMs;
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-export function medianTtfb(cell: CellResult | undefined, name: ContenderName): number | undefined {
+export function medianTtfb(cell: CellSummary | undefined, name: ContenderName): number | undefined {
   const v = contenderOf(cell, name)?.median.meanTtfbMs;
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-export function findCell(results: BenchResults, page: string, link: string): CellResult | undefined {
+export function findCell(results: ResultsSummary, page: string, link: string): CellSummary | undefined {
   return results.cells.find((c) => c.page === page && c.link === link);
 }
 
@@ -32,6 +33,6 @@ export function pm95Params(page: string): { size: number; count: number } | unde
 }
 
 /** Links named `spdy-dsl-<rtt>-<loss%>` (bench/run/link-presets.ts). */
-export function isSpdyDsl(cell: CellResult): boolean {
+export function isSpdyDsl(cell: CellSummary): boolean {
   return cell.link.startsWith('spdy-dsl-');
 }

@@ -7,7 +7,8 @@
  * Every goal compares two contenders on the same scheme: the HTTP/1.1 goals (P&M, McManus) use
  * `getlist` over http, the SPDY goals `getlist-tls` against `browser-tls` and `h2`, all over https.
  */
-import type { BenchResults, CellResult, ContenderName } from '../run/results-schema';
+import type { ContenderName } from '../run/results-schema';
+import type { ResultsSummary, CellSummary } from './results-summary';
 import { CellBounds, tcpOf } from './cell-bounds';
 import { contenderOf, isSpdyDsl, medianTotal, medianTtfb, pm95Params, ratio } from './cell-lookup';
 import { metaOf } from './merge-results';
@@ -27,7 +28,7 @@ export interface GoalRow {
 /** Two decimals, or three where two would print the target itself for a value just past it. */
 const fr = (x: number, target: number): string => (Number(x.toFixed(2)) === target && x !== target ? x.toFixed(3) : x.toFixed(2));
 const ms = (x: number | undefined): string => (x === undefined ? '—' : `${Math.round(x).toLocaleString('en-US')} ms`);
-const at = (c: CellResult): string => `${c.page} @ ${c.link}`;
+const at = (c: CellSummary): string => `${c.page} @ ${c.link}`;
 
 /** `value ≥ target` (or ≤ for `atMost`), NOT RUN when the value is missing. */
 function judge(value: number | undefined, target: number, atMost = false): Verdict {
@@ -36,7 +37,7 @@ function judge(value: number | undefined, target: number, atMost = false): Verdi
 }
 
 /** getlist over http against an HTTP/1.1 contender, also over http. */
-function speedup(goal: string, cell: CellResult, other: 'http10' | 'browser' | 'chromium-h1', target: number): GoalRow {
+function speedup(goal: string, cell: CellSummary, other: 'http10' | 'browser' | 'chromium-h1', target: number): GoalRow {
   const o = medianTotal(cell, other);
   const g = medianTotal(cell, 'getlist');
   const r = ratio(o, g);
@@ -47,7 +48,7 @@ function speedup(goal: string, cell: CellResult, other: 'http10' | 'browser' | '
   };
 }
 
-function pm95Goals(results: BenchResults): GoalRow[] {
+function pm95Goals(results: ResultsSummary): GoalRow[] {
   const rows: GoalRow[] = [];
   for (const [size, target] of [[2544, 2.5], [45566, 1.3]] as const) {
     const cells = results.cells.filter((c) => c.linkParams.rttMs === 70 && pm95Params(c.page)?.size === size && (pm95Params(c.page)?.count ?? 0) >= 10);
@@ -58,7 +59,7 @@ function pm95Goals(results: BenchResults): GoalRow[] {
   return rows;
 }
 
-function mcmanusGoals(results: BenchResults): GoalRow[] {
+function mcmanusGoals(results: ResultsSummary): GoalRow[] {
   const cell = results.cells.find((c) => c.page === 'mcmanus-159' && c.linkParams.rttMs === 100);
   const where = cell ? at(cell) : 'mcmanus-159 @ mcmanus-100';
   const bt = medianTtfb(cell, 'browser');
@@ -85,7 +86,7 @@ function mcmanusGoals(results: BenchResults): GoalRow[] {
  * getlist-tls ≤ 0.70 × browser-tls. "Within 10 % of h2" is getlist-tls ≤ 1.10 × h2. Both sides
  * run over https, as SPDY and its HTTP baseline did.
  */
-function spdyGoals(results: BenchResults): GoalRow[] {
+function spdyGoals(results: ResultsSummary): GoalRow[] {
   const cells = results.cells.filter((c) => isSpdyDsl(c) && c.linkParams.loss === 0);
   const browserGoal = 'spdy-dsl, RTT ≥ 80 ms: getlist-tls ≥ 30 % faster than browser-tls';
   const h2Goal = 'spdy-dsl: getlist-tls within 10 % of h2';
@@ -117,7 +118,7 @@ function spdyGoals(results: BenchResults): GoalRow[] {
 /** The getlist strategy's contenders, each judged against the bound for its own scheme. */
 const GETLIST_CONTENDERS: readonly ContenderName[] = ['getlist', 'getlist-tls'];
 
-function boundGoals(results: BenchResults): GoalRow[] {
+function boundGoals(results: ResultsSummary): GoalRow[] {
   return results.cells.flatMap((c) => {
     // The TCP settings of the run the cell came from.
     const tcp = tcpOf(metaOf(results, c));
@@ -137,6 +138,6 @@ function boundGoals(results: BenchResults): GoalRow[] {
   });
 }
 
-export function judgeGoals(results: BenchResults): GoalRow[] {
+export function judgeGoals(results: ResultsSummary): GoalRow[] {
   return [...pm95Goals(results), ...mcmanusGoals(results), ...spdyGoals(results), ...boundGoals(results)];
 }

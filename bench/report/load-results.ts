@@ -3,13 +3,24 @@
  * truncated or foreign file fails with `E_REPORT_INPUT` and the path of the first bad field instead
  * of a TypeError deep inside a table. Whether several files may be merged is checked in
  * merge-results.ts.
+ *
+ * A file may be raw (as bench.js writes it, every run) or a summary (results-summary.ts, a digest in
+ * place of each contender's runs), and either may be gzipped. Both come out as a
+ * {@link ResultsSummary}: the report never sees the runs themselves.
  */
-import type { BenchResults } from '../run/results-schema';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { CodedError } from '../../src/errors/coded-error';
+import type { ContenderResult } from '../run/results-schema';
+import { summarizeContender, type ResultsSummary } from './results-summary';
 
-export class ReportError extends Error {
-  constructor(readonly code: 'E_REPORT_INPUT' | 'E_REPORT_USAGE' | 'E_REPORT_DUPLICATE_CELL', message: string) {
-    super(message);
-    this.name = 'ReportError';
+export class ReportError extends CodedError<'E_REPORT_INPUT' | 'E_REPORT_USAGE' | 'E_REPORT_DUPLICATE_CELL'> {
+  override readonly name = 'ReportError';
+  /**
+   * @param help the message is the `--help` text, asked for: print it on stdout and exit 0.
+   */
+  constructor(code: 'E_REPORT_INPUT' | 'E_REPORT_USAGE' | 'E_REPORT_DUPLICATE_CELL', message: string, readonly help = false) {
+    super(code, message);
   }
 }
 
@@ -41,14 +52,34 @@ function checkCell(c: unknown, i: number): void {
     if (typeof lp[f] !== 'number') fail(`${at}.linkParams.${f}`, 'a number', lp[f]);
   }
   if (!Array.isArray(c.contenders)) fail(`${at}.contenders`, 'an array', c.contenders);
-  c.contenders.forEach((k: unknown, j: number) => {
+  c.contenders = c.contenders.map((k: unknown, j: number) => {
     const w = `${at}.contenders[${j}]`;
     if (!isObject(k)) fail(w, 'an object', k);
     if (typeof k.contender !== 'string') fail(`${w}.contender`, 'a contender name', k.contender);
     if (k.scheme !== 'http' && k.scheme !== 'https') fail(`${w}.scheme`, '"http" or "https"', k.scheme);
-    if (!Array.isArray(k.runs)) fail(`${w}.runs`, 'an array', k.runs);
     for (const s of ['median', 'min', 'max']) checkSummary(k[s], `${w}.${s}`);
+    if (k.digest !== undefined && k.runs === undefined) {
+      checkDigest(k.digest, `${w}.digest`);
+      return k;
+    }
+    if (!Array.isArray(k.runs)) fail(`${w}.runs`, 'an array (or, in a summary, a digest)', k.runs);
+    k.runs.forEach((r: unknown, n: number) => {
+      if (!isObject(r) || typeof r.errors !== 'number') fail(`${w}.runs[${n}].errors`, 'a number', isObject(r) ? r.errors : r);
+    });
+    return summarizeContender(k as unknown as ContenderResult);
   });
+}
+
+function checkDigest(d: unknown, where: string): void {
+  if (!isObject(d)) fail(where, 'an object', d);
+  for (const f of ['count', 'withErrors']) if (typeof d[f] !== 'number') fail(`${where}.${f}`, 'a number', d[f]);
+  if (!Array.isArray(d.failures)) fail(`${where}.failures`, 'an array', d.failures);
+  if (d.cdp === undefined) return;
+  if (!isObject(d.cdp)) fail(`${where}.cdp`, 'an object', d.cdp);
+  for (const f of ['requests', 'serverRequests', 'resourceTimingTotalMs']) {
+    const list = d.cdp[f];
+    if (!Array.isArray(list) || list.length !== d.count) fail(`${where}.cdp.${f}`, `an array of ${String(d.count)} (one per run)`, list);
+  }
 }
 
 /** `meta.removedCells`: each names a page, a link and why, and is no longer among the cells. */
@@ -67,7 +98,7 @@ function checkRemoved(removed: unknown, cells: readonly Json[]): void {
  * Parses and checks the text of a results file. Throws {@link ReportError} `E_REPORT_INPUT`, its
  * message starting with `name` (the file's path when there is one).
  */
-export function parseResults(text: string, name = 'results file'): BenchResults {
+export function parseResults(text: string, name = 'results file'): ResultsSummary {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -84,5 +115,26 @@ export function parseResults(text: string, name = 'results file'): BenchResults 
     if (err instanceof ReportError) throw new ReportError(err.code, `${name}: ${err.message}`);
     throw err;
   }
-  return doc as unknown as BenchResults;
+  return { meta: doc.meta, cells: doc.cells } as unknown as ResultsSummary;
+}
+
+/** The text of a results file, gunzipped when it is gzip (by its magic bytes, whatever its name). */
+export function resultsText(bytes: Buffer, name: string): string {
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes.toString('utf8');
+  try {
+    return gunzipSync(bytes).toString('utf8');
+  } catch (err) {
+    throw new ReportError('E_REPORT_INPUT', `${name} is gzip but does not decompress: ${(err as Error).message}`);
+  }
+}
+
+/** Reads and checks a results file: raw or summary, plain or gzipped. `read` is for tests. */
+export function readResults(path: string, read: (path: string) => Buffer = readFileSync): ResultsSummary {
+  let bytes: Buffer;
+  try {
+    bytes = read(path);
+  } catch (err) {
+    throw new ReportError('E_REPORT_INPUT', `cannot read ${path}: ${(err as Error).message}`);
+  }
+  return parseResults(resultsText(bytes, path), path);
 }

@@ -9,7 +9,8 @@
  * schema versions, or files that run a contender over different schemes (`E_REPORT_INPUT`).
  */
 import { basename, resolve } from 'node:path';
-import type { BenchMeta, BenchResults, CellResult } from '../run/results-schema';
+import type { BenchMeta } from '../run/results-schema';
+import type { ResultsSummary, CellSummary } from './results-summary';
 import { ReportError } from './load-results';
 
 export interface ResultsSource {
@@ -21,7 +22,7 @@ export interface ResultsSource {
   file: string | undefined;
   meta: BenchMeta;
   /** The file's cells: the same objects as in the merged `cells`. */
-  cells: readonly CellResult[];
+  cells: readonly CellSummary[];
 }
 
 /**
@@ -31,31 +32,31 @@ export interface ResultsSource {
  * TCP settings) may differ between files: read them per cell with {@link metaOf}, or per file from
  * `sources`.
  */
-export interface MergedResults extends BenchResults {
+export interface MergedResults extends ResultsSummary {
   /** The files in the order given; every cell of `cells` belongs to exactly one. */
   sources: readonly ResultsSource[];
 }
 
-const cellName = (c: CellResult): string => `${c.page} @ ${c.link}`;
+const cellName = (c: CellSummary): string => `${c.page} @ ${c.link}`;
 const shown = (s: ResultsSource): string => s.path ?? `run ${s.run}`;
 
-function isMerged(results: BenchResults): results is MergedResults {
+function isMerged(results: ResultsSummary): results is MergedResults {
   return Array.isArray((results as Partial<MergedResults>).sources);
 }
 
 /** The files behind `results`; a plain results file is one source with no path. */
-export function sourcesOf(results: BenchResults): readonly ResultsSource[] {
+export function sourcesOf(results: ResultsSummary): readonly ResultsSource[] {
   if (isMerged(results)) return results.sources;
   return [{ run: 1, path: undefined, file: undefined, meta: results.meta, cells: results.cells }];
 }
 
 /** The source a cell came from (the only one for a plain results file). */
-export function sourceOf(results: BenchResults, cell: CellResult): ResultsSource | undefined {
+export function sourceOf(results: ResultsSummary, cell: CellSummary): ResultsSource | undefined {
   return sourcesOf(results).find((s) => s.cells.includes(cell));
 }
 
 /** The meta of the file a cell came from: its TCP settings are the ones the cell ran with. */
-export function metaOf(results: BenchResults, cell: CellResult): BenchMeta {
+export function metaOf(results: ResultsSummary, cell: CellSummary): BenchMeta {
   return sourceOf(results, cell)?.meta ?? results.meta;
 }
 
@@ -76,7 +77,7 @@ export function jobsText(meta: BenchMeta): string {
 }
 
 /** For figure footnotes: `quick run, <date>` for one file, `2 full runs merged (<date>, <date>)` for more. */
-export function runsLabel(results: BenchResults): string {
+export function runsLabel(results: ResultsSummary): string {
   const sources = sourcesOf(results);
   if (sources.length === 1) return `${results.meta.mode} run, ${results.meta.date}`;
   return `${sources.length} ${results.meta.mode} runs merged (${sources.map((s) => shortDate(s.meta.date)).join(', ')})`;
@@ -129,7 +130,7 @@ function checkNoDuplicates(sources: readonly ResultsSource[]): void {
  * no input, `E_REPORT_INPUT` for a file given twice or files that do not agree (mode, schema
  * version, schemes), `E_REPORT_DUPLICATE_CELL` for a (page, link) in more than one place.
  */
-export function mergeResults(inputs: ReadonlyArray<{ path: string; results: BenchResults }>): MergedResults {
+export function mergeResults(inputs: ReadonlyArray<{ path: string; results: ResultsSummary }>): MergedResults {
   if (inputs.length === 0) throw new ReportError('E_REPORT_USAGE', 'no results file to report on');
   const paths = new Map<string, string>();
   for (const { path } of inputs) {

@@ -6,7 +6,8 @@
  */
 import { explanationKey, type Explanations } from './explanations';
 import { fullPlan } from '../run/bench-matrix';
-import type { BenchMeta, BenchResults, CellResult, ContenderName, ContenderResult, RunResult } from '../run/results-schema';
+import type { BenchMeta, ContenderName } from '../run/results-schema';
+import type { ResultsSummary, CellSummary, ContenderSummary } from './results-summary';
 import { CellBounds, tcpOf } from './cell-bounds';
 import { medianTotal, ratio } from './cell-lookup';
 import { judgeGoals, type GoalRow } from './goals';
@@ -34,25 +35,25 @@ export function markdownTable(header: readonly string[], rows: ReadonlyArray<rea
   ].join('\n');
 }
 
-function linkText(c: CellResult): string {
+function linkText(c: CellSummary): string {
   const p = c.linkParams;
   const rate = (b: number) => (b === 0 ? 'unlimited' : `${b / 1e6} Mbit/s`);
   return `${p.rttMs} ms RTT, ${rate(p.downBitsPerSec)} down / ${rate(p.upBitsPerSec)} up, ${p.loss * 100} % loss`;
 }
 
-function contenderRow(c: ContenderResult, bounds: CellBounds): string[] {
+function contenderRow(c: ContenderSummary, bounds: CellBounds): string[] {
   const bound = bounds.forContender(c.contender, c.scheme)?.totalMs;
-  const failed = c.runs.filter((r) => r.error !== undefined || r.errors > 0).length;
+  const failed = c.digest.withErrors;
   return [
     `${c.contender} (${c.scheme})`,
-    `${c.runs.length}${failed ? ` (${failed} with errors)` : ''}`,
+    `${c.digest.count}${failed ? ` (${failed} with errors)` : ''}`,
     int(c.median.totalMs), int(c.min.totalMs), int(c.max.totalMs),
     int(c.median.meanTtfbMs), dec(c.median.connectionsOpened, 0), dec(c.median.requestsPerConnection, 1),
     dec(ratio(c.median.totalMs ?? undefined, bound)),
   ];
 }
 
-function boundLine(c: CellResult, bounds: CellBounds): string {
+function boundLine(c: CellSummary, bounds: CellBounds): string {
   const parts: string[] = [];
   for (const scheme of ['http', 'https'] as const) {
     const parsed = bounds.of({ scheme, scriptInserted: false });
@@ -67,13 +68,13 @@ function boundLine(c: CellResult, bounds: CellBounds): string {
 }
 
 /** ` (run 2: 2026-11-22T13:46Z, 5 links at a time)` after a cell's heading when there are several runs. */
-function runSuffix(c: CellResult, results: BenchResults): string {
+function runSuffix(c: CellSummary, results: ResultsSummary): string {
   if (sourcesOf(results).length < 2) return '';
   const s = sourceOf(results, c);
   return s === undefined ? '' : ` (run ${s.run}: ${shortDate(s.meta.date)}, ${jobsText(s.meta)})`;
 }
 
-function cellSection(c: CellResult, results: BenchResults): string {
+function cellSection(c: CellSummary, results: ResultsSummary): string {
   const bounds = new CellBounds(c, tcpOf(metaOf(results, c)));
   const info = c.pageInfo;
   const out = [`### ${c.page} @ ${c.link}${runSuffix(c, results)}`, '', `${linkText(c)}. ${info.requests} requests, ${int(info.bytes)} bytes, ${info.origins} origin${info.origins === 1 ? '' : 's'}, depth ${info.dependencyDepth}.`, ''];
@@ -85,21 +86,23 @@ function cellSection(c: CellResult, results: BenchResults): string {
     ), '');
   }
   out.push(boundLine(c, bounds), '');
-  const cdp = c.contenders.filter((k) => k.runs.some((r) => r.cdpRequests !== undefined)).map((k) => {
-    const per = (f: (r: RunResult) => number | null | undefined) => k.runs.map((r) => (f(r) ?? '–')).join(', ');
-    const rt = k.runs.map((r) => r.resourceTimingTotalMs).filter((x): x is number => typeof x === 'number');
-    const missing = Math.max(0, ...k.runs.map((r) => r.missingTimingEntries?.length ?? 0));
-    return `- ${k.contender}: requests per run from CDP ${per((r) => r.cdpRequests)}; the server saw ${per((r) => r.serverRequests)}. ` +
+  const cdp = c.contenders.flatMap((k) => {
+    const d = k.digest.cdp;
+    if (d === undefined) return [];
+    const per = (values: ReadonlyArray<number | null>) => values.map((v) => v ?? '–').join(', ');
+    const rt = d.resourceTimingTotalMs.filter((x): x is number => x !== null);
+    const missing = d.maxMissingTimingEntries;
+    return [`- ${k.contender}: requests per run from CDP ${per(d.requests)}; the server saw ${per(d.serverRequests)}. ` +
       `Cross-check, Resource Timing page complete per run: ${rt.length ? rt.map((x) => int(x)).join(', ') + ' ms' : 'none'}` +
-      (missing > 0 ? ` (no entry for up to ${missing} of the served paths)` : '') + '.';
+      (missing > 0 ? ` (no entry for up to ${missing} of the served paths)` : '') + '.'];
   });
   if (cdp.length) out.push('Chromium times come from its CDP network events:', '', ...cdp, '');
-  const failures = c.contenders.flatMap((k) => k.runs.flatMap((r) => (r.error ? [`- ${k.contender}: ${r.error.code} — ${r.error.message}`] : [])));
+  const failures = c.contenders.flatMap((k) => k.digest.failures.map((e) => `- ${k.contender}: ${e.code} — ${e.message}`));
   if (failures.length) out.push('Failed loads:', '', ...failures, '');
   return out.join('\n');
 }
 
-function ratioSection(results: BenchResults): string {
+function ratioSection(results: ResultsSummary): string {
   const pairs = RATIO_PAIRS.filter(([g, o]) => results.cells.some((c) => medianTotal(c, g) !== undefined && medianTotal(c, o) !== undefined));
   const rows = results.cells.map((c) => [`${c.page} @ ${c.link}`, ...pairs.map(([g, o]) => dec(ratio(medianTotal(c, g), medianTotal(c, o))))]);
   return [
@@ -163,17 +166,18 @@ function reproducing(sources: readonly ResultsSource[], whyPath: string | undefi
     '## Reproducing',
     '',
     '```sh',
-    'npm run bench          # the full matrix, ~11 h of link time (root or user namespaces, nginx, Chromium; README "Benchmarks")',
+    'npm run bench          # the full matrix, ~11 h of link time (root or user namespaces, nginx, Chromium; bench/README.md)',
     'node dist/bench/bench.js --full --links pm95,mcmanus-100,mcmanus-300 --out a.json   # the latency-bound links, alone',
     'node dist/bench/bench.js --full --links spdy-dsl-80-0,…,mobile --pages almanac-median,almanac-p90 --jobs 6 --out b.json   # the DSL grid and mobile, bandwidth-bound pages: 6 links at a time',
     'node dist/bench/bench.js --full --links spdy-dsl-80-0,…,mobile --pages mcmanus-159 --out c.json   # the same links, the round-trip-bound page: alone',
     'npm run bench:quick    # a representative subset, under five minutes',
+    'node dist/bench/report.js a.json --summarize bench/results   # the summary and gzipped raw file of a run, as git keeps them',
     again,
     '```',
   ];
 }
 
-function metaSection(results: BenchResults, whyPath: string | undefined): string {
+function metaSection(results: ResultsSummary, whyPath: string | undefined): string {
   const sources = sourcesOf(results);
   const only = sources.length === 1 ? sources[0] : undefined;
   if (only !== undefined) {
@@ -234,7 +238,7 @@ function concurrencyNote(sources: readonly ResultsSource[]): string[] {
   });
 }
 
-function header(results: BenchResults): string[] {
+function header(results: ResultsSummary): string[] {
   const sources = sourcesOf(results);
   const m = results.meta;
   const times = 'Times are page-complete times in ms. For each contender, the columns give the median, min and max over its runs. The "÷ bound" column divides the median by the lower bound for that contender\'s scheme and requests (see bench/model/MODEL.md); 1.00 would be perfect.';
@@ -261,7 +265,7 @@ function header(results: BenchResults): string[] {
  * so a report of an unfinished or partly merged run is visibly incomplete. Full runs only: a quick
  * run leaves cells out by design.
  */
-function coverageSection(results: BenchResults): string | undefined {
+function coverageSection(results: ResultsSummary): string | undefined {
   if (results.meta.mode !== 'full') return undefined;
   const sources = sourcesOf(results);
   const key = (page: string, link: string) => JSON.stringify([page, link]);
@@ -312,7 +316,7 @@ function coverageSection(results: BenchResults): string | undefined {
  * `explanations` fill the "why:" line of each missed goal; the keys that matched none are pushed
  * onto `unused`, so a caller can flag explanations left over from an earlier run.
  */
-export function resultsMarkdown(results: BenchResults, figures: readonly string[] = [], explanations?: Explanations, unused?: string[], whyPath?: string): string {
+export function resultsMarkdown(results: ResultsSummary, figures: readonly string[] = [], explanations?: Explanations, unused?: string[], whyPath?: string): string {
   const goals = judgeGoals(results);
   const coverage = coverageSection(results);
   return [

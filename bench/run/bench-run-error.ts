@@ -1,3 +1,4 @@
+import { CodedError } from '../../src/errors/coded-error';
 import type { BenchError } from './results-schema';
 
 export type BenchRunErrorCode =
@@ -10,11 +11,8 @@ export type BenchRunErrorCode =
   | 'E_CHROMIUM_LOAD';
 
 /** A benchmark failure with a stable code; cells record it as `{code, message}` and carry on. */
-export class BenchRunError extends Error {
-  constructor(readonly code: BenchRunErrorCode, message: string) {
-    super(message);
-    this.name = 'BenchRunError';
-  }
+export class BenchRunError extends CodedError<BenchRunErrorCode> {
+  override readonly name = 'BenchRunError';
 }
 
 /** Any thrown value as the results file's `{code, message}` (link and origins errors keep their codes). */

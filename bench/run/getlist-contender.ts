@@ -2,26 +2,19 @@
  * One page load by a getlist strategy: `getlist load URL --strategy S --json` run inside the
  * client namespace, so it resolves names through the namespace's hosts file and crosses the link.
  */
+import type { RunFigures, RunJson } from '../../src/run';
 import type { Link } from '../link/link-emulator';
 import { BenchRunError } from './bench-run-error';
 import { childOutput } from './child-output';
 import type { GetlistStrategy } from './results-schema';
 
-export interface GetlistLoad {
-  totalMs: number;
-  meanTtfbMs: number;
-  connectionsOpened: number;
-  errors: number;
+/** What a results file keeps of a getlist run: a few of its figures and the protocols its connections spoke. */
+export interface GetlistLoad extends Pick<RunFigures, 'totalMs' | 'meanTtfbMs' | 'connectionsOpened' | 'errors'> {
   protocols: string[];
 }
 
-interface CliRun {
-  totalMs?: unknown;
-  meanTtfbMs?: unknown;
-  connectionsOpened?: unknown;
-  errors?: unknown;
-  handshakes?: Array<{ protocol?: unknown }>;
-}
+/** A `RunJson` as read from another process: every field still to be checked. */
+type CliRun = { [K in keyof RunJson]?: unknown } & { handshakes?: Array<{ protocol?: unknown }> };
 
 /** runs[0] of `getlist load --json` output, unchecked beyond being an object; `E_RUN_BAD_OUTPUT` otherwise. */
 export function firstLoadRun(stdout: string): Record<string, unknown> {

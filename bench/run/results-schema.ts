@@ -1,5 +1,6 @@
 /**
- * The results file of `node dist/bench/bench.js` (`bench/results/bench-<quick|full>-latest.json`).
+ * The results file of `node dist/bench/bench.js` (`bench/results/bench-<quick|full>-latest.json`): the raw
+ * form, every run. git keeps its summary and the raw file gzipped (bench/report/results-summary.ts).
  * Shared contract with the lower-bound model (bench/model/) and the report (bench/report/): change it
  * only together with them, and bump `RESULTS_SCHEMA_VERSION` when a field changes meaning.
  *

@@ -6,9 +6,9 @@ import { blockUrls, createLearnedState, forgetHost, recordVisit } from '../../sr
 import { learnedStateFromJson, learnedStateToJson } from '../../src/hints/learned-state-json';
 import { observeVisit } from '../../src/hints/observe-visit';
 import { hostOf, pageKey, templateKey } from '../../src/hints/site-template';
-import type { HintsView, Settings } from '../../src/page/messages';
-import type { PageRecord } from '../../src/page/page-record';
-import { isExcludedSite, isHttpUrl } from '../../src/page/site-rules';
+import type { HintsView, Settings } from '../../src/extension-messages/messages';
+import type { PageRecord } from '../../src/page/model/page-record';
+import { isExcludedSite, isHttpUrl } from '../../src/page/model/site-rules';
 import type { PageStore } from './page-store';
 import type { LocalStorageLike, SettingsStore } from './settings-store';
 

@@ -1,4 +1,4 @@
-import type { HostStatus } from '../../src/page/messages';
+import type { HostStatus } from '../../src/extension-messages/messages';
 
 /** The name the host is registered under (README "Installing the native host"). */
 export const HOST_NAME = 'dev.getlist.host';

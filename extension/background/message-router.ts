@@ -1,7 +1,8 @@
-import type { ContentMessage, UiRequest, UiResponse } from '../../src/page/messages';
-import { discoveriesReported, timingsReported } from '../../src/page/page-reducer';
-import { parseContentMessage } from '../../src/page/parse-content-message';
-import { parseUiRequest } from '../../src/page/parse-ui-request';
+import { isCodedError } from '../../src/errors/coded-error';
+import type { ContentMessage, UiRequest, UiResponse } from '../../src/extension-messages/messages';
+import { discoveriesReported, timingsReported } from '../../src/page/model/page-reducer';
+import { parseContentMessage } from '../../src/extension-messages/parse-content-message';
+import { parseUiRequest } from '../../src/extension-messages/parse-ui-request';
 import { isContextGoneError } from '../platform/context-errors';
 import type { PageStore } from './page-store';
 import type { UiHandlers } from './ui-handlers';
@@ -74,7 +75,7 @@ function forbidden(why: string): ErrorResponse {
 export function toErrorResponse(err: unknown, warn: (message: string) => void): ErrorResponse {
   const message = err instanceof Error ? err.message : String(err);
   if (isContextGoneError(err)) return { type: 'error', code: 'E_CONTEXT_GONE', message: `The extension was reloaded or a page closed: ${message}` };
-  const code = typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string' ? (err as { code: string }).code : 'E_INTERNAL';
+  const code = isCodedError(err) ? err.code : 'E_INTERNAL';
   if (code === 'E_INTERNAL') warn(`bug while handling a message: ${err instanceof Error ? (err.stack ?? message) : message}`);
   return { type: 'error', code, message };
 }

@@ -1,7 +1,9 @@
+import { CodedError, isCodedError } from '../../src/errors/coded-error';
 import { ChunkAssembler, ProtocolError, parseHostMessage, PROTOCOL_VERSION, type HostMessage, type RequestId } from '../../src/protocol';
 import type { HelloReply } from '../../src/protocol/replies';
+import { replyRole, settlingReplyType, type ProgressOf, type ReplyOf } from '../../src/protocol/reply-of';
 import type { HostRequest } from '../../src/protocol/requests';
-import type { HostStatus } from '../../src/page/messages';
+import type { HostStatus } from '../../src/extension-messages/messages';
 import { HOST_NAME, statusFromConnectFailure } from './host-status';
 
 /**
@@ -12,7 +14,8 @@ import { HOST_NAME, statusFromConnectFailure } from './host-status';
  * `maxPending` requests wait at once (one more is refused with `E_BUSY`); every pending request
  * settles — by its reply, its timeout, or `E_HOST_DISCONNECTED` when the port closes — so no
  * caller waits for ever. Every host message is reassembled from `chunk`s if needed and validated
- * with `parseHostMessage` before anyone sees it.
+ * with `parseHostMessage` before anyone sees it, and a request resolves only with the reply type
+ * that answers it (`ReplyOf` in src/protocol/reply-of.ts); any other type is `E_UNEXPECTED_REPLY`.
  */
 
 /** The parts of a `runtime.Port` this module uses (both browsers' native ports have them). */
@@ -46,24 +49,20 @@ export interface NativePortOptions {
   idleMs?: number;
 }
 
-export interface RequestOptions {
+/** `P`: the messages that may come before the settling reply (`ProgressOf` the request). */
+export interface RequestOptions<P extends HostMessage = HostMessage> {
   /** Reject with `E_TIMEOUT` after this long; 0 = never. @default 60000 */
   timeoutMs?: number;
-  /** Called with every reply before the last (multi-message replies such as replay's `replay-result`s). */
-  onMessage?: (message: HostMessage) => void;
-  /** Whether a reply is the last one for this id. @default every reply is */
-  isLast?: (message: HostMessage) => boolean;
+  /** Called with every message before the settling reply: a replay's `replay-result`s. */
+  onProgress?: (message: P) => void;
 }
 
-/** A request that failed: a host `error` reply, or a failure on this side (`E_BUSY`, `E_TIMEOUT`, `E_HOST_DISCONNECTED`). */
-export class HostRequestError extends Error {
+/**
+ * A request that failed: a host `error` reply, a reply of the wrong type (`E_UNEXPECTED_REPLY`), or
+ * a failure on this side (`E_BUSY`, `E_TIMEOUT`, `E_HOST_DISCONNECTED`).
+ */
+export class HostRequestError extends CodedError {
   override readonly name = 'HostRequestError';
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** What the rest of the background uses of the port (page actions, UI handlers); tests pass a fake. */
@@ -73,6 +72,7 @@ export type HostPort = Pick<NativePort, 'request' | 'checkStatus' | 'status'>;
 export type HostRequestBody = HostRequest extends infer R ? (R extends HostRequest ? Omit<R, 'id'> : never) : never;
 
 interface Pending {
+  body: HostRequestBody;
   resolve: (message: HostMessage) => void;
   reject: (error: HostRequestError) => void;
   options: RequestOptions;
@@ -135,8 +135,8 @@ export class NativePort {
     return this.currentStatus;
   }
 
-  /** Sends a request; resolves with its (last) reply, rejects with a `HostRequestError`. */
-  request(body: HostRequestBody, options: RequestOptions = {}): Promise<HostMessage> {
+  /** Sends a request; resolves with the reply that answers it, rejects with a `HostRequestError`. */
+  request<R extends HostRequestBody>(body: R, options: RequestOptions<ProgressOf<R>> = {}): Promise<ReplyOf<R>> {
     if (this.pending.size >= this.maxPending) {
       return Promise.reject(new HostRequestError('E_BUSY', `${this.pending.size} requests to the native host are already waiting; try again when they finish.`));
     }
@@ -157,10 +157,12 @@ export class NativePort {
     this.closed(c, reason);
   }
 
-  private send(connection: Connection, body: HostRequestBody, options: RequestOptions): Promise<HostMessage> {
+  private send<R extends HostRequestBody>(connection: Connection, body: R, options: RequestOptions<ProgressOf<R>>): Promise<ReplyOf<R>> {
     const id = this.nextId++;
-    return new Promise<HostMessage>((resolve, reject) => {
-      const entry: Pending = { resolve, reject, options };
+    return new Promise<ReplyOf<R>>((resolve, reject) => {
+      // `received` resolves an entry only with a message `replyRole` found to be the settling
+      // reply to `body`, and calls onProgress only with its progress messages: these are the types.
+      const entry: Pending = { body, resolve: resolve as (m: HostMessage) => void, reject, options: options as RequestOptions };
       const timeoutMs = options.timeoutMs ?? 60_000;
       if (timeoutMs > 0) {
         entry.timer = this.setTimer(() => {
@@ -195,8 +197,7 @@ export class NativePort {
     port.onMessage.addListener((raw) => this.received(connection, raw));
     port.onDisconnect.addListener((p) => this.closed(connection, p.error?.message ?? port.error?.message ?? this.deps.lastErrorMessage?.() ?? ''));
     connection.hello = this.send(connection, { type: 'hello', protocolVersion: PROTOCOL_VERSION }, { timeoutMs: this.helloTimeoutMs }).then(
-      (reply) => {
-        const hello = reply as HelloReply;
+      (hello) => {
         // The port may have closed between the reply and this callback; then its close has the last word.
         if (this.connection === connection) this.setStatus({ state: 'ok', hostVersion: hello.hostVersion });
         return hello;
@@ -225,7 +226,7 @@ export class NativePort {
       }
     } catch (err) {
       const id = err instanceof ProtocolError ? err.id : null;
-      const code = err instanceof ProtocolError ? err.code : 'E_INVALID_JSON';
+      const code = isCodedError(err) ? err.code : 'E_INVALID_JSON';
       const entry = id === null ? undefined : this.pending.get(id);
       if (entry && id !== null) this.settle(id, entry, undefined, new HostRequestError(code, `the native host sent an invalid message: ${errorText(err)}`));
       else this.warn(`ignored an invalid host message: ${errorText(err)}`);
@@ -241,9 +242,14 @@ export class NativePort {
       this.settle(id, entry, undefined, new HostRequestError(message.code, message.message));
       return;
     }
-    const last = entry.options.isLast ? entry.options.isLast(message) : true;
-    if (!last) {
-      entry.options.onMessage?.(message);
+    const role = replyRole(entry.body, message);
+    if (role === 'progress') {
+      entry.options.onProgress?.(message);
+      return;
+    }
+    if (role === 'unexpected') {
+      const error = new HostRequestError('E_UNEXPECTED_REPLY', `the native host answered ${entry.body.type} with ${message.type}; expected ${settlingReplyType(entry.body)}`);
+      this.settle(id, entry, undefined, error);
       return;
     }
     this.settle(id, entry, message);

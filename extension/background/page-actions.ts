@@ -1,10 +1,10 @@
-import type { PageRecord } from '../../src/page/page-record';
-import { buildRequestList } from '../../src/page/request-list';
-import { parseStrategies } from '../../src/page/settings';
-import { isExcludedSite, isHttpUrl, withoutFragment } from '../../src/page/site-rules';
-import type { MeasuredReply, ReplayResultMessage, ReplaySummaryMessage } from '../../src/protocol/replies';
+import type { PageRecord } from '../../src/page/model/page-record';
+import { buildRequestList } from '../../src/page/model/request-list';
+import { parseStrategies } from '../../src/extension-messages/settings';
+import { isExcludedSite, isHttpUrl, withoutFragment } from '../../src/page/model/site-rules';
+import { CodedError, isCodedError } from '../../src/errors/coded-error';
 import type { StrategyName } from '../../src/scheduler/strategies';
-import { HostRequestError, type HostPort } from './native-port';
+import type { HostPort } from './native-port';
 import type { PageStore } from './page-store';
 import type { SettingsStore } from './settings-store';
 
@@ -15,14 +15,8 @@ const MEASURE_TIMEOUT_MS = 60_000;
 /** The host cuts each strategy at 120 s; leave it room to report. */
 const REPLAY_MS_PER_STRATEGY = 150_000;
 
-export class ActionError extends Error {
+export class ActionError extends CodedError<'E_NO_PAGE' | 'E_EXCLUDED'> {
   override readonly name = 'ActionError';
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export interface PageActionsDeps {
@@ -60,12 +54,10 @@ export class PageActions {
       return;
     }
     try {
-      const reply = await port.request(
+      page.measured = await port.request(
         { type: 'schedule', pageId, documentUrl: withoutFragment(page.url), requests: buildRequestList(page), mode: 'measure' },
         { timeoutMs: MEASURE_TIMEOUT_MS },
       );
-      if (reply.type !== 'measured') throw new HostRequestError('E_UNEXPECTED_REPLY', `the native host answered schedule with ${reply.type}`);
-      page.measured = reply as MeasuredReply;
       delete page.hostError;
     } catch (err) {
       page.hostError = this.describe(err);
@@ -95,17 +87,15 @@ export class PageActions {
         { type: 'schedule', pageId: page.pageId, documentUrl: withoutFragment(page.url), requests: buildRequestList(page), mode: 'replay', strategies: names },
         {
           timeoutMs: names.length * REPLAY_MS_PER_STRATEGY,
-          isLast: (m) => m.type === 'replay-summary',
-          onMessage: (m) => {
-            if (m.type !== 'replay-result') return;
-            state.results.push(m as ReplayResultMessage);
+          onProgress: (result) => {
+            state.results.push(result);
             store.changed();
           },
         },
       )
       .then(
         (summary) => {
-          state.summary = summary as ReplaySummaryMessage;
+          state.summary = summary;
           state.status = 'done';
         },
         (err: unknown) => {
@@ -119,7 +109,7 @@ export class PageActions {
 
   /** An error for the record and the UI: the code, and a sentence with the fix when the host is missing. */
   describe(err: unknown): { code: string; message: string } {
-    const code = err instanceof HostRequestError || err instanceof ActionError ? err.code : 'E_INTERNAL';
+    const code = isCodedError(err) ? err.code : 'E_INTERNAL';
     const status = this.deps.port.status;
     const message = err instanceof Error ? err.message : String(err);
     if (status.state === 'missing' || (code === 'E_HOST_DISCONNECTED' && status.fix)) return { code, message: `${status.message ?? message} Fix: ${status.fix ?? 'getlist doctor'}` };

@@ -1,5 +1,5 @@
-import * as reducer from '../../src/page/page-reducer';
-import { grantsSiteAccess, SITE_ORIGINS } from '../../src/page/site-rules';
+import * as reducer from '../../src/page/model/page-reducer';
+import { grantsSiteAccess, SITE_ORIGINS } from '../../src/page/model/site-rules';
 import { browser, type WebNavigation, type WebRequest } from '../platform/browser-api';
 import type { PageActions } from './page-actions';
 import type { HintsService } from './hints-service';

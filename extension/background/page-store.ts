@@ -1,5 +1,5 @@
-import type { PageRecord } from '../../src/page/page-record';
-import { restore, snapshot, type PageState } from '../../src/page/page-reducer';
+import type { PageRecord } from '../../src/page/model/page-record';
+import { restore, snapshot, type PageState } from '../../src/page/model/page-reducer';
 
 /**
  * The page state and its copy in `storage.session`, so a restarted service worker (Chrome) or

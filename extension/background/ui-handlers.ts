@@ -1,6 +1,5 @@
-import type { HostStatus, UiRequest, UiResponse } from '../../src/page/messages';
-import { isHttpUrl } from '../../src/page/site-rules';
-import type { ExportReply, ForgottenReply, StatsReply } from '../../src/protocol/replies';
+import type { HostStatus, UiRequest, UiResponse } from '../../src/extension-messages/messages';
+import { isHttpUrl } from '../../src/page/model/site-rules';
 import type { HintsService } from './hints-service';
 import type { HostPort } from './native-port';
 import type { PageActions } from './page-actions';
@@ -44,18 +43,18 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
     'run-replay': async ({ tabId, strategies }) => ({ type: 'run-replay', started: await actions.replay(tabId, strategies) }),
     'host-status': async () => ({ type: 'host-status', status: await port.checkStatus() }),
     stats: async ({ origin, since, until }) => {
-      const reply = (await port.request({ type: 'stats', origin, since, until }, { timeoutMs: STORE_TIMEOUT_MS })) as StatsReply;
+      const reply = await port.request({ type: 'stats', origin, since, until }, { timeoutMs: STORE_TIMEOUT_MS });
       const { type: _type, id: _id, ...stats } = reply;
       return { type: 'stats', stats };
     },
     export: async ({ format, origin, since }) => {
-      const reply = (await port.request({ type: 'export', format, origin, since }, { timeoutMs: STORE_TIMEOUT_MS })) as ExportReply;
+      const reply = await port.request({ type: 'export', format, origin, since }, { timeoutMs: STORE_TIMEOUT_MS });
       return { type: 'export', format: reply.format, mimeType: reply.mimeType, data: reply.data };
     },
     forget: async ({ origin }) => {
       // The learned hints live in the browser, not the host: they go even when the host is missing.
       const hintsForgotten = deps.hints?.forget(origin);
-      const reply = port.request({ type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS }) as Promise<ForgottenReply>;
+      const reply = port.request({ type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS });
       const [, forgotten] = await Promise.all([hintsForgotten, reply]);
       return { type: 'forget', removed: forgotten.removed };
     },

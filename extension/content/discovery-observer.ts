@@ -1,6 +1,6 @@
-import { elementResources, needsLayout, RESOURCE_TAGS, type ElementSnapshot } from '../../src/page/element-resources';
-import type { Discovery } from '../../src/page/page-record';
-import { intersectsViewport } from '../../src/page/viewport';
+import { elementResources, needsLayout, RESOURCE_TAGS, type ElementSnapshot } from '../../src/page/model/element-resources';
+import type { Discovery } from '../../src/page/model/page-record';
+import { intersectsViewport } from '../../src/page/model/viewport';
 import { extensionGone, send } from './messaging';
 
 /** Batch discoveries for this long before sending (one message per ~100 ms of parsing). */

@@ -3,7 +3,7 @@
  * gains them, and its Resource Timing after `load`. Everything it sends is a `ContentMessage`;
  * classification and timing mapping are the pure helpers in src/page.
  */
-import { isHttpEntry, toNavigationTiming, toTimingEntry } from '../../src/page/timing-mapping';
+import { isHttpEntry, toNavigationTiming, toTimingEntry } from '../../src/page/model/timing-mapping';
 import { startDiscovery } from './discovery-observer';
 import { send } from './messaging';
 import { scanStyleBackgrounds } from './style-scan';

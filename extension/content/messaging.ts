@@ -1,4 +1,4 @@
-import type { ContentMessage } from '../../src/page/messages';
+import type { ContentMessage } from '../../src/extension-messages/messages';
 import { browser } from '../platform/browser-api';
 
 /** Errors that mean the extension went away (reloaded, updated, or no listener yet): not bugs. */

@@ -1,6 +1,6 @@
-import { cssImageUrls } from '../../src/page/element-resources';
-import type { Discovery } from '../../src/page/page-record';
-import { intersectsViewport } from '../../src/page/viewport';
+import { cssImageUrls } from '../../src/page/model/element-resources';
+import type { Discovery } from '../../src/page/model/page-record';
+import { intersectsViewport } from '../../src/page/model/viewport';
 
 /** Elements scanned with getComputedStyle when some sheet is cross-origin, per idle slice. */
 const COMPUTED_SLICE = 200;

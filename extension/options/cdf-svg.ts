@@ -1,4 +1,4 @@
-import { layoutCdfPlot, type CdfSeries } from '../../src/page/cdf-plot';
+import { layoutCdfPlot, type CdfSeries } from '../../src/page/views/cdf-plot';
 import { svg } from '../ui/dom';
 
 /** Draws the handshake CDF (`data-testid="cdf-plot"`) from pure layout. */

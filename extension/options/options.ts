@@ -2,8 +2,8 @@
  * The options page: handshake-time CDFs from the host's store, settings, exports and "forget".
  * Host missing → the `host-missing` block; every failure is shown, nothing throws.
  */
-import type { CdfSeries } from '../../src/page/cdf-plot';
-import type { Settings } from '../../src/page/messages';
+import type { CdfSeries } from '../../src/page/views/cdf-plot';
+import type { Settings } from '../../src/extension-messages/messages';
 import { STRATEGY_NAMES } from '../../src/scheduler/strategies';
 import type { HandshakeStatsJSON, StatsGroupJSON } from '../../src/stats/handshake-stats';
 import { browser } from '../platform/browser-api';

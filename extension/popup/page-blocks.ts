@@ -1,5 +1,5 @@
-import type { PageRecord } from '../../src/page/page-record';
-import { connectionUsage, navigationMilestones, origins, requestCount, transferBytes } from '../../src/page/page-summary';
+import type { PageRecord } from '../../src/page/model/page-record';
+import { connectionUsage, navigationMilestones, origins, requestCount, transferBytes } from '../../src/page/model/page-summary';
 import { bytes, h, ms } from '../ui/dom';
 
 /** The numbers at the top: navigation milestones, request/byte/origin counts, connections. */

@@ -3,15 +3,15 @@
  * waterfall, replay and exports. Every state — no page, restricted page, host missing, background
  * gone — renders something; nothing throws.
  */
-import { buildHar } from '../../src/page/har';
-import type { HostStatus, UiResponse } from '../../src/page/messages';
-import type { PageRecord } from '../../src/page/page-record';
+import { buildHar } from '../../src/page/views/har';
+import type { HostStatus, UiResponse } from '../../src/extension-messages/messages';
+import type { PageRecord } from '../../src/page/model/page-record';
 import { browser } from '../platform/browser-api';
 import { h, offerDownload } from '../ui/dom';
 import { showSiteAccess } from '../ui/grant-access';
 import { hostMissingBlock, hostUnavailable } from '../ui/host-missing';
 import { ask } from '../ui/ui-client';
-import type { HintsView } from '../../src/page/messages';
+import type { HintsView } from '../../src/extension-messages/messages';
 import { hintsBlock } from './hints-block';
 import { handshakesBlock, hostOf, metricsBlock } from './page-blocks';
 import { PRIVACY_NOTE, replayStatus, replayTable } from './replay-block';

@@ -1,5 +1,5 @@
-import type { PageRecord } from '../../src/page/page-record';
-import { browserObserved } from '../../src/page/page-summary';
+import type { PageRecord } from '../../src/page/model/page-record';
+import { browserObserved } from '../../src/page/model/page-summary';
 import { h } from '../ui/dom';
 
 export const PRIVACY_NOTE =

@@ -1,5 +1,5 @@
-import type { PageRecord } from '../../src/page/page-record';
-import { formatMs, layoutWaterfall } from '../../src/page/waterfall';
+import type { PageRecord } from '../../src/page/model/page-record';
+import { formatMs, layoutWaterfall } from '../../src/page/views/waterfall';
 import { h, svg } from '../ui/dom';
 
 const WIDTH = 380;

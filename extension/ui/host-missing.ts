@@ -1,4 +1,4 @@
-import type { HostStatus } from '../../src/page/messages';
+import type { HostStatus } from '../../src/extension-messages/messages';
 import { h } from './dom';
 
 /** The default fix when the background gives none (README "Installing the native host"). */

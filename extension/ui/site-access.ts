@@ -1,4 +1,4 @@
-import { SITE_ORIGINS } from '../../src/page/site-rules';
+import { SITE_ORIGINS } from '../../src/page/model/site-rules';
 
 /**
  * Site access (the manifest's `host_permissions`). Chromium grants it at install; Firefox MV3 may

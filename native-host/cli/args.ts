@@ -3,8 +3,14 @@ import { CliError } from './cli-error';
 export interface FlagSpec {
   /** `boolean` flags take no value; `string` flags take the next argument (or `--flag=value`). */
   type: 'boolean' | 'string';
-  /** Shown in help. */
+  /** What the option does, shown in `getlist <command> --help`. */
   description: string;
+  /** The value's placeholder in help, e.g. `MS`, `FILE`, `a,b,...`. @default 'VALUE' */
+  value?: string;
+  /** What applies when the option is absent, shown as `(default: …)` in help. */
+  default?: string;
+  /** The command fails without it (checked by the command; shown without brackets in the usage line). */
+  required?: boolean;
 }
 
 export interface ParsedArgs {

@@ -5,18 +5,31 @@ import { HOST_NAME, chromeOrigin } from '../install/host-manifest';
 import { browsersWithManifest } from '../install/installed';
 import { boolFlag, intFlag, parseArgs, stringFlag, type FlagSpec } from './args';
 import { CliError } from './cli-error';
+import { usageLine, type CommandHelp } from './command-help';
 import { asCliErrors, BROWSER_FLAG, browserFlag, EXTENSION_ID_FLAG, extensionIds, realInstallDeps, USER_DATA_DIR_FLAG, userDataDirFlag, type InstallDeps } from './install-options';
 import type { CliIo } from './io';
 
-export const DOCTOR_USAGE = 'getlist doctor [--browser chrome|chromium|firefox|all] [--extension-id ID] [--user-data-dir DIR] [--timeout MS] [--json]';
-
 const FLAGS: Record<string, FlagSpec> = {
-  browser: BROWSER_FLAG,
-  'extension-id': EXTENSION_ID_FLAG,
+  browser: { ...BROWSER_FLAG, default: 'the browsers found here or with a getlist manifest' },
+  'extension-id': { ...EXTENSION_ID_FLAG, description: 'the Chrome extension id the manifest must admit (32 letters a–p)' },
   'user-data-dir': USER_DATA_DIR_FLAG,
-  timeout: { type: 'string', description: 'how long the host may take to answer hello, in ms (default 5000)' },
-  json: { type: 'boolean', description: 'print one JSON object: {ok, extensionId, geckoId, checks: [{browser, check, status, detail, fix}]}' },
+  timeout: { type: 'string', value: 'MS', default: '5000', description: 'how long the host may take to answer hello' },
+  json: { type: 'boolean', description: 'print one JSON object: {ok, hostName, extensionId, geckoId, checks: [{browser, check, status, detail, fix}]}' },
 };
+
+export const DOCTOR_HELP: CommandHelp = {
+  synopsis: 'doctor',
+  summary: 'check the host installation end to end, with fixes',
+  description:
+    'Does for each browser what the browser will do: finds and parses the host manifest, checks that it admits ' +
+    'the extension and that the launcher is executable, then starts the launcher with the browser\'s arguments ' +
+    'and a minimal PATH and waits for the answer to a hello frame. Each check prints ok, warn, FAIL or skip; a ' +
+    'FAIL comes with the command that fixes it, and makes the exit status 1 (E_DOCTOR_FAILED). Snap and Flatpak ' +
+    'browsers get what they need spelled out.',
+  flags: FLAGS,
+};
+
+export const DOCTOR_USAGE = usageLine(DOCTOR_HELP.synopsis, FLAGS);
 
 const STATUS_LABEL = { ok: 'ok', warn: 'warn', fail: 'FAIL', skip: 'skip' } as const;
 

@@ -1,19 +1,35 @@
 import { EXPORT_FORMATS, exportStats, isExportFormat } from '../../src/stats/export-formats';
 import { parseArgs, stringFlag, type FlagSpec } from './args';
 import { CliError } from './cli-error';
+import { usageLine, type CommandHelp } from './command-help';
 import type { CliIo } from './io';
 import { parseQueryFlags, QUERY_FLAGS } from './query-flags';
 import { DATA_DIR_FLAG, readStore, storeDirFromArgs } from './store-access';
 import { writeFileAtomic } from './write-file-atomic';
 
-export const EXPORT_USAGE = `getlist export --format ${EXPORT_FORMATS.join('|')} [--out FILE] [--origin O] [--since D] [--until D] [--data-dir DIR]`;
-
 const FLAGS: Record<string, FlagSpec> = {
-  format: { type: 'string', description: `${EXPORT_FORMATS.join(', ')}` },
-  out: { type: 'string', description: 'write to FILE (atomically, mode 0600) instead of stdout' },
+  format: {
+    type: 'string',
+    value: EXPORT_FORMATS.join('|'),
+    required: true,
+    description:
+      'csv: one row per CDF point (group,key,phase,ms,cdf,count); json: the `stats --json` groups with ' +
+      'mergeable histograms, plus the stored page summaries; prom: Prometheus text, one histogram ' +
+      'getlist_handshake_duration_seconds per phase, origin, protocol and TLS kind',
+  },
+  out: { type: 'string', value: 'FILE', default: 'stdout', description: 'write to FILE instead: atomically (temp file, fsync, rename), mode 0600' },
   ...QUERY_FLAGS,
   'data-dir': DATA_DIR_FLAG,
 };
+
+export const EXPORT_HELP: CommandHelp = {
+  synopsis: 'export',
+  summary: 'export the stored handshake stats as csv, json or prom',
+  description: 'Writes the statistics of `getlist stats` for other tools. docs/cli.md describes each format in full.',
+  flags: FLAGS,
+};
+
+export const EXPORT_USAGE = usageLine(EXPORT_HELP.synopsis, FLAGS);
 
 /** Exports the stored handshake statistics as CSV, JSON (with page summaries) or Prometheus text. */
 export async function exportCommand(argv: readonly string[], io: CliIo, now: () => number = Date.now): Promise<number> {

@@ -4,9 +4,19 @@ import { createHostLog, type HostLog } from '../host/host-log';
 import { dataDirPath, ensurePrivateDir, storeDirIn } from '../store/data-dir';
 import { openStore } from '../store/level-store';
 import type { HandshakeStore } from '../store/store-types';
+import type { CommandHelp } from './command-help';
 import type { CliIo } from './io';
 
-export const HOST_USAGE = 'getlist host  (started by the browser through native messaging; extra arguments are ignored)';
+export const HOST_HELP: CommandHelp = {
+  synopsis: 'host',
+  summary: 'the native messaging host the browser starts (frames on stdin/stdout)',
+  description:
+    'The native messaging host. The browser starts it through the launcher `getlist install` writes and speaks ' +
+    'length-prefixed JSON frames with it on stdin/stdout (docs/protocol.md); you do not run it by hand. Arguments ' +
+    'are logged and ignored (Chrome passes the caller\'s origin, Firefox the manifest path and extension id). Logs go ' +
+    'to stderr and <data dir>/host.log. It exits 0 when stdin ends or on SIGTERM.',
+  flags: {},
+};
 
 /** After the host has finished, the process gets this long to exit on its own before it is ended. */
 const EXIT_GRACE_MS = 200;

@@ -5,19 +5,30 @@ import { install, type InstallResult } from '../install/install';
 import { defaultHostCommand } from '../install/launcher';
 import { boolFlag, parseArgs, type FlagSpec } from './args';
 import { CliError } from './cli-error';
+import { usageLine, type CommandHelp } from './command-help';
 import { asCliErrors, BROWSER_FLAG, browserFlag, EXTENSION_ID_FLAG, extensionIds, packageRoot, realInstallDeps, USER_DATA_DIR_FLAG, userDataDirFlag, type InstallDeps } from './install-options';
 import type { CliIo } from './io';
 
-export const INSTALL_USAGE = 'getlist install [--browser chrome|chromium|firefox|all] [--extension-id ID] [--user-data-dir DIR] [--only-found] [--quiet] [--json]';
-
 const FLAGS: Record<string, FlagSpec> = {
-  browser: BROWSER_FLAG,
+  browser: { ...BROWSER_FLAG, default: 'all: the browsers found here, or all three if none is found' },
   'extension-id': EXTENSION_ID_FLAG,
   'user-data-dir': USER_DATA_DIR_FLAG,
   'only-found': { type: 'boolean', description: 'install only for browsers found on this machine; none found means nothing to do' },
   quiet: { type: 'boolean', description: 'print only what changed (nothing when everything is already installed)' },
-  json: { type: 'boolean', description: 'print one JSON object' },
+  json: { type: 'boolean', description: 'print one JSON object: the launcher, each manifest and whether it was created, updated or unchanged' },
 };
+
+export const INSTALL_HELP: CommandHelp = {
+  synopsis: 'install',
+  summary: 'install the native messaging host for Chrome, Chromium and Firefox',
+  description:
+    'Registers the native messaging host for the current user (no root): a launcher in the data dir and a host ' +
+    'manifest per browser (registry keys on Windows). Safe to repeat: files that are already right are left ' +
+    'alone. Run it again after moving node or this checkout. docs/native-host.md lists where each file goes.',
+  flags: FLAGS,
+};
+
+export const INSTALL_USAGE = usageLine(INSTALL_HELP.synopsis, FLAGS);
 
 /**
  * `getlist install`: writes the launcher and a host manifest per browser (and the registry keys on

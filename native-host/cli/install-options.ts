@@ -20,9 +20,18 @@ export function realInstallDeps(): InstallDeps {
   return { sys: realSystem() };
 }
 
-export const BROWSER_FLAG: FlagSpec = { type: 'string', description: `${BROWSERS.join(', ')} (comma-separated) or all` };
-export const USER_DATA_DIR_FLAG: FlagSpec = { type: 'string', description: 'a Chrome/Chromium --user-data-dir: install into DIR/NativeMessagingHosts (implies --browser chromium)' };
-export const EXTENSION_ID_FLAG: FlagSpec = { type: 'string', description: 'admit this Chrome extension id (32 letters a-p) instead of the one fixed by manifest.json "key"' };
+export const BROWSER_FLAG: FlagSpec = { type: 'string', value: 'B', description: `${BROWSERS.join(', ')} (comma-separated), or all` };
+export const USER_DATA_DIR_FLAG: FlagSpec = {
+  type: 'string',
+  value: 'DIR',
+  description: 'for a Chrome or Chromium started with --user-data-dir=DIR: the manifest in DIR/NativeMessagingHosts (Chromium unless --browser chrome; not on Windows)',
+};
+export const EXTENSION_ID_FLAG: FlagSpec = {
+  type: 'string',
+  value: 'ID',
+  default: 'the id fixed by the "key" in manifest.json, which `getlist doctor` prints',
+  description: 'the Chrome extension id to admit (32 letters a–p), e.g. a store copy\'s',
+};
 
 /**
  * `--browser`: a comma-separated list of browser names, `all`, or undefined when not given.
@@ -69,7 +78,7 @@ export function packageRoot(deps: InstallDeps): string {
   return deps.packageRoot ?? findPackageRoot(__dirname, deps.sys.fs);
 }
 
-/** Runs an installer step, turning its InstallError into the CLI's `getlist: CODE: message`. */
+/** Runs an installer step, rethrowing its InstallError as a CliError, whose `exitCode` direct callers of the commands read. */
 export async function asCliErrors<T>(f: () => Promise<T> | T): Promise<T> {
   try {
     return await f();

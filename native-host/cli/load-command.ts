@@ -1,22 +1,35 @@
+import { runToJson, summarizeStrategies, type Run, type StrategySummary } from '../../src/run';
 import type { Strategy } from '../../src/scheduler';
-import { LoadError } from '../load/load-errors';
 import { loadPage, type LoadPageOptions } from '../load/page-loader';
-import type { LoadRun } from '../load/run-summary';
 import { boolFlag, intFlag, parseArgs, type FlagSpec } from './args';
 import { CliError } from './cli-error';
+import { usageLine, type CommandHelp } from './command-help';
 import { formatBytes, formatTable } from './format-table';
 import type { CliIo } from './io';
 import { Recorder } from './record-option';
-import { LOAD_FLAGS, parseStrategies, transportOptions } from './strategy-options';
-import { runToJson, summarizeStrategies, type StrategySummary } from './strategy-summary';
-
-export const LOAD_USAGE = 'getlist load URL [--strategy a,b,...] [--repeat N] [--json] [--connections N] [--depth N] [--timeout MS] [--ca FILE] [--insecure] [--record [--data-dir DIR]]';
+import { LOAD_FLAGS, parseStrategies, STRATEGIES_HELP, transportOptions } from './strategy-options';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...LOAD_FLAGS,
-  ca: { type: 'string', description: 'trust this PEM CA file for https (e.g. a test server)' },
+  strategy: { ...LOAD_FLAGS.strategy, default: 'http10,browser,pipelined,getlist' },
+  timeout: { ...LOAD_FLAGS.timeout, default: '120000' },
+  ca: { type: 'string', value: 'FILE', description: 'trust this PEM CA file for https (e.g. a test server\'s)' },
   insecure: { type: 'boolean', description: 'do not verify TLS certificates' },
 };
+
+export const LOAD_HELP: CommandHelp = {
+  synopsis: 'load URL',
+  summary: 'load a page with each strategy and compare',
+  description:
+    'Fetches the document at URL and, as the streaming scanner finds each resource in it, fetches that ' +
+    'resource at once (stylesheets are scanned for url() and @import when they arrive). Each strategy ' +
+    'loads the page in turn and the table compares them: total ms, mean time to first byte, connections ' +
+    'opened, requests per connection, bytes, handshake p50/p90 and errors. Progress goes to stderr.',
+  flags: FLAGS,
+  sections: [STRATEGIES_HELP],
+};
+
+export const LOAD_USAGE = usageLine(LOAD_HELP.synopsis, FLAGS);
 
 /**
  * Runs each strategy `repeat` times, interleaved (s1, s2, …, s1, s2, …) so that slow drift in the
@@ -27,9 +40,9 @@ export async function runStrategies(
   strategies: readonly Strategy[],
   repeat: number,
   base: Omit<LoadPageOptions, 'url' | 'strategy'>,
-  progress: (run: LoadRun, rep: number) => void,
-): Promise<Array<{ run: LoadRun; repeat: number }>> {
-  const runs: Array<{ run: LoadRun; repeat: number }> = [];
+  progress: (run: Run, rep: number) => void,
+): Promise<Array<{ run: Run; repeat: number }>> {
+  const runs: Array<{ run: Run; repeat: number }> = [];
   for (let rep = 1; rep <= repeat; rep++) {
     for (const s of strategies) {
       const run = await loadPage({ ...base, url, strategy: s });
@@ -43,7 +56,7 @@ export async function runStrategies(
 export function comparisonRows(rows: readonly StrategySummary[]): { header: string[]; body: Array<Array<string | number>> } {
   return {
     header: ['strategy', 'total ms', 'mean TTFB ms', 'conns', 'req/conn', 'requests', 'bytes', 'hs p50 ms', 'hs p90 ms', 'errors'],
-    body: rows.map((r) => [r.strategy, r.totalMs, r.meanTtfbMs, r.connectionsOpened, r.requestsPerConnection, r.requests, formatBytes(r.bytes), r.handshakeP50Ms, r.handshakeP90Ms, r.errors]),
+    body: rows.map((r) => [r.strategy, r.totalMs, r.meanTtfbMs, r.connectionsOpened, r.requestsPerConnection, r.requests, formatBytes(r.bytes), r.handshakeP50Ms ?? NaN, r.handshakeP90Ms ?? NaN, r.errors]),
   };
 }
 
@@ -59,15 +72,12 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   const json = boolFlag(args, 'json');
   const transport = transportOptions(args);
   const recorder = await Recorder.open(args);
-  let runs: Array<{ run: LoadRun; repeat: number }>;
+  let runs: Array<{ run: Run; repeat: number }>;
   try {
     runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs }, (run, rep) => {
       if (!json) io.err(`  ${run.strategy.padEnd(9)} run ${rep}/${repeat}: ${run.totalMs.toFixed(0)} ms, ${run.requests.length} requests\n`);
     });
     await recorder?.record(runs.map((r) => r.run), json ? undefined : io);
-  } catch (err) {
-    if (err instanceof LoadError) throw new CliError(err.code, err.message);
-    throw err;
   } finally {
     await recorder?.close();
   }

@@ -1,39 +1,53 @@
-import { CliError } from './cli-error';
-import { DEMO_USAGE, demoCommand } from './demo-command';
-import { DOCTOR_USAGE, doctorCommand } from './doctor-command';
-import { INSTALL_USAGE, installCommand } from './install-command';
+import { formatCommandHelp, formatOverview, type CommandHelp } from './command-help';
+import { DEMO_HELP, demoCommand } from './demo-command';
+import { DOCTOR_HELP, doctorCommand } from './doctor-command';
+import { INSTALL_HELP, installCommand } from './install-command';
 import { processIo, type CliIo } from './io';
-import { EXPORT_USAGE, exportCommand } from './export-command';
-import { HOST_USAGE, hostCommand } from './host-command';
-import { LOAD_USAGE, loadCommand } from './load-command';
-import { STATS_USAGE, statsCommand } from './stats-command';
-import { UNINSTALL_USAGE, uninstallCommand } from './uninstall-command';
+import { EXPORT_HELP, exportCommand } from './export-command';
+import { HOST_HELP, hostCommand } from './host-command';
+import { LOAD_HELP, loadCommand } from './load-command';
+import { reportFailure } from './report-failure';
+import { STATS_HELP, statsCommand } from './stats-command';
+import { UNINSTALL_HELP, uninstallCommand } from './uninstall-command';
 
 export const VERSION = '0.1.0';
 
-const COMMANDS: Record<string, { usage: string; summary: string; run: (argv: readonly string[], io: CliIo) => Promise<number> }> = {
-  load: { usage: LOAD_USAGE, summary: 'load a page with each strategy and compare', run: loadCommand },
-  demo: { usage: DEMO_USAGE, summary: 'serve the bundled demo site behind an emulated link and compare strategies', run: demoCommand },
-  stats: { usage: STATS_USAGE, summary: 'handshake-time percentiles and CDFs from the store', run: (argv, io) => statsCommand(argv, io) },
-  export: { usage: EXPORT_USAGE, summary: 'export the stored handshake stats as csv, json or prom', run: (argv, io) => exportCommand(argv, io) },
-  install: { usage: INSTALL_USAGE, summary: 'install the native messaging host for Chrome, Chromium and Firefox', run: installCommand },
-  uninstall: { usage: UNINSTALL_USAGE, summary: 'remove the native messaging host manifests and launcher', run: uninstallCommand },
-  doctor: { usage: DOCTOR_USAGE, summary: 'check the host installation end to end, with fixes', run: doctorCommand },
-  host: { usage: HOST_USAGE, summary: 'the native messaging host the browser starts (frames on stdin/stdout)', run: (argv, io) => hostCommand(argv, io, { hostVersion: VERSION }) },
+export interface Command {
+  /** What `getlist <command> --help` prints; its `flags` are the command parser's own table. */
+  help: CommandHelp;
+  run: (argv: readonly string[], io: CliIo) => Promise<number>;
+}
+
+/** Every subcommand, in the order `getlist --help` lists them. */
+export const COMMANDS: Readonly<Record<string, Command>> = {
+  load: { help: LOAD_HELP, run: loadCommand },
+  demo: { help: DEMO_HELP, run: demoCommand },
+  stats: { help: STATS_HELP, run: (argv, io) => statsCommand(argv, io) },
+  export: { help: EXPORT_HELP, run: (argv, io) => exportCommand(argv, io) },
+  install: { help: INSTALL_HELP, run: installCommand },
+  uninstall: { help: UNINSTALL_HELP, run: uninstallCommand },
+  doctor: { help: DOCTOR_HELP, run: doctorCommand },
+  host: { help: HOST_HELP, run: (argv, io) => hostCommand(argv, io, { hostVersion: VERSION }) },
 };
 
 function help(command?: string): string {
   const c = command ? COMMANDS[command] : undefined;
-  if (c) return `usage: ${c.usage}\n\n${c.summary}\n`;
-  const lines = Object.entries(COMMANDS).map(([name, x]) => `  ${name.padEnd(6)} ${x.summary}`);
-  return `getlist ${VERSION} — a browser-side connection scheduler\n\nusage: getlist <command> [options]\n\n${lines.join('\n')}\n  help   show this, or \`getlist help <command>\`\n\nRun \`getlist help <command>\` for a command's options.\n`;
+  return c ? formatCommandHelp(c.help) : formatOverview(VERSION, COMMANDS);
 }
 
-/** Entry point; returns the exit code. Errors print as `getlist: CODE: message`. */
+/**
+ * Entry point; returns the exit code. An error with a code prints as `getlist: CODE: message`
+ * (exit 2 for `E_USAGE`, else 1); one without is a bug, printed with its stack (exit 70).
+ */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    io.out(help(rest[0]));
+    const topic = rest[0];
+    if (topic !== undefined && !COMMANDS[topic]) {
+      io.err(`getlist: E_USAGE: no command ${JSON.stringify(topic)} to show help for\n\n${help()}`);
+      return 2;
+    }
+    io.out(help(topic));
     return 0;
   }
   if (command === 'version' || command === '--version') {
@@ -52,10 +66,6 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   try {
     return await c.run(rest, io);
   } catch (err) {
-    if (err instanceof CliError) {
-      io.err(`getlist: ${err.code}: ${err.message}\n`);
-      return err.exitCode;
-    }
-    throw err;
+    return reportFailure(err, io);
   }
 }

@@ -3,9 +3,9 @@ import { stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CliError } from './cli-error';
 
 export const QUERY_FLAGS: Record<string, FlagSpec> = {
-  origin: { type: 'string', description: 'only connections to this origin, e.g. https://example.com' },
-  since: { type: 'string', description: 'from this time on: an ISO date (2025-01-31, 2025-01-31T08:00Z) or an age (30m, 12h, 7d, 2w)' },
-  until: { type: 'string', description: 'before this time (same forms as --since)' },
+  origin: { type: 'string', value: 'O', default: 'every origin', description: 'only connections to this origin, e.g. https://example.com (a URL is cut to its origin)' },
+  since: { type: 'string', value: 'D', default: 'the oldest record', description: 'from this time on: an ISO date or date-time (2025-01-31 is UTC midnight; 2025-01-31T08:00Z) or an age (45s, 30m, 12h, 7d, 2w)' },
+  until: { type: 'string', value: 'D', default: 'now', description: 'before this time (same forms as --since)' },
 };
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };

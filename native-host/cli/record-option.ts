@@ -1,10 +1,10 @@
-import type { LoadRun } from '../load/run-summary';
+import type { Run } from '../../src/run';
 import { openStore, type LevelStore } from '../store/level-store';
 import type { StoredHandshake } from '../store/store-types';
 import { boolFlag, type ParsedArgs } from './args';
 import { CliError } from './cli-error';
 import type { CliIo } from './io';
-import { asCliError, storeDirFromArgs } from './store-access';
+import { storeDirFromArgs } from './store-access';
 
 /**
  * `--record` for `load` and `demo`: saves every run's handshakes in the store (source `cli`).
@@ -19,28 +19,16 @@ export class Recorder {
       if (args.flags.has('data-dir')) throw new CliError('E_USAGE', '--data-dir only applies with --record');
       return undefined;
     }
-    try {
-      return new Recorder(await openStore({ dir: storeDirFromArgs(args) }));
-    } catch (err) {
-      throw asCliError(err);
-    }
+    return new Recorder(await openStore({ dir: storeDirFromArgs(args) }));
   }
 
-  async record(runs: readonly LoadRun[], io: CliIo | undefined): Promise<void> {
+  async record(runs: readonly Run[], io: CliIo | undefined): Promise<void> {
     const records: StoredHandshake[] = runs.flatMap((run) => run.handshakes.map((h) => ({ ...h, source: 'cli' as const, pageUrl: run.url })));
-    try {
-      await this.store.addHandshakes(records);
-    } catch (err) {
-      throw asCliError(err);
-    }
+    await this.store.addHandshakes(records);
     io?.err(`recorded ${records.length} handshakes in ${this.store.location}\n`);
   }
 
   async close(): Promise<void> {
-    try {
-      await this.store.close();
-    } catch (err) {
-      throw asCliError(err);
-    }
+    await this.store.close();
   }
 }

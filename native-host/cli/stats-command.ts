@@ -3,21 +3,38 @@ import { orderedPhases, statsToJSON, type HandshakeStats, type PhaseSet } from '
 import { boolFlag, parseArgs, type FlagSpec } from './args';
 import { asciiCdf } from './ascii-cdf';
 import { CliError } from './cli-error';
+import { usageLine, type CommandHelp } from './command-help';
 import { formatTable } from './format-table';
 import type { CliIo } from './io';
 import { describeQuery, parseQueryFlags, QUERY_FLAGS } from './query-flags';
 import { DATA_DIR_FLAG, readStore, storeDirFromArgs } from './store-access';
 
-export const STATS_USAGE = 'getlist stats [--origin O] [--since D] [--until D] [--json] [--data-dir DIR]';
+/** Origins listed in the per-origin table, busiest first. */
+const TOP_ORIGINS = 20;
 
 const FLAGS: Record<string, FlagSpec> = {
   ...QUERY_FLAGS,
-  json: { type: 'boolean', description: 'print the aggregation (summaries, CDFs, histograms) as JSON' },
+  json: { type: 'boolean', description: 'print the aggregation (percentiles, CDF points, mergeable histograms) as one JSON object' },
   'data-dir': DATA_DIR_FLAG,
 };
 
-/** Origins listed in the per-origin table, busiest first. */
-const TOP_ORIGINS = 20;
+/** How handshakes get into the store, for an empty `stats`. */
+export const HOW_TO_RECORD =
+  'Handshakes get there in two ways: with the browser extension loaded and its host registered (`getlist install`), ' +
+  'the host times the connections of every page you visit; and `getlist load --record URL` or `getlist demo --record` save theirs.';
+
+export const STATS_HELP: CommandHelp = {
+  synopsis: 'stats',
+  summary: 'handshake-time percentiles and CDFs from the store',
+  description:
+    'Prints handshake-time statistics from the store: percentiles (n, min, p50, p75, p90, p95, p99, max, mean) ' +
+    'of each phase (dns, tcp, tls, total) over every connection, full against resumed TLS, per protocol and ' +
+    `per origin (the ${TOP_ORIGINS} busiest), then an ASCII CDF of each phase. The tls phase counts https connections only. ` +
+    HOW_TO_RECORD,
+  flags: FLAGS,
+};
+
+export const STATS_USAGE = usageLine(STATS_HELP.synopsis, FLAGS);
 
 /**
  * Handshake-time percentiles and CDFs from the store: every connection, full vs resumed TLS,
@@ -28,13 +45,16 @@ export async function statsCommand(argv: readonly string[], io: CliIo, now: () =
   if (args.positionals.length > 0) throw new CliError('E_USAGE', `unexpected argument ${JSON.stringify(args.positionals[0])}\nusage: ${STATS_USAGE}`);
   const query = parseQueryFlags(args, now());
   const dir = storeDirFromArgs(args);
-  const { stats } = await readStore(dir, query);
+  const { stats, exists } = await readStore(dir, query);
   if (boolFlag(args, 'json')) {
     io.out(`${JSON.stringify({ store: dir, query, ...statsToJSON(stats) })}\n`);
     return 0;
   }
   io.out(`${stats.count} handshake${stats.count === 1 ? '' : 's'} in ${dir} (${describeQuery(query)})\n`);
   if (stats.count > 0) io.out(`${renderStats(stats)}\n`);
+  else if (!exists) io.out(`Nothing is stored yet. ${HOW_TO_RECORD}\n`);
+  else if (Object.keys(query).length > 0) io.out('No stored handshake matches; without --origin, --since and --until every one counts.\n');
+  else io.out(`The store holds no handshakes. ${HOW_TO_RECORD}\n`);
   return 0;
 }
 

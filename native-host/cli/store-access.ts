@@ -4,14 +4,14 @@ import { HandshakeStats } from '../../src/stats/handshake-stats';
 import { dataDirPath, storeDirIn } from '../store/data-dir';
 import { openStore, type LevelStore } from '../store/level-store';
 import { pageOriginOf } from '../store/record-codec';
-import { StoreError } from '../store/store-errors';
 import type { HandshakeQuery, PageSummary } from '../store/store-types';
 import { stringFlag, type FlagSpec, type ParsedArgs } from './args';
-import { CliError } from './cli-error';
 
 export const DATA_DIR_FLAG: FlagSpec = {
   type: 'string',
-  description: 'the data dir holding the store (default: $GETLIST_DATA_DIR, else the per-OS user data dir)',
+  value: 'DIR',
+  description: 'use the store in DIR/handshakes',
+  default: '$GETLIST_DATA_DIR, else $XDG_DATA_HOME/getlist or ~/.local/share/getlist (Linux), ~/Library/Application Support/getlist (macOS), %APPDATA%\\getlist (Windows)',
 };
 
 /** The store's folder: `<data dir>/handshakes`, the data dir from `--data-dir` or the environment. */
@@ -20,31 +20,18 @@ export function storeDirFromArgs(args: ParsedArgs): string {
   return storeDirIn(flag !== undefined ? path.resolve(flag) : dataDirPath());
 }
 
-/** Opens the store, runs `fn`, closes it; store failures become coded CLI errors. */
+/** Opens the store, runs `fn`, closes it (also when `fn` fails); store errors keep their codes. */
 export async function withStore<T>(dir: string, fn: (store: LevelStore) => Promise<T>): Promise<T> {
-  let store: LevelStore;
-  try {
-    store = await openStore({ dir });
-  } catch (err) {
-    throw asCliError(err);
-  }
+  const store = await openStore({ dir });
   let result: T;
   try {
     result = await fn(store);
   } catch (err) {
     await store.close().catch(() => undefined);
-    throw asCliError(err);
+    throw err;
   }
-  try {
-    await store.close();
-  } catch (err) {
-    throw asCliError(err);
-  }
+  await store.close();
   return result;
-}
-
-export function asCliError(err: unknown): unknown {
-  return err instanceof StoreError ? new CliError(err.code, err.message) : err;
 }
 
 export interface StoredData {

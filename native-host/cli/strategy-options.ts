@@ -4,17 +4,28 @@ import { intFlag, stringFlag, boolFlag, type FlagSpec, type ParsedArgs } from '.
 import { CliError } from './cli-error';
 import type { LoadPageOptions } from '../load/page-loader';
 import { DATA_DIR_FLAG } from './store-access';
+import { describeStrategies } from '../../src/scheduler/strategy-summaries';
+import type { HelpSection } from './command-help';
 
-/** Flags shared by every command that loads pages. */
-export const LOAD_FLAGS: Record<string, FlagSpec> = {
-  strategy: { type: 'string', description: `comma-separated strategies (${STRATEGY_NAMES.join(', ')})` },
-  repeat: { type: 'string', description: 'runs per strategy, interleaved (default 1)' },
-  json: { type: 'boolean', description: 'print one JSON object instead of tables' },
-  connections: { type: 'string', description: 'override connections per origin for every strategy' },
-  depth: { type: 'string', description: 'override the pipelining depth for every strategy' },
-  timeout: { type: 'string', description: 'give up on one page load after this many ms (default 120000)' },
-  record: { type: 'boolean', description: 'also save the handshakes in the store (source "cli"); off by default' },
-  'data-dir': DATA_DIR_FLAG,
+/**
+ * Flags shared by every command that loads pages. `strategy` and `timeout` have no default here:
+ * `load` and `demo` differ, and each states its own.
+ */
+export const LOAD_FLAGS = {
+  strategy: { type: 'string', value: 'a,b,...', description: `strategies to compare, comma-separated: ${STRATEGY_NAMES.join(', ')}; each is described below` },
+  repeat: { type: 'string', value: 'N', default: '1', description: 'runs per strategy, 1 to 100, interleaved a b a b … so drift hits every strategy alike; tables show the medians' },
+  json: { type: 'boolean', description: 'print one JSON object (every run, request and handshake) instead of tables' },
+  connections: { type: 'string', value: 'N', default: "each strategy's own", description: 'HTTP/1.1 connections per origin for every strategy, 1 to 64' },
+  depth: { type: 'string', value: 'N', default: "each strategy's own", description: 'pipelining depth for every pipelining strategy, 1 to 256' },
+  timeout: { type: 'string', value: 'MS', description: 'give up on one page load after this many ms' },
+  record: { type: 'boolean', description: 'also save every connection\'s handshake in the store (source "cli") for `getlist stats`; off by default, so test runs never touch your data' },
+  'data-dir': { ...DATA_DIR_FLAG, description: `with --record: ${DATA_DIR_FLAG.description}` },
+} satisfies Record<string, FlagSpec>;
+
+/** The `strategies:` section of `load` and `demo` help: each preset, what it is for and how it is set. */
+export const STRATEGIES_HELP: HelpSection = {
+  title: 'strategies (each run starts on fresh connections: no warm sockets, no TLS session reuse)',
+  rows: describeStrategies().flatMap(({ name, summary, traits }): Array<[string, string]> => [[name, summary], ['', traits]]),
 };
 
 export function parseStrategies(args: ParsedArgs, dflt: readonly StrategyName[]): Strategy[] {

@@ -2,16 +2,24 @@ import { BROWSERS } from '../install/browser-name';
 import { uninstall } from '../install/uninstall';
 import { boolFlag, parseArgs, type FlagSpec } from './args';
 import { CliError } from './cli-error';
+import { usageLine, type CommandHelp } from './command-help';
 import { asCliErrors, BROWSER_FLAG, browserFlag, realInstallDeps, USER_DATA_DIR_FLAG, userDataDirFlag, type InstallDeps } from './install-options';
 import type { CliIo } from './io';
 
-export const UNINSTALL_USAGE = 'getlist uninstall [--browser chrome|chromium|firefox|all] [--user-data-dir DIR] [--json]';
-
 const FLAGS: Record<string, FlagSpec> = {
-  browser: BROWSER_FLAG,
+  browser: { ...BROWSER_FLAG, default: 'all: every browser' },
   'user-data-dir': USER_DATA_DIR_FLAG,
-  json: { type: 'boolean', description: 'print one JSON object' },
+  json: { type: 'boolean', description: 'print one JSON object: what was removed, and the browsers still using the launcher' },
 };
+
+export const UNINSTALL_HELP: CommandHelp = {
+  synopsis: 'uninstall',
+  summary: 'remove the native messaging host manifests and launcher',
+  description: 'Removes getlist\'s host manifests (and registry keys), then the launcher once no manifest uses it. The data dir and the store in it are kept.',
+  flags: FLAGS,
+};
+
+export const UNINSTALL_USAGE = usageLine(UNINSTALL_HELP.synopsis, FLAGS);
 
 /**
  * `getlist uninstall`: removes getlist's host manifests (every browser unless --browser says

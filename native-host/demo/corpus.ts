@@ -11,6 +11,7 @@
  * Invariant: a page's manifest and bytes are a pure function of its name (seeded PRNG), so
  * every build is identical and tests can assert exact sizes and counts.
  */
+import { CodedError } from '../../src/errors/coded-error';
 import { CorpusBody, CorpusPage, PageBuild } from './corpus-types';
 import { buildMcmanus159, MCMANUS_159_NAME } from './page-mcmanus-159';
 import { buildPm95, pm95Name, PM95_IMAGE_COUNTS, PM95_IMAGE_SIZES } from './page-pm95';
@@ -37,11 +38,8 @@ export const DEMO_PAGE_NAMES: readonly string[] = [
 /** How many pages outside {@link DEMO_PAGE_NAMES} a corpus keeps built at once. */
 const EXTRA_PAGE_CACHE = 8;
 
-export class DemoPageError extends Error {
-  constructor(readonly code: 'E_DEMO_UNKNOWN_PAGE' | 'E_DEMO_PAGE_PARAMS', message: string) {
-    super(message);
-    this.name = 'DemoPageError';
-  }
+export class DemoPageError extends CodedError<'E_DEMO_UNKNOWN_PAGE' | 'E_DEMO_PAGE_PARAMS'> {
+  override readonly name = 'DemoPageError';
 }
 
 /** Resolves aliases and validates `name`; returns the canonical page name or throws {@link DemoPageError}. */

@@ -18,6 +18,7 @@
  */
 import { createServer, Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { CodedError } from '../../src/errors/coded-error';
 import { LinkClock, realClock } from './link-clock';
 import { Relay, relayConnection, RelayContext } from './relay-connection';
 import { SharedLink } from './shared-link';
@@ -67,12 +68,10 @@ export const DEFAULT_QUEUE_BYTES = 65_536;
 /** In-flight allowance per direction when that direction has no rate limit (bounds memory). */
 const UNLIMITED_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 
-export class LinkProxyError extends Error {
-  readonly code = 'E_LINK_OPTIONS';
-
+export class LinkProxyError extends CodedError<'E_LINK_OPTIONS'> {
+  override readonly name = 'LinkProxyError';
   constructor(message: string) {
-    super(message);
-    this.name = 'LinkProxyError';
+    super('E_LINK_OPTIONS', message);
   }
 }
 

@@ -4,15 +4,14 @@
  * The bytes after the fixed headers come from a PRNG seeded by the resource path, so they are
  * incompressible (no transfer can cheat by compressing them) yet identical across builds.
  */
+import { CodedError } from '../../src/errors/coded-error';
 import { Prng } from './prng';
 
 /** Error raised when a body cannot be built at the requested size. */
-export class SynthSizeError extends Error {
-  readonly code = 'E_DEMO_BODY_SIZE';
-
+export class SynthSizeError extends CodedError<'E_DEMO_BODY_SIZE'> {
+  override readonly name = 'SynthSizeError';
   constructor(message: string) {
-    super(message);
-    this.name = 'SynthSizeError';
+    super('E_DEMO_BODY_SIZE', message);
   }
 }
 

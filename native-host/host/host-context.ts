@@ -2,7 +2,7 @@ import type { HostMessage } from '../../src/protocol';
 import type { HandshakeStore } from '../store/store-types';
 import type { TimingConnector } from '../transport/timing-connector';
 import type { HostLog } from './host-log';
-import type { ReplayTransportOptions } from './replay';
+import type { RunTransportOptions } from '../run/run-session';
 import type { WarmConnections } from './warm-connections';
 
 /** What every message handler may use. One per host process. */
@@ -20,6 +20,6 @@ export interface HostContext {
   nextConnectionId(): number;
   /** Schedules running now (measure and replay alike). */
   running: number;
-  readonly replay: { transport?: ReplayTransportOptions; timeoutMs?: number };
+  readonly replay: { transport?: RunTransportOptions; timeoutMs?: number };
   readonly now: () => number;
 }

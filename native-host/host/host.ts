@@ -7,7 +7,7 @@ import { FrameDecoder, decodePayload } from './framing';
 import { dispatch } from './handlers';
 import type { HostContext } from './host-context';
 import { createHostLog, type HostLog } from './host-log';
-import type { ReplayTransportOptions } from './replay';
+import type { RunTransportOptions } from '../run/run-session';
 import { WarmConnections } from './warm-connections';
 
 export interface HostOptions {
@@ -28,7 +28,7 @@ export interface HostOptions {
   /** Aborting it shuts the host down as the end of stdin does (the CLI aborts it on SIGTERM). */
   signal?: AbortSignal;
   /** TLS trust and timeouts for measuring and replaying (tests point these at local servers). */
-  transport?: ReplayTransportOptions;
+  transport?: RunTransportOptions;
   /** A replayed strategy still running after this long is cut short. @default 120000 */
   replayTimeoutMs?: number;
   /** How long a measured connection is kept warm. @default 30000 */

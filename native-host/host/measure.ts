@@ -1,7 +1,7 @@
 import type { MeasureFailure } from '../../src/protocol';
 import { errorCodeOf } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
-import { roundHandshake } from '../load/run-summary';
+import { roundHandshake } from '../../src/run';
 import type { TimingConnector } from '../transport/timing-connector';
 import type { WarmConnections } from './warm-connections';
 

@@ -1,10 +1,7 @@
 import type { ScheduleItem } from '../../src/protocol';
-import { Scheduler, type RequestResult, type Strategy } from '../../src/scheduler';
-import type { HandshakeRecord } from '../../src/stats/handshake';
-import { summarizeRun, type LoadRun } from '../load/run-summary';
-import { UndiciTransport, type UndiciTransportOptions } from '../transport/undici-transport';
-
-export type ReplayTransportOptions = Pick<UndiciTransportOptions, 'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'requestTimeoutMs' | 'userAgent'>;
+import type { Run } from '../../src/run';
+import type { Strategy } from '../../src/scheduler';
+import { runSession, type RunTransportOptions } from '../run/run-session';
 
 export interface ReplayListOptions {
   /** The page the list belongs to (recorded as the run's `url`; not fetched unless listed). */
@@ -15,55 +12,29 @@ export interface ReplayListOptions {
   signal?: AbortSignal;
   /** Requests still unfinished after this long fail with `E_SCHEDULER_CLOSED`. @default 120000 */
   timeoutMs?: number;
-  transport?: ReplayTransportOptions;
+  transport?: RunTransportOptions;
   now?: () => number;
 }
 
 /**
  * Fetches a fixed request list with one strategy on fresh connections (a new transport and
- * connector: no warm sockets, no TLS session reuse) and summarises the run. Unlike `loadPage`
+ * connector: no warm sockets, no TLS session reuse) and returns the run. Unlike `loadPage`
  * nothing is discovered: the whole list is known up front, as GETLIST sends it, and every item is
  * enqueued at once with the priority the browser gave it.
  *
  * Requests carry only the transport's fixed headers: never the user's cookies or credentials.
  */
-export async function replayList(options: ReplayListOptions): Promise<LoadRun> {
-  const now = options.now ?? (() => performance.now());
-  const signal = options.signal;
-  signal?.throwIfAborted();
-  const startedAt = Date.now();
-  const t0 = now();
-  const results: RequestResult[] = [];
-  const handshakes: HandshakeRecord[] = [];
-  const transport = new UndiciTransport({ ...options.transport, now, onHandshake: (h) => handshakes.push(h) });
-  const scheduler = new Scheduler({ strategy: options.strategy, transport, clock: { now }, observer: { onRequestSettled: (r) => results.push(r) } });
-  transport.attach(scheduler);
-
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  let stats: ReturnType<Scheduler['stats']>;
-  try {
-    for (const item of options.items) {
-      scheduler.enqueue({ url: item.url, method: item.method ?? 'GET', priority: item.priority, ...(item.resourceType !== undefined ? { tag: item.resourceType } : {}) });
-    }
-    await Promise.race([
-      scheduler.whenIdle(),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, options.timeoutMs ?? 120_000);
-      }),
-      new Promise<void>((resolve) => {
-        onAbort = resolve;
-        signal?.addEventListener('abort', onAbort, { once: true });
-      }),
-    ]);
-    stats = scheduler.stats();
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
-    // Settles whatever is still pending (timeout, abort) with E_SCHEDULER_CLOSED; closes every connection.
-    scheduler.close();
-    await transport.close();
-  }
-  signal?.throwIfAborted();
-  return summarizeRun({ url: options.documentUrl, strategy: options.strategy.name, startedAt, t0, results, handshakes, stats });
+export async function replayList(options: ReplayListOptions): Promise<Run> {
+  options.signal?.throwIfAborted();
+  const { run } = await runSession(
+    { url: options.documentUrl, strategy: options.strategy, transport: options.transport, timeoutMs: options.timeoutMs, signal: options.signal, now: options.now },
+    (scheduler) => {
+      for (const item of options.items) {
+        scheduler.enqueue({ url: item.url, method: item.method ?? 'GET', priority: item.priority, resourceType: item.resourceType });
+      }
+    },
+  );
+  // A timeout is not an error here: what was unfinished is in the run as E_SCHEDULER_CLOSED.
+  options.signal?.throwIfAborted();
+  return run;
 }

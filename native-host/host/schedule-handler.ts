@@ -1,8 +1,6 @@
-import { MAX_CONCURRENT_SCHEDULES, ProtocolError, type ReplaySummary, type ScheduleRequest } from '../../src/protocol';
-import { loadFigures } from '../../src/stats/load-figures';
+import { MAX_CONCURRENT_SCHEDULES, ProtocolError, type ScheduleRequest } from '../../src/protocol';
+import { summarizeRun, type Run, type RunSummary } from '../../src/run';
 import { strategy as strategyPreset } from '../../src/scheduler';
-import { summarizeStrategies } from '../cli/strategy-summary';
-import type { LoadRun } from '../load/run-summary';
 import type { PageSummary, StoredHandshake } from '../store/store-types';
 import type { HostContext } from './host-context';
 import { measureOrigins, originsOf } from './measure';
@@ -34,7 +32,7 @@ async function measure(req: ScheduleRequest, ctx: HostContext): Promise<void> {
 }
 
 async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
-  const summaries: ReplaySummary[] = [];
+  const summaries: RunSummary[] = [];
   for (const name of req.strategies ?? []) {
     const run = await replayList({
       documentUrl: req.documentUrl,
@@ -44,9 +42,8 @@ async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
       now: ctx.now,
       ...ctx.replay,
     });
-    // Unset fields of a record (no status after a failure…) are undefined, which JSON omits.
     ctx.send({ type: 'replay-result', id: req.id, pageId: req.pageId, strategy: run.strategy, requests: run.requests });
-    const summary = summarize(run);
+    const summary = summarizeRun(run);
     summaries.push(summary);
     await record(
       ctx,
@@ -57,29 +54,8 @@ async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
   ctx.send({ type: 'replay-summary', id: req.id, pageId: req.pageId, summaries });
 }
 
-function summarize(run: LoadRun): ReplaySummary {
-  const s = summarizeStrategies([run])[0];
-  const pct = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? null : x);
-  return {
-    strategy: run.strategy,
-    ...loadFigures(run),
-    handshakeP50Ms: pct(s?.handshakeP50Ms),
-    handshakeP90Ms: pct(s?.handshakeP90Ms),
-  };
-}
-
-function pageSummary(req: ScheduleRequest, run: LoadRun, s: ReplaySummary): PageSummary {
-  return {
-    pageId: req.pageId,
-    url: req.documentUrl,
-    strategy: run.strategy,
-    mode: 'replay',
-    at: run.startedAt,
-    ...loadFigures(run),
-    requests: run.requests.length,
-    ...(s.handshakeP50Ms !== null ? { handshakeP50Ms: s.handshakeP50Ms } : {}),
-    ...(s.handshakeP90Ms !== null ? { handshakeP90Ms: s.handshakeP90Ms } : {}),
-  };
+function pageSummary(req: ScheduleRequest, run: Run, summary: RunSummary): PageSummary {
+  return { pageId: req.pageId, url: req.documentUrl, mode: 'replay', at: run.startedAt, ...summary };
 }
 
 /**

@@ -1,3 +1,5 @@
+import { CodedError } from '../../src/errors/coded-error';
+
 /**
  * Stable codes for what the installer and the doctor can report. Callers match on `code`.
  *
@@ -17,12 +19,6 @@ export type InstallErrorCode =
   | 'E_LAUNCHER_PATH';
 
 /** A failure the user can act on; the message says what was expected and what was found. */
-export class InstallError extends Error {
+export class InstallError extends CodedError<InstallErrorCode> {
   override readonly name = 'InstallError';
-  constructor(
-    readonly code: InstallErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }

@@ -1,3 +1,5 @@
+import { CodedError } from '../../src/errors/coded-error';
+
 /**
  * Why a page load could not be done. `code` is stable; the message says what to do.
  * User-fixable: E_INVALID_URL, E_UNSUPPORTED_SCHEME, E_CONNECT_FAILED, E_HTTP_STATUS, E_NOT_HTML,
@@ -13,13 +15,13 @@ export type LoadErrorCode =
   | 'E_TOO_MANY_REDIRECTS'
   | 'E_LOAD_TIMEOUT';
 
-export class LoadError extends Error {
+export class LoadError extends CodedError<LoadErrorCode> {
   override readonly name = 'LoadError';
   constructor(
-    readonly code: LoadErrorCode,
+    code: LoadErrorCode,
     message: string,
     readonly causeCode?: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }

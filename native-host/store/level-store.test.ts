@@ -22,7 +22,7 @@ function hs(n: number, over: Partial<StoredHandshake> = {}): StoredHandshake {
 function page(n: number, over: Partial<PageSummary> = {}): PageSummary {
   return {
     pageId: `p${n}`, url: 'https://a.test/index.html', strategy: 'getlist', mode: 'measure', at: T0 + n * 1000, totalMs: 400, meanTtfbMs: 120,
-    connectionsOpened: 6, requestsPerConnection: 2.5, requests: 15, bytes: 123456, errors: 0, ...over,
+    connectionsOpened: 6, requestsPerConnection: 2.5, requests: 15, bytes: 123456, errors: 0, handshakeP50Ms: null, handshakeP90Ms: null, ...over,
   };
 }
 

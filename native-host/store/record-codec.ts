@@ -149,7 +149,10 @@ export function checkHandshake(x: unknown): { value: StoredHandshake } | { probl
 }
 
 export function checkPageSummary(x: unknown): { value: PageSummary } | { problem: string } {
-  return checkFields<PageSummary>(x, PAGE_FIELDS);
+  const r = checkFields<PageSummary>(x, PAGE_FIELDS);
+  if ('problem' in r) return r;
+  // A summary spells "no handshake" as null (src/run); records stored before that left it out.
+  return { value: { ...r.value, handshakeP50Ms: r.value.handshakeP50Ms ?? null, handshakeP90Ms: r.value.handshakeP90Ms ?? null } };
 }
 
 /** Parses a stored JSON value; undefined when it is not valid JSON. */

@@ -1,3 +1,5 @@
+import { CodedError } from '../../src/errors/coded-error';
+
 /**
  * Why the store could not do something. `code` is stable: callers (the CLI, the host's message
  * handlers) match on it, and the message names the directory or record involved.
@@ -19,15 +21,8 @@ export type StoreErrorCode =
   | 'E_STORE_QUERY'
   | 'E_STORE_OPTIONS';
 
-export class StoreError extends Error {
+export class StoreError extends CodedError<StoreErrorCode> {
   override readonly name = 'StoreError';
-  constructor(
-    readonly code: StoreErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 /** `code` of a Node or classic-level error (classic-level nests the real reason in `cause`). */

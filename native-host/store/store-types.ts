@@ -1,5 +1,5 @@
+import type { RunSummary } from '../../src/run';
 import type { HandshakeRecord } from '../../src/stats/handshake';
-import type { RunFigures } from '../load/run-summary';
 
 /**
  * A stored handshake: what the timing connector measured, plus where it came from. `at` is the
@@ -12,16 +12,18 @@ export interface StoredHandshake extends HandshakeRecord {
   pageUrl?: string;
 }
 
-/** One strategy's result for one page load, as the popup and `export` show it. */
-export interface PageSummary extends RunFigures {
+/**
+ * One strategy's result for one page load, as the popup and `export` show it: the run's summary
+ * (`summarizeRun`) and where it came from.
+ */
+export interface PageSummary extends Omit<RunSummary, 'strategy'> {
   pageId: string;
   url: string;
+  /** A strategy name as stored (records written by another version may name one this build lacks). */
   strategy: string;
   mode: 'measure' | 'replay';
   /** Epoch ms. */
   at: number;
-  handshakeP50Ms?: number;
-  handshakeP90Ms?: number;
 }
 
 export interface HandshakeQuery {

@@ -1,11 +1,11 @@
 import type { Dispatcher } from 'undici';
-import type { Dispatch, Scheduler } from '../../src/scheduler';
-import type { UndiciTransportOptions } from './undici-transport';
+import type { Dispatch, TransportHandler } from '../../src/scheduler';
+import type { ResponseHooks } from './response-hooks';
 
 /** What a flight needs from its transport. */
 export interface FlightHost {
-  readonly scheduler: Scheduler;
-  readonly options: UndiciTransportOptions;
+  readonly scheduler: TransportHandler;
+  readonly options: ResponseHooks;
   /** The flight has settled; drop it from the transport's table. */
   landed(dispatchId: number): void;
 }

@@ -1,24 +1,19 @@
 import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
 import { Client, type Dispatcher } from 'undici';
-import type { Dispatch, OpenOptions, Scheduler, TransportPort } from '../../src/scheduler';
+import { CodedError } from '../../src/errors/coded-error';
+import type { Dispatch, OpenOptions, TransportHandler, TransportPort } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { Flight, type FlightHost } from './flight';
+import type { ResponseHooks } from './response-hooks';
 import { watchFirstStatusLine } from './response-version';
 import { TimingConnector, type Now, type TimingConnectorOptions } from './timing-connector';
 
-export interface UndiciTransportOptions extends Omit<TimingConnectorOptions, 'allowH2'> {
+export interface UndiciTransportOptions extends Omit<TimingConnectorOptions, 'allowH2'>, ResponseHooks {
   /** Called once per connection that completed its handshake. */
   onHandshake?: (record: HandshakeRecord) => void;
   /** Called when a connection attempt fails. */
   onConnectError?: (origin: string, connectionId: number, error: unknown) => void;
-  /** Called with a final response's status and headers, before the scheduler hears of it. */
-  onResponseHead?: (dispatch: Dispatch, status: number, headers: Record<string, string | string[] | undefined>) => void;
-  /** Called with every response body chunk (e.g. to stream a document into the scanner). */
-  onBody?: (dispatch: Dispatch, chunk: Buffer) => void;
-  /** Called when a body is complete, before the scheduler settles the request (so discoveries made
-   * from the body are enqueued before the load can look idle). */
-  onBodyEnd?: (dispatch: Dispatch) => void;
   /** Sent as User-Agent. @default 'getlist/<version>' */
   userAgent?: string;
   /** Headers and body inactivity timeout, ms. @default 30000 */
@@ -26,8 +21,10 @@ export interface UndiciTransportOptions extends Omit<TimingConnectorOptions, 'al
   now?: Now;
 }
 
-class ConnectionGoneError extends Error {
-  readonly code = 'E_CONNECTION_GONE';
+class ConnectionGoneError extends CodedError<'E_CONNECTION_GONE'> {
+  constructor(message: string) {
+    super('E_CONNECTION_GONE', message);
+  }
 }
 
 interface Conn {
@@ -48,7 +45,7 @@ interface Conn {
  * bound to a connection only by the scheduler, and only once that connection is up.
  */
 export class UndiciTransport implements TransportPort, FlightHost {
-  private attached: Scheduler | undefined;
+  private attached: TransportHandler | undefined;
   private readonly conns = new Map<number, Conn>();
   private readonly flights = new Map<number, Flight>();
   private readonly connectors = new Map<boolean, TimingConnector>();
@@ -72,12 +69,12 @@ export class UndiciTransport implements TransportPort, FlightHost {
     };
   }
 
-  /** The scheduler to answer; set once, before the first request is enqueued. */
-  attach(scheduler: Scheduler): void {
-    this.attached = scheduler;
+  /** The handler to answer (the scheduler); set once, before the first request is enqueued. */
+  attach(handler: TransportHandler): void {
+    this.attached = handler;
   }
 
-  get scheduler(): Scheduler {
+  get scheduler(): TransportHandler {
     if (!this.attached) throw new Error('UndiciTransport used before attach(scheduler)');
     return this.attached;
   }

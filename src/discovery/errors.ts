@@ -1,3 +1,5 @@
+import { CodedError } from '../errors/coded-error';
+
 /**
  * Stable error codes of resource discovery. Callers match on `code`, never on the message.
  *
@@ -16,12 +18,6 @@ export type DiscoveryErrorCode =
   | 'E_OFFSET_ORDER';
 
 /** The one error class thrown by `src/discovery`. */
-export class DiscoveryError extends Error {
+export class DiscoveryError extends CodedError<DiscoveryErrorCode> {
   override readonly name = 'DiscoveryError';
-  readonly code: DiscoveryErrorCode;
-
-  constructor(code: DiscoveryErrorCode, message: string) {
-    super(message);
-    this.code = code;
-  }
 }

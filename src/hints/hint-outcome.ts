@@ -1,4 +1,4 @@
-import type { PageRecord } from '../page/page-record';
+import type { PageRecord } from '../page/model/page-record';
 import type { Hint, HintList, LearnedEntry } from './hint-types';
 import { completeOf } from './observe-visit';
 

@@ -1,4 +1,4 @@
-import type { Discovery, ObservedRequest, PageRecord, TimingEntry } from '../page/page-record';
+import type { Discovery, ObservedRequest, PageRecord, TimingEntry } from '../page/model/page-record';
 import type { HintAs, LearnedOrigin, LearnedResource, Visit } from './hint-types';
 
 /**

@@ -1,9 +1,11 @@
-export * from './page-record';
-export * from './messages';
-export * from './element-resources';
-export * from './viewport';
-export * from './timing-mapping';
-export * from './page-summary';
-export * from './waterfall';
-export * from './har';
-export * from './cdf-plot';
+// A page as the extension saw it load: the model (model/: the record, its reducer, the figures
+// derived from it) and the views built from it (views/: waterfall, CDF plot, HAR). The extension's
+// own messages and settings are in src/extension-messages/.
+export * from './model/page-record';
+export * from './model/element-resources';
+export * from './model/viewport';
+export * from './model/timing-mapping';
+export * from './model/page-summary';
+export * from './views/waterfall';
+export * from './views/har';
+export * from './views/cdf-plot';

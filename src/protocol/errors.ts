@@ -1,3 +1,5 @@
+import { CodedError } from '../errors/coded-error';
+
 /**
  * Every failure either side reports is `{type: "error", id, code, message}`. Callers match on
  * `code`, which is stable; `message` says what was wrong in words a user can act on.
@@ -55,15 +57,15 @@ export interface ErrorReply {
 }
 
 /** A failure with a protocol code, thrown by validators and handlers and turned into an `ErrorReply`. */
-export class ProtocolError extends Error {
+export class ProtocolError extends CodedError<ProtocolErrorCode> {
   override readonly name = 'ProtocolError';
   constructor(
-    readonly code: ProtocolErrorCode,
+    code: ProtocolErrorCode,
     message: string,
     /** The request's id when it was read before the failure. */
     readonly id: RequestId | null = null,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -1,6 +1,7 @@
 export * from './chunks';
 export * from './errors';
 export * from './replies';
+export * from './reply-of';
 export * from './requests';
 export { EXPORT_FORMATS, type ExportFormat } from '../stats/export-formats';
 export * from './validate-reply';

@@ -1,5 +1,4 @@
-import type { PriorityClass } from '../scheduler/priority';
-import type { LoadFigures } from '../stats/load-figures';
+import type { RequestRecord, RunSummary } from '../run';
 import type { StrategyName } from '../scheduler/strategies';
 import type { HandshakeRecord } from '../stats/handshake';
 import type { HandshakeStatsJSON } from '../stats/handshake-stats';
@@ -72,44 +71,14 @@ export interface MeasuredReply {
   failed: MeasureFailure[];
 }
 
-/** One request of a replay. Times are ms from the start of that strategy's run. */
-export interface ReplayRequestRecord {
-  url: string;
-  method: string;
-  priority: PriorityClass;
-  /** The `resourceType` the request was listed with. */
-  kind?: string;
-  status?: number;
-  /** Body bytes received. */
-  bytes: number;
-  connectionId?: number;
-  reused: boolean;
-  pipelined: boolean;
-  attempts: number;
-  protocol?: string;
-  discoveredMs: number;
-  sentMs?: number;
-  /** Time to first byte from when the request was known. */
-  ttfbMs?: number;
-  doneMs: number;
-  error?: { code: string; message: string };
-}
-
 /** One strategy's run of a replay, sent as soon as that run completes. */
 export interface ReplayResultMessage {
   type: 'replay-result';
   id: RequestId;
   pageId: string;
   strategy: StrategyName;
-  /** In the order of the schedule's `requests`. */
-  requests: ReplayRequestRecord[];
-}
-
-export interface ReplaySummary extends LoadFigures {
-  strategy: StrategyName;
-  /** null when the run opened no connection. */
-  handshakeP50Ms: number | null;
-  handshakeP90Ms: number | null;
+  /** In the order of the schedule's `requests`; times are ms from the start of this strategy's run. */
+  requests: RequestRecord[];
 }
 
 /** The last message of a replay: one summary per strategy, in the order they ran. */
@@ -117,7 +86,8 @@ export interface ReplaySummaryMessage {
   type: 'replay-summary';
   id: RequestId;
   pageId: string;
-  summaries: ReplaySummary[];
+  /** Each the summary of that strategy's one run (`summarizeRun`). */
+  summaries: RunSummary[];
 }
 
 /**

@@ -67,8 +67,8 @@ const CHECKS: Record<Exclude<HostMessageType, 'error'>, Check> = {
       const path = `summaries[${i}]`;
       const o = c.object(s, path);
       c.oneOf(o, 'strategy', path, STRATEGY_NAMES);
-      for (const key of ['totalMs', 'meanTtfbMs', 'connectionsOpened', 'requestsPerConnection', 'bytes', 'errors']) number(c, o, key, path);
-      for (const key of ['handshakeP50Ms', 'handshakeP90Ms']) if (o[key] !== null) number(c, o, key, path);
+      for (const key of ['totalMs', 'meanTtfbMs', 'connectionsOpened', 'requestsPerConnection', 'requests', 'bytes', 'errors']) number(c, o, key, path);
+      for (const key of ['handshakeP50Ms', 'handshakeP90Ms']) numberOrNull(c, o, key, path);
     });
   },
   stats: (c, v) => {
@@ -101,6 +101,15 @@ function number(c: Checker, o: Fields, key: string, path: string): number {
   return v;
 }
 
+/** A finite number, or null for "not measured"; absent is `E_MISSING_FIELD` (records spell every field). */
+function numberOrNull(c: Checker, o: Fields, key: string, path: string): void {
+  if (c.required(o, key, path) !== null) number(c, o, key, path);
+}
+
+function stringOrNull(c: Checker, o: Fields, key: string, path: string): void {
+  if (c.required(o, key, path) !== null) c.string(o, key, path, MAX_FIELD);
+}
+
 function checkHandshake(c: Checker, raw: unknown, path: string): void {
   const o = c.object(raw, path);
   c.string(o, 'origin', path, MAX_FIELD);
@@ -114,10 +123,17 @@ function checkRequestRecord(c: Checker, raw: unknown, path: string): void {
   const o = c.object(raw, path);
   c.string(o, 'url', path, MAX_FIELD);
   c.oneOf(o, 'priority', path, PRIORITY_CLASSES);
+  c.string(o, 'method', path, MAX_FIELD);
   for (const key of ['bytes', 'attempts', 'discoveredMs', 'doneMs']) number(c, o, key, path);
-  for (const key of ['status', 'connectionId', 'sentMs', 'ttfbMs']) if (o[key] !== undefined) number(c, o, key, path);
-  if (o.error !== undefined) {
+  for (const key of ['status', 'connectionId', 'sentMs', 'ttfbMs']) numberOrNull(c, o, key, path);
+  for (const key of ['resourceType', 'protocol']) stringOrNull(c, o, key, path);
+  for (const key of ['reused', 'pipelined']) {
+    c.required(o, key, path);
+    c.optionalBoolean(o, key, path);
+  }
+  if (c.required(o, 'error', path) !== null) {
     const e = c.object(o.error, join(path, 'error'));
     c.string(e, 'code', join(path, 'error'), 256);
+    c.string(e, 'message', join(path, 'error'), MAX_FIELD);
   }
 }

@@ -3,11 +3,15 @@
  * the host import these same constants, so a limit is stated once.
  */
 
-/** The version this build speaks. Bump it for any change an older peer would misread. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * The version this build speaks. Bump it for any change an older peer would misread.
+ * 2: `replay-result` requests are `RequestRecord`s (src/run): `kind` became `resourceType`, and
+ * "not measured" is `null` rather than an absent field; `replay-summary` entries carry `requests`.
+ */
+export const PROTOCOL_VERSION = 2;
 
 /** Versions a `hello` may ask for. */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [1];
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [2];
 
 /**
  * Host → browser messages must be strictly smaller than this many bytes of JSON (Chrome and

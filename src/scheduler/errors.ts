@@ -1,3 +1,5 @@
+import { CodedError } from '../errors/coded-error';
+
 /**
  * Stable error codes of the scheduler. Callers match on `code`, never on the message or class.
  *
@@ -27,15 +29,13 @@ export type SchedulerErrorCode =
   | 'E_QUEUE_FULL'
   | 'E_UNKNOWN_STRATEGY';
 
-export class SchedulerError extends Error {
+export class SchedulerError extends CodedError<SchedulerErrorCode> {
   override readonly name = 'SchedulerError';
-  readonly code: SchedulerErrorCode;
   /** The transport's own error code when this wraps one (e.g. `ECONNREFUSED`, `UND_ERR_SOCKET`). */
   readonly causeCode: string | undefined;
 
   constructor(code: SchedulerErrorCode, message: string, causeCode?: string) {
-    super(message);
-    this.code = code;
+    super(code, message);
     this.causeCode = causeCode;
   }
 }

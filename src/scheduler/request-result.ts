@@ -10,7 +10,7 @@ export function toResult(req: ScheduledRequest, d: DispatchState | undefined, by
     method: req.method,
     priority: req.priority,
     origin: req.origin,
-    tag: req.tag,
+    resourceType: req.resourceType,
     discoveredAt: req.discoveredAt,
     queuedAt: req.queuedAt,
     sentAt: d?.sentAt,

@@ -11,8 +11,11 @@ export interface RequestSpec {
   discoveredAt?: number;
   /** A size learned earlier or declared (e.g. by a preload hint), used to avoid pipelining behind it. */
   expectedSize?: number;
-  /** Free-form label carried into results (e.g. the discovery kind). */
-  tag?: string;
+  /**
+   * What kind of resource it is (a discovery kind such as `stylesheet`, or the browser's
+   * webRequest type such as `main_frame`), carried into results unread by the scheduler.
+   */
+  resourceType?: string;
 }
 
 export type RequestState = 'queued' | 'sent' | 'done' | 'failed';
@@ -29,7 +32,7 @@ export interface ScheduledRequest {
   readonly discoveredAt: number;
   readonly queuedAt: number;
   readonly expectedSize: number | undefined;
-  readonly tag: string | undefined;
+  readonly resourceType: string | undefined;
   readonly idempotent: boolean;
   state: RequestState;
   /** How many times it has been handed to a connection. */
@@ -45,7 +48,7 @@ export interface RequestResult {
   method: string;
   priority: PriorityClass;
   origin: string;
-  tag: string | undefined;
+  resourceType: string | undefined;
   discoveredAt: number;
   queuedAt: number;
   sentAt: number | undefined;
@@ -109,7 +112,7 @@ export function createRequest(spec: RequestSpec, id: number, now: number): Sched
     discoveredAt: typeof spec.discoveredAt === 'number' && Number.isFinite(spec.discoveredAt) ? spec.discoveredAt : now,
     queuedAt: now,
     expectedSize: spec.expectedSize,
-    tag: spec.tag,
+    resourceType: spec.resourceType,
     idempotent: IDEMPOTENT.has(method),
     state: 'queued',
     attempts: 0,

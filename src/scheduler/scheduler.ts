@@ -8,7 +8,7 @@ import { isLowLatency } from './priority';
 import { createRequest, isPipelinable, type RequestResult, type RequestSpec, type ScheduledRequest } from './request';
 import { toResult } from './request-result';
 import { validateStrategy, type Strategy } from './strategies';
-import type { Clock, ConnectionInfo, ResponseEndInfo, ResponseStartInfo, TransportPort } from './transport-port';
+import type { Clock, ConnectionInfo, ResponseEndInfo, ResponseStartInfo, TransportHandler, TransportPort } from './transport-port';
 
 export interface SchedulerObserver {
   onRequestSettled?(result: RequestResult): void;
@@ -61,7 +61,7 @@ const MAX_CONSECUTIVE_CONNECT_FAILURES = 3;
  * HTTP Connections from TCP Connections"). Connections are opened speculatively, up to the
  * per-origin limit, for the demand that ready connections cannot absorb.
  */
-export class Scheduler {
+export class Scheduler implements TransportHandler {
   private readonly strategy: Strategy;
   private readonly transport: TransportPort;
   private readonly clock: Clock;

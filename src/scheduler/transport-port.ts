@@ -1,9 +1,9 @@
 import type { ScheduledRequest } from './request';
 
 /**
- * What the scheduler asks of a transport. The transport answers through the scheduler's
- * `connection*` / `response*` / `dispatchFailed` methods, always asynchronously or re-entrantly
- * safe (the scheduler tolerates both).
+ * What the scheduler asks of a transport (downward). The transport answers through the
+ * `TransportHandler` it is given (upward), asynchronously or re-entrantly (the scheduler tolerates
+ * both).
  */
 export interface TransportPort {
   /** Start opening connection `id` to `origin`; answer with `connectionReady` or `connectionFailed`. */
@@ -20,6 +20,32 @@ export interface TransportPort {
   resume(dispatchId: number): void;
   /** Close a connection; outstanding dispatches on it fail. Answer with `connectionClosed` (may be omitted). */
   closeConnection(id: number): void;
+}
+
+/**
+ * What a transport reports back (upward), as undici declares its `DispatchHandler` beside the
+ * `Dispatcher`: the `Scheduler` implements it, and a transport names only this interface, never the
+ * concrete scheduler. Every callback is keyed by the id the scheduler chose; an unknown or already
+ * settled id is ignored, so late events after a close are harmless.
+ */
+export interface TransportHandler {
+  /** Connection `id` completed its handshake and may carry requests. */
+  connectionReady(connectionId: number, info: ConnectionInfo): void;
+  /** Connection `id` could not be opened. */
+  connectionFailed(connectionId: number, error: unknown): void;
+  /** Connection `id` is gone (peer close, reset, or our own close); its outstanding requests are lost. */
+  connectionClosed(connectionId: number, error?: unknown): void;
+  /** A final (non-1xx) response head arrived for a dispatch. */
+  responseStarted(dispatchId: number, info: ResponseStartInfo): void;
+  /** `bytes` more body bytes of a dispatch arrived. */
+  responseData(dispatchId: number, bytes: number): void;
+  /** A dispatch's response is complete. */
+  responseEnded(dispatchId: number, info: ResponseEndInfo): void;
+  /**
+   * A dispatch failed. `connectionLevel` (default true) says its connection went with it, so the
+   * other requests on that connection are lost as well.
+   */
+  dispatchFailed(dispatchId: number, error: unknown, connectionLevel?: boolean): void;
 }
 
 export interface OpenOptions {

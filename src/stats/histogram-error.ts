@@ -1,5 +1,7 @@
 /** Coded errors shared by the histogram modules (scheme, JSON loader and the class itself). */
 
+import { CodedError } from '../errors/coded-error';
+
 export type HistogramErrorCode =
   | 'E_HISTOGRAM_VALUE'
   | 'E_HISTOGRAM_COUNT'
@@ -14,15 +16,13 @@ export type HistogramErrorCode =
   | 'E_HISTOGRAM_JSON_SUM'
   | 'E_HISTOGRAM_JSON_OVERFLOW';
 
-export class HistogramError extends Error {
+export class HistogramError extends CodedError<HistogramErrorCode> {
   override readonly name = 'HistogramError';
-  readonly code: HistogramErrorCode;
   /** The offending option or JSON field (e.g. `buckets[3][1]`), when there is one. */
   readonly field: string | undefined;
 
   constructor(code: HistogramErrorCode, message: string, field?: string) {
-    super(message);
-    this.code = code;
+    super(code, message);
     this.field = field;
   }
 }

@@ -41,7 +41,7 @@ describeWithNginx('getlist against nginx origins: almanac-median over 10 loopbac
     expect(run.requests.map((r) => [r.url, r.status, r.bytes]).sort())
       .toEqual([...expected].map(([url, size]) => [url, 200, size]).sort());
     // Late discovery worked: fonts (@font-face) and CSS backgrounds were found and fetched.
-    expect(run.requests.filter((r) => r.kind === 'font')).toHaveLength(page.resources.filter((r) => r.kind === 'font').length);
+    expect(run.requests.filter((r) => r.resourceType === 'font')).toHaveLength(page.resources.filter((r) => r.kind === 'font').length);
     if (scheme === 'https') {
       // Every https origin offers h2; both strategies negotiate it.
       expect(new Set(run.requests.map((r) => r.protocol))).toEqual(new Set(['h2']));

@@ -4,25 +4,26 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseReportArgs, writeReport } from '../../bench/report';
+import { gunzipSync } from 'node:zlib';
+import { parseReportArgs, renderReport, renderSummaries, writeReport } from '../../bench/report';
 import { explanationKey, parseExplanations } from '../../bench/report/explanations';
 import { judgeGoals } from '../../bench/report/goals';
-import { parseResults } from '../../bench/report/load-results';
+import { parseResults, readResults } from '../../bench/report/load-results';
 import { mergeResults, metaOf, sourceOf } from '../../bench/report/merge-results';
 import { resultsMarkdown } from '../../bench/report/results-markdown';
 import { pm95Figure, rttFigure } from '../../bench/report/svg-figures';
 import { fullPlan } from '../../bench/run/bench-matrix';
-import type { BenchResults } from '../../bench/run/results-schema';
+import type { ResultsSummary } from '../../bench/report/results-summary';
 import { polylines, xmlProblems } from './xml-check';
 
 const FIXTURE = join(__dirname, 'fixtures', 'synthetic-results.json');
-const load = (): BenchResults => parseResults(readFileSync(FIXTURE, 'utf8'));
+const load = (): ResultsSummary => parseResults(readFileSync(FIXTURE, 'utf8'));
 /** Two full "runs" split from FIXTURE: pm95 and mcmanus-100 with jobs 1; spdy-dsl-80-{0,1} and mobile with jobs 5. */
 const RUN1 = join(__dirname, 'fixtures', 'synthetic-merge-run1.json');
 const RUN2 = join(__dirname, 'fixtures', 'synthetic-merge-run2.json');
 /** A cell of RUN2. */
 const RUN2_CELL = 'almanac-median @ spdy-dsl-80-1';
-const loadFile = (path: string): BenchResults => parseResults(readFileSync(path, 'utf8'), path);
+const loadFile = (path: string): ResultsSummary => parseResults(readFileSync(path, 'utf8'), path);
 
 /** Runs `body` with a fresh temporary directory, removed afterwards. */
 function inTempDir(body: (dir: string) => void): void {
@@ -35,7 +36,7 @@ function inTempDir(body: (dir: string) => void): void {
 }
 
 /** Writes `results` changed by `edit` to `dir/name`; returns the path. */
-function variant(dir: string, name: string, from: string, edit: (r: BenchResults) => void): string {
+function variant(dir: string, name: string, from: string, edit: (r: ResultsSummary) => void): string {
   const r = loadFile(from);
   edit(r);
   const path = join(dir, name);
@@ -209,7 +210,7 @@ describe('several results files, merged', () => {
     ]);
     expect(merged.sources.map((s) => [s.run, s.file, s.cells.length])).toEqual([[1, 'synthetic-merge-run1.json', 2], [2, 'synthetic-merge-run2.json', 3]]);
     expect(merged.cells.map((c) => sourceOf(merged, c)?.run)).toEqual([1, 1, 2, 2, 2]);
-    expect(metaOf(merged, merged.cells[4] as BenchResults['cells'][number]).gitCommit).toBe(run2.meta.gitCommit);
+    expect(metaOf(merged, merged.cells[4] as ResultsSummary['cells'][number]).gitCommit).toBe(run2.meta.gitCommit);
     // The merged meta: earliest start, summed time, the most links at once.
     expect(merged.meta).toMatchObject({ mode: 'full', date: run1.meta.date, elapsedMs: run1.meta.elapsedMs + run2.meta.elapsedMs, jobs: 5 });
   });
@@ -299,14 +300,14 @@ describe('several results files, merged', () => {
       expect(boundOf(md, cell)).toBe(boundOf(resultsMarkdown(loadFile(small)), cell));
       expect(boundOf(md, cell)).not.toBe(boundOf(resultsMarkdown(run1), cell));
       expect(boundOf(md, 'almanac-median @ spdy-dsl-80-0')).toBe(boundOf(resultsMarkdown(run2), 'almanac-median @ spdy-dsl-80-0'));
-      const goal = (results: BenchResults) => judgeGoals(results).filter((g) => g.where === cell && g.goal.includes('lower bound'));
+      const goal = (results: ResultsSummary) => judgeGoals(results).filter((g) => g.where === cell && g.goal.includes('lower bound'));
       expect(goal(mergeResults([{ path: small, results: loadFile(small) }, { path: RUN2, results: run2 }]))).toEqual(goal(loadFile(small)));
     });
   });
 
   it('refuses a cell in two files with E_REPORT_DUPLICATE_CELL, naming both and the cell', () => {
     inTempDir((dir) => {
-      const again = variant(dir, 'again.json', RUN2, (r) => { r.cells = [r.cells[1] as BenchResults['cells'][number]]; });
+      const again = variant(dir, 'again.json', RUN2, (r) => { r.cells = [r.cells[1] as ResultsSummary['cells'][number]]; });
       const err = (() => {
         try {
           writeReport(parseReportArgs([RUN1, RUN2, again, '--out', dir]));
@@ -319,7 +320,7 @@ describe('several results files, merged', () => {
       expect(err?.message).toContain('almanac-median @ spdy-dsl-80-1');
       expect(err?.message).toContain(`${RUN2} (run 2)`);
       expect(err?.message).toContain(`${again} (run 3)`);
-      const twice = variant(dir, 'twice.json', RUN1, (r) => { r.cells.push(r.cells[0] as BenchResults['cells'][number]); });
+      const twice = variant(dir, 'twice.json', RUN1, (r) => { r.cells.push(r.cells[0] as ResultsSummary['cells'][number]); });
       expect(() => writeReport(parseReportArgs([twice, '--out', dir]))).toThrow(expect.objectContaining({ code: 'E_REPORT_DUPLICATE_CELL', message: `${twice} holds cell pm95-2544-10 @ pm95 twice` }));
       expect(() => writeReport(parseReportArgs([RUN1, RUN1, '--out', dir]))).toThrow(expect.objectContaining({ code: 'E_REPORT_INPUT', message: `${RUN1} is given twice` }));
     });
@@ -384,3 +385,66 @@ describe('explanations of missed goals (--why)', () => {
   });
 });
 
+
+describe('summaries and gzipped raw files', () => {
+  it('a summary reports exactly as its raw file, and round-trips through JSON', () => {
+    inTempDir((dir) => {
+      const [summary, raw] = renderSummaries([FIXTURE], dir);
+      expect([summary?.path, raw?.path]).toEqual([join(dir, 'synthetic-results.json'), join(dir, 'raw', 'synthetic-results.json.gz')]);
+      // What bench.js wrote comes back byte for byte from the gzipped copy.
+      expect(gunzipSync(raw?.data as Buffer).equals(readFileSync(FIXTURE))).toBe(true);
+      const text = summary?.data as string;
+      expect(JSON.parse(text)).toEqual({ raw: 'raw/synthetic-results.json.gz', ...load() });
+      expect(text.length).toBeLessThan(readFileSync(FIXTURE).length / 2);
+      expect(resultsMarkdown(parseResults(text))).toBe(resultsMarkdown(load()));
+      // The report reads either, gzipped or not, whatever the file is called.
+      writeFileSync(join(dir, 'gz-without-suffix.json'), raw?.data as Buffer);
+      expect(resultsMarkdown(readResults(join(dir, 'gz-without-suffix.json')))).toBe(resultsMarkdown(load()));
+    });
+  });
+
+  it('keeps what the tables print of the runs: counts, loads with errors, failures', () => {
+    const http10 = load().cells.flatMap((c) => c.contenders).find((k) => k.contender === 'http10' && k.digest.failures.length > 0);
+    expect(http10?.digest).toMatchObject({ count: 3, withErrors: 1, failures: [{ code: 'E_RUN_TIMEOUT', message: 'SYNTHETIC: load timed out' }] });
+  });
+
+  it('refuses a summary to summarise, a digest that does not match its run count, and broken gzip', () => {
+    inTempDir((dir) => {
+      const [summary] = renderSummaries([FIXTURE], dir);
+      const path = join(dir, 'summary.json');
+      writeFileSync(path, summary?.data as string);
+      expect(() => renderSummaries([path], dir)).toThrow(expect.objectContaining({ code: 'E_REPORT_INPUT', message: expect.stringContaining('is already a summary') }));
+      const doc = JSON.parse(summary?.data as string) as { cells: Array<{ contenders: Array<{ digest: unknown }> }> };
+      const first = doc.cells[0]?.contenders[0] as { digest: unknown };
+      first.digest = { count: 2, withErrors: 0, failures: [], cdp: { requests: [1], serverRequests: [1, 1], resourceTimingTotalMs: [null, null], maxMissingTimingEntries: 0 } };
+      expect(() => parseResults(JSON.stringify(doc))).toThrow('cells[0].contenders[0].digest.cdp.requests should be an array of 2 (one per run)');
+      const gz = join(dir, 'broken.json.gz');
+      writeFileSync(gz, Buffer.from([0x1f, 0x8b, 1, 2, 3]));
+      expect(() => readResults(gz)).toThrow(expect.objectContaining({ code: 'E_REPORT_INPUT', message: expect.stringContaining('is gzip but does not decompress') }));
+    });
+  });
+});
+
+describe('the committed bench/RESULTS.md', () => {
+  const root = join(__dirname, '..', '..');
+  const read = (path: string): Buffer => readFileSync(join(root, path));
+  const committed = read('bench/RESULTS.md').toString('utf8');
+
+  it('regenerates byte for byte, figures included, from the committed files by the command it prints', () => {
+    const command = /^node dist\/bench\/report\.js (.+?) {3}# this file and the figures again/m.exec(committed)?.[1];
+    expect(command).toMatch(/^bench\/results\/full-a\.json .* --why bench\/why\.json$/);
+    const { files, unused } = renderReport(parseReportArgs((command as string).split(' ')), read);
+    expect(files.map((f) => f.path)).toEqual([join('bench', 'RESULTS.md'), join('bench', 'results', 'figure-pm95.svg'), join('bench', 'results', 'figure-rtt.svg')]);
+    for (const f of files) expect({ path: f.path, same: f.data === read(f.path).toString('utf8') }).toEqual({ path: f.path, same: true });
+    expect(unused).toEqual([]);
+  });
+
+  it('each committed summary is the summary of the committed gzipped raw file beside it', () => {
+    for (const name of ['full-a', 'full-b', 'full-c', 'full-d']) {
+      const summary = read(`bench/results/${name}.json`).toString('utf8');
+      expect(JSON.parse(summary)).toMatchObject({ raw: `raw/${name}.json.gz` });
+      const [again] = renderSummaries([`bench/results/raw/${name}.json.gz`], 'bench/results', read);
+      expect({ path: again?.path, same: again?.data === summary }).toEqual({ path: join('bench', 'results', `${name}.json`), same: true });
+    }
+  });
+});

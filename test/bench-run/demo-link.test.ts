@@ -90,7 +90,7 @@ if (reason !== undefined) process.stdout.write(`skipping demo over the packet-le
     for (const r of page.runs) {
       expect(r.errors).toBe(0);
       expect(r.requests).toHaveLength(11);
-      for (const q of r.requests) expect({ url: q.url, status: q.status, error: q.error }).toEqual({ url: q.url, status: 200, error: undefined });
+      for (const q of r.requests) expect({ url: q.url, status: q.status, error: q.error }).toEqual({ url: q.url, status: 200, error: null });
       expect(r.handshakes.length).toBeGreaterThan(0);
     }
 

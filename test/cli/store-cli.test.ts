@@ -47,7 +47,7 @@ beforeEach(async () => {
   ]);
   const summary: PageSummary = {
     pageId: 'pg1', url: 'https://a.test/', strategy: 'getlist', mode: 'measure', at: now - DAY, totalMs: 321, meanTtfbMs: 99,
-    connectionsOpened: 3, requestsPerConnection: 4, requests: 12, bytes: 4096, errors: 0,
+    connectionsOpened: 3, requestsPerConnection: 4, requests: 12, bytes: 4096, errors: 0, handshakeP50Ms: null, handshakeP90Ms: null,
   };
   await store.addPageSummaries([summary]);
   await store.close();

@@ -1,11 +1,11 @@
 // Fakes for the background modules: storage areas, the native host port, hand-fired timers, and a
 // page loaded through the reducer the way webNavigation and webRequest would report it.
-import type { HostPort, HostRequestBody, HostRequestError, RequestOptions } from '../../extension/background/native-port';
+import { HostRequestError, type HostPort, type HostRequestBody, type RequestOptions } from '../../extension/background/native-port';
 import { PageStore } from '../../extension/background/page-store';
 import { SettingsStore } from '../../extension/background/settings-store';
-import type { HostStatus, Settings } from '../../src/page/messages';
-import * as reducer from '../../src/page/page-reducer';
-import type { HostMessage } from '../../src/protocol';
+import type { HostStatus, Settings } from '../../src/extension-messages/messages';
+import * as reducer from '../../src/page/model/page-reducer';
+import { replyRole, settlingReplyType, type HostMessage, type ProgressOf, type ReplyOf } from '../../src/protocol';
 
 /** `storage.session` / `storage.local` in memory; `failSets` makes the next N `set`s reject. */
 export class MemoryStorage {
@@ -42,7 +42,10 @@ export class FakeTimers {
 interface SentRequest {
   body: HostRequestBody;
   options: RequestOptions;
-  /** Delivers a reply the way NativePort would: the last one settles, earlier ones go to onMessage. */
+  /**
+   * Delivers a reply the way NativePort does (same `replyRole`): the settling one resolves, a
+   * replay's `replay-result`s go to onProgress, any other type rejects with `E_UNEXPECTED_REPLY`.
+   */
   reply(message: Record<string, unknown>): void;
   fail(error: HostRequestError): void;
 }
@@ -52,16 +55,18 @@ export class FakeHost implements HostPort {
   status: HostStatus = { state: 'ok', hostVersion: '0.1.0' };
   readonly sent: SentRequest[] = [];
   checkStatus = async (): Promise<HostStatus> => this.status;
-  request(body: HostRequestBody, options: RequestOptions = {}): Promise<HostMessage> {
+  request<R extends HostRequestBody>(body: R, options: RequestOptions<ProgressOf<R>> = {}): Promise<ReplyOf<R>> {
     return new Promise((resolve, reject) => {
       const id = this.sent.length + 1;
       this.sent.push({
         body,
-        options,
+        options: options as RequestOptions,
         reply: (m) => {
           const message = { ...m, id } as unknown as HostMessage;
-          if (options.isLast && !options.isLast(message)) options.onMessage?.(message);
-          else resolve(message);
+          const role = replyRole(body, message);
+          if (role === 'progress') options.onProgress?.(message as ProgressOf<R>);
+          else if (role === 'last') resolve(message as ReplyOf<R>);
+          else reject(new HostRequestError('E_UNEXPECTED_REPLY', `the native host answered ${body.type} with ${message.type}; expected ${settlingReplyType(body)}`));
         },
         fail: reject,
       });

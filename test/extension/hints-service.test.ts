@@ -1,6 +1,6 @@
 import { HintsService, type DnrLike } from '../../extension/background/hints-service';
 import type { DnrRule } from '../../src/hints/dnr-rules';
-import * as reducer from '../../src/page/page-reducer';
+import * as reducer from '../../src/page/model/page-reducer';
 import type { PageStore } from '../../extension/background/page-store';
 import { MemoryStorage, pageStore, settingsStore } from './background-fakes';
 

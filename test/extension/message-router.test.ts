@@ -1,7 +1,7 @@
 import { createMessageRouter } from '../../extension/background/message-router';
 import { PageStore } from '../../extension/background/page-store';
 import type { UiHandlers } from '../../extension/background/ui-handlers';
-import { navigationStarted } from '../../src/page/page-reducer';
+import { navigationStarted } from '../../src/page/model/page-reducer';
 
 const BASE = 'chrome-extension://abc/';
 

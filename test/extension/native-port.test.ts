@@ -1,7 +1,7 @@
 import { splitIntoChunks } from '../../src/protocol';
-import type { HostMessage } from '../../src/protocol';
+import type { ExportReply, HostMessage, MeasuredReply, PongReply, ReplayResultMessage, ReplaySummaryMessage, StatsReply } from '../../src/protocol';
 import { NativePort, type NativePortLike } from '../../extension/background/native-port';
-import type { HostStatus } from '../../src/page/messages';
+import type { HostStatus } from '../../src/extension-messages/messages';
 
 /** A native port as the browser hands it out, driven by the test. */
 class FakePort implements NativePortLike {
@@ -31,7 +31,7 @@ class FakePort implements NativePortLike {
   }
   helloReply(): void {
     const hello = this.sent.find((m) => m.type === 'hello');
-    this.reply({ type: 'hello', id: hello?.id, hostVersion: '0.1.0', protocolVersion: 1, capabilities: { strategies: ['browser', 'getlist'], http2: true, store: null, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 } });
+    this.reply({ type: 'hello', id: hello?.id, hostVersion: '0.1.0', protocolVersion: 2, capabilities: { strategies: ['browser', 'getlist'], http2: true, store: null, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 } });
   }
 }
 
@@ -86,7 +86,7 @@ describe('NativePort', () => {
     expect(ports).toHaveLength(0);
     const pong = port.request({ type: 'ping' });
     expect(last().sent.map((m) => m.type)).toEqual(['hello', 'ping']);
-    expect(last().sent[0]).toMatchObject({ protocolVersion: 1 });
+    expect(last().sent[0]).toMatchObject({ protocolVersion: 2 });
     last().helloReply();
     last().reply({ type: 'pong', id: last().sent[1]?.id });
     await expect(pong).resolves.toMatchObject({ type: 'pong' });
@@ -162,7 +162,7 @@ describe('NativePort', () => {
     const seen: HostMessage['type'][] = [];
     const done = port.request(
       { type: 'schedule', pageId: 'p', documentUrl: 'https://a.test/', requests: [{ url: 'https://a.test/', priority: 'document' }], mode: 'replay', strategies: ['browser', 'getlist'] },
-      { isLast: (m) => m.type === 'replay-summary', onMessage: (m) => seen.push(m.type) },
+      { onProgress: (m) => seen.push(m.type) },
     );
     const id = last().sent[1]?.id;
     for (const strategy of ['browser', 'getlist']) last().reply({ type: 'replay-result', id, pageId: 'p', strategy, requests: [] });
@@ -170,6 +170,46 @@ describe('NativePort', () => {
     expect(seen).toEqual(['replay-result', 'replay-result']);
     last().reply({ type: 'replay-summary', id, pageId: 'p', summaries: [] });
     await expect(done).resolves.toMatchObject({ type: 'replay-summary' });
+  });
+
+  test('each request resolves with its own reply type, typed without a cast', async () => {
+    const { port, last } = setup();
+    const pong: Promise<PongReply> = port.request({ type: 'ping' });
+    const stats: Promise<StatsReply> = port.request({ type: 'stats', origin: 'https://a.test' });
+    const measured: Promise<MeasuredReply> = port.request({ type: 'schedule', pageId: 'p', documentUrl: 'https://a.test/', requests: [], mode: 'measure' });
+    // @ts-expect-error a ping is answered by a pong, never by an export
+    const wrong: Promise<ExportReply> = port.request({ type: 'ping' });
+    wrong.catch(() => undefined);
+    const [, pingId, statsId, measureId, wrongId] = last().sent.map((m) => m.id);
+    last().reply({ type: 'pong', id: pingId });
+    last().reply({ type: 'stats', id: statsId, count: 0, groups: [] });
+    last().reply({ type: 'measured', id: measureId, pageId: 'p', handshakes: [], warm: ['https://a.test'], failed: [] });
+    last().reply({ type: 'pong', id: wrongId });
+    await expect(pong).resolves.toEqual({ type: 'pong', id: pingId });
+    await expect(stats).resolves.toEqual({ type: 'stats', id: statsId, count: 0, groups: [] });
+    expect((await measured).warm).toEqual(['https://a.test']);
+  });
+
+  test('a valid reply of another type rejects with E_UNEXPECTED_REPLY and reaches no callback', async () => {
+    const { port, last } = setup();
+    const seen: ReplayResultMessage[] = [];
+    const ping = port.request({ type: 'ping' });
+    const measure = port.request({ type: 'schedule', pageId: 'p', documentUrl: 'https://a.test/', requests: [] });
+    const replay: Promise<ReplaySummaryMessage> = port.request(
+      { type: 'schedule', pageId: 'p', documentUrl: 'https://a.test/', requests: [], mode: 'replay', strategies: ['browser'] },
+      { onProgress: (m) => seen.push(m) },
+    );
+    const [, pingId, measureId, replayId] = last().sent.map((m) => m.id);
+    last().helloReply();
+    last().reply({ type: 'forgotten', id: pingId, removed: 1 });
+    // measure mode (the default) is answered by `measured`: a replay result is not a progress message there
+    last().reply({ type: 'replay-result', id: measureId, pageId: 'p', strategy: 'browser', requests: [] });
+    last().reply({ type: 'measured', id: replayId, pageId: 'p', handshakes: [], warm: [], failed: [] });
+    await expect(ping).rejects.toMatchObject({ code: 'E_UNEXPECTED_REPLY', message: 'the native host answered ping with forgotten; expected pong' });
+    await expect(measure).rejects.toMatchObject({ code: 'E_UNEXPECTED_REPLY', message: expect.stringContaining('expected measured') });
+    await expect(replay).rejects.toMatchObject({ code: 'E_UNEXPECTED_REPLY', message: expect.stringContaining('expected replay-summary') });
+    expect(seen).toEqual([]);
+    expect(port.pendingCount).toBe(0);
   });
 
   test('a request that is not answered in time rejects with E_TIMEOUT; its late reply is ignored', async () => {

@@ -1,6 +1,6 @@
 import { PageStore } from '../../extension/background/page-store';
-import type { PageRecord } from '../../src/page/page-record';
-import { navigationStarted, tabRemoved } from '../../src/page/page-reducer';
+import type { PageRecord } from '../../src/page/model/page-record';
+import { navigationStarted, tabRemoved } from '../../src/page/model/page-reducer';
 import { FakeTimers, loadPage, MemoryStorage } from './background-fakes';
 
 const KEY = 'getlist.pages.v1';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkSiteAccess, requestSiteAccess, type PermissionsLike } from '../../extension/ui/site-access';
-import { grantsSiteAccess, SITE_ORIGINS } from '../../src/page/site-rules';
+import { grantsSiteAccess, SITE_ORIGINS } from '../../src/page/model/site-rules';
 
 const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'manifest.json'), 'utf8')) as {
   host_permissions: string[];

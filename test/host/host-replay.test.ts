@@ -45,14 +45,14 @@ test('a 20-request list replayed with browser and getlist: a result per strategy
     expect(r.requests.map((q) => q.bytes)).toEqual(sizes.map((s, i) => (i === 5 ? 0 : s)));
     expect(r.requests.map((q) => q.method)).toEqual(list.map((l) => l.method ?? 'GET'));
     expect(r.requests.map((q) => q.priority)).toEqual(list.map((l) => l.priority));
-    expect(r.requests[0]?.kind).toBe('main_frame');
-    expect(r.requests.every((q) => q.error === undefined && q.attempts === 1 && typeof q.ttfbMs === 'number' && q.doneMs >= (q.sentMs ?? Infinity))).toBe(true);
+    expect(r.requests[0]?.resourceType).toBe('main_frame');
+    expect(r.requests.every((q) => q.error === null && q.attempts === 1 && typeof q.ttfbMs === 'number' && q.doneMs >= (q.sentMs ?? Infinity))).toBe(true);
   }
   const summary = messages[2] as ReplaySummaryMessage;
   const total = sizes.reduce((s, x, i) => s + (i === 5 ? 0 : x), 0);
   expect(summary.summaries.map((s) => s.strategy)).toEqual(['browser', 'getlist']);
   for (const s of summary.summaries) {
-    expect(s).toMatchObject({ bytes: total, errors: 0 });
+    expect(s).toMatchObject({ bytes: total, errors: 0, requests: list.length });
     expect(s.connectionsOpened).toBeGreaterThanOrEqual(1);
     expect(s.connectionsOpened).toBeLessThanOrEqual(6);
     expect(s.requestsPerConnection).toBeCloseTo(20 / s.connectionsOpened, 2);
@@ -122,7 +122,7 @@ test('a replay reply over 1 MiB arrives as chunks, each frame under 1 MiB, and r
   expect(r.requests).toHaveLength(2000);
   expect(r.requests.map((q) => q.url)).toEqual(list.map((l) => l.url));
   expect(r.requests.map((q) => q.bytes)).toEqual(list.map((_, i) => i % 50));
-  expect(r.requests.every((q) => q.kind === 'bild-ß-🖼' && q.status === 200)).toBe(true);
+  expect(r.requests.every((q) => q.resourceType === 'bild-ß-🖼' && q.status === 200)).toBe(true);
   // The slices joined are exactly the JSON the host serialised.
   const joined = chunks.map((c) => (c.message as { data: string }).data).join('');
   expect(joined).toBe(JSON.stringify(r));

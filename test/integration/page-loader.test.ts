@@ -17,7 +17,7 @@ describe('loadPage (GETALL without the server\'s help)', () => {
       // body arrives — after its first byte, never earlier.
       const lateUrls = page.resources.filter((r) => r.discoveredBy === 'css').map((r) => r.path);
       expect(lateUrls.length).toBeGreaterThan(0);
-      const firstSheetByte = Math.min(...run.requests.filter((r) => r.kind === 'stylesheet').map((r) => r.discoveredMs + (r.ttfbMs ?? Infinity)));
+      const firstSheetByte = Math.min(...run.requests.filter((r) => r.resourceType === 'stylesheet').map((r) => r.discoveredMs + (r.ttfbMs ?? Infinity)));
       for (const p of lateUrls) {
         const req = run.requests.find((r) => new URL(r.url).pathname === p);
         expect(req?.discoveredMs).toBeGreaterThanOrEqual(firstSheetByte);

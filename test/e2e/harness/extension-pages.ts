@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'puppeteer-core';
-import type { PageRecord, UiResponse } from '../../../src/page';
+import type { UiResponse } from '../../../src/extension-messages/messages';
+import type { PageRecord } from '../../../src/page';
 import type { InPage } from './in-page';
 
 /** How long the e2e helpers wait for anything the browser or extension does. */

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
-import type { HintsView } from '../../../src/page/messages';
+import type { HintsView } from '../../../src/extension-messages/messages';
 import { findTabId, sendUi, WAIT_MS } from './extension-pages';
 import { loadTestPage } from './site-load';
 import type { Site, SiteRequest } from '../site/site-server';

@@ -1,5 +1,5 @@
-import type { ObservedRequest, PageRecord, TimingEntry } from './page-record';
-import { navigationMilestones } from './page-summary';
+import type { ObservedRequest, PageRecord, TimingEntry } from '../model/page-record';
+import { navigationMilestones } from '../model/page-summary';
 
 /**
  * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the subset getlist can fill from what

@@ -1,15 +1,10 @@
+import { CodedError } from '../errors/coded-error';
 import { EXPORT_FORMATS } from '../stats/export-formats';
 import type { Settings, UiRequest } from './messages';
 
 /** A UI request that cannot be served as sent. `code` is `E_UNKNOWN_TYPE` or `E_INVALID_FIELD`. */
-export class UiRequestError extends Error {
+export class UiRequestError extends CodedError<'E_UNKNOWN_TYPE' | 'E_INVALID_FIELD'> {
   override readonly name = 'UiRequestError';
-  constructor(
-    readonly code: 'E_UNKNOWN_TYPE' | 'E_INVALID_FIELD',
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 const TYPES: ReadonlyArray<UiRequest['type']> = ['get-page', 'run-replay', 'host-status', 'stats', 'export', 'forget', 'get-settings', 'set-settings', 'get-hints'];

@@ -1,16 +1,19 @@
+import { CodedError } from '../errors/coded-error';
 import { MAX_URL_LENGTH } from '../protocol/version';
 import { isPriorityClass } from '../scheduler/priority';
 import type { ContentMessage } from './messages';
-import type { Discovery, NavigationTiming, TimingEntry } from './page-record';
+import type { Discovery, NavigationTiming, TimingEntry } from '../page/model/page-record';
 
 /**
  * The background's check of a content-script message. Content scripts run inside web pages, the
  * least trusted context the extension has, so every field is checked before it is stored.
  * @throws ContentMessageError naming the field, what was expected and what arrived.
  */
-export class ContentMessageError extends Error {
+export class ContentMessageError extends CodedError<'E_INVALID_MESSAGE'> {
   override readonly name = 'ContentMessageError';
-  readonly code = 'E_INVALID_MESSAGE';
+  constructor(message: string) {
+    super('E_INVALID_MESSAGE', message);
+  }
 }
 
 /** Items one message may carry. */

@@ -1,4 +1,4 @@
-import type { PageRecord } from './page-record';
+import type { PageRecord } from '../model/page-record';
 
 /** One bar of the waterfall, in SVG user units. */
 export interface WaterfallBar {

@@ -1,11 +1,11 @@
 // Deep imports, not '../discovery': the content script bundles this file and must not pull in
 // the HTML scanner (htmlparser2) it never uses.
-import { classifyCssReference, classifyElement } from '../discovery/classify';
-import { extractCssUrls } from '../discovery/css-urls';
-import type { Attributes } from '../discovery/reference';
-import { resolveHttpUrl } from '../discovery/resolve-url';
-import type { ResourceKind } from '../discovery/types';
-import type { PriorityClass } from '../scheduler/priority';
+import { classifyCssReference, classifyElement } from '../../discovery/classify';
+import { extractCssUrls } from '../../discovery/css-urls';
+import type { Attributes } from '../../discovery/reference';
+import { resolveHttpUrl } from '../../discovery/resolve-url';
+import type { ResourceKind } from '../../discovery/types';
+import type { PriorityClass } from '../../scheduler/priority';
 
 /** An element as the content script sees it, reduced to plain data (no DOM objects). */
 export interface ElementSnapshot {

@@ -1,8 +1,8 @@
 import { layoutCdfPlot } from './cdf-plot';
 import { buildHar, harHttpVersion, phases, queryString } from './har';
-import type { PageRecord, TimingEntry } from './page-record';
-import { browserObserved, connectionUsage, navigationMilestones, origins, requestCount, transferBytes } from './page-summary';
-import { isRestricted, toNavigationTiming, toTimingEntry } from './timing-mapping';
+import type { PageRecord, TimingEntry } from '../model/page-record';
+import { browserObserved, connectionUsage, navigationMilestones, origins, requestCount, transferBytes } from '../model/page-summary';
+import { isRestricted, toNavigationTiming, toTimingEntry } from '../model/timing-mapping';
 import { formatMs, layoutWaterfall, niceStep } from './waterfall';
 
 const T0 = Date.UTC(2025, 0, 2, 3, 4, 5, 0);

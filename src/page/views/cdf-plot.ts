@@ -1,4 +1,4 @@
-import type { CdfPoint } from '../stats/histogram';
+import type { CdfPoint } from '../../stats/histogram';
 import { formatMs, niceStep } from './waterfall';
 
 export interface CdfSeries {

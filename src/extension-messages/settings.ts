@@ -1,3 +1,4 @@
+import { CodedError } from '../errors/coded-error';
 import { STRATEGY_NAMES, isStrategyName } from '../scheduler/strategies';
 import { DEFAULT_SETTINGS, type Settings } from './messages';
 
@@ -12,9 +13,11 @@ const MAX_SITE_LENGTH = 255;
 /** Excluded-site entries at most. */
 const MAX_SITES = 1000;
 
-export class SettingsError extends Error {
+export class SettingsError extends CodedError<'E_INVALID_SETTINGS'> {
   override readonly name = 'SettingsError';
-  readonly code = 'E_INVALID_SETTINGS';
+  constructor(message: string) {
+    super('E_INVALID_SETTINGS', message);
+  }
 }
 
 /**

@@ -1,0 +1,56 @@
+import type { PriorityClass, RequestResult } from '../scheduler';
+import { roundMs } from './round';
+
+/**
+ * One request of a run: what `getlist load --json` prints, what a `replay-result` carries and what
+ * the popup shows. Times are ms from the run's start (`t0`).
+ *
+ * "Not measured" is `null` everywhere (no status after a failure, no first byte, no connection),
+ * never `undefined` or NaN, so a record reads back from JSON exactly as it was written.
+ */
+export interface RequestRecord {
+  url: string;
+  method: string;
+  priority: PriorityClass;
+  /** What kind of resource it was listed as (`stylesheet`, `main_frame`, …); null when not given. */
+  resourceType: string | null;
+  status: number | null;
+  /** Body bytes received (of the final attempt). */
+  bytes: number;
+  connectionId: number | null;
+  /** The final attempt went on a connection that had already carried a request. */
+  reused: boolean;
+  /** The final attempt was written while an earlier response on its connection was unfinished. */
+  pipelined: boolean;
+  attempts: number;
+  /** ALPN protocol of the final attempt's connection (`h2`, `http/1.1`). */
+  protocol: string | null;
+  discoveredMs: number;
+  sentMs: number | null;
+  /** Time to first byte from when the request was known (discovered), not from when it was sent. */
+  ttfbMs: number | null;
+  doneMs: number;
+  error: { code: string; message: string } | null;
+}
+
+/** A scheduler result as a record of a run that started at `t0` (on the scheduler's clock). */
+export function toRequestRecord(r: RequestResult, t0: number): RequestRecord {
+  return {
+    url: r.url,
+    method: r.method,
+    priority: r.priority,
+    resourceType: r.resourceType ?? null,
+    status: r.status ?? null,
+    bytes: r.bytes,
+    connectionId: r.connectionId ?? null,
+    reused: r.reused,
+    pipelined: r.pipelined,
+    attempts: r.attempts,
+    protocol: r.protocol ?? null,
+    discoveredMs: roundMs(r.discoveredAt - t0),
+    sentMs: r.sentAt === undefined ? null : roundMs(r.sentAt - t0),
+    ttfbMs: r.firstByteAt === undefined ? null : roundMs(r.firstByteAt - r.discoveredAt),
+    doneMs: roundMs(r.doneAt - t0),
+    error: r.error ? { code: r.error.code, message: r.error.message } : null,
+  };
+}

@@ -1,0 +1,98 @@
+import type { RequestResult, SchedulerStats, StrategyName } from '../scheduler';
+import type { HandshakeRecord } from '../stats/handshake';
+import { toRequestRecord, type RequestRecord } from './request-record';
+import { roundHandshake, roundMs } from './round';
+
+/**
+ * The headline figures of one run. Computed once, from the run's own records (`buildRun`); a
+ * summary of several runs takes medians of these (`summarizeStrategies`).
+ */
+export interface RunFigures {
+  /** Run start to the last request done, ms. */
+  totalMs: number;
+  /** Mean time to first byte from when each request was known, ms; 0 when no request succeeded. */
+  meanTtfbMs: number;
+  /** Connections whose handshake completed. */
+  connectionsOpened: number;
+  /** Successful requests per connection that carried one; 0 when none succeeded. */
+  requestsPerConnection: number;
+  /** Body bytes received. */
+  bytes: number;
+  /** Requests that failed. */
+  errors: number;
+}
+
+/**
+ * One page load (`getlist load`) or list replay under one strategy: its figures, every request and
+ * every connection's handshake. `getlist load --json` prints it (plus `repeat`) unchanged, so
+ * parsing that JSON gives back a `Run`.
+ */
+export interface Run extends RunFigures {
+  /** The page loaded (as given, before redirects) or the page a replayed list belongs to. */
+  url: string;
+  strategy: StrategyName;
+  /** Epoch ms. */
+  startedAt: number;
+  /** Attempts beyond the first, over all requests. */
+  retries: number;
+  /** Times a response body was paused for a low-latency request. */
+  pauses: number;
+  demotions: SchedulerStats['demotions'];
+  /** In the order the requests became known (scheduler id order). */
+  requests: RequestRecord[];
+  handshakes: HandshakeRecord[];
+}
+
+/** Just the figures of a larger record (a run, a summary). */
+export function runFigures(x: RunFigures): RunFigures {
+  return {
+    totalMs: x.totalMs,
+    meanTtfbMs: x.meanTtfbMs,
+    connectionsOpened: x.connectionsOpened,
+    requestsPerConnection: x.requestsPerConnection,
+    bytes: x.bytes,
+    errors: x.errors,
+  };
+}
+
+export interface RunInput {
+  url: string;
+  strategy: StrategyName;
+  startedAt: number;
+  /** The run's start on the scheduler's clock; record times are relative to it. */
+  t0: number;
+  results: readonly RequestResult[];
+  handshakes: readonly HandshakeRecord[];
+  stats: SchedulerStats;
+}
+
+/** The run a scheduler's results, handshakes and counters make. */
+export function buildRun(input: RunInput): Run {
+  const requests = [...input.results].sort((a, b) => a.id - b.id).map((r) => toRequestRecord(r, input.t0));
+  const ok = requests.filter((r) => r.error === null);
+  const ttfbs = ok.map((r) => r.ttfbMs).filter((x): x is number => x !== null);
+  const used = new Set(ok.map((r) => r.connectionId));
+  return {
+    url: input.url,
+    strategy: input.strategy,
+    startedAt: input.startedAt,
+    totalMs: roundMs(requests.reduce((m, r) => Math.max(m, r.doneMs), 0)),
+    meanTtfbMs: roundMs(ttfbs.length ? ttfbs.reduce((a, b) => a + b, 0) / ttfbs.length : 0),
+    connectionsOpened: input.handshakes.length,
+    requestsPerConnection: roundMs(used.size ? ok.length / used.size : 0),
+    bytes: requests.reduce((a, r) => a + r.bytes, 0),
+    errors: requests.length - ok.length,
+    retries: input.stats.retries,
+    pauses: input.stats.pauses,
+    demotions: input.stats.demotions,
+    requests,
+    handshakes: input.handshakes.map(roundHandshake),
+  };
+}
+
+/** A run as `getlist load --json` and `getlist demo --json` print it: the run, and which repetition it was (1-based). */
+export type RunJson = Run & { repeat: number };
+
+export function runToJson(run: Run, repeat: number): RunJson {
+  return { ...run, repeat };
+}

@@ -1,0 +1,26 @@
+import { STRATEGY_NAMES, strategy } from './strategies';
+import { describeStrategies, STRATEGY_SUMMARIES, strategyTraits } from './strategy-summaries';
+
+describe('strategy summaries', () => {
+  test('every preset has a summary, and the list follows STRATEGY_NAMES', () => {
+    expect(describeStrategies().map((d) => d.name)).toEqual([...STRATEGY_NAMES]);
+    for (const name of STRATEGY_NAMES) expect(STRATEGY_SUMMARIES[name].length).toBeGreaterThan(20);
+  });
+
+  test.each(STRATEGY_NAMES)('the traits of %s are read off its preset', (name) => {
+    const s = strategy(name);
+    const traits = strategyTraits(s);
+    expect(traits).toMatch(new RegExp(`^${s.maxConnectionsPerOrigin} HTTP/1\\.1 connections?/origin`));
+    expect(traits.includes('no keep-alive')).toBe(!s.keepAlive);
+    expect(/pipelined to depth (\d+)/.exec(traits)?.[1]).toBe(s.pipelining ? String(s.maxPipelineDepth) : undefined);
+    expect(traits.includes('priority classes')).toBe(s.priorities);
+    expect(traits.includes('FIFO')).toBe(!s.priorities);
+    expect(traits.includes('pauses bulk bodies')).toBe(s.pauseLowPriority);
+    expect(traits.includes('HTTP/2')).toBe(s.http2);
+    expect(traits.includes('sized to the path')).toBe(s.adaptConnectionsToPath);
+  });
+
+  test('an override shows in the traits', () => {
+    expect(strategyTraits(strategy('pipelined', { maxPipelineDepth: 3, maxConnectionsPerOrigin: 2 }))).toMatch(/^2 HTTP\/1\.1 connections\/origin, pipelined to depth 3 /);
+  });
+});
