@@ -71,6 +71,10 @@ describe('learning', () => {
     // A font the page preloads itself (initiator `link`) is not late; one fetched with initiator `other` (Firefox's @font-face) is.
     const fontBy = (initiatorType: string) => observeVisit(article('/n/1', 0, { timings: [{ ...article('/n/1', 0).timings[1]!, initiatorType }] }), L).resources.find((r) => r.as === 'font')?.late;
     expect([fontBy('link'), fontBy('other'), fontBy('css')]).toEqual([false, true, true]);
+    // Reported late by a content script that started after parsing, but requested before DOMContentLoaded: not late.
+    const early = article('/n/1', 0);
+    early.discoveries.push({ url: `${CDN}/site.css`, kind: 'stylesheet', priority: 'blocking', atMs: 120, inViewport: false, tag: 'link', late: true });
+    expect(observeVisit(early, L).resources.find((r) => r.url === `${CDN}/site.css`)?.late).toBe(false);
     // Started after DOMContentLoaded (+400) but found by the parser: not late.
     expect(observeVisit(article('/n/1', 0, { discoveries: [] }), L).resources.find((r) => r.url === `${CDN}/late/promo.gif`)?.late).toBe(false);
     expect(by.get(`${CDN}/bg/hero.jpg`)?.crossorigin).toBeUndefined();

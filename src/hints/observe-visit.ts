@@ -8,8 +8,8 @@ import type { HintAs, LearnedOrigin, LearnedResource, Visit } from './hint-types
  * "Late" means found after the preload scanner would have: the Resource Timing initiator is `css`
  * (background images, `@import` — named only inside a style sheet), a font the page does not
  * preload itself (initiator other than `link`), or the content script
- * saw the element inserted by script or after DOMContentLoaded. A request merely starting after
- * DOMContentLoaded is not enough: Chromium holds back parser-found images (its resource
+ * saw the element inserted by script or after DOMContentLoaded and its request started after
+ * DOMContentLoaded. A request merely starting after DOMContentLoaded is not enough: Chromium holds back parser-found images (its resource
  * scheduler), and hinting those measured slower on pages with nothing late (bench/hints.ts). A resource the load itself was hinted (so it started early) keeps the
  * lateness that got it hinted.
  */
@@ -47,7 +47,11 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
     const d = discoveries.get(r.url);
     // A font is only ever found through CSS (or script) unless the page preloads it itself; Firefox
     // gives @font-face fetches the initiator `other`, not `css`.
-    const late = (as === 'font' ? t?.initiatorType !== 'link' : t?.initiatorType === 'css' || d?.late === true) || hinted.has(r.url);
+    // The content script's `late` alone is not enough: when it starts after parsing (a fast
+    // load), it sees every element as late. A script-inserted element is also requested after
+    // DOMContentLoaded; a parser-found one the scanner fetched early is not.
+    const afterDcl = page.domContentLoadedAt !== undefined && r.startedAt >= page.domContentLoadedAt;
+    const late = (as === 'font' ? t?.initiatorType !== 'link' : t?.initiatorType === 'css' || (d?.late === true && afterDcl)) || hinted.has(r.url);
     const type = typeOf(as, r.url);
     resources.set(r.url, {
       url: r.url,
