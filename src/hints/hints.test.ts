@@ -71,6 +71,11 @@ describe('learning', () => {
     // A font the page preloads itself (initiator `link`) is not late; one fetched with initiator `other` (Firefox's @font-face) is.
     const fontBy = (initiatorType: string) => observeVisit(article('/n/1', 0, { timings: [{ ...article('/n/1', 0).timings[1]!, initiatorType }] }), L).resources.find((r) => r.as === 'font')?.late;
     expect([fontBy('link'), fontBy('other'), fontBy('css')]).toEqual([false, true, true]);
+    // Icons are never learned: the browser may not fetch them at all.
+    const withIcon = article('/n/1', 0);
+    withIcon.requests.push({ requestId: 'ic', url: `${SITE}/favicon.gif`, method: 'GET', type: 'image', frameId: 0, startedAt: 900, statusCode: 200 });
+    withIcon.discoveries.push({ url: `${SITE}/favicon.gif`, kind: 'icon', priority: 'other', atMs: 10, inViewport: false, tag: 'link', late: true });
+    expect(observeVisit(withIcon, L).resources.map((r) => r.url)).not.toContain(`${SITE}/favicon.gif`);
     // Reported late by a content script that started after parsing, but requested before DOMContentLoaded: not late.
     const early = article('/n/1', 0);
     early.discoveries.push({ url: `${CDN}/site.css`, kind: 'stylesheet', priority: 'blocking', atMs: 120, inViewport: false, tag: 'link', late: true });

@@ -45,6 +45,9 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
     if (!as || resources.has(r.url)) continue;
     const t = timings.get(r.url);
     const d = discoveries.get(r.url);
+    // Icons are fetched by the browser when it wants (headless Chromium sometimes never does):
+    // a preload of one can be a request the page would not have made.
+    if (d?.kind === 'icon' || /\/favicon\.ico$/i.test(pathOf(r.url))) continue;
     // A font is only ever found through CSS (or script) unless the page preloads it itself; Firefox
     // gives @font-face fetches the initiator `other`, not `css`.
     // The content script's `late` alone is not enough: when it starts after parsing (a fast
