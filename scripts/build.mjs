@@ -20,7 +20,7 @@ if (existsSync('bench/link.ts')) {
 if (existsSync('bench/report.ts')) {
   await build({ ...common, entryPoints: ['bench/report.ts'], outfile: 'dist/bench/report.js' });
 }
-for (const name of ['bench', 'trace', 'demo-link', 'handshake-fidelity', 'overhead', 'real']) {
+for (const name of ['bench', 'trace', 'demo-link', 'handshake-fidelity', 'overhead', 'real', 'hints']) {
   if (existsSync(`bench/${name}.ts`)) {
     await build({ ...common, entryPoints: [`bench/${name}.ts`], outfile: `dist/bench/${name}.js` });
   }

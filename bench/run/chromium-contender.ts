@@ -46,7 +46,7 @@ export interface ChromiumLoad {
 }
 
 /** A shell script that runs Chromium inside `ns`; puppeteer starts it as the browser executable. */
-function writeWrapper(dir: string, ns: string): string {
+export function writeWrapper(dir: string, ns: string): string {
   const path = join(dir, 'chromium-in-netns.sh');
   writeFileSync(path, `#!/bin/sh\nexec ip netns exec '${ns}' ${CHROMIUM_PATH} "$@"\n`);
   chmodSync(path, 0o755);
@@ -58,7 +58,7 @@ function writeWrapper(dir: string, ns: string): string {
  * than the expected requests were sent), bounded by `deadline`. The wait adds nothing to the
  * measured time, which is read from the events' own timestamps.
  */
-async function settle(events: CdpNetworkEvents, lastEventAt: () => number, o: ChromiumLoadOptions, deadline: number): Promise<void> {
+export async function settle(events: CdpNetworkEvents, lastEventAt: () => number, o: ChromiumLoadOptions, deadline: number): Promise<void> {
   while (Date.now() < deadline) {
     if (inFlight(events) === 0) {
       const sent = new Set(events.sent.filter((s) => !ignoredUrl(s.url)).map((s) => s.requestId)).size;
@@ -82,7 +82,7 @@ async function resourceTimingEntries(page: Page): Promise<{ nav: TimingEntry | u
  * Records the tab's Network events (the page target's session: its main frame and same-process
  * frames) into plain objects.
  */
-async function recordNetwork(page: Page): Promise<{ events: CdpNetworkEvents; lastEventAt: () => number }> {
+export async function recordNetwork(page: Page): Promise<{ events: CdpNetworkEvents; lastEventAt: () => number }> {
   const sent: CdpRequestSent[] = [];
   const responses: CdpResponseReceived[] = [];
   const ended: CdpLoadingEnded[] = [];

@@ -7,6 +7,7 @@ import { listenToHeaders } from './request-headers';
 import { PageStore } from './page-store';
 import { SettingsStore } from './settings-store';
 import { createUiHandlers } from './ui-handlers';
+import { HintsService } from './hints-service';
 
 /**
  * The background (Chrome: service worker; Firefox: event page): the composition root. Everything
@@ -19,16 +20,32 @@ const port = new NativePort({
   lastErrorMessage: () => browser.runtime.lastError?.message,
 });
 const actions = new PageActions({ store, port, settings });
+const hints = new HintsService({
+  local: browser.storage.local,
+  dnr: browser.declarativeNetRequest,
+  store,
+  settings,
+  isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
+});
 const handlers = createUiHandlers({
   store,
   port,
   settings,
   actions,
+  hints,
   tabUrl: (tabId) => browser.tabs.get(tabId).then((tab) => tab.url ?? tab.pendingUrl ?? '', () => undefined),
 });
 
-listenToPages(store, actions);
+listenToPages(store, actions, hints);
 listenToHeaders(store);
+// A listener here makes the browser start the background with itself, so the session rules (gone
+// with the last session) are rebuilt before the first navigation rather than woken by it.
+browser.runtime.onStartup.addListener(() => void hints.syncRules());
 
-const route = createMessageRouter({ extensionId: browser.runtime.id, extensionBaseUrl: browser.runtime.getURL(''), store, handlers });
+const route = createMessageRouter({
+  extensionId: browser.runtime.id,
+  extensionBaseUrl: browser.runtime.getURL(''),
+  store,
+  handlers,
+});
 browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => route(message, sender));

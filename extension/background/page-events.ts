@@ -2,6 +2,10 @@ import * as reducer from '../../src/page/model/page-reducer';
 import { grantsSiteAccess, SITE_ORIGINS } from '../../src/page/model/site-rules';
 import { browser, type WebNavigation, type WebRequest } from '../platform/browser-api';
 import type { PageActions } from './page-actions';
+import type { HintsService } from './hints-service';
+
+/** What the hints need to hear of a top-level navigation. */
+export type HintsHooks = Pick<HintsService, 'navigationCommitted' | 'pageLoaded'>;
 import type { PageStore } from './page-store';
 
 const FILTER: WebRequest.RequestFilter = { urls: [...SITE_ORIGINS] };
@@ -24,16 +28,23 @@ function contentTypeOf(headers: WebRequest.HttpHeaders | undefined): string {
  * Without site access (Firefox MV3 until the user grants it) they simply hear nothing; a grant
  * needs no re-registration, only the empty records of the pages missed are dropped.
  */
-export function listenToPages(store: PageStore, actions: PageActions): void {
+export function listenToPages(store: PageStore, actions: PageActions, hints?: HintsHooks): void {
   const nav = (e: WebNavigation.OnBeforeNavigateDetailsType | WebNavigation.OnCommittedDetailsType | WebNavigation.OnCompletedDetailsType | WebNavigation.OnHistoryStateUpdatedDetailsType) => ({ tabId: e.tabId, frameId: e.frameId, url: e.url, timeStamp: e.timeStamp });
 
   browser.webNavigation.onBeforeNavigate.addListener((e) => void store.update((s) => reducer.navigationStarted(s, nav(e)), 'dirty'));
-  browser.webNavigation.onCommitted.addListener((e) => void store.update((s) => reducer.navigationCommitted(s, nav(e)), 'dirty'));
+  browser.webNavigation.onCommitted.addListener((e) => {
+    if (e.frameId === 0) hints?.navigationCommitted(e.tabId, e.url);
+    void store.update((s) => reducer.navigationCommitted(s, nav(e)), 'dirty');
+  });
   // An SPA route change: same document, same record, new URL.
   browser.webNavigation.onHistoryStateUpdated.addListener((e) => void store.update((s) => reducer.historyStateUpdated(s, nav(e))));
   browser.webNavigation.onDOMContentLoaded.addListener((e) => void store.update((s) => reducer.domContentLoaded(s, nav(e)), 'dirty'));
   browser.webNavigation.onCompleted.addListener((e) => {
-    void store.update((s) => reducer.navigationCompleted(s, nav(e))).then((page) => page && actions.pageLoaded(page));
+    void store.update((s) => reducer.navigationCompleted(s, nav(e))).then((page) => {
+      if (!page) return;
+      actions.pageLoaded(page);
+      hints?.pageLoaded(page);
+    });
   });
 
   browser.webRequest.onBeforeRequest.addListener(

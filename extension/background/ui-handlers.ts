@@ -1,5 +1,6 @@
 import type { HostStatus, UiRequest, UiResponse } from '../../src/extension-messages/messages';
 import { isHttpUrl } from '../../src/page/model/site-rules';
+import type { HintsService } from './hints-service';
 import type { HostPort } from './native-port';
 import type { PageActions } from './page-actions';
 import type { PageStore } from './page-store';
@@ -17,6 +18,8 @@ export interface UiHandlerDeps {
   port: HostPort;
   settings: SettingsStore;
   actions: PageActions;
+  /** Learned hints: forgotten with everything else, rules rebuilt when settings change. */
+  hints?: Pick<HintsService, 'forget' | 'view' | 'syncRules'>;
   /** The tab's URL, or undefined when the tab does not exist. */
   tabUrl: (tabId: number) => Promise<string | undefined>;
   /** Times `get-page`'s wait for the host status. @default globalThis.setTimeout */
@@ -49,11 +52,22 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
       return { type: 'export', format: reply.format, mimeType: reply.mimeType, data: reply.data };
     },
     forget: async ({ origin }) => {
-      const reply = await port.request({ type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS });
-      return { type: 'forget', removed: reply.removed };
+      // The learned hints live in the browser, not the host: they go even when the host is missing.
+      const hintsForgotten = deps.hints?.forget(origin);
+      const reply = port.request({ type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS });
+      const [, forgotten] = await Promise.all([hintsForgotten, reply]);
+      return { type: 'forget', removed: forgotten.removed };
     },
     'get-settings': async () => ({ type: 'get-settings', settings: await settings.get() }),
-    'set-settings': async (request) => ({ type: 'set-settings', settings: await settings.set(request.settings) }),
+    'set-settings': async (request) => {
+      const saved = await settings.set(request.settings);
+      await deps.hints?.syncRules();
+      return { type: 'set-settings', settings: saved };
+    },
+    'get-hints': async ({ tabId }) => {
+      if (!deps.hints) throw new Error('hints are not wired into the background');
+      return { type: 'get-hints', hints: await deps.hints.view(tabId, await deps.tabUrl(tabId)) };
+    },
   };
 }
 

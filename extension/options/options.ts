@@ -145,6 +145,7 @@ async function loadSettings(): Promise<void> {
 
 function fillSettings(s: Settings): void {
   (settingsForm.elements.namedItem('autoReplay') as HTMLInputElement).checked = s.autoReplay;
+  (settingsForm.elements.namedItem('hints') as HTMLInputElement).checked = s.hints;
   renderStrategies(s.replayStrategies);
   (settingsForm.elements.namedItem('excludedSites') as HTMLTextAreaElement).value = s.excludedSites.join('\n');
   (settingsForm.elements.namedItem('retentionDays') as HTMLInputElement).value = String(s.retentionDays);
@@ -160,6 +161,7 @@ async function saveSettings(): Promise<void> {
   }
   const settings: Partial<Settings> = {
     autoReplay: data.get('autoReplay') !== null,
+    hints: data.get('hints') !== null,
     replayStrategies: data.getAll('replayStrategies').map(String),
     excludedSites: String(data.get('excludedSites') ?? '')
       .split('\n')
@@ -189,7 +191,7 @@ async function exportStats(format: 'csv' | 'json' | 'prom'): Promise<void> {
 }
 
 async function forgetAll(): Promise<void> {
-  if (!confirm('Forget every stored handshake and page record? This cannot be undone.')) return;
+  if (!confirm('Forget every stored handshake, page record and learned hint? This cannot be undone.')) return;
   forgetResult.textContent = 'Forgetting…';
   const reply = await ask({ type: 'forget' });
   forgetResult.textContent = reply.type === 'error' ? `Not forgotten: ${reply.message} (${reply.code})` : `Removed ${reply.removed} record${reply.removed === 1 ? '' : 's'}.`;

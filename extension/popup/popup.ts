@@ -12,6 +12,8 @@ import { showSiteAccess } from '../ui/grant-access';
 import { hostMissingBlock, hostUnavailable } from '../ui/host-missing';
 import { storeHealthBlock } from '../ui/store-health';
 import { ask } from '../ui/ui-client';
+import type { HintsView } from '../../src/extension-messages/messages';
+import { hintsBlock } from './hints-block';
 import { handshakesBlock, hostOf, metricsBlock } from './page-blocks';
 import { PRIVACY_NOTE, replayStatus, replayTable } from './replay-block';
 import { applyTheme, themeToggle } from '../ui/theme';
@@ -35,6 +37,8 @@ const access = document.getElementById('access') as HTMLElement;
 let tabId: number | undefined;
 let lastJson = '';
 let polling = false;
+/** The tab's hints view, fetched with each page refresh (null: the background could not say). */
+let hints: HintsView | null = null;
 
 async function main(): Promise<void> {
   applyTheme();
@@ -70,7 +74,8 @@ async function resolveTabId(): Promise<number | undefined> {
 
 /** Fetches the page and re-renders when it changed. Returns the reply (undefined on error). */
 async function refresh(): Promise<GetPage | undefined> {
-  const reply = await ask({ type: 'get-page', tabId: tabId as number });
+  const [reply, hintsReply] = await Promise.all([ask({ type: 'get-page', tabId: tabId as number }), ask({ type: 'get-hints', tabId: tabId as number })]);
+  hints = hintsReply.type === 'get-hints' ? hintsReply.hints : null;
   if (reply.type === 'error') {
     render(undefined, reply);
     return undefined;
@@ -80,7 +85,7 @@ async function refresh(): Promise<GetPage | undefined> {
 }
 
 function render(reply: GetPage | undefined, error?: { code: string; message: string }): void {
-  const json = JSON.stringify(reply ?? error);
+  const json = JSON.stringify([reply ?? error, hints]);
   if (json === lastJson) return;
   lastJson = json;
   if (!reply) {
@@ -138,6 +143,7 @@ function pageView(page: PageRecord, hostStatus: HostStatus): Node[] {
     h('header', {}, h('p', { class: 'page-url', 'data-testid': 'page-url', title: page.url }, page.url)),
     page.excluded ? h('p', { class: 'note' }, 'This site is in your excluded list: it is neither measured nor replayed.') : null,
     metricsBlock(page),
+    hints ? hintsBlock(hints, () => void refresh()) : null,
     handshakesBlock(page),
     waterfallBlock(page, { ...WATERFALL, onOpenFull: () => void openFullWaterfall(page.tabId) }),
     h(

@@ -1,5 +1,7 @@
 import type { HandshakeStatsJSON } from '../stats/handshake-stats';
 import type { StoreHealth } from '../protocol/store-health';
+import type { HintList } from '../hints/hint-types';
+import type { HintOutcome } from '../hints/hint-outcome';
 import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from '../page/model/page-record';
 
 /**
@@ -36,9 +38,16 @@ export interface Settings {
   retentionDays: number;
   /** Absolute path to a PEM CA file the host trusts for replays (a local dev site's CA); '' for none. @default '' */
   caFile: string;
+  /**
+   * Early hints from learned lists (preconnect, preload) on pages visited before; a site never
+   * visited has nothing learned, so it gets none. @default true
+   */
+  hints: boolean;
+  /** Hostnames whose pages get no hints (the popup's per-site switch). @default [] */
+  hintsDisabledSites: string[];
 }
 
-export const DEFAULT_SETTINGS: Settings = { autoReplay: false, replayStrategies: ['browser', 'getlist'], excludedSites: [], retentionDays: 90, caFile: '' };
+export const DEFAULT_SETTINGS: Settings = { autoReplay: false, replayStrategies: ['browser', 'getlist'], excludedSites: [], retentionDays: 90, caFile: '', hints: true, hintsDisabledSites: [] };
 
 export type UiRequest =
   | { channel: 'ui'; type: 'get-page'; tabId: number }
@@ -48,7 +57,8 @@ export type UiRequest =
   | { channel: 'ui'; type: 'export'; format: 'csv' | 'json' | 'prom'; origin?: string; since?: number }
   | { channel: 'ui'; type: 'forget'; origin?: string }
   | { channel: 'ui'; type: 'get-settings' }
-  | { channel: 'ui'; type: 'set-settings'; settings: Partial<Settings> };
+  | { channel: 'ui'; type: 'set-settings'; settings: Partial<Settings> }
+  | { channel: 'ui'; type: 'get-hints'; tabId: number };
 
 export type UiResponse =
   | { type: 'get-page'; page: PageRecord | null; restricted: boolean; hostStatus: HostStatus }
@@ -59,4 +69,20 @@ export type UiResponse =
   | { type: 'forget'; removed: number }
   | { type: 'get-settings'; settings: Settings }
   | { type: 'set-settings'; settings: Settings }
+  | { type: 'get-hints'; hints: HintsView }
   | { type: 'error'; code: string; message: string };
+
+/** The popup's view of the tab's hints: what was applied on this load and what became of it. */
+export interface HintsView {
+  /** The tab's page hostname ('' when none). */
+  host: string;
+  /** Hints on (globally) and not switched off for this site, nor the site excluded. */
+  enabled: boolean;
+  siteDisabled: boolean;
+  /** The hints the tab's current load got (none: null). */
+  applied: HintList | null;
+  /** What became of them, once the load settled. */
+  outcome: HintOutcome | null;
+  /** Visits learned under the page's key and under its template's. */
+  learnedVisits: { page: number; template: number };
+}

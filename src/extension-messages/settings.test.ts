@@ -16,6 +16,8 @@ describe('settings', () => {
     [{ autoReplay: 'yes' }, /autoReplay/],
     [{ caFile: 'certs/ca.pem' }, /caFile: expected an absolute path to a PEM file \(or nothing\), got "certs\/ca.pem"/],
     [{ caFile: 3 }, /caFile/],
+    [{ hints: 'on' }, /hints: expected true or false, got "on"/],
+    [{ hintsDisabledSites: [null] }, /hintsDisabledSites\[0\]/],
   ])('refuses %j', (patch, message) => {
     expect(() => parseSettingsPatch(patch)).toThrow(expect.objectContaining({ code: 'E_INVALID_SETTINGS', message: expect.stringMatching(message) }));
   });
@@ -29,6 +31,9 @@ describe('settings', () => {
 
   test('stored settings fall back to defaults field by field', () => {
     expect(settingsFromStorage(undefined)).toEqual(DEFAULT_SETTINGS);
+    // Hints are on by default: a site gets them once it has been visited often enough to have a list.
+    expect(DEFAULT_SETTINGS.hints).toBe(true);
+    expect(settingsFromStorage({ hints: false, hintsDisabledSites: ['a.test'] })).toEqual({ ...DEFAULT_SETTINGS, hints: false, hintsDisabledSites: ['a.test'] });
     expect(settingsFromStorage({ autoReplay: true, retentionDays: -5 })).toEqual({ ...DEFAULT_SETTINGS, autoReplay: true });
   });
 

@@ -34,13 +34,10 @@ export function parseSettingsPatch(value: unknown): Partial<Settings> {
     out.autoReplay = v.autoReplay;
   }
   if (v.replayStrategies !== undefined) out.replayStrategies = parseStrategies(v.replayStrategies, 'replayStrategies');
-  if (v.excludedSites !== undefined) {
-    const sites = v.excludedSites;
-    if (!Array.isArray(sites) || sites.length > MAX_SITES) throw new SettingsError(`excludedSites: expected an array of at most ${MAX_SITES} strings, got ${kind(sites)}`);
-    out.excludedSites = sites.map((s, i) => {
-      if (typeof s !== 'string' || s.length > MAX_SITE_LENGTH) throw new SettingsError(`excludedSites[${i}]: expected a hostname or *.suffix of at most ${MAX_SITE_LENGTH} characters, got ${kind(s)}`);
-      return s.trim();
-    }).filter((s) => s !== '');
+  if (v.excludedSites !== undefined) out.excludedSites = parseSites(v.excludedSites, 'excludedSites');
+  if (v.hints !== undefined) {
+    if (typeof v.hints !== 'boolean') throw new SettingsError(`hints: expected true or false, got ${kind(v.hints)}`);
+    out.hints = v.hints;
   }
   if (v.caFile !== undefined) {
     const p = typeof v.caFile === 'string' ? v.caFile.trim() : v.caFile;
@@ -49,12 +46,21 @@ export function parseSettingsPatch(value: unknown): Partial<Settings> {
     }
     out.caFile = p;
   }
+  if (v.hintsDisabledSites !== undefined) out.hintsDisabledSites = parseSites(v.hintsDisabledSites, 'hintsDisabledSites');
   if (v.retentionDays !== undefined) {
     const d = v.retentionDays;
     if (typeof d !== 'number' || !Number.isInteger(d) || d < 1 || d > 3650) throw new SettingsError(`retentionDays: expected an integer from 1 to 3650, got ${kind(d)}`);
     out.retentionDays = d;
   }
   return out;
+}
+
+function parseSites(sites: unknown, path: string): string[] {
+  if (!Array.isArray(sites) || sites.length > MAX_SITES) throw new SettingsError(`${path}: expected an array of at most ${MAX_SITES} strings, got ${kind(sites)}`);
+  return sites.map((s, i) => {
+    if (typeof s !== 'string' || s.length > MAX_SITE_LENGTH) throw new SettingsError(`${path}[${i}]: expected a hostname or *.suffix of at most ${MAX_SITE_LENGTH} characters, got ${kind(s)}`);
+    return s.trim();
+  }).filter((s) => s !== '');
 }
 
 /**
@@ -71,7 +77,7 @@ export function parseStrategies(value: unknown, path = 'strategies'): string[] {
 
 /** Settings as stored, made whole: every field that is missing or invalid takes its default. */
 export function settingsFromStorage(stored: unknown): Settings {
-  const settings: Settings = { ...DEFAULT_SETTINGS, replayStrategies: [...DEFAULT_SETTINGS.replayStrategies], excludedSites: [] };
+  const settings: Settings = { ...DEFAULT_SETTINGS, replayStrategies: [...DEFAULT_SETTINGS.replayStrategies], excludedSites: [], hintsDisabledSites: [] };
   if (typeof stored !== 'object' || stored === null) return settings;
   for (const [key, value] of Object.entries(stored)) {
     try {

@@ -63,10 +63,11 @@ export function isFromHost(r: SiteRequest): boolean {
  * observed with what reached the wire.
  *
  * Routes: `/<page>.html` and `/<file>.css|.js` from `pages/` (`{{OTHER}}` becomes the other
- * origin); `/img/<anything>.png` a 16×16 PNG (`?bytes=N` pads it to N bytes). `?delay=MS` holds the
- * response back; `?tao=1` adds `Timing-Allow-Origin: *`; anything else is a 404 (text/plain).
- * Everything is `no-store`, so each page load reaches the servers. With `options.h2` both origins
- * are `https:` and speak HTTP/2 only.
+ * origin); `/img/<anything>.png` a 16×16 PNG (`?bytes=N` pads it to N bytes); `/font/<anything>.woff2`
+ * a few bytes served as a font with `Access-Control-Allow-Origin: *` (fonts are fetched with CORS).
+ * `?delay=MS` holds the response back; `?tao=1` adds `Timing-Allow-Origin: *`; anything else is a
+ * 404 (text/plain). Everything is `no-store`, so each page load reaches the servers. With
+ * `options.h2` both origins are `https:` and speak HTTP/2 only.
  */
 export async function startSite(options: SiteOptions = {}): Promise<Site> {
   const requests: SiteRequest[] = [];
@@ -90,6 +91,7 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
     const delay = Number(url.searchParams.get('delay') ?? '0');
     const headers: Record<string, string> = { 'cache-control': 'no-store' };
     if (url.searchParams.get('tao') === '1') headers['timing-allow-origin'] = '*';
+    if (url.pathname.startsWith('/font/')) headers['access-control-allow-origin'] = '*';
     const found = resolve(url.pathname, other, Number(url.searchParams.get('bytes') ?? '0'));
     const send = () => {
       if (!found) {
@@ -138,6 +140,7 @@ function resolve(pathname: string, other: string, bytes = 0): { type: string; bo
   if (pathname.startsWith('/img/') && pathname.endsWith('.png')) {
     return { type: 'image/png', body: bytes > PNG.length ? Buffer.concat([PNG, Buffer.alloc(Math.min(bytes, 4 << 20) - PNG.length)]) : PNG };
   }
+  if (pathname.startsWith('/font/') && pathname.endsWith('.woff2')) return { type: 'font/woff2', body: FONT };
   const name = pathname === '/' ? 'index.html' : pathname.slice(1);
   const type = TYPES[path.extname(name)];
   if (!type || name.includes('/') || name.includes('..')) return undefined;
@@ -148,6 +151,8 @@ function resolve(pathname: string, other: string, bytes = 0): { type: string; bo
 
 /** A 16×16 opaque PNG, built once (no binary fixture in the tree). */
 const PNG = makePng(16, 16, [0x2a, 0x7a, 0xe2]);
+/** Not a valid font (the browser fetches it, fails to decode it and falls back): only its fetch matters. */
+const FONT = Buffer.from('wOF2 getlist e2e font placeholder');
 
 function makePng(width: number, height: number, rgb: readonly number[]): Buffer {
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);

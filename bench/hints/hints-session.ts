@@ -1,0 +1,212 @@
+/**
+ * One measured load by real Chromium in the client namespace, with or without the built getlist
+ * extension, after the page was visited twice in the same profile (the extension learns its list
+ * there; Chromium alone gets the same two visits, so its own LoadingPredictor learns too). The
+ * browser is restarted between the warm-up and the measured load: no socket, no TLS session and no
+ * in-memory resource survives; the origins send `Cache-Control: no-store`, so the HTTP cache holds
+ * nothing either.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser, type WebWorker } from 'puppeteer-core';
+import { chromiumNetworkTiming } from '../run/chromium-network-timing';
+import { recordNetwork, settle, writeWrapper, type ChromiumLoadOptions } from '../run/chromium-contender';
+import type { Origins } from '../origins/start-origins';
+
+export type HintsContender = 'chromium' | 'chromium+getlist';
+
+export interface HintsSessionOptions {
+  clientNs: string;
+  url: string;
+  hostResolverRules: string;
+  spkiHashes: readonly string[];
+  /** dist/extension, for `chromium+getlist`. */
+  extensionDir: string;
+  contender: HintsContender;
+  expectedRequests: number;
+  timeoutMs: number;
+  origins: Origins;
+}
+
+export interface HintsRun {
+  /** Navigation start → last response end (CDP), ms. */
+  completeMs: number;
+  fcpMs: number | null;
+  lcpMs: number | null;
+  /** Requests the origins logged for the measured load. */
+  serverRequests: number;
+  /** Paths the origins served more than once in the measured load. */
+  duplicates: string[];
+  /** Paths the origins served for the measured load, sorted. */
+  paths: string[];
+  /** Warm-up visits made (2, more when the extension missed one). */
+  warmUpVisits: number;
+  /** Hints in the Link header the extension's rules give the page (getlist only). */
+  hints?: number;
+  /** The learned state as the extension stored it (getlist only), for the overhead measurement. */
+  learned?: unknown;
+}
+
+const EXTENSION_ID = 'kelbbeopokdfcgnhndalcnpcofnpkfln';
+/** After load, the extension learns once the page's timings are in (LEARN_DELAY_MS = 1500 in the background). */
+const LEARN_WAIT_MS = 10_000;
+const live = new Set<ChildProcess>();
+
+export function killHintBrowsersSync(): void {
+  for (const p of live) if (p.exitCode === null) p.kill('SIGKILL');
+  live.clear();
+}
+
+async function launch(o: HintsSessionOptions, dir: string): Promise<Browser> {
+  const withExtension = o.contender === 'chromium+getlist';
+  const browser = await puppeteer.launch({
+    executablePath: writeWrapper(dir, o.clientNs),
+    headless: true,
+    pipe: true,
+    userDataDir: join(dir, 'profile'),
+    ...(withExtension ? { ignoreDefaultArgs: ['--disable-extensions'] } : {}),
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic',
+      `--host-resolver-rules=${o.hostResolverRules}`,
+      `--ignore-certificate-errors-spki-list=${o.spkiHashes.join(',')}`,
+      ...(withExtension ? [`--disable-extensions-except=${o.extensionDir}`, `--load-extension=${o.extensionDir}`] : []),
+    ],
+    timeout: 30_000,
+    protocolTimeout: o.timeoutMs + 10_000,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  const proc = browser.process();
+  if (proc) live.add(proc);
+  return browser;
+}
+
+async function close(browser: Browser): Promise<void> {
+  const proc = browser.process();
+  await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]).catch(() => undefined);
+  if (proc && proc.exitCode === null) proc.kill('SIGKILL');
+  if (proc) live.delete(proc);
+}
+
+async function worker(browser: Browser): Promise<WebWorker> {
+  const target = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith(`chrome-extension://${EXTENSION_ID}/`), { timeout: 15_000 });
+  const w = await target.worker();
+  if (!w) throw new Error('the extension service worker has no worker');
+  return w;
+}
+
+/**
+ * Evaluates `expression` in the extension's service worker. A worker that is still starting (or
+ * was just restarted) may not have its context yet (`chrome is not defined`): retried ≤ 10 s.
+ */
+async function inWorker(browser: Browser, expression: string): Promise<unknown> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return await (await worker(browser)).evaluate(expression);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+/** Hints in the extension's fullest session rule (the page's own), waiting ≤ 10 s for the rules rebuilt after a restart. */
+async function hintCount(browser: Browser): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const values = (await inWorker(browser, `chrome.declarativeNetRequest.getSessionRules().then((rs) => rs.map((r) => r.action.responseHeaders?.[0]?.value ?? '').filter(Boolean))`)) as string[];
+    if (values.length > 0 || Date.now() > deadline) return Math.max(0, ...values.map((v) => v.split(', <').length));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * One warm-up visit; with the extension, waits until it has learned `visits` visits of the page.
+ * Returns false when it did not within LEARN_WAIT_MS (the background missed the navigation's
+ * first events — seen on the first visit after a cold start, about one run in four).
+ */
+async function loadOnce(browser: Browser, o: HintsSessionOptions, visits: number): Promise<boolean> {
+  const page = await browser.newPage();
+  await page.goto(o.url, { waitUntil: 'load', timeout: o.timeoutMs });
+  let learned = true;
+  if (o.contender === 'chromium+getlist') {
+    const deadline = Date.now() + LEARN_WAIT_MS;
+    const count = `chrome.storage.local.get('getlist.hints.v1').then((x) => (x['getlist.hints.v1']?.entries ?? []).find((e) => e.key === ${JSON.stringify(o.url)})?.visits.length ?? 0)`;
+    while (((await inWorker(browser, count)) as number) < visits) {
+      if (Date.now() > deadline) {
+        learned = false;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } else await new Promise((r) => setTimeout(r, 500));
+  await page.close();
+  return learned;
+}
+
+/** Warm-up visits until two are learned (at most 4 visits). */
+async function warmUp(browser: Browser, o: HintsSessionOptions): Promise<number> {
+  let learned = 0;
+  let visits = 0;
+  while (learned < 2 && visits < 4) {
+    visits++;
+    if (await loadOnce(browser, o, learned + 1)) learned++;
+  }
+  if (learned < 2) throw new Error(`the extension learned ${learned} of ${visits} warm-up visits of ${o.url}`);
+  return visits;
+}
+
+export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'getlist-bench-hints-'));
+  let browser: Browser | undefined;
+  try {
+    browser = await launch(o, dir);
+    // The extension's background is running before the first visit, as in a browser in use.
+    if (o.contender === 'chromium+getlist') await inWorker(browser, 'chrome.runtime.id');
+    const warmUpVisits = await warmUp(browser, o);
+    await close(browser);
+
+    browser = await launch(o, dir);
+    let hints: number | undefined;
+    let learned: unknown;
+    if (o.contender === 'chromium+getlist') {
+      hints = await hintCount(browser);
+      learned = await inWorker(browser, `chrome.storage.local.get('getlist.hints.v1').then((x) => x['getlist.hints.v1'])`);
+    }
+    const page = await browser.newPage();
+    const { events, lastEventAt } = await recordNetwork(page);
+    const before = o.origins.accessLog().length;
+    const deadline = Date.now() + o.timeoutMs;
+    await page.goto(o.url, { waitUntil: 'load', timeout: o.timeoutMs });
+    await settle(events, lastEventAt, { expectedRequests: o.expectedRequests } as ChromiumLoadOptions, deadline);
+    const paints = (await page.evaluate(`new Promise((resolve) => {
+      let lcp = null;
+      try { new PerformanceObserver((l) => { for (const e of l.getEntries()) lcp = e.startTime; }).observe({ type: 'largest-contentful-paint', buffered: true }); } catch {}
+      setTimeout(() => resolve({ fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null, lcp }), 200);
+    })`)) as { fcp: number | null; lcp: number | null };
+    const network = chromiumNetworkTiming(events);
+    if (!network) throw new Error(`${o.contender} ${o.url}: no finished document request`);
+    const served = o.origins.accessLog().slice(before).map((e) => `${e.origin}${e.path}`).filter((p) => !p.endsWith('/favicon.ico'));
+    const counts = new Map<string, number>();
+    for (const p of served) counts.set(p, (counts.get(p) ?? 0) + 1);
+    return {
+      completeMs: network.totalMs,
+      fcpMs: paints.fcp,
+      lcpMs: paints.lcp,
+      serverRequests: served.length,
+      duplicates: [...counts].filter(([, n]) => n > 1).map(([p]) => p),
+      paths: [...served].sort(),
+      warmUpVisits,
+      ...(hints !== undefined ? { hints } : {}),
+      ...(learned !== undefined ? { learned } : {}),
+    };
+  } finally {
+    if (browser) await close(browser);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,185 @@
+import { hintRules, type DnrRule } from '../../src/hints/dnr-rules';
+import { hintsFor } from '../../src/hints/hint-list';
+import { hintOutcome, type HintOutcome } from '../../src/hints/hint-outcome';
+import { DEFAULT_HINT_LIMITS, type HintLimits, type HintList, type LearnedEntry, type LearnedState } from '../../src/hints/hint-types';
+import { blockUrls, createLearnedState, forgetHost, recordVisit } from '../../src/hints/learned-state';
+import { learnedStateFromJson, learnedStateToJson } from '../../src/hints/learned-state-json';
+import { observeVisit } from '../../src/hints/observe-visit';
+import { hostOf, pageKey, templateKey } from '../../src/hints/site-template';
+import type { HintsView, Settings } from '../../src/extension-messages/messages';
+import type { PageRecord } from '../../src/page/model/page-record';
+import { isExcludedSite, isHttpUrl } from '../../src/page/model/site-rules';
+import type { PageStore } from './page-store';
+import type { LocalStorageLike, SettingsStore } from './settings-store';
+
+/** After `load`, wait for the content script's Resource Timing report (sent 300 ms after load) before learning. */
+export const LEARN_DELAY_MS = 1500;
+const KEY = 'getlist.hints.v1';
+
+/** The part of `declarativeNetRequest` the hints use: session rules only (gone when the browser closes). */
+export interface DnrLike {
+  getSessionRules(): Promise<Array<{ id: number }>>;
+  updateSessionRules(options: { removeRuleIds?: number[]; addRules?: DnrRule[] }): Promise<void>;
+}
+
+export interface HintsServiceDeps {
+  local: LocalStorageLike & { remove?(key: string): Promise<void> };
+  dnr: DnrLike;
+  store: PageStore;
+  settings: SettingsStore;
+  /** Whether the tab is in a private / incognito window (undefined: the tab is gone). */
+  isIncognito: (tabId: number) => Promise<boolean | undefined>;
+  limits?: HintLimits;
+  setTimeout?: (fn: () => void, ms: number) => unknown;
+  warn?: (message: string) => void;
+}
+
+interface TabHints {
+  pageId?: string;
+  url: string;
+  applied: HintList;
+  outcome?: HintOutcome;
+}
+
+/**
+ * Learned lists → early hints, as a `Link` response header on the main document added by DNR
+ * session rules. Measured (test/e2e/hints.test.ts; a document_start content script inserting
+ * `<link>` elements was compared in commit dbf5982): both Chromium and Firefox ESR act on the
+ * header, at the document's response headers — no later than the content script, and with no
+ * message round trip nor DOM change in the page. Learns from each settled top-level load (not in private windows,
+ * not on excluded sites or sites with hints off), keeps the learned state in `storage.local`, and
+ * keeps the declarativeNetRequest session rules in step with it, so a navigation's `Link` header is
+ * in place before its request is sent: nothing runs on the navigation's critical path.
+ *
+ * Invariant: rule updates run one at a time, in the order the state changed (`syncing` chain).
+ */
+export class HintsService {
+  readonly ready: Promise<void>;
+  private state: LearnedState = createLearnedState();
+  private readonly tabs = new Map<number, TabHints>();
+  private readonly learned = new Set<string>();
+  private syncing: Promise<void> = Promise.resolve();
+  private readonly limits: HintLimits;
+  private readonly setTimer: (fn: () => void, ms: number) => unknown;
+  private readonly warn: (message: string) => void;
+
+  constructor(private readonly deps: HintsServiceDeps) {
+    this.limits = deps.limits ?? DEFAULT_HINT_LIMITS;
+    this.setTimer = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
+    this.warn = deps.warn ?? ((m) => console.warn(`getlist: ${m}`));
+    this.ready = deps.local.get(KEY).then(
+      (items) => {
+        this.state = learnedStateFromJson(items[KEY]);
+      },
+      (err: unknown) => this.warn(`could not read the learned hints: ${String(err)}`),
+    );
+    // Session rules die with the browser; the learned state does not: rebuild them at start-up.
+    void this.ready.then(() => this.syncRules());
+  }
+
+  /** webNavigation.onCommitted (top frame): notes the hints the rules gave this navigation. */
+  navigationCommitted(tabId: number, url: string): void {
+    this.tabs.delete(tabId);
+    if (!isHttpUrl(url)) return;
+    void Promise.all([this.ready, this.deps.settings.get()]).then(([, settings]) => {
+      if (!allowedOn(settings, hostOf(url))) return;
+      const applied = hintsFor(this.state.entries, url, this.limits);
+      if (applied.preconnects.length + applied.preloads.length > 0) this.tabs.set(tabId, { url, applied });
+    });
+  }
+
+  /** webNavigation.onCompleted (top frame): learns from the page once its late reports are in. */
+  pageLoaded(page: PageRecord): void {
+    const { tabId, pageId } = page;
+    this.setTimer(() => void this.learn(tabId, pageId).catch((e: unknown) => this.warn(`learning hints failed: ${String(e)}`)), LEARN_DELAY_MS);
+  }
+
+  async learn(tabId: number, pageId: string): Promise<void> {
+    await this.ready;
+    const page = await this.deps.store.current(tabId, pageId);
+    if (!page || !isHttpUrl(page.url) || this.learned.has(pageId)) return;
+    this.learned.add(pageId);
+    const settings = await this.deps.settings.get();
+    if (!allowedOn(settings, hostOf(page.url))) return;
+    // Nothing a private window does may outlive it.
+    if ((await this.deps.isIncognito(tabId)) !== false) return;
+    const tab = this.tabs.get(tabId);
+    const applied = tab && tab.url === page.url ? tab.applied : undefined;
+    const hinted = new Set(applied?.preloads.map((p) => p.href) ?? []);
+    const visit = observeVisit(page, { hinted, resourcesPerVisit: this.limits.resourcesPerVisit, originsPerVisit: this.limits.originsPerVisit });
+    if (applied && tab) {
+      tab.pageId = pageId;
+      tab.outcome = hintOutcome(applied, page, this.entriesOf(page.url));
+      // A preload the page's own request did not match costs a second fetch: never again.
+      blockUrls(this.state, applied.keys, tab.outcome.duplicates, this.limits);
+    }
+    recordVisit(this.state, visit, this.limits);
+    await this.persist();
+    await this.syncRules();
+  }
+
+  /** Forgets the hints learned for `origin`'s host, or everything. Returns the keys removed. */
+  async forget(origin?: string): Promise<number> {
+    await this.ready;
+    let removed: number;
+    if (origin === undefined) {
+      removed = this.state.entries.size;
+      this.state = createLearnedState();
+      this.tabs.clear();
+    } else removed = forgetHost(this.state, hostOf(origin) || origin);
+    await this.persist();
+    await this.syncRules();
+    return removed;
+  }
+
+  /** The popup's view of a tab. */
+  async view(tabId: number, url: string | undefined): Promise<HintsView> {
+    await this.ready;
+    const settings = await this.deps.settings.get();
+    const host = url && isHttpUrl(url) ? hostOf(url) : '';
+    const tab = this.tabs.get(tabId);
+    const current = tab && tab.url === url ? tab : undefined;
+    const visits = (k: string | undefined) => (k ? (this.state.entries.get(k)?.visits.length ?? 0) : 0);
+    return {
+      host,
+      enabled: host !== '' && allowedOn(settings, host),
+      siteDisabled: host !== '' && isExcludedSite(`https://${host}/`, settings.hintsDisabledSites),
+      applied: current?.applied ?? null,
+      outcome: current?.outcome ?? null,
+      learnedVisits: { page: visits(url && pageKey(url)), template: visits(url && templateKey(url)) },
+    };
+  }
+
+  /** Replaces every session rule with the ones the learned state and settings give now. */
+  syncRules(): Promise<void> {
+    this.syncing = this.syncing.then(async () => {
+      try {
+        const settings = await this.deps.settings.get();
+        const rules = hintRules(this.state, { limits: this.limits, allowed: (host) => allowedOn(settings, host) });
+        const old = await this.deps.dnr.getSessionRules();
+        await this.deps.dnr.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: rules });
+      } catch (err) {
+        this.warn(`could not update the hint rules: ${String(err)}`);
+      }
+    });
+    return this.syncing;
+  }
+
+  private entriesOf(url: string): LearnedEntry[] {
+    return [pageKey(url), templateKey(url)].map((k) => (k ? this.state.entries.get(k) : undefined)).filter((e): e is LearnedEntry => e !== undefined);
+  }
+
+  private async persist(): Promise<void> {
+    try {
+      await this.deps.local.set({ [KEY]: learnedStateToJson(this.state) });
+    } catch (err) {
+      this.warn(`could not save the learned hints: ${String(err)}`);
+    }
+  }
+}
+
+/** Hints are on, this site's are not switched off, and the site is not excluded. */
+export function allowedOn(settings: Settings, host: string): boolean {
+  const url = `https://${host}/`;
+  return settings.hints && host !== '' && !isExcludedSite(url, settings.hintsDisabledSites) && !isExcludedSite(url, settings.excludedSites);
+}

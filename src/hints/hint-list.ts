@@ -1,0 +1,118 @@
+import type { HintLimits, HintList, LearnedEntry, LearnedOrigin, LearnedResource, PreconnectHint, PreloadHint } from './hint-types';
+import { pageKey, templateKey } from './site-template';
+
+/**
+ * The hints a navigation to `url` gets from what was learned. Only what recurs is hinted: an
+ * item must appear in at least `minRecurrence` of an entry's kept visits (Auto Inline Download
+ * sends the inline list a page always needs; one visit's accident is not a list). Preloads are
+ * limited to late-found fonts, style sheets and images — what the preload scanner cannot find —
+ * in the exact form the consuming request takes; scripts are never preloaded (a classic/module
+ * or credentials mismatch would fetch them twice). Ranking: fonts, style sheets, images in the
+ * first viewport (largest first), then other images in the order the page asked for them.
+ */
+export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string, limits: HintLimits): HintList {
+  const keys = [pageKey(url), templateKey(url)].filter((k, i, all): k is string => k !== undefined && all.indexOf(k) === i);
+  const used = keys.map((k) => entries.get(k)).filter((e): e is LearnedEntry => e !== undefined && e.visits.length >= limits.minRecurrence);
+  const documentOrigin = originOf(url);
+  const preloads: PreloadHint[] = [];
+  const preconnects: PreconnectHint[] = [];
+  const seenPreload = new Set<string>();
+  const seenPreconnect = new Set<string>();
+  // A URL fetched twice when hinted under any of the keys is never hinted again.
+  const blocked = new Set(used.flatMap((e) => e.blocked));
+  for (const entry of used) {
+    for (const r of rankResources(recurring(entry, limits.minRecurrence))) {
+      if (preloads.length >= limits.maxPreloads || blocked.has(r.url) || seenPreload.has(r.url) || r.url === url) continue;
+      seenPreload.add(r.url);
+      preloads.push(toPreload(r));
+    }
+    for (const o of recurringOrigins(entry, limits.minRecurrence)) {
+      const id = `${o.crossorigin ?? ''} ${o.origin}`;
+      if (preconnects.length >= limits.maxPreconnects || o.origin === documentOrigin || seenPreconnect.has(id)) continue;
+      seenPreconnect.add(id);
+      preconnects.push({ rel: 'preconnect', href: o.origin, ...(o.crossorigin ? { crossorigin: o.crossorigin } : {}) });
+    }
+  }
+  return { url, keys: used.map((e) => e.key), preconnects, preloads };
+}
+
+/** The hints as one `Link` header value (RFC 8288), preconnects first. */
+export function linkHeaderValue(list: Pick<HintList, 'preconnects' | 'preloads'>): string {
+  const links = [...list.preconnects, ...list.preloads].map((h) => {
+    const params = [`rel=${h.rel}`];
+    if (h.rel === 'preload') {
+      params.push(`as=${h.as}`);
+      if (h.type) params.push(`type="${h.type}"`);
+      if (h.fetchpriority) params.push(`fetchpriority=${h.fetchpriority}`);
+    }
+    if (h.crossorigin) params.push('crossorigin=anonymous');
+    return `<${h.href.replace(/[<>\s]/g, encodeURIComponent)}>; ${params.join('; ')}`;
+  });
+  return links.join(', ');
+}
+
+/** The entry's late, preloadable resources seen in at least `min` visits, with their latest form. */
+function recurring(entry: LearnedEntry, min: number): LearnedResource[] {
+  const counts = new Map<string, { r: LearnedResource; n: number; late: number }>();
+  for (const v of entry.visits) {
+    const once = new Set<string>();
+    for (const r of v.resources) {
+      // Identity is what a preload must match: URL, destination and CORS mode.
+      const id = `${r.as} ${r.crossorigin ?? ''} ${r.url}`;
+      if (once.has(id)) continue;
+      once.add(id);
+      const c = counts.get(id);
+      counts.set(id, { r, n: (c?.n ?? 0) + 1, late: (c?.late ?? 0) + Number(r.late) });
+    }
+  }
+  return [...counts.values()].filter((c) => c.n >= min && c.late >= min && c.r.as !== 'script').map((c) => c.r);
+}
+
+function recurringOrigins(entry: LearnedEntry, min: number): LearnedOrigin[] {
+  const counts = new Map<string, { o: LearnedOrigin; n: number; at: number[] }>();
+  for (const v of entry.visits) {
+    const once = new Set<string>();
+    for (const o of v.origins) {
+      const id = `${o.crossorigin ?? ''} ${o.origin}`;
+      if (once.has(id)) continue;
+      once.add(id);
+      const c = counts.get(id) ?? { o, n: 0, at: [] };
+      c.n++;
+      c.at.push(o.atMs);
+      counts.set(id, c);
+    }
+  }
+  return [...counts.values()]
+    .filter((c) => c.n >= min)
+    .map((c) => ({ ...c.o, atMs: median(c.at) }))
+    .sort((a, b) => a.atMs - b.atMs);
+}
+
+function rankResources(resources: LearnedResource[]): LearnedResource[] {
+  const rank = (r: LearnedResource) => (r.as === 'font' ? 0 : r.as === 'style' ? 1 : r.inViewport ? 2 : 3);
+  return [...resources].sort((a, b) => rank(a) - rank(b) || (rank(a) === 2 ? b.size - a.size : a.atMs - b.atMs));
+}
+
+function toPreload(r: LearnedResource): PreloadHint {
+  return {
+    rel: 'preload',
+    href: r.url,
+    as: r.as,
+    ...(r.crossorigin ? { crossorigin: r.crossorigin } : {}),
+    ...(r.type ? { type: r.type } : {}),
+    ...(r.as === 'image' && !r.inViewport ? { fetchpriority: 'low' as const } : {}),
+  };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)] ?? 0;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The learned-hints model's records: what one visit taught, what is kept per page and per site
+ * template, and the hint list a navigation gets. Plain JSON throughout: the state lives in
+ * `storage.local` and is validated when read back (learned-state-json.ts).
+ */
+
+/** A preload's destination, as the `as` attribute spells it. Only destinations we can match exactly. */
+export type HintAs = 'font' | 'style' | 'image' | 'script';
+
+/** A resource one visit fetched, in the form a preload of it must take. */
+export interface LearnedResource {
+  url: string;
+  as: HintAs;
+  /**
+   * The consuming request's CORS mode: `anonymous` for fonts (always fetched with CORS,
+   * credentials same-origin); absent for no-cors fetches (CSS images, `<img>`, `@import`).
+   * A preload whose mode differs is not matched and the resource is fetched twice.
+   */
+  crossorigin?: 'anonymous';
+  /** MIME type for the preload's `type` (fonts, style sheets); absent when the URL does not say. */
+  type?: string;
+  /** Found by the browser after its preload scanner would have (named in CSS, inserted by script, after DOMContentLoaded). */
+  late: boolean;
+  /** ms from navigation start to the request. */
+  atMs: number;
+  inViewport: boolean;
+  /** Encoded body bytes (0 when not exposed). */
+  size: number;
+}
+
+/** An origin a visit connected to, with the connection pool its requests needed. */
+export interface LearnedOrigin {
+  origin: string;
+  /** `anonymous`: some request to it was CORS without credentials (fonts) — a separate socket pool. */
+  crossorigin?: 'anonymous';
+  /** ms from navigation start to its first request. */
+  atMs: number;
+}
+
+/** What one visit of a page taught. */
+export interface Visit {
+  /** Epoch ms of the navigation. */
+  at: number;
+  url: string;
+  /** The load had hints applied (its timings are not a baseline for "time saved"). */
+  hinted: boolean;
+  /** Navigation start → last response end, ms; absent when not measured. */
+  completeMs?: number;
+  resources: LearnedResource[];
+  origins: LearnedOrigin[];
+}
+
+/** The recent visits under one key: a page URL, or a site template (`origin` + path shape). */
+export interface LearnedEntry {
+  key: string;
+  kind: 'page' | 'template';
+  /** Hostname, for forgetting a site and per-site bounds. */
+  host: string;
+  /** Most recent last; at most `HintLimits.visitsKept`. */
+  visits: Visit[];
+  /** URLs that were fetched twice when hinted (a mismatched preload): never hinted again. */
+  blocked: string[];
+}
+
+export interface LearnedState {
+  version: 1;
+  /** key → entry; Map order is recency of the last visit (least recent first). */
+  entries: Map<string, LearnedEntry>;
+}
+
+export interface HintLimits {
+  /** Visits kept per key. @default 5 */
+  visitsKept: number;
+  /** Visits among the kept ones an item must appear in to be hinted. @default 2 */
+  minRecurrence: number;
+  /** Resources kept per visit (late ones first). @default 32 */
+  resourcesPerVisit: number;
+  /** Origins kept per visit. @default 16 */
+  originsPerVisit: number;
+  /** Keys (pages + templates) per hostname. @default 24 */
+  keysPerSite: number;
+  /** Keys in total. @default 300 */
+  keysTotal: number;
+  /** Blocked URLs per key. @default 32 */
+  blockedPerKey: number;
+  /** Preconnects per navigation. @default 6 */
+  maxPreconnects: number;
+  /** Preloads per navigation. @default 10 */
+  maxPreloads: number;
+}
+
+export const DEFAULT_HINT_LIMITS: HintLimits = {
+  visitsKept: 5,
+  minRecurrence: 2,
+  resourcesPerVisit: 32,
+  originsPerVisit: 16,
+  keysPerSite: 24,
+  keysTotal: 300,
+  blockedPerKey: 32,
+  maxPreconnects: 6,
+  maxPreloads: 10,
+};
+
+export interface PreconnectHint {
+  rel: 'preconnect';
+  /** An origin (`https://host[:port]`). */
+  href: string;
+  crossorigin?: 'anonymous';
+}
+
+export interface PreloadHint {
+  rel: 'preload';
+  href: string;
+  as: HintAs;
+  crossorigin?: 'anonymous';
+  type?: string;
+  /** `low` for images outside the first viewport, so they never compete with critical ones. */
+  fetchpriority?: 'low';
+}
+
+export type Hint = PreconnectHint | PreloadHint;
+
+/** The hints one navigation gets, and which learned keys they came from. */
+export interface HintList {
+  url: string;
+  /** The keys whose visits justified the list (page first). */
+  keys: string[];
+  preconnects: PreconnectHint[];
+  preloads: PreloadHint[];
+}

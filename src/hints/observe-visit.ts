@@ -1,0 +1,121 @@
+import type { Discovery, ObservedRequest, PageRecord, TimingEntry } from '../page/model/page-record';
+import type { HintAs, LearnedOrigin, LearnedResource, Visit } from './hint-types';
+
+/**
+ * What one page load teaches, read off its `PageRecord`: the top frame's successful GET
+ * subresources in the form a preload must take to be matched, and the origins they came from.
+ *
+ * "Late" means found after the preload scanner would have: the Resource Timing initiator is `css`
+ * (background images, `@import` — named only inside a style sheet), a font the page does not
+ * preload itself (initiator other than `link`), or the content script
+ * saw the element inserted by script or after DOMContentLoaded and its request started after
+ * DOMContentLoaded. A request merely starting after DOMContentLoaded is not enough: Chromium holds back parser-found images (its resource
+ * scheduler), and hinting those measured slower on pages with nothing late (bench/hints.ts). A resource the load itself was hinted (so it started early) keeps the
+ * lateness that got it hinted.
+ */
+
+/** webRequest `type` → preload `as`. Other types (xhr, fetch, media, ping…) are never preloaded. */
+const AS_BY_TYPE: Readonly<Record<string, HintAs>> = { font: 'font', stylesheet: 'style', image: 'image', imageset: 'image', script: 'script' };
+const FONT_TYPES: Readonly<Record<string, string>> = { woff2: 'font/woff2', woff: 'font/woff', ttf: 'font/ttf', otf: 'font/otf' };
+
+export interface ObserveOptions {
+  /** URLs the load was hinted to preload. */
+  hinted?: ReadonlySet<string>;
+  resourcesPerVisit: number;
+  originsPerVisit: number;
+}
+
+export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
+  const hinted = o.hinted ?? new Set<string>();
+  const timings = new Map<string, TimingEntry>();
+  for (const t of page.timings) if (!timings.has(t.name)) timings.set(t.name, t);
+  const discoveries = new Map<string, Discovery>();
+  for (const d of page.discoveries) if (!discoveries.has(d.url)) discoveries.set(d.url, d);
+  const documentOrigin = originOf(page.url);
+
+  const resources = new Map<string, LearnedResource>();
+  const origins = new Map<string, LearnedOrigin>();
+  for (const r of page.requests) {
+    if (!usable(r)) continue;
+    const atMs = Math.max(0, r.startedAt - page.startedAt);
+    const origin = originOf(r.url);
+    const as = AS_BY_TYPE[r.type];
+    const crossorigin = as === 'font' ? 'anonymous' : undefined;
+    if (origin && origin !== documentOrigin) addOrigin(origins, origin, crossorigin, atMs);
+    if (!as || resources.has(r.url)) continue;
+    const t = timings.get(r.url);
+    const d = discoveries.get(r.url);
+    // Icons are fetched by the browser when it wants (headless Chromium sometimes never does):
+    // a preload of one can be a request the page would not have made.
+    if (d?.kind === 'icon' || /\/favicon\.ico$/i.test(pathOf(r.url))) continue;
+    // A font is only ever found through CSS (or script) unless the page preloads it itself; Firefox
+    // gives @font-face fetches the initiator `other`, not `css`.
+    // The content script's `late` alone is not enough: when it starts after parsing (a fast
+    // load), it sees every element as late. A script-inserted element is also requested after
+    // DOMContentLoaded; a parser-found one the scanner fetched early is not.
+    const afterDcl = page.domContentLoadedAt !== undefined && r.startedAt >= page.domContentLoadedAt;
+    const late = (as === 'font' ? t?.initiatorType !== 'link' : t?.initiatorType === 'css' || (d?.late === true && afterDcl)) || hinted.has(r.url);
+    const type = typeOf(as, r.url);
+    resources.set(r.url, {
+      url: r.url,
+      as,
+      ...(crossorigin ? { crossorigin } : {}),
+      ...(type ? { type } : {}),
+      late,
+      atMs: Math.round(t?.startTime ?? atMs),
+      inViewport: d?.inViewport === true,
+      size: t ? t.encodedBodySize || t.transferSize : 0,
+    });
+  }
+  // Late ones first: they are what hints are for; then in request order.
+  const kept = [...resources.values()].sort((a, b) => Number(b.late) - Number(a.late) || a.atMs - b.atMs).slice(0, o.resourcesPerVisit);
+  const completeMs = completeOf(page);
+  return {
+    at: page.startedAt,
+    url: page.url,
+    hinted: hinted.size > 0,
+    ...(completeMs !== undefined ? { completeMs } : {}),
+    resources: kept,
+    origins: [...origins.values()].sort((a, b) => a.atMs - b.atMs).slice(0, o.originsPerVisit),
+  };
+}
+
+/** Navigation start → the last response end the page's Resource Timing shows (the document included). */
+export function completeOf(page: PageRecord): number | undefined {
+  const ends = page.timings.map((t) => t.responseEnd).filter((e) => e > 0);
+  if (page.navigation) ends.push(page.navigation.responseStart);
+  return ends.length === 0 ? undefined : Math.round(Math.max(...ends));
+}
+
+function usable(r: ObservedRequest): boolean {
+  return r.frameId === 0 && r.type !== 'main_frame' && r.method === 'GET' && r.error === undefined && (r.statusCode === undefined || (r.statusCode >= 200 && r.statusCode < 300)) && /^https?:/.test(r.url);
+}
+
+function addOrigin(origins: Map<string, LearnedOrigin>, origin: string, crossorigin: 'anonymous' | undefined, atMs: number): void {
+  const key = `${crossorigin ?? ''} ${origin}`;
+  const seen = origins.get(key);
+  if (!seen || atMs < seen.atMs) origins.set(key, { origin, ...(crossorigin ? { crossorigin } : {}), atMs });
+}
+
+function typeOf(as: HintAs, url: string): string | undefined {
+  if (as === 'style') return 'text/css';
+  if (as !== 'font') return undefined;
+  const ext = /\.([a-z0-9]+)$/i.exec(pathOf(url))?.[1]?.toLowerCase() ?? '';
+  return FONT_TYPES[ext];
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}

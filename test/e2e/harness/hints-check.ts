@@ -1,0 +1,67 @@
+import type { Browser, Page } from 'puppeteer-core';
+import type { HintsView } from '../../../src/extension-messages/messages';
+import { findTabId, sendUi, WAIT_MS } from './extension-pages';
+import { loadTestPage } from './site-load';
+import type { Site, SiteRequest } from '../site/site-server';
+
+export const HINTS_PAGE = 'hints.html';
+/** hints.css is held back this long (`?delay=` in hints.html): what only it names cannot be asked for sooner unhinted. */
+export const SHEET_DELAY_MS = 400;
+
+export interface HintedVisit {
+  tabId: number;
+  view: HintsView;
+  /** The servers' log of this load, browser requests only. */
+  log: SiteRequest[];
+}
+
+/** The background's hints view of a tab. */
+export async function getHints(query: Page, tabId: number): Promise<HintsView> {
+  const reply = await sendUi(query, { type: 'get-hints', tabId });
+  if (reply?.type !== 'get-hints') throw new Error(`get-hints for tab ${tabId} answered ${JSON.stringify(reply)}`);
+  return reply.hints;
+}
+
+/** Polls get-hints until `done` holds; throws with the last view. */
+export async function waitForHints(query: Page, tabId: number, done: (v: HintsView) => boolean, what: string): Promise<HintsView> {
+  const deadline = Date.now() + WAIT_MS;
+  let last: HintsView | undefined;
+  for (;;) {
+    last = await getHints(query, tabId);
+    if (done(last)) return last;
+    if (Date.now() > deadline) throw new Error(`waited ${WAIT_MS} ms for ${what} on tab ${tabId}; last get-hints: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Loads the hints page once and waits until the background learned from it (`visits` learned in all). */
+export async function learnVisit(browser: Browser, query: Page, site: Site, visits: number): Promise<SiteRequest[]> {
+  const mark = site.requests.length;
+  const load = await loadTestPage(browser, site, HINTS_PAGE);
+  const tabId = await findTabId(query, load.url);
+  await waitForHints(query, tabId, (v) => v.learnedVisits.page >= visits, `${visits} learned visit(s)`);
+  await load.tab.close();
+  return site.requests.slice(mark).filter((r) => !r.userAgent.startsWith('getlist/'));
+}
+
+/** The third load: hinted. Returns the view once the outcome is in, and the load's server log. */
+export async function hintedVisit(browser: Browser, query: Page, site: Site): Promise<HintedVisit> {
+  const mark = site.requests.length;
+  const load = await loadTestPage(browser, site, HINTS_PAGE);
+  const tabId = await findTabId(query, load.url);
+  const view = await waitForHints(query, tabId, (v) => v.outcome !== null, 'the hinted load’s outcome');
+  return { tabId, view, log: site.requests.slice(mark).filter((r) => !r.userAgent.startsWith('getlist/')) };
+}
+
+/** Request paths (with query) in log order, favicon excluded. */
+export function paths(log: readonly SiteRequest[]): string[] {
+  return log.map((r) => `${r.origin}${r.path}`).filter((u) => !u.endsWith('/favicon.ico'));
+}
+
+/** ms from the held-back sheet's arrival at the server to `suffix`'s (negative: before the sheet could have been answered). */
+export function afterSheet(log: readonly SiteRequest[], suffix: string): number {
+  const sheet = log.find((r) => r.path.startsWith('/hints.css'));
+  const it = log.find((r) => r.path.endsWith(suffix));
+  if (!sheet || !it) throw new Error(`no ${sheet ? suffix : 'hints.css'} in the log: ${JSON.stringify(paths(log))}`);
+  return it.at - (sheet.at + SHEET_DELAY_MS);
+}

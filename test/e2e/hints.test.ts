@@ -1,0 +1,110 @@
+// Learned hints in real browsers: two visits of a page with late-found resources teach the
+// extension its list; the third visit gets them as a `Link` header on the document (DNR session
+// rules), and the test server's log — not the extension — shows the hinted requests arriving
+// before the style sheet that names them could have been answered, each exactly once, and no
+// request the unhinted loads did not make.
+import type { Browser, Page } from 'puppeteer-core';
+import { describeE2e, requireBrowser } from './harness/browsers';
+import { copyExtensionBuild, type ExtensionCopy } from './harness/extension-build';
+import { openExtensionPage } from './harness/extension-pages';
+import { openPopupForTab, waitForText } from './harness/popup';
+import { afterSheet, hintedVisit, learnVisit, paths, type HintedVisit } from './harness/hints-check';
+import { launchChromium, type LaunchedChromium } from './harness/launch-chromium';
+import { launchFirefox, type LaunchedFirefox } from './harness/launch-firefox';
+import { TempDirs } from './harness/temp-dirs';
+import { startSite, type Site } from './site/site-server';
+import type { SiteRequest } from './site/site-server';
+
+type Launched = { browser: Browser; extensionOrigin: string; close(): Promise<void> };
+
+/**
+ * Requests the server must see before the held-back sheet could have been answered. Firefox holds
+ * image requests (preloads included) while a render-blocking sheet is pending — the unhinted
+ * parser image from the other origin waits too — so there only the font can go early.
+ */
+const EARLY = { chromium: ['/img/hint-bg.png', '/font/face.woff2'], firefox: ['/font/face.woff2'] } as const;
+
+function suite(name: 'chromium' | 'firefox', launch: (dirs: TempDirs, extension: ExtensionCopy) => Promise<Launched>): void {
+  describeE2e(`e2e hints: ${name}`, () => {
+    const dirs = new TempDirs();
+    let site: Site;
+    let launched: Launched | undefined;
+    let query: Page;
+    const unhinted: SiteRequest[][] = [];
+    let hinted: HintedVisit;
+
+    beforeAll(async () => {
+      requireBrowser(name);
+      const extension = copyExtensionBuild(dirs);
+      site = await startSite();
+      launched = await launch(dirs, extension);
+      query = (await openExtensionPage(launched.browser, `${launched.extensionOrigin}/${extension.queryPage}`)).page;
+    }, 40_000);
+    afterAll(async () => {
+      await launched?.close();
+      await site?.close();
+      dirs.removeAll();
+    });
+
+    test('two unhinted visits are learned; unhinted, the late resources wait for the held-back sheet', async () => {
+      if (!launched) throw new Error(`${name} did not start`);
+      for (const visits of [1, 2]) unhinted.push(await learnVisit(launched.browser, query, site, visits));
+      for (const log of unhinted) {
+        expect(afterSheet(log, '/img/hint-bg.png')).toBeGreaterThanOrEqual(0);
+        expect(afterSheet(log, '/font/face.woff2')).toBeGreaterThanOrEqual(0);
+      }
+    }, 60_000);
+
+    test('the third visit is hinted: preconnects and preloads with the consuming requests’ as and crossorigin', async () => {
+      if (!launched) throw new Error(`${name} did not start`);
+      hinted = await hintedVisit(launched.browser, query, site);
+      const preloads = hinted.view.applied?.preloads ?? [];
+      expect(preloads).toEqual(expect.arrayContaining([
+        { rel: 'preload', href: `${site.other}/font/face.woff2`, as: 'font', crossorigin: 'anonymous', type: 'font/woff2' },
+        expect.objectContaining({ rel: 'preload', href: `${site.main}/img/hint-bg.png`, as: 'image' }),
+        expect.objectContaining({ rel: 'preload', href: `${site.main}/img/hint-inserted.png`, as: 'image' }),
+      ]));
+      expect(hinted.view.applied?.preconnects).toEqual(expect.arrayContaining([{ rel: 'preconnect', href: site.other, crossorigin: 'anonymous' }]));
+    }, 40_000);
+
+    test.each(EARLY[name])('the server saw the hinted %s before the sheet naming it could have been answered', (path) => {
+      expect(afterSheet(hinted.log, path)).toBeLessThan(0);
+    });
+
+    test('no extra and no duplicate request: the hinted load asked for exactly what each unhinted load did, once each', () => {
+      const hintedPaths = paths(hinted.log);
+      expect([...hintedPaths].sort()).toEqual([...new Set(hintedPaths)].sort());
+      for (const log of unhinted) expect([...new Set(hintedPaths)].sort()).toEqual([...new Set(paths(log))].sort());
+      expect(hinted.view.outcome?.duplicates).toEqual([]);
+    });
+
+    test('the outcome names every preload used', () => {
+      const wasted = hinted.view.outcome?.verdicts.filter((v) => v.verdict === 'wasted' && v.hint.rel === 'preload') ?? [];
+      expect(wasted).toEqual([]);
+      expect(hinted.view.outcome?.unhintedVisits).toBe(2);
+    });
+
+    test('the popup shows the hints applied, used and wasted, and the comparison with the unhinted visits', async () => {
+      if (!launched) throw new Error(`${name} did not start`);
+      const applied = (hinted.view.applied?.preconnects.length ?? 0) + (hinted.view.applied?.preloads.length ?? 0);
+      const used = hinted.view.outcome?.verdicts.filter((v) => v.verdict === 'used').length ?? -1;
+      const { page: popup, errors } = await openPopupForTab(launched.browser, launched.extensionOrigin, hinted.tabId);
+      const summary = await waitForText(popup, '[data-testid=hints-summary]', (t) => t.includes('used'), 'the hints summary');
+      expect(summary).toContain(`${applied} hints applied`);
+      expect(summary).toContain(`${used} used`);
+      expect(await waitForText(popup, '[data-testid=hints-saved]', (t) => t.length > 0, 'the time comparison')).toContain('median of 2 earlier unhinted visit(s)');
+      expect(errors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
+    }, 30_000);
+  });
+}
+
+suite('chromium', async (dirs, extension) => {
+  const c: LaunchedChromium = await launchChromium({ extensionDir: extension.dir, userDataDir: dirs.make('hints-chromium-profile'), env: { HOME: dirs.make('hints-chromium-home'), GETLIST_DATA_DIR: dirs.make('hints-chromium-data') } });
+  await c.serviceWorker();
+  return c;
+});
+
+suite('firefox', async (dirs, extension) => {
+  const f: LaunchedFirefox = await launchFirefox({ extensionDir: extension.dir, home: dirs.make('hints-firefox-home'), profileDir: dirs.make('hints-firefox-profile'), env: { GETLIST_DATA_DIR: dirs.make('hints-firefox-data') } });
+  return f;
+});

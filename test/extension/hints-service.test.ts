@@ -1,0 +1,79 @@
+import { HintsService, type DnrLike } from '../../extension/background/hints-service';
+import type { DnrRule } from '../../src/hints/dnr-rules';
+import * as reducer from '../../src/page/model/page-reducer';
+import type { PageStore } from '../../extension/background/page-store';
+import { MemoryStorage, pageStore, settingsStore } from './background-fakes';
+
+const URL_A = 'https://site.test/news/2024/a';
+
+/** The DNR session rules, in memory, as the browser keeps them. */
+class FakeDnr implements DnrLike {
+  rules: DnrRule[] = [];
+  getSessionRules = async () => this.rules;
+  updateSessionRules = async (o: { removeRuleIds?: number[]; addRules?: DnrRule[] }) => {
+    this.rules = [...this.rules.filter((r) => !(o.removeRuleIds ?? []).includes(r.id)), ...(o.addRules ?? [])];
+  };
+}
+
+/** A load of URL_A in tab 1 at `t`: a font named by CSS and a script-inserted image, both late. */
+async function load(store: PageStore, t: number): Promise<string> {
+  const page = await store.update((s) => {
+    reducer.navigationStarted(s, { tabId: 1, frameId: 0, url: URL_A, timeStamp: t });
+    reducer.requestStarted(s, { tabId: 1, frameId: 0, requestId: `d${t}`, url: URL_A, method: 'GET', type: 'main_frame', timeStamp: t + 1 });
+    reducer.navigationCommitted(s, { tabId: 1, frameId: 0, url: URL_A, timeStamp: t + 20 });
+    reducer.domContentLoaded(s, { tabId: 1, frameId: 0, url: URL_A, timeStamp: t + 200 });
+    reducer.requestStarted(s, { tabId: 1, frameId: 0, requestId: `f${t}`, url: 'https://fonts.test/a.woff2', method: 'GET', type: 'font', timeStamp: t + 300 });
+    reducer.requestCompleted(s, { tabId: 1, requestId: `f${t}`, timeStamp: t + 400, statusCode: 200 });
+    reducer.requestStarted(s, { tabId: 1, frameId: 0, requestId: `i${t}`, url: 'https://site.test/late.png', method: 'GET', type: 'image', timeStamp: t + 310 });
+    // The font's Resource Timing initiator is `css`; the image was inserted by script: both late.
+    reducer.discoveriesReported(s, 1, URL_A, [{ url: 'https://site.test/late.png', kind: 'image', priority: 'image', atMs: 310, inViewport: false, tag: 'img', late: true }]);
+    const zero = { domainLookupStart: 0, domainLookupEnd: 0, connectStart: 0, secureConnectionStart: 0, connectEnd: 0, requestStart: 0, responseStart: 0, transferSize: 0, encodedBodySize: 0, nextHopProtocol: 'h2', restricted: true };
+    reducer.timingsReported(s, 1, URL_A, [{ ...zero, name: 'https://fonts.test/a.woff2', initiatorType: 'css', startTime: 300, responseEnd: 400 }]);
+    return reducer.navigationCompleted(s, { tabId: 1, frameId: 0, url: URL_A, timeStamp: t + 500 });
+  });
+  return page?.pageId ?? '';
+}
+
+function service(o: { incognito?: boolean; settings?: Parameters<typeof settingsStore>[0] } = {}) {
+  const local = new MemoryStorage();
+  const dnr = new FakeDnr();
+  const store = pageStore();
+  const hints = new HintsService({ local, dnr, store, settings: settingsStore(o.settings), isIncognito: async () => o.incognito ?? false, warn: () => undefined });
+  return { local, dnr, store, hints };
+}
+
+describe('HintsService', () => {
+  test('two settled loads install a Link-header rule for the page; a third navigation is noted as hinted', async () => {
+    const { dnr, store, hints, local } = service();
+    await hints.learn(1, await load(store, 1000));
+    expect(dnr.rules).toEqual([]);
+    await hints.learn(1, await load(store, 2000));
+    const header = dnr.rules.find((r) => r.action.type === 'modifyHeaders' && r.condition.urlFilter === `|${URL_A}|`);
+    expect(header?.action).toEqual({ type: 'modifyHeaders', responseHeaders: [{ header: 'link', operation: 'append', value: expect.stringContaining('<https://fonts.test/a.woff2>; rel=preload; as=font; type="font/woff2"; crossorigin=anonymous') }] });
+    expect(JSON.stringify(local.items['getlist.hints.v1'])).toContain('https://site.test/late.png');
+    hints.navigationCommitted(1, URL_A);
+    await new Promise((r) => setTimeout(r, 0));
+    const view = await hints.view(1, URL_A);
+    expect(view.applied?.preloads.map((p) => p.href)).toEqual(['https://fonts.test/a.woff2', 'https://site.test/late.png']);
+    expect(view.learnedVisits).toEqual({ page: 2, template: 2 });
+  });
+
+  test('nothing is learned in a private window, on an excluded site or a site with hints off', async () => {
+    for (const o of [{ incognito: true }, { settings: { excludedSites: ['site.test'] } }, { settings: { hintsDisabledSites: ['site.test'] } }, { settings: { hints: false } }]) {
+      const { dnr, store, hints, local } = service(o);
+      await hints.learn(1, await load(store, 1000));
+      await hints.learn(1, await load(store, 2000));
+      expect({ o, rules: dnr.rules, stored: local.items['getlist.hints.v1'] }).toEqual({ o, rules: [], stored: undefined });
+    }
+  });
+
+  test('forgetting everything empties the stored state and removes every rule', async () => {
+    const { dnr, store, hints, local } = service();
+    await hints.learn(1, await load(store, 1000));
+    await hints.learn(1, await load(store, 2000));
+    expect(dnr.rules.length).toBeGreaterThan(0);
+    expect(await hints.forget()).toBe(2);
+    expect(dnr.rules).toEqual([]);
+    expect(local.items['getlist.hints.v1']).toEqual({ version: 1, entries: [] });
+  });
+});
