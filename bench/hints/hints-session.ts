@@ -50,7 +50,7 @@ export interface HintsRun {
 }
 
 const EXTENSION_ID = 'kelbbeopokdfcgnhndalcnpcofnpkfln';
-/** After load, the extension learns once the page's timings are in (LEARN_DELAY_MS = 1500 in the background). */
+/** After load, the extension learns once the page's timings are in (LEARN_DELAY_MS, 5 s, in the background). */
 const LEARN_WAIT_MS = 10_000;
 const live = new Set<ChildProcess>();
 

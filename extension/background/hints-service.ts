@@ -12,8 +12,13 @@ import { isExcludedSite, isHttpUrl } from '../../src/page/model/site-rules';
 import type { PageStore } from './page-store';
 import type { LocalStorageLike, SettingsStore } from './settings-store';
 
-/** After `load`, wait for the content script's Resource Timing report (sent 300 ms after load) before learning. */
-export const LEARN_DELAY_MS = 1500;
+/**
+ * After `load`, wait for the content script's late reports before learning. It does its work off the
+ * page's critical path (extension/content): Resource Timing 300 ms after load in an idle period,
+ * discoveries drained in idle periods and sent in batches a second apart, where an idle callback may
+ * wait up to 2 s on a busy page. 5 s covers that chain; a report later still is not learned from.
+ */
+export const LEARN_DELAY_MS = 5000;
 const KEY = 'getlist.hints.v1';
 
 /** The part of `declarativeNetRequest` the hints use: session rules only (gone when the browser closes). */

@@ -75,22 +75,43 @@ export function startDiscovery(doc: Document): DiscoveryHandle {
     const resources = elementResources(snapshot(el, tag, attributes, inViewport, doc.baseURI));
     if (resources.length > 0) report(resources.map((r) => ({ url: r.url, kind: r.kind, priority: r.priority, atMs, inViewport, tag, late })));
   };
-  const visitTree = (root: Element, atMs: number, late: boolean) => {
-    if (!processed.has(root)) {
-      processed.add(root);
-      visit(root, atMs, late);
+  /**
+   * When each element was inserted, from every record delivered so far (the earliest wins). The
+   * records are classified after `load`, when a subtree may hold elements inserted later than it: those
+   * keep their own record's time and phase, so a walk stops at them.
+   */
+  const insertedAt = new WeakMap<Element, number>();
+  const indexed = new WeakSet<Pending>();
+  const index = () => {
+    for (const p of pending) {
+      if (indexed.has(p)) continue;
+      indexed.add(p);
+      for (const r of p.records) {
+        if (r instanceof Element) {
+          if (!insertedAt.has(r)) insertedAt.set(r, p.atMs);
+        } else if (r.type === 'childList') {
+          for (const node of r.addedNodes) if (node instanceof Element && !insertedAt.has(node)) insertedAt.set(node, p.atMs);
+        }
+      }
     }
-    // A parser insertion adds one element at a time; a script may insert a whole subtree.
-    if (root.firstElementChild === null) return;
-    for (const el of root.querySelectorAll('*')) {
-      if (processed.has(el)) continue;
-      processed.add(el);
-      visit(el, atMs, late);
+  };
+  /** `root` and, in document order, its descendants inserted with it (not those a later record added). */
+  const visitTree = (root: Element, atMs: number, late: boolean) => {
+    const stack: Element[] = [root];
+    while (stack.length > 0) {
+      const el = stack.pop() as Element;
+      if (el !== root && (insertedAt.get(el) ?? atMs) > atMs) continue;
+      if (!processed.has(el)) {
+        processed.add(el);
+        visit(el, atMs, late);
+      }
+      for (let c = el.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
     }
   };
 
   /** Classifies pending records until the slice's time is up; true when none are left. */
   const work = (deadline: IdleDeadlineLike): boolean => {
+    index();
     while (pending.length > 0) {
       const p = pending[0] as Pending;
       while (p.next < p.records.length) {
