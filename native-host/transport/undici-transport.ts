@@ -4,8 +4,10 @@ import { Client, type Dispatcher } from 'undici';
 import type { Dispatch, OpenOptions, Scheduler, TransportPort } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { Flight, type FlightHost } from './flight';
-import { watchFirstStatusLine } from './response-version';
+import { GuardedSocket } from './guarded-socket';
+import { ResponseFraming } from './response-framing';
 import { TimingConnector, type Now, type TimingConnectorOptions } from './timing-connector';
+import { TransportError } from './transport-errors';
 
 export interface UndiciTransportOptions extends Omit<TimingConnectorOptions, 'allowH2'> {
   /** Called once per connection that completed its handshake. */
@@ -21,8 +23,18 @@ export interface UndiciTransportOptions extends Omit<TimingConnectorOptions, 'al
   onBodyEnd?: (dispatch: Dispatch) => void;
   /** Sent as User-Agent. @default 'getlist/<version>' */
   userAgent?: string;
-  /** Headers and body inactivity timeout, ms. @default 30000 */
+  /**
+   * Per-request inactivity timeout, ms: no response headers, or no body byte, for this long fails
+   * the request with `E_RESPONSE_STALLED`. @default 30000
+   */
   requestTimeoutMs?: number;
+  /**
+   * Per-request total timeout, ms, from when the request is written: a response not complete by
+   * then fails with `E_REQUEST_TIMEOUT` (a slow-loris or endless body). @default 60000
+   */
+  requestTotalTimeoutMs?: number;
+  /** A response head longer than this fails with `E_BAD_RESPONSE`. @default 65536 */
+  maxResponseHeadBytes?: number;
   now?: Now;
 }
 
@@ -33,13 +45,18 @@ class ConnectionGoneError extends Error {
 interface Conn {
   id: number;
   origin: string;
-  socket: Socket;
+  /** What undici reads and writes: the raw socket (h2), or the framing guard over it (HTTP/1.1). */
+  socket: Socket | GuardedSocket;
   client: Client | undefined;
   protocol: 'h2' | 'http/1.1';
   /** First status line's version (HTTP/1.x only). */
   version: string | undefined;
   maxOutstanding: number;
   closed: boolean;
+  framing: ResponseFraming | undefined;
+  trusted: number;
+  /** Flights whose response ended before it was confirmed, oldest first. */
+  held: Flight[];
 }
 
 /**
@@ -86,6 +103,48 @@ export class UndiciTransport implements TransportPort, FlightHost {
     this.flights.delete(dispatchId);
   }
 
+  hold(flight: Flight): void {
+    const conn = this.conns.get(flight.dispatch.connectionId);
+    if (conn) conn.held.push(flight);
+  }
+
+  /**
+   * HTTP/1.1: undici reads the connection through the framing guard (guarded-socket.ts), which
+   * confirms responses as the connection proves in step and reports framing failures before
+   * undici can parse a byte of them.
+   */
+  private guard(conn: Conn, socket: Socket): void {
+    const framing = new ResponseFraming(this.options.maxResponseHeadBytes !== undefined ? { maxHeadBytes: this.options.maxResponseHeadBytes } : {});
+    conn.framing = framing;
+    conn.socket = new GuardedSocket(socket, framing, {
+      onTrusted: (completed) => this.trusted(conn, completed),
+      onFailure: (err) => this.framingFailed(conn, err),
+    });
+  }
+
+  private trusted(conn: Conn, completed: number): void {
+    conn.trusted = completed;
+    while (conn.held.length > 0 && (conn.held[0] as Flight).seq < completed) {
+      const f = conn.held.shift() as Flight;
+      if (!this.closed) this.scheduler.responseConfirmed(f.dispatch.id);
+    }
+  }
+
+  /**
+   * The response the guard blames (a bad head) fails with its own error and the rest of the
+   * connection is collateral; a desync blames no one: everything unconfirmed is fetched again.
+   */
+  private framingFailed(conn: Conn, err: TransportError): void {
+    if (conn.closed || this.closed) return;
+    conn.closed = true;
+    this.conns.delete(conn.id);
+    conn.held = [];
+    const culprit = err.responseIndex === undefined ? undefined : [...this.flights.values()].find((f) => f.dispatch.connectionId === conn.id && f.seq === err.responseIndex);
+    if (culprit) this.scheduler.dispatchFailed(culprit.dispatch.id, err, true);
+    else this.scheduler.connectionClosed(conn.id, err);
+    if (conn.client) void conn.client.destroy().catch(() => undefined);
+  }
+
   private connector(allowH2: boolean): TimingConnector {
     let c = this.connectors.get(allowH2);
     if (!c) {
@@ -104,10 +163,14 @@ export class UndiciTransport implements TransportPort, FlightHost {
             socket.destroy();
             return;
           }
-          const conn: Conn = { id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding, closed: false };
+          const conn: Conn = {
+            id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding, closed: false,
+            framing: undefined, trusted: 0, held: [],
+          };
+          if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
           this.conns.set(id, conn);
-          socket.on('error', () => undefined); // 'close' follows; the cause reaches requests via undici
-          socket.once('close', () => this.lost(conn, new ConnectionGoneError(`connection ${id} to ${origin} closed`)));
+          conn.socket.on('error', () => undefined); // 'close' follows; the cause reaches requests via undici
+          conn.socket.once('close', () => this.lost(conn, new ConnectionGoneError(`connection ${id} to ${origin} closed`)));
           this.options.onHandshake?.(handshake);
           this.scheduler.connectionReady(id, { protocol: handshake.protocol, handshakeRttMs: handshake.tcpMs > 0 ? handshake.tcpMs : undefined });
         },
@@ -127,9 +190,11 @@ export class UndiciTransport implements TransportPort, FlightHost {
       return;
     }
     const client = conn.client ?? this.clientFor(conn);
-    const flight = new Flight(this, dispatch, conn);
-    this.flights.set(dispatch.id, flight);
     const req = dispatch.request;
+    const flight = new Flight(this, dispatch, conn, conn.framing ? conn.framing.expect(req.method) : -1);
+    this.flights.set(dispatch.id, flight);
+    const totalMs = this.options.requestTotalTimeoutMs ?? 60_000;
+    flight.deadline = setTimeout(() => flight.expire(totalMs), totalMs);
     const keepAlive = dispatch.keepAlive;
     client.dispatch(
       {
@@ -172,6 +237,8 @@ export class UndiciTransport implements TransportPort, FlightHost {
   closeConnection(id: number): void {
     const conn = this.conns.get(id);
     if (!conn) return;
+    // Closed by the scheduler once every request on it was answered, with no surplus seen.
+    if (conn.framing) this.trusted(conn, conn.framing.completed);
     conn.closed = true;
     this.conns.delete(id);
     if (conn.client) void conn.client.destroy().catch(() => undefined);
@@ -198,12 +265,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
             return;
           }
           handed = true;
-          cb(null, conn.socket);
-          if (conn.protocol === 'http/1.1') {
-            watchFirstStatusLine(conn.socket, (v) => {
-              conn.version = v;
-            });
-          }
+          cb(null, conn.socket as Socket);
         });
       },
       allowH2: conn.protocol === 'h2',

@@ -21,6 +21,14 @@ export interface DispatchState extends Dispatch {
   blocksPipeline: boolean;
   paused: boolean;
   settled: boolean;
+  earlyHints: string[] | undefined;
+}
+
+/** A response that ended but is not trusted yet (`ResponseEndInfo.confirmed` false). */
+export interface HeldResponse {
+  readonly dispatch: DispatchState;
+  readonly bytes: number;
+  readonly doneAt: number;
 }
 
 export interface ConnState {
@@ -39,6 +47,12 @@ export interface ConnState {
   draining: boolean;
   /** A retried request is outstanding here: nothing may be pipelined behind it (RFC 9112 §9.3.2). */
   gate: DispatchState | undefined;
+  /** Requests this connection may carry before the server closes it, when known (request-budget.ts). */
+  budget: number | undefined;
+  /** Responses that ended on it. */
+  served: number;
+  /** Ended responses waiting to be confirmed, in order. */
+  readonly held: HeldResponse[];
 }
 
 export interface OriginState {

@@ -1,12 +1,16 @@
-import { createOrigin, type ConnState, type DispatchState, type OriginState } from './connection-state';
+import { isBadPort, portOf } from '../targets/bad-ports';
+import { createOrigin, type ConnState, type DispatchState, type HeldResponse, type OriginState } from './connection-state';
+import { contentTypeContradicts } from './content-type-check';
 import { connectionsToOpen, pickConnection } from './dispatch-policy';
-import { SchedulerError, errorCodeOf, toErrorInfo, type SchedulerErrorCode } from './errors';
+import { RESPONSE_ERROR_CODES, SchedulerError, errorCodeOf, toErrorInfo, type ResponseErrorCode, type SchedulerErrorCode } from './errors';
 import { LowLatencyPauser } from './low-latency-pauser';
 import { connectionsForPath, FlightRate, SEGMENT_BYTES } from './path-estimate';
 import type { DemotionReason } from './pipeline-health';
 import { isLowLatency } from './priority';
 import { createRequest, isPipelinable, type RequestResult, type RequestSpec, type ScheduledRequest } from './request';
+import { MemoryBudgets, observeBudget, type BudgetObservation, type OriginBudgets } from './request-budget';
 import { toResult } from './request-result';
+import { decideRetry, isDesync } from './retry-policy';
 import { validateStrategy, type Strategy } from './strategies';
 import type { Clock, ConnectionInfo, ResponseEndInfo, ResponseStartInfo, TransportPort } from './transport-port';
 
@@ -38,6 +42,13 @@ export interface SchedulerOptions {
   sizeHints?: Map<string, number>;
   /** Requests that may wait at once; more are refused with `E_QUEUE_FULL`. @default 50000 */
   maxQueued?: number;
+  /** Per-origin connection request budgets, learned and used (request-budget.ts). @default a new `MemoryBudgets` */
+  budgets?: OriginBudgets;
+  /**
+   * Connect to ports on the Fetch standard's bad-ports list. Otherwise such a request settles at
+   * once with `E_UNSAFE_PORT`, as browsers refuse it. @default false
+   */
+  allowUnsafePorts?: boolean;
 }
 
 export interface SchedulerStats {
@@ -48,8 +59,6 @@ export interface SchedulerStats {
   pauses: number;
 }
 
-/** An idempotent request lost with its connection is retried at most this many times in total. */
-const MAX_ATTEMPTS = 2;
 /** After this many failed connection attempts in a row, an origin's waiting requests fail. */
 const MAX_CONSECUTIVE_CONNECT_FAILURES = 3;
 
@@ -68,6 +77,10 @@ export class Scheduler {
   private readonly observer: SchedulerObserver;
   private readonly learned: Map<string, number>;
   private readonly maxQueued: number;
+  private readonly budgets: OriginBudgets;
+  private readonly allowUnsafePorts: boolean;
+  /** Responses ended but not yet confirmed, by dispatch id. */
+  private readonly held = new Map<number, HeldResponse>();
   private readonly origins = new Map<string, OriginState>();
   private readonly conns = new Map<number, ConnState>();
   private readonly dispatches = new Map<number, DispatchState>();
@@ -94,6 +107,8 @@ export class Scheduler {
     this.observer = options.observer ?? {};
     this.learned = options.sizeHints ?? new Map();
     this.maxQueued = options.maxQueued ?? 50_000;
+    this.budgets = options.budgets ?? new MemoryBudgets();
+    this.allowUnsafePorts = options.allowUnsafePorts ?? false;
     this.pauser = new LowLatencyPauser(options.strategy.maxLowPriorityFlowing, options.strategy.minPauseBytes, this.transport, () => {
       this.counters.pauses += 1;
     });
@@ -107,10 +122,17 @@ export class Scheduler {
     }
     const req = createRequest(spec, this.nextRequestId, this.clock.now());
     this.nextRequestId += 1;
-    const o = this.originFor(req.origin);
-    o.queue.push(req);
     this.queued += 1;
     this.unsettled += 1;
+    const port = portOf(new URL(req.origin));
+    if (!this.allowUnsafePorts && isBadPort(port)) {
+      // Settled, not thrown: a page that names such a URL still gets every other result.
+      this.fail(req, new SchedulerError('E_UNSAFE_PORT', `port ${port} is one browsers refuse to connect to (Fetch "bad ports"); not fetching ${req.url}`));
+      this.notifyIdle();
+      return req.id;
+    }
+    const o = this.originFor(req.origin);
+    o.queue.push(req);
     this.markDirty(o);
     return req.id;
   }
@@ -166,8 +188,16 @@ export class Scheduler {
     this.markDirty(o);
   }
 
-  /** The connection is gone (peer close, reset, or our own close). Outstanding requests are lost. */
+  /**
+   * The connection is gone (peer close, reset, or our own close). Outstanding requests are lost;
+   * with an `E_DESYNC` error, so are its unconfirmed responses (they may belong to other requests).
+   */
   connectionClosed(connectionId: number, error?: unknown): void {
+    this.closeConnectionState(connectionId, error, undefined);
+  }
+
+  /** `culprit` (if any) failed with `error`; the others on the connection are collateral. */
+  private closeConnectionState(connectionId: number, error: unknown, culprit: DispatchState | undefined): void {
     const c = this.conns.get(connectionId);
     if (!c || c.state === 'closed') return;
     if (c.state === 'connecting') {
@@ -176,10 +206,29 @@ export class Scheduler {
       return;
     }
     this.forgetConnection(c);
+    const o = c.origin;
     const lost = c.outstanding.filter((d) => !d.settled);
-    if (lost.length > 1 && c.protocol === 'http/1.1') this.demote(c.origin, 'closed-with-outstanding');
-    for (const d of lost) this.loseDispatch(d, error);
-    this.markDirty(c.origin);
+    const desync = isDesync(error);
+    if (c.protocol === 'http/1.1') {
+      if (desync) this.demote(o, 'desync');
+      else if (lost.length > 1 && !(c.budget !== undefined && c.served >= c.budget)) this.demote(o, 'closed-with-outstanding');
+      // Closed at a response boundary with requests unanswered: the server's per-connection budget.
+      if (!desync && culprit === undefined && c.served > 0 && lost.length > 0 && lost.every((d) => d.firstByteAt === undefined)) {
+        this.learnBudget(o.origin, { kind: 'closed-after', responses: c.served });
+      }
+    }
+    for (const h of c.held.splice(0)) {
+      this.held.delete(h.dispatch.id);
+      if (desync) this.loseDispatch(h.dispatch, error, true);
+      else this.settle(h.dispatch.request, { dispatch: h.dispatch, bytes: h.bytes, doneAt: h.doneAt });
+    }
+    const collateral = culprit === undefined ? error : collateralError(error);
+    for (const d of lost) this.loseDispatch(d, d === culprit ? error : collateral, desync);
+    this.markDirty(o);
+  }
+
+  private learnBudget(origin: string, obs: BudgetObservation): void {
+    this.budgets.set(origin, observeBudget(this.budgets.get(origin), obs));
   }
 
   responseStarted(dispatchId: number, info: ResponseStartInfo): void {
@@ -189,12 +238,15 @@ export class Scheduler {
     d.status = info.status;
     d.httpVersion = info.httpVersion;
     d.contentLength = info.contentLength;
+    if (info.earlyHints) d.earlyHints = info.earlyHints;
     const c = d.conn;
     if (!d.blocksPipeline && (info.contentLength ?? 0) >= this.strategy.largeResponseBytes) {
       d.blocksPipeline = true;
       c.blockers += 1;
     }
     if (c.protocol === 'http/1.1') {
+      if (info.keepAliveMax !== undefined) this.keepAliveMaxSeen(c, info.keepAliveMax);
+      if (c.outstanding.length > 1 && contentTypeContradicts(d.request.tag, info.contentType, info.status)) this.demote(c.origin, 'content-type-mismatch');
       if (info.httpVersion === '1.0') this.demote(c.origin, 'http10');
       if (!info.keepAlive) {
         c.draining = true;
@@ -264,15 +316,52 @@ export class Scheduler {
       c.origin.health.responseOk(now, d.pipelined);
     }
     if (c.gate === d) c.gate = undefined;
+    c.served += 1;
     this.settleDispatch(d);
-    this.settle(d.request, { dispatch: d, bytes: info.bytes, doneAt: now });
+    if (info.confirmed === false && c.state !== 'closed') {
+      // Its slot is free (the pipeline keeps flowing); its result waits for `responseConfirmed`.
+      const h: HeldResponse = { dispatch: d, bytes: info.bytes, doneAt: now };
+      c.held.push(h);
+      this.held.set(d.id, h);
+    } else {
+      this.settle(d.request, { dispatch: d, bytes: info.bytes, doneAt: now });
+    }
     if (c.draining && c.outstanding.length === 0 && c.state !== 'closed') {
       // Closing it ourselves (rather than waiting for the peer's FIN) lets the next connection
-      // open now; the transport's later `connectionClosed` for it is ignored.
+      // open now; the transport's later `connectionClosed` for it is ignored. Every request on it
+      // was answered and no surplus arrived, so what it still holds is confirmed.
       this.forgetConnection(c);
       this.transport.closeConnection(c.id);
+      for (const h of c.held.splice(0)) this.confirmHeld(h);
     }
     this.markDirty(c.origin);
+  }
+
+  /** A response that ended unconfirmed is trusted now. */
+  responseConfirmed(dispatchId: number): void {
+    const h = this.held.get(dispatchId);
+    if (!h) return;
+    const held = h.dispatch.conn.held;
+    const i = held.indexOf(h);
+    if (i >= 0) held.splice(i, 1);
+    this.confirmHeld(h);
+    this.notifyIdle();
+  }
+
+  private confirmHeld(h: HeldResponse): void {
+    this.held.delete(h.dispatch.id);
+    this.settle(h.dispatch.request, { dispatch: h.dispatch, bytes: h.bytes, doneAt: h.doneAt });
+  }
+
+  /**
+   * `Keep-Alive: max=N` on the connection's response number `served + 1`: the connection carries
+   * `served + 1 + N` requests in all. Past that it takes nothing more.
+   */
+  private keepAliveMaxSeen(c: ConnState, max: number): void {
+    const total = c.served + 1 + max;
+    c.budget = Math.min(c.budget ?? Infinity, total);
+    this.learnBudget(c.origin.origin, { kind: 'keep-alive-max', requests: total });
+    if (c.carried >= c.budget) c.draining = true;
   }
 
   /**
@@ -283,7 +372,8 @@ export class Scheduler {
     const d = this.dispatches.get(dispatchId);
     if (!d || d.settled) return;
     if (connectionLevel) {
-      this.connectionClosed(d.conn.id, error);
+      // This request failed with its own error; the others on the connection are collateral.
+      this.closeConnectionState(d.conn.id, error, isDesync(error) ? undefined : d);
       if (!d.settled) this.loseDispatch(d, error);
       return;
     }
@@ -293,11 +383,14 @@ export class Scheduler {
     this.markDirty(d.conn.origin);
   }
 
-  /** Fails everything pending and closes every connection. */
-  close(): void {
+  /**
+   * Fails everything pending with `why` (@default `E_SCHEDULER_CLOSED`) and closes every
+   * connection. Responses that ended and wait for confirmation are settled as received.
+   */
+  close(why: SchedulerError = new SchedulerError('E_SCHEDULER_CLOSED', 'the scheduler was closed before the request completed')): void {
     if (this.closed) return;
     this.closed = true;
-    const why = new SchedulerError('E_SCHEDULER_CLOSED', 'the scheduler was closed before the request completed');
+    for (const h of [...this.held.values()]) this.confirmHeld(h);
     for (const o of this.origins.values()) {
       for (const req of [...o.retries.clear(), ...o.queue.drain()]) this.fail(req, why);
       for (const c of [...o.conns]) {
@@ -379,7 +472,10 @@ export class Scheduler {
   }
 
   private open(o: OriginState): void {
-    const c: ConnState = { id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, blockers: 0, draining: false, gate: undefined };
+    const c: ConnState = {
+      id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, blockers: 0,
+      draining: false, gate: undefined, budget: this.budgets.get(o.origin)?.budget, served: 0, held: [],
+    };
     o.conns.push(c);
     this.conns.set(c.id, c);
     this.counters.connectionsOpened += 1;
@@ -405,6 +501,7 @@ export class Scheduler {
       blocksPipeline: !isPipelinable(req.method) || this.expectedSize(req) >= this.strategy.largeResponseBytes,
       paused: false,
       settled: false,
+      earlyHints: undefined,
     };
     if (d.blocksPipeline) c.blockers += 1;
     if (isLowLatency(req.priority)) this.urgentOutstanding += 1;
@@ -412,7 +509,7 @@ export class Scheduler {
     req.attempts += 1;
     c.outstanding.push(d);
     c.carried += 1;
-    if (!this.strategy.keepAlive) c.draining = true;
+    if (!this.strategy.keepAlive || (c.budget !== undefined && c.carried >= c.budget)) c.draining = true;
     if (gate && c.protocol === 'http/1.1') c.gate = d;
     this.dispatches.set(d.id, d);
     this.counters.dispatches += 1;
@@ -432,13 +529,27 @@ export class Scheduler {
     this.observer.onDemoted?.(o.origin, reason);
   }
 
-  /** A dispatch died with its connection: retry once if idempotent, never otherwise. */
-  private loseDispatch(d: DispatchState, error: unknown): void {
-    this.settleDispatch(d);
+  /**
+   * A dispatch died with its connection (or its response was discarded with it, `discarded`):
+   * re-queued or failed as retry-policy.ts decides.
+   */
+  private loseDispatch(d: DispatchState, error: unknown, discarded = false): void {
+    if (!d.settled) this.settleDispatch(d);
     const req = d.request;
     const o = d.conn.origin;
     const code = errorCodeOf(error);
-    if (req.idempotent && req.attempts < MAX_ATTEMPTS && !this.closed) {
+    const decision = this.closed
+      ? 'fail'
+      : decideRetry({
+          idempotent: req.idempotent,
+          sends: req.attempts,
+          failedAttempts: req.failedAttempts,
+          reused: d.reused,
+          responseStarted: d.firstByteAt !== undefined || code === 'E_BAD_RESPONSE',
+          discarded,
+        }, error);
+    if (decision !== 'fail') {
+      if (decision === 'requeue-counted') req.failedAttempts += 1;
       req.retrying = true;
       req.state = 'queued';
       o.retries.push(req);
@@ -446,8 +557,11 @@ export class Scheduler {
       return;
     }
     const message = toErrorInfo(error).message;
-    const why: SchedulerErrorCode = req.idempotent ? 'E_CONNECTION_LOST' : 'E_NOT_RETRYABLE';
-    this.settle(req, { dispatch: d, bytes: 0, doneAt: this.clock.now(), error: new SchedulerError(why, `connection lost after ${req.attempts} attempt(s): ${message}`, code) });
+    // A request keeps the real cause (a timeout, a bad response, a desync) as its code.
+    const why: SchedulerErrorCode | ResponseErrorCode =
+      code !== undefined && RESPONSE_ERROR_CODES.has(code) ? (code as ResponseErrorCode) : req.idempotent ? 'E_CONNECTION_LOST' : 'E_NOT_RETRYABLE';
+    const text = why === 'E_CONNECTION_LOST' || why === 'E_NOT_RETRYABLE' ? `connection lost after ${req.attempts} attempt(s): ${message}` : `${message} (after ${req.attempts} attempt(s))`;
+    this.settle(req, { dispatch: d, bytes: 0, doneAt: this.clock.now(), error: new SchedulerError(why, text, code) });
   }
 
   private forgetConnection(c: ConnState): void {
@@ -489,4 +603,10 @@ export class Scheduler {
     const waiters = this.idleWaiters.splice(0);
     for (const w of waiters) w();
   }
+}
+
+/** The error a request gets when its connection was closed because another request on it failed. */
+function collateralError(error: unknown): SchedulerError {
+  const info = toErrorInfo(error);
+  return new SchedulerError('E_CONNECTION_LOST', `the connection was closed because another request on it failed (${info.code}: ${info.message})`, info.code);
 }
