@@ -5,14 +5,14 @@ import { INSTALL_USAGE, installCommand } from './install-command';
 import { processIo, type CliIo } from './io';
 import { EXPORT_USAGE, exportCommand } from './export-command';
 import { HOST_USAGE, hostCommand } from './host-command';
-import { LOAD_USAGE, loadCommand } from './load-command';
+import { LOAD_DETAILS, LOAD_USAGE, loadCommand } from './load-command';
 import { STATS_USAGE, statsCommand } from './stats-command';
 import { UNINSTALL_USAGE, uninstallCommand } from './uninstall-command';
 
 export const VERSION = '0.1.0';
 
-const COMMANDS: Record<string, { usage: string; summary: string; run: (argv: readonly string[], io: CliIo) => Promise<number> }> = {
-  load: { usage: LOAD_USAGE, summary: 'load a page with each strategy and compare', run: loadCommand },
+const COMMANDS: Record<string, { usage: string; summary: string; details?: string; run: (argv: readonly string[], io: CliIo) => Promise<number> }> = {
+  load: { usage: LOAD_USAGE, summary: 'load a page with each strategy and compare', details: LOAD_DETAILS, run: loadCommand },
   demo: { usage: DEMO_USAGE, summary: 'serve the bundled demo site behind an emulated link and compare strategies', run: demoCommand },
   stats: { usage: STATS_USAGE, summary: 'handshake-time percentiles and CDFs from the store', run: (argv, io) => statsCommand(argv, io) },
   export: { usage: EXPORT_USAGE, summary: 'export the stored handshake stats as csv, json or prom', run: (argv, io) => exportCommand(argv, io) },
@@ -24,7 +24,7 @@ const COMMANDS: Record<string, { usage: string; summary: string; run: (argv: rea
 
 function help(command?: string): string {
   const c = command ? COMMANDS[command] : undefined;
-  if (c) return `usage: ${c.usage}\n\n${c.summary}\n`;
+  if (c) return `usage: ${c.usage}\n\n${c.summary}\n${c.details ? `\n${c.details}\n` : ''}`;
   const lines = Object.entries(COMMANDS).map(([name, x]) => `  ${name.padEnd(6)} ${x.summary}`);
   return `getlist ${VERSION} — a browser-side connection scheduler\n\nusage: getlist <command> [options]\n\n${lines.join('\n')}\n  help   show this, or \`getlist help <command>\`\n\nRun \`getlist help <command>\` for a command's options.\n`;
 }

@@ -1,10 +1,11 @@
 import type { ScheduleItem } from '../../src/protocol';
 import { Scheduler, type RequestResult, type Strategy } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
+import { settleWithin } from '../load/load-deadline';
 import { summarizeRun, type LoadRun } from '../load/run-summary';
 import { UndiciTransport, type UndiciTransportOptions } from '../transport/undici-transport';
 
-export type ReplayTransportOptions = Pick<UndiciTransportOptions, 'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'requestTimeoutMs' | 'userAgent'>;
+export type ReplayTransportOptions = Pick<UndiciTransportOptions, 'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'requestTimeoutMs' | 'requestTotalTimeoutMs' | 'userAgent' | 'addressCheck'>;
 
 export interface ReplayListOptions {
   /** The page the list belongs to (recorded as the run's `url`; not fetched unless listed). */
@@ -13,7 +14,7 @@ export interface ReplayListOptions {
   strategy: Strategy;
   /** Aborting closes every connection and rejects with an `AbortError`. */
   signal?: AbortSignal;
-  /** Requests still unfinished after this long fail with `E_SCHEDULER_CLOSED`. @default 120000 */
+  /** Requests still unfinished after this long fail with `E_LOAD_TIMEOUT`. @default 120000 */
   timeoutMs?: number;
   transport?: ReplayTransportOptions;
   now?: () => number;
@@ -39,27 +40,14 @@ export async function replayList(options: ReplayListOptions): Promise<LoadRun> {
   const scheduler = new Scheduler({ strategy: options.strategy, transport, clock: { now }, observer: { onRequestSettled: (r) => results.push(r) } });
   transport.attach(scheduler);
 
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
   let stats: ReturnType<Scheduler['stats']>;
   try {
     for (const item of options.items) {
       scheduler.enqueue({ url: item.url, method: item.method ?? 'GET', priority: item.priority, ...(item.resourceType !== undefined ? { tag: item.resourceType } : {}) });
     }
-    await Promise.race([
-      scheduler.whenIdle(),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, options.timeoutMs ?? 120_000);
-      }),
-      new Promise<void>((resolve) => {
-        onAbort = resolve;
-        signal?.addEventListener('abort', onAbort, { once: true });
-      }),
-    ]);
+    await settleWithin(scheduler, options.timeoutMs ?? 120_000, `replaying ${options.documentUrl} with ${options.strategy.name}`, signal);
     stats = scheduler.stats();
   } finally {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
     // Settles whatever is still pending (timeout, abort) with E_SCHEDULER_CLOSED; closes every connection.
     scheduler.close();
     await transport.close();

@@ -1,7 +1,8 @@
 /**
  * Why a page load could not be done. `code` is stable; the message says what to do.
  * User-fixable: E_INVALID_URL, E_UNSUPPORTED_SCHEME, E_CONNECT_FAILED, E_HTTP_STATUS, E_NOT_HTML,
- * E_TOO_MANY_REDIRECTS, E_LOAD_TIMEOUT, E_TOO_MANY_REQUESTS.
+ * E_TOO_MANY_REDIRECTS, E_LOAD_TIMEOUT (the document did not finish in time), E_UNSAFE_PORT,
+ * E_TOO_MANY_REQUESTS.
  */
 export type LoadErrorCode =
   | 'E_INVALID_URL'
@@ -11,7 +12,8 @@ export type LoadErrorCode =
   | 'E_HTTP_STATUS'
   | 'E_NOT_HTML'
   | 'E_TOO_MANY_REDIRECTS'
-  | 'E_LOAD_TIMEOUT';
+  | 'E_LOAD_TIMEOUT'
+  | 'E_UNSAFE_PORT';
 
 export class LoadError extends Error {
   override readonly name = 'LoadError';

@@ -2,17 +2,23 @@ import { createHtmlScanner, extractCssUrls, type HtmlScanner } from '../../src/d
 import { Scheduler, SchedulerError, type Dispatch, type PriorityClass, type RequestResult, type Strategy } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { UndiciTransport, type UndiciTransportOptions } from '../transport/undici-transport';
-import { LoadError } from './load-errors';
+import { settleWithin } from './load-deadline';
+import { LoadError, type LoadErrorCode } from './load-errors';
 import { summarizeRun, type LoadRun } from './run-summary';
 
 export interface LoadPageOptions {
   url: string;
   strategy: Strategy;
   /** TLS trust, timeouts and test hooks for the transport. */
-  transport?: Pick<UndiciTransportOptions, 'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'handshakeDelayMs' | 'requestTimeoutMs' | 'userAgent'>;
+  transport?: Pick<UndiciTransportOptions, 'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'handshakeDelayMs' | 'requestTimeoutMs' | 'requestTotalTimeoutMs' | 'userAgent'>;
+  /** Connect to the Fetch standard's bad ports too (`--allow-unsafe-ports`). @default false */
+  allowUnsafePorts?: boolean;
   /** Redirects of the document followed at most. @default 5 */
   maxRedirects?: number;
-  /** The whole load is abandoned after this long. @default 120000 */
+  /**
+   * The whole load stops after this long: what finished is returned, the rest is marked
+   * `E_LOAD_TIMEOUT`; only a document that did not finish makes it an error. @default 120000
+   */
   timeoutMs?: number;
   /** Bytes of one stylesheet buffered to look for late-discovered URLs. @default 2 MiB */
   maxCssBytes?: number;
@@ -73,6 +79,7 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
     transport,
     clock: { now },
     ...(options.sizeHints ? { sizeHints: options.sizeHints } : {}),
+    ...(options.allowUnsafePorts ? { allowUnsafePorts: true } : {}),
     observer: { onRequestSettled: (r) => results.push(r) },
   });
   transport.attach(scheduler);
@@ -155,25 +162,23 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
   }
 
   const timeoutMs = options.timeoutMs ?? 120_000;
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-  });
-  const outcome = await Promise.race([scheduler.whenIdle(), timedOut]);
-  clearTimeout(timer);
+  await settleWithin(scheduler, timeoutMs, `loading ${options.url} with ${options.strategy.name}`);
   const stats = scheduler.stats();
   scheduler.close();
   await transport.close();
 
-  if (outcome === 'timeout') {
-    throw new LoadError('E_LOAD_TIMEOUT', `loading ${options.url} with ${options.strategy.name} took longer than ${timeoutMs} ms`);
-  }
   const doc = results.find((r) => documents.has(r.id) && r.url === finalUrl);
   if (doc?.error) {
-    const code = doc.error.code === 'E_CONNECT_FAILED' ? 'E_CONNECT_FAILED' : 'E_DOCUMENT_FAILED';
+    const code = documentErrorCode(doc.error.code);
     const hint = doc.error.causeCode ? ` (${doc.error.causeCode})` : '';
     throw new LoadError(code, `could not load ${finalUrl}${hint}: ${doc.error.message}`, doc.error.causeCode);
   }
   if (documentError) throw documentError;
   return summarizeRun({ url: options.url, strategy: options.strategy.name, startedAt, t0, results, handshakes, stats });
+}
+
+/** A failed document fails the load; its request's code says why when it is one users act on. */
+function documentErrorCode(code: string): LoadErrorCode {
+  if (code === 'E_CONNECT_FAILED' || code === 'E_LOAD_TIMEOUT' || code === 'E_UNSAFE_PORT') return code;
+  return 'E_DOCUMENT_FAILED';
 }

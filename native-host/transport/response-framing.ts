@@ -47,6 +47,8 @@ type State =
 const CRLF2 = Buffer.from('\r\n\r\n', 'latin1');
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: |$)/;
 const MAX_LINE = 1024;
+/** `readHead`: the head is passed on as the chunk's own bytes. */
+const SAME = Symbol('same');
 
 export class ResponseFraming {
   private readonly maxHeadBytes: number;
@@ -111,14 +113,21 @@ export class ResponseFraming {
         case 'idle': {
           if (this.completed === this.written) return this.surplus(chunk.subarray(at));
           this.state = 'head';
-          passFrom = this.flush(out, chunk, passFrom, at);
           break;
         }
         case 'head': {
-          const r = this.readHead(chunk, at, out);
+          const r = this.readHead(chunk, at);
           if (r instanceof TransportError) return r;
-          if (r < 0) return out; // the head continues in the next chunk; nothing after it here
-          at = r;
+          if (r.head === SAME) {
+            // The common case: a whole head inside this chunk, passed on as it is (no copy).
+            at = r.after;
+            break;
+          }
+          // Removed, rewritten, or joined across chunks: what came before it goes first.
+          this.flush(out, chunk, passFrom, at);
+          if (r.after < 0) return out; // the head continues in the next chunk; nothing after it here
+          if (r.head !== null) out.push(r.head);
+          at = r.after;
           passFrom = at;
           break;
         }
@@ -191,23 +200,32 @@ export class ResponseFraming {
   }
 
   /**
-   * Reads (the rest of) a head starting at `at`. Returns the index after it, -1 when it continues
-   * in the next chunk, or the failure. Pushes the head's bytes to `out` unless it is removed.
+   * Reads (the rest of) a head starting at `at`. Returns the index after it (-1 when it continues
+   * in the next chunk) and the bytes to pass on for it: `SAME` (the chunk's own bytes, unchanged),
+   * a replacement, or null (removed) — or the failure.
    */
-  private readHead(chunk: Buffer, at: number, out: Buffer[]): number | TransportError {
+  private readHead(chunk: Buffer, at: number): { after: number; head: Buffer | null | typeof SAME } | TransportError {
     let head: Buffer;
     let after: number;
+    let joined = false;
     if (this.headParts.length === 0) {
       const end = chunk.indexOf(CRLF2, at);
-      if (end < 0) return this.keepHeadPart(chunk.subarray(at));
+      if (end < 0) {
+        const kept = this.keepHeadPart(chunk.subarray(at));
+        return kept instanceof TransportError ? kept : { after: -1, head: null };
+      }
       after = end + 4;
       head = chunk.subarray(at, after);
     } else {
+      joined = true;
       // The head started in an earlier chunk: look for its end across the seam.
       const prev = Buffer.concat(this.headParts, this.headBytes);
-      const joined = Buffer.concat([prev.subarray(Math.max(0, prev.length - 3)), chunk.subarray(at, Math.min(chunk.length, at + this.maxHeadBytes))]);
-      const end = joined.indexOf(CRLF2);
-      if (end < 0) return this.keepHeadPart(chunk.subarray(at));
+      const seam = Buffer.concat([prev.subarray(Math.max(0, prev.length - 3)), chunk.subarray(at, Math.min(chunk.length, at + this.maxHeadBytes))]);
+      const end = seam.indexOf(CRLF2);
+      if (end < 0) {
+        const kept = this.keepHeadPart(chunk.subarray(at));
+        return kept instanceof TransportError ? kept : { after: -1, head: null };
+      }
       after = at + end + 4 - Math.min(3, prev.length);
       head = Buffer.concat([prev, chunk.subarray(at, after)]);
       this.headParts = [];
@@ -216,17 +234,16 @@ export class ResponseFraming {
     if (head.length > this.maxHeadBytes) return this.tooLarge();
     const r = this.onHead(head);
     if (r instanceof TransportError) return r;
-    if (r !== null) out.push(r);
-    return after;
+    return { after, head: r === head && !joined ? SAME : r };
   }
 
-  private keepHeadPart(part: Buffer): -1 | TransportError {
+  private keepHeadPart(part: Buffer): undefined | TransportError {
     this.headParts.push(Buffer.from(part));
     this.headBytes += part.length;
     if (this.headBytes > this.maxHeadBytes) return this.tooLarge();
     // Garbage where a status line must start is a desync now, not after 64 KiB of it.
     if (this.headParts.length === 1 && !couldStartStatusLine(part.toString('latin1', 0, 8))) return this.notAStatusLine(part);
-    return -1;
+    return undefined;
   }
 
   private tooLarge(): TransportError {

@@ -17,7 +17,16 @@ export interface TimingConnectorOptions {
    * would. Counted in `totalMs` only. @default no delay
    */
   handshakeDelayMs?: (origin: string, connectionId: number) => number;
+  /**
+   * Checked against the address each socket actually connected to, as soon as TCP is up and
+   * before a byte is sent (TLS included): an error refuses the connection with it. Checking the
+   * connected address rather than the name leaves no gap for DNS rebinding. @default allow all
+   */
+  addressCheck?: AddressCheck;
 }
+
+/** An error when a connection to `address` (textual IP) must not be used. */
+export type AddressCheck = (address: string) => Error | undefined;
 
 export interface TimedSocket {
   socket: Socket;
@@ -57,9 +66,9 @@ export class TimingConnector {
 
   /**
    * Opens one connection. Aborting `signal` destroys the socket, so the promise rejects at once
-   * instead of waiting for the connect timeout.
+   * instead of waiting for the connect timeout. `addressCheck` overrides the connector's own.
    */
-  open(origin: string, connectionId: number, signal?: AbortSignal): Promise<TimedSocket> {
+  open(origin: string, connectionId: number, signal?: AbortSignal, addressCheck: AddressCheck | undefined = this.options.addressCheck): Promise<TimedSocket> {
     if (signal?.aborted) return Promise.reject(abortError(origin));
     const url = new URL(origin);
     const https = url.protocol === 'https:';
@@ -130,6 +139,9 @@ export class TimingConnector {
       });
       socket.once('connect', () => {
         tConnect = this.now();
+        const refused = addressCheck?.(socket.remoteAddress ?? '');
+        // Destroying the socket makes the connector call back with the error.
+        if (refused) socket.destroy(refused);
       });
     });
   }

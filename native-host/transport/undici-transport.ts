@@ -4,7 +4,7 @@ import { Client, type Dispatcher } from 'undici';
 import type { Dispatch, OpenOptions, Scheduler, TransportPort } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { Flight, type FlightHost } from './flight';
-import { GuardedSocket } from './guarded-socket';
+import { guardSocket } from './guarded-socket';
 import { ResponseFraming } from './response-framing';
 import { TimingConnector, type Now, type TimingConnectorOptions } from './timing-connector';
 import { TransportError } from './transport-errors';
@@ -45,8 +45,7 @@ class ConnectionGoneError extends Error {
 interface Conn {
   id: number;
   origin: string;
-  /** What undici reads and writes: the raw socket (h2), or the framing guard over it (HTTP/1.1). */
-  socket: Socket | GuardedSocket;
+  socket: Socket;
   client: Client | undefined;
   protocol: 'h2' | 'http/1.1';
   /** First status line's version (HTTP/1.x only). */
@@ -116,7 +115,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private guard(conn: Conn, socket: Socket): void {
     const framing = new ResponseFraming(this.options.maxResponseHeadBytes !== undefined ? { maxHeadBytes: this.options.maxResponseHeadBytes } : {});
     conn.framing = framing;
-    conn.socket = new GuardedSocket(socket, framing, {
+    guardSocket(socket, framing, {
       onTrusted: (completed) => this.trusted(conn, completed),
       onFailure: (err) => this.framingFailed(conn, err),
     });
@@ -265,7 +264,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
             return;
           }
           handed = true;
-          cb(null, conn.socket as Socket);
+          cb(null, conn.socket);
         });
       },
       allowH2: conn.protocol === 'h2',

@@ -181,7 +181,10 @@ export class Scheduler {
     const ready = o.conns.some((x) => x.state === 'ready');
     if (!ready && (o.conns.length === 0 || o.consecutiveConnectFailures >= MAX_CONSECUTIVE_CONNECT_FAILURES)) {
       const code = errorCodeOf(error);
-      const why = new SchedulerError('E_CONNECT_FAILED', `could not connect to ${o.origin}: ${toErrorInfo(error).message}`, code);
+      // A refused address keeps its own code: it is a decision, not a network failure.
+      const why = code === 'E_PRIVATE_NETWORK'
+        ? new SchedulerError('E_PRIVATE_NETWORK', toErrorInfo(error).message)
+        : new SchedulerError('E_CONNECT_FAILED', `could not connect to ${o.origin}: ${toErrorInfo(error).message}`, code);
       for (const req of [...o.retries.clear(), ...o.queue.drain()]) this.fail(req, why);
       o.consecutiveConnectFailures = 0;
     }
