@@ -61,7 +61,7 @@ export class PageActions {
     }
     try {
       const reply = await port.request(
-        { type: 'schedule', pageId, documentUrl: withoutFragment(page.url), requests: buildRequestList(page), mode: 'measure' },
+        { type: 'schedule', pageId, documentUrl: withoutFragment(page.url), requests: buildRequestList(page), mode: 'measure', allowPrivateNetwork: current.allowPrivateNetwork },
         { timeoutMs: MEASURE_TIMEOUT_MS },
       );
       if (reply.type !== 'measured') throw new HostRequestError('E_UNEXPECTED_REPLY', `the native host answered schedule with ${reply.type}`);
@@ -92,7 +92,7 @@ export class PageActions {
     store.changed();
     void port
       .request(
-        { type: 'schedule', pageId: page.pageId, documentUrl: withoutFragment(page.url), requests: buildRequestList(page), mode: 'replay', strategies: names },
+        { type: 'schedule', pageId: page.pageId, documentUrl: withoutFragment(page.url), requests: buildRequestList(page), mode: 'replay', strategies: names, allowPrivateNetwork: current.allowPrivateNetwork },
         {
           timeoutMs: names.length * REPLAY_MS_PER_STRATEGY,
           isLast: (m) => m.type === 'replay-summary',

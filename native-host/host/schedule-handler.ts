@@ -6,6 +6,7 @@ import type { LoadRun } from '../load/run-summary';
 import type { PageSummary, StoredHandshake } from '../store/store-types';
 import type { HostContext } from './host-context';
 import { measureOrigins, originsOf } from './measure';
+import { privateNetworkCheck } from './private-network';
 import { replayList } from './replay';
 
 /**
@@ -27,7 +28,8 @@ export async function handleSchedule(req: ScheduleRequest, ctx: HostContext): Pr
 
 async function measure(req: ScheduleRequest, ctx: HostContext): Promise<void> {
   const origins = originsOf(req.documentUrl, req.requests.map((r) => r.url));
-  const m = await measureOrigins(origins, { connector: ctx.connector, warm: ctx.warm, nextConnectionId: () => ctx.nextConnectionId(), signal: ctx.signal });
+  const addressCheck = await privateNetworkCheck(req.documentUrl, req.allowPrivateNetwork ?? false);
+  const m = await measureOrigins(origins, { connector: ctx.connector, warm: ctx.warm, nextConnectionId: () => ctx.nextConnectionId(), signal: ctx.signal, ...(addressCheck ? { addressCheck } : {}) });
   if (ctx.signal.aborted) return;
   ctx.send({ type: 'measured', id: req.id, pageId: req.pageId, handshakes: m.handshakes, warm: m.warm, failed: m.failed });
   await record(ctx, m.handshakes.map((h) => ({ ...h, source: 'measure', pageUrl: req.documentUrl })), []);
@@ -35,6 +37,7 @@ async function measure(req: ScheduleRequest, ctx: HostContext): Promise<void> {
 
 async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
   const summaries: ReplaySummary[] = [];
+  const addressCheck = await privateNetworkCheck(req.documentUrl, req.allowPrivateNetwork ?? false);
   for (const name of req.strategies ?? []) {
     const run = await replayList({
       documentUrl: req.documentUrl,
@@ -43,6 +46,7 @@ async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
       signal: ctx.signal,
       now: ctx.now,
       ...ctx.replay,
+      ...(addressCheck ? { transport: { ...ctx.replay.transport, addressCheck } } : {}),
     });
     // Unset fields of a record (no status after a failure…) are undefined, which JSON omits.
     ctx.send({ type: 'replay-result', id: req.id, pageId: req.pageId, strategy: run.strategy, requests: run.requests });

@@ -124,6 +124,13 @@ export class TimingConnector {
             reject(abortError(origin));
             return;
           }
+          // Plain TCP calls back on `connect`, before the listener below could refuse it.
+          const refused = addressCheck?.((connected as Socket).remoteAddress ?? '');
+          if (refused) {
+            (connected as Socket).destroy();
+            reject(refused);
+            return;
+          }
           const delay = this.options.handshakeDelayMs?.(origin, connectionId) ?? 0;
           if (delay > 0) setTimeout(finish, delay);
           else finish();
@@ -139,8 +146,8 @@ export class TimingConnector {
       });
       socket.once('connect', () => {
         tConnect = this.now();
+        // Before TLS starts: destroying the socket makes the connector call back with the error.
         const refused = addressCheck?.(socket.remoteAddress ?? '');
-        // Destroying the socket makes the connector call back with the error.
         if (refused) socket.destroy(refused);
       });
     });
