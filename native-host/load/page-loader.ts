@@ -22,6 +22,8 @@ export interface LoadPageOptions {
   timeoutMs?: number;
   /** Bytes of one stylesheet buffered to look for late-discovered URLs. @default 2 MiB */
   maxCssBytes?: number;
+  /** Observes every response head and body chunk (every attempt), e.g. to check bytes in tests. */
+  observe?: Pick<UndiciTransportOptions, 'onResponseHead' | 'onBody'>;
   /** Response sizes learned on earlier loads (shared across runs to model a returning visitor). */
   sizeHints?: Map<string, number>;
   now?: () => number;
@@ -55,8 +57,12 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
     ...options.transport,
     now,
     onHandshake: (h) => handshakes.push(h),
-    onResponseHead: (d, status, headers) => onHead(d, status, headers),
+    onResponseHead: (d, status, headers) => {
+      options.observe?.onResponseHead?.(d, status, headers);
+      onHead(d, status, headers);
+    },
     onBody: (d, chunk) => {
+      options.observe?.onBody?.(d, chunk);
       scanners.get(d.id)?.write(chunk);
       const buf = css.get(d.id);
       if (buf && buf.bytes < maxCss) {

@@ -169,7 +169,9 @@ export class UndiciTransport implements TransportPort, FlightHost {
           if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
           this.conns.set(id, conn);
           conn.socket.on('error', () => undefined); // 'close' follows; the cause reaches requests via undici
-          conn.socket.once('close', () => this.lost(conn, new ConnectionGoneError(`connection ${id} to ${origin} closed`)));
+          // After undici's own `close` listener: it first fails the request it was reading with
+          // the real cause (a timeout, a reset), and only the rest are lost with the connection.
+          conn.socket.once('close', () => queueMicrotask(() => this.lost(conn, new ConnectionGoneError(`connection ${id} to ${origin} closed`))));
           this.options.onHandshake?.(handshake);
           this.scheduler.connectionReady(id, { protocol: handshake.protocol, handshakeRttMs: handshake.tcpMs > 0 ? handshake.tcpMs : undefined });
         },

@@ -182,7 +182,7 @@ describe('unconfirmed responses and desync', () => {
     expect(t.result('/next')?.error).toBeUndefined();
   });
 
-  test('an HTML answer to a pipelined image request stops pipelining but keeps the response', () => {
+  test('a pipelined image answered with HTML: the connection is treated as desynchronised, both refetched unpipelined and accepted', () => {
     const t = setup(strategy('pipelined', { probeSuccesses: 0 }));
     t.add('/warm');
     t.ready(1);
@@ -191,8 +191,40 @@ describe('unconfirmed responses and desync', () => {
     t.add('/b.png', { tag: 'image' });
     t.start('/a.png', { contentType: 'text/html; charset=utf-8' });
     expect(t.scheduler.stats().demotions.map((d) => d.reason)).toEqual(['content-type-mismatch']);
+    expect(t.transport.closedByScheduler).toContain(1);
+    t.ready(2);
+    t.start('/a.png', { contentType: 'text/html' }); // alone on its connection: kept whatever its type
+    t.scheduler.responseEnded(t.transport.dispatchOf('/a.png').id, { bytes: 5 });
+    t.finish('/b.png');
+    expect(t.results.map((r) => [r.url.slice(O.length), r.error?.code, r.pipelined])).toEqual([['/warm', undefined, false], ['/a.png', undefined, false], ['/b.png', undefined, false]]);
     expect(contentTypeContradicts('image', 'text/html', 404)).toBe(false);
     expect(contentTypeContradicts('document', 'text/html', 200)).toBe(false);
+    expect(contentTypeContradicts('script', 'image/png', 200)).toBe(true);
+    expect(contentTypeContradicts('image', 'application/octet-stream', 200)).toBe(false);
+    expect(contentTypeContradicts('stylesheet', 'text/plain', 200)).toBe(false);
+  });
+});
+
+describe('probing an origin that may answer out of order', () => {
+  test('while probing, an image is not pipelined behind an image, but behind a stylesheet it is; once proven, anything goes', () => {
+    const t = setup(strategy('pipelined', { probeSuccesses: 1, maxConnectionsPerOrigin: 1 }));
+    t.add('/doc', { tag: 'document' });
+    t.ready(1);
+    t.start('/doc'); // keep-alive HTTP/1.1: probing starts
+    t.add('/a.png', { tag: 'image' });
+    t.add('/b.png', { tag: 'image' });
+    t.add('/c.css', { tag: 'stylesheet' });
+    const written = () => t.transport.on(1).map((d) => [d.request.path, d.pipelined]);
+    expect(written()).toEqual([['/doc', false], ['/a.png', true]]);
+    t.scheduler.responseEnded(t.transport.dispatchOf('/doc').id, { bytes: 1 });
+    expect(written()).toHaveLength(2); // /b.png waits: an image behind an image (and /c.css behind it, FIFO)
+    t.finish('/a.png');
+    expect(written().slice(2)).toEqual([['/b.png', false], ['/c.css', true]]);
+    t.finish('/b.png');
+    t.finish('/c.css'); // a clean pipelined response: the origin is proven
+    t.add('/d.png', { tag: 'image' });
+    t.add('/e.png', { tag: 'image' });
+    expect(written().slice(4)).toEqual([['/d.png', false], ['/e.png', true]]);
   });
 });
 

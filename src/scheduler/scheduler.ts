@@ -10,7 +10,7 @@ import { isLowLatency } from './priority';
 import { createRequest, isPipelinable, type RequestResult, type RequestSpec, type ScheduledRequest } from './request';
 import { MemoryBudgets, observeBudget, type BudgetObservation, type OriginBudgets } from './request-budget';
 import { toResult } from './request-result';
-import { decideRetry, isDesync } from './retry-policy';
+import { decideRetry, isDesync, isFinalError } from './retry-policy';
 import { validateStrategy, type Strategy } from './strategies';
 import type { Clock, ConnectionInfo, ResponseEndInfo, ResponseStartInfo, TransportPort } from './transport-port';
 
@@ -200,7 +200,7 @@ export class Scheduler {
   }
 
   /** `culprit` (if any) failed with `error`; the others on the connection are collateral. */
-  private closeConnectionState(connectionId: number, error: unknown, culprit: DispatchState | undefined): void {
+  private closeConnectionState(connectionId: number, error: unknown, culprit: DispatchState | undefined, desyncReason: DemotionReason = 'desync'): void {
     const c = this.conns.get(connectionId);
     if (!c || c.state === 'closed') return;
     if (c.state === 'connecting') {
@@ -213,7 +213,7 @@ export class Scheduler {
     const lost = c.outstanding.filter((d) => !d.settled);
     const desync = isDesync(error);
     if (c.protocol === 'http/1.1') {
-      if (desync) this.demote(o, 'desync');
+      if (desync) this.demote(o, desyncReason);
       else if (lost.length > 1 && !(c.budget !== undefined && c.served >= c.budget)) this.demote(o, 'closed-with-outstanding');
       // Closed at a response boundary with requests unanswered: the server's per-connection budget.
       if (!desync && culprit === undefined && c.served > 0 && lost.length > 0 && lost.every((d) => d.firstByteAt === undefined)) {
@@ -230,8 +230,31 @@ export class Scheduler {
     this.markDirty(o);
   }
 
+  /**
+   * Records an observation. A budget learned now applies to the origin's open connections too:
+   * one that already carried that many requests takes no more (its close is on its way; a
+   * request written on it now would be lost with it).
+   */
   private learnBudget(origin: string, obs: BudgetObservation): void {
-    this.budgets.set(origin, observeBudget(this.budgets.get(origin), obs));
+    const facts = observeBudget(this.budgets.get(origin), obs);
+    this.budgets.set(origin, facts);
+    const budget = facts.budget;
+    const o = this.origins.get(origin);
+    if (budget === undefined || !o) return;
+    for (const c of [...o.conns]) {
+      c.budget = Math.min(c.budget ?? Infinity, budget);
+      if (c.carried < c.budget) continue;
+      c.draining = true;
+      if (c.state === 'ready' && c.outstanding.length === 0) this.retire(c);
+    }
+  }
+
+  /** Closes a connection that has nothing outstanding and takes nothing more. */
+  private retire(c: ConnState): void {
+    // Every request on it was answered and no surplus arrived, so what it still holds is confirmed.
+    this.forgetConnection(c);
+    this.transport.closeConnection(c.id);
+    for (const h of c.held.splice(0)) this.confirmHeld(h);
   }
 
   responseStarted(dispatchId: number, info: ResponseStartInfo): void {
@@ -249,7 +272,10 @@ export class Scheduler {
     }
     if (c.protocol === 'http/1.1') {
       if (info.keepAliveMax !== undefined) this.keepAliveMaxSeen(c, info.keepAliveMax);
-      if (c.outstanding.length > 1 && contentTypeContradicts(d.request.tag, info.contentType, info.status)) this.demote(c.origin, 'content-type-mismatch');
+      if ((c.outstanding.length > 1 || c.held.length > 0) && contentTypeContradicts(d.request.tag, info.contentType, info.status)) {
+        this.contentTypeMismatch(c, d, info.contentType as string);
+        return;
+      }
       if (info.httpVersion === '1.0') this.demote(c.origin, 'http10');
       if (!info.keepAlive) {
         c.draining = true;
@@ -329,15 +355,24 @@ export class Scheduler {
     } else {
       this.settle(d.request, { dispatch: d, bytes: info.bytes, doneAt: now });
     }
-    if (c.draining && c.outstanding.length === 0 && c.state !== 'closed') {
-      // Closing it ourselves (rather than waiting for the peer's FIN) lets the next connection
-      // open now; the transport's later `connectionClosed` for it is ignored. Every request on it
-      // was answered and no surplus arrived, so what it still holds is confirmed.
-      this.forgetConnection(c);
-      this.transport.closeConnection(c.id);
-      for (const h of c.held.splice(0)) this.confirmHeld(h);
-    }
+    // Closing it ourselves (rather than waiting for the peer's FIN) lets the next connection
+    // open now; the transport's later `connectionClosed` for it is ignored.
+    if (c.draining && c.outstanding.length === 0 && c.state !== 'closed') this.retire(c);
     this.markDirty(c.origin);
+  }
+
+  /**
+   * A response whose type contradicts its request (an image answered with a script), on a
+   * connection with other requests in flight: it may be another request's response, shifted. It
+   * is not a framing failure, so the response alone would be kept; but nothing on the connection
+   * since it was last in step can be told apart from a shifted response, so the connection is
+   * treated as desynchronised: discarded, its unconfirmed requests fetched again without
+   * pipelining (where the same answer is accepted whatever its type), and the origin demoted.
+   */
+  private contentTypeMismatch(c: ConnState, d: DispatchState, type: string): void {
+    const why = new SchedulerError('E_DESYNC', `${d.request.url} (${d.request.tag}) was answered with ${type} on a connection with other requests in flight: possibly another request's response`);
+    this.closeConnectionState(c.id, why, undefined, 'content-type-mismatch');
+    this.transport.closeConnection(c.id);
   }
 
   /** A response that ended unconfirmed is trusted now. */
@@ -375,8 +410,10 @@ export class Scheduler {
     const d = this.dispatches.get(dispatchId);
     if (!d || d.settled) return;
     if (connectionLevel) {
-      // This request failed with its own error; the others on the connection are collateral.
-      this.closeConnectionState(d.conn.id, error, isDesync(error) ? undefined : d);
+      // A timeout or a bad response is this request's own failure; the others on the connection
+      // are collateral. A socket error is the connection's: every request on it was lost alike.
+      const own = isFinalError(error) || errorCodeOf(error) === 'E_BAD_RESPONSE';
+      this.closeConnectionState(d.conn.id, error, own ? d : undefined);
       if (!d.settled) this.loseDispatch(d, error);
       return;
     }
