@@ -12,7 +12,7 @@ export const LOAD_FLAGS: Record<string, FlagSpec> = {
   json: { type: 'boolean', description: 'print one JSON object instead of tables' },
   connections: { type: 'string', description: 'override connections per origin for every strategy' },
   depth: { type: 'string', description: 'override the pipelining depth for every strategy' },
-  timeout: { type: 'string', description: 'give up on one page load after this many ms (default 120000)' },
+  timeout: { type: 'string', description: 'bound one page load to this many ms: what finished is kept, the rest is marked E_LOAD_TIMEOUT (default 120000)' },
   record: { type: 'boolean', description: 'also save the handshakes in the store (source "cli"); off by default' },
   'data-dir': DATA_DIR_FLAG,
 };

@@ -1,5 +1,6 @@
 import { createHtmlScanner, extractCssUrls, type HtmlScanner } from '../../src/discovery';
 import { Scheduler, SchedulerError, type Dispatch, type PriorityClass, type RequestResult, type Strategy } from '../../src/scheduler';
+import type { OriginBudgets } from '../../src/scheduler/request-budget';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { UndiciTransport, type UndiciTransportOptions } from '../transport/undici-transport';
 import { settleWithin } from './load-deadline';
@@ -24,6 +25,8 @@ export interface LoadPageOptions {
   maxCssBytes?: number;
   /** Observes every response head and body chunk (every attempt), e.g. to check bytes in tests. */
   observe?: Pick<UndiciTransportOptions, 'onResponseHead' | 'onBody'>;
+  /** Per-origin request budgets learned on earlier loads (request-budget.ts). @default learned afresh */
+  budgets?: OriginBudgets;
   /** Response sizes learned on earlier loads (shared across runs to model a returning visitor). */
   sizeHints?: Map<string, number>;
   now?: () => number;
@@ -86,6 +89,7 @@ export async function loadPage(options: LoadPageOptions): Promise<LoadRun> {
     clock: { now },
     ...(options.sizeHints ? { sizeHints: options.sizeHints } : {}),
     ...(options.allowUnsafePorts ? { allowUnsafePorts: true } : {}),
+    ...(options.budgets ? { budgets: options.budgets } : {}),
     observer: { onRequestSettled: (r) => results.push(r) },
   });
   transport.attach(scheduler);

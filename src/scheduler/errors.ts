@@ -3,8 +3,9 @@
  *
  * Request-level codes (a request settles with one of these):
  * - `E_CONNECT_FAILED`   no connection to the origin could be established.
- * - `E_CONNECTION_LOST`  the connection died before the response completed, and the request was
- *                        already retried once (idempotent) — or cannot be retried (see next).
+ * - `E_CONNECTION_LOST`  the connection died before the response completed, and the request has
+ *                        used its attempts or its sends (retry-policy.ts) — or its connection was
+ *                        closed because another request on it failed.
  * - `E_NOT_RETRYABLE`    a non-idempotent request was lost with its connection; it is never replayed.
  * - `E_RESPONSE_FAILED`  the transport reported a failure specific to this request.
  * - `E_SCHEDULER_CLOSED` the scheduler was closed while the request was pending.
