@@ -40,8 +40,8 @@ const CONNECTION_LEVEL = new Set([
 export class Flight implements Dispatcher.DispatchHandler {
   controller: Dispatcher.DispatchController | undefined;
   paused = false;
-  /** The per-request total timeout (`requestTotalTimeoutMs`). */
-  deadline: NodeJS.Timeout | undefined;
+  /** When the per-request total timeout (`requestTotalTimeoutMs`) runs out, ms on `performance.now()`. */
+  deadlineAt = Infinity;
   private bytes = 0;
   private done = false;
 
@@ -121,7 +121,6 @@ export class Flight implements Dispatcher.DispatchHandler {
 
   private land(): void {
     this.done = true;
-    if (this.deadline) clearTimeout(this.deadline);
     this.host.landed(this.dispatch.id);
   }
 }

@@ -70,6 +70,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private readonly connectors = new Map<boolean, TimingConnector>();
   private readonly pending = new Set<Promise<unknown>>();
   private closed = false;
+  private sweeper: NodeJS.Timeout | undefined;
   /** Aborted by `close()`: connection attempts still handshaking give up at once. */
   /**
    * Aborted by `close()` to stop connects still handshaking. Every opening connection listens to it,
@@ -100,6 +101,33 @@ export class UndiciTransport implements TransportPort, FlightHost {
 
   landed(dispatchId: number): void {
     this.flights.delete(dispatchId);
+  }
+
+  private get totalMs(): number {
+    return this.options.requestTotalTimeoutMs ?? 60_000;
+  }
+
+  /**
+   * Per-request total timeouts without a timer per request (this is the per-request hot path):
+   * `flights` is in send order, and every flight has the same timeout, so the oldest expire
+   * first. One unref'd interval, running only while flights exist, expires them at most a
+   * quarter of the timeout late (at most 1 s).
+   */
+  private sweepDeadlines(): void {
+    if (this.sweeper) return;
+    const period = Math.min(1000, Math.max(10, this.totalMs / 4));
+    this.sweeper = setInterval(() => {
+      const now = performance.now();
+      for (const f of this.flights.values()) {
+        if (f.deadlineAt > now) break;
+        f.expire(this.totalMs);
+      }
+      if (this.flights.size === 0 && this.sweeper) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    }, period);
+    this.sweeper.unref();
   }
 
   hold(flight: Flight): void {
@@ -194,8 +222,8 @@ export class UndiciTransport implements TransportPort, FlightHost {
     const req = dispatch.request;
     const flight = new Flight(this, dispatch, conn, conn.framing ? conn.framing.expect(req.method) : -1);
     this.flights.set(dispatch.id, flight);
-    const totalMs = this.options.requestTotalTimeoutMs ?? 60_000;
-    flight.deadline = setTimeout(() => flight.expire(totalMs), totalMs);
+    flight.deadlineAt = performance.now() + this.totalMs;
+    this.sweepDeadlines();
     const keepAlive = dispatch.keepAlive;
     client.dispatch(
       {
@@ -249,6 +277,8 @@ export class UndiciTransport implements TransportPort, FlightHost {
   /** Closes every connection, including ones still handshaking. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
     this.closing.abort();
     for (const id of [...this.conns.keys()]) this.closeConnection(id);
     await Promise.allSettled([...this.pending]);
