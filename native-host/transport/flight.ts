@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { Dispatch, Scheduler } from '../../src/scheduler';
+import type { Dispatch, ResponseStartInfo, Scheduler } from '../../src/scheduler';
 import { keepAliveMax } from '../../src/scheduler/request-budget';
 import type { ResponseFraming } from './response-framing';
 import { TransportError } from './transport-errors';
@@ -75,15 +75,13 @@ export class Flight implements Dispatcher.DispatchHandler {
     const type = headers['content-type'];
     const hints = framing?.takeEarlyHints(this.seq);
     this.host.options.onResponseHead?.(this.dispatch, statusCode, headers);
-    this.host.scheduler.responseStarted(this.dispatch.id, {
-      status: statusCode,
-      httpVersion,
-      keepAlive,
-      ...(Number.isFinite(len) ? { contentLength: len } : {}),
-      ...(kaMax !== undefined ? { keepAliveMax: kaMax } : {}),
-      ...(typeof type === 'string' ? { contentType: type } : {}),
-      ...(hints ? { earlyHints: hints } : {}),
-    });
+    // Built field by field: this runs once per response.
+    const info: ResponseStartInfo = { status: statusCode, httpVersion, keepAlive };
+    if (Number.isFinite(len)) info.contentLength = len;
+    if (kaMax !== undefined) info.keepAliveMax = kaMax;
+    if (typeof type === 'string') info.contentType = type;
+    if (hints) info.earlyHints = hints;
+    this.host.scheduler.responseStarted(this.dispatch.id, info);
     if (this.paused) controller.pause();
   }
 

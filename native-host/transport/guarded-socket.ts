@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { ResponseFraming } from './response-framing';
-import type { TransportError } from './transport-errors';
+import { TransportError } from './transport-errors';
 
 export interface GuardEvents {
   /**
@@ -61,14 +61,16 @@ export function guardSocket(socket: Socket, framing: ResponseFraming, events: Gu
       again = got.subarray(0, k);
       chunk = got.subarray(k);
     }
-    const pieces = framing.scan(chunk);
-    if (!Array.isArray(pieces)) {
+    const scanned = framing.scan(chunk);
+    if (scanned instanceof TransportError) {
       failed = true;
-      events.onFailure(pieces);
-      this.destroy(pieces);
+      events.onFailure(scanned);
+      this.destroy(scanned);
       return null;
     }
     if (framing.inStep) trust(framing.completed);
+    if (!again && !Array.isArray(scanned)) return scanned;
+    const pieces = Array.isArray(scanned) ? scanned : [scanned];
     if (again) pieces.unshift(again);
     if (pieces.length === 1) return pieces[0] as Buffer;
     // An interim response was removed, a head rewritten, or given-back bytes joined: rare.

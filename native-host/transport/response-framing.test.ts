@@ -12,7 +12,8 @@ function feed(f: ResponseFraming, bytes: Buffer, cuts: number[] = []): { passed:
   for (const at of [...cuts, bytes.length]) {
     const r = f.scan(bytes.subarray(from, at));
     if (r instanceof TransportError) return { passed: Buffer.concat(out), error: r };
-    out.push(...r);
+    if (Array.isArray(r)) out.push(...r);
+    else out.push(r);
     from = at;
   }
   return { passed: Buffer.concat(out) };

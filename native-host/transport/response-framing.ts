@@ -68,6 +68,8 @@ export class ResponseFraming {
   private hints: Map<number, string[]> | undefined;
   /** HTTP minor version of each final response head read and not yet taken, by response index. */
   private readonly versions = new Map<number, string>();
+  /** `readHead`'s second result. */
+  private headOut: Buffer | null | typeof SAME = null;
 
   constructor(options: ResponseFramingOptions = {}) {
     this.maxHeadBytes = options.maxHeadBytes ?? 64 * 1024;
@@ -99,11 +101,12 @@ export class ResponseFraming {
   }
 
   /**
-   * Reads one chunk. Returns the bytes undici may parse (the chunk itself, or pieces of it when an
-   * interim response was removed or a head rewritten) — or the framing failure, after which the
-   * connection must be discarded and none of this chunk delivered.
+   * Reads one chunk. Returns the bytes undici may parse: the chunk itself (the common case, no
+   * allocation), or pieces of it when an interim response was removed or a head rewritten — or
+   * the framing failure, after which the connection must be discarded and none of this chunk
+   * delivered.
    */
-  scan(chunk: Buffer): Buffer[] | TransportError {
+  scan(chunk: Buffer): Buffer | Buffer[] | TransportError {
     const out: Buffer[] = [];
     let passFrom = 0;
     let at = 0;
@@ -116,18 +119,19 @@ export class ResponseFraming {
           break;
         }
         case 'head': {
-          const r = this.readHead(chunk, at);
-          if (r instanceof TransportError) return r;
-          if (r.head === SAME) {
+          const after = this.readHead(chunk, at);
+          if (typeof after !== 'number') return after;
+          const head = this.headOut;
+          if (head === SAME) {
             // The common case: a whole head inside this chunk, passed on as it is (no copy).
-            at = r.after;
+            at = after;
             break;
           }
           // Removed, rewritten, or joined across chunks: what came before it goes first.
           this.flush(out, chunk, passFrom, at);
-          if (r.after < 0) return out; // the head continues in the next chunk; nothing after it here
-          if (r.head !== null) out.push(r.head);
-          at = r.after;
+          if (after < 0) return out; // the head continues in the next chunk; nothing after it here
+          if (head !== null) out.push(head);
+          at = after;
           passFrom = at;
           break;
         }
@@ -175,6 +179,7 @@ export class ResponseFraming {
         }
       }
     }
+    if (passFrom === 0 && out.length === 0) return chunk;
     this.flush(out, chunk, passFrom, n);
     return out;
   }
@@ -201,18 +206,19 @@ export class ResponseFraming {
 
   /**
    * Reads (the rest of) a head starting at `at`. Returns the index after it (-1 when it continues
-   * in the next chunk) and the bytes to pass on for it: `SAME` (the chunk's own bytes, unchanged),
-   * a replacement, or null (removed) — or the failure.
+   * in the next chunk) — or the failure — and leaves in `headOut` the bytes to pass on for it:
+   * `SAME` (the chunk's own bytes, unchanged), a replacement, or null (removed). Fields rather
+   * than a returned object: this runs once per response.
    */
-  private readHead(chunk: Buffer, at: number): { after: number; head: Buffer | null | typeof SAME } | TransportError {
+  private readHead(chunk: Buffer, at: number): number | TransportError {
     let head: Buffer;
     let after: number;
     let joined = false;
     if (this.headParts.length === 0) {
       const end = chunk.indexOf(CRLF2, at);
       if (end < 0) {
-        const kept = this.keepHeadPart(chunk.subarray(at));
-        return kept instanceof TransportError ? kept : { after: -1, head: null };
+        this.headOut = null;
+        return this.keepHeadPart(chunk.subarray(at)) ?? -1;
       }
       after = end + 4;
       head = chunk.subarray(at, after);
@@ -223,8 +229,8 @@ export class ResponseFraming {
       const seam = Buffer.concat([prev.subarray(Math.max(0, prev.length - 3)), chunk.subarray(at, Math.min(chunk.length, at + this.maxHeadBytes))]);
       const end = seam.indexOf(CRLF2);
       if (end < 0) {
-        const kept = this.keepHeadPart(chunk.subarray(at));
-        return kept instanceof TransportError ? kept : { after: -1, head: null };
+        this.headOut = null;
+        return this.keepHeadPart(chunk.subarray(at)) ?? -1;
       }
       after = at + end + 4 - Math.min(3, prev.length);
       head = Buffer.concat([prev, chunk.subarray(at, after)]);
@@ -234,7 +240,8 @@ export class ResponseFraming {
     if (head.length > this.maxHeadBytes) return this.tooLarge();
     const r = this.onHead(head);
     if (r instanceof TransportError) return r;
-    return { after, head: r === head && !joined ? SAME : r };
+    this.headOut = r === head && !joined ? SAME : r;
+    return after;
   }
 
   private keepHeadPart(part: Buffer): undefined | TransportError {

@@ -54,8 +54,9 @@ interface Conn {
   closed: boolean;
   framing: ResponseFraming | undefined;
   trusted: number;
-  /** Flights whose response ended before it was confirmed, oldest first. */
+  /** Flights whose response ended before it was confirmed, oldest first, from `heldAt`. */
   held: Flight[];
+  heldAt: number;
 }
 
 /**
@@ -151,9 +152,15 @@ export class UndiciTransport implements TransportPort, FlightHost {
 
   private trusted(conn: Conn, completed: number): void {
     conn.trusted = completed;
-    while (conn.held.length > 0 && (conn.held[0] as Flight).seq < completed) {
-      const f = conn.held.shift() as Flight;
+    // An index, not `shift`: a long pipeline may hold thousands before it is first in step.
+    const held = conn.held;
+    while (conn.heldAt < held.length && (held[conn.heldAt] as Flight).seq < completed) {
+      const f = held[conn.heldAt++] as Flight;
       if (!this.closed) this.scheduler.responseConfirmed(f.dispatch.id);
+    }
+    if (conn.heldAt === held.length) {
+      held.length = 0;
+      conn.heldAt = 0;
     }
   }
 
@@ -166,6 +173,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
     conn.closed = true;
     this.conns.delete(conn.id);
     conn.held = [];
+    conn.heldAt = 0;
     const culprit = err.responseIndex === undefined ? undefined : [...this.flights.values()].find((f) => f.dispatch.connectionId === conn.id && f.seq === err.responseIndex);
     if (culprit) this.scheduler.dispatchFailed(culprit.dispatch.id, err, true);
     else this.scheduler.connectionClosed(conn.id, err);
@@ -192,7 +200,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
           }
           const conn: Conn = {
             id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding, closed: false,
-            framing: undefined, trusted: 0, held: [],
+            framing: undefined, trusted: 0, held: [], heldAt: 0,
           };
           if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
           this.conns.set(id, conn);

@@ -51,8 +51,8 @@ export interface ConnState {
   budget: number | undefined;
   /** Responses that ended on it. */
   served: number;
-  /** Ended responses waiting to be confirmed, in order. */
-  readonly held: HeldResponse[];
+  /** Ended responses waiting to be confirmed, in order (a set: confirmed ones leave in O(1)). */
+  readonly held: Set<HeldResponse>;
 }
 
 export interface OriginState {

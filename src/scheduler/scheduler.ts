@@ -220,7 +220,9 @@ export class Scheduler {
         this.learnBudget(o.origin, { kind: 'closed-after', responses: c.served });
       }
     }
-    for (const h of c.held.splice(0)) {
+    const unconfirmed = [...c.held];
+    c.held.clear();
+    for (const h of unconfirmed) {
       this.held.delete(h.dispatch.id);
       if (desync) this.loseDispatch(h.dispatch, error, true);
       else this.settle(h.dispatch.request, { dispatch: h.dispatch, bytes: h.bytes, doneAt: h.doneAt });
@@ -254,7 +256,9 @@ export class Scheduler {
     // Every request on it was answered and no surplus arrived, so what it still holds is confirmed.
     this.forgetConnection(c);
     this.transport.closeConnection(c.id);
-    for (const h of c.held.splice(0)) this.confirmHeld(h);
+    const unconfirmed = [...c.held];
+    c.held.clear();
+    for (const h of unconfirmed) this.confirmHeld(h);
   }
 
   responseStarted(dispatchId: number, info: ResponseStartInfo): void {
@@ -272,7 +276,7 @@ export class Scheduler {
     }
     if (c.protocol === 'http/1.1') {
       if (info.keepAliveMax !== undefined) this.keepAliveMaxSeen(c, info.keepAliveMax);
-      if ((c.outstanding.length > 1 || c.held.length > 0) && contentTypeContradicts(d.request.tag, info.contentType, info.status)) {
+      if ((c.outstanding.length > 1 || c.held.size > 0) && contentTypeContradicts(d.request.tag, info.contentType, info.status)) {
         this.contentTypeMismatch(c, d, info.contentType as string);
         return;
       }
@@ -350,7 +354,7 @@ export class Scheduler {
     if (info.confirmed === false && c.state !== 'closed') {
       // Its slot is free (the pipeline keeps flowing); its result waits for `responseConfirmed`.
       const h: HeldResponse = { dispatch: d, bytes: info.bytes, doneAt: now };
-      c.held.push(h);
+      c.held.add(h);
       this.held.set(d.id, h);
     } else {
       this.settle(d.request, { dispatch: d, bytes: info.bytes, doneAt: now });
@@ -379,9 +383,7 @@ export class Scheduler {
   responseConfirmed(dispatchId: number): void {
     const h = this.held.get(dispatchId);
     if (!h) return;
-    const held = h.dispatch.conn.held;
-    const i = held.indexOf(h);
-    if (i >= 0) held.splice(i, 1);
+    h.dispatch.conn.held.delete(h);
     this.confirmHeld(h);
     this.notifyIdle();
   }
@@ -514,7 +516,7 @@ export class Scheduler {
   private open(o: OriginState): void {
     const c: ConnState = {
       id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, blockers: 0,
-      draining: false, gate: undefined, budget: this.budgets.get(o.origin)?.budget, served: 0, held: [],
+      draining: false, gate: undefined, budget: this.budgets.get(o.origin)?.budget, served: 0, held: new Set(),
     };
     o.conns.push(c);
     this.conns.set(c.id, c);
