@@ -145,6 +145,7 @@ async function loadSettings(): Promise<void> {
 
 function fillSettings(s: Settings): void {
   (settingsForm.elements.namedItem('autoReplay') as HTMLInputElement).checked = s.autoReplay;
+  (settingsForm.elements.namedItem('allowPrivateNetwork') as HTMLInputElement).checked = s.allowPrivateNetwork;
   renderStrategies(s.replayStrategies);
   (settingsForm.elements.namedItem('excludedSites') as HTMLTextAreaElement).value = s.excludedSites.join('\n');
   (settingsForm.elements.namedItem('retentionDays') as HTMLInputElement).value = String(s.retentionDays);
@@ -159,6 +160,7 @@ async function saveSettings(): Promise<void> {
   }
   const settings: Partial<Settings> = {
     autoReplay: data.get('autoReplay') !== null,
+    allowPrivateNetwork: data.get('allowPrivateNetwork') !== null,
     replayStrategies: data.getAll('replayStrategies').map(String),
     excludedSites: String(data.get('excludedSites') ?? '')
       .split('\n')

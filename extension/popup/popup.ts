@@ -13,7 +13,7 @@ import { hostMissingBlock, hostUnavailable } from '../ui/host-missing';
 import { storeHealthBlock } from '../ui/store-health';
 import { ask } from '../ui/ui-client';
 import { handshakesBlock, hostOf, metricsBlock } from './page-blocks';
-import { PRIVACY_NOTE, replayStatus, replayTable } from './replay-block';
+import { PRIVACY_NOTE, replayFailures, replayStatus, replayTable } from './replay-block';
 import { waterfallBlock } from './waterfall-svg';
 
 const REPLAY_POLL_MS = 500;
@@ -142,6 +142,7 @@ function pageView(page: PageRecord, hostStatus: HostStatus): Node[] {
       h('div', { class: 'row' }, replayButton),
       status,
       replayTable(page),
+      replayFailures(page),
     ),
     h('section', { class: 'block' }, h('h2', {}, 'Export'), h('div', { class: 'row' }, harButton, statsButton('csv', 'Stats CSV'), statsButton('json', 'Stats JSON')), exports),
   ].filter((n): n is HTMLElement => n !== null);

@@ -4,6 +4,7 @@ import { strategy as strategyPreset } from '../../src/scheduler';
 import type { PageSummary, StoredHandshake } from '../store/store-types';
 import type { HostContext } from './host-context';
 import { measureOrigins, originsOf } from './measure';
+import { privateNetworkCheck } from './private-network';
 import { replayList } from './replay';
 
 /**
@@ -25,7 +26,8 @@ export async function handleSchedule(req: ScheduleRequest, ctx: HostContext): Pr
 
 async function measure(req: ScheduleRequest, ctx: HostContext): Promise<void> {
   const origins = originsOf(req.documentUrl, req.requests.map((r) => r.url));
-  const m = await measureOrigins(origins, { connector: ctx.connector, warm: ctx.warm, nextConnectionId: () => ctx.nextConnectionId(), signal: ctx.signal });
+  const addressCheck = await privateNetworkCheck(req.documentUrl, req.allowPrivateNetwork ?? false);
+  const m = await measureOrigins(origins, { connector: ctx.connector, warm: ctx.warm, nextConnectionId: () => ctx.nextConnectionId(), signal: ctx.signal, ...(addressCheck ? { addressCheck } : {}) });
   if (ctx.signal.aborted) return;
   await record(ctx, m.handshakes.map((h) => ({ ...h, source: 'measure', pageUrl: req.documentUrl })), []);
   ctx.send({ type: 'measured', id: req.id, pageId: req.pageId, handshakes: m.handshakes, warm: m.warm, failed: m.failed, ...(ctx.store ? { storeHealth: ctx.store.health() } : {}) });
@@ -33,6 +35,7 @@ async function measure(req: ScheduleRequest, ctx: HostContext): Promise<void> {
 
 async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
   const summaries: RunSummary[] = [];
+  const addressCheck = await privateNetworkCheck(req.documentUrl, req.allowPrivateNetwork ?? false);
   for (const name of req.strategies ?? []) {
     const run = await replayList({
       documentUrl: req.documentUrl,
@@ -41,6 +44,7 @@ async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
       signal: ctx.signal,
       now: ctx.now,
       ...ctx.replay,
+      ...(addressCheck ? { transport: { ...ctx.replay.transport, addressCheck } } : {}),
     });
     ctx.send({ type: 'replay-result', id: req.id, pageId: req.pageId, strategy: run.strategy, requests: run.requests });
     const summary = summarizeRun(run);

@@ -34,9 +34,14 @@ export interface Settings {
   excludedSites: string[];
   /** Retention of stored handshakes, days. @default 90 */
   retentionDays: number;
+  /**
+   * Let a public page's list make the host connect to loopback, link-local or private addresses
+   * (Private Network Access). Off, the host refuses such targets with `E_PRIVATE_NETWORK`. @default false
+   */
+  allowPrivateNetwork: boolean;
 }
 
-export const DEFAULT_SETTINGS: Settings = { autoReplay: false, replayStrategies: ['browser', 'getlist'], excludedSites: [], retentionDays: 90 };
+export const DEFAULT_SETTINGS: Settings = { autoReplay: false, replayStrategies: ['browser', 'getlist'], excludedSites: [], retentionDays: 90, allowPrivateNetwork: false };
 
 export type UiRequest =
   | { channel: 'ui'; type: 'get-page'; tabId: number }

@@ -61,6 +61,12 @@ export interface ScheduleRequest {
   mode?: ScheduleMode;
   /** Replay only. @default ['browser', 'getlist'] */
   strategies?: StrategyName[];
+  /**
+   * The user allows a public page's list to reach loopback, link-local and private addresses
+   * (extension option). Otherwise the host refuses connections to an address more private than
+   * the page's own (Private Network Access). @default false
+   */
+  allowPrivateNetwork?: boolean;
 }
 
 /** Handshake-time statistics from the store. */

@@ -1,7 +1,9 @@
-import { createOrigin, type ConnState, type DispatchState, type OriginState } from './connection-state';
+import { isBadPort, portOf } from '../targets/bad-ports';
+import { createOrigin, type ConnState, type DispatchState, type HeldResponse, type OriginState } from './connection-state';
+import { contentTypeContradicts } from './content-type-check';
 import { DeliveryMeter } from './delivery-meter';
 import { connectionsToOpen, pickConnection } from './dispatch-policy';
-import { SchedulerError, errorCodeOf, toErrorInfo, type SchedulerErrorCode } from './errors';
+import { RESPONSE_ERROR_CODES, SchedulerError, errorCodeOf, toErrorInfo, type ResponseErrorCode, type SchedulerErrorCode } from './errors';
 import { LowLatencyPauser } from './low-latency-pauser';
 import { connectionsForPath, FlightRate, SEGMENT_BYTES } from './path-estimate';
 import type { OriginMemory } from './origin-memory';
@@ -9,7 +11,10 @@ import { OriginLearner, recallOrigin } from './origin-recall';
 import type { DemotionReason } from './pipeline-health';
 import { isLowLatency } from './priority';
 import { createRequest, isPipelinable, type RequestResult, type RequestSpec, type ScheduledRequest } from './request';
+import { MemoryBudgets, observeBudget, type BudgetObservation, type OriginBudgets } from './request-budget';
+import { RememberedBudgets } from './remembered-budgets';
 import { toResult } from './request-result';
+import { decideRetry, isDesync, isFinalError } from './retry-policy';
 import { validateStrategy, type Strategy } from './strategies';
 import { noteStreamData } from './stream-stall';
 import type { Clock, ConnectionInfo, ResponseEndInfo, ResponseStartInfo, TransportHandler, TransportPort } from './transport-port';
@@ -44,6 +49,16 @@ export interface SchedulerOptions {
   maxQueued?: number;
   /** What earlier loads learned per origin; read and written when `strategy.useOriginMemory`. */
   memory?: OriginMemory;
+  /**
+   * Per-origin connection request budgets, learned and used (request-budget.ts). @default the
+   * origin memory's `requestBudget` facts when a memory is used, else a new `MemoryBudgets`
+   */
+  budgets?: OriginBudgets;
+  /**
+   * Connect to ports on the Fetch standard's bad-ports list. Otherwise such a request settles at
+   * once with `E_UNSAFE_PORT`, as browsers refuse it. @default false
+   */
+  allowUnsafePorts?: boolean;
 }
 
 export interface SchedulerStats {
@@ -54,8 +69,6 @@ export interface SchedulerStats {
   pauses: number;
 }
 
-/** An idempotent request lost with its connection is retried at most this many times in total. */
-const MAX_ATTEMPTS = 2;
 /** After this many failed connection attempts in a row, an origin's waiting requests fail. */
 const MAX_CONSECUTIVE_CONNECT_FAILURES = 3;
 
@@ -74,6 +87,10 @@ export class Scheduler implements TransportHandler {
   private readonly observer: SchedulerObserver;
   private readonly learned: Map<string, number>;
   private readonly maxQueued: number;
+  private readonly budgets: OriginBudgets;
+  private readonly allowUnsafePorts: boolean;
+  /** Responses ended but not yet confirmed, by dispatch id. */
+  private readonly held = new Map<number, HeldResponse>();
   private readonly origins = new Map<string, OriginState>();
   private readonly conns = new Map<number, ConnState>();
   private readonly dispatches = new Map<number, DispatchState>();
@@ -107,6 +124,9 @@ export class Scheduler implements TransportHandler {
     this.maxQueued = options.maxQueued ?? 50_000;
     this.memory = options.strategy.useOriginMemory ? options.memory : undefined;
     this.learner = this.memory ? new OriginLearner(this.memory) : undefined;
+    // One budget per origin: in the origin memory when there is one (remembered-budgets.ts).
+    this.budgets = options.budgets ?? (this.memory ? new RememberedBudgets(this.memory) : new MemoryBudgets());
+    this.allowUnsafePorts = options.allowUnsafePorts ?? false;
     this.pauser = new LowLatencyPauser(options.strategy.maxLowPriorityFlowing, options.strategy.minPauseBytes, this.transport, () => {
       this.counters.pauses += 1;
     });
@@ -120,10 +140,17 @@ export class Scheduler implements TransportHandler {
     }
     const req = createRequest(spec, this.nextRequestId, this.clock.now());
     this.nextRequestId += 1;
-    const o = this.originFor(req.origin);
-    o.queue.push(req);
     this.queued += 1;
     this.unsettled += 1;
+    const port = portOf(new URL(req.origin));
+    if (!this.allowUnsafePorts && isBadPort(port)) {
+      // Settled, not thrown: a page that names such a URL still gets every other result.
+      this.fail(req, new SchedulerError('E_UNSAFE_PORT', `port ${port} is one browsers refuse to connect to (Fetch "bad ports"); not fetching ${req.url}`));
+      this.notifyIdle();
+      return req.id;
+    }
+    const o = this.originFor(req.origin);
+    o.queue.push(req);
     this.markDirty(o);
     return req.id;
   }
@@ -189,15 +216,26 @@ export class Scheduler implements TransportHandler {
     const ready = o.conns.some((x) => x.state === 'ready');
     if (!ready && (o.conns.length === 0 || o.consecutiveConnectFailures >= MAX_CONSECUTIVE_CONNECT_FAILURES)) {
       const code = errorCodeOf(error);
-      const why = new SchedulerError('E_CONNECT_FAILED', `could not connect to ${o.origin}: ${toErrorInfo(error).message}`, code);
+      // A refused address keeps its own code: it is a decision, not a network failure.
+      const why = code === 'E_PRIVATE_NETWORK'
+        ? new SchedulerError('E_PRIVATE_NETWORK', toErrorInfo(error).message)
+        : new SchedulerError('E_CONNECT_FAILED', `could not connect to ${o.origin}: ${toErrorInfo(error).message}`, code);
       for (const req of [...o.retries.clear(), ...o.queue.drain()]) this.fail(req, why);
       o.consecutiveConnectFailures = 0;
     }
     this.markDirty(o);
   }
 
-  /** The connection is gone (peer close, reset, or our own close). Outstanding requests are lost. */
+  /**
+   * The connection is gone (peer close, reset, or our own close). Outstanding requests are lost;
+   * with an `E_DESYNC` error, so are its unconfirmed responses (they may belong to other requests).
+   */
   connectionClosed(connectionId: number, error?: unknown): void {
+    this.closeConnectionState(connectionId, error, undefined);
+  }
+
+  /** `culprit` (if any) failed with `error`; the others on the connection are collateral. */
+  private closeConnectionState(connectionId: number, error: unknown, culprit: DispatchState | undefined, desyncReason: DemotionReason = 'desync'): void {
     const c = this.conns.get(connectionId);
     if (!c || c.state === 'closed') return;
     if (c.state === 'connecting') {
@@ -206,10 +244,56 @@ export class Scheduler implements TransportHandler {
       return;
     }
     this.forgetConnection(c);
+    const o = c.origin;
     const lost = c.outstanding.filter((d) => !d.settled);
-    if (lost.length > 1 && c.protocol === 'http/1.1') this.demote(c.origin, 'closed-with-outstanding');
-    for (const d of lost) this.loseDispatch(d, error);
-    this.markDirty(c.origin);
+    const desync = isDesync(error);
+    if (c.protocol === 'http/1.1') {
+      if (desync) this.demote(o, desyncReason);
+      else if (lost.length > 1 && !(c.budget !== undefined && c.served >= c.budget)) this.demote(o, 'closed-with-outstanding');
+      // Closed at a response boundary with requests unanswered: the server's per-connection budget.
+      if (!desync && culprit === undefined && c.served > 0 && lost.length > 0 && lost.every((d) => d.firstByteAt === undefined)) {
+        this.learnBudget(o.origin, { kind: 'closed-after', responses: c.served });
+      }
+    }
+    const unconfirmed = [...c.held];
+    c.held.clear();
+    for (const h of unconfirmed) {
+      this.held.delete(h.dispatch.id);
+      if (desync) this.loseDispatch(h.dispatch, error, true);
+      else this.settle(h.dispatch.request, { dispatch: h.dispatch, bytes: h.bytes, doneAt: h.doneAt });
+    }
+    const collateral = culprit === undefined ? error : collateralError(error);
+    for (const d of lost) this.loseDispatch(d, d === culprit ? error : collateral, desync);
+    this.markDirty(o);
+  }
+
+  /**
+   * Records an observation. A budget learned now applies to the origin's open connections too:
+   * one that already carried that many requests takes no more (its close is on its way; a
+   * request written on it now would be lost with it).
+   */
+  private learnBudget(origin: string, obs: BudgetObservation): void {
+    const facts = observeBudget(this.budgets.get(origin), obs);
+    this.budgets.set(origin, facts);
+    const budget = facts.budget;
+    const o = this.origins.get(origin);
+    if (budget === undefined || !o) return;
+    for (const c of [...o.conns]) {
+      c.budget = Math.min(c.budget ?? Infinity, budget);
+      if (c.carried < c.budget) continue;
+      c.draining = true;
+      if (c.state === 'ready' && c.outstanding.length === 0) this.retire(c);
+    }
+  }
+
+  /** Closes a connection that has nothing outstanding and takes nothing more. */
+  private retire(c: ConnState): void {
+    // Every request on it was answered and no surplus arrived, so what it still holds is confirmed.
+    this.forgetConnection(c);
+    this.transport.closeConnection(c.id);
+    const unconfirmed = [...c.held];
+    c.held.clear();
+    for (const h of unconfirmed) this.confirmHeld(h);
   }
 
   responseStarted(dispatchId: number, info: ResponseStartInfo): void {
@@ -219,17 +303,23 @@ export class Scheduler implements TransportHandler {
     d.status = info.status;
     d.httpVersion = info.httpVersion;
     d.contentLength = info.contentLength;
+    if (info.earlyHints) d.earlyHints = info.earlyHints;
     const c = d.conn;
     if (!d.blocksPipeline && (info.contentLength ?? 0) >= this.strategy.largeResponseBytes) {
       d.blocksPipeline = true;
       c.blockers += 1;
     }
     if (c.protocol === 'http/1.1') {
+      if (info.keepAliveMax !== undefined) this.keepAliveMaxSeen(c, info.keepAliveMax);
+      if ((c.outstanding.length > 1 || c.held.size > 0) && contentTypeContradicts(d.request.resourceType, info.contentType, info.status)) {
+        this.contentTypeMismatch(c, d, info.contentType as string);
+        return;
+      }
       if (info.httpVersion === '1.0') this.demote(c.origin, 'http10');
       if (!info.keepAlive) {
         c.draining = true;
-        // The server's budget: this response's place among those the connection carried.
-        if (info.httpVersion === '1.1') this.learner?.requestBudget(c.origin, c.carried - (c.outstanding.length - 1 - c.outstanding.indexOf(d)));
+        // The server's budget, announced: this response's place among those the connection carried.
+        if (info.httpVersion === '1.1' && info.status < 400) this.learnBudget(c.origin.origin, { kind: 'connection-close', requests: c.served + 1 });
         const behind = c.outstanding.indexOf(d) < c.outstanding.length - 1;
         if (behind) this.demote(c.origin, 'connection-close-mid-pipeline');
         // This connection takes nothing more: the origin may need another one.
@@ -313,15 +403,59 @@ export class Scheduler implements TransportHandler {
       if (this.learner && c.origin.health.state(now) === 'good') this.learner.pipelining(c.origin, 'good');
     }
     if (c.gate === d) c.gate = undefined;
+    c.served += 1;
     this.settleDispatch(d);
-    this.settle(d.request, { dispatch: d, bytes: info.bytes, doneAt: now });
-    if (c.draining && c.outstanding.length === 0 && c.state !== 'closed') {
-      // Closing it ourselves (rather than waiting for the peer's FIN) lets the next connection
-      // open now; the transport's later `connectionClosed` for it is ignored.
-      this.forgetConnection(c);
-      this.transport.closeConnection(c.id);
+    if (info.confirmed === false && c.state !== 'closed') {
+      // Its slot is free (the pipeline keeps flowing); its result waits for `responseConfirmed`.
+      const h: HeldResponse = { dispatch: d, bytes: info.bytes, doneAt: now };
+      c.held.add(h);
+      this.held.set(d.id, h);
+    } else {
+      this.settle(d.request, { dispatch: d, bytes: info.bytes, doneAt: now });
     }
+    // Closing it ourselves (rather than waiting for the peer's FIN) lets the next connection
+    // open now; the transport's later `connectionClosed` for it is ignored.
+    if (c.draining && c.outstanding.length === 0 && c.state !== 'closed') this.retire(c);
     this.markDirty(c.origin);
+  }
+
+  /**
+   * A response whose type contradicts its request (an image answered with a script), on a
+   * connection with other requests in flight: it may be another request's response, shifted. It
+   * is not a framing failure, so the response alone would be kept; but nothing on the connection
+   * since it was last in step can be told apart from a shifted response, so the connection is
+   * treated as desynchronised: discarded, its unconfirmed requests fetched again without
+   * pipelining (where the same answer is accepted whatever its type), and the origin demoted.
+   */
+  private contentTypeMismatch(c: ConnState, d: DispatchState, type: string): void {
+    const why = new SchedulerError('E_DESYNC', `${d.request.url} (${d.request.resourceType}) was answered with ${type} on a connection with other requests in flight: possibly another request's response`);
+    this.closeConnectionState(c.id, why, undefined, 'content-type-mismatch');
+    this.transport.closeConnection(c.id);
+  }
+
+  /** A response that ended unconfirmed is trusted now. */
+  responseConfirmed(dispatchId: number): void {
+    const h = this.held.get(dispatchId);
+    if (!h) return;
+    h.dispatch.conn.held.delete(h);
+    this.confirmHeld(h);
+    this.notifyIdle();
+  }
+
+  private confirmHeld(h: HeldResponse): void {
+    this.held.delete(h.dispatch.id);
+    this.settle(h.dispatch.request, { dispatch: h.dispatch, bytes: h.bytes, doneAt: h.doneAt });
+  }
+
+  /**
+   * `Keep-Alive: max=N` on the connection's response number `served + 1`: the connection carries
+   * `served + 1 + N` requests in all. Past that it takes nothing more.
+   */
+  private keepAliveMaxSeen(c: ConnState, max: number): void {
+    const total = c.served + 1 + max;
+    c.budget = Math.min(c.budget ?? Infinity, total);
+    this.learnBudget(c.origin.origin, { kind: 'keep-alive-max', requests: total });
+    if (c.carried >= c.budget) c.draining = true;
   }
 
   /**
@@ -332,7 +466,10 @@ export class Scheduler implements TransportHandler {
     const d = this.dispatches.get(dispatchId);
     if (!d || d.settled) return;
     if (connectionLevel) {
-      this.connectionClosed(d.conn.id, error);
+      // A timeout or a bad response is this request's own failure; the others on the connection
+      // are collateral. A socket error is the connection's: every request on it was lost alike.
+      const own = isFinalError(error) || errorCodeOf(error) === 'E_BAD_RESPONSE';
+      this.closeConnectionState(d.conn.id, error, own ? d : undefined);
       if (!d.settled) this.loseDispatch(d, error);
       return;
     }
@@ -342,11 +479,14 @@ export class Scheduler implements TransportHandler {
     this.markDirty(d.conn.origin);
   }
 
-  /** Fails everything pending and closes every connection. */
-  close(): void {
+  /**
+   * Fails everything pending with `why` (@default `E_SCHEDULER_CLOSED`) and closes every
+   * connection. Responses that ended and wait for confirmation are settled as received.
+   */
+  close(why: SchedulerError = new SchedulerError('E_SCHEDULER_CLOSED', 'the scheduler was closed before the request completed')): void {
     if (this.closed) return;
     this.closed = true;
-    const why = new SchedulerError('E_SCHEDULER_CLOSED', 'the scheduler was closed before the request completed');
+    for (const h of [...this.held.values()]) this.confirmHeld(h);
     for (const o of this.origins.values()) {
       for (const req of [...o.retries.clear(), ...o.queue.drain()]) this.fail(req, why);
       for (const c of [...o.conns]) {
@@ -435,7 +575,10 @@ export class Scheduler implements TransportHandler {
   }
 
   private open(o: OriginState): void {
-    const c: ConnState = { id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, blockers: 0, draining: false, gate: undefined, lastDataAt: undefined };
+    const c: ConnState = {
+      id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, blockers: 0,
+      draining: false, gate: undefined, budget: this.budgets.get(o.origin)?.budget, served: 0, held: new Set(), lastDataAt: undefined,
+    };
     o.conns.push(c);
     this.conns.set(c.id, c);
     this.counters.connectionsOpened += 1;
@@ -461,6 +604,7 @@ export class Scheduler implements TransportHandler {
       blocksPipeline: !isPipelinable(req.method) || this.expectedSize(req) >= this.strategy.largeResponseBytes,
       paused: false,
       settled: false,
+      earlyHints: undefined,
     };
     if (d.blocksPipeline) c.blockers += 1;
     if (isLowLatency(req.priority)) this.urgentOutstanding += 1;
@@ -468,7 +612,7 @@ export class Scheduler implements TransportHandler {
     req.attempts += 1;
     c.outstanding.push(d);
     c.carried += 1;
-    if (!this.strategy.keepAlive) c.draining = true;
+    if (!this.strategy.keepAlive || (c.budget !== undefined && c.carried >= c.budget)) c.draining = true;
     if (gate && c.protocol === 'http/1.1') c.gate = d;
     this.dispatches.set(d.id, d);
     this.counters.dispatches += 1;
@@ -489,13 +633,27 @@ export class Scheduler implements TransportHandler {
     this.observer.onDemoted?.(o.origin, reason);
   }
 
-  /** A dispatch died with its connection: retry once if idempotent, never otherwise. */
-  private loseDispatch(d: DispatchState, error: unknown): void {
-    this.settleDispatch(d);
+  /**
+   * A dispatch died with its connection (or its response was discarded with it, `discarded`):
+   * re-queued or failed as retry-policy.ts decides.
+   */
+  private loseDispatch(d: DispatchState, error: unknown, discarded = false): void {
+    if (!d.settled) this.settleDispatch(d);
     const req = d.request;
     const o = d.conn.origin;
     const code = errorCodeOf(error);
-    if (req.idempotent && req.attempts < MAX_ATTEMPTS && !this.closed) {
+    const decision = this.closed
+      ? 'fail'
+      : decideRetry({
+          idempotent: req.idempotent,
+          sends: req.attempts,
+          failedAttempts: req.failedAttempts,
+          reused: d.reused,
+          responseStarted: d.firstByteAt !== undefined || code === 'E_BAD_RESPONSE',
+          discarded,
+        }, error);
+    if (decision !== 'fail') {
+      if (decision === 'requeue-counted') req.failedAttempts += 1;
       req.retrying = true;
       req.state = 'queued';
       o.retries.push(req);
@@ -503,8 +661,11 @@ export class Scheduler implements TransportHandler {
       return;
     }
     const message = toErrorInfo(error).message;
-    const why: SchedulerErrorCode = req.idempotent ? 'E_CONNECTION_LOST' : 'E_NOT_RETRYABLE';
-    this.settle(req, { dispatch: d, bytes: 0, doneAt: this.clock.now(), error: new SchedulerError(why, `connection lost after ${req.attempts} attempt(s): ${message}`, code) });
+    // A request keeps the real cause (a timeout, a bad response, a desync) as its code.
+    const why: SchedulerErrorCode | ResponseErrorCode =
+      code !== undefined && RESPONSE_ERROR_CODES.has(code) ? (code as ResponseErrorCode) : req.idempotent ? 'E_CONNECTION_LOST' : 'E_NOT_RETRYABLE';
+    const text = why === 'E_CONNECTION_LOST' || why === 'E_NOT_RETRYABLE' ? `connection lost after ${req.attempts} attempt(s): ${message}` : `${message} (after ${req.attempts} attempt(s))`;
+    this.settle(req, { dispatch: d, bytes: 0, doneAt: this.clock.now(), error: new SchedulerError(why, text, code) });
   }
 
   private forgetConnection(c: ConnState): void {
@@ -546,4 +707,10 @@ export class Scheduler implements TransportHandler {
     const waiters = this.idleWaiters.splice(0);
     for (const w of waiters) w();
   }
+}
+
+/** The error a request gets when its connection was closed because another request on it failed. */
+function collateralError(error: unknown): SchedulerError {
+  const info = toErrorInfo(error);
+  return new SchedulerError('E_CONNECTION_LOST', `the connection was closed because another request on it failed (${info.code}: ${info.message})`, info.code);
 }
