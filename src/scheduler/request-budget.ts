@@ -1,3 +1,5 @@
+import type { ConnState } from './connection-state';
+
 /**
  * How many requests one connection to an origin may carry before the server closes it (nginx
  * `keepalive_requests`, Apache `MaxKeepAliveRequests`, many CDNs). A request written past that
@@ -44,6 +46,33 @@ export class MemoryBudgets implements OriginBudgets {
   set(origin: string, facts: BudgetFacts): void {
     this.facts.set(origin, facts);
   }
+}
+
+/**
+ * Applies an origin's learned `budget` to its open connections: none carries more. Returns the
+ * ones to close now (ready and idle, with their budget used up: their server's close is on its way,
+ * and a request written on them would be lost with it); the others at their budget only drain.
+ */
+export function applyBudget(conns: readonly ConnState[], budget: number): ConnState[] {
+  const retire: ConnState[] = [];
+  for (const c of conns) {
+    c.budget = Math.min(c.budget ?? Infinity, budget);
+    if (c.carried < c.budget) continue;
+    c.draining = true;
+    if (c.state === 'ready' && c.outstanding.length === 0) retire.push(c);
+  }
+  return retire;
+}
+
+/**
+ * `Keep-Alive: max=N` on a connection's response number `served + 1`: the connection carries
+ * `served + 1 + N` requests in all, and takes nothing more once it carried that many. Returns the total.
+ */
+export function keepAliveBudget(c: ConnState, max: number): number {
+  const total = c.served + 1 + max;
+  c.budget = Math.min(c.budget ?? Infinity, total);
+  if (c.carried >= c.budget) c.draining = true;
+  return total;
 }
 
 /** The facts after one observation. Pure. */

@@ -1,4 +1,5 @@
-import { errorCodeOf } from './errors';
+import { RESPONSE_ERROR_CODES, SchedulerError, errorCodeOf, toErrorInfo, type ResponseErrorCode, type SchedulerErrorCode } from './errors';
+import type { ScheduledRequest } from './request';
 
 /**
  * What happens to a request whose attempt ended without a usable response (RFC 9110 §9.2.2,
@@ -55,4 +56,25 @@ export function decideRetry(a: LostAttempt, error: unknown): RetryDecision {
   if (!a.idempotent || isFinalError(error) || a.sends >= MAX_SENDS) return 'fail';
   if (a.discarded || (a.reused && !a.responseStarted)) return 'requeue';
   return a.failedAttempts + 1 < MAX_ATTEMPTS ? 'requeue-counted' : 'fail';
+}
+
+/**
+ * The error a request settles with when its last attempt was lost: the real cause (a timeout, a
+ * bad response, a desync) keeps its own code; otherwise `E_CONNECTION_LOST`, or `E_NOT_RETRYABLE`
+ * for a request that is never replayed.
+ */
+export function lostError(req: ScheduledRequest, error: unknown): SchedulerError {
+  const code = errorCodeOf(error);
+  const message = toErrorInfo(error).message;
+  if (code !== undefined && RESPONSE_ERROR_CODES.has(code)) {
+    return new SchedulerError(code as ResponseErrorCode, `${message} (after ${req.attempts} attempt(s))`, code);
+  }
+  const why: SchedulerErrorCode = req.idempotent ? 'E_CONNECTION_LOST' : 'E_NOT_RETRYABLE';
+  return new SchedulerError(why, `connection lost after ${req.attempts} attempt(s): ${message}`, code);
+}
+
+/** The error a request gets when its connection was closed because another request on it failed. */
+export function collateralError(error: unknown): SchedulerError {
+  const info = toErrorInfo(error);
+  return new SchedulerError('E_CONNECTION_LOST', `the connection was closed because another request on it failed (${info.code}: ${info.message})`, info.code);
 }

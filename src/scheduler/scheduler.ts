@@ -3,18 +3,19 @@ import { createOrigin, type ConnState, type DispatchState, type HeldResponse, ty
 import { contentTypeContradicts } from './content-type-check';
 import { DeliveryMeter } from './delivery-meter';
 import { connectionsToOpen, pickConnection } from './dispatch-policy';
-import { RESPONSE_ERROR_CODES, SchedulerError, errorCodeOf, toErrorInfo, type ResponseErrorCode, type SchedulerErrorCode } from './errors';
+import { SchedulerError, errorCodeOf, toErrorInfo } from './errors';
+import { HeldResponses } from './held-responses';
 import { LowLatencyPauser } from './low-latency-pauser';
-import { connectionsForPath, FlightRate, SEGMENT_BYTES } from './path-estimate';
+import { decidePathSize, measureFirstFlight, type PathSizing } from './path-sizing';
 import type { OriginMemory } from './origin-memory';
 import { OriginLearner, recallOrigin } from './origin-recall';
 import type { DemotionReason } from './pipeline-health';
 import { isLowLatency } from './priority';
 import { createRequest, isPipelinable, type RequestResult, type RequestSpec, type ScheduledRequest } from './request';
-import { MemoryBudgets, observeBudget, type BudgetObservation, type OriginBudgets } from './request-budget';
+import { MemoryBudgets, applyBudget, keepAliveBudget, observeBudget, type BudgetObservation, type OriginBudgets } from './request-budget';
 import { RememberedBudgets } from './remembered-budgets';
 import { toResult } from './request-result';
-import { decideRetry, isDesync, isFinalError } from './retry-policy';
+import { collateralError, decideRetry, isDesync, isFinalError, lostError } from './retry-policy';
 import { validateStrategy, type Strategy } from './strategies';
 import { noteStreamData } from './stream-stall';
 import type { Clock, ConnectionInfo, ResponseEndInfo, ResponseStartInfo, TransportHandler, TransportPort } from './transport-port';
@@ -27,12 +28,7 @@ export interface SchedulerObserver {
   onPathSized?(origin: string, sizing: PathSizing): void;
 }
 
-export interface PathSizing {
-  connectionCap: number;
-  /** Bottleneck rate from the first flight, bytes per ms; undefined when it was too short to tell. */
-  rateBytesPerMs: number | undefined;
-  rttMs: number;
-}
+export type { PathSizing };
 
 export interface SchedulerOptions {
   strategy: Strategy;
@@ -89,8 +85,7 @@ export class Scheduler implements TransportHandler {
   private readonly maxQueued: number;
   private readonly budgets: OriginBudgets;
   private readonly allowUnsafePorts: boolean;
-  /** Responses ended but not yet confirmed, by dispatch id. */
-  private readonly held = new Map<number, HeldResponse>();
+  private readonly held = new HeldResponses();
   private readonly origins = new Map<string, OriginState>();
   private readonly conns = new Map<number, ConnState>();
   private readonly dispatches = new Map<number, DispatchState>();
@@ -255,35 +250,22 @@ export class Scheduler implements TransportHandler {
         this.learnBudget(o.origin, { kind: 'closed-after', responses: c.served });
       }
     }
-    const unconfirmed = [...c.held];
-    c.held.clear();
-    for (const h of unconfirmed) {
-      this.held.delete(h.dispatch.id);
+    for (const h of this.held.takeAll(c)) {
       if (desync) this.loseDispatch(h.dispatch, error, true);
-      else this.settle(h.dispatch.request, { dispatch: h.dispatch, bytes: h.bytes, doneAt: h.doneAt });
+      else this.settleHeld(h);
     }
     const collateral = culprit === undefined ? error : collateralError(error);
     for (const d of lost) this.loseDispatch(d, d === culprit ? error : collateral, desync);
     this.markDirty(o);
   }
 
-  /**
-   * Records an observation. A budget learned now applies to the origin's open connections too:
-   * one that already carried that many requests takes no more (its close is on its way; a
-   * request written on it now would be lost with it).
-   */
+  /** Records an observation; a budget learned now applies to the origin's open connections too. */
   private learnBudget(origin: string, obs: BudgetObservation): void {
     const facts = observeBudget(this.budgets.get(origin), obs);
     this.budgets.set(origin, facts);
-    const budget = facts.budget;
     const o = this.origins.get(origin);
-    if (budget === undefined || !o) return;
-    for (const c of [...o.conns]) {
-      c.budget = Math.min(c.budget ?? Infinity, budget);
-      if (c.carried < c.budget) continue;
-      c.draining = true;
-      if (c.state === 'ready' && c.outstanding.length === 0) this.retire(c);
-    }
+    if (facts.budget === undefined || !o) return;
+    for (const c of applyBudget(o.conns, facts.budget)) this.retire(c);
   }
 
   /** Closes a connection that has nothing outstanding and takes nothing more. */
@@ -291,9 +273,7 @@ export class Scheduler implements TransportHandler {
     // Every request on it was answered and no surplus arrived, so what it still holds is confirmed.
     this.forgetConnection(c);
     this.transport.closeConnection(c.id);
-    const unconfirmed = [...c.held];
-    c.held.clear();
-    for (const h of unconfirmed) this.confirmHeld(h);
+    for (const h of this.held.takeAll(c)) this.settleHeld(h);
   }
 
   responseStarted(dispatchId: number, info: ResponseStartInfo): void {
@@ -310,7 +290,7 @@ export class Scheduler implements TransportHandler {
       c.blockers += 1;
     }
     if (c.protocol === 'http/1.1') {
-      if (info.keepAliveMax !== undefined) this.keepAliveMaxSeen(c, info.keepAliveMax);
+      if (info.keepAliveMax !== undefined) this.learnBudget(c.origin.origin, { kind: 'keep-alive-max', requests: keepAliveBudget(c, info.keepAliveMax) });
       if ((c.outstanding.length > 1 || c.held.size > 0) && contentTypeContradicts(d.request.resourceType, info.contentType, info.status)) {
         this.contentTypeMismatch(c, d, info.contentType as string);
         return;
@@ -354,24 +334,7 @@ export class Scheduler implements TransportHandler {
       // Pausing starts or stops with the link's state; only then is there anything to re-decide.
       if ((this.urgentOutstanding > 0 || this.pauser.pausedCount > 0) && this.meter.linkBusy(now) !== this.linkBusy) this.markDirty(d.conn.origin);
     }
-    if (this.strategy.adaptConnectionsToPath && d.conn.protocol === 'http/1.1') this.measurePath(d, bytes, now);
-  }
-
-  private measurePath(d: DispatchState, bytes: number, now: number): void {
-    const o = d.conn.origin;
-    if (o.path.state === 'decided') return;
-    if (o.path.state === 'idle') {
-      // The round trip: the handshake's, or this response's request-to-first-byte time if longer
-      // (a relay or proxy that answers the handshake itself hides the path's RTT from it).
-      const ttfb = d.firstByteAt === undefined ? 0 : d.firstByteAt - d.sentAt;
-      const rttMs = Math.max(o.rttMs ?? 0, ttfb);
-      // A flight ends at a pause for ACKs: about a round trip, which segments never take on a
-      // path of useful rate (1,448 B at 375 kbit/s is 31 ms).
-      o.path = { state: 'measuring', dispatchId: d.id, rttMs, flight: new FlightRate(Math.max(20, rttMs / 2)) };
-    }
-    if (o.path.state !== 'measuring' || o.path.dispatchId !== d.id) return;
-    o.path.flight.add(bytes, now);
-    if (o.path.flight.done || o.path.flight.countedBytes >= 8 * SEGMENT_BYTES) this.decidePath(o);
+    if (this.strategy.adaptConnectionsToPath && d.conn.protocol === 'http/1.1' && measureFirstFlight(d, bytes, now)) this.decidePath(d.conn.origin);
   }
 
   /**
@@ -379,15 +342,11 @@ export class Scheduler implements TransportHandler {
    * `pump` false when the caller pumps the origin itself (settling a dispatch always does).
    */
   private decidePath(o: OriginState, pump = true): void {
-    if (o.path.state !== 'measuring') return;
-    const rate = o.path.flight.estimate();
-    const { rttMs } = o.path;
-    const max = this.strategy.maxConnectionsPerOrigin;
-    const connectionCap = rate === undefined || !(rttMs > 0) ? max : connectionsForPath(rate, rttMs, max);
-    o.path = { state: 'decided', connectionCap };
-    this.meter.addCapacity(rate);
-    this.learner?.pathSized(o, connectionCap, rate);
-    this.observer.onPathSized?.(o.origin, { connectionCap, rateBytesPerMs: rate, rttMs });
+    const sizing = decidePathSize(o, this.strategy.maxConnectionsPerOrigin);
+    if (!sizing) return;
+    this.meter.addCapacity(sizing.rateBytesPerMs);
+    this.learner?.pathSized(o, sizing.connectionCap, sizing.rateBytesPerMs);
+    this.observer.onPathSized?.(o.origin, sizing);
     if (pump) this.markDirty(o);
   }
 
@@ -407,9 +366,7 @@ export class Scheduler implements TransportHandler {
     this.settleDispatch(d);
     if (info.confirmed === false && c.state !== 'closed') {
       // Its slot is free (the pipeline keeps flowing); its result waits for `responseConfirmed`.
-      const h: HeldResponse = { dispatch: d, bytes: info.bytes, doneAt: now };
-      c.held.add(h);
-      this.held.set(d.id, h);
+      this.held.hold(d, info.bytes, now);
     } else {
       this.settle(d.request, { dispatch: d, bytes: info.bytes, doneAt: now });
     }
@@ -435,27 +392,15 @@ export class Scheduler implements TransportHandler {
 
   /** A response that ended unconfirmed is trusted now. */
   responseConfirmed(dispatchId: number): void {
-    const h = this.held.get(dispatchId);
+    const h = this.held.confirm(dispatchId);
     if (!h) return;
-    h.dispatch.conn.held.delete(h);
-    this.confirmHeld(h);
+    this.settleHeld(h);
     this.notifyIdle();
   }
 
-  private confirmHeld(h: HeldResponse): void {
-    this.held.delete(h.dispatch.id);
+  /** A held response settles as it was received. */
+  private settleHeld(h: HeldResponse): void {
     this.settle(h.dispatch.request, { dispatch: h.dispatch, bytes: h.bytes, doneAt: h.doneAt });
-  }
-
-  /**
-   * `Keep-Alive: max=N` on the connection's response number `served + 1`: the connection carries
-   * `served + 1 + N` requests in all. Past that it takes nothing more.
-   */
-  private keepAliveMaxSeen(c: ConnState, max: number): void {
-    const total = c.served + 1 + max;
-    c.budget = Math.min(c.budget ?? Infinity, total);
-    this.learnBudget(c.origin.origin, { kind: 'keep-alive-max', requests: total });
-    if (c.carried >= c.budget) c.draining = true;
   }
 
   /**
@@ -486,7 +431,7 @@ export class Scheduler implements TransportHandler {
   close(why: SchedulerError = new SchedulerError('E_SCHEDULER_CLOSED', 'the scheduler was closed before the request completed')): void {
     if (this.closed) return;
     this.closed = true;
-    for (const h of [...this.held.values()]) this.confirmHeld(h);
+    for (const h of this.held.takeEverything()) this.settleHeld(h);
     for (const o of this.origins.values()) {
       for (const req of [...o.retries.clear(), ...o.queue.drain()]) this.fail(req, why);
       for (const c of [...o.conns]) {
@@ -660,12 +605,7 @@ export class Scheduler implements TransportHandler {
       this.counters.retries += 1;
       return;
     }
-    const message = toErrorInfo(error).message;
-    // A request keeps the real cause (a timeout, a bad response, a desync) as its code.
-    const why: SchedulerErrorCode | ResponseErrorCode =
-      code !== undefined && RESPONSE_ERROR_CODES.has(code) ? (code as ResponseErrorCode) : req.idempotent ? 'E_CONNECTION_LOST' : 'E_NOT_RETRYABLE';
-    const text = why === 'E_CONNECTION_LOST' || why === 'E_NOT_RETRYABLE' ? `connection lost after ${req.attempts} attempt(s): ${message}` : `${message} (after ${req.attempts} attempt(s))`;
-    this.settle(req, { dispatch: d, bytes: 0, doneAt: this.clock.now(), error: new SchedulerError(why, text, code) });
+    this.settle(req, { dispatch: d, bytes: 0, doneAt: this.clock.now(), error: lostError(req, error) });
   }
 
   private forgetConnection(c: ConnState): void {
@@ -707,10 +647,4 @@ export class Scheduler implements TransportHandler {
     const waiters = this.idleWaiters.splice(0);
     for (const w of waiters) w();
   }
-}
-
-/** The error a request gets when its connection was closed because another request on it failed. */
-function collateralError(error: unknown): SchedulerError {
-  const info = toErrorInfo(error);
-  return new SchedulerError('E_CONNECTION_LOST', `the connection was closed because another request on it failed (${info.code}: ${info.message})`, info.code);
 }
