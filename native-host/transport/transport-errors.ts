@@ -1,3 +1,5 @@
+import { CodedError } from '../../src/errors/coded-error';
+
 /**
  * Errors the transport raises itself. Callers match on `code` (stable strings):
  *
@@ -14,14 +16,14 @@
  */
 export type TransportErrorCode = 'E_DESYNC' | 'E_BAD_RESPONSE' | 'E_RESPONSE_STALLED' | 'E_REQUEST_TIMEOUT' | 'E_PRIVATE_NETWORK' | 'E_CONNECTION_GONE';
 
-export class TransportError extends Error {
+export class TransportError extends CodedError<TransportErrorCode> {
   override readonly name = 'TransportError';
   constructor(
-    readonly code: TransportErrorCode,
+    code: TransportErrorCode,
     message: string,
     /** For `E_BAD_RESPONSE`: the response (0-based, in request order on its connection) at fault. */
     readonly responseIndex?: number,
   ) {
-    super(message);
+    super(code, message);
   }
 }

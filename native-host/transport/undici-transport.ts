@@ -3,7 +3,6 @@ import type { Socket } from 'node:net';
 import zlib from 'node:zlib';
 import { Client, type Dispatcher } from 'undici';
 import { ACCEPT_ENCODING, acceptFor } from '../../src/discovery';
-import { CodedError } from '../../src/errors/coded-error';
 import type { Dispatch, OpenOptions, PriorityClass, TransportHandler, TransportPort } from '../../src/scheduler';
 import { PRIORITY_SIGNALS } from '../../src/scheduler/priority-signal';
 import type { HandshakeRecord } from '../../src/stats/handshake';
@@ -34,12 +33,6 @@ export interface UndiciTransportOptions extends Omit<TimingConnectorOptions, 'al
   /** A response head longer than this fails with `E_BAD_RESPONSE`. @default 65536 */
   maxResponseHeadBytes?: number;
   now?: Now;
-}
-
-class ConnectionGoneError extends CodedError<'E_CONNECTION_GONE'> {
-  constructor(message: string) {
-    super('E_CONNECTION_GONE', message);
-  }
 }
 
 interface Conn {
@@ -220,7 +213,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
           conn.socket.on('error', () => undefined); // 'close' follows; the cause reaches requests via undici
           // After undici's own `close` listener: it first fails the request it was reading with
           // the real cause (a timeout, a reset), and only the rest are lost with the connection.
-          conn.socket.once('close', () => queueMicrotask(() => this.lost(conn, new ConnectionGoneError(`connection ${id} to ${origin} closed`))));
+          conn.socket.once('close', () => queueMicrotask(() => this.lost(conn, new TransportError('E_CONNECTION_GONE', `connection ${id} to ${origin} closed`))));
           this.options.onHandshake?.(handshake);
           this.scheduler.connectionReady(id, { protocol: handshake.protocol, handshakeRttMs: handshake.tcpMs > 0 ? handshake.tcpMs : undefined });
         },
@@ -236,7 +229,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
   send(dispatch: Dispatch): void {
     const conn = this.conns.get(dispatch.connectionId);
     if (!conn || conn.closed) {
-      queueMicrotask(() => this.scheduler.dispatchFailed(dispatch.id, new ConnectionGoneError('connection closed before the request was written')));
+      queueMicrotask(() => this.scheduler.dispatchFailed(dispatch.id, new TransportError('E_CONNECTION_GONE', 'connection closed before the request was written')));
       return;
     }
     const client = conn.client ?? this.clientFor(conn);
@@ -313,7 +306,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
       connect: (_opts, cb) => {
         process.nextTick(() => {
           if (handed || conn.closed || conn.socket.destroyed) {
-            cb(new ConnectionGoneError(`connection ${conn.id} to ${conn.origin} is gone; the scheduler reconnects`), null);
+            cb(new TransportError('E_CONNECTION_GONE', `connection ${conn.id} to ${conn.origin} is gone; the scheduler reconnects`), null);
             return;
           }
           handed = true;
