@@ -17,6 +17,7 @@ import { InstallError } from '../native-host/install/install-error';
 import { LoadError } from '../native-host/load/load-errors';
 import { StoreError } from '../native-host/store/store-errors';
 import { HostMappingError } from '../native-host/transport/host-mapping';
+import { TransportError } from '../native-host/transport/transport-errors';
 import { HostRequestError } from '../extension/background/native-port';
 import { ActionError } from '../extension/background/page-actions';
 import { BenchCorpusError } from '../bench/corpus/bench-page-types';
@@ -78,6 +79,7 @@ describe('one coded-error base', () => {
     [new LoadError('E_CONNECT_FAILED', 'm', 'ECONNREFUSED'), 'LoadError', 'E_CONNECT_FAILED'],
     [new StoreError('E_STORE_LOCKED', 'm', { cause: new Error('LEVEL_LOCKED') }), 'StoreError', 'E_STORE_LOCKED'],
     [new HostMappingError('m'), 'HostMappingError', 'E_INVALID_HOST_MAPPING'],
+    [new TransportError('E_DESYNC', 'm'), 'TransportError', 'E_DESYNC'],
     [new HostRequestError('E_TIMEOUT', 'm'), 'HostRequestError', 'E_TIMEOUT'],
     [new ActionError('E_NO_PAGE', 'm'), 'ActionError', 'E_NO_PAGE'],
     [new BenchCorpusError('E_BENCH_UNKNOWN_PAGE', 'm'), 'BenchCorpusError', 'E_BENCH_UNKNOWN_PAGE'],

@@ -56,7 +56,7 @@ export class PageActions {
     }
     try {
       page.measured = await port.request(
-        { type: 'schedule', pageId, documentUrl: withoutFragment(page.url), requests: buildRequestList(page), mode: 'measure' },
+        { type: 'schedule', pageId, documentUrl: withoutFragment(page.url), requests: buildRequestList(page), mode: 'measure', allowPrivateNetwork: current.allowPrivateNetwork },
         { timeoutMs: MEASURE_TIMEOUT_MS },
       );
       delete page.hostError;
@@ -85,7 +85,7 @@ export class PageActions {
     store.changed();
     void port
       .request(
-        { type: 'schedule', pageId: page.pageId, documentUrl: withoutFragment(page.url), requests: buildReplayList(page), mode: 'replay', strategies: names, ...(current.caFile ? { caFile: current.caFile } : {}) },
+        { type: 'schedule', pageId: page.pageId, documentUrl: withoutFragment(page.url), requests: buildReplayList(page), mode: 'replay', strategies: names, allowPrivateNetwork: current.allowPrivateNetwork, ...(current.caFile ? { caFile: current.caFile } : {}) },
         {
           timeoutMs: names.length * REPLAY_MS_PER_STRATEGY,
           onProgress: (result) => {

@@ -146,6 +146,7 @@ async function loadSettings(): Promise<void> {
 function fillSettings(s: Settings): void {
   (settingsForm.elements.namedItem('autoReplay') as HTMLInputElement).checked = s.autoReplay;
   (settingsForm.elements.namedItem('hints') as HTMLInputElement).checked = s.hints;
+  (settingsForm.elements.namedItem('allowPrivateNetwork') as HTMLInputElement).checked = s.allowPrivateNetwork;
   renderStrategies(s.replayStrategies);
   (settingsForm.elements.namedItem('excludedSites') as HTMLTextAreaElement).value = s.excludedSites.join('\n');
   (settingsForm.elements.namedItem('retentionDays') as HTMLInputElement).value = String(s.retentionDays);
@@ -162,6 +163,7 @@ async function saveSettings(): Promise<void> {
   const settings: Partial<Settings> = {
     autoReplay: data.get('autoReplay') !== null,
     hints: data.get('hints') !== null,
+    allowPrivateNetwork: data.get('allowPrivateNetwork') !== null,
     replayStrategies: data.getAll('replayStrategies').map(String),
     excludedSites: String(data.get('excludedSites') ?? '')
       .split('\n')

@@ -15,7 +15,7 @@ import { ask } from '../ui/ui-client';
 import type { HintsView } from '../../src/extension-messages/messages';
 import { hintsBlock } from './hints-block';
 import { handshakesBlock, hostOf, metricsBlock } from './page-blocks';
-import { PRIVACY_NOTE, replayStatus, replayTable } from './replay-block';
+import { PRIVACY_NOTE, replayFailures, replayStatus, replayTable } from './replay-block';
 import { applyTheme, themeToggle } from '../ui/theme';
 import { waterfallBlock } from '../waterfall/waterfall-block';
 
@@ -154,6 +154,7 @@ function pageView(page: PageRecord, hostStatus: HostStatus): Node[] {
       h('div', { class: 'row' }, replayButton),
       status,
       replayTable(page),
+      replayFailures(page),
     ),
     h('section', { class: 'block' }, h('h2', {}, 'Export'), h('div', { class: 'row' }, harButton, statsButton('csv', 'Stats CSV'), statsButton('json', 'Stats JSON')), exports),
   ].filter((n): n is HTMLElement => n !== null);

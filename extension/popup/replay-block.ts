@@ -94,6 +94,19 @@ function failuresBlock(verdicts: readonly StrategyVerdict[]): HTMLElement {
   );
 }
 
+/**
+ * The requests that failed in the replay, one line each: strategy, error code, URL and the
+ * reason's first line (at most `limit`). Null when none failed.
+ */
+export function replayFailures(page: PageRecord, limit = 20): HTMLElement | null {
+  const failed = (page.replay?.results ?? []).flatMap((run) => run.requests.filter((r) => r.error).map((r) => ({ strategy: run.strategy, r })));
+  if (failed.length === 0) return null;
+  const items = failed.slice(0, limit).map(({ strategy, r }) =>
+    h('li', { 'data-code': r.error?.code ?? '' }, h('code', {}, r.error?.code ?? ''), ` ${strategy}: ${r.url} — ${(r.error?.message ?? '').split('\n')[0]}`));
+  if (failed.length > limit) items.push(h('li', {}, `… and ${failed.length - limit} more`));
+  return h('details', { 'data-testid': 'replay-failed-requests' }, h('summary', { class: 'error-text' }, `${failed.length} request(s) failed`), h('ul', {}, ...items));
+}
+
 /** One line on the replay's state, or null when there is none. */
 export function replayStatus(page: PageRecord): string | null {
   const r = page.replay;

@@ -10,12 +10,14 @@ import { FIDELITY_FLAGS, fidelityOptions } from './fidelity-options';
 import { formatBytes, formatTable } from './format-table';
 import type { CliIo } from './io';
 import { Recorder } from './record-option';
+import { SAFETY_FLAGS, safetyOptions } from './safety-options';
 import { LOAD_FLAGS, parseStrategies, STRATEGIES_HELP, transportOptions } from './strategy-options';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...LOAD_FLAGS,
   strategy: { ...LOAD_FLAGS.strategy, default: 'http10,browser,pipelined,getlist' },
   timeout: { ...LOAD_FLAGS.timeout, default: '120000' },
+  ...SAFETY_FLAGS,
   ca: { type: 'string', value: 'FILE', description: 'trust this PEM CA file for https (e.g. a test server\'s)' },
   insecure: { type: 'boolean', description: 'do not verify TLS certificates' },
   revisit: { type: 'boolean', description: 'model a returning visitor: each strategy first loads the page once unmeasured, then every measured run starts from what the earlier loads learned (origin memory, size hints); only getlist uses origin memory' },
@@ -35,7 +37,17 @@ export const LOAD_HELP: CommandHelp = {
     'loads the page in turn and the table compares them: total ms, mean time to first byte, connections ' +
     'opened, requests per connection, bytes, handshake p50/p90 and errors. Progress goes to stderr.',
   flags: FLAGS,
-  sections: [STRATEGIES_HELP],
+  sections: [
+    STRATEGIES_HELP,
+    {
+      title: 'exit status',
+      rows: [
+        ['0', 'the document loaded with every strategy; a request that failed (timeout, bad response, lost connection) is listed with its code and a one-line reason, and the load goes on; --timeout keeps what finished and marks the rest E_LOAD_TIMEOUT'],
+        ['1', 'a document itself failed (e.g. E_DOCUMENT_FAILED, E_LOAD_TIMEOUT, E_HTTP_STATUS, E_UNSAFE_PORT)'],
+        ['2', 'a usage error'],
+      ],
+    },
+  ],
 };
 
 export const LOAD_USAGE = usageLine(LOAD_HELP.synopsis, FLAGS);
@@ -87,14 +99,21 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   const timeoutMs = intFlag(args, 'timeout', 120_000, 100, 3_600_000);
   const json = boolFlag(args, 'json');
   const { userAgent, hostMappings, ...fidelity } = fidelityOptions(args);
-  const transport = { ...transportOptions(args), ...(userAgent !== undefined ? { userAgent } : {}), ...(hostMappings ? { hostMappings } : {}) };
+  const safety = safetyOptions(args);
+  const transport = {
+    ...transportOptions(args),
+    requestTimeoutMs: safety.requestTimeoutMs,
+    requestTotalTimeoutMs: safety.requestTotalTimeoutMs,
+    ...(userAgent !== undefined ? { userAgent } : {}),
+    ...(hostMappings ? { hostMappings } : {}),
+  };
   const revisit = boolFlag(args, 'revisit');
   const memoryFile = stringFlag(args, 'memory');
   const memory = memoryFile !== undefined ? readMemoryFile(memoryFile) : undefined;
   const recorder = await Recorder.open(args);
   let runs: Array<{ run: Run; repeat: number }>;
   try {
-    runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs, ...fidelity, ...(memory ? { memory } : {}) }, (run, rep) => {
+    runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs, allowUnsafePorts: safety.allowUnsafePorts, ...fidelity, ...(memory ? { memory } : {}) }, (run, rep) => {
       if (!json) io.err(`  ${run.strategy.padEnd(9)} run ${rep}/${repeat}: ${run.totalMs.toFixed(0)} ms, ${run.requests.length} requests\n`);
     }, revisit);
     if (memoryFile !== undefined && memory) writeMemoryFile(memoryFile, memory);
@@ -110,6 +129,19 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   io.out(`${url} — ${strategies.length} strateg${strategies.length === 1 ? 'y' : 'ies'} × ${repeat} run${repeat === 1 ? '' : 's'} (medians)\n`);
   io.out(`${formatTable(header, body)}\n`);
   const failed = runs.reduce((a, r) => a + r.run.errors, 0);
-  if (failed > 0) io.out(`\n${failed} request(s) failed; run with --json to see each error.\n`);
+  if (failed > 0) io.out(`\n${failedRequestLines(runs.map((r) => r.run))}\n`);
   return 0;
+}
+
+/** Failed requests, one line each: strategy, code, URL and the reason's first line (at most 20). */
+export function failedRequestLines(runs: readonly Run[], limit = 20): string {
+  const failed = runs.flatMap((run) => run.requests.filter((r) => r.error).map((r) => ({ strategy: run.strategy, r })));
+  const lines = failed.slice(0, limit).map(({ strategy, r }) => `  ${strategy.padEnd(9)} ${(r.error?.code ?? '').padEnd(18)} ${r.url} — ${oneLine(r.error?.message ?? '')}`);
+  const more = failed.length > limit ? `\n  … and ${failed.length - limit} more; run with --json to see each error.` : '';
+  return `${failed.length} request(s) failed:\n${lines.join('\n')}${more}`;
+}
+
+function oneLine(message: string): string {
+  const first = message.split('\n')[0] ?? '';
+  return first.length > 160 ? `${first.slice(0, 157)}…` : first;
 }

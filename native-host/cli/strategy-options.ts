@@ -17,7 +17,7 @@ export const LOAD_FLAGS = {
   json: { type: 'boolean', description: 'print one JSON object (every run, request and handshake) instead of tables' },
   connections: { type: 'string', value: 'N', default: "each strategy's own", description: 'HTTP/1.1 connections per origin for every strategy, 1 to 64' },
   depth: { type: 'string', value: 'N', default: "each strategy's own", description: 'pipelining depth for every pipelining strategy, 1 to 256' },
-  timeout: { type: 'string', value: 'MS', description: 'give up on one page load after this many ms' },
+  timeout: { type: 'string', value: 'MS', description: 'bound one page load to this many ms: what finished is kept, the rest is marked E_LOAD_TIMEOUT' },
   record: { type: 'boolean', description: 'also save every connection\'s handshake in the store (source "cli") for `getlist stats`; off by default, so test runs never touch your data' },
   'data-dir': { ...DATA_DIR_FLAG, description: `with --record: ${DATA_DIR_FLAG.description}` },
 } satisfies Record<string, FlagSpec>;

@@ -94,11 +94,49 @@ export function decodePayload(payload: Uint8Array): unknown {
   } catch {
     throw new ProtocolError('E_INVALID_UTF8', `a frame of ${payload.length} bytes is not valid UTF-8; native messages are UTF-8 JSON`);
   }
+  const depth = maxNesting(payload, MAX_JSON_DEPTH);
+  if (depth > MAX_JSON_DEPTH) {
+    throw new ProtocolError('E_TOO_DEEP', `a frame of ${payload.length} bytes nests arrays or objects more than ${MAX_JSON_DEPTH} deep; no message needs more than ${MAX_JSON_DEPTH}`);
+  }
   try {
     return JSON.parse(text);
   } catch (err) {
     throw new ProtocolError('E_INVALID_JSON', `a frame of ${payload.length} bytes is not JSON (${(err as Error).message})`);
   }
+}
+
+/**
+ * No message nests deeper than a few levels (a schedule is object → requests array → item).
+ * `JSON.parse` of 64 MiB of `[` takes 25 s and 3.4 GiB, so depth is bounded before parsing.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * The deepest bracket nesting of JSON text outside strings, counted up to `limit + 1` (a linear
+ * scan of the bytes, stopping as soon as the limit is passed). Malformed text is left to `JSON.parse`.
+ */
+export function maxNesting(bytes: Uint8Array, limit: number): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    if (inString) {
+      if (b === 0x5c /* \ */) i += 1;
+      else if (b === 0x22 /* " */) inString = false;
+    } else if (b === 0x22) {
+      inString = true;
+    } else if (b === 0x5b /* [ */ || b === 0x7b /* { */) {
+      depth += 1;
+      if (depth > max) {
+        max = depth;
+        if (max > limit) return max;
+      }
+    } else if (b === 0x5d /* ] */ || b === 0x7d /* } */) {
+      depth -= 1;
+    }
+  }
+  return max;
 }
 
 /** One frame: the length prefix in native byte order, then the JSON text as UTF-8. */

@@ -2,7 +2,7 @@ import type { MeasureFailure } from '../../src/protocol';
 import { errorCodeOf } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { roundHandshake } from '../../src/run';
-import type { TimingConnector } from '../transport/timing-connector';
+import type { AddressCheck, TimingConnector } from '../transport/timing-connector';
 import type { WarmConnections } from './warm-connections';
 
 export interface MeasureOptions {
@@ -12,6 +12,8 @@ export interface MeasureOptions {
   signal: AbortSignal;
   /** Origins connected to at once. @default 8 */
   concurrency?: number;
+  /** Refuses connections to some addresses (private-network.ts). */
+  addressCheck?: AddressCheck;
 }
 
 export interface Measurement {
@@ -36,7 +38,7 @@ export async function measureOrigins(origins: readonly string[], options: Measur
     while (next < cold.length && !options.signal.aborted) {
       const origin = cold[next++] as string;
       try {
-        const { socket, handshake } = await options.connector.open(origin, options.nextConnectionId(), options.signal);
+        const { socket, handshake } = await options.connector.open(origin, options.nextConnectionId(), options.signal, options.addressCheck);
         if (options.signal.aborted) socket.destroy();
         else options.warm.add(origin, socket);
         outcomes.set(origin, roundHandshake(handshake));

@@ -1,6 +1,6 @@
 import type { ScheduleItem } from '../../src/protocol';
 import type { Run } from '../../src/run';
-import type { Strategy } from '../../src/scheduler';
+import { SchedulerError, type Strategy } from '../../src/scheduler';
 import { runSession, type RunTransportOptions } from '../run/run-session';
 
 export interface ReplayListOptions {
@@ -10,7 +10,7 @@ export interface ReplayListOptions {
   strategy: Strategy;
   /** Aborting closes every connection and rejects with an `AbortError`. */
   signal?: AbortSignal;
-  /** Requests still unfinished after this long fail with `E_SCHEDULER_CLOSED`. @default 120000 */
+  /** Requests still unfinished after this long fail with `E_LOAD_TIMEOUT`. @default 120000 */
   timeoutMs?: number;
   transport?: RunTransportOptions;
   now?: () => number;
@@ -26,15 +26,24 @@ export interface ReplayListOptions {
  */
 export async function replayList(options: ReplayListOptions): Promise<Run> {
   options.signal?.throwIfAborted();
+  const timeoutMs = options.timeoutMs ?? 120_000;
   const { run } = await runSession(
-    { url: options.documentUrl, strategy: options.strategy, transport: options.transport, timeoutMs: options.timeoutMs, signal: options.signal, now: options.now },
+    {
+      url: options.documentUrl,
+      strategy: options.strategy,
+      transport: options.transport,
+      timeoutMs,
+      timeoutError: () => new SchedulerError('E_LOAD_TIMEOUT', `replaying ${options.documentUrl} with ${options.strategy.name}: still unfinished when the replay's ${timeoutMs} ms ran out`),
+      signal: options.signal,
+      now: options.now,
+    },
     (scheduler) => {
       for (const item of options.items) {
         scheduler.enqueue({ url: item.url, method: item.method ?? 'GET', priority: item.priority, resourceType: item.resourceType });
       }
     },
   );
-  // A timeout is not an error here: what was unfinished is in the run as E_SCHEDULER_CLOSED.
+  // A timeout is not an error here: what was unfinished is in the run as E_LOAD_TIMEOUT.
   options.signal?.throwIfAborted();
   return run;
 }

@@ -5,6 +5,7 @@ import type { PageSummary, StoredHandshake } from '../store/store-types';
 import { CaFileError, readCaFile } from '../transport/ca-file';
 import type { HostContext } from './host-context';
 import { measureOrigins, originsOf } from './measure';
+import { privateNetworkCheck } from './private-network';
 import { replayList } from './replay';
 
 /**
@@ -26,7 +27,8 @@ export async function handleSchedule(req: ScheduleRequest, ctx: HostContext): Pr
 
 async function measure(req: ScheduleRequest, ctx: HostContext): Promise<void> {
   const origins = originsOf(req.documentUrl, req.requests.map((r) => r.url));
-  const m = await measureOrigins(origins, { connector: ctx.connector, warm: ctx.warm, nextConnectionId: () => ctx.nextConnectionId(), signal: ctx.signal });
+  const addressCheck = await privateNetworkCheck(req.documentUrl, req.allowPrivateNetwork ?? false);
+  const m = await measureOrigins(origins, { connector: ctx.connector, warm: ctx.warm, nextConnectionId: () => ctx.nextConnectionId(), signal: ctx.signal, ...(addressCheck ? { addressCheck } : {}) });
   if (ctx.signal.aborted) return;
   await record(ctx, m.handshakes.map((h) => ({ ...h, source: 'measure', pageUrl: req.documentUrl })), []);
   ctx.send({ type: 'measured', id: req.id, pageId: req.pageId, handshakes: m.handshakes, warm: m.warm, failed: m.failed, ...(ctx.store ? { storeHealth: ctx.store.health() } : {}) });
@@ -34,7 +36,9 @@ async function measure(req: ScheduleRequest, ctx: HostContext): Promise<void> {
 
 async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
   const summaries: RunSummary[] = [];
-  const transport = req.caFile === undefined ? ctx.replay.transport : { ...ctx.replay.transport, ca: trustedCa(req.caFile, req.id) };
+  const addressCheck = await privateNetworkCheck(req.documentUrl, req.allowPrivateNetwork ?? false);
+  const base = req.caFile === undefined ? ctx.replay.transport : { ...ctx.replay.transport, ca: trustedCa(req.caFile, req.id) };
+  const transport = addressCheck ? { ...base, addressCheck } : base;
   for (const name of req.strategies ?? []) {
     const run = await replayList({
       documentUrl: req.documentUrl,

@@ -3,7 +3,7 @@ import type { SkippedResource } from '../../src/run';
 import { SchedulerError, type Dispatch, type PriorityClass, type RequestResult, type Scheduler } from '../../src/scheduler';
 import type { ResponseHooks } from '../transport/response-hooks';
 import { DocumentText } from './document-text';
-import { LoadError } from './load-errors';
+import { LoadError, type LoadErrorCode } from './load-errors';
 
 const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
 
@@ -108,7 +108,7 @@ export class PageDiscovery {
   checkDocument(results: readonly RequestResult[]): void {
     const doc = results.find((r) => this.documents.has(r.id) && r.url === this.finalUrl);
     if (doc?.error) {
-      const code = doc.error.code === 'E_CONNECT_FAILED' ? 'E_CONNECT_FAILED' : 'E_DOCUMENT_FAILED';
+      const code = documentErrorCode(doc.error.code);
       const hint = doc.error.causeCode ? ` (${doc.error.causeCode})` : '';
       throw new LoadError(code, `could not load ${this.finalUrl}${hint}: ${doc.error.message}`, doc.error.causeCode);
     }
@@ -216,4 +216,10 @@ export class PageDiscovery {
 
 function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** A failed document fails the load; its request's code says why when it is one users act on. */
+function documentErrorCode(code: string): LoadErrorCode {
+  if (code === 'E_CONNECT_FAILED' || code === 'E_LOAD_TIMEOUT' || code === 'E_UNSAFE_PORT') return code;
+  return 'E_DOCUMENT_FAILED';
 }

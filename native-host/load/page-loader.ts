@@ -1,8 +1,8 @@
 import type { Viewport } from '../../src/discovery';
 import type { Run } from '../../src/run';
-import { preconnectCount, preconnectPlan, type OriginMemory, type PageOrigin, type RequestResult, type Scheduler, type Strategy } from '../../src/scheduler';
+import { preconnectCount, preconnectPlan, SchedulerError, type OriginBudgets, type OriginMemory, type PageOrigin, type RequestResult, type Scheduler, type Strategy } from '../../src/scheduler';
+import type { ResponseHooks } from '../transport/response-hooks';
 import { runSession, type RunTransportOptions } from '../run/run-session';
-import { LoadError } from './load-errors';
 import { PageDiscovery } from './page-discovery';
 
 export interface LoadPageOptions {
@@ -10,12 +10,21 @@ export interface LoadPageOptions {
   strategy: Strategy;
   /** TLS trust, timeouts, the user agent, host mappings and test hooks for the transport. */
   transport?: RunTransportOptions;
+  /** Connect to the Fetch standard's bad ports too (`--allow-unsafe-ports`). @default false */
+  allowUnsafePorts?: boolean;
   /** Redirects of the document followed at most. @default 5 */
   maxRedirects?: number;
-  /** The whole load is abandoned after this long. @default 120000 */
+  /**
+   * The whole load stops after this long: what finished is returned, the rest is marked
+   * `E_LOAD_TIMEOUT`; only a document that did not finish makes it an error. @default 120000
+   */
   timeoutMs?: number;
   /** Decoded bytes of one stylesheet buffered to look for late-discovered URLs. @default 2 MiB */
   maxCssBytes?: number;
+  /** Observes every response head and decoded body chunk (every attempt), e.g. to check bytes in tests. */
+  observe?: Pick<ResponseHooks, 'onResponseHead' | 'onBody'>;
+  /** Per-origin request budgets learned on earlier loads (request-budget.ts). @default the origin memory's, when `memory` is used; else learned afresh */
+  budgets?: OriginBudgets;
   /** Response sizes learned on earlier loads (shared across runs to model a returning visitor). */
   sizeHints?: Map<string, number>;
   /**
@@ -43,8 +52,8 @@ export interface LoadPageOptions {
  * transport and connector: no warm sockets, no TLS session reuse across calls). With
  * `strategy.preconnect`, connections to the page's learned origins open at t = 0, beside the
  * document's (src/scheduler/preconnect.ts).
- * @throws LoadError with a stable code when the page could not be loaded (`E_LOAD_TIMEOUT` after
- * `timeoutMs`).
+ * @throws LoadError with a stable code when the page could not be loaded (`E_LOAD_TIMEOUT` when
+ * the document itself was unfinished after `timeoutMs`; other requests then fail alone).
  */
 export async function loadPage(options: LoadPageOptions): Promise<Run> {
   const { strategy } = options;
@@ -72,15 +81,18 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
     const origin = new URL(options.url).origin;
     scheduler.preconnect(origin, preconnectCount(origin, strategy.maxConnectionsPerOrigin, memory?.get(origin), strategy));
   };
-  const { ended, run, results } = await runSession(
+  const { run, results } = await runSession(
     {
       url: options.url,
       strategy,
-      hooks: discovery.hooks,
+      hooks: withObserver(discovery.hooks, options.observe),
       timeoutMs,
+      timeoutError: () => new SchedulerError('E_LOAD_TIMEOUT', `loading ${options.url} with ${strategy.name}: still unfinished when the load's ${timeoutMs} ms ran out (--timeout)`),
       transport: options.transport,
       sizeHints: options.sizeHints,
       memory,
+      budgets: options.budgets,
+      allowUnsafePorts: options.allowUnsafePorts,
       // Lazy content beyond the fold comes last, once everything else is done.
       onIdle: () => discovery.takeDeferred(),
       record: () => ({ skipped: discovery.skipped, unmatchedCssUrls: discovery.unmatchedCssUrls }),
@@ -88,9 +100,8 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
     },
     start,
   );
-  if (ended === 'timeout') {
-    throw new LoadError('E_LOAD_TIMEOUT', `loading ${options.url} with ${strategy.name} took longer than ${timeoutMs} ms`);
-  }
+  // Out of time: what finished is kept and the rest is marked E_LOAD_TIMEOUT; only an unfinished
+  // document fails the load (checkDocument).
   discovery.checkDocument(results);
   memory?.putPageOrigins(options.url, originsUsed(results));
   return run;
@@ -101,4 +112,20 @@ export function originsUsed(results: readonly RequestResult[]): PageOrigin[] {
   const counts = new Map<string, number>();
   for (const r of results) if (!r.error) counts.set(r.origin, (counts.get(r.origin) ?? 0) + 1);
   return [...counts].map(([origin, requests]) => ({ origin, requests }));
+}
+
+/** `observe` sees every response head and (decoded) body chunk before the page's own hooks do. */
+function withObserver(hooks: ResponseHooks, observe: LoadPageOptions['observe']): ResponseHooks {
+  if (!observe) return hooks;
+  return {
+    ...hooks,
+    onResponseHead: (d, status, headers) => {
+      observe.onResponseHead?.(d, status, headers);
+      hooks.onResponseHead?.(d, status, headers);
+    },
+    onBody: (d, chunk) => {
+      observe.onBody?.(d, chunk);
+      hooks.onBody?.(d, chunk);
+    },
+  };
 }

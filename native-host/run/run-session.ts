@@ -1,5 +1,5 @@
 import { buildRun, type Run, type RunInput } from '../../src/run';
-import { Scheduler, type OriginMemory, type RequestResult, type Strategy } from '../../src/scheduler';
+import { Scheduler, type OriginBudgets, type OriginMemory, type RequestResult, type SchedulerError, type Strategy } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import type { ResponseHooks } from '../transport/response-hooks';
 import { UndiciTransport, type UndiciTransportOptions } from '../transport/undici-transport';
@@ -7,12 +7,12 @@ import { decodingHooks } from './decoding-hooks';
 
 /**
  * What a run may set of the transport: TLS trust, timeouts, the user agent, where to connect
- * (`--resolve` / `--connect-to`), test hooks. `Accept` and `Accept-Encoding` are the browser's, per
+ * (`--resolve` / `--connect-to`) and which addresses it may not (`addressCheck`), test hooks. `Accept` and `Accept-Encoding` are the browser's, per
  * destination, and not settable: a run asks as a browser asks.
  */
 export type RunTransportOptions = Pick<
   UndiciTransportOptions,
-  'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'handshakeDelayMs' | 'requestTimeoutMs' | 'userAgent' | 'hostMappings'
+  'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'handshakeDelayMs' | 'requestTimeoutMs' | 'requestTotalTimeoutMs' | 'userAgent' | 'hostMappings' | 'addressCheck'
 >;
 
 export interface RunSessionOptions {
@@ -34,8 +34,17 @@ export interface RunSessionOptions {
   sizeHints?: Map<string, number>;
   /** What earlier runs learned per origin (read and written by strategies with `useOriginMemory`). */
   memory?: OriginMemory;
-  /** The run stops waiting after this long; what is unfinished then fails with `E_SCHEDULER_CLOSED`. @default 120000 */
+  /** Per-origin request budgets (request-budget.ts). @default the scheduler's: `memory`'s, else learned afresh */
+  budgets?: OriginBudgets;
+  /** Connect to the Fetch standard's bad ports too. @default false */
+  allowUnsafePorts?: boolean;
+  /** The run stops waiting after this long; what is unfinished then fails with `timeoutError`. @default 120000 */
   timeoutMs?: number;
+  /**
+   * The error requests still unfinished when `timeoutMs` runs out fail with (a load's
+   * `E_LOAD_TIMEOUT`: what finished is kept). @default `E_SCHEDULER_CLOSED`, as on an abort
+   */
+  timeoutError?: () => SchedulerError;
   /** Aborting stops waiting at once, like the timeout. */
   signal?: AbortSignal;
   now?: () => number;
@@ -56,7 +65,7 @@ export interface RunSessionResult {
  * reuse), a scheduler attached to it, `start` to enqueue the first requests (it may keep
  * enqueueing from `hooks`), then a wait until the scheduler is idle, the timeout fires or the
  * signal aborts — whichever is first. Whatever happens, the scheduler is closed (settling what is
- * still pending with `E_SCHEDULER_CLOSED`) and every connection closed before this returns or
+ * still pending with `E_SCHEDULER_CLOSED`, or `timeoutError` on a timeout) and every connection closed before this returns or
  * throws. The caller decides what a timeout or an abort means.
  */
 export async function runSession(options: RunSessionOptions, start: (scheduler: Scheduler) => void): Promise<RunSessionResult> {
@@ -73,20 +82,24 @@ export async function runSession(options: RunSessionOptions, start: (scheduler: 
     clock: { now },
     ...(options.sizeHints ? { sizeHints: options.sizeHints } : {}),
     ...(options.memory ? { memory: options.memory } : {}),
+    ...(options.budgets ? { budgets: options.budgets } : {}),
+    ...(options.allowUnsafePorts ? { allowUnsafePorts: true } : {}),
     observer: { onRequestSettled: (r) => results.push(r) },
   });
   transport.attach(scheduler);
 
   let ended: RunEnd;
+  let timedOut = false;
   let stats: ReturnType<Scheduler['stats']>;
   try {
     start(scheduler);
     const deadline = now() + (options.timeoutMs ?? 120_000);
     do ended = await untilIdle(scheduler, Math.max(0, deadline - now()), options.signal);
     while (ended === 'idle' && options.onIdle?.(scheduler) === true);
+    timedOut = ended === 'timeout';
     stats = scheduler.stats();
   } finally {
-    scheduler.close();
+    scheduler.close(timedOut ? options.timeoutError?.() : undefined);
     await transport.close();
   }
   const run = buildRun({ url: options.url, strategy: options.strategy.name, startedAt, t0, results, handshakes, stats, decodedBytes, ...options.record?.() });

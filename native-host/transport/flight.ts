@@ -1,6 +1,9 @@
 import type { Dispatcher } from 'undici';
-import type { Dispatch, TransportHandler } from '../../src/scheduler';
+import type { Dispatch, ResponseStartInfo, TransportHandler } from '../../src/scheduler';
+import { keepAliveMax } from '../../src/scheduler/request-budget';
+import type { ResponseFraming } from './response-framing';
 import type { ResponseHooks } from './response-hooks';
+import { TransportError } from './transport-errors';
 
 /** What a flight needs from its transport. */
 export interface FlightHost {
@@ -8,6 +11,8 @@ export interface FlightHost {
   readonly options: ResponseHooks;
   /** The flight has settled; drop it from the transport's table. */
   landed(dispatchId: number): void;
+  /** The flight's response ended before its connection was in step after it: confirm it later. */
+  hold(flight: Flight): void;
 }
 
 /** The connection a flight travels on, as the transport tracks it. */
@@ -16,6 +21,10 @@ export interface FlightConn {
   /** First status line's HTTP version (HTTP/1.x only). */
   version: string | undefined;
   closed: boolean;
+  /** HTTP/1.1 only: where each response begins and ends (response-framing.ts). */
+  framing: ResponseFraming | undefined;
+  /** Responses `[0, trusted)` on the connection are confirmed. */
+  trusted: number;
 }
 
 /** Codes that mean the connection itself is gone, so every request on it is lost. */
@@ -31,12 +40,17 @@ const CONNECTION_LEVEL = new Set([
 export class Flight implements Dispatcher.DispatchHandler {
   controller: Dispatcher.DispatchController | undefined;
   paused = false;
+  /** When the per-request total timeout (`requestTotalTimeoutMs`) runs out, ms on `performance.now()`. */
+  deadlineAt = Infinity;
   private bytes = 0;
+  private done = false;
 
   constructor(
     private readonly host: FlightHost,
     readonly dispatch: Dispatch,
     readonly conn: FlightConn,
+    /** Index of its response on the connection (HTTP/1.1), -1 on HTTP/2. */
+    readonly seq: number,
   ) {}
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -46,16 +60,28 @@ export class Flight implements Dispatcher.DispatchHandler {
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.controller = controller;
-    if (statusCode < 200) return; // interim responses are not the response
+    if (statusCode < 200) return; // interim responses are not the response (the framing removes them on HTTP/1.1)
     const h2 = this.conn.protocol === 'h2';
-    const httpVersion = h2 ? '2' : (this.conn.version ?? '1.1');
+    const framing = this.conn.framing;
+    const version = framing?.takeVersion(this.seq);
+    if (version !== undefined) this.conn.version = version;
+    const httpVersion = h2 ? '2' : (version ?? this.conn.version ?? '1.1');
     const connection = headers['connection'];
     const token = typeof connection === 'string' ? connection.toLowerCase() : '';
     const keepAlive = h2 || (httpVersion === '1.0' ? token.includes('keep-alive') : !token.includes('close'));
     const declared = headers['content-length'];
     const len = typeof declared === 'string' ? Number(declared) : NaN;
+    const kaMax = h2 ? undefined : keepAliveMax(typeof headers['keep-alive'] === 'string' ? headers['keep-alive'] : undefined);
+    const type = headers['content-type'];
+    const hints = framing?.takeEarlyHints(this.seq);
     this.host.options.onResponseHead?.(this.dispatch, statusCode, headers);
-    this.host.scheduler.responseStarted(this.dispatch.id, Number.isFinite(len) ? { status: statusCode, httpVersion, keepAlive, contentLength: len } : { status: statusCode, httpVersion, keepAlive });
+    // Built field by field: this runs once per response.
+    const info: ResponseStartInfo = { status: statusCode, httpVersion, keepAlive };
+    if (Number.isFinite(len)) info.contentLength = len;
+    if (kaMax !== undefined) info.keepAliveMax = kaMax;
+    if (typeof type === 'string') info.contentType = type;
+    if (hints) info.earlyHints = hints;
+    this.host.scheduler.responseStarted(this.dispatch.id, info);
     if (this.paused) controller.pause();
   }
 
@@ -66,18 +92,47 @@ export class Flight implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    this.host.landed(this.dispatch.id);
-    const settle = () => this.host.scheduler.responseEnded(this.dispatch.id, { bytes: this.bytes });
+    this.land();
+    const settle = () => {
+      // Decided when the scheduler hears of the end (a decoder may have delayed it): a response
+      // held now is confirmed later by the transport, never before the scheduler holds it.
+      const confirmed = this.conn.framing === undefined || this.seq < this.conn.trusted;
+      if (!confirmed) this.host.hold(this);
+      this.host.scheduler.responseEnded(this.dispatch.id, { bytes: this.bytes, confirmed });
+    };
     const pending = this.host.options.onBodyEnd?.(this.dispatch);
     if (pending) void pending.then(settle, settle);
     else settle();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
-    this.host.landed(this.dispatch.id);
-    const code = (err as { code?: string }).code;
+    if (this.done) return;
+    this.land();
+    const error = ownError(err);
+    const code = (error as { code?: string }).code;
     // On HTTP/1.1 any failure leaves the connection's framing unknown; undici closes it.
     const connectionLevel = this.conn.protocol === 'http/1.1' || this.conn.closed || (code !== undefined && CONNECTION_LEVEL.has(code));
-    this.host.scheduler.dispatchFailed(this.dispatch.id, err, connectionLevel);
+    this.host.scheduler.dispatchFailed(this.dispatch.id, error, connectionLevel);
   }
+
+  /** The total timeout ran out: abort the request (undici then closes an HTTP/1.1 connection). */
+  expire(totalMs: number): void {
+    if (this.done) return;
+    const err = new TransportError('E_REQUEST_TIMEOUT', `the response did not complete within ${totalMs} ms (per-request total timeout)`);
+    if (this.controller) this.controller.abort(err);
+    else this.onResponseError(undefined as unknown as Dispatcher.DispatchController, err);
+  }
+
+  private land(): void {
+    this.done = true;
+    this.host.landed(this.dispatch.id);
+  }
+}
+
+/** undici's inactivity timeouts, as the request's own coded error. */
+function ownError(err: Error): Error {
+  const code = (err as { code?: string }).code;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return new TransportError('E_RESPONSE_STALLED', `no response headers arrived within the inactivity timeout (${err.message})`);
+  if (code === 'UND_ERR_BODY_TIMEOUT') return new TransportError('E_RESPONSE_STALLED', `the response body stalled: no byte within the inactivity timeout (${err.message})`);
+  return err;
 }

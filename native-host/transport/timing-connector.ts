@@ -24,7 +24,16 @@ export interface TimingConnectorOptions {
    * stays the `Host`, SNI and certificate name. A mapping to an address skips DNS (0 ms). @default none
    */
   hostMappings?: readonly HostMapping[];
+  /**
+   * Checked against the address each socket actually connected to, as soon as TCP is up and
+   * before a byte is sent (TLS included): an error refuses the connection with it. Checking the
+   * connected address rather than the name leaves no gap for DNS rebinding. @default allow all
+   */
+  addressCheck?: AddressCheck;
 }
+
+/** An error when a connection to `address` (textual IP) must not be used. */
+export type AddressCheck = (address: string) => Error | undefined;
 
 export interface TimedSocket {
   socket: Socket;
@@ -66,7 +75,7 @@ export class TimingConnector {
 
   /**
    * Opens one connection. Aborting `signal` destroys the socket, so the promise rejects at once
-   * instead of waiting for the connect timeout.
+   * instead of waiting for the connect timeout. `addressCheck` overrides the connector's own.
    *
    * Each phase end is timestamped in the socket's own listener for that event, put ahead of
    * every other listener (undici's, the caller's), so no handler's work runs between the event
@@ -74,7 +83,7 @@ export class TimingConnector {
    * (client set-up, the first requests) run after the poll phase, so the other sockets whose
    * events arrived in the same poll are timestamped before that work instead of behind it.
    */
-  open(origin: string, connectionId: number, signal?: AbortSignal): Promise<TimedSocket> {
+  open(origin: string, connectionId: number, signal?: AbortSignal, addressCheck: AddressCheck | undefined = this.options.addressCheck): Promise<TimedSocket> {
     if (signal?.aborted) return Promise.reject(abortError(origin));
     const url = new URL(origin);
     const https = url.protocol === 'https:';
@@ -135,6 +144,13 @@ export class TimingConnector {
               },
             });
           };
+          // Plain TCP calls back on `connect`, before the listener below could refuse it.
+          const refused = addressCheck?.((connected as Socket).remoteAddress ?? '');
+          if (refused) {
+            (connected as Socket).destroy();
+            reject(refused);
+            return;
+          }
           const delay = this.options.handshakeDelayMs?.(origin, connectionId) ?? 0;
           if (delay > 0) setTimeout(() => finish(this.now()), delay);
           else setImmediate(finish, tDone);
@@ -153,6 +169,9 @@ export class TimingConnector {
       });
       socket.prependOnceListener('connect', () => {
         tConnect = this.now();
+        // Before TLS starts: destroying the socket makes the connector call back with the error.
+        const refused = addressCheck?.(socket.remoteAddress ?? '');
+        if (refused) socket.destroy(refused);
       });
     });
   }

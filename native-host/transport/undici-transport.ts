@@ -3,14 +3,15 @@ import type { Socket } from 'node:net';
 import zlib from 'node:zlib';
 import { Client, type Dispatcher } from 'undici';
 import { ACCEPT_ENCODING, acceptFor } from '../../src/discovery';
-import { CodedError } from '../../src/errors/coded-error';
 import type { Dispatch, OpenOptions, PriorityClass, TransportHandler, TransportPort } from '../../src/scheduler';
 import { PRIORITY_SIGNALS } from '../../src/scheduler/priority-signal';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { Flight, type FlightHost } from './flight';
+import { guardSocket } from './guarded-socket';
+import { ResponseFraming } from './response-framing';
 import type { ResponseHooks } from './response-hooks';
-import { watchFirstStatusLine } from './response-version';
 import { TimingConnector, type Now, type TimingConnectorOptions } from './timing-connector';
+import { TransportError } from './transport-errors';
 
 export interface UndiciTransportOptions extends Omit<TimingConnectorOptions, 'allowH2'>, ResponseHooks {
   /** Called once per connection that completed its handshake. */
@@ -19,15 +20,19 @@ export interface UndiciTransportOptions extends Omit<TimingConnectorOptions, 'al
   onConnectError?: (origin: string, connectionId: number, error: unknown) => void;
   /** Sent as User-Agent. @default 'getlist/<version>' */
   userAgent?: string;
-  /** Headers and body inactivity timeout, ms. @default 30000 */
+  /**
+   * Per-request inactivity timeout, ms: no response headers, or no body byte, for this long fails
+   * the request with `E_RESPONSE_STALLED`. @default 30000
+   */
   requestTimeoutMs?: number;
+  /**
+   * Per-request total timeout, ms, from when the request is written: a response not complete by
+   * then fails with `E_REQUEST_TIMEOUT` (a slow-loris or endless body). @default 60000
+   */
+  requestTotalTimeoutMs?: number;
+  /** A response head longer than this fails with `E_BAD_RESPONSE`. @default 65536 */
+  maxResponseHeadBytes?: number;
   now?: Now;
-}
-
-class ConnectionGoneError extends CodedError<'E_CONNECTION_GONE'> {
-  constructor(message: string) {
-    super('E_CONNECTION_GONE', message);
-  }
 }
 
 interface Conn {
@@ -42,6 +47,11 @@ interface Conn {
   /** Send RFC 9218 `priority` fields (h2 connections only). */
   prioritySignals: boolean;
   closed: boolean;
+  framing: ResponseFraming | undefined;
+  trusted: number;
+  /** Flights whose response ended before it was confirmed, oldest first, from `heldAt`. */
+  held: Flight[];
+  heldAt: number;
 }
 
 /**
@@ -56,7 +66,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private readonly connectors = new Map<boolean, TimingConnector>();
   private readonly pending = new Set<Promise<unknown>>();
   private closed = false;
-  /** Aborted by `close()`: connection attempts still handshaking give up at once. */
+  private sweeper: NodeJS.Timeout | undefined;
   /**
    * Aborted by `close()` to stop connects still handshaking. Every opening connection listens to it,
    * so a page with many origins legitimately has more than Node's default 10 listeners.
@@ -99,6 +109,82 @@ export class UndiciTransport implements TransportPort, FlightHost {
     this.flights.delete(dispatchId);
   }
 
+  private get totalMs(): number {
+    return this.options.requestTotalTimeoutMs ?? 60_000;
+  }
+
+  /**
+   * Per-request total timeouts without a timer per request (this is the per-request hot path):
+   * `flights` is in send order, and every flight has the same timeout, so the oldest expire
+   * first. One unref'd interval, running only while flights exist, expires them at most a
+   * quarter of the timeout late (at most 1 s).
+   */
+  private sweepDeadlines(): void {
+    if (this.sweeper) return;
+    const period = Math.min(1000, Math.max(10, this.totalMs / 4));
+    this.sweeper = setInterval(() => {
+      const now = performance.now();
+      for (const f of this.flights.values()) {
+        if (f.deadlineAt > now) break;
+        f.expire(this.totalMs);
+      }
+      if (this.flights.size === 0 && this.sweeper) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    }, period);
+    this.sweeper.unref();
+  }
+
+  hold(flight: Flight): void {
+    const conn = this.conns.get(flight.dispatch.connectionId);
+    if (conn) conn.held.push(flight);
+  }
+
+  /**
+   * HTTP/1.1: undici reads the connection through the framing guard (guarded-socket.ts), which
+   * confirms responses as the connection proves in step and reports framing failures before
+   * undici can parse a byte of them.
+   */
+  private guard(conn: Conn, socket: Socket): void {
+    const framing = new ResponseFraming(this.options.maxResponseHeadBytes !== undefined ? { maxHeadBytes: this.options.maxResponseHeadBytes } : {});
+    conn.framing = framing;
+    guardSocket(socket, framing, {
+      onTrusted: (completed) => this.trusted(conn, completed),
+      onFailure: (err) => this.framingFailed(conn, err),
+    });
+  }
+
+  private trusted(conn: Conn, completed: number): void {
+    conn.trusted = completed;
+    // An index, not `shift`: a long pipeline may hold thousands before it is first in step.
+    const held = conn.held;
+    while (conn.heldAt < held.length && (held[conn.heldAt] as Flight).seq < completed) {
+      const f = held[conn.heldAt++] as Flight;
+      if (!this.closed) this.scheduler.responseConfirmed(f.dispatch.id);
+    }
+    if (conn.heldAt === held.length) {
+      held.length = 0;
+      conn.heldAt = 0;
+    }
+  }
+
+  /**
+   * The response the guard blames (a bad head) fails with its own error and the rest of the
+   * connection is collateral; a desync blames no one: everything unconfirmed is fetched again.
+   */
+  private framingFailed(conn: Conn, err: TransportError): void {
+    if (conn.closed || this.closed) return;
+    conn.closed = true;
+    this.conns.delete(conn.id);
+    conn.held = [];
+    conn.heldAt = 0;
+    const culprit = err.responseIndex === undefined ? undefined : [...this.flights.values()].find((f) => f.dispatch.connectionId === conn.id && f.seq === err.responseIndex);
+    if (culprit) this.scheduler.dispatchFailed(culprit.dispatch.id, err, true);
+    else this.scheduler.connectionClosed(conn.id, err);
+    if (conn.client) void conn.client.destroy().catch(() => undefined);
+  }
+
   private connector(allowH2: boolean): TimingConnector {
     let c = this.connectors.get(allowH2);
     if (!c) {
@@ -117,10 +203,17 @@ export class UndiciTransport implements TransportPort, FlightHost {
             socket.destroy();
             return;
           }
-          const conn: Conn = { id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding, prioritySignals: options.prioritySignals === true && handshake.protocol === 'h2', closed: false };
+          const conn: Conn = {
+            id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding,
+            prioritySignals: options.prioritySignals === true && handshake.protocol === 'h2', closed: false,
+            framing: undefined, trusted: 0, held: [], heldAt: 0,
+          };
+          if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
           this.conns.set(id, conn);
-          socket.on('error', () => undefined); // 'close' follows; the cause reaches requests via undici
-          socket.once('close', () => this.lost(conn, new ConnectionGoneError(`connection ${id} to ${origin} closed`)));
+          conn.socket.on('error', () => undefined); // 'close' follows; the cause reaches requests via undici
+          // After undici's own `close` listener: it first fails the request it was reading with
+          // the real cause (a timeout, a reset), and only the rest are lost with the connection.
+          conn.socket.once('close', () => queueMicrotask(() => this.lost(conn, new TransportError('E_CONNECTION_GONE', `connection ${id} to ${origin} closed`))));
           this.options.onHandshake?.(handshake);
           this.scheduler.connectionReady(id, { protocol: handshake.protocol, handshakeRttMs: handshake.tcpMs > 0 ? handshake.tcpMs : undefined });
         },
@@ -136,13 +229,15 @@ export class UndiciTransport implements TransportPort, FlightHost {
   send(dispatch: Dispatch): void {
     const conn = this.conns.get(dispatch.connectionId);
     if (!conn || conn.closed) {
-      queueMicrotask(() => this.scheduler.dispatchFailed(dispatch.id, new ConnectionGoneError('connection closed before the request was written')));
+      queueMicrotask(() => this.scheduler.dispatchFailed(dispatch.id, new TransportError('E_CONNECTION_GONE', 'connection closed before the request was written')));
       return;
     }
     const client = conn.client ?? this.clientFor(conn);
-    const flight = new Flight(this, dispatch, conn);
-    this.flights.set(dispatch.id, flight);
     const req = dispatch.request;
+    const flight = new Flight(this, dispatch, conn, conn.framing ? conn.framing.expect(req.method) : -1);
+    this.flights.set(dispatch.id, flight);
+    flight.deadlineAt = performance.now() + this.totalMs;
+    this.sweepDeadlines();
     const keepAlive = dispatch.keepAlive;
     client.dispatch(
       {
@@ -185,6 +280,8 @@ export class UndiciTransport implements TransportPort, FlightHost {
   closeConnection(id: number): void {
     const conn = this.conns.get(id);
     if (!conn) return;
+    // Closed by the scheduler once every request on it was answered, with no surplus seen.
+    if (conn.framing) this.trusted(conn, conn.framing.completed);
     conn.closed = true;
     this.conns.delete(id);
     if (conn.client) void conn.client.destroy().catch(() => undefined);
@@ -194,6 +291,8 @@ export class UndiciTransport implements TransportPort, FlightHost {
   /** Closes every connection, including ones still handshaking. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
     this.closing.abort();
     for (const id of [...this.conns.keys()]) this.closeConnection(id);
     await Promise.allSettled([...this.pending]);
@@ -207,16 +306,11 @@ export class UndiciTransport implements TransportPort, FlightHost {
       connect: (_opts, cb) => {
         process.nextTick(() => {
           if (handed || conn.closed || conn.socket.destroyed) {
-            cb(new ConnectionGoneError(`connection ${conn.id} to ${conn.origin} is gone; the scheduler reconnects`), null);
+            cb(new TransportError('E_CONNECTION_GONE', `connection ${conn.id} to ${conn.origin} is gone; the scheduler reconnects`), null);
             return;
           }
           handed = true;
           cb(null, conn.socket);
-          if (conn.protocol === 'http/1.1') {
-            watchFirstStatusLine(conn.socket, (v) => {
-              conn.version = v;
-            });
-          }
         });
       },
       allowH2: conn.protocol === 'h2',

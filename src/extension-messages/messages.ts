@@ -45,9 +45,23 @@ export interface Settings {
   hints: boolean;
   /** Hostnames whose pages get no hints (the popup's per-site switch). @default [] */
   hintsDisabledSites: string[];
+  /**
+   * Let a public page's list make the host connect to loopback, link-local or private addresses
+   * (Private Network Access). Off, the host refuses such targets with `E_PRIVATE_NETWORK`. @default false
+   */
+  allowPrivateNetwork: boolean;
 }
 
-export const DEFAULT_SETTINGS: Settings = { autoReplay: false, replayStrategies: ['browser', 'getlist'], excludedSites: [], retentionDays: 90, caFile: '', hints: true, hintsDisabledSites: [] };
+export const DEFAULT_SETTINGS: Settings = {
+  autoReplay: false,
+  replayStrategies: ['browser', 'getlist'],
+  excludedSites: [],
+  retentionDays: 90,
+  caFile: '',
+  hints: true,
+  hintsDisabledSites: [],
+  allowPrivateNetwork: false,
+};
 
 export type UiRequest =
   | { channel: 'ui'; type: 'get-page'; tabId: number }

@@ -47,6 +47,10 @@ export function parseSettingsPatch(value: unknown): Partial<Settings> {
     out.caFile = p;
   }
   if (v.hintsDisabledSites !== undefined) out.hintsDisabledSites = parseSites(v.hintsDisabledSites, 'hintsDisabledSites');
+  if (v.allowPrivateNetwork !== undefined) {
+    if (typeof v.allowPrivateNetwork !== 'boolean') throw new SettingsError(`allowPrivateNetwork: expected true or false, got ${kind(v.allowPrivateNetwork)}`);
+    out.allowPrivateNetwork = v.allowPrivateNetwork;
+  }
   if (v.retentionDays !== undefined) {
     const d = v.retentionDays;
     if (typeof d !== 'number' || !Number.isInteger(d) || d < 1 || d > 3650) throw new SettingsError(`retentionDays: expected an integer from 1 to 3650, got ${kind(d)}`);

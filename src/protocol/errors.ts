@@ -15,6 +15,7 @@ import { CodedError } from '../errors/coded-error';
  * | `E_MISSING_FIELD`       | a required field is absent (the message names its path)                      | yes                 |
  * | `E_INVALID_FIELD`       | a field has the wrong type or value (path, what was expected, what arrived)  | yes                 |
  * | `E_UNSUPPORTED_VERSION` | `hello` asked for a protocol version this host does not speak                | yes                 |
+ * | `E_TOO_DEEP`            | the JSON nests deeper than 32 levels (checked before parsing)                | yes                 |
  * | `E_FRAME_TOO_LARGE`     | a length prefix over 64 MiB; the stream cannot be delimited any more         | no: exits 1         |
  * | `E_FRAME_TRUNCATED`     | stdin ended in the middle of a frame                                         | no: exits 1         |
  * | `E_TOO_MANY_REQUESTS`   | a `schedule` lists more than 2000 requests                                   | yes                 |
@@ -34,6 +35,7 @@ export const PROTOCOL_ERROR_CODES = [
   'E_MISSING_FIELD',
   'E_INVALID_FIELD',
   'E_UNSUPPORTED_VERSION',
+  'E_TOO_DEEP',
   'E_FRAME_TOO_LARGE',
   'E_FRAME_TRUNCATED',
   'E_TOO_MANY_REQUESTS',

@@ -66,6 +66,12 @@ export interface ScheduleRequest {
    * https origins (a local dev site's own CA). The host reads it; `E_CA_FILE` when it cannot.
    */
   caFile?: string;
+  /**
+   * The user allows a public page's list to reach loopback, link-local and private addresses
+   * (extension option). Otherwise the host refuses connections to an address more private than
+   * the page's own (Private Network Access). @default false
+   */
+  allowPrivateNetwork?: boolean;
 }
 
 /** Handshake-time statistics from the store. */

@@ -84,7 +84,8 @@ function parseSchedule(c: Checker, id: RequestId, value: Fields): ScheduleReques
     c.fail('E_TOO_MANY_REQUESTS', `requests: a schedule may list at most ${MAX_REQUESTS_PER_SCHEDULE} requests, got ${list.length}`);
   }
   const requests = list.map((item, i) => parseItem(c, item, `requests[${i}]`));
-  return strip({ type: 'schedule', id, pageId, documentUrl, requests, mode, strategies, caFile: parseCaFile(c, value, mode) });
+  const allowPrivateNetwork = c.optionalBoolean(value, 'allowPrivateNetwork', '');
+  return strip({ type: 'schedule', id, pageId, documentUrl, requests, mode, strategies, caFile: parseCaFile(c, value, mode), allowPrivateNetwork });
 }
 
 function parseStrategies(c: Checker, value: Fields, mode: string): StrategyName[] | undefined {

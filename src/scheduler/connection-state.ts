@@ -21,6 +21,14 @@ export interface DispatchState extends Dispatch {
   blocksPipeline: boolean;
   paused: boolean;
   settled: boolean;
+  earlyHints: string[] | undefined;
+}
+
+/** A response that ended but is not trusted yet (`ResponseEndInfo.confirmed` false). */
+export interface HeldResponse {
+  readonly dispatch: DispatchState;
+  readonly bytes: number;
+  readonly doneAt: number;
 }
 
 export interface ConnState {
@@ -41,6 +49,12 @@ export interface ConnState {
   gate: DispatchState | undefined;
   /** When body bytes last arrived on it (h2 stall detection, stream-stall.ts). */
   lastDataAt: number | undefined;
+  /** Requests this connection may carry before the server closes it, when known (request-budget.ts). */
+  budget: number | undefined;
+  /** Responses that ended on it. */
+  served: number;
+  /** Ended responses waiting to be confirmed, in order (a set: confirmed ones leave in O(1)). */
+  readonly held: Set<HeldResponse>;
 }
 
 export interface OriginState {

@@ -1,4 +1,5 @@
 import type { ConnState, OriginState } from './connection-state';
+import { expectedFamily } from './content-type-check';
 import { isPipelinable, type ScheduledRequest } from './request';
 import type { Strategy } from './strategies';
 
@@ -20,7 +21,22 @@ export function roomFor(
   if (c.protocol === 'h2') return c.maxStreams - n;
   if (n === 0) return 1;
   if (c.gate || c.blockers > 0 || !strategy.pipelining || !isPipelinable(req.method)) return 0;
-  return c.origin.health.depth(now, strategy.maxPipelineDepth) - n;
+  const health = c.origin.health;
+  if (health.state(now) === 'probing' && sameFamilyAhead(c, req)) return 0;
+  return health.depth(now, strategy.maxPipelineDepth) - n;
+}
+
+/**
+ * While an origin's pipelining is on probation, a request is not pipelined directly behind one
+ * that expects the same family of response (two images): a server that answers out of order
+ * would swap them unseen. Behind a different family a swap contradicts a `Content-Type`
+ * (content-type-check.ts), so the probe itself shows whether the origin keeps order.
+ */
+function sameFamilyAhead(c: ConnState, req: ScheduledRequest): boolean {
+  const family = expectedFamily(req.resourceType);
+  if (family === undefined) return false;
+  const last = c.outstanding[c.outstanding.length - 1];
+  return last !== undefined && expectedFamily(last.request.resourceType) === family;
 }
 
 /** Connections an origin may have open at once under `strategy`. */

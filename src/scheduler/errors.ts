@@ -5,11 +5,18 @@ import { CodedError } from '../errors/coded-error';
  *
  * Request-level codes (a request settles with one of these):
  * - `E_CONNECT_FAILED`   no connection to the origin could be established.
- * - `E_CONNECTION_LOST`  the connection died before the response completed, and the request was
- *                        already retried once (idempotent) — or cannot be retried (see next).
+ * - `E_CONNECTION_LOST`  the connection died before the response completed, and the request has
+ *                        used its attempts or its sends (retry-policy.ts) — or its connection was
+ *                        closed because another request on it failed.
  * - `E_NOT_RETRYABLE`    a non-idempotent request was lost with its connection; it is never replayed.
  * - `E_RESPONSE_FAILED`  the transport reported a failure specific to this request.
  * - `E_SCHEDULER_CLOSED` the scheduler was closed while the request was pending.
+ * - `E_LOAD_TIMEOUT`     the whole load's time ran out while the request was pending.
+ * - `E_UNSAFE_PORT`      the URL's port is on the Fetch standard's list of bad ports (never connected).
+ *
+ * Codes the transport reports and a request keeps as its own (the real cause, never "connection
+ * lost"): `E_DESYNC`, `E_BAD_RESPONSE`, `E_REQUEST_TIMEOUT`, `E_RESPONSE_STALLED`,
+ * `E_PRIVATE_NETWORK` (see native-host/transport/transport-errors.ts).
  *
  * Argument codes (thrown by `enqueue` / option validation):
  * `E_INVALID_URL`, `E_UNSUPPORTED_SCHEME`, `E_INVALID_METHOD`, `E_INVALID_PRIORITY`,
@@ -21,6 +28,8 @@ export type SchedulerErrorCode =
   | 'E_NOT_RETRYABLE'
   | 'E_RESPONSE_FAILED'
   | 'E_SCHEDULER_CLOSED'
+  | 'E_LOAD_TIMEOUT'
+  | 'E_UNSAFE_PORT'
   | 'E_INVALID_URL'
   | 'E_UNSUPPORTED_SCHEME'
   | 'E_INVALID_METHOD'
@@ -29,12 +38,17 @@ export type SchedulerErrorCode =
   | 'E_QUEUE_FULL'
   | 'E_UNKNOWN_STRATEGY';
 
-export class SchedulerError extends CodedError<SchedulerErrorCode> {
+export type ResponseErrorCode = 'E_DESYNC' | 'E_BAD_RESPONSE' | 'E_REQUEST_TIMEOUT' | 'E_RESPONSE_STALLED' | 'E_PRIVATE_NETWORK';
+
+/** Transport codes that name why one request failed; a request that fails with one keeps it. */
+export const RESPONSE_ERROR_CODES: ReadonlySet<string> = new Set<ResponseErrorCode>(['E_DESYNC', 'E_BAD_RESPONSE', 'E_REQUEST_TIMEOUT', 'E_RESPONSE_STALLED', 'E_PRIVATE_NETWORK']);
+
+export class SchedulerError extends CodedError<SchedulerErrorCode | ResponseErrorCode> {
   override readonly name = 'SchedulerError';
   /** The transport's own error code when this wraps one (e.g. `ECONNREFUSED`, `UND_ERR_SOCKET`). */
   readonly causeCode: string | undefined;
 
-  constructor(code: SchedulerErrorCode, message: string, causeCode?: string) {
+  constructor(code: SchedulerErrorCode | ResponseErrorCode, message: string, causeCode?: string) {
     super(code, message);
     this.causeCode = causeCode;
   }

@@ -7,3 +7,6 @@ export { Scheduler, type SchedulerObserver, type SchedulerOptions, type Schedule
 export type { PipelineHealthState, DemotionReason } from './pipeline-health';
 export { InMemoryOriginMemory, type InMemoryOriginMemoryOptions, type OriginFacts, type OriginMemory, type OriginMemoryJson, type PageOrigin } from './origin-memory';
 export { preconnectCount, preconnectPlan, type PreconnectTarget } from './preconnect';
+export { MemoryBudgets, keepAliveMax, observeBudget, type BudgetFacts, type BudgetObservation, type OriginBudgets } from './request-budget';
+export { MAX_ATTEMPTS, MAX_SENDS } from './retry-policy';
+export { RememberedBudgets } from './remembered-budgets';

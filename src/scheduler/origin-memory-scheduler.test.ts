@@ -67,6 +67,23 @@ describe('origin memory in the scheduler', () => {
     expect(f).toMatchObject({ protocol: 'h1', rttMs: 42, pipelining: 'good', requestBudget: 3 });
   });
 
+  test('the request budget is one fact: learned from Keep-Alive max into the memory, and a later load\'s connections carry no more', () => {
+    const memory = new InMemoryOriginMemory();
+    const first = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }), memory);
+    first.add(`${H}/i0`);
+    first.scheduler.connectionReady(1, { protocol: 'http/1.1' });
+    const d = first.transport.dispatchOf('/i0');
+    first.scheduler.responseStarted(d.id, { status: 200, httpVersion: '1.1', keepAlive: true, keepAliveMax: 1 }); // 2 requests in all
+    expect(memory.get(H)?.requestBudget).toBe(2);
+    const later = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }), memory);
+    for (let i = 0; i < 3; i++) later.add(`${H}/i${i}`);
+    later.scheduler.connectionReady(1, { protocol: 'http/1.1' });
+    later.finish('/i0');
+    later.finish('/i1');
+    expect(later.transport.closedByScheduler).toContain(1);
+    expect(later.transport.on(1).map((x) => x.request.path)).toEqual(['/i0', '/i1']);
+  });
+
   test('one failure demotes as today, and the memory remembers it', () => {
     const memory = new InMemoryOriginMemory();
     memory.put({ origin: H, pipelining: 'good', protocol: 'h1' });

@@ -52,10 +52,6 @@ export class OriginLearner {
     this.once(o.origin, 'pipelining', { pipelining: 'good' });
   }
 
-  requestBudget(o: OriginState, requests: number): void {
-    this.once(o.origin, 'budget', { requestBudget: requests });
-  }
-
   private once(origin: string, key: string, facts: Omit<OriginFacts, 'origin' | 'lastSeen'>): void {
     if (!this.mark(origin, key)) return;
     this.memory.put({ origin, ...facts });

@@ -3,14 +3,15 @@
  *
  *   unknown ──first keep-alive HTTP/1.1 response header──▶ probing (depth 2)
  *   probing ──`probeSuccesses` clean pipelined responses──▶ good (full depth)
- *   any     ──close with requests outstanding / HTTP/1.0 / `Connection: close` mid-pipeline──▶ bad
+ *   any     ──close with requests outstanding / HTTP/1.0 / `Connection: close` mid-pipeline /
+ *             a desynchronised connection / a Content-Type contradicting the request──▶ bad
  *   bad     ──`demoteMs` elapsed──▶ unknown
  *
  * While `bad`, the origin still gets persistent connections, one request at a time.
  */
 export type PipelineHealthState = 'unknown' | 'probing' | 'good' | 'bad';
 
-export type DemotionReason = 'closed-with-outstanding' | 'http10' | 'connection-close-mid-pipeline';
+export type DemotionReason = 'closed-with-outstanding' | 'http10' | 'connection-close-mid-pipeline' | 'desync' | 'content-type-mismatch';
 
 export class PipelineHealth {
   private current: PipelineHealthState = 'unknown';

@@ -24,5 +24,6 @@ export function toResult(req: ScheduledRequest, d: DispatchState | undefined, by
     attempts: req.attempts,
     protocol: d?.conn.protocol,
     error: error ? toErrorInfo(error) : undefined,
+    ...(d?.earlyHints ? { earlyHints: d.earlyHints } : {}),
   };
 }

@@ -35,8 +35,10 @@ export interface ScheduledRequest {
   readonly resourceType: string | undefined;
   readonly idempotent: boolean;
   state: RequestState;
-  /** How many times it has been handed to a connection. */
+  /** How many times it has been handed to a connection (at most `MAX_SENDS`, retry-policy.ts). */
   attempts: number;
+  /** Attempts that failed and counted against `MAX_ATTEMPTS` (a request lost unanswered on a reused connection does not count). */
+  failedAttempts: number;
   /** Set when a previous attempt was lost with its connection (RFC 9112 §9.3.2 rules apply). */
   retrying: boolean;
 }
@@ -65,6 +67,8 @@ export interface RequestResult {
   attempts: number;
   protocol: string | undefined;
   error: ErrorInfo | undefined;
+  /** `Link` header values of `103 Early Hints` that preceded the response, when there were any. */
+  earlyHints?: string[];
 }
 
 /**
@@ -116,6 +120,7 @@ export function createRequest(spec: RequestSpec, id: number, now: number): Sched
     idempotent: IDEMPOTENT.has(method),
     state: 'queued',
     attempts: 0,
+    failedAttempts: 0,
     retrying: false,
   };
 }

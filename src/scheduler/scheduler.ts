@@ -1,15 +1,21 @@
-import { createOrigin, type ConnState, type DispatchState, type OriginState } from './connection-state';
+import { isBadPort, portOf } from '../targets/bad-ports';
+import { createOrigin, type ConnState, type DispatchState, type HeldResponse, type OriginState } from './connection-state';
+import { contentTypeContradicts } from './content-type-check';
 import { DeliveryMeter } from './delivery-meter';
 import { connectionsToOpen, pickConnection } from './dispatch-policy';
-import { SchedulerError, errorCodeOf, toErrorInfo, type SchedulerErrorCode } from './errors';
+import { SchedulerError, errorCodeOf, toErrorInfo } from './errors';
+import { HeldResponses } from './held-responses';
 import { LowLatencyPauser } from './low-latency-pauser';
-import { connectionsForPath, FlightRate, SEGMENT_BYTES } from './path-estimate';
+import { decidePathSize, measureFirstFlight, type PathSizing } from './path-sizing';
 import type { OriginMemory } from './origin-memory';
 import { OriginLearner, recallOrigin } from './origin-recall';
 import type { DemotionReason } from './pipeline-health';
 import { isLowLatency } from './priority';
 import { createRequest, isPipelinable, type RequestResult, type RequestSpec, type ScheduledRequest } from './request';
+import { MemoryBudgets, applyBudget, keepAliveBudget, observeBudget, type BudgetObservation, type OriginBudgets } from './request-budget';
+import { RememberedBudgets } from './remembered-budgets';
 import { toResult } from './request-result';
+import { collateralError, decideRetry, isDesync, isFinalError, lostError } from './retry-policy';
 import { validateStrategy, type Strategy } from './strategies';
 import { noteStreamData } from './stream-stall';
 import type { Clock, ConnectionInfo, ResponseEndInfo, ResponseStartInfo, TransportHandler, TransportPort } from './transport-port';
@@ -22,12 +28,7 @@ export interface SchedulerObserver {
   onPathSized?(origin: string, sizing: PathSizing): void;
 }
 
-export interface PathSizing {
-  connectionCap: number;
-  /** Bottleneck rate from the first flight, bytes per ms; undefined when it was too short to tell. */
-  rateBytesPerMs: number | undefined;
-  rttMs: number;
-}
+export type { PathSizing };
 
 export interface SchedulerOptions {
   strategy: Strategy;
@@ -44,6 +45,16 @@ export interface SchedulerOptions {
   maxQueued?: number;
   /** What earlier loads learned per origin; read and written when `strategy.useOriginMemory`. */
   memory?: OriginMemory;
+  /**
+   * Per-origin connection request budgets, learned and used (request-budget.ts). @default the
+   * origin memory's `requestBudget` facts when a memory is used, else a new `MemoryBudgets`
+   */
+  budgets?: OriginBudgets;
+  /**
+   * Connect to ports on the Fetch standard's bad-ports list. Otherwise such a request settles at
+   * once with `E_UNSAFE_PORT`, as browsers refuse it. @default false
+   */
+  allowUnsafePorts?: boolean;
 }
 
 export interface SchedulerStats {
@@ -54,8 +65,6 @@ export interface SchedulerStats {
   pauses: number;
 }
 
-/** An idempotent request lost with its connection is retried at most this many times in total. */
-const MAX_ATTEMPTS = 2;
 /** After this many failed connection attempts in a row, an origin's waiting requests fail. */
 const MAX_CONSECUTIVE_CONNECT_FAILURES = 3;
 
@@ -74,6 +83,9 @@ export class Scheduler implements TransportHandler {
   private readonly observer: SchedulerObserver;
   private readonly learned: Map<string, number>;
   private readonly maxQueued: number;
+  private readonly budgets: OriginBudgets;
+  private readonly allowUnsafePorts: boolean;
+  private readonly held = new HeldResponses();
   private readonly origins = new Map<string, OriginState>();
   private readonly conns = new Map<number, ConnState>();
   private readonly dispatches = new Map<number, DispatchState>();
@@ -107,6 +119,9 @@ export class Scheduler implements TransportHandler {
     this.maxQueued = options.maxQueued ?? 50_000;
     this.memory = options.strategy.useOriginMemory ? options.memory : undefined;
     this.learner = this.memory ? new OriginLearner(this.memory) : undefined;
+    // One budget per origin: in the origin memory when there is one (remembered-budgets.ts).
+    this.budgets = options.budgets ?? (this.memory ? new RememberedBudgets(this.memory) : new MemoryBudgets());
+    this.allowUnsafePorts = options.allowUnsafePorts ?? false;
     this.pauser = new LowLatencyPauser(options.strategy.maxLowPriorityFlowing, options.strategy.minPauseBytes, this.transport, () => {
       this.counters.pauses += 1;
     });
@@ -120,10 +135,17 @@ export class Scheduler implements TransportHandler {
     }
     const req = createRequest(spec, this.nextRequestId, this.clock.now());
     this.nextRequestId += 1;
-    const o = this.originFor(req.origin);
-    o.queue.push(req);
     this.queued += 1;
     this.unsettled += 1;
+    const port = portOf(new URL(req.origin));
+    if (!this.allowUnsafePorts && isBadPort(port)) {
+      // Settled, not thrown: a page that names such a URL still gets every other result.
+      this.fail(req, new SchedulerError('E_UNSAFE_PORT', `port ${port} is one browsers refuse to connect to (Fetch "bad ports"); not fetching ${req.url}`));
+      this.notifyIdle();
+      return req.id;
+    }
+    const o = this.originFor(req.origin);
+    o.queue.push(req);
     this.markDirty(o);
     return req.id;
   }
@@ -189,15 +211,26 @@ export class Scheduler implements TransportHandler {
     const ready = o.conns.some((x) => x.state === 'ready');
     if (!ready && (o.conns.length === 0 || o.consecutiveConnectFailures >= MAX_CONSECUTIVE_CONNECT_FAILURES)) {
       const code = errorCodeOf(error);
-      const why = new SchedulerError('E_CONNECT_FAILED', `could not connect to ${o.origin}: ${toErrorInfo(error).message}`, code);
+      // A refused address keeps its own code: it is a decision, not a network failure.
+      const why = code === 'E_PRIVATE_NETWORK'
+        ? new SchedulerError('E_PRIVATE_NETWORK', toErrorInfo(error).message)
+        : new SchedulerError('E_CONNECT_FAILED', `could not connect to ${o.origin}: ${toErrorInfo(error).message}`, code);
       for (const req of [...o.retries.clear(), ...o.queue.drain()]) this.fail(req, why);
       o.consecutiveConnectFailures = 0;
     }
     this.markDirty(o);
   }
 
-  /** The connection is gone (peer close, reset, or our own close). Outstanding requests are lost. */
+  /**
+   * The connection is gone (peer close, reset, or our own close). Outstanding requests are lost;
+   * with an `E_DESYNC` error, so are its unconfirmed responses (they may belong to other requests).
+   */
   connectionClosed(connectionId: number, error?: unknown): void {
+    this.closeConnectionState(connectionId, error, undefined);
+  }
+
+  /** `culprit` (if any) failed with `error`; the others on the connection are collateral. */
+  private closeConnectionState(connectionId: number, error: unknown, culprit: DispatchState | undefined, desyncReason: DemotionReason = 'desync'): void {
     const c = this.conns.get(connectionId);
     if (!c || c.state === 'closed') return;
     if (c.state === 'connecting') {
@@ -206,10 +239,41 @@ export class Scheduler implements TransportHandler {
       return;
     }
     this.forgetConnection(c);
+    const o = c.origin;
     const lost = c.outstanding.filter((d) => !d.settled);
-    if (lost.length > 1 && c.protocol === 'http/1.1') this.demote(c.origin, 'closed-with-outstanding');
-    for (const d of lost) this.loseDispatch(d, error);
-    this.markDirty(c.origin);
+    const desync = isDesync(error);
+    if (c.protocol === 'http/1.1') {
+      if (desync) this.demote(o, desyncReason);
+      else if (lost.length > 1 && !(c.budget !== undefined && c.served >= c.budget)) this.demote(o, 'closed-with-outstanding');
+      // Closed at a response boundary with requests unanswered: the server's per-connection budget.
+      if (!desync && culprit === undefined && c.served > 0 && lost.length > 0 && lost.every((d) => d.firstByteAt === undefined)) {
+        this.learnBudget(o.origin, { kind: 'closed-after', responses: c.served });
+      }
+    }
+    for (const h of this.held.takeAll(c)) {
+      if (desync) this.loseDispatch(h.dispatch, error, true);
+      else this.settleHeld(h);
+    }
+    const collateral = culprit === undefined ? error : collateralError(error);
+    for (const d of lost) this.loseDispatch(d, d === culprit ? error : collateral, desync);
+    this.markDirty(o);
+  }
+
+  /** Records an observation; a budget learned now applies to the origin's open connections too. */
+  private learnBudget(origin: string, obs: BudgetObservation): void {
+    const facts = observeBudget(this.budgets.get(origin), obs);
+    this.budgets.set(origin, facts);
+    const o = this.origins.get(origin);
+    if (facts.budget === undefined || !o) return;
+    for (const c of applyBudget(o.conns, facts.budget)) this.retire(c);
+  }
+
+  /** Closes a connection that has nothing outstanding and takes nothing more. */
+  private retire(c: ConnState): void {
+    // Every request on it was answered and no surplus arrived, so what it still holds is confirmed.
+    this.forgetConnection(c);
+    this.transport.closeConnection(c.id);
+    for (const h of this.held.takeAll(c)) this.settleHeld(h);
   }
 
   responseStarted(dispatchId: number, info: ResponseStartInfo): void {
@@ -219,17 +283,23 @@ export class Scheduler implements TransportHandler {
     d.status = info.status;
     d.httpVersion = info.httpVersion;
     d.contentLength = info.contentLength;
+    if (info.earlyHints) d.earlyHints = info.earlyHints;
     const c = d.conn;
     if (!d.blocksPipeline && (info.contentLength ?? 0) >= this.strategy.largeResponseBytes) {
       d.blocksPipeline = true;
       c.blockers += 1;
     }
     if (c.protocol === 'http/1.1') {
+      if (info.keepAliveMax !== undefined) this.learnBudget(c.origin.origin, { kind: 'keep-alive-max', requests: keepAliveBudget(c, info.keepAliveMax) });
+      if ((c.outstanding.length > 1 || c.held.size > 0) && contentTypeContradicts(d.request.resourceType, info.contentType, info.status)) {
+        this.contentTypeMismatch(c, d, info.contentType as string);
+        return;
+      }
       if (info.httpVersion === '1.0') this.demote(c.origin, 'http10');
       if (!info.keepAlive) {
         c.draining = true;
-        // The server's budget: this response's place among those the connection carried.
-        if (info.httpVersion === '1.1') this.learner?.requestBudget(c.origin, c.carried - (c.outstanding.length - 1 - c.outstanding.indexOf(d)));
+        // The server's budget, announced: this response's place among those the connection carried.
+        if (info.httpVersion === '1.1' && info.status < 400) this.learnBudget(c.origin.origin, { kind: 'connection-close', requests: c.served + 1 });
         const behind = c.outstanding.indexOf(d) < c.outstanding.length - 1;
         if (behind) this.demote(c.origin, 'connection-close-mid-pipeline');
         // This connection takes nothing more: the origin may need another one.
@@ -264,24 +334,7 @@ export class Scheduler implements TransportHandler {
       // Pausing starts or stops with the link's state; only then is there anything to re-decide.
       if ((this.urgentOutstanding > 0 || this.pauser.pausedCount > 0) && this.meter.linkBusy(now) !== this.linkBusy) this.markDirty(d.conn.origin);
     }
-    if (this.strategy.adaptConnectionsToPath && d.conn.protocol === 'http/1.1') this.measurePath(d, bytes, now);
-  }
-
-  private measurePath(d: DispatchState, bytes: number, now: number): void {
-    const o = d.conn.origin;
-    if (o.path.state === 'decided') return;
-    if (o.path.state === 'idle') {
-      // The round trip: the handshake's, or this response's request-to-first-byte time if longer
-      // (a relay or proxy that answers the handshake itself hides the path's RTT from it).
-      const ttfb = d.firstByteAt === undefined ? 0 : d.firstByteAt - d.sentAt;
-      const rttMs = Math.max(o.rttMs ?? 0, ttfb);
-      // A flight ends at a pause for ACKs: about a round trip, which segments never take on a
-      // path of useful rate (1,448 B at 375 kbit/s is 31 ms).
-      o.path = { state: 'measuring', dispatchId: d.id, rttMs, flight: new FlightRate(Math.max(20, rttMs / 2)) };
-    }
-    if (o.path.state !== 'measuring' || o.path.dispatchId !== d.id) return;
-    o.path.flight.add(bytes, now);
-    if (o.path.flight.done || o.path.flight.countedBytes >= 8 * SEGMENT_BYTES) this.decidePath(o);
+    if (this.strategy.adaptConnectionsToPath && d.conn.protocol === 'http/1.1' && measureFirstFlight(d, bytes, now)) this.decidePath(d.conn.origin);
   }
 
   /**
@@ -289,15 +342,11 @@ export class Scheduler implements TransportHandler {
    * `pump` false when the caller pumps the origin itself (settling a dispatch always does).
    */
   private decidePath(o: OriginState, pump = true): void {
-    if (o.path.state !== 'measuring') return;
-    const rate = o.path.flight.estimate();
-    const { rttMs } = o.path;
-    const max = this.strategy.maxConnectionsPerOrigin;
-    const connectionCap = rate === undefined || !(rttMs > 0) ? max : connectionsForPath(rate, rttMs, max);
-    o.path = { state: 'decided', connectionCap };
-    this.meter.addCapacity(rate);
-    this.learner?.pathSized(o, connectionCap, rate);
-    this.observer.onPathSized?.(o.origin, { connectionCap, rateBytesPerMs: rate, rttMs });
+    const sizing = decidePathSize(o, this.strategy.maxConnectionsPerOrigin);
+    if (!sizing) return;
+    this.meter.addCapacity(sizing.rateBytesPerMs);
+    this.learner?.pathSized(o, sizing.connectionCap, sizing.rateBytesPerMs);
+    this.observer.onPathSized?.(o.origin, sizing);
     if (pump) this.markDirty(o);
   }
 
@@ -313,15 +362,45 @@ export class Scheduler implements TransportHandler {
       if (this.learner && c.origin.health.state(now) === 'good') this.learner.pipelining(c.origin, 'good');
     }
     if (c.gate === d) c.gate = undefined;
+    c.served += 1;
     this.settleDispatch(d);
-    this.settle(d.request, { dispatch: d, bytes: info.bytes, doneAt: now });
-    if (c.draining && c.outstanding.length === 0 && c.state !== 'closed') {
-      // Closing it ourselves (rather than waiting for the peer's FIN) lets the next connection
-      // open now; the transport's later `connectionClosed` for it is ignored.
-      this.forgetConnection(c);
-      this.transport.closeConnection(c.id);
+    if (info.confirmed === false && c.state !== 'closed') {
+      // Its slot is free (the pipeline keeps flowing); its result waits for `responseConfirmed`.
+      this.held.hold(d, info.bytes, now);
+    } else {
+      this.settle(d.request, { dispatch: d, bytes: info.bytes, doneAt: now });
     }
+    // Closing it ourselves (rather than waiting for the peer's FIN) lets the next connection
+    // open now; the transport's later `connectionClosed` for it is ignored.
+    if (c.draining && c.outstanding.length === 0 && c.state !== 'closed') this.retire(c);
     this.markDirty(c.origin);
+  }
+
+  /**
+   * A response whose type contradicts its request (an image answered with a script), on a
+   * connection with other requests in flight: it may be another request's response, shifted. It
+   * is not a framing failure, so the response alone would be kept; but nothing on the connection
+   * since it was last in step can be told apart from a shifted response, so the connection is
+   * treated as desynchronised: discarded, its unconfirmed requests fetched again without
+   * pipelining (where the same answer is accepted whatever its type), and the origin demoted.
+   */
+  private contentTypeMismatch(c: ConnState, d: DispatchState, type: string): void {
+    const why = new SchedulerError('E_DESYNC', `${d.request.url} (${d.request.resourceType}) was answered with ${type} on a connection with other requests in flight: possibly another request's response`);
+    this.closeConnectionState(c.id, why, undefined, 'content-type-mismatch');
+    this.transport.closeConnection(c.id);
+  }
+
+  /** A response that ended unconfirmed is trusted now. */
+  responseConfirmed(dispatchId: number): void {
+    const h = this.held.confirm(dispatchId);
+    if (!h) return;
+    this.settleHeld(h);
+    this.notifyIdle();
+  }
+
+  /** A held response settles as it was received. */
+  private settleHeld(h: HeldResponse): void {
+    this.settle(h.dispatch.request, { dispatch: h.dispatch, bytes: h.bytes, doneAt: h.doneAt });
   }
 
   /**
@@ -332,7 +411,10 @@ export class Scheduler implements TransportHandler {
     const d = this.dispatches.get(dispatchId);
     if (!d || d.settled) return;
     if (connectionLevel) {
-      this.connectionClosed(d.conn.id, error);
+      // A timeout or a bad response is this request's own failure; the others on the connection
+      // are collateral. A socket error is the connection's: every request on it was lost alike.
+      const own = isFinalError(error) || errorCodeOf(error) === 'E_BAD_RESPONSE';
+      this.closeConnectionState(d.conn.id, error, own ? d : undefined);
       if (!d.settled) this.loseDispatch(d, error);
       return;
     }
@@ -342,11 +424,14 @@ export class Scheduler implements TransportHandler {
     this.markDirty(d.conn.origin);
   }
 
-  /** Fails everything pending and closes every connection. */
-  close(): void {
+  /**
+   * Fails everything pending with `why` (@default `E_SCHEDULER_CLOSED`) and closes every
+   * connection. Responses that ended and wait for confirmation are settled as received.
+   */
+  close(why: SchedulerError = new SchedulerError('E_SCHEDULER_CLOSED', 'the scheduler was closed before the request completed')): void {
     if (this.closed) return;
     this.closed = true;
-    const why = new SchedulerError('E_SCHEDULER_CLOSED', 'the scheduler was closed before the request completed');
+    for (const h of this.held.takeEverything()) this.settleHeld(h);
     for (const o of this.origins.values()) {
       for (const req of [...o.retries.clear(), ...o.queue.drain()]) this.fail(req, why);
       for (const c of [...o.conns]) {
@@ -435,7 +520,10 @@ export class Scheduler implements TransportHandler {
   }
 
   private open(o: OriginState): void {
-    const c: ConnState = { id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, blockers: 0, draining: false, gate: undefined, lastDataAt: undefined };
+    const c: ConnState = {
+      id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, blockers: 0,
+      draining: false, gate: undefined, budget: this.budgets.get(o.origin)?.budget, served: 0, held: new Set(), lastDataAt: undefined,
+    };
     o.conns.push(c);
     this.conns.set(c.id, c);
     this.counters.connectionsOpened += 1;
@@ -461,6 +549,7 @@ export class Scheduler implements TransportHandler {
       blocksPipeline: !isPipelinable(req.method) || this.expectedSize(req) >= this.strategy.largeResponseBytes,
       paused: false,
       settled: false,
+      earlyHints: undefined,
     };
     if (d.blocksPipeline) c.blockers += 1;
     if (isLowLatency(req.priority)) this.urgentOutstanding += 1;
@@ -468,7 +557,7 @@ export class Scheduler implements TransportHandler {
     req.attempts += 1;
     c.outstanding.push(d);
     c.carried += 1;
-    if (!this.strategy.keepAlive) c.draining = true;
+    if (!this.strategy.keepAlive || (c.budget !== undefined && c.carried >= c.budget)) c.draining = true;
     if (gate && c.protocol === 'http/1.1') c.gate = d;
     this.dispatches.set(d.id, d);
     this.counters.dispatches += 1;
@@ -489,22 +578,34 @@ export class Scheduler implements TransportHandler {
     this.observer.onDemoted?.(o.origin, reason);
   }
 
-  /** A dispatch died with its connection: retry once if idempotent, never otherwise. */
-  private loseDispatch(d: DispatchState, error: unknown): void {
-    this.settleDispatch(d);
+  /**
+   * A dispatch died with its connection (or its response was discarded with it, `discarded`):
+   * re-queued or failed as retry-policy.ts decides.
+   */
+  private loseDispatch(d: DispatchState, error: unknown, discarded = false): void {
+    if (!d.settled) this.settleDispatch(d);
     const req = d.request;
     const o = d.conn.origin;
     const code = errorCodeOf(error);
-    if (req.idempotent && req.attempts < MAX_ATTEMPTS && !this.closed) {
+    const decision = this.closed
+      ? 'fail'
+      : decideRetry({
+          idempotent: req.idempotent,
+          sends: req.attempts,
+          failedAttempts: req.failedAttempts,
+          reused: d.reused,
+          responseStarted: d.firstByteAt !== undefined || code === 'E_BAD_RESPONSE',
+          discarded,
+        }, error);
+    if (decision !== 'fail') {
+      if (decision === 'requeue-counted') req.failedAttempts += 1;
       req.retrying = true;
       req.state = 'queued';
       o.retries.push(req);
       this.counters.retries += 1;
       return;
     }
-    const message = toErrorInfo(error).message;
-    const why: SchedulerErrorCode = req.idempotent ? 'E_CONNECTION_LOST' : 'E_NOT_RETRYABLE';
-    this.settle(req, { dispatch: d, bytes: 0, doneAt: this.clock.now(), error: new SchedulerError(why, `connection lost after ${req.attempts} attempt(s): ${message}`, code) });
+    this.settle(req, { dispatch: d, bytes: 0, doneAt: this.clock.now(), error: lostError(req, error) });
   }
 
   private forgetConnection(c: ConnState): void {

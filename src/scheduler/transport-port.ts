@@ -10,8 +10,8 @@ export interface TransportPort {
   openConnection(id: number, origin: string, options: OpenOptions): void;
   /**
    * Write a request on a ready connection; answer with `responseStarted`, then `responseData` for
-   * body chunks as they arrive (optional: only path sizing uses it), then `responseEnded` — or
-   * `dispatchFailed`.
+   * body chunks as they arrive (optional: only path sizing uses it), then `responseEnded` (and
+   * `responseConfirmed` if it ended unconfirmed) — or `dispatchFailed`.
    */
   send(dispatch: Dispatch): void;
   /** Stop reading this response's body (the receive window closes); idempotent. */
@@ -39,8 +39,10 @@ export interface TransportHandler {
   responseStarted(dispatchId: number, info: ResponseStartInfo): void;
   /** `bytes` more body bytes of a dispatch arrived. */
   responseData(dispatchId: number, bytes: number): void;
-  /** A dispatch's response is complete. */
+  /** A dispatch's response is complete (and trusted, unless `info.confirmed` is false). */
   responseEnded(dispatchId: number, info: ResponseEndInfo): void;
+  /** A response that ended unconfirmed is trusted now: the connection was in step after it. */
+  responseConfirmed(dispatchId: number): void;
   /**
    * A dispatch failed. `connectionLevel` (default true) says its connection went with it, so the
    * other requests on that connection are lost as well.
@@ -88,10 +90,23 @@ export interface ResponseStartInfo {
   keepAlive: boolean;
   /** Declared body length, when the server sent one. */
   contentLength?: number;
+  /** `max=N` of a `Keep-Alive` header: requests the server allows on this connection after this one. */
+  keepAliveMax?: number;
+  /** The response's `Content-Type`, when sent. */
+  contentType?: string;
+  /** `Link` values of `103 Early Hints` responses that came before this one. */
+  earlyHints?: string[];
 }
 
 export interface ResponseEndInfo {
   bytes: number;
+  /**
+   * `false` when the response is complete but not yet trusted: on HTTP/1.1 a response is only
+   * known to belong to its request once the connection has been in step after it (no surplus
+   * response followed). The transport then answers with `responseConfirmed`, or loses it with the
+   * connection (`connectionClosed` with an `E_DESYNC` error). @default true
+   */
+  confirmed?: boolean;
 }
 
 /** Time source. Tests pass a fake one; the host passes `performance.now`. */

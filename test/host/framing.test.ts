@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { FrameWriter } from '../../native-host/host/frame-writer';
-import { FrameDecoder, decodePayload, encodeFrame, type FrameEvent } from '../../native-host/host/framing';
+import { FrameDecoder, MAX_JSON_DEPTH, decodePayload, encodeFrame, maxNesting, type FrameEvent } from '../../native-host/host/framing';
 import { ChunkAssembler, type ChunkMessage, type HostMessage } from '../../src/protocol';
 import { mulberry32 } from '../support/mulberry32';
 
@@ -147,5 +147,23 @@ describe('FrameWriter', () => {
     await writer.flush();
     expect(writer.broken).toBe(true);
     expect(errors.map((e) => (e as NodeJS.ErrnoException).code)).toEqual(['EPIPE']);
+  });
+});
+
+describe('nesting bound before JSON.parse', () => {
+  test('64 MiB of nested brackets is refused with E_TOO_DEEP in well under a second, before parsing', () => {
+    const deep = Buffer.alloc(64 * 1024 * 1024, 0x5b);
+    const t0 = performance.now();
+    expect(() => decodePayload(deep)).toThrow(expect.objectContaining({ code: 'E_TOO_DEEP' }));
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+
+  test('depth is counted outside strings only; real messages pass', () => {
+    expect(maxNesting(Buffer.from('{"a":"[[[[{{{{\\"[[[","b":[{"c":[1]}]}'), 32)).toBe(4);
+    const nested = (n: number) => Buffer.from(`${'['.repeat(n)}${']'.repeat(n)}`);
+    expect(decodePayload(nested(MAX_JSON_DEPTH))).toBeDefined();
+    expect(() => decodePayload(nested(MAX_JSON_DEPTH + 1))).toThrow(expect.objectContaining({ code: 'E_TOO_DEEP' }));
+    const schedule = { type: 'schedule', id: 1, pageId: 'p', documentUrl: 'http://a.test/', requests: Array.from({ length: 2000 }, (_, i) => ({ url: `http://a.test/${i}`, priority: 'image' })) };
+    expect(decodePayload(Buffer.from(JSON.stringify(schedule)))).toEqual(schedule);
   });
 });

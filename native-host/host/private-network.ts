@@ -1,0 +1,45 @@
+import { lookup } from 'node:dns/promises';
+import { addressSpaceOf, isMorePrivate, type AddressSpace } from '../../src/targets/address-space';
+import type { AddressCheck } from '../transport/timing-connector';
+import { TransportError } from '../transport/transport-errors';
+
+export type LookupAll = (hostname: string) => Promise<string[]>;
+
+const lookupAll: LookupAll = async (hostname) => (await lookup(hostname, { all: true })).map((a) => a.address);
+
+/**
+ * The address space of the page a list came from: its host's, or the most public of its
+ * addresses (a name that resolves to a public address is a public page). A name that does not
+ * resolve counts as public, the strictest choice.
+ */
+export async function pageAddressSpace(documentUrl: string, resolve: LookupAll = lookupAll): Promise<AddressSpace> {
+  const host = new URL(documentUrl).hostname;
+  const literal = addressSpaceOf(host);
+  if (literal) return literal;
+  let spaces: AddressSpace[];
+  try {
+    spaces = (await resolve(host)).map((a) => addressSpaceOf(a) ?? 'public');
+  } catch {
+    return 'public';
+  }
+  if (spaces.length === 0 || spaces.includes('public')) return 'public';
+  return spaces.includes('private') ? 'private' : 'local';
+}
+
+/**
+ * Private Network Access for lists that come from the browser: a page may not make the host
+ * connect to an address more private than its own (a public page to loopback, link-local or
+ * private addresses) unless the user allowed it in the extension's options. The check runs on the
+ * address each connection actually reached (timing-connector.ts), so DNS cannot steer around it.
+ * Returns undefined when everything is allowed.
+ */
+export async function privateNetworkCheck(documentUrl: string, allowed: boolean, resolve?: LookupAll): Promise<AddressCheck | undefined> {
+  if (allowed) return undefined;
+  const page = await pageAddressSpace(documentUrl, resolve);
+  if (page === 'local') return undefined;
+  return (address) => {
+    const target = addressSpaceOf(address) ?? 'public';
+    if (!isMorePrivate(target, page)) return undefined;
+    return new TransportError('E_PRIVATE_NETWORK', `${documentUrl} is a ${page} page; it may not make getlist connect to ${address} (${target}). Allow it in the extension's options to measure local servers from public pages.`);
+  };
+}

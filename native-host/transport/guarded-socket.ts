@@ -1,0 +1,88 @@
+import type { Socket } from 'node:net';
+import type { ResponseFraming } from './response-framing';
+import { TransportError } from './transport-errors';
+
+export interface GuardEvents {
+  /**
+   * Responses `[0, completed)` are trusted: the connection was in step after them, or it ended
+   * (cleanly or not) without a framing failure. Called with increasing counts.
+   */
+  onTrusted(completed: number): void;
+  /** A framing failure. Called once, before the socket is destroyed with `err`. */
+  onFailure(err: TransportError): void;
+}
+
+/**
+ * Puts `framing` (response-framing.ts) between an HTTP/1.1 socket and undici's parser, so a
+ * surplus response is caught before undici can hand it to the wrong request, and interim
+ * responses never reach undici. Must be called before the socket is handed to undici, and nothing
+ * else may read the socket in flowing mode (`data` listeners).
+ *
+ * How: undici's HTTP/1.1 client pulls every byte with `socket.read()` (on `readable`, and when a
+ * paused body resumes); this replaces `read` on this one socket with a version that frames what
+ * the real `read` returns and returns what undici may parse. undici gives back the unparsed rest
+ * of a chunk when its parser pauses (`unshift`); those bytes were framed already and pass as they are. The connector owns the socket, so
+ * this is the one place every byte passes.
+ *
+ * Why not a `data` listener beside undici: it sees the bytes but cannot stop undici parsing them.
+ * Why not a `Duplex` in front of the socket: it worked, but its second buffer cost a third of the
+ * loopback throughput with 64 KiB bodies; intercepting `read` adds no buffer, and backpressure
+ * stays the socket's own (a paused body stops `read` calls, the receive window closes).
+ * Why not a parser of our own: undici's stays in charge of everything but framing (bodies,
+ * pausing, timeouts, keep-alive) and stays the one the loopback benchmark compares against.
+ */
+export function guardSocket(socket: Socket, framing: ResponseFraming, events: GuardEvents): void {
+  let failed = false;
+  let trusted = 0;
+  const trust = (completed: number) => {
+    if (completed <= trusted) return;
+    trusted = completed;
+    events.onTrusted(completed);
+  };
+  const read = socket.read;
+  const unshift = socket.unshift;
+  /** Bytes at the front of the socket's buffer that undici gave back (`unshift`): framed already. */
+  let framedAhead = 0;
+  socket.unshift = function guardedUnshift(this: Socket, chunk: Buffer, encoding?: BufferEncoding): void {
+    // undici's parser, paused mid-chunk, returns the unparsed rest to the socket.
+    framedAhead += chunk.length;
+    unshift.call(this, chunk, encoding);
+  };
+  socket.read = function guardedRead(this: Socket, size?: number): Buffer | null {
+    if (failed) return null;
+    const got = read.call(this, size) as Buffer | string | null;
+    if (got === null || typeof got === 'string' || got.length === 0) return got as Buffer | null;
+    let chunk = got;
+    let again: Buffer | undefined;
+    if (framedAhead > 0) {
+      const k = Math.min(framedAhead, got.length);
+      framedAhead -= k;
+      if (k === got.length) return got;
+      again = got.subarray(0, k);
+      chunk = got.subarray(k);
+    }
+    const scanned = framing.scan(chunk);
+    if (scanned instanceof TransportError) {
+      failed = true;
+      events.onFailure(scanned);
+      this.destroy(scanned);
+      return null;
+    }
+    if (framing.inStep) trust(framing.completed);
+    if (!again && !Array.isArray(scanned)) return scanned;
+    const pieces = Array.isArray(scanned) ? scanned : [scanned];
+    if (again) pieces.unshift(again);
+    if (pieces.length === 1) return pieces[0] as Buffer;
+    // An interim response was removed, a head rewritten, or given-back bytes joined: rare.
+    return pieces.length === 0 ? Buffer.alloc(0) : Buffer.concat(pieces);
+  };
+  socket.on('end', () => {
+    // undici has read everything before `end`: a close-delimited body is complete now.
+    framing.end();
+    if (!failed) trust(framing.completed);
+  });
+  socket.on('close', () => {
+    // A reset or a close mid-response is not a desync: what was complete stays trusted.
+    if (!failed) trust(framing.completed);
+  });
+}

@@ -1,0 +1,29 @@
+import { CodedError } from '../../src/errors/coded-error';
+
+/**
+ * Errors the transport raises itself. Callers match on `code` (stable strings):
+ *
+ * - `E_DESYNC`            the connection's responses stopped matching its requests: bytes after a
+ *                         complete response with nothing asked, more responses than requests, or
+ *                         bytes that are not a status line where a response must start. Nothing
+ *                         received since the connection was last known in step can be trusted.
+ * - `E_BAD_RESPONSE`      one response cannot be read safely (headers too large, unsolicited
+ *                         `101`, both `Transfer-Encoding` and `Content-Length`, a bad length).
+ * - `E_RESPONSE_STALLED`  nothing arrived for the inactivity timeout (headers or body).
+ * - `E_REQUEST_TIMEOUT`   the response did not complete within the per-request total timeout.
+ * - `E_PRIVATE_NETWORK`   the address would let a public page reach a more private network.
+ * - `E_CONNECTION_GONE`   the connection closed (or was closed) under the request.
+ */
+export type TransportErrorCode = 'E_DESYNC' | 'E_BAD_RESPONSE' | 'E_RESPONSE_STALLED' | 'E_REQUEST_TIMEOUT' | 'E_PRIVATE_NETWORK' | 'E_CONNECTION_GONE';
+
+export class TransportError extends CodedError<TransportErrorCode> {
+  override readonly name = 'TransportError';
+  constructor(
+    code: TransportErrorCode,
+    message: string,
+    /** For `E_BAD_RESPONSE`: the response (0-based, in request order on its connection) at fault. */
+    readonly responseIndex?: number,
+  ) {
+    super(code, message);
+  }
+}

@@ -1,0 +1,250 @@
+import { Scheduler, SchedulerError, strategy, type RequestResult, type RequestSpec, type Strategy } from './index';
+import { MemoryBudgets, keepAliveMax, observeBudget } from './request-budget';
+import { MAX_SENDS, decideRetry } from './retry-policy';
+import { contentTypeContradicts } from './content-type-check';
+import { FakeClock, FakeTransport } from '../../test/support/fake-transport';
+
+const O = 'http://a.test';
+const coded = (code: string, message = code) => Object.assign(new Error(message), { code });
+
+function setup(s: Strategy, budgets = new MemoryBudgets()) {
+  const clock = new FakeClock();
+  const transport = new FakeTransport();
+  const results: RequestResult[] = [];
+  const scheduler = new Scheduler({ strategy: s, transport, clock, budgets, observer: { onRequestSettled: (r) => results.push(r) } });
+  const add = (path: string, extra: Partial<RequestSpec> = {}) => scheduler.enqueue({ url: `${O}${path}`, priority: 'image', ...extra });
+  const start = (path: string, info: { keepAliveMax?: number; contentType?: string } = {}) =>
+    scheduler.responseStarted(transport.dispatchOf(path).id, { status: 200, httpVersion: '1.1', keepAlive: true, ...info });
+  const finish = (path: string, confirmed = true) => {
+    start(path);
+    scheduler.responseEnded(transport.dispatchOf(path).id, { bytes: 10, confirmed });
+  };
+  const ready = (id: number) => scheduler.connectionReady(id, { protocol: 'http/1.1' });
+  const result = (path: string) => results.find((x) => x.url.endsWith(path));
+  return { clock, transport, scheduler, results, add, start, finish, ready, result, budgets };
+}
+
+describe('retry accounting (browsers: a request unanswered on a reused connection is not a failed attempt)', () => {
+  test('the policy: free on a reused connection before any byte, counted otherwise, final for timeouts, capped in sends', () => {
+    const base = { idempotent: true, sends: 1, failedAttempts: 0, reused: true, responseStarted: false, discarded: false };
+    expect(decideRetry(base, new Error('x'))).toBe('requeue');
+    expect(decideRetry({ ...base, reused: false }, new Error('x'))).toBe('requeue-counted');
+    expect(decideRetry({ ...base, reused: false, failedAttempts: 1 }, new Error('x'))).toBe('fail');
+    expect(decideRetry({ ...base, responseStarted: true }, new Error('x'))).toBe('requeue-counted');
+    expect(decideRetry({ ...base, discarded: true, responseStarted: true }, new Error('x'))).toBe('requeue');
+    expect(decideRetry({ ...base, sends: MAX_SENDS }, new Error('x'))).toBe('fail');
+    expect(decideRetry(base, coded('E_REQUEST_TIMEOUT'))).toBe('fail');
+    expect(decideRetry(base, coded('E_RESPONSE_STALLED'))).toBe('fail');
+    expect(decideRetry({ ...base, idempotent: false }, new Error('x'))).toBe('fail');
+  });
+
+  test('a server that closes each connection after 3 responses: the 4th request is re-queued free, every time, and the budget is learned from the second close', () => {
+    const t = setup(strategy('serial'));
+    for (const p of ['/1', '/2', '/3', '/4', '/5', '/6', '/7']) t.add(p);
+    t.ready(1);
+    for (const p of ['/1', '/2', '/3']) t.finish(p);
+    t.scheduler.connectionClosed(1, coded('UND_ERR_SOCKET', 'other side closed')); // /4 was written, never answered
+    expect(t.result('/4')).toBeUndefined();
+    t.ready(2);
+    for (const p of ['/4', '/5', '/6']) t.finish(p);
+    expect(t.transport.on(2).map((d) => d.request.path)).toEqual(['/4', '/5', '/6', '/7']);
+    t.scheduler.connectionClosed(2, coded('UND_ERR_SOCKET', 'other side closed'));
+    expect(t.budgets.get(O)?.budget).toBe(3);
+    t.ready(3);
+    t.finish('/7');
+    expect(t.results.every((r) => !r.error)).toBe(true);
+    expect(t.result('/4')?.attempts).toBe(2);
+    // The next connection of the origin carries at most 3 and closes itself after them.
+    for (const p of ['/8', '/9', '/10', '/11']) t.add(p);
+    t.finish('/8');
+    expect(t.transport.on(3).map((d) => d.request.path)).toEqual(['/7', '/8', '/9']);
+    t.finish('/9');
+    expect(t.transport.closedByScheduler).toContain(3);
+  });
+
+  test('a request lost on fresh connections uses its attempts and fails with E_CONNECTION_LOST', () => {
+    const t = setup(strategy('serial'));
+    t.add('/x');
+    t.ready(1);
+    t.scheduler.connectionClosed(1, coded('ECONNRESET'));
+    t.ready(2);
+    t.scheduler.connectionClosed(2, coded('ECONNRESET'));
+    expect(t.result('/x')?.error).toMatchObject({ code: 'E_CONNECTION_LOST', causeCode: 'ECONNRESET' });
+    expect(t.transport.sent).toHaveLength(2);
+  });
+
+  test('a timeout fails that request alone; the requests pipelined behind it are re-queued', () => {
+    const t = setup(strategy('pipelined', { probeSuccesses: 0 }));
+    t.add('/warm');
+    t.ready(1);
+    t.finish('/warm');
+    t.add('/slow');
+    t.add('/b');
+    expect(t.transport.dispatchOf('/b').pipelined).toBe(true);
+    t.scheduler.dispatchFailed(t.transport.dispatchOf('/slow').id, coded('E_REQUEST_TIMEOUT', 'too slow'));
+    expect(t.result('/slow')?.error?.code).toBe('E_REQUEST_TIMEOUT');
+    expect(t.result('/b')).toBeUndefined();
+    t.ready(2);
+    t.finish('/b');
+    expect(t.result('/b')?.error).toBeUndefined();
+    expect(t.transport.sent.filter((d) => d.request.path === '/slow')).toHaveLength(1);
+  });
+});
+
+describe('request budgets', () => {
+  test('Keep-Alive: max=N stops pipelining at the budget: request N + 1 goes on another connection', () => {
+    const t = setup(strategy('pipelined', { probeSuccesses: 0, maxConnectionsPerOrigin: 2 }));
+    t.add('/0');
+    t.ready(1);
+    t.start('/0', { keepAliveMax: 2 }); // 3 requests on this connection in all
+    for (const p of ['/1', '/2', '/3', '/4']) t.add(p);
+    expect(t.transport.on(1).map((d) => d.request.path)).toEqual(['/0', '/1', '/2']);
+    expect(t.transport.opened).toHaveLength(2);
+    t.ready(2);
+    expect(t.transport.on(2).map((d) => d.request.path)[0]).toBe('/3');
+    expect(t.budgets.get(O)?.budget).toBe(3);
+  });
+
+  test('learning: Keep-Alive max at once, closes only when two agree; a budget only shrinks', () => {
+    let f = observeBudget(undefined, { kind: 'closed-after', responses: 5 });
+    expect(f.budget).toBeUndefined();
+    f = observeBudget(f, { kind: 'closed-after', responses: 7 });
+    expect(f.budget).toBeUndefined();
+    f = observeBudget(f, { kind: 'closed-after', responses: 7 });
+    expect(f.budget).toBe(7);
+    f = observeBudget(f, { kind: 'keep-alive-max', requests: 100 });
+    expect(f.budget).toBe(7);
+    f = observeBudget(f, { kind: 'keep-alive-max', requests: 4 });
+    expect(f.budget).toBe(4);
+    expect(keepAliveMax('timeout=5, max=99')).toBe(99);
+    expect(keepAliveMax('max=3')).toBe(3);
+    expect(keepAliveMax('timeout=5')).toBeUndefined();
+  });
+});
+
+describe('unconfirmed responses and desync', () => {
+  test('an unconfirmed response frees its slot but settles only when confirmed', () => {
+    const t = setup(strategy('pipelined', { probeSuccesses: 0 }));
+    t.add('/a');
+    t.add('/b');
+    t.ready(1);
+    t.finish('/a', false);
+    expect(t.result('/a')).toBeUndefined();
+    expect(t.scheduler.idle).toBe(false);
+    t.scheduler.responseConfirmed(t.transport.dispatchOf('/a').id);
+    expect(t.result('/a')?.error).toBeUndefined();
+  });
+
+  test('a desync discards the unconfirmed responses and refetches them, unpipelined, without using attempts', () => {
+    const t = setup(strategy('pipelined', { probeSuccesses: 0 }));
+    t.add('/warm');
+    t.ready(1);
+    t.finish('/warm');
+    for (const p of ['/a', '/b', '/c']) t.add(p);
+    t.finish('/a', false);
+    t.finish('/b', false);
+    t.scheduler.connectionClosed(1, coded('E_DESYNC', 'surplus response'));
+    expect(t.scheduler.stats().demotions.map((d) => d.reason)).toEqual(['desync']);
+    expect(t.results.map((r) => r.url.slice(O.length))).toEqual(['/warm']);
+    t.ready(2);
+    for (const p of ['/a', '/b', '/c']) t.finish(p);
+    expect(t.transport.on(2).every((d) => !d.pipelined)).toBe(true);
+    expect(t.results.map((r) => [r.url.slice(O.length), r.error?.code, r.attempts])).toEqual([
+      ['/warm', undefined, 1], ['/a', undefined, 2], ['/b', undefined, 2], ['/c', undefined, 2],
+    ]);
+  });
+
+  test('a request whose every attempt desyncs fails alone with E_DESYNC', () => {
+    const t = setup(strategy('serial'));
+    t.add('/bad');
+    for (let conn = 1; conn <= MAX_SENDS; conn++) {
+      t.ready(conn);
+      t.finish('/bad', false);
+      t.scheduler.connectionClosed(conn, coded('E_DESYNC', 'surplus'));
+    }
+    expect(t.result('/bad')?.error?.code).toBe('E_DESYNC');
+    expect(t.transport.sent).toHaveLength(MAX_SENDS);
+  });
+
+  test('a bad response head keeps its own code; the request behind it is collateral and re-queued', () => {
+    const t = setup(strategy('pipelined', { probeSuccesses: 0 }));
+    t.add('/warm');
+    t.ready(1);
+    t.finish('/warm');
+    t.add('/huge');
+    t.add('/next');
+    t.scheduler.dispatchFailed(t.transport.dispatchOf('/huge').id, coded('E_BAD_RESPONSE', 'headers too large'));
+    t.ready(2);
+    t.scheduler.dispatchFailed(t.transport.dispatchOf('/huge').id, coded('E_BAD_RESPONSE', 'headers too large'));
+    expect(t.result('/huge')?.error?.code).toBe('E_BAD_RESPONSE');
+    t.ready(3);
+    t.finish('/next');
+    expect(t.result('/next')?.error).toBeUndefined();
+  });
+
+  test('a pipelined image answered with HTML: the connection is treated as desynchronised, both refetched unpipelined and accepted', () => {
+    const t = setup(strategy('pipelined', { probeSuccesses: 0 }));
+    t.add('/warm');
+    t.ready(1);
+    t.finish('/warm');
+    t.add('/a.png', { resourceType: 'image' });
+    t.add('/b.png', { resourceType: 'image' });
+    t.start('/a.png', { contentType: 'text/html; charset=utf-8' });
+    expect(t.scheduler.stats().demotions.map((d) => d.reason)).toEqual(['content-type-mismatch']);
+    expect(t.transport.closedByScheduler).toContain(1);
+    t.ready(2);
+    t.start('/a.png', { contentType: 'text/html' }); // alone on its connection: kept whatever its type
+    t.scheduler.responseEnded(t.transport.dispatchOf('/a.png').id, { bytes: 5 });
+    t.finish('/b.png');
+    expect(t.results.map((r) => [r.url.slice(O.length), r.error?.code, r.pipelined])).toEqual([['/warm', undefined, false], ['/a.png', undefined, false], ['/b.png', undefined, false]]);
+    expect(contentTypeContradicts('image', 'text/html', 404)).toBe(false);
+    expect(contentTypeContradicts('document', 'text/html', 200)).toBe(false);
+    expect(contentTypeContradicts('script', 'image/png', 200)).toBe(true);
+    expect(contentTypeContradicts('image', 'application/octet-stream', 200)).toBe(false);
+    expect(contentTypeContradicts('stylesheet', 'text/plain', 200)).toBe(false);
+  });
+});
+
+describe('probing an origin that may answer out of order', () => {
+  test('while probing, an image is not pipelined behind an image, but behind a stylesheet it is; once proven, anything goes', () => {
+    const t = setup(strategy('pipelined', { probeSuccesses: 1, maxConnectionsPerOrigin: 1 }));
+    t.add('/doc', { resourceType: 'document' });
+    t.ready(1);
+    t.start('/doc'); // keep-alive HTTP/1.1: probing starts
+    t.add('/a.png', { resourceType: 'image' });
+    t.add('/b.png', { resourceType: 'image' });
+    t.add('/c.css', { resourceType: 'stylesheet' });
+    const written = () => t.transport.on(1).map((d) => [d.request.path, d.pipelined]);
+    expect(written()).toEqual([['/doc', false], ['/a.png', true]]);
+    t.scheduler.responseEnded(t.transport.dispatchOf('/doc').id, { bytes: 1 });
+    expect(written()).toHaveLength(2); // /b.png waits: an image behind an image (and /c.css behind it, FIFO)
+    t.finish('/a.png');
+    expect(written().slice(2)).toEqual([['/b.png', false], ['/c.css', true]]);
+    t.finish('/b.png');
+    t.finish('/c.css'); // a clean pipelined response: the origin is proven
+    t.add('/d.png', { resourceType: 'image' });
+    t.add('/e.png', { resourceType: 'image' });
+    expect(written().slice(4)).toEqual([['/d.png', false], ['/e.png', true]]);
+  });
+});
+
+describe('safe targets', () => {
+  test('a bad port settles at once with E_UNSAFE_PORT, nothing is opened; allowUnsafePorts overrides', async () => {
+    const t = setup(strategy('browser'));
+    t.scheduler.enqueue({ url: 'http://a.test:25/mail', priority: 'image' });
+    expect(t.results[0]?.error?.code).toBe('E_UNSAFE_PORT');
+    expect(t.transport.opened).toHaveLength(0);
+    await t.scheduler.whenIdle();
+    const transport = new FakeTransport();
+    const s = new Scheduler({ strategy: strategy('browser'), transport, clock: new FakeClock(), allowUnsafePorts: true });
+    s.enqueue({ url: 'http://a.test:25/mail', priority: 'image' });
+    expect(transport.opened).toHaveLength(1);
+  });
+
+  test('close(why) settles what is pending with the given code', () => {
+    const t = setup(strategy('browser'));
+    t.add('/a');
+    t.scheduler.close(new SchedulerError('E_LOAD_TIMEOUT', 'load timed out'));
+    expect(t.result('/a')?.error?.code).toBe('E_LOAD_TIMEOUT');
+  });
+});
