@@ -1,6 +1,5 @@
 import type { PageRecord } from '../model/page-record';
-import type { HarEntry, HarPage, HarTimings } from './har';
-import { harHttpVersion, isoDate, mimeTypeOf, queryString, round } from './har';
+import { harHttpVersion, isoDate, mimeTypeOf, queryString, round, type HarEntry, type HarPage, type HarTimings } from './har-format';
 import { phasesFromRecord, phaseTotals, type PhaseKind } from './waterfall/phases';
 import type { ReplayResultLike } from './waterfall/rows';
 
