@@ -74,7 +74,7 @@ test('a host forgets one origin, then everything, while another process has the 
     const summary: PageSummary = { pageId: `p${i}`, url: `${o.origin}/secret-page-${i}.html`, strategy: 'getlist', mode: 'replay', at, totalMs: 100, meanTtfbMs: 10, connectionsOpened: 1, requestsPerConnection: 1, requests: 1, bytes: 1, errors: 0, handshakeP50Ms: null, handshakeP90Ms: null };
     await writer.addPageSummaries([summary]);
     for (let k = 0; k < 50; k++) {
-      await writer.putOriginFacts([{ origin: o.origin, lastSeenAt: Date.now(), pathRttMs: 10 + k, requestsPerConnection: 100 + k }]);
+      await writer.putOriginFacts([{ origin: o.origin, lastSeen: Date.now(), rttMs: 10 + k, requestBudget: 100 + k }]);
       await writer.flush();
     }
   }
@@ -111,7 +111,7 @@ test('retention deletes the same way: expired records leave every file, younger 
     pageId: `p${n}`, url: `https://old-${n}.test/expired-${n}.html`, strategy: 'getlist', mode: 'replay', at: now - daysAgo * DAY, totalMs: 1, meanTtfbMs: 1, connectionsOpened: 1, requestsPerConnection: 1, requests: 1, bytes: 1, errors: 0, handshakeP50Ms: null, handshakeP90Ms: null,
   });
   await writer.addPageSummaries([page(1, 89.9), page(2, 30)]);
-  await writer.putOriginFacts([{ origin: 'https://old-1.test', lastSeenAt: now - 89.9 * DAY }, { origin: 'https://old-2.test', lastSeenAt: now - DAY }]);
+  await writer.putOriginFacts([{ origin: 'https://old-1.test', lastSeen: now - 89.9 * DAY }, { origin: 'https://old-2.test', lastSeen: now - DAY }]);
   await writer.flush();
   const old = ['old-1.test', 'expired-1', ...timeNeedles(now - 89.9 * DAY)];
   const young = ['old-2.test', 'expired-2', ...timeNeedles(now - 30 * DAY)];
