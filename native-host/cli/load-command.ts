@@ -1,5 +1,5 @@
 import { runToJson, summarizeStrategies, type Run, type StrategySummary } from '../../src/run';
-import type { Strategy } from '../../src/scheduler';
+import type { OriginMemory, Strategy } from '../../src/scheduler';
 import { InMemoryOriginMemory } from '../../src/scheduler';
 import { readMemoryFile, writeMemoryFile } from '../load/memory-file';
 import { loadPage, type LoadPageOptions } from '../load/page-loader';
@@ -21,7 +21,15 @@ const FLAGS: Record<string, FlagSpec> = {
   ca: { type: 'string', value: 'FILE', description: 'trust this PEM CA file for https (e.g. a test server\'s)' },
   insecure: { type: 'boolean', description: 'do not verify TLS certificates' },
   revisit: { type: 'boolean', description: 'model a returning visitor: each strategy first loads the page once unmeasured, then every measured run starts from what the earlier loads learned (origin memory, size hints); only getlist uses origin memory' },
-  memory: { type: 'string', value: 'FILE', description: 'origin memory (pipelining, h2, path, the page\'s origins) read from FILE before the runs and written back after; a missing FILE starts empty' },
+  memory: {
+    type: 'string',
+    value: 'FILE|store',
+    description:
+      'start getlist\'s runs from origin memory (pipelining, protocol, request budget, path, the page\'s origins) and write back what they learn: ' +
+      'FILE is read before the runs and written after (a missing FILE starts empty); `store` is the store\'s memory (--data-dir), ' +
+      'what the extension\'s replays and earlier `load --record`s learned, written back as it is learned (a file named store: ./store)',
+    default: 'none: every run is a first visit',
+  },
   ...FIDELITY_FLAGS,
 };
 
@@ -57,6 +65,8 @@ export const LOAD_USAGE = usageLine(LOAD_HELP.synopsis, FLAGS);
  * network affects every strategy alike. Each run uses fresh connections. With `revisit`, each
  * strategy first loads the page once, unmeasured, so that every measured run is a returning
  * visitor's: its size hints and (getlist) `base.memory` hold what the earlier loads learned.
+ * `freshMemory` gives each run without a shared memory an empty one of its own (a first visit
+ * still), for what the run learns to be collected (`--record` writes it to the store).
  */
 export async function runStrategies(
   url: string,
@@ -65,15 +75,18 @@ export async function runStrategies(
   base: Omit<LoadPageOptions, 'url' | 'strategy'>,
   progress: (run: Run, rep: number) => void,
   revisit = false,
+  freshMemory?: () => OriginMemory,
 ): Promise<Array<{ run: Run; repeat: number }>> {
   const runs: Array<{ run: Run; repeat: number }> = [];
   if (revisit) {
-    base = { ...base, sizeHints: base.sizeHints ?? new Map(), memory: base.memory ?? new InMemoryOriginMemory() };
+    base = { ...base, sizeHints: base.sizeHints ?? new Map(), memory: base.memory ?? freshMemory?.() ?? new InMemoryOriginMemory() };
     for (const s of strategies) await loadPage({ ...base, url, strategy: s });
   }
   for (let rep = 1; rep <= repeat; rep++) {
     for (const s of strategies) {
-      const run = await loadPage({ ...base, url, strategy: s });
+      // Without a shared memory every run is a first visit; `freshMemory` (--record) only collects what it learns.
+      const memory = base.memory ?? freshMemory?.();
+      const run = await loadPage({ ...base, url, strategy: s, ...(memory ? { memory } : {}) });
       progress(run, rep);
       runs.push({ run, repeat: rep });
     }
@@ -108,15 +121,23 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
     ...(hostMappings ? { hostMappings } : {}),
   };
   const revisit = boolFlag(args, 'revisit');
-  const memoryFile = stringFlag(args, 'memory');
-  const memory = memoryFile !== undefined ? readMemoryFile(memoryFile) : undefined;
-  const recorder = await Recorder.open(args);
+  const memoryFlag = stringFlag(args, 'memory');
+  const fromStore = memoryFlag === 'store';
+  const memoryFile = fromStore ? undefined : memoryFlag;
+  const recorder = await Recorder.open(args, { withStore: fromStore, io });
   let runs: Array<{ run: Run; repeat: number }>;
   try {
+    // --record writes what the runs learn to the store's memory, whichever memory they start from.
+    const listener = recorder?.memoryWriter();
+    let memory: OriginMemory | undefined;
+    let fileMemory: InMemoryOriginMemory | undefined;
+    if (fromStore && recorder) memory = await recorder.storeMemory(url);
+    else if (memoryFile !== undefined) memory = fileMemory = readMemoryFile(memoryFile, listener ? { listener } : {});
+    const freshMemory = listener ? () => new InMemoryOriginMemory({ listener }) : undefined;
     runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs, allowUnsafePorts: safety.allowUnsafePorts, ...fidelity, ...(memory ? { memory } : {}) }, (run, rep) => {
       if (!json) io.err(`  ${run.strategy.padEnd(9)} run ${rep}/${repeat}: ${run.totalMs.toFixed(0)} ms, ${run.requests.length} requests\n`);
-    }, revisit);
-    if (memoryFile !== undefined && memory) writeMemoryFile(memoryFile, memory);
+    }, revisit, freshMemory);
+    if (memoryFile !== undefined && fileMemory) writeMemoryFile(memoryFile, fileMemory);
     await recorder?.record(runs.map((r) => r.run), json ? undefined : io);
   } finally {
     await recorder?.close();

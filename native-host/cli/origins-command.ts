@@ -16,11 +16,13 @@ const FLAGS: Record<string, FlagSpec> = {
 
 export const ORIGINS_HELP: CommandHelp = {
   synopsis: 'origins',
-  summary: 'what the engine learned per origin (pipelining, h2, request budget, path)',
+  summary: 'what the engine learned per origin (pipelining, protocol, request budget, path)',
   description:
-    'Lists what the engine has learned per origin (the next load starts from it): pipelining health, ' +
-    'most requests one connection carried, h2 support, path round-trip time and bandwidth-delay product, ' +
-    'and when the origin was last seen. `getlist forget --origin O` removes an origin.',
+    'Lists what the engine has learned per origin (the next load and the extension\'s replays start from it): ' +
+    'pipelining health (bad: until when), the protocol ALPN chose, the request budget (requests the server ' +
+    'answered on one connection before closing it), the path\'s round-trip time, bottleneck rate (kB/s; ' +
+    '"uncapped" when too fast to measure) and the HTTP/1.1 connections it took, and when the origin was last ' +
+    'seen. Facts older than 7 days are not used. `getlist forget --origin O` removes an origin.',
   flags: FLAGS,
 };
 
@@ -48,13 +50,15 @@ export async function originsCommand(argv: readonly string[], io: CliIo): Promis
   const dash = '–';
   const rows = facts.map((f) => [
     f.origin,
-    new Date(f.lastSeenAt).toISOString(),
-    f.h2 === undefined ? dash : f.h2 ? 'yes' : 'no',
-    f.pipelining ? `${f.pipelining.state}${f.pipelining.lastDemotion ? ` (${f.pipelining.lastDemotion})` : ''}` : dash,
-    f.requestsPerConnection ?? dash,
-    f.pathRttMs ?? dash,
-    f.pathBdpBytes ?? dash,
+    new Date(f.lastSeen).toISOString(),
+    f.protocol ?? dash,
+    f.pipelining === 'bad' && f.pipeliningBadUntil !== undefined ? `bad until ${new Date(f.pipeliningBadUntil).toISOString()}` : f.pipelining ?? dash,
+    f.requestBudget ?? dash,
+    f.rttMs === undefined ? dash : Math.round(f.rttMs * 10) / 10,
+    // bytes per ms is kB per s.
+    f.rateBytesPerMs === undefined ? dash : f.rateBytesPerMs === null ? 'uncapped' : Math.round(f.rateBytesPerMs),
+    f.connectionCap ?? dash,
   ]);
-  io.out(`${formatTable(['origin', 'last seen', 'h2', 'pipelining', 'req/conn', 'rtt ms', 'bdp bytes'], rows)}\n`);
+  io.out(`${formatTable(['origin', 'last seen', 'protocol', 'pipelining', 'req budget', 'rtt ms', 'rate kB/s', 'conns'], rows)}\n`);
   return 0;
 }

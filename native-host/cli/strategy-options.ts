@@ -18,8 +18,8 @@ export const LOAD_FLAGS = {
   connections: { type: 'string', value: 'N', default: "each strategy's own", description: 'HTTP/1.1 connections per origin for every strategy, 1 to 64' },
   depth: { type: 'string', value: 'N', default: "each strategy's own", description: 'pipelining depth for every pipelining strategy, 1 to 256' },
   timeout: { type: 'string', value: 'MS', description: 'bound one page load to this many ms: what finished is kept, the rest is marked E_LOAD_TIMEOUT' },
-  record: { type: 'boolean', description: 'also save every connection\'s handshake in the store (source "cli") for `getlist stats`; off by default, so test runs never touch your data' },
-  'data-dir': { ...DATA_DIR_FLAG, description: `with --record: ${DATA_DIR_FLAG.description}` },
+  record: { type: 'boolean', description: 'also save every connection\'s handshake in the store (source "cli") for `getlist stats`, and what the runs learn about each origin (`getlist origins`) and the page for the next load and the extension\'s replays; off by default, so test runs never touch your data' },
+  'data-dir': { ...DATA_DIR_FLAG, description: `with --record or --memory store: ${DATA_DIR_FLAG.description}` },
 } satisfies Record<string, FlagSpec>;
 
 /** The `strategies:` section of `load` and `demo` help: each preset, what it is for and how it is set. */

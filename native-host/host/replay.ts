@@ -1,6 +1,7 @@
 import type { ScheduleItem } from '../../src/protocol';
 import type { Run } from '../../src/run';
-import { SchedulerError, type Strategy } from '../../src/scheduler';
+import { preconnectPlan, SchedulerError, type OriginMemory, type Strategy } from '../../src/scheduler';
+import { originsUsed } from '../load/page-loader';
 import { runSession, type RunTransportOptions } from '../run/run-session';
 
 export interface ReplayListOptions {
@@ -13,6 +14,13 @@ export interface ReplayListOptions {
   /** Requests still unfinished after this long fail with `E_LOAD_TIMEOUT`. @default 120000 */
   timeoutMs?: number;
   transport?: RunTransportOptions;
+  /**
+   * Origin memory (the store's, native-host/store/store-origin-memory.ts): the replay starts from
+   * what earlier loads learned (pipelining, request budgets, protocol, path; with
+   * `strategy.preconnect`, the page's learned origins are connected at t = 0) and writes back what it
+   * learns, the page's origin list included. Used only by strategies with `useOriginMemory`.
+   */
+  memory?: OriginMemory;
   now?: () => number;
 }
 
@@ -27,7 +35,8 @@ export interface ReplayListOptions {
 export async function replayList(options: ReplayListOptions): Promise<Run> {
   options.signal?.throwIfAborted();
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const { run } = await runSession(
+  const memory = options.strategy.useOriginMemory ? options.memory : undefined;
+  const { run, results } = await runSession(
     {
       url: options.documentUrl,
       strategy: options.strategy,
@@ -36,8 +45,12 @@ export async function replayList(options: ReplayListOptions): Promise<Run> {
       timeoutError: () => new SchedulerError('E_LOAD_TIMEOUT', `replaying ${options.documentUrl} with ${options.strategy.name}: still unfinished when the replay's ${timeoutMs} ms ran out`),
       signal: options.signal,
       now: options.now,
+      ...(memory ? { memory } : {}),
     },
     (scheduler) => {
+      if (memory && options.strategy.preconnect) {
+        for (const t of preconnectPlan(options.documentUrl, memory, options.strategy)) scheduler.preconnect(t.origin, t.connections);
+      }
       for (const item of options.items) {
         scheduler.enqueue({ url: item.url, method: item.method ?? 'GET', priority: item.priority, resourceType: item.resourceType });
       }
@@ -45,5 +58,6 @@ export async function replayList(options: ReplayListOptions): Promise<Run> {
   );
   // A timeout is not an error here: what was unfinished is in the run as E_LOAD_TIMEOUT.
   options.signal?.throwIfAborted();
+  memory?.putPageOrigins(options.documentUrl, originsUsed(results));
   return run;
 }

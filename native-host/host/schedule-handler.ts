@@ -1,6 +1,7 @@
 import { MAX_CONCURRENT_SCHEDULES, ProtocolError, type ScheduleRequest } from '../../src/protocol';
 import { summarizeRun, type Run, type RunSummary } from '../../src/run';
 import { strategy as strategyPreset } from '../../src/scheduler';
+import { StoreOriginMemory } from '../store/store-origin-memory';
 import type { PageSummary, StoredHandshake } from '../store/store-types';
 import { CaFileError, readCaFile } from '../transport/ca-file';
 import type { HostContext } from './host-context';
@@ -40,11 +41,14 @@ async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
   const base = req.caFile === undefined ? ctx.replay.transport : { ...ctx.replay.transport, ca: trustedCa(req.caFile, req.id) };
   const transport = addressCheck ? { ...base, addressCheck } : base;
   for (const name of req.strategies ?? []) {
+    const strategy = strategyPreset(name);
+    const memory = strategy.useOriginMemory ? await storeMemory(req, ctx) : undefined;
     const run = await replayList({
       documentUrl: req.documentUrl,
       items: req.requests,
-      strategy: strategyPreset(name),
+      strategy,
       signal: ctx.signal,
+      ...(memory ? { memory } : {}),
       now: ctx.now,
       ...ctx.replay,
       ...(transport ? { transport } : {}),
@@ -59,6 +63,23 @@ async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
     );
   }
   ctx.send({ type: 'replay-summary', id: req.id, pageId: req.pageId, summaries });
+}
+
+/**
+ * The store's origin memory for one replay of `req`'s page: the page's learned origin list and the
+ * facts of every origin it and the request list name, read afresh for each replay (another host or
+ * `getlist load --record` may have learned more meanwhile). No store, or a store that cannot be
+ * read: no memory (a first visit), logged, never a failed replay.
+ */
+async function storeMemory(req: ScheduleRequest, ctx: HostContext): Promise<StoreOriginMemory | undefined> {
+  if (!ctx.store) return undefined;
+  try {
+    const origins = originsOf(req.documentUrl, req.requests.map((r) => r.url));
+    return await StoreOriginMemory.open(ctx.store, { pages: [req.documentUrl], origins }, { onError: (err) => ctx.log.error('could not store origin facts', err) });
+  } catch (err) {
+    ctx.log.error('could not read origin memory; replaying as a first visit', err);
+    return undefined;
+  }
 }
 
 /** The user's CA file as `ca`, or the replay fails with `E_CA_FILE` before anything is fetched. */

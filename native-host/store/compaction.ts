@@ -20,7 +20,7 @@ import { checkHandshake, indexKeysOf, parseJson, seqOfKey } from './record-codec
  * removed by the next rewrite); a crash after it leaves the new one live and complete.
  */
 
-/** What a rewrite does with one record (a handshake `h!`, page summary `p!` or origin facts `f!`). */
+/** What a rewrite does with one record (a handshake `h!`, page summary `p!`, origin facts `f!` or a page's origin list `l!`). */
 export type Verdict = 'keep' | 'drop';
 export type Judge = (key: string, value: string) => Verdict;
 
@@ -58,9 +58,9 @@ export function rewriteGeneration(storeDir: string, current: string, env: Env, j
       for (const { key, value } of env.getRange({})) {
         const kind = key.slice(0, 2);
         if (kind === 'o!' || kind === 'g!') continue;
-        if (kind === 'h!' || kind === 'p!' || kind === 'f!') {
+        if (kind === 'h!' || kind === 'p!' || kind === 'f!' || kind === 'l!') {
           if (judge(key, value) === 'drop') {
-            if (kind !== 'f!') removed++;
+            if (kind === 'h!' || kind === 'p!') removed++;
             continue;
           }
           put(key, value);

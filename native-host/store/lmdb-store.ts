@@ -1,12 +1,12 @@
 import { realpathSync } from 'node:fs';
 import { CodedError } from '../../src/errors/coded-error';
-import { checkOriginFacts, type OriginFacts } from '../../src/origins/origin-facts';
+import { checkOriginFacts, checkPageOrigins, type OriginFacts, type PageOrigins } from '../../src/origins/origin-facts';
 import type { StoreHealth } from '../../src/protocol/store-health';
 import { rewriteGeneration, type Judge } from './compaction';
 import { ensurePrivateDir } from './data-dir';
 import { readActive } from './generations';
 import { asStoreError, type Env } from './lmdb-env';
-import { checkHandshake, checkPageSummary, factsKey, originPrefix, parseJson, prefixRange, timeRange } from './record-codec';
+import { checkHandshake, checkPageSummary, factsKey, originPrefix, pageOriginsKey, parseJson, prefixRange, timeRange } from './record-codec';
 import { StoreError, describeCause } from './store-errors';
 import { forgetEverything, forgetOriginJudge, olderThanJudge } from './store-judges';
 import { openLiveGeneration } from './store-open';
@@ -172,6 +172,12 @@ export class LmdbStore implements HandshakeStore {
     this.batcher.enqueue(items);
   }
 
+  async putPageOrigins(pages: readonly PageOrigins[]): Promise<void> {
+    this.checkOpen();
+    const items = pages.map((x, i): PendingItem => ({ kind: 'l', record: valid(checkPageOrigins(x), `pages[${i}]`) }));
+    this.batcher.enqueue(items);
+  }
+
   /** Writes every accepted record now. @throws StoreError `E_STORE_FULL`, `E_STORE_WRITE` */
   async flush(): Promise<void> {
     await this.batcher.flush();
@@ -239,9 +245,24 @@ export class LmdbStore implements HandshakeStore {
     }
   }
 
+  async *pageOrigins(url?: string): AsyncGenerator<PageOrigins> {
+    const env = await this.beginRead();
+    try {
+      const range = url === undefined ? prefixRange('l!') : { start: pageOriginsKey(url), end: `${pageOriginsKey(url)}\x00` };
+      for (const { value } of env.getRange(range)) {
+        const p = this.decode(checkPageOrigins, value);
+        if (p && (url === undefined || p.url === url)) yield p;
+      }
+    } catch (err) {
+      throw asStoreError(err, 'E_STORE_READ', `reading ${this.location}`, this.location);
+    } finally {
+      this.endRead();
+    }
+  }
+
   /**
    * Deletes everything, or everything about `origin`: its connections, connections opened by its
-   * pages (e.g. to a CDN), its page summaries and its facts, including those still waiting in
+   * pages (e.g. to a CDN), its page summaries, its facts and the page origin lists that name it, including those still waiting in
    * memory. The store is rewritten without them (compaction.ts), so they leave the files too.
    */
   async forget(origin?: string): Promise<number> {
@@ -249,9 +270,9 @@ export class LmdbStore implements HandshakeStore {
     if (origin !== undefined) checkQuery({ origin });
     const judge = origin === undefined ? forgetEverything : forgetOriginJudge(origin);
     await this.batcher.flush().catch(() => undefined);
-    const unsaved = this.batcher.removePending((item) => judge(item.kind === 'f' ? factsKey(item.record.origin) : `${item.kind}!`, JSON.stringify(item.record)) === 'drop');
+    const unsaved = this.batcher.removePending((item) => judge(item.kind === 'f' ? factsKey(item.record.origin) : item.kind === 'l' ? pageOriginsKey(item.record.url) : `${item.kind}!`, JSON.stringify(item.record)) === 'drop');
     const removed = await this.rewrite(judge, `forgetting in ${this.location}`);
-    return removed + unsaved.filter((i) => i.kind !== 'f').length;
+    return removed + unsaved.filter((i) => i.kind === 'h' || i.kind === 'p').length;
   }
 
   async enforceRetention(now: number = this.config.now()): Promise<number> {
@@ -363,7 +384,11 @@ export class LmdbStore implements HandshakeStore {
     }
     for (const { value } of this.env.getRange(prefixRange('f!'))) {
       const f = checkOriginFacts(parseJson(value));
-      if (!('value' in f) || f.value.lastSeenAt < cutoff) return true;
+      if (!('value' in f) || f.value.lastSeen < cutoff) return true;
+    }
+    for (const { value } of this.env.getRange(prefixRange('l!'))) {
+      const l = checkPageOrigins(parseJson(value));
+      if (!('value' in l) || l.value.lastSeen < cutoff) return true;
     }
     return false;
   }

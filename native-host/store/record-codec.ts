@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { MAX_RECORDABLE_MS } from '../../src/stats/histogram';
 import type { PageSummary, StoredHandshake } from './store-types';
 
@@ -10,6 +11,8 @@ import type { PageSummary, StoredHandshake } from './store-types';
  *                             the CDN connections a page on that origin opened)
  *   p!<ts>!<seq>              a PageSummary, ts = floor(at)
  *   f!<origin>                the OriginFacts learned about an origin (src/origins/origin-facts.ts)
+ *   l!<sha256 of page URL>    the PageOrigins of a page: the origins its last load used (the URL is
+ *                             hashed to fit LMDB's key limit; the value holds it)
  *   m!version, m!seq          meta: layout version, next sequence number
  *
  * <ts> is 15 zero-padded decimal digits of epoch ms and <seq> 16 of a store-wide counter, so the
@@ -73,6 +76,11 @@ export function originPrefix(index: 'o' | 'g', origin: string): string {
 /** Key of an origin's facts. */
 export function factsKey(origin: string): string {
   return `f!${escapeOrigin(origin)}`;
+}
+
+/** Key of a page's origin list. */
+export function pageOriginsKey(url: string): string {
+  return `l!${createHash('sha256').update(url).digest('hex')}`;
 }
 
 /** Every key of one kind: `f!`, `h!`, `o!`… up to (not including) the next prefix character. */

@@ -1,4 +1,4 @@
-import { checkOriginFacts } from '../../src/origins/origin-facts';
+import { checkOriginFacts, checkPageOrigins } from '../../src/origins/origin-facts';
 import type { Judge } from './compaction';
 import { checkHandshake, checkPageSummary, factsKey, pageOriginOf, parseJson } from './record-codec';
 
@@ -9,15 +9,23 @@ import { checkHandshake, checkPageSummary, factsKey, pageOriginOf, parseJson } f
  * names the origin goes too.
  */
 
-/** Forget everything: every handshake, page summary and origin's facts. */
+/** Forget everything: every handshake, page summary, origin's facts and page's origin list. */
 export const forgetEverything: Judge = () => 'drop';
 
-/** Forget one origin: its connections, connections its pages opened, its pages and its facts. */
+/**
+ * Forget one origin: its connections, connections its pages opened, its pages, its facts, and every
+ * page origin list that names it (its own pages', and other pages' that used it).
+ */
 export function forgetOriginJudge(origin: string): Judge {
   const key = factsKey(origin);
   return (k, value) => {
     if (k.startsWith('f!')) return k === key ? 'drop' : 'keep';
     const parsed = parseJson(value);
+    if (k.startsWith('l!')) {
+      const l = checkPageOrigins(parsed);
+      if (!('value' in l)) return value.includes(origin) ? 'drop' : 'keep';
+      return pageOriginOf(l.value.url) === origin || l.value.origins.some((o) => o.origin === origin) ? 'drop' : 'keep';
+    }
     if (k.startsWith('h!')) {
       const r = checkHandshake(parsed);
       if (!('value' in r)) return value.includes(origin) ? 'drop' : 'keep';
@@ -29,13 +37,17 @@ export function forgetOriginJudge(origin: string): Judge {
   };
 }
 
-/** Retention: records that started before `cutoff` (epoch ms), and origins last seen before it. */
+/** Retention: records that started before `cutoff` (epoch ms), and origins and page lists last seen before it. */
 export function olderThanJudge(cutoff: number): Judge {
   return (k, value) => {
     const parsed = parseJson(value);
     if (k.startsWith('f!')) {
       const f = checkOriginFacts(parsed);
-      return 'value' in f && f.value.lastSeenAt >= cutoff ? 'keep' : 'drop';
+      return 'value' in f && f.value.lastSeen >= cutoff ? 'keep' : 'drop';
+    }
+    if (k.startsWith('l!')) {
+      const l = checkPageOrigins(parsed);
+      return 'value' in l && l.value.lastSeen >= cutoff ? 'keep' : 'drop';
     }
     const h = k.startsWith('h!') ? checkHandshake(parsed) : undefined;
     const at = h && 'value' in h ? h.value.startedAt : (() => {

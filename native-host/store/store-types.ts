@@ -1,6 +1,6 @@
 import type { RunSummary } from '../../src/run';
 import type { HandshakeRecord } from '../../src/stats/handshake';
-import type { OriginFacts } from '../../src/origins/origin-facts';
+import type { OriginFacts, PageOrigins } from '../../src/origins/origin-facts';
 import type { StoreHealth } from '../../src/protocol/store-health';
 
 /**
@@ -58,6 +58,10 @@ export interface HandshakeStore {
   putOriginFacts(facts: readonly OriginFacts[]): Promise<void>;
   /** The facts of `origin`, or of every origin (in key order) when none is given. */
   originFacts(origin?: string): AsyncIterable<OriginFacts>;
+  /** Accepts the origins page loads used (a newer list of a page replaces an older one). */
+  putPageOrigins(pages: readonly PageOrigins[]): Promise<void>;
+  /** The origin list of the page at `url`, or of every page (in key order) when none is given. */
+  pageOrigins(url?: string): AsyncIterable<PageOrigins>;
   /** Whether writes are succeeding, and how many records wait in memory or were dropped. */
   health(): StoreHealth;
   /** Deletes records older than the retention period. */

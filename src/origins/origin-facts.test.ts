@@ -1,36 +1,47 @@
-import { checkOriginFacts, mergeOriginFacts, type OriginFacts } from './origin-facts';
+import { checkOriginFacts, checkPageOrigins, mergeOriginFacts, type OriginFacts } from './origin-facts';
 
 const full: OriginFacts = {
-  origin: 'https://a.test:8443', lastSeenAt: 1_700_000_000_000, pipelining: { state: 'bad', demotedUntil: 1_700_000_600_000, lastDemotion: 'http10' },
-  requestsPerConnection: 100, h2: false, pathRttMs: 42.5, pathBdpBytes: 53_125,
+  origin: 'https://a.test:8443', lastSeen: 1_700_000_000_000, pipelining: 'bad', pipeliningBadUntil: 1_700_000_600_000,
+  protocol: 'h1', requestBudget: 100, rttMs: 42.5, rateBytesPerMs: 1250, connectionCap: 4,
 };
 
-test('a complete record passes unchanged; unknown fields and nulls are dropped', () => {
+test('a complete record passes unchanged; unknown fields and nulls are dropped, but a null rate means "too fast to cap"', () => {
   expect(checkOriginFacts(full)).toEqual({ value: full });
-  expect(checkOriginFacts({ ...full, extra: 1, h2: null })).toEqual({ value: { ...full, h2: undefined } });
-  expect(checkOriginFacts({ origin: 'http://b.test', lastSeenAt: 0 })).toEqual({ value: { origin: 'http://b.test', lastSeenAt: 0 } });
+  expect(checkOriginFacts({ ...full, extra: 1, protocol: null })).toEqual({ value: { ...full, protocol: undefined } });
+  expect(checkOriginFacts({ origin: 'http://b.test', lastSeen: 0 })).toEqual({ value: { origin: 'http://b.test', lastSeen: 0 } });
+  expect(checkOriginFacts({ origin: 'http://b.test', lastSeen: 0, rateBytesPerMs: null })).toEqual({ value: { origin: 'http://b.test', lastSeen: 0, rateBytesPerMs: null } });
 });
 
 test.each([
   [{ ...full, origin: 'https://a.test/path' }, /^origin: expected an http\(s\) origin/],
   [{ ...full, origin: 'ftp://a.test' }, /^origin: /],
   [{ ...full, origin: 'HTTPS://A.test' }, /^origin: /], // Not in new URL(x).origin form.
-  [{ ...full, lastSeenAt: -1 }, /^lastSeenAt: expected epoch ms/],
-  [{ ...full, pipelining: { state: 'great' } }, /^pipelining\.state: expected one of unknown, probing, good, bad, got "great"/],
-  [{ ...full, pipelining: { state: 'bad', lastDemotion: 'rude' } }, /^pipelining\.lastDemotion: /],
-  [{ ...full, requestsPerConnection: 0 }, /^requestsPerConnection: expected an integer ≥ 1, got 0/],
-  [{ ...full, pathRttMs: 0 }, /^pathRttMs: /],
-  [{ ...full, pathBdpBytes: 1.5 }, /^pathBdpBytes: /],
-  [{ ...full, h2: 'yes' }, /^h2: expected a boolean, got "yes"/],
+  [{ ...full, lastSeen: -1 }, /^lastSeen: expected epoch ms/],
+  [{ ...full, pipelining: 'great' }, /^pipelining: expected "good" or "bad", got "great"/],
+  [{ ...full, pipeliningBadUntil: -5 }, /^pipeliningBadUntil: /],
+  [{ ...full, protocol: 'h3' }, /^protocol: expected "h1" or "h2", got "h3"/],
+  [{ ...full, requestBudget: 0 }, /^requestBudget: expected an integer ≥ 1, got 0/],
+  [{ ...full, rttMs: -1 }, /^rttMs: /],
+  [{ ...full, connectionCap: 1.5 }, /^connectionCap: /],
+  [{ ...full, rateBytesPerMs: 0 }, /^rateBytesPerMs: expected a number > 0 or null, got 0/],
   [[full], /^expected an object, got an array/],
 ])('%j is refused saying what was expected', (x, problem) => {
   const r = checkOriginFacts(x);
   expect('problem' in r && r.problem).toMatch(problem);
 });
 
-test('merge: what is newly learned wins, the rest is kept, lastSeenAt never goes back', () => {
-  const next: OriginFacts = { origin: full.origin, lastSeenAt: full.lastSeenAt - 5, h2: true, pathRttMs: 40 };
-  expect(mergeOriginFacts(full, next)).toEqual({ ...full, h2: true, pathRttMs: 40, lastSeenAt: full.lastSeenAt });
+test('merge: what is newly learned wins, the rest is kept, lastSeen never goes back; good pipelining ends a demotion', () => {
+  const next: OriginFacts = { origin: full.origin, lastSeen: full.lastSeen - 5, protocol: 'h2', rttMs: 40 };
+  expect(mergeOriginFacts(full, next)).toEqual({ ...full, protocol: 'h2', rttMs: 40, lastSeen: full.lastSeen });
   expect(mergeOriginFacts(undefined, next)).toBe(next);
   expect(mergeOriginFacts({ ...full, origin: 'https://other.test' }, next)).toBe(next);
+  const { pipeliningBadUntil: _u, ...good } = { ...full, pipelining: 'good' as const, lastSeen: full.lastSeen + 1 };
+  expect(mergeOriginFacts(full, { origin: full.origin, lastSeen: full.lastSeen + 1, pipelining: 'good' })).toEqual(good);
+});
+
+test('page origin lists: the record is checked, a malformed entry is left out', () => {
+  const page = { url: 'https://a.test/p?q=1', lastSeen: 5, origins: [{ origin: 'https://a.test', requests: 3 }, { origin: 'https://a.test/x', requests: 1 }, { origin: 'https://b.test', requests: 0 }] };
+  expect(checkPageOrigins(page)).toEqual({ value: { ...page, origins: [{ origin: 'https://a.test', requests: 3 }] } });
+  expect(checkPageOrigins({ ...page, url: 'file:///etc/passwd' })).toEqual({ problem: expect.stringMatching(/^url: expected an http\(s\) URL/) });
+  expect(checkPageOrigins({ ...page, origins: 'x' })).toEqual({ problem: expect.stringMatching(/^origins: /) });
 });

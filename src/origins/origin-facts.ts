@@ -1,113 +1,151 @@
-import type { DemotionReason, PipelineHealthState } from '../scheduler/pipeline-health';
-
 /**
- * What the engine has learned about one origin, kept so that the next load (and the extension's
- * replays) start from it rather than from nothing. One record per origin; every field but `origin`
- * and `lastSeenAt` is optional: absent means "not learned yet", never "false" or 0.
+ * What the engine has learned about one origin, and about one page: the origins it used. One type,
+ * one checker, one merge, for every holder of it: the scheduler's `OriginMemory`
+ * (src/origins/origin-memory.ts), the native host's store (`f!` and `l!` keys), `getlist origins`
+ * and `getlist load --memory FILE`.
  *
- * Pure: validated here, stored by the native host's store (`f!` keys), read by the engine.
+ * Every field but `origin` and `lastSeen` is optional: absent means "not learned yet", never
+ * "false" or 0. Pure: no I/O.
  */
 export interface OriginFacts {
-  /** `new URL(x).origin` form: `https://host[:port]`. */
+  /** `scheme://host[:port]` exactly as `new URL(x).origin` prints it, http or https. */
   origin: string;
-  /** Epoch ms of the last connection to the origin that taught anything. */
-  lastSeenAt: number;
-  /** Pipelining health as the scheduler last left it (src/scheduler/pipeline-health.ts). */
-  pipelining?: {
-    state: PipelineHealthState;
-    /** Epoch ms until which a `bad` origin stays demoted. */
-    demotedUntil?: number;
-    lastDemotion?: DemotionReason;
-  };
+  /** When any fact was last written, epoch ms (the writing memory's clock). */
+  lastSeen: number;
+  /** Pipelining earned (`good`: full depth at once) or broken (`bad`, until `pipeliningBadUntil`). */
+  pipelining?: 'good' | 'bad';
+  /** Epoch ms until which a `bad` origin stays unpipelined. */
+  pipeliningBadUntil?: number;
+  /** What ALPN chose last time: `h2` (one multiplexed connection) or `h1`. */
+  protocol?: 'h1' | 'h2';
   /**
-   * Most requests one connection carried before the server closed it (a keep-alive limit such
-   * as nginx's `keepalive_requests`); the engine opens the next connection before reaching it.
+   * Requests the server answered on one connection before it closed it (a keep-alive limit such as
+   * nginx's `keepalive_requests`); the engine opens the next connection before reaching it.
    */
-  requestsPerConnection?: number;
-  /** Whether the origin negotiated h2 by ALPN on its last TLS connection. */
-  h2?: boolean;
-  /** Smoothed round-trip time of the path, ms (src/scheduler/path-estimate.ts). */
-  pathRttMs?: number;
-  /** Bandwidth-delay product of the path, bytes. */
-  pathBdpBytes?: number;
+  requestBudget?: number;
+  /** TCP handshake time: one round trip of the path, ms. */
+  rttMs?: number;
+  /** Bottleneck delivery rate from a response's first flight, bytes/ms; `null` = too fast to cap. */
+  rateBytesPerMs?: number | null;
+  /** HTTP/1.1 connections the path took at once (src/scheduler/path-estimate.ts). */
+  connectionCap?: number;
 }
 
-export const PIPELINE_STATES: readonly PipelineHealthState[] = ['unknown', 'probing', 'good', 'bad'];
-export const DEMOTION_REASONS: readonly DemotionReason[] = ['closed-with-outstanding', 'http10', 'connection-close-mid-pipeline'];
+/** One origin a page used, with how much it carried: enough to open its connections at t = 0. */
+export interface PageOrigin {
+  origin: string;
+  requests: number;
+}
+
+/** The origins a load of the page at `url` used, busiest first. */
+export interface PageOrigins {
+  url: string;
+  /** Epoch ms of the load that wrote it. */
+  lastSeen: number;
+  origins: PageOrigin[];
+}
 
 /** Largest epoch ms accepted (the store's key width, year 33658). */
 const MAX_EPOCH_MS = 999_999_999_999_999;
 const MAX_ORIGIN_CHARS = 2048;
+const MAX_URL_CHARS = 8192;
+/** Origins one page list keeps (the busiest). */
+export const MAX_PAGE_ORIGINS = 256;
 
 export type Checked<T> = { value: T } | { problem: string };
 
 /**
  * A clean copy of `x` holding only the known fields, or the first problem found (`field: expected
- * …, got …`). JSON `null` reads as absent. Used on writes (a caller's bug) and on reads (a
- * corrupt or foreign stored value).
+ * …, got …`). JSON `null` reads as absent, except for `rateBytesPerMs` where it means "too fast to
+ * cap". Used on writes (a caller's bug) and on reads (a corrupt or foreign stored value).
  */
 export function checkOriginFacts(x: unknown): Checked<OriginFacts> {
   if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: `expected an object, got ${describe(x)}` };
   const o = x as Record<string, unknown>;
   if (!isOrigin(o.origin)) return { problem: `origin: expected an http(s) origin like "https://example.com", got ${describe(o.origin)}` };
-  if (!isEpoch(o.lastSeenAt)) return { problem: `lastSeenAt: expected epoch ms ≥ 0, got ${describe(o.lastSeenAt)}` };
-  const out: OriginFacts = { origin: o.origin, lastSeenAt: o.lastSeenAt };
+  if (!isEpoch(o.lastSeen)) return { problem: `lastSeen: expected epoch ms ≥ 0, got ${describe(o.lastSeen)}` };
+  const out: OriginFacts = { origin: o.origin, lastSeen: o.lastSeen };
   if (present(o.pipelining)) {
-    const p = checkPipelining(o.pipelining);
-    if ('problem' in p) return { problem: `pipelining.${p.problem}` };
-    out.pipelining = p.value;
+    if (o.pipelining !== 'good' && o.pipelining !== 'bad') return { problem: `pipelining: expected "good" or "bad", got ${describe(o.pipelining)}` };
+    out.pipelining = o.pipelining;
   }
-  const numbers: Array<[keyof OriginFacts & ('requestsPerConnection' | 'pathRttMs' | 'pathBdpBytes'), (v: unknown) => boolean, string]> = [
-    ['requestsPerConnection', (v) => Number.isSafeInteger(v) && (v as number) >= 1, 'an integer ≥ 1'],
-    ['pathRttMs', (v) => typeof v === 'number' && v > 0 && v < 600_000, 'a number of ms in (0, 600000)'],
-    ['pathBdpBytes', (v) => Number.isSafeInteger(v) && (v as number) >= 0, 'an integer ≥ 0'],
+  if (present(o.protocol)) {
+    if (o.protocol !== 'h1' && o.protocol !== 'h2') return { problem: `protocol: expected "h1" or "h2", got ${describe(o.protocol)}` };
+    out.protocol = o.protocol;
+  }
+  const numbers: Array<['pipeliningBadUntil' | 'requestBudget' | 'rttMs' | 'connectionCap', (v: unknown) => boolean, string]> = [
+    ['pipeliningBadUntil', isEpoch, 'epoch ms ≥ 0'],
+    ['requestBudget', (v) => Number.isSafeInteger(v) && (v as number) >= 1, 'an integer ≥ 1'],
+    ['rttMs', (v) => typeof v === 'number' && v >= 0 && v < 600_000, 'a number of ms in [0, 600000)'],
+    ['connectionCap', (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 1000, 'an integer in [1, 1000]'],
   ];
   for (const [name, ok, expected] of numbers) {
     if (!present(o[name])) continue;
     if (!ok(o[name])) return { problem: `${name}: expected ${expected}, got ${describe(o[name])}` };
     out[name] = o[name] as number;
   }
-  if (present(o.h2)) {
-    if (typeof o.h2 !== 'boolean') return { problem: `h2: expected a boolean, got ${describe(o.h2)}` };
-    out.h2 = o.h2;
+  if (o.rateBytesPerMs === null) out.rateBytesPerMs = null;
+  else if (o.rateBytesPerMs !== undefined) {
+    const r = o.rateBytesPerMs;
+    if (typeof r !== 'number' || !Number.isFinite(r) || r <= 0) return { problem: `rateBytesPerMs: expected a number > 0 or null, got ${describe(r)}` };
+    out.rateBytesPerMs = r;
   }
   return { value: out };
+}
+
+/** A clean copy of a page's origin list, or the first problem with the record itself. */
+export function checkPageOrigins(x: unknown): Checked<PageOrigins> {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: `expected an object, got ${describe(x)}` };
+  const o = x as Record<string, unknown>;
+  if (!isHttpUrl(o.url)) return { problem: `url: expected an http(s) URL, got ${describe(o.url)}` };
+  if (!isEpoch(o.lastSeen)) return { problem: `lastSeen: expected epoch ms ≥ 0, got ${describe(o.lastSeen)}` };
+  if (!Array.isArray(o.origins) || o.origins.length > MAX_PAGE_ORIGINS) return { problem: `origins: expected an array of at most ${MAX_PAGE_ORIGINS}, got ${describe(o.origins)}` };
+  // An entry that is not well formed is left out, not trusted: the rest of the list still helps.
+  const origins: PageOrigin[] = [];
+  for (const p of o.origins) {
+    const e = p as Record<string, unknown> | null;
+    if (typeof e === 'object' && e !== null && isOrigin(e.origin) && Number.isSafeInteger(e.requests) && (e.requests as number) >= 1) {
+      origins.push({ origin: e.origin, requests: e.requests as number });
+    }
+  }
+  return { value: { url: o.url, lastSeen: o.lastSeen, origins } };
 }
 
 /**
  * `next` learned on top of `prev` (same origin): fields `next` has win, fields it lacks are kept,
- * and `lastSeenAt` never goes backwards, so merging is order-insensitive for `lastSeenAt`.
+ * `lastSeen` never goes backwards, and a `good` pipelining verdict ends an earlier demotion. The
+ * one merge of the memory's `put` and the store's writes.
  */
 export function mergeOriginFacts(prev: OriginFacts | undefined, next: OriginFacts): OriginFacts {
   if (!prev || prev.origin !== next.origin) return next;
-  return { ...prev, ...next, lastSeenAt: Math.max(prev.lastSeenAt, next.lastSeenAt) };
+  const merged: OriginFacts = { ...prev, ...withoutUndefined(next), lastSeen: Math.max(prev.lastSeen, next.lastSeen) };
+  if (next.pipelining === 'good') delete merged.pipeliningBadUntil;
+  return merged;
 }
 
-function checkPipelining(x: unknown): Checked<NonNullable<OriginFacts['pipelining']>> {
-  if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: `expected an object, got ${describe(x)}` };
-  const o = x as Record<string, unknown>;
-  if (!(PIPELINE_STATES as readonly unknown[]).includes(o.state)) return { problem: `state: expected one of ${PIPELINE_STATES.join(', ')}, got ${describe(o.state)}` };
-  const out: NonNullable<OriginFacts['pipelining']> = { state: o.state as PipelineHealthState };
-  if (present(o.demotedUntil)) {
-    if (!isEpoch(o.demotedUntil)) return { problem: `demotedUntil: expected epoch ms ≥ 0, got ${describe(o.demotedUntil)}` };
-    out.demotedUntil = o.demotedUntil;
-  }
-  if (present(o.lastDemotion)) {
-    if (!(DEMOTION_REASONS as readonly unknown[]).includes(o.lastDemotion)) return { problem: `lastDemotion: expected one of ${DEMOTION_REASONS.join(', ')}, got ${describe(o.lastDemotion)}` };
-    out.lastDemotion = o.lastDemotion as DemotionReason;
-  }
-  return { value: out };
+function withoutUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 const present = (v: unknown) => v !== undefined && v !== null;
 const isEpoch = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= MAX_EPOCH_MS;
 
 /** `scheme://host[:port]` exactly as `new URL(x).origin` prints it, http or https only. */
-function isOrigin(v: unknown): v is string {
+export function isOrigin(v: unknown): v is string {
   if (typeof v !== 'string' || v.length === 0 || v.length > MAX_ORIGIN_CHARS) return false;
   try {
     const u = new URL(v);
     return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v;
+  } catch {
+    return false;
+  }
+}
+
+function isHttpUrl(v: unknown): v is string {
+  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_URL_CHARS) return false;
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:';
   } catch {
     return false;
   }

@@ -1,5 +1,6 @@
 import type { OriginState } from './connection-state';
-import type { OriginFacts, OriginMemory } from './origin-memory';
+import type { OriginFacts } from '../origins/origin-facts';
+import type { OriginMemory } from '../origins/origin-memory';
 import type { Strategy } from './strategies';
 
 /**

@@ -1,4 +1,5 @@
-import type { OriginFacts, OriginMemory, PageOrigin } from './origin-memory';
+import type { OriginFacts, PageOrigin } from '../origins/origin-facts';
+import type { OriginMemory } from '../origins/origin-memory';
 import type { Strategy } from './strategies';
 
 /**

@@ -1,4 +1,4 @@
-import type { OriginMemory } from './origin-memory';
+import type { OriginMemory } from '../origins/origin-memory';
 import type { BudgetFacts, OriginBudgets } from './request-budget';
 
 /**

@@ -1,4 +1,4 @@
-import type { OriginFacts } from '../../src/origins/origin-facts';
+import { mergeOriginFacts, type OriginFacts, type PageOrigins } from '../../src/origins/origin-facts';
 import type { StoreHealth } from '../../src/protocol/store-health';
 import type { HandshakeQuery, HandshakeStore, PageSummary, StoredHandshake } from '../../native-host/store/store-types';
 
@@ -8,6 +8,7 @@ export class MemoryStore implements HandshakeStore {
   readonly handshakeRecords: StoredHandshake[] = [];
   readonly pages: PageSummary[] = [];
   readonly facts = new Map<string, OriginFacts>();
+  readonly pageLists = new Map<string, PageOrigins>();
   /** What health() reports. */
   healthNow: StoreHealth = { state: 'ok', pending: 0, dropped: 0 };
   closed = false;
@@ -49,12 +50,22 @@ export class MemoryStore implements HandshakeStore {
 
   async putOriginFacts(facts: readonly OriginFacts[]): Promise<void> {
     this.check();
-    for (const f of facts) this.facts.set(f.origin, { ...this.facts.get(f.origin), ...f });
+    for (const f of facts) this.facts.set(f.origin, mergeOriginFacts(this.facts.get(f.origin), f));
   }
 
   async *originFacts(origin?: string): AsyncIterable<OriginFacts> {
     this.check();
     for (const f of this.facts.values()) if (origin === undefined || f.origin === origin) yield f;
+  }
+
+  async putPageOrigins(pages: readonly PageOrigins[]): Promise<void> {
+    this.check();
+    for (const p of pages) this.pageLists.set(p.url, p);
+  }
+
+  async *pageOrigins(url?: string): AsyncIterable<PageOrigins> {
+    this.check();
+    for (const p of this.pageLists.values()) if (url === undefined || p.url === url) yield p;
   }
 
   health(): StoreHealth {

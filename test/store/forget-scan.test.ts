@@ -73,8 +73,11 @@ test('a host forgets one origin, then everything, while another process has the 
     pageAt[o.origin] = at;
     const summary: PageSummary = { pageId: `p${i}`, url: `${o.origin}/secret-page-${i}.html`, strategy: 'getlist', mode: 'replay', at, totalMs: 100, meanTtfbMs: 10, connectionsOpened: 1, requestsPerConnection: 1, requests: 1, bytes: 1, errors: 0, handshakeP50Ms: null, handshakeP90Ms: null };
     await writer.addPageSummaries([summary]);
+    // The page's origin list (origin memory's l! record), naming the next origin too: a CDN it used.
+    const next = (origins[(i + 1) % origins.length] as TestOrigin).origin;
+    await writer.putPageOrigins([{ url: `${o.origin}/secret-page-${i}.html`, lastSeen: Date.now(), origins: [{ origin: o.origin, requests: 3 }, { origin: next, requests: 1 }] }]);
     for (let k = 0; k < 50; k++) {
-      await writer.putOriginFacts([{ origin: o.origin, lastSeenAt: Date.now(), pathRttMs: 10 + k, requestsPerConnection: 100 + k }]);
+      await writer.putOriginFacts([{ origin: o.origin, lastSeen: Date.now(), rttMs: 10 + k, requestBudget: 100 + k }]);
       await writer.flush();
     }
   }
@@ -92,6 +95,10 @@ test('a host forgets one origin, then everything, while another process has the 
   const left: string[] = [];
   for await (const f of writer.originFacts()) left.push(f.origin);
   expect(left.sort()).toEqual([a.origin, c.origin].sort());
+  // Page origin lists that named b went with it (b's own page's, and a's page, which used b); c's stays.
+  const lists: string[] = [];
+  for await (const p of writer.pageOrigins()) lists.push(p.url);
+  expect(lists).toEqual([`${c.origin}/secret-page-2.html`]);
 
   // Forget everything.
   const all = await host.ask({ type: 'forget', id: 'f2' });
@@ -111,10 +118,14 @@ test('retention deletes the same way: expired records leave every file, younger 
     pageId: `p${n}`, url: `https://old-${n}.test/expired-${n}.html`, strategy: 'getlist', mode: 'replay', at: now - daysAgo * DAY, totalMs: 1, meanTtfbMs: 1, connectionsOpened: 1, requestsPerConnection: 1, requests: 1, bytes: 1, errors: 0, handshakeP50Ms: null, handshakeP90Ms: null,
   });
   await writer.addPageSummaries([page(1, 89.9), page(2, 30)]);
-  await writer.putOriginFacts([{ origin: 'https://old-1.test', lastSeenAt: now - 89.9 * DAY }, { origin: 'https://old-2.test', lastSeenAt: now - DAY }]);
+  await writer.putOriginFacts([{ origin: 'https://old-1.test', lastSeen: now - 89.9 * DAY }, { origin: 'https://old-2.test', lastSeen: now - DAY }]);
+  await writer.putPageOrigins([
+    { url: 'https://old-1.test/list-1.html', lastSeen: now - 89.9 * DAY, origins: [{ origin: 'https://old-1.test', requests: 2 }] },
+    { url: 'https://old-2.test/list-2.html', lastSeen: now - DAY, origins: [{ origin: 'https://old-2.test', requests: 2 }] },
+  ]);
   await writer.flush();
-  const old = ['old-1.test', 'expired-1', ...timeNeedles(now - 89.9 * DAY)];
-  const young = ['old-2.test', 'expired-2', ...timeNeedles(now - 30 * DAY)];
+  const old = ['old-1.test', 'expired-1', 'list-1', ...timeNeedles(now - 89.9 * DAY)];
+  const young = ['old-2.test', 'expired-2', 'list-2', ...timeNeedles(now - 30 * DAY)];
   expect(Object.keys(scan(dataDir, [...old, ...young])).sort()).toEqual([...old, ...young].sort());
   expect(await writer.enforceRetention(now + 0.2 * DAY)).toBe(1);
   expect(scan(dataDir, old)).toEqual({});

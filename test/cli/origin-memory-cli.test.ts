@@ -1,0 +1,67 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { main } from '../../native-host/cli/main';
+import { bodyFor, startRawServer } from '../support/raw-http-server';
+
+async function run(argv: string[]) {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (s: string) => void (out += s), err: (s: string) => void (err += s) });
+  return { code, out, err };
+}
+
+const IMAGES = 60;
+/** The server closes each connection after this many responses (nginx's `keepalive_requests`). */
+const BUDGET = 4;
+const html = Buffer.from(`<!DOCTYPE html><html><body>${Array.from({ length: IMAGES }, (_, i) => `<img src="/i${i}.gif">`).join('')}</body></html>`);
+
+let tmp: string;
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'getlist-cli-memory-'));
+});
+afterEach(() => {
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+test('load --record stores what the load learned, `origins` shows it as the server behaved; a plain load leaves it alone, --memory store writes back', async () => {
+  const server = await startRawServer((req) => {
+    const last = req.index === BUDGET - 1;
+    const base = req.path === '/' ? { body: html, headers: { 'content-type': 'text/html' } } : { body: bodyFor(req.path, 2_544), headers: {} as Record<string, string> };
+    return { ...base, delayMs: 10, closeAfter: last, headers: { ...base.headers, ...(last ? { connection: 'close' } : {}) } };
+  });
+  const url = `${server.origin}/`;
+  const dataDir = path.join(tmp, 'data');
+  const load = async (...extra: string[]) => {
+    const r = await run(['load', url, '--strategy', 'getlist', '--json', ...extra]);
+    expect(r).toMatchObject({ code: 0 });
+    expect(JSON.parse(r.out).runs[0].errors).toBe(0);
+    return server.requests.splice(0);
+  };
+  try {
+    const plain = await load();
+    expect(existsSync(dataDir)).toBe(false);
+    const recorded = await load('--record', '--data-dir', dataDir);
+
+    const listed = await run(['origins', '--data-dir', dataDir, '--json']);
+    expect(listed.code).toBe(0);
+    const facts = JSON.parse(listed.out);
+    // What the server did: h1, and a close after BUDGET responses on every connection of the load.
+    expect(facts).toEqual([expect.objectContaining({ origin: server.origin, protocol: 'h1', requestBudget: BUDGET })]);
+    expect(Math.max(...recorded.map((r) => r.index))).toBe(BUDGET - 1);
+    expect(new Set(recorded.map((r) => r.connection)).size).toBeGreaterThanOrEqual(Math.ceil((IMAGES + 2) / BUDGET));
+    const table = await run(['origins', '--data-dir', dataDir]);
+    expect(table.out).toMatch(new RegExp(`^${server.origin.replace(/\./g, '\\.')}\\s+\\S+Z\\s+h1\\s+\\S+\\s+${BUDGET}\\s`, 'm'));
+
+    // A plain load stays a first visit and leaves the store alone; --memory store reads it and writes back.
+    await load();
+    expect(JSON.parse((await run(['origins', '--data-dir', dataDir, '--json'])).out)).toEqual(facts);
+    await load('--memory', 'store', '--data-dir', dataDir);
+    const after = JSON.parse((await run(['origins', '--data-dir', dataDir, '--json'])).out);
+    expect(after).toEqual([expect.objectContaining({ origin: server.origin, protocol: 'h1', requestBudget: BUDGET })]);
+    expect(after[0].lastSeen).toBeGreaterThan(facts[0].lastSeen);
+    expect(plain.length).toBe(IMAGES + 2);
+  } finally {
+    await server.close();
+  }
+});
