@@ -85,7 +85,7 @@ export class PageActions {
     store.changed();
     void port
       .request(
-        { type: 'schedule', pageId: page.pageId, documentUrl: withoutFragment(page.url), requests: buildReplayList(page), mode: 'replay', strategies: names, allowPrivateNetwork: current.allowPrivateNetwork, ...(current.caFile ? { caFile: current.caFile } : {}) },
+        { type: 'schedule', pageId: page.pageId, documentUrl: withoutFragment(page.url), requests: buildReplayList(page), mode: 'replay', strategies: names, allowPrivateNetwork: current.allowPrivateNetwork, ...(current.caFile ? { caFile: current.caFile } : {}), ...(current.hostMappings.length > 0 ? { hostMappings: current.hostMappings } : {}) },
         {
           timeoutMs: names.length * REPLAY_MS_PER_STRATEGY,
           onProgress: (result) => {

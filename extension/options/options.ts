@@ -151,6 +151,7 @@ function fillSettings(s: Settings): void {
   (settingsForm.elements.namedItem('excludedSites') as HTMLTextAreaElement).value = s.excludedSites.join('\n');
   (settingsForm.elements.namedItem('retentionDays') as HTMLInputElement).value = String(s.retentionDays);
   (settingsForm.elements.namedItem('caFile') as HTMLInputElement).value = s.caFile;
+  (settingsForm.elements.namedItem('hostMappings') as HTMLTextAreaElement).value = s.hostMappings.join('\n');
 }
 
 async function saveSettings(): Promise<void> {
@@ -171,6 +172,7 @@ async function saveSettings(): Promise<void> {
       .filter(Boolean),
     retentionDays: retention,
     caFile: String(data.get('caFile') ?? '').trim(),
+    hostMappings: String(data.get('hostMappings') ?? '').split('\n'),
   };
   settingsStatus.textContent = 'Saving…';
   const reply = await ask({ type: 'set-settings', settings });

@@ -16,6 +16,7 @@ import type { HintsView } from '../../src/extension-messages/messages';
 import { hintsBlock } from './hints-block';
 import { handshakesBlock, hostOf, metricsBlock } from './page-blocks';
 import { PRIVACY_NOTE, replayFailures, replayStatus, replayTable } from './replay-block';
+import { unrequestedBlock } from './unrequested-block';
 import { applyTheme, themeToggle } from '../ui/theme';
 import { waterfallBlock } from '../waterfall/waterfall-block';
 
@@ -156,6 +157,7 @@ function pageView(page: PageRecord, hostStatus: HostStatus): Node[] {
       replayTable(page),
       replayFailures(page),
     ),
+    unrequestedBlock(page),
     h('section', { class: 'block' }, h('h2', {}, 'Export'), h('div', { class: 'row' }, harButton, statsButton('csv', 'Stats CSV'), statsButton('json', 'Stats JSON')), exports),
   ].filter((n): n is HTMLElement => n !== null);
 }

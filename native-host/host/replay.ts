@@ -28,7 +28,9 @@ export interface ReplayListOptions {
  * Fetches a fixed request list with one strategy on fresh connections (a new transport and
  * connector: no warm sockets, no TLS session reuse) and returns the run. Unlike `loadPage`
  * nothing is discovered: the whole list is known up front, as GETLIST sends it, and every item is
- * enqueued at once with the priority the browser gave it.
+ * enqueued at once with the priority the browser gave it and its `discoveredAt` as the queue's
+ * order: the strategy, not the list's order, decides what goes first (`browser`: as the browser
+ * found them; prioritising strategies: by class, then as found).
  *
  * Requests carry only the transport's fixed headers: never the user's cookies or credentials.
  */
@@ -51,13 +53,23 @@ export async function replayList(options: ReplayListOptions): Promise<Run> {
       if (memory && options.strategy.preconnect) {
         for (const t of preconnectPlan(options.documentUrl, memory, options.strategy)) scheduler.preconnect(t.origin, t.connections);
       }
-      for (const item of options.items) {
-        scheduler.enqueue({ url: item.url, method: item.method ?? 'GET', priority: item.priority, resourceType: item.resourceType });
-      }
+      const orders = discoveryOrders(options.items);
+      options.items.forEach((item, i) => {
+        scheduler.enqueue({ url: item.url, method: item.method ?? 'GET', priority: item.priority, resourceType: item.resourceType, order: orders[i] });
+      });
     },
   );
   // A timeout is not an error here: what was unfinished is in the run as E_LOAD_TIMEOUT.
   options.signal?.throwIfAborted();
   memory?.putPageOrigins(options.documentUrl, originsUsed(results));
   return run;
+}
+
+/**
+ * Each item's discovery order: its `discoveredAt`, or (for an item without one) its predecessor's,
+ * so it keeps its place behind it; items before any `discoveredAt` stand at 0.
+ */
+export function discoveryOrders(items: readonly ScheduleItem[]): number[] {
+  let last = 0;
+  return items.map((item) => (last = item.discoveredAt ?? last));
 }

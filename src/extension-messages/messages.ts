@@ -50,6 +50,12 @@ export interface Settings {
    * (Private Network Access). Off, the host refuses such targets with `E_PRIVATE_NETWORK`. @default false
    */
   allowPrivateNetwork: boolean;
+  /**
+   * Host mappings for replays, curl `--resolve` lines `HOST:PORT:ADDRESS` (e.g.
+   * `myapp.test:443:127.0.0.1`): the host connects there while keeping the page's names, to replay
+   * a local development site. Sent with each replay as the schedule's `hostMappings`. @default []
+   */
+  hostMappings: string[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -61,6 +67,7 @@ export const DEFAULT_SETTINGS: Settings = {
   hints: true,
   hintsDisabledSites: [],
   allowPrivateNetwork: false,
+  hostMappings: [],
 };
 
 export type UiRequest =

@@ -18,6 +18,10 @@ describe('settings', () => {
     [{ caFile: 3 }, /caFile/],
     [{ hints: 'on' }, /hints: expected true or false, got "on"/],
     [{ hintsDisabledSites: [null] }, /hintsDisabledSites\[0\]/],
+    [{ hostMappings: ['myapp.test:443:localhost'] }, /hostMappings\[0\]: expected HOST:PORT:ADDRESS with an IP address, .*got "myapp.test:443:localhost"/],
+    [{ hostMappings: ['a.test:80:127.0.0.1', 'a.test:99999:127.0.0.1'] }, /hostMappings\[1\]/],
+    [{ hostMappings: 'a.test:80:127.0.0.1' }, /hostMappings: expected an array/],
+    [{ hostMappings: Array.from({ length: 65 }, (_, i) => `h${i}.test:80:127.0.0.1`) }, /hostMappings: at most 64 lines, got 65/],
   ])('refuses %j', (patch, message) => {
     expect(() => parseSettingsPatch(patch)).toThrow(expect.objectContaining({ code: 'E_INVALID_SETTINGS', message: expect.stringMatching(message) }));
   });
@@ -27,6 +31,12 @@ describe('settings', () => {
     expect(parseSettingsPatch({ caFile: 'C:\\certs\\ca.pem' })).toEqual({ caFile: 'C:\\certs\\ca.pem' });
     expect(parseSettingsPatch({ caFile: '' })).toEqual({ caFile: '' });
     expect(settingsFromStorage({ caFile: 'relative.pem' }).caFile).toBe('');
+  });
+
+  test('host mappings: curl --resolve lines, trimmed, blank lines dropped; invalid stored ones fall back to none', () => {
+    expect(parseSettingsPatch({ hostMappings: [' myapp.test:443:127.0.0.1 ', '', '*:8080:[::1]'] })).toEqual({ hostMappings: ['myapp.test:443:127.0.0.1', '*:8080:[::1]'] });
+    expect(settingsFromStorage({ hostMappings: ['nonsense'] }).hostMappings).toEqual([]);
+    expect(DEFAULT_SETTINGS.hostMappings).toEqual([]);
   });
 
   test('stored settings fall back to defaults field by field', () => {

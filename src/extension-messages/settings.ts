@@ -1,5 +1,6 @@
 import { CodedError } from '../errors/coded-error';
 import { isAbsolutePath, MAX_CA_PATH_LENGTH } from '../protocol/ca-file-path';
+import { HostMappingError, MAX_HOST_MAPPINGS, MAX_HOST_MAPPING_LENGTH, parseResolve } from '../targets/host-mapping';
 import { STRATEGY_NAMES, isStrategyName } from '../scheduler/strategies';
 import { DEFAULT_SETTINGS, type Settings } from './messages';
 
@@ -51,6 +52,7 @@ export function parseSettingsPatch(value: unknown): Partial<Settings> {
     if (typeof v.allowPrivateNetwork !== 'boolean') throw new SettingsError(`allowPrivateNetwork: expected true or false, got ${kind(v.allowPrivateNetwork)}`);
     out.allowPrivateNetwork = v.allowPrivateNetwork;
   }
+  if (v.hostMappings !== undefined) out.hostMappings = parseHostMappings(v.hostMappings);
   if (v.retentionDays !== undefined) {
     const d = v.retentionDays;
     if (typeof d !== 'number' || !Number.isInteger(d) || d < 1 || d > 3650) throw new SettingsError(`retentionDays: expected an integer from 1 to 3650, got ${kind(d)}`);
@@ -67,6 +69,26 @@ function parseSites(sites: unknown, path: string): string[] {
   }).filter((s) => s !== '');
 }
 
+/** `HOST:PORT:ADDRESS` lines (curl `--resolve`), trimmed, blank lines dropped; the host's own parser decides. */
+function parseHostMappings(lines: unknown): string[] {
+  if (!Array.isArray(lines)) throw new SettingsError(`hostMappings: expected an array of HOST:PORT:ADDRESS strings, got ${kind(lines)}`);
+  const out = lines.map((line, i) => {
+    if (typeof line !== 'string' || line.length > MAX_HOST_MAPPING_LENGTH) throw new SettingsError(`hostMappings[${i}]: expected a HOST:PORT:ADDRESS string of at most ${MAX_HOST_MAPPING_LENGTH} characters, got ${kind(line)}`);
+    const trimmed = line.trim();
+    if (trimmed !== '') {
+      try {
+        parseResolve(trimmed);
+      } catch (err) {
+        if (err instanceof HostMappingError) throw new SettingsError(`hostMappings[${i}]: expected HOST:PORT:ADDRESS with an IP address, e.g. myapp.test:443:127.0.0.1, got ${kind(line)}`);
+        throw err;
+      }
+    }
+    return trimmed;
+  }).filter((l) => l !== '');
+  if (out.length > MAX_HOST_MAPPINGS) throw new SettingsError(`hostMappings: at most ${MAX_HOST_MAPPINGS} lines, got ${out.length}`);
+  return out;
+}
+
 /**
  * Strategy names for a replay: a non-empty subset of the known ones, duplicates removed.
  * @throws SettingsError
@@ -81,7 +103,7 @@ export function parseStrategies(value: unknown, path = 'strategies'): string[] {
 
 /** Settings as stored, made whole: every field that is missing or invalid takes its default. */
 export function settingsFromStorage(stored: unknown): Settings {
-  const settings: Settings = { ...DEFAULT_SETTINGS, replayStrategies: [...DEFAULT_SETTINGS.replayStrategies], excludedSites: [], hintsDisabledSites: [] };
+  const settings: Settings = { ...DEFAULT_SETTINGS, replayStrategies: [...DEFAULT_SETTINGS.replayStrategies], excludedSites: [], hintsDisabledSites: [], hostMappings: [] };
   if (typeof stored !== 'object' || stored === null) return settings;
   for (const [key, value] of Object.entries(stored)) {
     try {

@@ -72,6 +72,13 @@ export interface ScheduleRequest {
    * the page's own (Private Network Access). @default false
    */
   allowPrivateNetwork?: boolean;
+  /**
+   * Replay only: host mappings in curl's `--resolve` syntax, `HOST:PORT:ADDRESS` (HOST may be
+   * `*`; at most 64), from the extension's options: connections to HOST:PORT go to ADDRESS while
+   * requests keep the URL's host (`Host`, SNI, certificates) — to replay a local development site
+   * under its real name. The first matching line wins.
+   */
+  hostMappings?: string[];
 }
 
 /** Handshake-time statistics from the store. */

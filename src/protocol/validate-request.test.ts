@@ -44,6 +44,18 @@ describe('parseRequest', () => {
     expect(failure({ ...replay, caFile: `/${'a'.repeat(5000)}` })).toMatchObject({ code: 'E_INVALID_FIELD' });
   });
 
+  test('hostMappings: HOST:PORT:ADDRESS lines, on replays only; discoveredAt stays optional', () => {
+    const replay = { type: 'schedule', id: 1, pageId: 'p', documentUrl: doc, requests: [{ url: doc, priority: 'document' }], mode: 'replay' };
+    const lines = ['dev.example:443:127.0.0.1', '*:80:[::1]'];
+    expect(parseRequest({ ...replay, hostMappings: lines })).toMatchObject({ hostMappings: lines, requests: [{ url: doc, priority: 'document' }] });
+    expect(parseRequest(replay)).not.toHaveProperty('hostMappings');
+    expect(failure({ ...replay, hostMappings: ['dev.example:443:localhost'] })).toMatchObject({ code: 'E_INVALID_FIELD', message: expect.stringMatching(/^hostMappings\[0\]: expected HOST:PORT:ADDRESS/) });
+    expect(failure({ ...replay, hostMappings: ['ok.example:80:127.0.0.1', 'dev.example:0:127.0.0.1'] })).toMatchObject({ code: 'E_INVALID_FIELD', message: expect.stringMatching(/^hostMappings\[1\]/) });
+    expect(failure({ ...replay, hostMappings: 'dev.example:443:127.0.0.1' })).toMatchObject({ code: 'E_INVALID_FIELD' });
+    expect(failure({ ...replay, hostMappings: Array.from({ length: 65 }, () => 'a:1:127.0.0.1') })).toMatchObject({ code: 'E_INVALID_FIELD' });
+    expect(failure({ ...replay, mode: 'measure', hostMappings: lines })).toMatchObject({ code: 'E_INVALID_FIELD', message: expect.stringMatching(/^hostMappings: expected no hostMappings unless/) });
+  });
+
   test('origins are normalised; URLs with a path are refused', () => {
     expect(parseRequest({ type: 'stats', id: 1, origin: 'HTTPS://Example.COM:443' })).toEqual({ type: 'stats', id: 1, origin: 'https://example.com' });
     expect(parseRequest({ type: 'forget', id: 1, origin: 'http://127.0.0.1:8080/' })).toEqual({ type: 'forget', id: 1, origin: 'http://127.0.0.1:8080' });

@@ -13,6 +13,7 @@ import {
   type ScheduleMethod,
   type ScheduleRequest,
 } from './requests';
+import { HostMappingError, MAX_HOST_MAPPINGS, MAX_HOST_MAPPING_LENGTH, parseResolve } from '../targets/host-mapping';
 import { MAX_ID_LENGTH, MAX_LABEL_LENGTH, MAX_REQUESTS_PER_SCHEDULE, MAX_URL_LENGTH, SUPPORTED_PROTOCOL_VERSIONS } from './version';
 
 /** Replays run these strategies unless the request names others. */
@@ -85,7 +86,7 @@ function parseSchedule(c: Checker, id: RequestId, value: Fields): ScheduleReques
   }
   const requests = list.map((item, i) => parseItem(c, item, `requests[${i}]`));
   const allowPrivateNetwork = c.optionalBoolean(value, 'allowPrivateNetwork', '');
-  return strip({ type: 'schedule', id, pageId, documentUrl, requests, mode, strategies, caFile: parseCaFile(c, value, mode), allowPrivateNetwork });
+  return strip({ type: 'schedule', id, pageId, documentUrl, requests, mode, strategies, caFile: parseCaFile(c, value, mode), allowPrivateNetwork, hostMappings: parseHostMappings(c, value, mode) });
 }
 
 function parseStrategies(c: Checker, value: Fields, mode: string): StrategyName[] | undefined {
@@ -106,6 +107,24 @@ function parseCaFile(c: Checker, value: Fields, mode: string): string | undefine
   if (mode !== 'replay') c.invalid('caFile', 'no caFile unless mode is "replay"', path);
   if (!isAbsolutePath(path)) c.invalid('caFile', 'an absolute path to a PEM file', path);
   return path;
+}
+
+function parseHostMappings(c: Checker, value: Fields, mode: string): string[] | undefined {
+  const raw = value.hostMappings;
+  if (raw === undefined) return undefined;
+  if (mode !== 'replay') c.invalid('hostMappings', 'no hostMappings unless mode is "replay"', raw);
+  if (!Array.isArray(raw) || raw.length > MAX_HOST_MAPPINGS) c.invalid('hostMappings', `an array of at most ${MAX_HOST_MAPPINGS} HOST:PORT:ADDRESS strings`, raw);
+  return raw.map((line, i) => {
+    const path = `hostMappings[${i}]`;
+    if (typeof line !== 'string' || line.length > MAX_HOST_MAPPING_LENGTH) c.invalid(path, `a HOST:PORT:ADDRESS string of at most ${MAX_HOST_MAPPING_LENGTH} characters`, line);
+    try {
+      parseResolve(line);
+    } catch (err) {
+      if (err instanceof HostMappingError) c.invalid(path, 'HOST:PORT:ADDRESS with a port 1–65535 and an IP address, e.g. example.com:443:127.0.0.1', line);
+      throw err;
+    }
+    return line;
+  });
 }
 
 function parseItem(c: Checker, raw: unknown, path: string): ScheduleItem {

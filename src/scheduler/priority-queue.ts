@@ -16,6 +16,18 @@ export class Fifo<T> {
     this.items.push(item);
   }
 
+  /**
+   * Inserts after every item whose key is ≤ `key(item)` (stable: equal keys keep arrival order).
+   * Scans from the tail, so arrivals already in key order (live discovery) cost O(1).
+   */
+  insertOrdered(item: T, key: (x: T) => number): void {
+    const k = key(item);
+    let i = this.items.length;
+    while (i > this.head && key(this.items[i - 1] as T) > k) i -= 1;
+    if (i === this.items.length) this.items.push(item);
+    else this.items.splice(i, 0, item);
+  }
+
   /** Puts an item back at the front (used for retries, which keep their place in line). */
   unshift(item: T): void {
     if (this.head > 0) {
@@ -54,13 +66,14 @@ export class Fifo<T> {
 }
 
 /**
- * Requests waiting for a connection, one FIFO per priority class.
+ * Requests waiting for a connection, one lane per priority class.
  *
- * Invariants: a higher class is always served before a lower one; equal classes keep FIFO order.
- * With `prioritised = false` every item goes to one FIFO (the `browser` and `pipelined` strategies
- * serve in discovery order).
+ * Invariants: a higher class is always served before a lower one; within a lane items are served
+ * in ascending `order` (their discovery order), ties and items without `order` in arrival order.
+ * With `prioritised = false` every item goes to one lane (the `browser` and `pipelined` strategies
+ * serve in discovery order, whatever order the list arrived in).
  */
-export class PriorityQueue<T extends { priority: PriorityClass }> {
+export class PriorityQueue<T extends { priority: PriorityClass; order?: number }> {
   private readonly lanes: Fifo<T>[];
   private count = 0;
   /** Invariant: every lane below `first` is empty (so peek/shift start there). */
@@ -80,7 +93,9 @@ export class PriorityQueue<T extends { priority: PriorityClass }> {
 
   push(item: T): void {
     const i = this.laneIndex(item);
-    (this.lanes[i] as Fifo<T>).push(item);
+    const lane = this.lanes[i] as Fifo<T>;
+    if (item.order === undefined) lane.push(item);
+    else lane.insertOrdered(item, orderOf);
     if (i < this.first) this.first = i;
     this.count += 1;
   }
@@ -120,4 +135,9 @@ export class PriorityQueue<T extends { priority: PriorityClass }> {
     this.first = 0;
     return all;
   }
+}
+
+/** Items without an order sort as if discovered last so far (arrival order). */
+function orderOf(x: { order?: number }): number {
+  return x.order ?? Number.POSITIVE_INFINITY;
 }

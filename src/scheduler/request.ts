@@ -9,6 +9,14 @@ export interface RequestSpec {
   priority: PriorityClass;
   /** When the request became known (ms on the scheduler's clock). @default clock.now() at enqueue */
   discoveredAt?: number;
+  /**
+   * Where the request stands in discovery order when the caller knows better than enqueue order
+   * (a replay's `discoveredAt`, ms since the browser's navigation start). The queue serves a lane
+   * in ascending `order`, ties in enqueue order; so the `browser` strategy fetches as the browser
+   * found, and prioritising strategies order within each class by it. Give it for every request
+   * of a load or for none. @default enqueue order
+   */
+  order?: number;
   /** A size learned earlier or declared (e.g. by a preload hint), used to avoid pipelining behind it. */
   expectedSize?: number;
   /**
@@ -31,6 +39,8 @@ export interface ScheduledRequest {
   readonly path: string;
   readonly discoveredAt: number;
   readonly queuedAt: number;
+  /** `RequestSpec.order`: the queue's key within a lane (undefined: arrival order). */
+  readonly order: number | undefined;
   readonly expectedSize: number | undefined;
   readonly resourceType: string | undefined;
   readonly idempotent: boolean;
@@ -102,6 +112,9 @@ export function createRequest(spec: RequestSpec, id: number, now: number): Sched
   if (!isPriorityClass(spec.priority)) {
     throw new SchedulerError('E_INVALID_PRIORITY', `expected a priority class (document, blocking, font, visible-image, script, image, other, prefetch), got ${JSON.stringify(spec.priority)}`);
   }
+  if (spec.order !== undefined && !Number.isFinite(spec.order)) {
+    throw new SchedulerError('E_INVALID_OPTION', `order must be a finite number, got ${String(spec.order)}`);
+  }
   if (spec.expectedSize !== undefined && !(Number.isFinite(spec.expectedSize) && spec.expectedSize >= 0)) {
     throw new SchedulerError('E_INVALID_OPTION', `expectedSize must be a non-negative number of bytes, got ${String(spec.expectedSize)}`);
   }
@@ -115,6 +128,7 @@ export function createRequest(spec: RequestSpec, id: number, now: number): Sched
     path,
     discoveredAt: typeof spec.discoveredAt === 'number' && Number.isFinite(spec.discoveredAt) ? spec.discoveredAt : now,
     queuedAt: now,
+    order: spec.order,
     expectedSize: spec.expectedSize,
     resourceType: spec.resourceType,
     idempotent: IDEMPOTENT.has(method),

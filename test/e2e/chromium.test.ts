@@ -9,6 +9,7 @@ import { findTabId, getPage, openExtensionPage, waitForPage } from './harness/ex
 import { launchChromium, type LaunchedChromium } from './harness/launch-chromium';
 import { openPopupForTab, waitForText } from './harness/popup';
 import { checkPopup } from './harness/popup-checks';
+import { checkUnrequested } from './harness/unrequested-checks';
 import { discoveryOrderViolations, documentShown, expectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
 import { registerHost } from './harness/register-host';
 import { saveScreenshot, saveThemeScreenshots } from './harness/screenshot';
@@ -110,6 +111,11 @@ describeE2e('e2e: Chromium', () => {
       const css = await documentShown(chromium.browser, query, chromium.extensionOrigin, site.url('late.css'), 'chromium-css');
       expect({ status: css.status, text: css.text }).toEqual({ status: '200', text: expect.stringContaining('text/css') });
       expect(css.bytes).not.toContain('not reported yet');
+    }, 40_000);
+
+    test('popup: the discoveries the browser never requested are exactly those the servers never received', async () => {
+      if (!chromium) throw new Error('Chromium did not start');
+      await checkUnrequested(chromium.browser, chromium.extensionOrigin, query, site);
     }, 40_000);
 
     test('popup: page numbers, waterfall, replay of both strategies on the wire, HAR export', async () => {

@@ -8,6 +8,7 @@ import { copyExtensionBuild } from './harness/extension-build';
 import { findTabId, getPage, openExtensionPage, waitForPage } from './harness/extension-pages';
 import { launchFirefox, type LaunchedFirefox } from './harness/launch-firefox';
 import { countOf, openPopupForTab } from './harness/popup';
+import { checkUnrequested } from './harness/unrequested-checks';
 import { checkPopup } from './harness/popup-checks';
 import { discoveryOrderViolations, documentShown, expectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
 import { registerHost } from './harness/register-host';
@@ -105,6 +106,11 @@ describeE2e('e2e: Firefox ESR', () => {
     const css = await documentShown(firefox.browser, query, firefox.extensionOrigin, site.url('late.css'), 'firefox-css');
     expect({ status: css.status, text: css.text }).toEqual({ status: '200', text: expect.stringContaining('text/css') });
     expect(css.bytes).not.toContain('not reported yet');
+  }, 40_000);
+
+  test('popup: the discoveries the browser never requested are exactly those the servers never received', async () => {
+    if (!firefox) throw new Error('Firefox did not start');
+    await checkUnrequested(firefox.browser, firefox.extensionOrigin, query, site);
   }, 40_000);
 
   test('popup (moz-extension://<preset uuid>/popup.html?tabId=N): page numbers, waterfall, replay on the wire, HAR export', async () => {
