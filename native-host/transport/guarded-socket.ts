@@ -10,6 +10,14 @@ export interface GuardEvents {
   onTrusted(completed: number): void;
   /** A framing failure. Called once, before the socket is destroyed with `err`. */
   onFailure(err: TransportError): void;
+  /**
+   * The connection looks in step, but only through a response glued to its predecessor
+   * (`ResponseFraming.lastResponseGlued`): nothing more may be written on it until `onTrusted`
+   * (after `quietMs` with no byte, or a clean close) or `onFailure` (the surplus arrived).
+   */
+  onSuspect(): void;
+  /** How long a suspect connection must stay silent before its responses are trusted, ms. */
+  quietMs(): number;
 }
 
 /**
@@ -28,16 +36,38 @@ export interface GuardEvents {
  * Why not a `Duplex` in front of the socket: it worked, but its second buffer cost a third of the
  * loopback throughput with 64 KiB bodies; intercepting `read` adds no buffer, and backpressure
  * stays the socket's own (a paused body stops `read` calls, the receive window closes).
+ * Trust: responses are trusted at in-step points (response-framing.ts), except one reached only
+ * through a glued response, which waits for `quietMs` of silence (`onSuspect` first: the
+ * transport writes nothing on the connection meanwhile).
+ *
  * Why not a parser of our own: undici's stays in charge of everything but framing (bodies,
  * pausing, timeouts, keep-alive) and stays the one the loopback benchmark compares against.
  */
 export function guardSocket(socket: Socket, framing: ResponseFraming, events: GuardEvents): void {
   let failed = false;
   let trusted = 0;
+  /** Set while the connection is suspect: fires `quietMs` after the last byte. */
+  let quiet: NodeJS.Timeout | undefined;
   const trust = (completed: number) => {
+    if (quiet) clearTimeout(quiet);
+    quiet = undefined;
     if (completed <= trusted) return;
     trusted = completed;
     events.onTrusted(completed);
+  };
+  const inStep = () => {
+    if (!framing.lastResponseGlued || framing.completed <= trusted) {
+      trust(framing.completed);
+      return;
+    }
+    // Reached only through a response glued to its predecessor: wait for silence. Nothing is
+    // written meanwhile, so any byte that arrives now is a surplus (`scan` fails it).
+    if (!quiet) events.onSuspect();
+    else clearTimeout(quiet);
+    quiet = setTimeout(() => {
+      quiet = undefined;
+      if (!failed && !socket.destroyed) trust(framing.completed);
+    }, events.quietMs());
   };
   const read = socket.read;
   const unshift = socket.unshift;
@@ -64,11 +94,12 @@ export function guardSocket(socket: Socket, framing: ResponseFraming, events: Gu
     const scanned = framing.scan(chunk);
     if (scanned instanceof TransportError) {
       failed = true;
+      if (quiet) clearTimeout(quiet);
       events.onFailure(scanned);
       this.destroy(scanned);
       return null;
     }
-    if (framing.inStep) trust(framing.completed);
+    if (framing.inStep) inStep();
     if (!again && !Array.isArray(scanned)) return scanned;
     const pieces = Array.isArray(scanned) ? scanned : [scanned];
     if (again) pieces.unshift(again);
@@ -83,6 +114,7 @@ export function guardSocket(socket: Socket, framing: ResponseFraming, events: Gu
   });
   socket.on('close', () => {
     // A reset or a close mid-response is not a desync: what was complete stays trusted.
+    if (quiet) clearTimeout(quiet);
     if (!failed) trust(framing.completed);
   });
 }
