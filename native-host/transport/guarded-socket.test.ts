@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { guardSocket } from './guarded-socket';
+import { GLUED_PROOFS, guardSocket } from './guarded-socket';
 import { ResponseFraming } from './response-framing';
 import type { TransportError } from './transport-errors';
 
@@ -80,6 +80,50 @@ describe('guardSocket: an in-step point reached only through a glued response', 
       await c.write(ok('the real second'));
       await until(() => c.events.some((e) => e.what.startsWith('failure')));
       expect(c.events.map((e) => e.what)).toEqual(['suspect', 'failure E_DESYNC']);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('once the connection came through GLUED_PROOFS glued in-step points clean, a glued last response is trusted at once', async () => {
+    const c = await connection(60);
+    try {
+      let n = 0;
+      const pair = async (first: string, second: string) => {
+        c.framing.expect('GET');
+        c.framing.expect('GET');
+        await c.write(Buffer.concat([ok(first), ok(second)])); // one write: glued
+        n += 2;
+        await until(() => c.events.some((e) => e.what === `trusted ${n}`));
+      };
+      for (let i = 0; i < GLUED_PROOFS; i++) await pair(`a${i}`, `b${i}`);
+      // Proving: each glued pair waited for the quiet period.
+      expect(c.events.map((e) => e.what)).toEqual(Array.from({ length: GLUED_PROOFS }, (_, i) => ['suspect', `trusted ${2 * (i + 1)}`]).flat());
+      const before = c.events.length;
+      await pair('proven', 'too');
+      // Proven: no suspect (so no quiet period was waited for), trusted as it arrived.
+      expect(c.events.slice(before).map((e) => e.what)).toEqual([`trusted ${n}`]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a surplus after proof still fails the connection when it arrives with the responses', async () => {
+    const c = await connection(60);
+    try {
+      let n = 0;
+      for (let i = 0; i < GLUED_PROOFS; i++) {
+        c.framing.expect('GET');
+        c.framing.expect('GET');
+        await c.write(Buffer.concat([ok('x'), ok('y')]));
+        n += 2;
+        await until(() => c.events.some((e) => e.what === `trusted ${n}`));
+      }
+      c.framing.expect('GET');
+      await c.write(Buffer.concat([ok('one'), ok('SMUGGLE')])); // one request, two responses
+      await until(() => c.events.some((e) => e.what.startsWith('failure')));
+      expect(c.events.at(-1)?.what).toBe('failure E_DESYNC');
+      expect(c.events.map((e) => e.what)).not.toContain(`trusted ${n + 1}`);
     } finally {
       await c.close();
     }

@@ -21,6 +21,14 @@ export interface GuardEvents {
 }
 
 /**
+ * Glued in-step points a connection must come through clean (a quiet period with no surplus)
+ * before its glued responses are trusted at once: as the pipelining probe's two clean pipelined
+ * responses (pipeline-health.ts), checked hard until proven, then trusted (Firefox's yellow and
+ * green pipeline states). See response-framing.ts for what this leaves open.
+ */
+export const GLUED_PROOFS = 2;
+
+/**
  * Puts `framing` (response-framing.ts) between an HTTP/1.1 socket and undici's parser, so a
  * surplus response is caught before undici can hand it to the wrong request, and interim
  * responses never reach undici. Must be called before the socket is handed to undici, and nothing
@@ -38,14 +46,18 @@ export interface GuardEvents {
  * stays the socket's own (a paused body stops `read` calls, the receive window closes).
  * Trust: responses are trusted at in-step points (response-framing.ts), except one reached only
  * through a glued response, which waits for `quietMs` of silence (`onSuspect` first: the
- * transport writes nothing on the connection meanwhile).
+ * transport writes nothing on the connection meanwhile) — until the connection has come through
+ * `gluedProofs` such waits clean; from then on glued in-step points are trusted at once (on
+ * loopback nearly every burst ends glued, and a wait after each one cost 97% of the throughput).
  *
  * Why not a parser of our own: undici's stays in charge of everything but framing (bodies,
  * pausing, timeouts, keep-alive) and stays the one the loopback benchmark compares against.
  */
-export function guardSocket(socket: Socket, framing: ResponseFraming, events: GuardEvents): void {
+export function guardSocket(socket: Socket, framing: ResponseFraming, events: GuardEvents, gluedProofs = GLUED_PROOFS): void {
   let failed = false;
   let trusted = 0;
+  /** Glued in-step points this connection came through clean; at `gluedProofs`, it is proven. */
+  let proofs = 0;
   /** Set while the connection is suspect: fires `quietMs` after the last byte. */
   let quiet: NodeJS.Timeout | undefined;
   const trust = (completed: number) => {
@@ -56,7 +68,7 @@ export function guardSocket(socket: Socket, framing: ResponseFraming, events: Gu
     events.onTrusted(completed);
   };
   const inStep = () => {
-    if (!framing.lastResponseGlued || framing.completed <= trusted) {
+    if (!framing.lastResponseGlued || framing.completed <= trusted || proofs >= gluedProofs) {
       trust(framing.completed);
       return;
     }
@@ -66,7 +78,9 @@ export function guardSocket(socket: Socket, framing: ResponseFraming, events: Gu
     else clearTimeout(quiet);
     quiet = setTimeout(() => {
       quiet = undefined;
-      if (!failed && !socket.destroyed) trust(framing.completed);
+      if (failed || socket.destroyed) return;
+      proofs += 1;
+      trust(framing.completed);
     }, events.quietMs());
   };
   const read = socket.read;
