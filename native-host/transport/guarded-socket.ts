@@ -26,7 +26,12 @@ export interface GuardEvents {
  * responses (pipeline-health.ts), checked hard until proven, then trusted (Firefox's yellow and
  * green pipeline states). See response-framing.ts for what this leaves open.
  */
-export const GLUED_PROOFS = 2;
+/**
+ * One clean quiet period proves a connection: each costs at least 50 ms on its connection (writes
+ * wait), and with two the loopback benchmark lost half its throughput; the faulty-origin suite's
+ * smuggling cases are all caught with one.
+ */
+export const GLUED_PROOFS = 1;
 
 /**
  * Puts `framing` (response-framing.ts) between an HTTP/1.1 socket and undici's parser, so a

@@ -34,12 +34,12 @@ import { TransportError } from './transport-errors';
  * cost falls on legitimate pipelining only where a burst's last response is glued and the
  * connection drains: its responses wait for the quiet period, and so does the next request on it.
  * So this check is a probation, as Firefox's yellow pipeline state was: once a connection has come
- * through `GLUED_PROOFS` (2) such quiet periods clean, its glued in-step points are trusted at once
+ * through `GLUED_PROOFS` (1) such quiet period clean, its glued in-step points are trusted at once
  * (on loopback nearly every burst ends glued; waiting after each one cost 97% of the throughput).
  *
  * Limit (probation): a server that smuggles only after a connection has proven clean — a victim
  * response that is short, with an extra response glued behind it, as the second-to-last of a burst,
- * on a connection past its first two glued bursts — can still shift the last request's body onto
+ * on a connection past its first glued burst — can still shift the last request's body onto
  * the smuggled bytes: the in-step point is trusted, and the real answer, arriving later, is caught
  * as a surplus (`E_DESYNC`, the connection discarded) only after that body was handed over. A
  * surplus in the same chunk as the last response it follows is still caught at any time.
