@@ -22,8 +22,7 @@ export interface GuardEvents {
 
 /**
  * Glued in-step points a connection must come through clean (a quiet period with no surplus)
- * before its glued responses are trusted at once: as the pipelining probe's two clean pipelined
- * responses (pipeline-health.ts), checked hard until proven, then trusted (Firefox's yellow and
+ * before its glued responses are trusted at once: checked hard until proven, then trusted (Firefox's yellow and
  * green pipeline states). See response-framing.ts for what this leaves open.
  */
 /**
