@@ -10,7 +10,27 @@ export interface GuardEvents {
   onTrusted(completed: number): void;
   /** A framing failure. Called once, before the socket is destroyed with `err`. */
   onFailure(err: TransportError): void;
+  /**
+   * The connection looks in step, but only through a response glued to its predecessor
+   * (`ResponseFraming.lastResponseGlued`): nothing more may be written on it until `onTrusted`
+   * (after `quietMs` with no byte, or a clean close) or `onFailure` (the surplus arrived).
+   */
+  onSuspect(): void;
+  /** How long a suspect connection must stay silent before its responses are trusted, ms. */
+  quietMs(): number;
 }
+
+/**
+ * Glued in-step points a connection must come through clean (a quiet period with no surplus)
+ * before its glued responses are trusted at once: checked hard until proven, then trusted (Firefox's yellow and
+ * green pipeline states). See response-framing.ts for what this leaves open.
+ */
+/**
+ * One clean quiet period proves a connection: each costs at least 50 ms on its connection (writes
+ * wait), and with two the loopback benchmark lost half its throughput; the faulty-origin suite's
+ * smuggling cases are all caught with one.
+ */
+export const GLUED_PROOFS = 1;
 
 /**
  * Puts `framing` (response-framing.ts) between an HTTP/1.1 socket and undici's parser, so a
@@ -28,16 +48,44 @@ export interface GuardEvents {
  * Why not a `Duplex` in front of the socket: it worked, but its second buffer cost a third of the
  * loopback throughput with 64 KiB bodies; intercepting `read` adds no buffer, and backpressure
  * stays the socket's own (a paused body stops `read` calls, the receive window closes).
+ * Trust: responses are trusted at in-step points (response-framing.ts), except one reached only
+ * through a glued response, which waits for `quietMs` of silence (`onSuspect` first: the
+ * transport writes nothing on the connection meanwhile) — until the connection has come through
+ * `gluedProofs` such waits clean; from then on glued in-step points are trusted at once (on
+ * loopback nearly every burst ends glued, and a wait after each one cost 97% of the throughput).
+ *
  * Why not a parser of our own: undici's stays in charge of everything but framing (bodies,
  * pausing, timeouts, keep-alive) and stays the one the loopback benchmark compares against.
  */
-export function guardSocket(socket: Socket, framing: ResponseFraming, events: GuardEvents): void {
+export function guardSocket(socket: Socket, framing: ResponseFraming, events: GuardEvents, gluedProofs = GLUED_PROOFS): void {
   let failed = false;
   let trusted = 0;
+  /** Glued in-step points this connection came through clean; at `gluedProofs`, it is proven. */
+  let proofs = 0;
+  /** Set while the connection is suspect: fires `quietMs` after the last byte. */
+  let quiet: NodeJS.Timeout | undefined;
   const trust = (completed: number) => {
+    if (quiet) clearTimeout(quiet);
+    quiet = undefined;
     if (completed <= trusted) return;
     trusted = completed;
     events.onTrusted(completed);
+  };
+  const inStep = () => {
+    if (!framing.lastResponseGlued || framing.completed <= trusted || proofs >= gluedProofs) {
+      trust(framing.completed);
+      return;
+    }
+    // Reached only through a response glued to its predecessor: wait for silence. Nothing is
+    // written meanwhile, so any byte that arrives now is a surplus (`scan` fails it).
+    if (!quiet) events.onSuspect();
+    else clearTimeout(quiet);
+    quiet = setTimeout(() => {
+      quiet = undefined;
+      if (failed || socket.destroyed) return;
+      proofs += 1;
+      trust(framing.completed);
+    }, events.quietMs());
   };
   const read = socket.read;
   const unshift = socket.unshift;
@@ -64,11 +112,12 @@ export function guardSocket(socket: Socket, framing: ResponseFraming, events: Gu
     const scanned = framing.scan(chunk);
     if (scanned instanceof TransportError) {
       failed = true;
+      if (quiet) clearTimeout(quiet);
       events.onFailure(scanned);
       this.destroy(scanned);
       return null;
     }
-    if (framing.inStep) trust(framing.completed);
+    if (framing.inStep) inStep();
     if (!again && !Array.isArray(scanned)) return scanned;
     const pieces = Array.isArray(scanned) ? scanned : [scanned];
     if (again) pieces.unshift(again);
@@ -83,6 +132,7 @@ export function guardSocket(socket: Socket, framing: ResponseFraming, events: Gu
   });
   socket.on('close', () => {
     // A reset or a close mid-response is not a desync: what was complete stays trusted.
+    if (quiet) clearTimeout(quiet);
     if (!failed) trust(framing.completed);
   });
 }

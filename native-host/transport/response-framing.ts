@@ -24,10 +24,31 @@ import { TransportError } from './transport-errors';
  * (or closed cleanly after it): an extra response shows up as a surplus only at the end of a
  * pipeline, and every response since the last in-step point may be the shifted one.
  *
- * Limit: a surplus that arrives in a later chunk than the response it follows, after the next
- * request was already written on an otherwise idle connection, cannot be told from that request's
- * answer by any client (nothing in HTTP/1.1 ties a response to its request). It is caught when the
- * real answer then arrives as a surplus, but the response it displaced was already trusted.
+ * An in-step point reached through a response *glued* to its predecessor (it started in the chunk
+ * in which the previous one ended, `lastResponseGlued`) proves nothing: a short body with a
+ * smuggled response behind it, in one write, looks exactly like two answers, and the last
+ * request's own answer is still on its way. There the guard (guarded-socket.ts) trusts nothing
+ * new: it waits for a genuine in-step point, a clean close, or a quiet period with no byte
+ * (`suspectQuietMs` in undici-transport.ts: 50 ms or 3 RTTs, at most 250 ms), and the transport
+ * writes no request on the connection meanwhile, so a surplus arriving then is caught as one. The
+ * cost falls on legitimate pipelining only where a burst's last response is glued and the
+ * connection drains: its responses wait for the quiet period, and so does the next request on it.
+ * So this check is a probation, as Firefox's yellow pipeline state was: once a connection has come
+ * through `GLUED_PROOFS` (1) such quiet period clean, its glued in-step points are trusted at once
+ * (on loopback nearly every burst ends glued; waiting after each one cost 97% of the throughput).
+ *
+ * Limit (probation): a server that smuggles only after a connection has proven clean — a victim
+ * response that is short, with an extra response glued behind it, as the second-to-last of a burst,
+ * on a connection past its first glued burst — can still shift the last request's body onto
+ * the smuggled bytes: the in-step point is trusted, and the real answer, arriving later, is caught
+ * as a surplus (`E_DESYNC`, the connection discarded) only after that body was handed over. A
+ * surplus in the same chunk as the last response it follows is still caught at any time.
+ *
+ * Limit: a surplus that arrives later than the quiet period after the response it follows (a
+ * server that pauses between them), or in a later chunk than that response when no request
+ * followed, cannot be told from the answer to a request written afterwards by any client (nothing
+ * in HTTP/1.1 ties a response to its request). It is caught when the real answer then arrives as a
+ * surplus, but the response it displaced was already trusted.
  */
 export interface ResponseFramingOptions {
   /** A response head (status line and headers) longer than this fails with `E_BAD_RESPONSE`. @default 65536 */
@@ -70,6 +91,12 @@ export class ResponseFraming {
   private readonly versions = new Map<number, string>();
   /** `readHead`'s second result. */
   private headOut: Buffer | null | typeof SAME = null;
+  /** A response completed during the current `scan` call. */
+  private endedInChunk = false;
+  /** The response being read started in the chunk in which its predecessor ended. */
+  private startedGlued = false;
+  /** The same, for the last response completed. */
+  private lastGlued = false;
 
   constructor(options: ResponseFramingOptions = {}) {
     this.maxHeadBytes = options.maxHeadBytes ?? 64 * 1024;
@@ -84,6 +111,15 @@ export class ResponseFraming {
   /** Every request written has its complete response, and nothing is left over. */
   get inStep(): boolean {
     return this.state === 'idle' && this.completed === this.written;
+  }
+
+  /**
+   * The last complete response started in the same chunk in which its predecessor ended (glued to
+   * it). An in-step point reached through such a response proves nothing: it may be a surplus
+   * sent behind its predecessor, with the last request's own answer still on its way.
+   */
+  get lastResponseGlued(): boolean {
+    return this.lastGlued;
   }
 
   /** The `Link` values of the 103 responses that came before response `index`; forgets them. */
@@ -111,11 +147,13 @@ export class ResponseFraming {
     let passFrom = 0;
     let at = 0;
     const n = chunk.length;
+    this.endedInChunk = false;
     while (at < n) {
       switch (this.state) {
         case 'idle': {
           if (this.completed === this.written) return this.surplus(chunk.subarray(at));
           this.state = 'head';
+          this.startedGlued = this.endedInChunk;
           break;
         }
         case 'head': {
@@ -334,6 +372,9 @@ export class ResponseFraming {
 
   private complete(): void {
     this.completed += 1;
+    this.endedInChunk = true;
+    this.lastGlued = this.startedGlued;
+    this.startedGlued = false;
     this.methodsHead += 1;
     if (this.methodsHead > 64) {
       this.methods.splice(0, this.methodsHead);

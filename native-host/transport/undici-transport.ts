@@ -52,6 +52,28 @@ interface Conn {
   /** Flights whose response ended before it was confirmed, oldest first, from `heldAt`. */
   held: Flight[];
   heldAt: number;
+  /** The TCP handshake time, ms: one round trip. */
+  rttMs: number;
+  /**
+   * Suspect (guarded-socket.ts `onSuspect`): requests the scheduler sent meanwhile wait here,
+   * unwritten, until the connection's responses are trusted; a surplus then arriving is caught as
+   * one rather than taken for their answer.
+   */
+  deferred: Dispatch[] | undefined;
+}
+
+/**
+ * How long a suspect connection must stay silent before its responses are trusted. What delays
+ * a surplus the server wrote behind the last response is mostly TCP, not the server: with Nagle's
+ * algorithm on (the default for a plain socket), the server holds its next small segment until
+ * our ACK of the previous one, and our delayed ACK takes up to 40 ms on Linux — so at least 50 ms
+ * (measured: the faulty-origin suite's surplus arrives ~40 ms after the response it follows).
+ * On long paths, 3 RTTs (the ACK and the held segment each cross the path). At most 250 ms: it
+ * delays every request queued for the connection. A server that takes longer than that to send
+ * its surplus is beyond what any timing can catch (response-framing.ts).
+ */
+export function suspectQuietMs(rttMs: number): number {
+  return Math.min(250, Math.max(50, 3 * rttMs));
 }
 
 /**
@@ -152,6 +174,10 @@ export class UndiciTransport implements TransportPort, FlightHost {
     guardSocket(socket, framing, {
       onTrusted: (completed) => this.trusted(conn, completed),
       onFailure: (err) => this.framingFailed(conn, err),
+      onSuspect: () => {
+        conn.deferred ??= [];
+      },
+      quietMs: () => suspectQuietMs(conn.rttMs),
     });
   }
 
@@ -167,6 +193,12 @@ export class UndiciTransport implements TransportPort, FlightHost {
       held.length = 0;
       conn.heldAt = 0;
     }
+    const deferred = conn.deferred;
+    if (deferred) {
+      conn.deferred = undefined;
+      // After a clean close they are not written: the close loses them with the connection.
+      if (!conn.closed && !conn.socket.readableEnded && !conn.socket.destroyed) for (const d of deferred) this.write(conn, d);
+    }
   }
 
   /**
@@ -179,6 +211,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
     this.conns.delete(conn.id);
     conn.held = [];
     conn.heldAt = 0;
+    conn.deferred = undefined; // never written: the scheduler loses them with the connection
     const culprit = err.responseIndex === undefined ? undefined : [...this.flights.values()].find((f) => f.dispatch.connectionId === conn.id && f.seq === err.responseIndex);
     if (culprit) this.scheduler.dispatchFailed(culprit.dispatch.id, err, true);
     else this.scheduler.connectionClosed(conn.id, err);
@@ -206,7 +239,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
           const conn: Conn = {
             id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding,
             prioritySignals: options.prioritySignals === true && handshake.protocol === 'h2', closed: false,
-            framing: undefined, trusted: 0, held: [], heldAt: 0,
+            framing: undefined, trusted: 0, held: [], heldAt: 0, rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0, deferred: undefined,
           };
           if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
           this.conns.set(id, conn);
@@ -232,6 +265,11 @@ export class UndiciTransport implements TransportPort, FlightHost {
       queueMicrotask(() => this.scheduler.dispatchFailed(dispatch.id, new TransportError('E_CONNECTION_GONE', 'connection closed before the request was written')));
       return;
     }
+    if (conn.deferred) conn.deferred.push(dispatch);
+    else this.write(conn, dispatch);
+  }
+
+  private write(conn: Conn, dispatch: Dispatch): void {
     const client = conn.client ?? this.clientFor(conn);
     const req = dispatch.request;
     const flight = new Flight(this, dispatch, conn, conn.framing ? conn.framing.expect(req.method) : -1);
@@ -280,7 +318,9 @@ export class UndiciTransport implements TransportPort, FlightHost {
   closeConnection(id: number): void {
     const conn = this.conns.get(id);
     if (!conn) return;
-    // Closed by the scheduler once every request on it was answered, with no surplus seen.
+    // Closed by the scheduler once every request on it was answered, with no surplus seen (the
+    // scheduler does not retire a connection whose responses are held; see its `retire`).
+    conn.deferred = undefined;
     if (conn.framing) this.trusted(conn, conn.framing.completed);
     conn.closed = true;
     this.conns.delete(id);
@@ -327,6 +367,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private lost(conn: Conn, err: unknown): void {
     if (conn.closed) return;
     conn.closed = true;
+    conn.deferred = undefined;
     this.conns.delete(conn.id);
     if (conn.client) void conn.client.destroy().catch(() => undefined);
     if (!this.closed) this.scheduler.connectionClosed(conn.id, err);

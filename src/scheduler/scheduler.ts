@@ -268,8 +268,14 @@ export class Scheduler implements TransportHandler {
     for (const c of applyBudget(o.conns, facts.budget)) this.retire(c);
   }
 
-  /** Closes a connection that has nothing outstanding and takes nothing more. */
+  /**
+   * Closes a connection that has nothing outstanding and takes nothing more — once the transport
+   * trusts its responses: with nothing outstanding, a response still held is one the transport
+   * waits to see followed by silence (a surplus may be on its way), and closing now would trust
+   * it unseen. `responseConfirmed` retires it then.
+   */
   private retire(c: ConnState): void {
+    if (c.held.size > 0) return;
     // Every request on it was answered and no surplus arrived, so what it still holds is confirmed.
     this.forgetConnection(c);
     this.transport.closeConnection(c.id);
@@ -395,6 +401,12 @@ export class Scheduler implements TransportHandler {
     const h = this.held.confirm(dispatchId);
     if (!h) return;
     this.settleHeld(h);
+    const c = h.dispatch.conn;
+    if (c.draining && c.state === 'ready' && c.outstanding.length === 0) {
+      // Its retirement waited for this (see `retire`): the origin may open the next connection now.
+      this.retire(c);
+      this.markDirty(c.origin);
+    }
     this.notifyIdle();
   }
 

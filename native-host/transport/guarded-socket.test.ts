@@ -1,0 +1,146 @@
+import net from 'node:net';
+import { GLUED_PROOFS, guardSocket } from './guarded-socket';
+import { ResponseFraming } from './response-framing';
+import type { TransportError } from './transport-errors';
+
+const ok = (body: string) => Buffer.from(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n${body}`, 'latin1');
+
+/**
+ * A real loopback connection whose client side is read as undici reads it (`read()` on
+ * `readable`) through the guard; the server side writes whatever the test says, when it says.
+ */
+async function connection(quietMs: number) {
+  let server!: net.Socket;
+  const srv = net.createServer((s) => {
+    s.setNoDelay(true);
+    server = s;
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const client = net.connect((srv.address() as net.AddressInfo).port, '127.0.0.1');
+  await new Promise<void>((r) => client.once('connect', r));
+  while (!server) await new Promise((r) => setImmediate(r));
+  const framing = new ResponseFraming();
+  const events: Array<{ at: number; what: string }> = [];
+  const t0 = performance.now();
+  const note = (what: string) => events.push({ at: performance.now() - t0, what });
+  guardSocket(client, framing, {
+    onTrusted: (n) => note(`trusted ${n}`),
+    onFailure: (err: TransportError) => note(`failure ${err.code}`),
+    onSuspect: () => note('suspect'),
+    quietMs: () => quietMs,
+  });
+  client.on('readable', () => {
+    while (client.read() !== null);
+  });
+  client.on('error', () => undefined);
+  return {
+    framing,
+    events,
+    write: (b: Buffer) => new Promise<void>((r) => server.write(b, () => r())),
+    close: async () => {
+      client.destroy();
+      server.destroy();
+      await new Promise<void>((r) => srv.close(() => r()));
+    },
+  };
+}
+
+const until = async (cond: () => boolean, ms = 2000) => {
+  const end = performance.now() + ms;
+  while (!cond() && performance.now() < end) await new Promise((r) => setTimeout(r, 2));
+};
+
+describe('guardSocket: an in-step point reached only through a glued response', () => {
+  test('is not trusted at once; trusted after the quiet period when nothing follows', async () => {
+    const c = await connection(60);
+    try {
+      c.framing.expect('GET');
+      c.framing.expect('GET');
+      await c.write(Buffer.concat([ok('one'), ok('two')])); // one write: the two arrive glued
+      await until(() => c.events.some((e) => e.what.startsWith('trusted')));
+      const suspect = c.events.find((e) => e.what === 'suspect');
+      const trusted = c.events.find((e) => e.what === 'trusted 2');
+      expect(c.events.map((e) => e.what)).toEqual(['suspect', 'trusted 2']);
+      // Trusted no sooner than the quiet period after the glued response arrived.
+      expect((trusted?.at ?? 0) - (suspect?.at ?? 0)).toBeGreaterThanOrEqual(55);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a surplus arriving within the quiet period fails the connection, and the glued response is never trusted', async () => {
+    const c = await connection(200);
+    try {
+      c.framing.expect('GET');
+      c.framing.expect('GET');
+      // The first response is short and a smuggled one follows it; the second request's real
+      // answer comes in a later write.
+      await c.write(Buffer.concat([ok('shor'), ok('SMUGGLE')]));
+      await until(() => c.events.length > 0);
+      await c.write(ok('the real second'));
+      await until(() => c.events.some((e) => e.what.startsWith('failure')));
+      expect(c.events.map((e) => e.what)).toEqual(['suspect', 'failure E_DESYNC']);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('once the connection came through GLUED_PROOFS glued in-step points clean, a glued last response is trusted at once', async () => {
+    const c = await connection(60);
+    try {
+      let n = 0;
+      const pair = async (first: string, second: string) => {
+        c.framing.expect('GET');
+        c.framing.expect('GET');
+        await c.write(Buffer.concat([ok(first), ok(second)])); // one write: glued
+        n += 2;
+        await until(() => c.events.some((e) => e.what === `trusted ${n}`));
+      };
+      for (let i = 0; i < GLUED_PROOFS; i++) await pair(`a${i}`, `b${i}`);
+      // Proving: each glued pair waited for the quiet period.
+      expect(c.events.map((e) => e.what)).toEqual(Array.from({ length: GLUED_PROOFS }, (_, i) => ['suspect', `trusted ${2 * (i + 1)}`]).flat());
+      const before = c.events.length;
+      await pair('proven', 'too');
+      // Proven: no suspect (so no quiet period was waited for), trusted as it arrived.
+      expect(c.events.slice(before).map((e) => e.what)).toEqual([`trusted ${n}`]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a surplus after proof still fails the connection when it arrives with the responses', async () => {
+    const c = await connection(60);
+    try {
+      let n = 0;
+      for (let i = 0; i < GLUED_PROOFS; i++) {
+        c.framing.expect('GET');
+        c.framing.expect('GET');
+        await c.write(Buffer.concat([ok('x'), ok('y')]));
+        n += 2;
+        await until(() => c.events.some((e) => e.what === `trusted ${n}`));
+      }
+      c.framing.expect('GET');
+      await c.write(Buffer.concat([ok('one'), ok('SMUGGLE')])); // one request, two responses
+      await until(() => c.events.some((e) => e.what.startsWith('failure')));
+      expect(c.events.at(-1)?.what).toBe('failure E_DESYNC');
+      expect(c.events.map((e) => e.what)).not.toContain(`trusted ${n + 1}`);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('responses that each start a chunk of their own are trusted at once', async () => {
+    const c = await connection(10_000);
+    try {
+      c.framing.expect('GET');
+      await c.write(ok('one'));
+      await until(() => c.events.length > 0);
+      c.framing.expect('GET');
+      await c.write(ok('two'));
+      await until(() => c.events.length > 1);
+      expect(c.events.map((e) => e.what)).toEqual(['trusted 1', 'trusted 2']);
+    } finally {
+      await c.close();
+    }
+  });
+});
