@@ -22,13 +22,10 @@ export interface GuardEvents {
 
 /**
  * Glued in-step points a connection must come through clean (a quiet period with no surplus)
- * before its glued responses are trusted at once: checked hard until proven, then trusted (Firefox's yellow and
- * green pipeline states). See response-framing.ts for what this leaves open.
- */
-/**
- * One clean quiet period proves a connection: each costs at least 50 ms on its connection (writes
- * wait), and with two the loopback benchmark lost half its throughput; the faulty-origin suite's
- * smuggling cases are all caught with one.
+ * before its glued responses are trusted at once: checked hard until proven, then trusted
+ * (Firefox's yellow and green pipeline states; response-framing.ts says what this leaves open).
+ * One: each quiet period costs its connection at least 50 ms (writes wait), two cost the loopback
+ * benchmark half its throughput, and one catches every smuggling case of the faulty-origin suite.
  */
 export const GLUED_PROOFS = 1;
 
