@@ -4,6 +4,7 @@ import { endianness, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { HostMessage } from '../../src/protocol';
 import { FrameReader } from './frame-reader';
+import { startTestOrigin, type TestOrigin } from './test-origin';
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'getlist.js');
 
@@ -118,4 +119,23 @@ export class SpawnedHost {
     await this.closed;
     rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * For each test of the file: a fresh test origin on port 0 and a spawned host, handed to `use`;
+ * afterwards both are closed and the host must not have written anything but well-formed frames.
+ */
+export function eachWithHostAndOrigin(use: (host: SpawnedHost, origin: TestOrigin) => void): void {
+  let host: SpawnedHost | undefined;
+  let origin: TestOrigin | undefined;
+  beforeEach(async () => {
+    origin = await startTestOrigin();
+    host = new SpawnedHost();
+    use(host, origin);
+  });
+  afterEach(async () => {
+    await host?.dispose();
+    await origin?.close();
+    expect(host?.reader.violations).toEqual([]);
+  });
 }

@@ -1,17 +1,12 @@
 import type { ReplayResultMessage } from '../../src/protocol';
-import { SpawnedHost } from './host-harness';
-import { startTestOrigin, type TestOrigin } from './test-origin';
+import { eachWithHostAndOrigin, SpawnedHost } from './host-harness';
+import type { TestOrigin } from './test-origin';
 
 let host: SpawnedHost;
 let origin: TestOrigin;
-beforeEach(async () => {
-  origin = await startTestOrigin();
-  host = new SpawnedHost();
-});
-afterEach(async () => {
-  await host.dispose();
-  await origin.close();
-  expect(host.reader.violations).toEqual([]);
+eachWithHostAndOrigin((h, o) => {
+  host = h;
+  origin = o;
 });
 
 test('a replay with a host mapping reaches a local origin under the site\'s own name (Host header), without DNS', async () => {

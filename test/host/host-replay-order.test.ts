@@ -1,19 +1,14 @@
 import type { PriorityClass } from '../../src/scheduler';
 import type { ReplayResultMessage } from '../../src/protocol';
 import { priorityRank } from '../../src/scheduler/priority';
-import { SpawnedHost } from './host-harness';
-import { startTestOrigin, type TestOrigin } from './test-origin';
+import { eachWithHostAndOrigin, SpawnedHost } from './host-harness';
+import type { TestOrigin } from './test-origin';
 
 let host: SpawnedHost;
 let origin: TestOrigin;
-beforeEach(async () => {
-  origin = await startTestOrigin();
-  host = new SpawnedHost();
-});
-afterEach(async () => {
-  await host.dispose();
-  await origin.close();
-  expect(host.reader.violations).toEqual([]);
+eachWithHostAndOrigin((h, o) => {
+  host = h;
+  origin = o;
 });
 
 const CLASSES: PriorityClass[] = ['image', 'script', 'blocking', 'other', 'font', 'visible-image'];

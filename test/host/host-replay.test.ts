@@ -1,19 +1,14 @@
 import type { PriorityClass } from '../../src/scheduler';
 import type { HostMessage, ReplayResultMessage, ReplaySummaryMessage } from '../../src/protocol';
 import { MAX_MESSAGE_BYTES } from '../../src/protocol';
-import { SpawnedHost } from './host-harness';
-import { startTestOrigin, type TestOrigin } from './test-origin';
+import { eachWithHostAndOrigin, SpawnedHost } from './host-harness';
+import type { TestOrigin } from './test-origin';
 
 let host: SpawnedHost;
 let origin: TestOrigin;
-beforeEach(async () => {
-  origin = await startTestOrigin();
-  host = new SpawnedHost();
-});
-afterEach(async () => {
-  await host.dispose();
-  await origin.close();
-  expect(host.reader.violations).toEqual([]);
+eachWithHostAndOrigin((h, o) => {
+  host = h;
+  origin = o;
 });
 
 const PRIORITIES: PriorityClass[] = ['document', 'blocking', 'font', 'visible-image', 'script', 'image', 'other', 'prefetch'];

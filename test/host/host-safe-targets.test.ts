@@ -1,18 +1,13 @@
 import type { HostMessage, ReplayResultMessage } from '../../src/protocol';
 import { pageAddressSpace, privateNetworkCheck } from '../../native-host/host/private-network';
-import { SpawnedHost } from './host-harness';
-import { startTestOrigin, type TestOrigin } from './test-origin';
+import { eachWithHostAndOrigin, SpawnedHost } from './host-harness';
+import type { TestOrigin } from './test-origin';
 
 let host: SpawnedHost;
 let origin: TestOrigin;
-beforeEach(async () => {
-  origin = await startTestOrigin();
-  host = new SpawnedHost();
-});
-afterEach(async () => {
-  await host.dispose();
-  await origin.close();
-  expect(host.reader.violations).toEqual([]);
+eachWithHostAndOrigin((h, o) => {
+  host = h;
+  origin = o;
 });
 
 async function replay(id: string, documentUrl: string, allowPrivateNetwork?: boolean): Promise<HostMessage[]> {
