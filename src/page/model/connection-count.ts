@@ -124,12 +124,21 @@ function isMultiplexed(protocol: string): boolean {
   return protocol === 'h2' || protocol === 'h3' || protocol.startsWith('h3-');
 }
 
-/** Most requests in flight at once, intervals `[requestStart, responseEnd)`; touching ends do not overlap. */
+/**
+ * Overlap shorter than this is taken for a connection handed from one request to the next: Firefox
+ * stamps a response's end when it processes it, which can fall a moment after the next request on
+ * the same connection was sent, and coarsened timers round both. Real concurrency overlaps by far more.
+ */
+const HANDOVER_SLACK_MS = 2;
+
+/** Most requests in flight at once, intervals `[requestStart, responseEnd)`; touching ends (within the slack) do not overlap. */
 function maxInFlight(fetches: readonly Fetch[]): number {
   const edges: [number, number][] = [];
   for (const f of fetches) {
     if (!(f.requestStart > 0 || f.responseEnd > 0) || f.responseEnd <= f.requestStart) continue;
-    edges.push([f.requestStart, 1], [f.responseEnd, -1]);
+    // A request shorter than the slack keeps its own end: it cannot have been handed a connection mid-response.
+    const end = f.responseEnd - HANDOVER_SLACK_MS > f.requestStart ? f.responseEnd - HANDOVER_SLACK_MS : f.responseEnd;
+    edges.push([f.requestStart, 1], [end, -1]);
   }
   // Ends before starts at the same time: a connection freed at t can take the request sent at t.
   edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
