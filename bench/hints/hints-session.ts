@@ -14,6 +14,7 @@ import puppeteer, { type Browser, type WebWorker } from 'puppeteer-core';
 import { chromiumNetworkTiming } from '../run/chromium-network-timing';
 import { recordNetwork, settle, writeWrapper, type ChromiumLoadOptions } from '../run/chromium-contender';
 import type { Origins } from '../origins/start-origins';
+import { CHROMIUM_QUIET_FLAGS } from '../run/chromium-flags';
 
 export type HintsContender = 'chromium' | 'chromium+getlist';
 
@@ -68,8 +69,7 @@ async function launch(o: HintsSessionOptions, dir: string): Promise<Browser> {
     userDataDir: join(dir, 'profile'),
     ...(withExtension ? { ignoreDefaultArgs: ['--disable-extensions'] } : {}),
     args: [
-      '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic',
+      ...CHROMIUM_QUIET_FLAGS,
       `--host-resolver-rules=${o.hostResolverRules}`,
       `--ignore-certificate-errors-spki-list=${o.spkiHashes.join(',')}`,
       ...(withExtension ? [`--disable-extensions-except=${o.extensionDir}`, `--load-extension=${o.extensionDir}`] : []),

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { BenchRunError } from '../run/bench-run-error';
 import { CHROMIUM_PATH } from '../run/chromium-contender';
+import { CHROMIUM_QUIET_FLAGS } from '../run/chromium-flags';
 
 export const EXTENSION_DIR = resolve(__dirname, '..', '..', 'dist', 'extension');
 const GETLIST_BIN = resolve(__dirname, '..', '..', 'bin', 'getlist.js');
@@ -42,7 +43,7 @@ export async function launchOverheadBrowser(options: OverheadBrowserOptions): Pr
   const dir = mkdtempSync(join(tmpdir(), `getlist-overhead-${options.withExtension ? 'ext' : 'plain'}-`));
   const userDataDir = join(dir, 'profile');
   const env: Record<string, string> = { HOME: join(dir, 'home'), GETLIST_DATA_DIR: join(dir, 'data') };
-  const args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+  const args = [...CHROMIUM_QUIET_FLAGS];
   if (options.withExtension) {
     if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) throw new BenchRunError('E_CHROMIUM_LAUNCH', `${EXTENSION_DIR} has no build; run \`npm run build\` first`);
     args.push(`--disable-extensions-except=${EXTENSION_DIR}`, `--load-extension=${EXTENSION_DIR}`);

@@ -16,6 +16,7 @@ import {
   type CdpLoadingEnded, type CdpNetworkEvents, type CdpRequestSent, type CdpResponseReceived, type ChromiumNetworkTiming,
 } from './chromium-network-timing';
 import { chromiumTiming, type ChromiumTiming, type TimingEntry } from './chromium-timing';
+import { CHROMIUM_QUIET_FLAGS } from './chromium-flags';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -134,8 +135,7 @@ export async function loadWithChromium(o: ChromiumLoadOptions): Promise<Chromium
         pipe: true,
         userDataDir: join(dir, 'profile'),
         args: [
-          '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-          '--disable-sync', '--no-first-run', '--disable-quic',
+          ...CHROMIUM_QUIET_FLAGS,
           `--host-resolver-rules=${o.hostResolverRules}`,
           `--ignore-certificate-errors-spki-list=${o.spkiHashes.join(',')}`,
         ],

@@ -1,6 +1,7 @@
 import puppeteer from 'puppeteer-core';
 import { requireBrowser } from '../e2e/harness/browsers';
 import type { TempDirs } from '../e2e/harness/temp-dirs';
+import { CHROMIUM_QUIET_FLAGS } from '../../bench/run/chromium-flags';
 
 export interface ChromiumLoad {
   /**
@@ -25,13 +26,7 @@ export async function loadInChromium(url: string, port: number, javascript: bool
     headless: true,
     userDataDir: dirs.make('fidelity-chromium'),
     args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
+      ...CHROMIUM_QUIET_FLAGS,
       '--ignore-certificate-errors',
       `--host-resolver-rules=MAP * 127.0.0.1:${port}`,
       '--window-size=1280,800',

@@ -1,5 +1,6 @@
 import puppeteer, { type Browser, type WebWorker } from 'puppeteer-core';
 import { requireBrowser } from './browsers';
+import { CHROMIUM_QUIET_FLAGS } from '../../../bench/run/chromium-flags';
 
 /** Fixed by the `key` in manifest.json (see README "Who may connect"). */
 export const CHROMIUM_EXTENSION_ID = 'kelbbeopokdfcgnhndalcnpcofnpkfln';
@@ -34,13 +35,7 @@ export async function launchChromium(options: LaunchChromiumOptions): Promise<La
     userDataDir: options.userDataDir,
     ignoreDefaultArgs: ['--disable-extensions'],
     args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
+      ...CHROMIUM_QUIET_FLAGS,
       `--disable-extensions-except=${options.extensionDir}`,
       `--load-extension=${options.extensionDir}`,
       ...(options.spkiHashes?.length ? [`--ignore-certificate-errors-spki-list=${options.spkiHashes.join(',')}`] : []),
