@@ -30,8 +30,11 @@ export function observedMetrics(page: PageRecord): HTMLElement[] {
     : c.requests === 0
       ? 'not exposed'
       : [
-          `${c.connections} used`,
-          `${c.requests} requests (${(c.requestsPerConnection ?? 0).toFixed(1)} per connection)`,
+          // A range where the browser's signals allow more than one answer (connection-count.ts).
+          c.connectionsMin < c.connections ? `${c.connectionsMin}–${c.connections} used` : `${c.connections} used`,
+          c.connectionsMin < c.connections
+            ? `${c.requests} requests (${(c.requests / c.connections).toFixed(1)}–${(c.requests / c.connectionsMin).toFixed(1)} per connection)`
+            : `${c.requests} requests (${(c.requestsPerConnection ?? 0).toFixed(1)} per connection)`,
           `${c.opened} opened with a visible connect`,
           c.cached ? `${c.cached} from cache` : '',
           c.notExposed ? `${c.notExposed} not exposed` : '',
@@ -68,6 +71,7 @@ export function observedMetrics(page: PageRecord): HTMLElement[] {
     }),
     metric('Connections (browser)', 'connections', connections, connectionsHint || 'Resource Timing', {
       connections: reported ? c.connections : undefined,
+      'connections-min': reported ? c.connectionsMin : undefined,
       requests: reported ? c.requests : undefined,
       opened: reported ? c.opened : undefined,
     }),

@@ -93,6 +93,8 @@ describeE2e('e2e: Chromium', () => {
       expect(record.navigation?.nextHopProtocol).toBe(protocol);
       expect(server.connections).toBeGreaterThanOrEqual(1);
       expectAgreement(server, popup);
+      // Chromium's signals agree: one figure, the server's.
+      expect(popup.connectionsMin).toBe(popup.connections);
     }, 40_000);
 
     test('late-css: discovered ≤ started ≤ ended for every resource, parser-, CSS- and script-found', async () => {

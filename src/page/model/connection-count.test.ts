@@ -43,7 +43,7 @@ describe('connectionCounts', () => {
     const c = connectionCounts(record(chromium, NAV));
     expect(c).toMatchObject({ connections: 6, opened: 4, requests: 13, reused: 7, cached: 0, notExposed: 0 });
     expect(c.requestsPerConnection).toBeCloseTo(13 / 6);
-    expect(c.byOrigin).toEqual([{ origin: ORIGIN, protocol: 'http/1.1', connections: 6, opened: 4, requests: 13, source: 'overlap' }]);
+    expect(c.byOrigin).toEqual([{ origin: ORIGIN, protocol: 'http/1.1', connections: 6, connectionsMin: 6, opened: 4, requests: 13, source: 'overlap' }]);
   });
 
   // Firefox ESR 153 (1 ms clock): requests look sequential, but each new connection shows a
@@ -60,6 +60,10 @@ describe('connectionCounts', () => {
     const nav = { ...NAV, fetchStart: -7, domainLookupStart: 14, connectStart: 14, connectEnd: 15, requestStart: 15, responseEnd: 17 };
     const c = connectionCounts(record(firefox, nav));
     expect(c).toMatchObject({ connections: 6, opened: 6, requests: 10 });
+    // Four of those connects have no length and start as another response ends: they may be
+    // handovers, so the fewest the signals allow is lower; the server's 6 is inside the range.
+    expect(c.connectionsMin).toBeLessThan(6);
+    expect(c.connectionsMin).toBeGreaterThanOrEqual(2);
     expect(c.byOrigin[0]?.source).toBe('connect-phase');
   });
 
@@ -79,6 +83,50 @@ describe('connectionCounts', () => {
     expect(c.byOrigin[0]?.source).toBe('connect-phase');
   });
 
+  // Firefox ESR 153 in the e2e suite, connections.html over HTTP/1.1: the server saw the 31 requests
+  // on 3 connections (it accepted 5: Firefox opened two it never used). Three images show a
+  // zero-length DNS/connect stamped as another response ended; they cannot be told from handovers.
+  test('Firefox HTTP/1.1: ambiguous connect phases give a range that holds the server\'s count', () => {
+    const phases: Phases[] = [
+      [22, 22, 22, 22, 36, 36],
+      [23, 36, 36, 36, 36, 37],
+      [23, 23, 23, 23, 37, 37],
+      [23, 37, 37, 37, 37, 38],
+      [23, 23, 23, 23, 39, 39],
+      [24, 24, 24, 24, 40, 41],
+      [24, 24, 24, 24, 40, 41],
+      [24, 24, 24, 24, 41, 41],
+      [24, 24, 24, 24, 41, 41],
+      [24, 24, 24, 24, 42, 42],
+      [24, 24, 24, 24, 45, 45],
+      [24, 24, 24, 24, 45, 45],
+      [24, 24, 24, 24, 45, 46],
+      [24, 47, 47, 47, 47, 47],
+      [24, 24, 24, 24, 47, 47],
+      [24, 24, 24, 24, 50, 50],
+      [24, 24, 24, 24, 51, 51],
+      [24, 24, 24, 24, 52, 52],
+      [25, 25, 25, 25, 54, 54],
+      [25, 25, 25, 25, 54, 55],
+      [25, 25, 25, 25, 54, 55],
+      [25, 25, 25, 25, 55, 56],
+      [25, 25, 25, 25, 56, 56],
+      [25, 25, 25, 25, 56, 56],
+      [25, 25, 25, 25, 58, 58],
+      [25, 25, 25, 25, 58, 58],
+      [25, 25, 25, 25, 58, 59],
+      [26, 26, 26, 26, 61, 61],
+      [26, 26, 26, 26, 61, 61],
+      [26, 26, 26, 26, 64, 65],
+    ];
+    const nav = { ...NAV, fetchStart: 0, domainLookupStart: 3, connectStart: 3, connectEnd: 4, requestStart: 4, responseEnd: 20 };
+    const c = connectionCounts(record(phases.map((p, i) => entry(i, p)), nav));
+    expect(c.requests).toBe(31);
+    expect(c.connectionsMin).toBeLessThanOrEqual(3);
+    expect(c.connections).toBeGreaterThanOrEqual(3);
+    expect(c.connections - c.connectionsMin).toBeLessThanOrEqual(2);
+  });
+
   test('HTTP/2: one connection per origin unless more connect phases show; cache hits and restricted entries apart', () => {
     const h2 = { nextHopProtocol: 'h2' };
     const c = connectionCounts(
@@ -90,7 +138,7 @@ describe('connectionCounts', () => {
       ], { ...NAV, nextHopProtocol: 'h2' }),
     );
     expect(c).toMatchObject({ connections: 1, requests: 3, reused: 2, cached: 1, notExposed: 1 });
-    expect(c.byOrigin).toEqual([{ origin: ORIGIN, protocol: 'h2', connections: 1, opened: 0, requests: 3, source: 'per-origin' }]);
+    expect(c.byOrigin).toEqual([{ origin: ORIGIN, protocol: 'h2', connections: 1, connectionsMin: 1, opened: 0, requests: 3, source: 'per-origin' }]);
   });
 
   test('nothing exposed: no connections, no ratio', () => {

@@ -26,8 +26,14 @@ export interface OriginConnections {
   origin: string;
   /** The protocol most of the origin's exposed entries used (`http/1.1`, `h2`, `h3`; '' unknown). */
   protocol: string;
-  /** Connections that carried the page's requests to this origin. */
+  /** Connections that carried the page's requests to this origin (the most the signals allow). */
   connections: number;
+  /**
+   * The fewest the signals allow: below `connections` when some connect phases are ambiguous — a
+   * zero-length connect stamped the moment another response on the origin ended may be a queued
+   * request handed an idle connection (Firefox stamps both alike, on a 1 ms clock).
+   */
+  connectionsMin: number;
   /** Of those, connections whose connect phase the browser showed (opened during this page). */
   opened: number;
   /** Requests with exposed timing (the document included for its origin). */
@@ -36,8 +42,10 @@ export interface OriginConnections {
 }
 
 export interface ConnectionCounts {
-  /** Connections used, summed over origins. */
+  /** Connections used, summed over origins (the most the signals allow). */
   connections: number;
+  /** The fewest the signals allow, summed over origins; equal to `connections` when they agree. */
+  connectionsMin: number;
   /** Connections shown opening (connect phase visible): a lower bound on those opened for this page. */
   opened: number;
   /** Requests counted (exposed, not from the cache), the document included. */
@@ -67,7 +75,7 @@ interface Fetch {
 }
 
 export function connectionCounts(page: Pick<PageRecord, 'url' | 'timings' | 'navigation'>): ConnectionCounts {
-  const out: ConnectionCounts = { connections: 0, opened: 0, requests: 0, reused: 0, cached: 0, notExposed: 0, byOrigin: [] };
+  const out: ConnectionCounts = { connections: 0, connectionsMin: 0, opened: 0, requests: 0, reused: 0, cached: 0, notExposed: 0, byOrigin: [] };
   // An origin's HTTP/1.x and HTTP/2 fetches cannot share a connection: counted apart.
   const byOrigin = new Map<string, Fetch[]>();
   const add = (f: Fetch) => {
@@ -87,6 +95,7 @@ export function connectionCounts(page: Pick<PageRecord, 'url' | 'timings' | 'nav
     const o = countOrigin(key.slice(0, key.lastIndexOf(' ')), fetches);
     out.byOrigin.push(o);
     out.connections += o.connections;
+    out.connectionsMin += o.connectionsMin;
     out.opened += o.opened;
     out.requests += o.requests;
   }
@@ -102,12 +111,29 @@ export function isFromCache(t: Pick<TimingEntry, 'transferSize' | 'encodedBodySi
 
 function countOrigin(origin: string, fetches: readonly Fetch[]): OriginConnections {
   const protocol = mostCommon(fetches.map((f) => f.nextHopProtocol));
-  const opened = fetches.filter(showsConnect).length;
-  if (isMultiplexed(protocol)) return { origin, protocol, connections: Math.max(1, opened), opened, requests: fetches.length, source: opened > 1 ? 'connect-phase' : 'per-origin' };
+  const connects = fetches.filter(showsConnect);
+  const opened = connects.length;
+  const requests = fetches.length;
+  if (isMultiplexed(protocol)) {
+    const connections = Math.max(1, opened);
+    return { origin, protocol, connections, connectionsMin: connections, opened, requests, source: opened > 1 ? 'connect-phase' : 'per-origin' };
+  }
   const overlap = maxInFlight(fetches);
+  const certain = connects.filter((f) => !mayBeHandover(f, fetches)).length;
+  const connectionsMin = Math.max(1, overlap, certain);
   return overlap > opened
-    ? { origin, protocol, connections: overlap, opened, requests: fetches.length, source: 'overlap' }
-    : { origin, protocol, connections: Math.max(1, opened), opened, requests: fetches.length, source: 'connect-phase' };
+    ? { origin, protocol, connections: overlap, connectionsMin, opened, requests, source: 'overlap' }
+    : { origin, protocol, connections: Math.max(1, opened), connectionsMin, opened, requests, source: 'connect-phase' };
+}
+
+/**
+ * A connect phase of no length that starts when another of the origin's responses ended: as much a
+ * queued request handed the connection that response freed as a new connection (loopback connects
+ * take well under the 1 ms Firefox's clock shows).
+ */
+function mayBeHandover(f: Fetch, fetches: readonly Fetch[]): boolean {
+  if (f.connectEnd > f.connectStart) return false;
+  return fetches.some((o) => o !== f && o.responseEnd > 0 && Math.abs(o.responseEnd - f.requestStart) <= HANDOVER_SLACK_MS);
 }
 
 /**

@@ -35,6 +35,8 @@ export function serverView(site: Site, requestMark: number): ServerView {
 /** The popup's figures, read from the `data-*` attributes beside the text. */
 interface PopupView {
   connections: number;
+  /** The fewest connections the browser's signals allow (equal to `connections` when they agree). */
+  connectionsMin: number;
   requests: number;
   bytes: number;
   text: string;
@@ -47,6 +49,7 @@ async function popupView(popup: Page): Promise<PopupView> {
     const b = d.querySelector('[data-testid=bytes]');
     return {
       connections: Number(c?.getAttribute('data-connections') ?? NaN),
+      connectionsMin: Number(c?.getAttribute('data-connections-min') ?? NaN),
       requests: Number(c?.getAttribute('data-requests') ?? NaN),
       bytes: Number(b?.getAttribute('data-bytes') ?? NaN),
       text: `${c?.textContent ?? ''} | ${b?.textContent ?? ''}`,
@@ -80,11 +83,13 @@ export async function observeConnections(browser: Browser, query: Page, extensio
 
 /** The assertions both browsers share: agreement with the servers, not presence. */
 export function expectAgreement(server: ServerView, popup: PopupView): void {
-  expect({ connections: popup.connections, requests: popup.requests, perConnection: popup.requests / popup.connections }).toEqual({
-    connections: server.connections,
-    requests: server.requests,
-    perConnection: server.requests / server.connections,
-  });
+  expect(popup.requests).toBe(server.requests);
+  // The connections the servers saw carry requests lie in the range the popup shows; the range is
+  // one figure where the browser's signals agree (Chromium, HTTP/2) and at most two wide where
+  // Firefox's 1 ms clock leaves zero-length connects ambiguous.
+  expect(popup.connectionsMin).toBeLessThanOrEqual(server.connections);
+  expect(popup.connections).toBeGreaterThanOrEqual(server.connections);
+  expect(popup.connections - popup.connectionsMin).toBeLessThanOrEqual(2);
   expect(Math.abs(popup.bytes - server.bytes) / server.bytes).toBeLessThanOrEqual(0.01);
 }
 
