@@ -35,6 +35,12 @@ export function hintOutcome(applied: HintList, page: PageRecord, entries: readon
   const top = page.requests.filter((r) => r.frameId === 0);
   const fetches = new Map<string, number>();
   for (const r of top) fetches.set(r.url, (fetches.get(r.url) ?? 0) + 1);
+  // A preload from the document's Link header can go out before the background has the page's
+  // record (Chromium acts on the header before the navigation commits), so its webRequest event
+  // may be missing; the page's own Resource Timing still lists it. Fetched = the larger count.
+  const timed = new Map<string, number>();
+  for (const t of page.timings) timed.set(t.name, (timed.get(t.name) ?? 0) + 1);
+  for (const [url, n] of timed) if (n > (fetches.get(url) ?? 0)) fetches.set(url, n);
   const referenced = new Set(page.discoveries.map((d) => d.url));
   const neededBefore = new Set(entries.flatMap((e) => e.visits.filter((v) => !v.hinted).flatMap((v) => v.resources.map((r) => r.url))));
   const requestedOrigins = new Set(top.filter((r) => r.type !== 'main_frame').map((r) => originOf(r.url)));

@@ -199,4 +199,15 @@ describe('applying and judging', () => {
     expect(verdict(CDN)).toBe('used');
     expect(out).toMatchObject({ completeMs: 900, unhintedMedianMs: 1000, unhintedVisits: 2, savedMs: 100 });
   });
+  test('outcome: a preloaded font whose request the background missed (it went out before the page record) is still fetched once, per Resource Timing', () => {
+    const state = createLearnedState();
+    learn(state, article('/p/1', 1000));
+    learn(state, article('/p/1', 2000));
+    const applied = hintsFor(state.entries, `${SITE}/p/1`, L);
+    expect(applied.preloads.some((p) => p.href === `${FONTS}/face.woff2`)).toBe(true);
+    const hintedLoad = article('/p/1', 3000);
+    hintedLoad.requests = hintedLoad.requests.filter((r) => r.url !== `${FONTS}/face.woff2`);
+    const out = hintOutcome(applied, hintedLoad, [...state.entries.values()]);
+    expect(out.verdicts.find((v) => v.hint.href === `${FONTS}/face.woff2`)).toMatchObject({ verdict: 'used', why: 'fetched once, and needed on earlier visits' });
+  });
 });
