@@ -92,7 +92,10 @@ test('a host forgets one origin, then everything, while another process has the 
   // Forget one origin: all of its needles go, the others' stay.
   const one = await host.ask({ type: 'forget', id: 'f1', origin: b.origin });
   expect(one).toEqual({ type: 'forgotten', id: 'f1', removed: 2 }); // Its connection and its page.
-  expect(scan(dataDir, nb)).toEqual({});
+  // A needle b shares with a kept record (two handshakes in one millisecond) cannot be expected to go.
+  const onlyB = nb.filter((n) => !na.includes(n) && !nc.includes(n));
+  expect(onlyB.length).toBeGreaterThanOrEqual(nb.length - 4);
+  expect(scan(dataDir, onlyB)).toEqual({});
   expect(Object.keys(scan(dataDir, [...na, ...nc])).sort()).toEqual(distinct([...na, ...nc]));
   // The other process follows the new generation: it still reads a and c, and writes where the host reads.
   const left: string[] = [];
