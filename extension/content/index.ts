@@ -6,6 +6,7 @@
  * after `load` (bench/overhead.ts measures what is left).
  */
 import { isHttpEntry, toNavigationTiming, toTimingEntry } from '../../src/page/model/timing-mapping';
+import { benchOff } from '../platform/bench-switches';
 import { startDiscovery } from './discovery-observer';
 import { afterLoadIdle, idle } from './idle';
 import { send } from './messaging';
@@ -21,8 +22,11 @@ const MAX_PER_MESSAGE = 1000;
 function main(): void {
   if (window.top !== window) return;
   if (location.protocol !== 'http:' && location.protocol !== 'https:') return;
-  const discovery = startDiscovery(document);
-  watchTimings(() => scanStyleBackgrounds(document, discovery.report));
+  // Bench-only builds (bench/overhead.ts --variants) may switch either half off; normal builds never.
+  const discovery = benchOff('discovery') ? undefined : startDiscovery(document);
+  const scan = discovery ? () => scanStyleBackgrounds(document, discovery.report) : () => undefined;
+  if (benchOff('timings')) afterLoadIdle(scan);
+  else watchTimings(scan);
 }
 
 /**
