@@ -46,6 +46,7 @@ const EXT = process.env.GETLIST_EXTENSION_OUT || 'dist/extension';
 const release = process.env.GETLIST_RELEASE === '1';
 const bundles = [
   ['extension/background/index.ts', 'background.js'],
+  ['extension/content/start.ts', 'content-start.js'],
   ['extension/content/index.ts', 'content.js'],
   ['extension/popup/popup.ts', 'popup.js'],
   ['extension/options/options.ts', 'options.js'],
@@ -71,9 +72,9 @@ for (const [entry, out] of bundles) {
     missing.push(entry);
     continue;
   }
-  // The content script runs in every page at document_start, so it is parsed on the page's
-  // critical path: its map goes to a file of its own (DevTools loads it on demand), not inline.
-  const sourcemap = release ? false : out === 'content.js' ? 'linked' : 'inline';
+  // The content scripts run in every page (content-start.js before the page parses): their maps go
+  // to files of their own (DevTools loads them on demand), not inline.
+  const sourcemap = release ? false : out.startsWith('content') ? 'linked' : 'inline';
   const define = { GETLIST_BENCH_OFF: JSON.stringify(benchOff) };
   await build({ entryPoints: [entry], outfile: join(EXT, out), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap, define, logLevel: 'warning' });
 }
