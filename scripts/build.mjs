@@ -1,7 +1,7 @@
 // Bundles the CLI and the WebExtension with esbuild. `dist/extension/` is a ready-to-load unpacked
 // extension for Chrome (chrome://extensions → Load unpacked) and Firefox (about:debugging).
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ICON_SIZES, iconPng } from './icons.mjs';
 
@@ -10,33 +10,43 @@ import { ICON_SIZES, iconPng } from './icons.mjs';
 // node_modules at run time.
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', external: ['classic-level', 'lmdb'] };
 
-await build({ ...common, entryPoints: ['native-host/cli/main.ts'], outfile: 'dist/getlist.js' });
-if (existsSync('bench/engine.ts')) {
-  await build({ ...common, entryPoints: ['bench/engine.ts'], outfile: 'dist/bench/engine.js' });
-}
-if (existsSync('bench/link.ts')) {
-  await build({ ...common, entryPoints: ['bench/link.ts'], outfile: 'dist/bench/link.js' });
-}
-if (existsSync('bench/report.ts')) {
-  await build({ ...common, entryPoints: ['bench/report.ts'], outfile: 'dist/bench/report.js' });
-}
-for (const name of ['bench', 'trace', 'demo-link', 'handshake-fidelity', 'overhead', 'real', 'hints']) {
-  if (existsSync(`bench/${name}.ts`)) {
-    await build({ ...common, entryPoints: [`bench/${name}.ts`], outfile: `dist/bench/${name}.js` });
+// `--extension-only`: the WebExtension alone, e.g. a bench variant (bench/overhead.ts) into
+// GETLIST_EXTENSION_OUT with the pieces named in GETLIST_BENCH_OFF switched off
+// (extension/platform/bench-switches.ts). Neither variable is set by npm run build or package.
+const extensionOnly = process.argv.includes('--extension-only');
+const benchOff = process.env.GETLIST_BENCH_OFF ?? '';
+if (!extensionOnly) await buildNode();
+
+async function buildNode() {
+  await build({ ...common, entryPoints: ['native-host/cli/main.ts'], outfile: 'dist/getlist.js' });
+  if (existsSync('bench/engine.ts')) {
+    await build({ ...common, entryPoints: ['bench/engine.ts'], outfile: 'dist/bench/engine.js' });
+  }
+  if (existsSync('bench/link.ts')) {
+    await build({ ...common, entryPoints: ['bench/link.ts'], outfile: 'dist/bench/link.js' });
+  }
+  if (existsSync('bench/report.ts')) {
+    await build({ ...common, entryPoints: ['bench/report.ts'], outfile: 'dist/bench/report.js' });
+  }
+  for (const name of ['bench', 'trace', 'demo-link', 'handshake-fidelity', 'overhead', 'real', 'hints']) {
+    if (existsSync(`bench/${name}.ts`)) {
+      await build({ ...common, entryPoints: [`bench/${name}.ts`], outfile: `dist/bench/${name}.js` });
+    }
+  }
+
+  for (const name of ['kill-loss', 'store-writer']) {
+    if (existsSync(`bench/store/${name}.ts`)) {
+      await build({ ...common, entryPoints: [`bench/store/${name}.ts`], outfile: `dist/bench/${name === 'kill-loss' ? 'store-kill-loss' : name}.js` });
+    }
   }
 }
 
-for (const name of ['kill-loss', 'store-writer']) {
-  if (existsSync(`bench/store/${name}.ts`)) {
-    await build({ ...common, entryPoints: [`bench/store/${name}.ts`], outfile: `dist/bench/${name === 'kill-loss' ? 'store-kill-loss' : name}.js` });
-  }
-}
-
-const EXT = 'dist/extension';
+const EXT = process.env.GETLIST_EXTENSION_OUT || 'dist/extension';
 /** GETLIST_RELEASE=1 (npm run package) leaves source maps out of the store packages. */
 const release = process.env.GETLIST_RELEASE === '1';
 const bundles = [
   ['extension/background/index.ts', 'background.js'],
+  ['extension/content/start.ts', 'content-start.js'],
   ['extension/content/index.ts', 'content.js'],
   ['extension/popup/popup.ts', 'popup.js'],
   ['extension/options/options.ts', 'options.js'],
@@ -62,14 +72,20 @@ for (const [entry, out] of bundles) {
     missing.push(entry);
     continue;
   }
-  // The content script runs in every page at document_start, so it is parsed on the page's
-  // critical path: its map goes to a file of its own (DevTools loads it on demand), not inline.
-  const sourcemap = release ? false : out === 'content.js' ? 'linked' : 'inline';
-  await build({ entryPoints: [entry], outfile: join(EXT, out), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap, logLevel: 'warning' });
+  // The content scripts run in every page (content-start.js before the page parses): their maps go
+  // to files of their own (DevTools loads them on demand), not inline.
+  const sourcemap = release ? false : out.startsWith('content') ? 'linked' : 'inline';
+  const define = { GETLIST_BENCH_OFF: JSON.stringify(benchOff) };
+  await build({ entryPoints: [entry], outfile: join(EXT, out), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap, define, logLevel: 'warning' });
 }
 for (const [from, to] of assets) {
   if (existsSync(from)) copyFileSync(from, join(EXT, to));
   else missing.push(from);
+}
+if (benchOff.split(',').includes('content')) {
+  const manifest = JSON.parse(readFileSync(join(EXT, 'manifest.json'), 'utf8'));
+  delete manifest.content_scripts;
+  writeFileSync(join(EXT, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 for (const size of ICON_SIZES) writeFileSync(join(EXT, 'icons', `icon-${size}.png`), iconPng(size));
 if (missing.length) console.warn(`build: warning: the extension in ${EXT} is incomplete; not found: ${missing.join(', ')}`);

@@ -12,6 +12,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { BenchRunError } from '../run/bench-run-error';
 import { CHROMIUM_PATH } from '../run/chromium-contender';
 import { CHROMIUM_QUIET_FLAGS } from '../run/chromium-flags';
+import { cpuDelta, processTreeCpu, type CpuByRole } from './process-cpu';
 
 export const EXTENSION_DIR = resolve(__dirname, '..', '..', 'dist', 'extension');
 const GETLIST_BIN = resolve(__dirname, '..', '..', 'bin', 'getlist.js');
@@ -19,20 +20,34 @@ const GETLIST_BIN = resolve(__dirname, '..', '..', 'bin', 'getlist.js');
 export interface OverheadLoad {
   loadMs: number;
   domContentLoadedMs: number;
-  /** CDP ScriptDuration of the tab's renderer main thread (page + content scripts), ms. */
+  /** CDP ScriptDuration of the tab's renderer main thread (page + content scripts), ms, after the settle wait. */
   scriptMs: number;
+  /** The same when the load event has fired: the script time that can delay the page's own milestones. */
+  scriptAtLoadMs: number;
   /** CDP TaskDuration: all main-thread work of the tab, ms. */
   taskMs: number;
+  /** CPU of the browser's process tree by role from navigation start to the load event, ms. */
+  cpuAtLoad: CpuByRole;
+  /** The same to the end of the settle wait (the extension's post-load work and the host's measure). */
+  cpu: CpuByRole;
 }
 
 export interface OverheadBrowser {
   withExtension: boolean;
+  /** `plain`, or the extension variant's name. */
+  label: string;
   load(url: string): Promise<OverheadLoad>;
   close(): Promise<void>;
 }
 
 export interface OverheadBrowserOptions {
   withExtension: boolean;
+  /** The unpacked extension to load. @default dist/extension */
+  extensionDir?: string;
+  /** @default 'plain' without the extension, 'full' with it */
+  label?: string;
+  /** Without the extension: keep Chromium's extension system on (no `--disable-extensions`), as a user's browser has it. @default false */
+  extensionsEnabled?: boolean;
   /** Register the native host (the extension measures each page through it). @default true */
   withHost?: boolean;
   /** Waited after each load, so the extension's post-load work does not overlap the next run. */
@@ -44,9 +59,10 @@ export async function launchOverheadBrowser(options: OverheadBrowserOptions): Pr
   const userDataDir = join(dir, 'profile');
   const env: Record<string, string> = { HOME: join(dir, 'home'), GETLIST_DATA_DIR: join(dir, 'data') };
   const args = [...CHROMIUM_QUIET_FLAGS];
+  const extensionDir = options.extensionDir ?? EXTENSION_DIR;
   if (options.withExtension) {
-    if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) throw new BenchRunError('E_CHROMIUM_LAUNCH', `${EXTENSION_DIR} has no build; run \`npm run build\` first`);
-    args.push(`--disable-extensions-except=${EXTENSION_DIR}`, `--load-extension=${EXTENSION_DIR}`);
+    if (!existsSync(join(extensionDir, 'manifest.json'))) throw new BenchRunError('E_CHROMIUM_LAUNCH', `${extensionDir} has no build; run \`npm run build\` first`);
+    args.push(`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`);
     if (options.withHost ?? true) {
       execFileSync(process.execPath, [GETLIST_BIN, 'install', '--browser', 'chromium', '--user-data-dir', userDataDir, '--json'], {
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
@@ -61,7 +77,7 @@ export async function launchOverheadBrowser(options: OverheadBrowserOptions): Pr
       executablePath: CHROMIUM_PATH,
       headless: true,
       userDataDir,
-      ...(options.withExtension ? { ignoreDefaultArgs: ['--disable-extensions'] } : {}),
+      ...(options.withExtension || options.extensionsEnabled === true ? { ignoreDefaultArgs: ['--disable-extensions'] } : {}),
       args,
       env: { ...process.env, ...env },
       timeout: 20_000,
@@ -80,15 +96,20 @@ export async function launchOverheadBrowser(options: OverheadBrowserOptions): Pr
       await page.setCacheEnabled(false);
       const cdp = await page.createCDPSession();
       await cdp.send('Performance.enable');
+      const pid = browser.process()?.pid;
+      const cpu0 = processTreeCpu(pid);
       await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
+      const cpuAtLoad = cpuDelta(cpu0, processTreeCpu(pid));
+      const atLoad = await cdp.send('Performance.getMetrics');
       await new Promise((r) => setTimeout(r, options.settleMs));
+      const cpu = cpuDelta(cpu0, processTreeCpu(pid));
       // A string: the bench compiles without the DOM lib.
       const nav = (await page.evaluate(
         `(() => { const n = performance.getEntriesByType('navigation')[0]; return { loadMs: n.loadEventStart, domContentLoadedMs: n.domContentLoadedEventStart }; })()`,
       )) as { loadMs: number; domContentLoadedMs: number };
       const { metrics } = await cdp.send('Performance.getMetrics');
-      const metric = (name: string) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
-      return { ...nav, scriptMs: metric('ScriptDuration'), taskMs: metric('TaskDuration') };
+      const metric = (name: string, from = metrics) => (from.find((m) => m.name === name)?.value ?? 0) * 1000;
+      return { ...nav, scriptMs: metric('ScriptDuration'), scriptAtLoadMs: metric('ScriptDuration', atLoad.metrics), taskMs: metric('TaskDuration'), cpuAtLoad, cpu };
     } finally {
       await page.close().catch(() => undefined);
     }
@@ -96,6 +117,7 @@ export async function launchOverheadBrowser(options: OverheadBrowserOptions): Pr
 
   return {
     withExtension: options.withExtension,
+    label: options.label ?? (options.withExtension ? 'full' : 'plain'),
     load,
     close: async () => {
       await browser.close().catch(() => browser.process()?.kill('SIGKILL'));

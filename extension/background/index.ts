@@ -3,17 +3,21 @@ import { createMessageRouter } from './message-router';
 import { NativePort, type NativePortLike } from './native-port';
 import { PageActions } from './page-actions';
 import { listenToPages } from './page-events';
-import { listenToHeaders } from './request-headers';
 import { PageStore } from './page-store';
 import { SettingsStore } from './settings-store';
 import { createUiHandlers } from './ui-handlers';
-import { HintsService } from './hints-service';
+import { HintsService, type DnrLike } from './hints-service';
+import { benchOff } from '../platform/bench-switches';
 
 /**
  * The background (Chrome: service worker; Firefox: event page): the composition root. Everything
  * is wired here and every listener is added synchronously on start-up.
  */
-const store = new PageStore(browser.storage.session);
+/** Bench-only builds (bench/overhead.ts --variants) replace a switched-off piece with one that does nothing. */
+const NO_WRITES = { get: (key: string) => browser.storage.session.get(key), set: () => Promise.resolve() };
+const NO_RULES: DnrLike = { getSessionRules: () => Promise.resolve([]), updateSessionRules: () => Promise.resolve() };
+
+const store = new PageStore(benchOff('storage') ? NO_WRITES : browser.storage.session);
 const settings = new SettingsStore(browser.storage.local);
 const port = new NativePort({
   connectNative: (name) => browser.runtime.connectNative(name) as unknown as NativePortLike,
@@ -22,7 +26,7 @@ const port = new NativePort({
 const actions = new PageActions({ store, port, settings });
 const hints = new HintsService({
   local: browser.storage.local,
-  dnr: browser.declarativeNetRequest,
+  dnr: benchOff('hints') ? NO_RULES : browser.declarativeNetRequest,
   store,
   settings,
   isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
@@ -37,7 +41,6 @@ const handlers = createUiHandlers({
 });
 
 listenToPages(store, actions, hints);
-listenToHeaders(store);
 // A listener here makes the browser start the background with itself, so the session rules (gone
 // with the last session) are rebuilt before the first navigation rather than woken by it.
 browser.runtime.onStartup.addListener(() => void hints.syncRules());

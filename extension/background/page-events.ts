@@ -1,5 +1,7 @@
 import * as reducer from '../../src/page/model/page-reducer';
+import { requestHeadersSent, responseHeadersReceived } from '../../src/page/model/request-headers';
 import { grantsSiteAccess, SITE_ORIGINS } from '../../src/page/model/site-rules';
+import { benchOff } from '../platform/bench-switches';
 import { browser, type WebNavigation, type WebRequest } from '../platform/browser-api';
 import type { PageActions } from './page-actions';
 import type { HintsService } from './hints-service';
@@ -29,6 +31,19 @@ function contentTypeOf(headers: WebRequest.HttpHeaders | undefined): string {
  * needs no re-registration, only the empty records of the pages missed are dropped.
  */
 export function listenToPages(store: PageStore, actions: PageActions, hints?: HintsHooks): void {
+  if (!benchOff('navigation')) listenToNavigation(store, actions, hints);
+  if (!benchOff('webrequest')) listenToRequests(store);
+
+  browser.permissions.onAdded.addListener((p) => {
+    if (grantsSiteAccess(p.origins)) void store.update((s) => reducer.siteAccessGranted(s));
+  });
+
+  browser.tabs.onRemoved.addListener((tabId) => void store.update((s) => reducer.tabRemoved(s, tabId)));
+  // Chrome swaps a prerendered tab in under a new id; the old id's page is gone.
+  browser.tabs.onReplaced.addListener((_added, removed) => void store.update((s) => reducer.tabRemoved(s, removed)));
+}
+
+function listenToNavigation(store: PageStore, actions: PageActions, hints: HintsHooks | undefined): void {
   const nav = (e: WebNavigation.OnBeforeNavigateDetailsType | WebNavigation.OnCommittedDetailsType | WebNavigation.OnCompletedDetailsType | WebNavigation.OnHistoryStateUpdatedDetailsType) => ({ tabId: e.tabId, frameId: e.frameId, url: e.url, timeStamp: e.timeStamp });
 
   browser.webNavigation.onBeforeNavigate.addListener((e) => void store.update((s) => reducer.navigationStarted(s, nav(e)), 'dirty'));
@@ -42,25 +57,49 @@ export function listenToPages(store: PageStore, actions: PageActions, hints?: Hi
   browser.webNavigation.onCompleted.addListener((e) => {
     void store.update((s) => reducer.navigationCompleted(s, nav(e))).then((page) => {
       if (!page) return;
-      actions.pageLoaded(page);
+      if (!benchOff('measure')) actions.pageLoaded(page);
       hints?.pageLoaded(page);
     });
   });
+}
 
-  browser.webRequest.onBeforeRequest.addListener(
+/**
+ * Every request event is dispatched from the browser process to the background and costs CPU there
+ * and in the background (bench/overhead.ts measured about 1.5 ms of CPU per request for four
+ * events each in Chromium), so a subresource gets two: `onSendHeaders` starts its record with the
+ * request headers, `onCompleted` ends it with status, address and response headers. Redirects and
+ * errors add theirs. Only top-level documents also get `onBeforeRequest` (the page record starts
+ * before the request is sent) and `onHeadersReceived` (status and type before the body arrives).
+ */
+function listenToRequests(store: PageStore): void {
+  // Bench-only builds may ask for no header lists, to price them (bench/overhead.ts).
+  const requestHeaders: WebRequest.OnSendHeadersOptions[] = benchOff('headers') ? [] : ['requestHeaders'];
+  const responseHeaders: WebRequest.OnCompletedOptions[] = benchOff('headers') ? [] : ['responseHeaders'];
+  const started = (e: WebRequest.OnBeforeRequestDetailsType | WebRequest.OnSendHeadersDetailsType) => ({ requestId: e.requestId, tabId: e.tabId, frameId: e.frameId, url: e.url, method: e.method, type: e.type, timeStamp: e.timeStamp });
+
+  browser.webRequest.onBeforeRequest.addListener((e) => void store.update((s) => reducer.requestStarted(s, started(e)), 'dirty'), DOCUMENT_FILTER);
+  browser.webRequest.onSendHeaders.addListener(
     (e) => {
-      void store.update((s) => reducer.requestStarted(s, { requestId: e.requestId, tabId: e.tabId, frameId: e.frameId, url: e.url, method: e.method, type: e.type, timeStamp: e.timeStamp }), 'dirty');
+      void store.update((s) => {
+        // A document's record exists already (onBeforeRequest); a redirect's repeat is the same request.
+        const page = reducer.requestStarted(s, started(e));
+        return requestHeadersSent(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, headers: e.requestHeaders }) ?? page;
+      }, 'dirty');
     },
     FILTER,
+    requestHeaders,
   );
   browser.webRequest.onBeforeRedirect.addListener(
     (e) => {
-      void store.update((s) => reducer.requestRedirected(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, redirectUrl: e.redirectUrl, statusCode: e.statusCode, fromCache: e.fromCache, ip: e.ip, ...responseSizeOf(e) }), 'dirty');
+      void store.update((s) => {
+        // The 3xx hop's own headers (its HAR entry) first, then the request moves on to the new URL.
+        responseHeadersReceived(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, headers: e.responseHeaders, statusCode: e.statusCode, statusLine: e.statusLine });
+        return reducer.requestRedirected(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, redirectUrl: e.redirectUrl, statusCode: e.statusCode, fromCache: e.fromCache, ip: e.ip, ...responseSizeOf(e) });
+      }, 'dirty');
     },
     FILTER,
+    responseHeaders,
   );
-  // No onResponseStarted: onCompleted carries the same status and address, and every listener
-  // is one more event per request routed to the background while the page loads.
   browser.webRequest.onHeadersReceived.addListener(
     (e) => {
       void store.update((s) => reducer.documentHeadersReceived(s, { requestId: e.requestId, tabId: e.tabId, statusCode: e.statusCode, contentType: contentTypeOf(e.responseHeaders) }), 'dirty');
@@ -70,9 +109,13 @@ export function listenToPages(store: PageStore, actions: PageActions, hints?: Hi
   );
   browser.webRequest.onCompleted.addListener(
     (e) => {
-      void store.update((s) => reducer.requestCompleted(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, statusCode: e.statusCode, fromCache: e.fromCache, ip: e.ip, ...responseSizeOf(e) }), 'dirty');
+      void store.update((s) => {
+        responseHeadersReceived(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, headers: e.responseHeaders, statusCode: e.statusCode, statusLine: e.statusLine });
+        return reducer.requestCompleted(s, { requestId: e.requestId, tabId: e.tabId, timeStamp: e.timeStamp, statusCode: e.statusCode, fromCache: e.fromCache, ip: e.ip, ...responseSizeOf(e) });
+      }, 'dirty');
     },
     FILTER,
+    responseHeaders,
   );
   browser.webRequest.onErrorOccurred.addListener(
     (e) => {
@@ -80,12 +123,4 @@ export function listenToPages(store: PageStore, actions: PageActions, hints?: Hi
     },
     FILTER,
   );
-
-  browser.permissions.onAdded.addListener((p) => {
-    if (grantsSiteAccess(p.origins)) void store.update((s) => reducer.siteAccessGranted(s));
-  });
-
-  browser.tabs.onRemoved.addListener((tabId) => void store.update((s) => reducer.tabRemoved(s, tabId)));
-  // Chrome swaps a prerendered tab in under a new id; the old id's page is gone.
-  browser.tabs.onReplaced.addListener((_added, removed) => void store.update((s) => reducer.tabRemoved(s, removed)));
 }

@@ -2,14 +2,13 @@ import { elementResources, needsLayout, RESOURCE_TAGS, type ElementSnapshot } fr
 import type { Discovery } from '../../src/page/model/page-record';
 import { intersectsViewport } from '../../src/page/model/viewport';
 import { afterLoadIdle, idle, type IdleDeadlineLike } from './idle';
+import type { EarlyRecords, Pending } from './early-records';
 import { extensionGone, send } from './messaging';
 
 /** Late discoveries (after the first report) are batched for this long: one message per second at most. */
 const LATE_BATCH_MS = 1000;
 /** The background accepts at most 5000 items per message; stay well below. */
 const MAX_PER_MESSAGE = 1000;
-/** Attributes whose change can start a fetch (lazy-loading libraries set `src` from `data-src`). */
-const WATCHED_ATTRIBUTES = ['src', 'srcset', 'href', 'style', 'data', 'poster', 'rel'];
 /** Work on at most this long per idle slice; the rest waits for the next idle period. */
 const SLICE_MS = 8;
 
@@ -20,34 +19,23 @@ export interface DiscoveryHandle {
   report(items: Discovery[]): void;
 }
 
-/** Mutation records as the observer delivered them, with when and in which phase. */
-interface Pending {
-  atMs: number;
-  /** Delivered after DOMContentLoaded (or an attribute change): `late`. */
-  late: boolean;
-  records: MutationRecord[] | Element[];
-  /** Records before this index are done. */
-  next: number;
-}
-
 /**
- * Watches the document from `document_start` but does nothing on the page's critical path: the
- * MutationObserver callback only keeps the records and their delivery time (a push per batch).
+ * Classifies what the document gained, from the records `early-records.ts` kept since
+ * `document_start`, and does nothing on the page's critical path: the MutationObserver callback
+ * only keeps the records and their delivery time (a push per batch).
  * Classification, viewport geometry and messaging happen in idle callbacks after `load` (and,
  * for later insertions, in idle time after them). Invariants: `atMs` is the insertion's delivery
  * time, which the background lowers to the request's own start when the browser fetched it
  * earlier (the preload scanner does, for parser-found resources); elements are classified once.
  */
-export function startDiscovery(doc: Document): DiscoveryHandle {
+export function startDiscovery(doc: Document, early: EarlyRecords): DiscoveryHandle {
   const seen = new Set<string>();
   const processed = new WeakSet<Element>();
-  const pending: Pending[] = [];
+  const pending = early.pending;
   let batch: Discovery[] = [];
   let loaded = false;
   let draining = false;
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
-  let afterDcl = doc.readyState !== 'loading';
-  if (!afterDcl) doc.addEventListener('DOMContentLoaded', () => (afterDcl = true), { once: true });
 
   const flush = () => {
     flushTimer = undefined;
@@ -140,16 +128,14 @@ export function startDiscovery(doc: Document): DiscoveryHandle {
     idle(slice);
   };
 
-  const mo = new MutationObserver((records) => {
+  early.onMutations = () => {
     if (extensionGone()) {
-      mo.disconnect();
+      early.stopMutations();
+      pending.length = 0;
       return;
     }
-    pending.push({ atMs: performance.now(), late: afterDcl, records, next: 0 });
     if (loaded) drain();
-  });
-  mo.observe(doc, { childList: true, subtree: true, attributes: true, attributeFilter: WATCHED_ATTRIBUTES });
-  if (doc.documentElement) pending.push({ atMs: performance.now(), late: afterDcl, records: [doc.documentElement], next: 0 });
+  };
 
   afterLoadIdle(() => {
     loaded = true;

@@ -1,12 +1,15 @@
 /**
- * Content script (top frame, `document_start`): reports the page's inlined resources as the DOM
- * gains them, and its Resource Timing after `load`. Everything it sends is a `ContentMessage`;
+ * Content script (top frame, `document_idle`): reports the page's inlined resources as the DOM
+ * gained them, and its Resource Timing after `load`, from the records `content-start.js`
+ * (early-records.ts) kept since `document_start`. Everything it sends is a `ContentMessage`;
  * classification and timing mapping are the pure helpers in src/page. Nothing runs on the page's
- * critical path: observers only keep what they are given, and the work happens in idle time
- * after `load` (bench/overhead.ts measures what is left).
+ * critical path: the observers only keep what they are given, this script is parsed once the
+ * document is, and the work happens in idle time after `load` (bench/overhead.ts measures what is left).
  */
 import { isHttpEntry, toNavigationTiming, toTimingEntry } from '../../src/page/model/timing-mapping';
+import { benchOff } from '../platform/bench-switches';
 import { startDiscovery } from './discovery-observer';
+import { takeEarlyRecords, type EarlyRecords } from './early-records';
 import { afterLoadIdle, idle } from './idle';
 import { send } from './messaging';
 import { scanStyleBackgrounds } from './style-scan';
@@ -21,17 +24,21 @@ const MAX_PER_MESSAGE = 1000;
 function main(): void {
   if (window.top !== window) return;
   if (location.protocol !== 'http:' && location.protocol !== 'https:') return;
-  const discovery = startDiscovery(document);
-  watchTimings(() => scanStyleBackgrounds(document, discovery.report));
+  const early = takeEarlyRecords(document);
+  // Bench-only builds (bench/overhead.ts --variants) may switch either half off; normal builds never.
+  const discovery = benchOff('discovery') ? undefined : startDiscovery(document, early);
+  const scan = discovery ? () => scanStyleBackgrounds(document, discovery.report) : () => undefined;
+  if (benchOff('timings')) afterLoadIdle(scan);
+  else watchTimings(early, scan);
 }
 
 /**
- * Collects resource entries from a buffered PerformanceObserver started at document_start, so
- * entries past the page's Resource Timing buffer (250 by default) are not lost. Sends them after
- * `load`, then the new ones whenever more arrive (throttled).
+ * Sends the resource entries the buffered PerformanceObserver started at document_start collected
+ * (entries past the page's Resource Timing buffer, 250 by default, are not lost) after `load`,
+ * then the new ones whenever more arrive (throttled).
  */
-function watchTimings(afterLoad: () => void): void {
-  const entries: PerformanceResourceTiming[] = [];
+function watchTimings(early: EarlyRecords, afterLoad: () => void): void {
+  const entries = early.entries;
   let armed = false;
   let sentCount = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -53,15 +60,7 @@ function watchTimings(afterLoad: () => void): void {
     if (armed && timer === undefined) timer = setTimeout(flush, TIMINGS_THROTTLE_MS);
   };
 
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) entries.push(e as PerformanceResourceTiming);
-      schedule();
-    }).observe({ type: 'resource', buffered: true });
-  } catch {
-    // No PerformanceObserver support for `resource`: fall back to the buffer at load.
-    entries.push(...(performance.getEntriesByType('resource') as PerformanceResourceTiming[]));
-  }
+  early.onEntries = schedule;
 
   afterLoadIdle(() =>
     setTimeout(
