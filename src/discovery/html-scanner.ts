@@ -3,7 +3,8 @@ import { Parser } from 'htmlparser2';
 import { asciiTokens, normalizeKeyword } from './ascii';
 import { ChunkDecoder } from './chunk-decoder';
 import { classifyCssReference, classifyElement, imagePriority, isLazy } from './classify';
-import { modelStylesheet } from './css-model';
+import { importPrefix } from './css-import-prefix';
+import { modelStylesheet, type SheetModel } from './css-model';
 import { DiscoveryError } from './errors';
 import { pickFavicons, type IconLink } from './icon-select';
 import { chooseImg, choosePictureSource, choosePreloadImage, type ImageChoice } from './image-choice';
@@ -198,6 +199,17 @@ class StreamingHtmlScanner implements HtmlScanner {
     this.addSheetText(css, url, sheet.media, sheet.ref);
     this.resolveStyles();
     this.deliver();
+  }
+
+  addStylesheetStart(url: string, cssStart: string): boolean {
+    const sheet = this.sheets.get(url);
+    if (sheet === undefined || !sheet.applied) return false;
+    const { prefix, done } = importPrefix(cssStart);
+    if (prefix !== '') {
+      this.reportImports(modelStylesheet(prefix, { baseUrl: url, media: sheet.media, dpr: this.viewport.dpr }), sheet.ref);
+      this.deliver();
+    }
+    return !done;
   }
 
   private deliver(): void {
@@ -396,6 +408,11 @@ class StreamingHtmlScanner implements HtmlScanner {
   /** A style sheet's text: its `@import`s are due now, its rules go to the resolver. */
   private addSheetText(css: string, baseUrl: string, media: string | undefined, ref: SheetRef): void {
     const model = modelStylesheet(css, { baseUrl, media, dpr: this.viewport.dpr });
+    this.reportImports(model, ref);
+    this.styles.add(model, ref, ref.position);
+  }
+
+  private reportImports(model: SheetModel, ref: SheetRef): void {
     for (const imp of model.imports) {
       const c = classifyCssReference({ url: imp.url, kind: 'import', offset: 0, inFontFace: false, ...(imp.media ? { media: imp.media } : {}) });
       if (this.report(imp.url, c, ref.tag, () => ref.offset) && !this.sheets.has(imp.url)) {
@@ -403,7 +420,6 @@ class StreamingHtmlScanner implements HtmlScanner {
         this.sheets.set(imp.url, { media: imp.media, ref: { ...ref, position: ref.position - 0.5 }, applied: true });
       }
     }
-    this.styles.add(model, ref, ref.position);
   }
 
   /** Reports what the style sheets make due, given the DOM parsed so far. */
