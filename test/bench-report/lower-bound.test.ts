@@ -1,5 +1,6 @@
 import { lowerBound, segmentsOf, serialisationMs, slowStartRounds, wireBytes } from '../../bench/model/lower-bound';
 import { pageStructure } from '../../bench/model/page-structure';
+import { realBound } from '../../bench/real/real-bounds';
 
 const PM95_LINK = { rttMs: 70, downBitsPerSec: 1_544_000 };
 const MCMANUS_LINK = { rttMs: 100, downBitsPerSec: 20_000_000 };
@@ -293,5 +294,24 @@ describe('mixed schemes, hints and a returning visitor (real-shaped pages)', () 
         expect(hinted).toBeLessThanOrEqual(lowerBound(shop, l, { tls: true }).totalMs);
       }
     }
+  });
+});
+
+describe('real-shaped pages: the bound stays below what real loads achieved', () => {
+  // `node dist/bench/real.js --rtts 100 --caps none,10 --runs 5` on the packet-level link (medians,
+  // ms; README "Real-shaped pages"): the first-visit bound must not exceed any contender's median,
+  // and the revisit bound (every handshake from t = 0) must not exceed getlist-revisit's.
+  const measured = [
+    { page: 'real-news', cap: undefined, fastest: 944, revisit: 826 },
+    { page: 'real-shop', cap: undefined, fastest: 1061, revisit: 923 },
+    { page: 'real-small', cap: undefined, fastest: 840, revisit: 615 },
+    { page: 'real-news', cap: 10_000_000, fastest: 1010, revisit: 1083 },
+    { page: 'real-shop', cap: 10_000_000, fastest: 1185, revisit: 965 },
+    { page: 'real-small', cap: 10_000_000, fastest: 854, revisit: 645 },
+  ];
+  it.each(measured)('$page at 100 ms, cap $cap', ({ page, cap, fastest, revisit }) => {
+    const link = { rttMs: 100, capBitsPerSec: cap };
+    expect(realBound(page, link, 'first').totalMs).toBeLessThanOrEqual(fastest);
+    expect(realBound(page, link, 'revisit').totalMs).toBeLessThanOrEqual(revisit);
   });
 });
