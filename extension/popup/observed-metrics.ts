@@ -66,7 +66,7 @@ export function observedMetrics(page: PageRecord): HTMLElement[] {
 
   return [
     metric('Document', 'document', documentText, 'webRequest status and Content-Type of the top-level document (its redirects first)', { status: d?.status, 'content-type': d?.contentType }),
-    metric('Transferred', 'bytes', bytesText, 'Resource and Navigation Timing transferSize (each response’s headers count as 300 B), the document included; redirect hops from webRequest where the browser gives them (Firefox). Cross-origin sizes without Timing-Allow-Origin are not exposed.', {
+    metric('Transferred', 'bytes', bytesText, 'Resource and Navigation Timing transferSize (each response’s headers count as 300 B), the document included; redirect hops from webRequest where the browser sizes them (Firefox’s responseSize, when not 0). Cross-origin sizes without Timing-Allow-Origin are not exposed.', {
       bytes: reported ? b.bytes : undefined,
     }),
     metric('Connections (browser)', 'connections', connections, connectionsHint || 'Resource Timing', {

@@ -38,3 +38,9 @@ export function normalizeKeyword(value: string | undefined): string {
   while (end > start && isAsciiWhitespace(value.charCodeAt(end - 1))) end--;
   return value.slice(start, end).toLowerCase();
 }
+
+/** Every code unit is ASCII (so lower-casing keeps the length). */
+export function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}

@@ -1,5 +1,6 @@
 import { sniffCharset } from './charset';
-import { modelStylesheet, specificity } from './css-model';
+import { modelStylesheet } from './css-model';
+import { specificity } from './css-selectors';
 import { pickFavicons } from './icon-select';
 import { withLegacyQuery } from './legacy-query';
 import { matchesMedia } from './media-query';

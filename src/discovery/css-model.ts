@@ -1,8 +1,9 @@
-import { parseCss, tokensText, isDelim, type CssDeclaration, type CssRule } from './css-parser';
+import { chooseFontSrc, parseFamilies, parseFontShorthand, parseUnicodeRange, parseWeight } from './css-font-values';
+import { parseCss, tokensText, type CssDeclaration, type CssRule } from './css-parser';
+import { resolveNesting, specificity, stripPseudoElements } from './css-selectors';
 import type { CssToken } from './css-tokenizer';
-import { isSupportedImageType } from './image-types';
+import { declarationUrls } from './css-value-urls';
 import { resolveHttpUrl } from './resolve-url';
-import { selectionIndex } from './srcset-select';
 
 /**
  * What a style sheet can make a browser fetch, and under which conditions. A browser fetches a
@@ -77,8 +78,6 @@ export interface ModelOptions {
 
 /** At-rules whose contents apply as if they were not there (their condition assumed true). */
 const TRANSPARENT_AT_RULES: ReadonlySet<string> = new Set(['layer', 'container', 'scope', 'starting-style']);
-/** Font formats Chromium downloads. */
-const FONT_FORMATS: ReadonlySet<string> = new Set(['woff2', 'woff', 'truetype', 'opentype', 'collection', 'woff2-variations', 'woff-variations', 'truetype-variations', 'opentype-variations']);
 /** Properties whose URLs are never fetched by a current browser. */
 const NON_FETCHING_PROPERTIES: ReadonlySet<string> = new Set(['behavior', '-ms-behavior', 'src']);
 /** Longhands and shorthands that set the same image, mapped to one cascade group. */
@@ -218,86 +217,6 @@ function addFontFace(css: string, model: SheetModel, declarations: CssDeclaratio
   if (family !== undefined) model.fontFaces.push({ family, weight, italic, ranges, url, media });
 }
 
-/** The first `src` entry with a URL in a format the browser takes; `local()` fonts are assumed absent. */
-function chooseFontSrc(value: CssToken[], baseUrl: string): string | undefined {
-  for (const entry of splitCommas(value)) {
-    let raw: string | undefined;
-    let formatOk = true;
-    for (let i = 0; i < entry.length; i++) {
-      const t = entry[i] as CssToken;
-      if (t.type === 'url' && !t.bad) raw = t.value;
-      else if (t.type === 'function') {
-        const name = t.value.toLowerCase();
-        const arg = entry.slice(i + 1).find((x) => x.type === 'string' || x.type === 'ident') as { value: string } | undefined;
-        if ((name === 'url' || name === 'src') && arg) raw = arg.value;
-        else if (name === 'format') formatOk = arg !== undefined && FONT_FORMATS.has(arg.value.toLowerCase());
-        else if (name === 'local') raw = undefined;
-      }
-    }
-    if (raw !== undefined && formatOk && !raw.trim().startsWith('#')) {
-      const url = resolveHttpUrl(raw, baseUrl);
-      if (url !== undefined) return url;
-    }
-  }
-  return undefined;
-}
-
-/** URLs a declaration value fetches: every `url()`, and the one chosen candidate of each `image-set()`. */
-export function declarationUrls(css: string, value: readonly CssToken[], options: Pick<ModelOptions, 'baseUrl' | 'dpr'>): string[] {
-  const out: string[] = [];
-  const add = (raw: string): void => {
-    if (raw.trim().startsWith('#')) return;
-    const url = resolveHttpUrl(raw, options.baseUrl);
-    if (url !== undefined) out.push(url);
-  };
-  for (let i = 0; i < value.length; i++) {
-    const t = value[i] as CssToken;
-    if (t.type === 'url' && !t.bad) add(t.value);
-    else if (t.type === 'function') {
-      const name = t.value.toLowerCase();
-      if (name === 'url' || name === 'src') {
-        const arg = value.slice(i + 1).find((x) => x.type !== 'whitespace');
-        if (arg?.type === 'string' && !arg.bad) add(arg.value);
-      } else if (name === 'image-set' || name === '-webkit-image-set') {
-        const end = closingIndex(value, i);
-        const chosen = chooseImageSet(css, value.slice(i + 1, end), options.dpr);
-        if (chosen !== undefined) add(chosen);
-        i = end;
-      }
-    }
-  }
-  return out;
-}
-
-/** `image-set()` options → the URL a browser picks (same density rule as srcset; unsupported `type()`s skipped). */
-function chooseImageSet(css: string, args: CssToken[], dpr: number): string | undefined {
-  const options: Array<{ url: string; density: number }> = [];
-  for (const option of splitCommas(args)) {
-    let url: string | undefined;
-    let density = 1;
-    let supported = true;
-    for (let i = 0; i < option.length; i++) {
-      const t = option[i] as CssToken;
-      if (t.type === 'url' && !t.bad) url = t.value;
-      else if (t.type === 'string' && url === undefined) url = t.value;
-      else if (t.type === 'function') {
-        const name = t.value.toLowerCase();
-        const arg = option.slice(i + 1).find((x) => x.type === 'string') as { value: string } | undefined;
-        if (name === 'url' && arg) url = arg.value;
-        else if (name === 'type') supported = isSupportedImageType(arg?.value ?? '');
-        i = closingIndex(option, i);
-      } else if (t.type === 'number') {
-        const m = /^([\d.]+)(x|dppx|dpi|dpcm)$/i.exec(css.slice(t.start, t.end));
-        if (m) density = (m[2] as string).toLowerCase() === 'dpi' ? Number(m[1]) / 96 : (m[2] as string).toLowerCase() === 'dpcm' ? (Number(m[1]) * 2.54) / 96 : Number(m[1]);
-      }
-    }
-    if (url !== undefined && supported && !options.some((o) => o.density === density)) options.push({ url, density });
-  }
-  if (options.length === 0) return undefined;
-  options.sort((a, b) => a.density - b.density);
-  return options[selectionIndex(options.map((o) => o.density), dpr)]?.url;
-}
-
 function parseImport(css: string, prelude: CssToken[], baseUrl: string): { url: string; media: string | undefined } | undefined {
   const sig = prelude.filter((t) => t.type !== 'whitespace');
   const first = sig[0];
@@ -317,145 +236,4 @@ function parseImport(css: string, prelude: CssToken[], baseUrl: string): { url: 
   const from = firstRest === undefined ? prelude.length : prelude.indexOf(firstRest);
   const media = tokensText(css, prelude.slice(from)).replace(/\b(layer|supports)\([^)]*\)|\blayer\b/gi, '').trim();
   return { url, media: media === '' ? undefined : media };
-}
-
-/** `font-family` names, lower-cased; quoted names kept whole, unquoted idents joined by spaces. */
-export function parseFamilies(css: string, value: readonly CssToken[]): string[] {
-  return splitCommas(value)
-    .map((entry) => {
-      const str = entry.find((t) => t.type === 'string') as { value: string } | undefined;
-      if (str) return str.value.trim().toLowerCase();
-      return tokensText(css, entry).toLowerCase();
-    })
-    .filter((f) => f !== '');
-}
-
-/** `font: [style] [variant] [weight] size[/line-height] family, …` → its families, weight, style. */
-function parseFontShorthand(css: string, value: readonly CssToken[]): Pick<FontRule, 'families' | 'weight' | 'italic'> | undefined {
-  const sig = value.filter((t) => t.type !== 'whitespace');
-  // The size is the last dimension/percentage before the families, optionally followed by `/ line-height`.
-  let sizeAt = -1;
-  for (let i = 0; i < sig.length; i++) {
-    const t = sig[i] as CssToken;
-    if (t.type === 'delim' && t.value === ',') break;
-    if (t.type === 'number' && /[a-z%]$/i.test(css.slice(t.start, t.end))) sizeAt = i;
-    if (t.type === 'ident' && /^(xx-small|x-small|small|medium|large|x-large|xx-large|larger|smaller)$/i.test(t.value)) sizeAt = i;
-  }
-  if (sizeAt < 0) return undefined; // system fonts (`font: menu`) or invalid
-  let familyStart = sizeAt + 1;
-  if (sig[familyStart] && isDelim(sig[familyStart] as CssToken, '/')) familyStart += 2;
-  const out: Pick<FontRule, 'families' | 'weight' | 'italic'> = { families: parseFamilies(css, sig.slice(familyStart)), weight: 400, italic: false };
-  for (const t of sig.slice(0, sizeAt)) {
-    const text = css.slice(t.start, t.end).toLowerCase();
-    const w = parseWeight(text);
-    if (w !== undefined && text !== 'normal') out.weight = w;
-    if (text === 'italic' || text === 'oblique') out.italic = true;
-  }
-  return out;
-}
-
-function parseWeight(text: string): number | undefined {
-  const t = text.trim().toLowerCase();
-  if (t === 'normal') return 400;
-  if (t === 'bold' || t === 'bolder') return 700;
-  if (t === 'lighter') return 300;
-  const n = Number(t);
-  return Number.isFinite(n) && n >= 1 && n <= 1000 && t !== '' ? n : undefined;
-}
-
-/** `U+0000-00FF, U+0131, U+4??` → inclusive ranges. */
-export function parseUnicodeRange(text: string): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  for (const part of text.split(',')) {
-    const m = /^\s*u\+([0-9a-f?]{1,6})(?:-([0-9a-f]{1,6}))?\s*$/i.exec(part);
-    if (!m) continue;
-    const a = m[1] as string;
-    if (a.includes('?')) out.push([parseInt(a.replace(/\?/g, '0'), 16), parseInt(a.replace(/\?/g, 'f'), 16)]);
-    else out.push([parseInt(a, 16), m[2] !== undefined ? parseInt(m[2], 16) : parseInt(a, 16)]);
-  }
-  return out;
-}
-
-/**
- * Selectors of a (possibly nested) rule as complete selectors: `&` stands for the parent list,
- * and a nested selector without `&` is a descendant of it (CSS Nesting 1).
- */
-function resolveNesting(selector: string, parents: string[] | undefined): string[] {
-  const parts = splitSelectorList(selector);
-  if (parents === undefined) return parts;
-  const parent = parents.length === 1 ? (parents[0] as string) : `:is(${parents.join(', ')})`;
-  return parts.map((p) => (p.includes('&') ? p.replace(/&/g, parent) : `${parent} ${p}`));
-}
-
-/** Splits a selector list on commas outside parentheses, brackets and strings. */
-export function splitSelectorList(selector: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote = '';
-  let start = 0;
-  for (let i = 0; i < selector.length; i++) {
-    const c = selector[i] as string;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') depth--;
-    else if (c === ',' && depth === 0) {
-      out.push(selector.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  out.push(selector.slice(start).trim());
-  return out.filter((s) => s !== '');
-}
-
-/**
- * The element part of a selector: pseudo-elements (`::before`, legacy `:after`, `::-webkit-…`)
- * style a box of their originating element, so they are removed. `undefined` when nothing is left.
- */
-function stripPseudoElements(selector: string): string | undefined {
-  const s = selector
-    .replace(/::?(before|after|first-line|first-letter)\b/gi, '')
-    .replace(/::[a-z-]+(\([^)]*\))?/gi, '')
-    .trim();
-  if (s === '') return '*'; // `::selection { … }` styles every element
-  return /[>+~]$/.test(s) ? undefined : s;
-}
-
-/**
- * Selectors Level 4 specificity, approximated on the text: ids; classes, attributes and
- * pseudo-classes; types and pseudo-elements. `:where()` counts nothing; `:is()`, `:not()`, `:has()`
- * count their arguments (as if the most specific one matched).
- */
-export function specificity(selector: string): number {
-  let s = selector.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '""').replace(/:where\([^()]*(\([^()]*\)[^()]*)*\)/gi, '');
-  s = s.replace(/:(is|not|has|matches|-webkit-any)\(/gi, ' (');
-  const ids = (s.match(/#[\w-]+/g) ?? []).length;
-  const classes = (s.match(/\.[\w-]+|\[[^\]]*\]|(?<!:):(?!:)[\w-]+/g) ?? []).length;
-  const types = (s.replace(/\[[^\]]*\]/g, '').match(/(^|[\s>+~(,])[a-z][\w-]*|::[\w-]+/gi) ?? []).length;
-  return ids * 1e6 + classes * 1e3 + types;
-}
-
-function splitCommas(tokens: readonly CssToken[]): CssToken[][] {
-  const out: CssToken[][] = [[]];
-  let depth = 0;
-  for (const t of tokens) {
-    if (t.type === 'function' || isDelim(t, '(') || isDelim(t, '[')) depth++;
-    else if (isDelim(t, ')') || isDelim(t, ']')) depth--;
-    if (depth === 0 && isDelim(t, ',')) out.push([]);
-    else (out[out.length - 1] as CssToken[]).push(t);
-  }
-  return out.filter((e) => e.some((t) => t.type !== 'whitespace'));
-}
-
-/** Index of the `)` that closes the function or paren at `open`. */
-function closingIndex(tokens: readonly CssToken[], open: number): number {
-  let depth = 0;
-  for (let i = open; i < tokens.length; i++) {
-    const t = tokens[i] as CssToken;
-    if (t.type === 'function' || isDelim(t, '(') || isDelim(t, '[')) depth++;
-    else if ((isDelim(t, ')') || isDelim(t, ']')) && --depth === 0) return i;
-  }
-  return tokens.length;
 }

@@ -1,50 +1,21 @@
 import { DomHandler } from 'domhandler';
 import { Parser } from 'htmlparser2';
-import { asciiTokens, normalizeKeyword } from './ascii';
+import { isAscii } from './ascii';
 import { ChunkDecoder } from './chunk-decoder';
-import { classifyCssReference, classifyElement, imagePriority, isLazy } from './classify';
-import { importPrefix } from './css-import-prefix';
-import { modelStylesheet, type SheetModel } from './css-model';
+import { classifyElement, imagePriority, isLazy } from './classify';
+import { DocumentStyles, type ReportResource } from './document-styles';
 import { DiscoveryError } from './errors';
-import { pickFavicons, type IconLink } from './icon-select';
-import { chooseImg, choosePictureSource, choosePreloadImage, type ImageChoice } from './image-choice';
+import { INERT_CONTENT, isCssType, isMediaContainer, isPlayableType, LEGACY_BACKGROUND, type MediaContainer } from './html-element-rules';
+import { chooseImg, choosePictureSource, type ImageChoice } from './image-choice';
 import { BLOCK_ELEMENTS, LayoutEstimate } from './layout-estimate';
-import { matchesMedia } from './media-query';
 import { withLegacyQuery } from './legacy-query';
-import { mixedContentAction, upgradeToHttps } from './mixed-content';
+import { LinkElements } from './link-elements';
 import type { Attributes, ResourceReference } from './reference';
 import { isAbsoluteUrl, resolveHttpUrl } from './resolve-url';
-import { StyleResolver } from './style-resolver';
+import { ResourceQueue } from './resource-queue';
 import type { DiscoveredResource, HtmlScanner, HtmlScannerOptions } from './types';
 import { Utf8OffsetMap, utf8Length } from './utf8-offsets';
 import { viewportOf, type Viewport } from './viewport';
-
-/**
- * Elements whose content a scripting-enabled browser never turns into fetches: `<template>`
- * content is inert, and `<noscript>`, `<iframe>`, `<noembed>`, `<noframes>` content is raw text.
- * htmlparser2 parses their content as markup, so the scanner ignores everything inside them (and
- * keeps it out of the DOM that style rules are matched against).
- */
-const INERT_CONTENT = new Set(['template', 'noscript', 'iframe', 'noembed', 'noframes']);
-
-/** Elements whose `background` attribute a browser still honours (HTML §15.3.3). */
-const LEGACY_BACKGROUND = new Set(['body', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
-
-/** Elements that give `<source>` its meaning. */
-type MediaContainer = 'picture' | 'video' | 'audio';
-function isMediaContainer(tag: string): tag is MediaContainer {
-  return tag === 'picture' || tag === 'video' || tag === 'audio';
-}
-
-/** What the scanner needs from a classifier to report a resource. */
-type Classified = Pick<ResourceReference, 'kind' | 'priority' | 'attribute' | 'scriptMode' | 'lazy'>;
-
-/** Where a style sheet's fetches are attributed: its `<style>`/`<link>` and the cascade position. */
-interface SheetRef {
-  tag: 'style' | 'css';
-  offset: number;
-  position: number;
-}
 
 /** An open `<style>` whose text is being collected. */
 interface OpenStyle {
@@ -65,10 +36,11 @@ interface OpenContainer {
 /**
  * The streaming scanner behind `createHtmlScanner`. Event flow: bytes → `ChunkDecoder` → text →
  * (`Utf8OffsetMap`, htmlparser2) → element callbacks → the browser's choices (one srcset
- * candidate, one `<picture>` source, one favicon) → resolved, de-duplicated resources in `queue`
- * → `onResource`. The same parser feeds a DOM (`domhandler`) that style rules are matched
- * against: a `url()` in a style sheet is reported when an element matching its rule is known —
- * at the sheet's end if one already exists, later when a sheet arrives, or at the document's end.
+ * candidate, one `<picture>` source, one favicon) → resolved, de-duplicated resources in the
+ * `ResourceQueue` → `onResource`. `<link>` elements are `LinkElements`' to act on. The same parser
+ * feeds a DOM (`domhandler`) that `DocumentStyles` matches style rules against: a `url()` in a
+ * style sheet is reported when an element matching its rule is known — at the sheet's end if one
+ * already exists, later when a sheet arrives, or at the document's end.
  *
  * Resources are queued during `parser.write` and delivered right after it returns, still inside
  * the caller's `write()`. So a throwing `onResource` never leaves htmlparser2 half-way through a
@@ -80,31 +52,22 @@ class StreamingHtmlScanner implements HtmlScanner {
   private readonly dom = new DomHandler();
   private readonly decoder = new ChunkDecoder();
   private readonly offsets = new Utf8OffsetMap();
-  /** URLs already reported. Seeded with the document: it is being fetched already. */
-  private readonly seen = new Set<string>();
-  private readonly queue: DiscoveredResource[] = [];
+  private readonly resources: ResourceQueue;
   private readonly onResource: (resource: DiscoveredResource) => void;
   private readonly firstImagesVisible: number;
-  private readonly onOriginHint: HtmlScannerOptions['onOriginHint'];
-  private readonly hinted = new Set<string>();
   private readonly viewport: Viewport;
-  private readonly documentUrl: string;
   private readonly layout: LayoutEstimate;
-  private readonly styles: StyleResolver<SheetRef>;
-  /** External sheets reported so far, by URL: their media and cascade position. */
-  private readonly sheets = new Map<string, { media: string | undefined; ref: SheetRef; applied: boolean }>();
-  private readonly icons: IconLink[] = [];
+  private readonly styles: DocumentStyles;
+  private readonly links: LinkElements;
   private readonly favicon: boolean;
   /** The document's encoding (WHATWG name): queries of its URLs are encoded in it. */
   private readonly encoding: string;
-  private iconOffsets: number[] = [];
 
   private base: string;
   /** Only the first `<base href>` counts (HTML "frozen base URL"). */
   private baseSeen = false;
   private bytes = 0;
   private ended = false;
-  private sheetPosition = 0;
   /** UTF-16 index of the `<` of the tag being parsed. */
   private tagStart = 0;
   /** Depth of open `INERT_CONTENT` elements; > 0 means nothing is reported. */
@@ -125,15 +88,25 @@ class StreamingHtmlScanner implements HtmlScanner {
     this.firstImagesVisible = visible;
     this.viewport = viewportOf(options.viewport);
     this.layout = new LayoutEstimate(this.viewport);
-    this.styles = new StyleResolver(this.viewport);
     this.onResource = options.onResource;
-    this.onOriginHint = options.onOriginHint;
     this.favicon = options.favicon ?? true;
     this.encoding = options.encoding ?? 'utf-8';
-    this.documentUrl = options.documentUrl;
     this.base = options.documentUrl;
-    const self = resolveHttpUrl(options.documentUrl, options.documentUrl);
-    if (self !== undefined) this.seen.add(self);
+    // Seeded with the document: it is being fetched already.
+    const resources = new ResourceQueue(options.documentUrl, resolveHttpUrl(options.documentUrl, options.documentUrl));
+    const report: ReportResource = (url, c, tag, offset) => resources.report(url, c, tag, offset);
+    this.resources = resources;
+    this.styles = new DocumentStyles(this.viewport, report);
+    this.links = new LinkElements({
+      documentUrl: options.documentUrl,
+      viewport: this.viewport,
+      styles: this.styles,
+      onOriginHint: options.onOriginHint,
+      baseUrl: () => this.base,
+      tagOffset: () => this.tagOffset(),
+      reportReference: (tag, ref) => this.reportReference(tag, ref),
+      report,
+    });
 
     const dom = this.dom;
     this.parser = new Parser({
@@ -165,7 +138,7 @@ class StreamingHtmlScanner implements HtmlScanner {
   }
 
   get unmatchedCssUrls(): number {
-    return this.styles.unmatched();
+    return this.styles.unmatched;
   }
 
   write(chunk: Uint8Array | string): void {
@@ -186,37 +159,26 @@ class StreamingHtmlScanner implements HtmlScanner {
       this.offsets.append(tail);
       // An unterminated tag at EOF is dropped, as the HTML tokenizer drops it: no `>`, no element.
       this.parser.end(tail);
-      this.resolveStyles();
-      if (this.favicon) this.reportFavicon();
+      this.styles.resolve(this.dom.root);
+      if (this.favicon) this.links.reportFavicon();
     }
     this.deliver();
   }
 
   addStylesheet(url: string, css: string): void {
-    const sheet = this.sheets.get(url);
-    if (sheet === undefined || !sheet.applied) return;
-    sheet.applied = false; // one body per sheet
-    this.addSheetText(css, url, sheet.media, sheet.ref);
-    this.resolveStyles();
+    if (!this.styles.sheetArrived(url, css)) return;
+    this.styles.resolve(this.dom.root);
     this.deliver();
   }
 
   addStylesheetStart(url: string, cssStart: string): boolean {
-    const sheet = this.sheets.get(url);
-    if (sheet === undefined || !sheet.applied) return false;
-    const { prefix, done } = importPrefix(cssStart);
-    if (prefix !== '') {
-      this.reportImports(modelStylesheet(prefix, { baseUrl: url, media: sheet.media, dpr: this.viewport.dpr }), sheet.ref);
-      this.deliver();
-    }
-    return !done;
+    const more = this.styles.sheetStart(url, cssStart);
+    this.deliver();
+    return more;
   }
 
   private deliver(): void {
-    while (this.queue.length > 0) {
-      const resource = this.queue.shift();
-      if (resource !== undefined) this.onResource(resource);
-    }
+    this.resources.deliver(this.onResource);
   }
 
   /**
@@ -257,8 +219,8 @@ class StreamingHtmlScanner implements HtmlScanner {
       const style = this.style;
       this.style = undefined;
       // The element is complete in the DOM only after this callback; its rules match what precedes it.
-      this.addSheetText(style.text, this.base, style.media, { tag: 'style', offset: style.offset, position: this.sheetPosition++ });
-      this.resolveStyles();
+      this.styles.styleElement(style.text, this.base, style.media, style.offset);
+      this.styles.resolve(this.dom.root);
     }
   }
 
@@ -267,7 +229,7 @@ class StreamingHtmlScanner implements HtmlScanner {
   }
 
   private handleElement(tag: string, attribs: Attributes): void {
-    if (tag === 'link' && this.onOriginHint) this.handleOriginHint(attribs);
+    if (tag === 'link') this.links.originHint(attribs);
     if (tag === 'base') {
       this.handleBase(attribs);
     } else if (tag === 'img') {
@@ -275,7 +237,7 @@ class StreamingHtmlScanner implements HtmlScanner {
     } else if (tag === 'source' && this.containers[this.containers.length - 1]?.tag === 'picture') {
       this.handlePictureSource(attribs);
     } else if (tag === 'link') {
-      this.handleLink(attribs);
+      this.links.link(attribs);
     } else if (tag === 'source' && (this.containers[this.containers.length - 1]?.mediaChosen || !isPlayableType(attribs.type))) {
       // A media element fetches one resource: later <source>s, and types it cannot play, are never tried.
     } else {
@@ -287,7 +249,7 @@ class StreamingHtmlScanner implements HtmlScanner {
       }
       if (tag === 'source' && container !== undefined && attribs.src !== undefined && isPlayableType(attribs.type)) container.mediaChosen = true;
     }
-    if (attribs.style !== undefined) this.handleStyleAttribute(tag, attribs.style);
+    if (attribs.style !== undefined) this.styles.styleAttribute(tag, attribs.style, this.base, () => this.tagOffset());
     if (attribs.background !== undefined && LEGACY_BACKGROUND.has(tag)) {
       // HTML's presentational `background` attribute still sets a background image.
       this.reportReference(tag, { value: attribs.background, kind: 'image', priority: 'image', attribute: 'background' });
@@ -298,19 +260,6 @@ class StreamingHtmlScanner implements HtmlScanner {
       const offset = this.offsets.byteOffsetOf(this.parser.endIndex + 1);
       this.style = { offset, text: '', media: attribs.media };
     }
-  }
-
-  /** `<link rel=preconnect|dns-prefetch href>`: the origin, once (`//host` resolves against the base). */
-  private handleOriginHint(attribs: Attributes): void {
-    const rels = (attribs.rel ?? '').toLowerCase().split(/[\t\n\f\r ]+/);
-    const rel = rels.includes('preconnect') ? 'preconnect' : rels.includes('dns-prefetch') ? 'dns-prefetch' : undefined;
-    if (!rel || attribs.href === undefined) return;
-    const url = resolveHttpUrl(attribs.href, this.base);
-    if (url === undefined) return;
-    const origin = new URL(url).origin;
-    if (this.hinted.has(origin)) return;
-    this.hinted.add(origin);
-    this.onOriginHint?.({ origin, rel });
   }
 
   private handleImg(attribs: Attributes): void {
@@ -324,7 +273,7 @@ class StreamingHtmlScanner implements HtmlScanner {
     const chosen = inPicture ? container.chosen : undefined;
     if (chosen !== undefined) {
       const url = chosen.choice.value === '' ? undefined : resolveHttpUrl(withLegacyQuery(chosen.choice.value, this.encoding), chosen.base);
-      if (url !== undefined) this.report(url, { kind: 'image', priority, attribute: chosen.choice.attribute, ...lazy }, 'source', () => chosen.offset, deferred);
+      if (url !== undefined) this.resources.report(url, { kind: 'image', priority, attribute: chosen.choice.attribute, ...lazy }, 'source', () => chosen.offset, deferred);
       return;
     }
     const choice = chooseImg(attribs, this.viewport);
@@ -336,41 +285,6 @@ class StreamingHtmlScanner implements HtmlScanner {
     if (container === undefined || container.chosen !== undefined) return;
     const choice = choosePictureSource(attribs, this.viewport);
     if (choice !== undefined) container.chosen = { choice, offset: this.tagOffset(), base: this.base };
-  }
-
-  /** Icons are collected for the end; a preload with `media` or `imagesrcset` is chosen like the browser does. */
-  private handleLink(attribs: Attributes): void {
-    const rel = new Set(asciiTokens(attribs.rel ?? ''));
-    if (rel.has('icon') && !rel.has('stylesheet') && !rel.has('preload')) {
-      if (attribs.href !== undefined) {
-        this.icons.push({ href: attribs.href, base: this.base, sizes: attribs.sizes, type: attribs.type });
-        this.iconOffsets.push(this.tagOffset());
-      }
-      return;
-    }
-    if (rel.has('manifest') && attribs.href !== undefined) {
-      // Chromium fetches the web app manifest of every page it loads (not its icons).
-      this.reportReference('link', { value: attribs.href, kind: 'other', priority: 'other', attribute: 'href' });
-      return;
-    }
-    const refs = classifyElement('link', attribs, { mediaParent: undefined, inViewportGuess: false });
-    if (rel.has('preload')) {
-      if (!matchesMedia(attribs.media, this.viewport)) return; // a preload for other media is not fetched
-      if (normalizeKeyword(attribs.as) === 'image') {
-        const first = refs[0];
-        const choice = choosePreloadImage(attribs, this.viewport);
-        if (first !== undefined && choice !== undefined) this.reportReference('link', { ...first, value: choice.value, attribute: choice.attribute });
-        return;
-      }
-    }
-    for (const ref of refs) {
-      if (ref.kind === 'icon') continue; // apple-touch-icon, mask-icon: not fetched by a desktop browser
-      const url = this.reportReference('link', ref);
-      if (ref.kind === 'stylesheet' && url !== undefined && !this.sheets.has(url)) {
-        const applied = !rel.has('alternate');
-        this.sheets.set(url, { media: attribs.media, ref: { tag: 'css', offset: this.tagOffset(), position: this.sheetPosition++ }, applied });
-      }
-    }
   }
 
   /** A `loading=lazy` element the layout guess puts beyond the browser's loading margin. */
@@ -396,74 +310,10 @@ class StreamingHtmlScanner implements HtmlScanner {
     }
   }
 
-  /** `style=""` holds declarations, so only `url()`s count (`image-set()` reduced to its choice). */
-  private handleStyleAttribute(tag: string, css: string): void {
-    const model = modelStylesheet(`x{${css}}`, { baseUrl: this.base, dpr: this.viewport.dpr });
-    // Inline declarations win the cascade for their element; one entry per selector, and there is one.
-    for (const rule of model.imageRules) {
-      for (const d of rule.declarations) for (const url of d.urls) this.report(url, { kind: 'image', priority: 'image', attribute: 'style' }, tag, () => this.tagOffset());
-    }
-  }
-
-  /** A style sheet's text: its `@import`s are due now, its rules go to the resolver. */
-  private addSheetText(css: string, baseUrl: string, media: string | undefined, ref: SheetRef): void {
-    const model = modelStylesheet(css, { baseUrl, media, dpr: this.viewport.dpr });
-    this.reportImports(model, ref);
-    this.styles.add(model, ref, ref.position);
-  }
-
-  private reportImports(model: SheetModel, ref: SheetRef): void {
-    for (const imp of model.imports) {
-      const c = classifyCssReference({ url: imp.url, kind: 'import', offset: 0, inFontFace: false, ...(imp.media ? { media: imp.media } : {}) });
-      if (this.report(imp.url, c, ref.tag, () => ref.offset) && !this.sheets.has(imp.url)) {
-        // An imported sheet cascades before its importer's own rules.
-        this.sheets.set(imp.url, { media: imp.media, ref: { ...ref, position: ref.position - 0.5 }, applied: true });
-      }
-    }
-  }
-
-  /** Reports what the style sheets make due, given the DOM parsed so far. */
-  private resolveStyles(): void {
-    for (const f of this.styles.resolve(this.dom.root)) {
-      const c: Classified = f.kind === 'font' ? { kind: 'font', priority: 'font', attribute: 'url()' } : { kind: 'image', priority: 'image', attribute: 'url()' };
-      this.report(f.url, c, f.sheet.tag, () => f.sheet.offset);
-    }
-  }
-
-  private reportFavicon(): void {
-    for (const url of pickFavicons(this.icons, this.documentUrl, this.viewport.dpr)) {
-      const i = this.icons.findIndex((icon) => resolveHttpUrl(icon.href, icon.base) === url);
-      const offset = i >= 0 ? (this.iconOffsets[i] as number) : 0;
-      this.report(url, { kind: 'icon', priority: 'other', attribute: i >= 0 ? 'href' : 'implicit' }, i >= 0 ? 'link' : '#document', () => offset);
-    }
-  }
-
   private reportReference(tag: string, ref: ResourceReference, deferred = false): string | undefined {
     const url = resolveHttpUrl(withLegacyQuery(ref.value, this.encoding), this.base);
     if (url === undefined) return undefined;
-    return this.report(url, ref, tag, () => this.tagOffset(), deferred) ? url : undefined;
-  }
-
-  /**
-   * Queues `url` unless already reported: first discovery wins, even if a later one would rank
-   * higher (the scheduler already holds that request; re-prioritising is not this module's job).
-   * Mixed content is upgraded or marked blocked here. `offset` is a thunk so byte offsets are only
-   * computed for URLs actually reported. Returns whether it was new.
-   */
-  private report(rawUrl: string, c: Classified, tag: string, offset: () => number, deferred = false): boolean {
-    let url = rawUrl;
-    const action = mixedContentAction(this.documentUrl, url, c.kind);
-    if (action === 'upgrade') url = upgradeToHttps(url);
-    if (this.seen.has(url)) return false;
-    this.seen.add(url);
-    const resource: DiscoveredResource = { url, kind: c.kind, priority: c.priority, offset: offset(), tag, attribute: c.attribute };
-    if (c.scriptMode !== undefined) resource.scriptMode = c.scriptMode;
-    if (c.lazy) resource.lazy = true;
-    if (deferred) resource.deferred = true;
-    if (action === 'upgrade') resource.mixedContent = 'upgraded';
-    if (action === 'block') resource.mixedContent = 'blocked';
-    this.queue.push(resource);
-    return true;
+    return this.resources.report(url, ref, tag, () => this.tagOffset(), deferred) ? url : undefined;
   }
 
   private tagOffset(): number {
@@ -475,23 +325,6 @@ class StreamingHtmlScanner implements HtmlScanner {
     this.imageSlotsTaken++;
     return true;
   }
-}
-
-/** `<style type>`: absent, empty or `text/css` is CSS; anything else is not applied. */
-function isCssType(type: string | undefined): boolean {
-  const t = normalizeKeyword(type);
-  return t === '' || t === 'text/css';
-}
-
-/** `<source type>` of audio/video a browser would try: absent, or a common audio/video type. */
-function isPlayableType(type: string | undefined): boolean {
-  const t = normalizeKeyword(type?.split(';')[0]);
-  return t === '' || /^(video|audio)\/(mp4|webm|ogg|mpeg|mp3|wav|aac|flac|x-m4a|quicktime)$/.test(t);
-}
-
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
 }
 
 /**

@@ -149,22 +149,22 @@ describe('connectionCounts', () => {
 });
 
 describe('pageBytes and documentResponse', () => {
-  const doc = { requestId: '1', url: `${ORIGIN}/`, method: 'GET', type: 'main_frame', frameId: 0, startedAt: 1000, statusCode: 200, contentType: 'text/html', redirectedFrom: [`${ORIGIN}/old`], redirectStatuses: [301] };
+  const doc = { requestId: '1', url: `${ORIGIN}/`, method: 'GET', type: 'main_frame', frameId: 0, startedAt: 1000, statusCode: 200, contentType: 'text/html', redirects: [{ url: `${ORIGIN}/old`, statusCode: 301, startedAt: 1000, endedAt: 1005, redirectURL: `${ORIGIN}/` }] };
 
   test('the document counts, redirect hops are said to be unexposed unless Firefox sized them', () => {
     const b = pageBytes({ timings: [entry(1, [1, 1, 1, 1, 2, 3]), entry(2, [1, 0, 0, 0, 0, 3], { restricted: true })], navigation: NAV, requests: [doc] });
     expect(b).toEqual({ bytes: 1040 + 800, documentBytes: 1040, redirectBytes: 0, exposed: 1, notExposed: 1, redirectsNotExposed: 1, source: 'resource-timing' });
-    const firefox = pageBytes({ timings: [], navigation: NAV, requests: [{ ...doc, redirectHopBytes: 210 }] });
+    const firefox = pageBytes({ timings: [], navigation: NAV, requests: [{ ...doc, redirects: doc.redirects.map((hop) => ({ ...hop, responseSize: 210 })) }] });
     expect(firefox).toMatchObject({ bytes: 1250, redirectBytes: 210, redirectsNotExposed: 0, source: 'resource-timing+webrequest' });
   });
 
   test('without Navigation Timing (no content script), Firefox\'s responseSize sizes the document', () => {
-    expect(pageBytes({ timings: [], requests: [{ ...doc, redirectedFrom: undefined, responseSize: 4321 }] }).documentBytes).toBe(4321);
+    expect(pageBytes({ timings: [], requests: [{ ...doc, redirects: undefined, responseSize: 4321 }] }).documentBytes).toBe(4321);
   });
 
   test('status, type and redirect chain of the document; a failed one says so', () => {
     expect(documentResponse({ url: doc.url, requests: [doc], navigation: NAV })).toEqual({ url: doc.url, status: 200, contentType: 'text/html', redirects: [{ url: `${ORIGIN}/old`, status: 301 }] });
-    expect(documentResponse({ url: doc.url, requests: [{ ...doc, statusCode: undefined, contentType: undefined, redirectedFrom: undefined, error: 'net::ERR_CONNECTION_REFUSED' }] })).toEqual({
+    expect(documentResponse({ url: doc.url, requests: [{ ...doc, statusCode: undefined, contentType: undefined, redirects: undefined, error: 'net::ERR_CONNECTION_REFUSED' }] })).toEqual({
       url: doc.url, contentType: '', redirects: [], error: 'net::ERR_CONNECTION_REFUSED',
     });
     expect(documentResponse({ url: doc.url, requests: [], navigation: { ...NAV, responseStatus: 404, contentType: 'text/plain' } })).toMatchObject({ status: 404, contentType: 'text/plain' });

@@ -1,4 +1,5 @@
 import type { Discovery, PageRecord } from './page-record';
+import { firstUrl } from './redirect-hops';
 import { withoutFragment } from './site-rules';
 
 /**
@@ -21,7 +22,7 @@ export function settleDiscoveryTimes(page: Pick<PageRecord, 'discoveries' | 'tim
   }
   for (const r of page.requests) {
     // The URL the element named is the request's first (Resource Timing names it so too).
-    const key = withoutFragment(r.redirectedFrom?.[0] ?? r.url);
+    const key = withoutFragment(firstUrl(r));
     if (!started.has(key)) started.set(key, { at: Math.max(0, r.startedAt - page.startedAt), source: 'webrequest' });
   }
   let changed = false;

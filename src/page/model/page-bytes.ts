@@ -1,19 +1,20 @@
 import { isFromCache } from './connection-count';
-import type { ObservedRequest, PageRecord } from './page-record';
+import type { PageRecord } from './page-record';
 
 /**
  * The bytes a page load took from the network, document included. Resource and Navigation
  * Timing `transferSize` count each response's headers as 300 bytes (Resource Timing §4.3, so a
  * page cannot learn header sizes); bodies are exact. Cross-origin entries without
- * Timing-Allow-Origin hide their size (`notExposed`). Redirect hops are not in any entry:
- * Firefox's webRequest `responseSize` gives them, other browsers do not (`redirectsNotExposed`).
+ * Timing-Allow-Origin hide their size (`notExposed`). Redirect hops are not in any entry: only
+ * Firefox's webRequest `responseSize` could size them, and it reads 0 (`exposedSize`), so they are
+ * counted as `redirectsNotExposed` unless a hop carries a size.
  */
 export interface PageBytes {
   /** Everything counted below. */
   bytes: number;
   /** The document's own response, when Navigation Timing exposed it. */
   documentBytes?: number;
-  /** Redirect hops' bytes, where the browser gives them (Firefox). */
+  /** Redirect hops' bytes, where the browser sized them (`RedirectHop.responseSize`). */
   redirectBytes: number;
   /** Sub-resources counted. */
   exposed: number;
@@ -23,6 +24,16 @@ export interface PageBytes {
   redirectsNotExposed: number;
   /** Where `bytes` came from, for the label next to the number. */
   source: 'resource-timing' | 'resource-timing+webrequest';
+}
+
+/**
+ * A webRequest `responseSize` as a size, or undefined when it measured nothing. A response is
+ * never 0 bytes on the wire (its status line alone is more), yet Firefox ESR 153 reports 0 for a
+ * redirect the server wrote 232 B of, and for documents and images of the e2e site: 0 is "not
+ * measured", never a size to add.
+ */
+export function exposedSize(responseSize: number | undefined): number | undefined {
+  return responseSize !== undefined && responseSize > 0 ? responseSize : undefined;
 }
 
 export function pageBytes(page: Pick<PageRecord, 'timings' | 'navigation' | 'requests'>): PageBytes {
@@ -44,22 +55,16 @@ export function pageBytes(page: Pick<PageRecord, 'timings' | 'navigation' | 'req
     }
   }
   for (const r of page.requests) {
-    const hops = r.redirectedFrom?.length ?? 0;
-    if (hops === 0) continue;
-    const hopBytes = redirectBytesOf(r);
-    if (hopBytes === undefined) out.redirectsNotExposed += hops;
-    else {
-      out.redirectBytes += hopBytes;
-      out.source = 'resource-timing+webrequest';
+    for (const hop of r.redirects ?? []) {
+      if (hop.responseSize === undefined) out.redirectsNotExposed++;
+      else {
+        out.redirectBytes += hop.responseSize;
+        out.source = 'resource-timing+webrequest';
+      }
     }
   }
   out.bytes += out.redirectBytes;
   return out;
-}
-
-/** Firefox's `responseSize` of a redirected request covers the hops too; without it, unknown. */
-function redirectBytesOf(r: ObservedRequest): number | undefined {
-  return r.redirectHopBytes;
 }
 
 /** The top-level document's response as the browser reported it. */
@@ -84,10 +89,7 @@ export function documentResponse(page: Pick<PageRecord, 'url' | 'requests' | 'na
     url: doc?.url ?? page.url,
     ...(status === undefined ? {} : { status }),
     contentType: doc?.contentType ?? nav?.contentType ?? '',
-    redirects: (doc?.redirectedFrom ?? []).map((url, i) => {
-      const s = doc?.redirectStatuses?.[i];
-      return s === undefined ? { url } : { url, status: s };
-    }),
+    redirects: (doc?.redirects ?? []).map((hop) => (hop.statusCode === undefined ? { url: hop.url } : { url: hop.url, status: hop.statusCode })),
     ...(doc?.error ? { error: doc.error } : {}),
   };
 }

@@ -51,23 +51,23 @@ export interface ObservedRequest {
   ip?: string;
   /** net::ERR_… or NS_ERROR_… */
   error?: string;
-  /** URLs this request was redirected from, in order. */
-  redirectedFrom?: string[];
-  /** The status of each redirect hop, in the order of `redirectedFrom`. */
-  redirectStatuses?: number[];
   /** `Content-Type` of the final response (top-level documents only: the one listener that reads headers). */
   contentType?: string;
-  /** Firefox only (webRequest `responseSize` of the final response): bytes as received; absent elsewhere. */
+  /** Firefox only (webRequest `responseSize` of the final response): bytes as received; absent elsewhere and where it read 0 (page-bytes.ts `exposedSize`). */
   responseSize?: number;
-  /** Firefox only: the redirect hops' `responseSize`s summed (webRequest `onBeforeRedirect`); absent elsewhere. */
-  redirectHopBytes?: number;
   /** The current hop's request headers, cookies and credentials removed (src/page/model/request-headers.ts). */
   requestHeaders?: HeaderField[];
-  /** The final response's headers, cookies removed. */
+  /** The current hop's response headers, cookies removed: the final response's, once it arrived. */
   responseHeaders?: HeaderField[];
-  /** `HTTP/1.1 200 OK`, as webRequest reports it. */
+  /** `HTTP/1.1 200 OK`, as webRequest reports it (the current hop's). */
   statusLine?: string;
-  /** Each redirect this request followed, in order, with its own headers (one HAR entry each). */
+  /** Epoch ms: the current hop's response headers arrived (webRequest onHeadersReceived, where headers are read). */
+  headersAt?: number;
+  /**
+   * Each redirect this request followed, in order: the one record of redirects, read by the
+   * popup's bytes and document status, the HAR (one entry each) and discovery times. `url` is
+   * the request's URL before its first hop; the request's own fields describe the final hop.
+   */
   redirects?: RedirectHop[];
 }
 
@@ -76,18 +76,28 @@ export interface HeaderField {
   value: string;
 }
 
-/** One redirect response of a request that went on to another URL. */
+/**
+ * One redirect response of a request that went on to another URL (webRequest onBeforeRedirect).
+ * Invariant: `redirectURL` is the next hop's `url`, or the request's own `url` for the last hop.
+ */
 export interface RedirectHop {
+  /** The URL that answered with the redirect. */
   url: string;
-  statusCode: number;
+  /** The redirect's status; absent when the browser gave none. */
+  statusCode?: number;
+  /** `HTTP/1.1 301 Moved Permanently`, where headers are read. */
   statusLine?: string;
   /** Epoch ms: when this hop started (the request's start, or the previous hop's end). */
   startedAt: number;
-  /** Epoch ms: its response headers arrived. */
+  /** Epoch ms: its response headers arrived (onHeadersReceived where headers are read, else onBeforeRedirect). */
   endedAt: number;
+  /** Where it sent the request: the browser's resolved `Location`. */
   redirectURL: string;
+  /** Firefox only (webRequest `responseSize` of the redirect response): bytes as received; absent elsewhere and where it read 0 (page-bytes.ts `exposedSize`). */
+  responseSize?: number;
+  /** This hop's request and response headers, cookies and credentials removed, where headers are read. */
   requestHeaders?: HeaderField[];
-  responseHeaders: HeaderField[];
+  responseHeaders?: HeaderField[];
 }
 
 /** One inlined resource as the content script discovered it. */

@@ -1,5 +1,7 @@
 import type { Discovery } from './page-record';
+import { pageBytes } from './page-bytes';
 import * as r from './page-reducer';
+import { requestHeadersSent, responseHeadersReceived } from './request-headers';
 
 const nav = (tabId: number, url: string, timeStamp: number, frameId = 0) => ({ tabId, frameId, url, timeStamp });
 const request = (tabId: number, requestId: string, url: string, type = 'image', timeStamp = 10, frameId = 0) => ({ tabId, requestId, url, type, timeStamp, frameId, method: 'GET' });
@@ -35,9 +37,32 @@ describe('page reducer', () => {
     expect(r.requestStarted(s, request(-1, '11', 'https://a.test/sw'))).toBeUndefined();
     const page = s.pages.get(1)!;
     expect(page.requests.slice(1)).toEqual([
-      { requestId: '9', url: 'https://a.test/i.png', method: 'GET', type: 'image', frameId: 0, startedAt: 10, redirectedFrom: ['http://a.test/i.png'], redirectStatuses: [301], statusCode: 200, ip: '10.0.0.1', fromCache: false, endedAt: 13 },
+      { requestId: '9', url: 'https://a.test/i.png', method: 'GET', type: 'image', frameId: 0, startedAt: 10, redirects: [{ url: 'http://a.test/i.png', statusCode: 301, startedAt: 10, endedAt: 11, redirectURL: 'https://a.test/i.png' }], statusCode: 200, ip: '10.0.0.1', fromCache: false, endedAt: 13 },
       { requestId: '10', url: 'https://ads.test/f', method: 'GET', type: 'sub_frame', frameId: 5, startedAt: 14, error: 'net::ERR_BLOCKED_BY_CLIENT', endedAt: 15 },
     ]);
+  });
+
+  test('a redirect closes a hop: its status, headers and times move into it; a responseSize of 0 is no size', () => {
+    const s = r.createPageState();
+    loadPage(s, 1, 'https://a.test/', 0);
+    r.requestStarted(s, request(1, '9', 'http://a.test/i.png', 'image', 10));
+    requestHeadersSent(s, { tabId: 1, requestId: '9', timeStamp: 11, headers: [{ name: 'Accept', value: 'image/*' }] });
+    responseHeadersReceived(s, { tabId: 1, requestId: '9', timeStamp: 15, statusCode: 307, statusLine: 'HTTP/1.1 307 Temporary Redirect', headers: [{ name: 'Location', value: 'https://a.test/i.png' }] });
+    // Firefox ESR 153 reported 0 for a redirect the server wrote 232 B of (e2e), and 0 for the final response.
+    r.requestRedirected(s, { tabId: 1, requestId: '9', timeStamp: 16, redirectUrl: 'https://a.test/i.png', statusCode: 307, responseSize: 0 });
+    r.requestCompleted(s, { tabId: 1, requestId: '9', timeStamp: 30, statusCode: 200, responseSize: 0 });
+    const image = s.pages.get(1)?.requests[1];
+    expect(image).toEqual({
+      requestId: '9', url: 'https://a.test/i.png', method: 'GET', type: 'image', frameId: 0, startedAt: 10, statusCode: 200, endedAt: 30,
+      redirects: [{ url: 'http://a.test/i.png', statusCode: 307, statusLine: 'HTTP/1.1 307 Temporary Redirect', startedAt: 10, endedAt: 15, redirectURL: 'https://a.test/i.png', requestHeaders: [{ name: 'Accept', value: 'image/*' }], responseHeaders: [{ name: 'Location', value: 'https://a.test/i.png' }] }],
+    });
+    expect(pageBytes({ timings: [], requests: [image!] })).toMatchObject({ redirectBytes: 0, redirectsNotExposed: 1 });
+    // A 3xx the browser did not follow (fetch with redirect: 'manual') is the response itself.
+    r.requestStarted(s, request(1, '10', 'https://a.test/m', 'xmlhttprequest', 40));
+    responseHeadersReceived(s, { tabId: 1, requestId: '10', timeStamp: 45, statusCode: 302, headers: [{ name: 'Location', value: '/n' }] });
+    r.requestCompleted(s, { tabId: 1, requestId: '10', timeStamp: 46, statusCode: 302 });
+    expect(s.pages.get(1)?.requests[2]).toMatchObject({ statusCode: 302, responseHeaders: [{ name: 'Location', value: '/n' }], headersAt: 45 });
+    expect(s.pages.get(1)?.requests[2]).not.toHaveProperty('redirects');
   });
 
   test('a main_frame request of a new navigation starts the new record, whichever event comes first', () => {

@@ -1,5 +1,8 @@
 import type { Discovery, NavigationTiming, ObservedRequest, PageRecord, TimingEntry } from './page-record';
 import { settleDiscoveryTimes } from './discovery-times';
+import { exposedSize } from './page-bytes';
+import { migrateRecord } from './record-migration';
+import { firstUrl, followRedirect } from './redirect-hops';
 import { isHttpUrl, withoutFragment } from './site-rules';
 
 /**
@@ -94,7 +97,7 @@ export function navigationStarted(state: PageState, e: NavigationEvent): PageRec
   const current = state.pages.get(e.tabId);
   // The main_frame request may be reported first; it already opened this navigation's record.
   const first = current?.requests[0];
-  if (current && current.committedAt === undefined && first?.type === 'main_frame' && current.requests.length === 1 && sameUrl(first.redirectedFrom?.[0] ?? first.url, e.url)) {
+  if (current && current.committedAt === undefined && first?.type === 'main_frame' && current.requests.length === 1 && sameUrl(firstUrl(first), e.url)) {
     return undefined;
   }
   return startRecord(state, e.tabId, e.url, e.timeStamp);
@@ -154,20 +157,12 @@ export function requestStarted(state: PageState, e: RequestEvent): PageRecord | 
   return page;
 }
 
-/** webRequest.onBeforeRedirect: the same requestId continues at `redirectUrl`. */
+/** webRequest.onBeforeRedirect: the same requestId continues at `redirectUrl`, one `RedirectHop` longer. */
 export function requestRedirected(state: PageState, e: RedirectEvent): PageRecord | undefined {
   const found = lookup(state, e);
   if (!found) return undefined;
   const [page, r] = found;
-  (r.redirectedFrom ??= []).push(r.url);
-  if (e.statusCode !== undefined) {
-    // Keep statuses aligned with redirectedFrom: a hop without one leaves a 0.
-    const statuses = (r.redirectStatuses ??= []);
-    while (statuses.length < r.redirectedFrom.length - 1) statuses.push(0);
-    statuses.push(e.statusCode);
-  }
-  if (e.responseSize !== undefined) r.redirectHopBytes = (r.redirectHopBytes ?? 0) + e.responseSize;
-  r.url = e.redirectUrl;
+  followRedirect(r, e);
   if (e.ip !== undefined) r.ip = e.ip;
   return page;
 }
@@ -261,11 +256,14 @@ export function snapshot(state: PageState): PageRecord[] {
   return [...state.pages.values()];
 }
 
-/** Rebuilds state from what `snapshot` stored; records that do not look like records are dropped. */
+/**
+ * Rebuilds state from what `snapshot` stored; records that do not look like records are dropped,
+ * and those of an older version are brought to the current shape (record-migration.ts).
+ */
 export function restore(stored: unknown, limits: Partial<PageLimits> = {}): PageState {
   const state = createPageState(limits);
   if (!Array.isArray(stored)) return state;
-  for (const p of stored) if (looksLikeRecord(p)) insert(state, p);
+  for (const p of stored) if (looksLikeRecord(p)) insert(state, migrateRecord(p));
   return state;
 }
 
@@ -300,7 +298,8 @@ function applyResponse(r: ObservedRequest, e: ResponseEvent): void {
   if (e.statusCode !== undefined) r.statusCode = e.statusCode;
   if (e.fromCache !== undefined) r.fromCache = e.fromCache;
   if (e.ip !== undefined) r.ip = e.ip;
-  if (e.responseSize !== undefined) r.responseSize = e.responseSize;
+  const size = exposedSize(e.responseSize);
+  if (size !== undefined) r.responseSize = size;
 }
 
 function pageOfDocument(state: PageState, tabId: number, senderUrl: string | undefined): PageRecord | undefined {

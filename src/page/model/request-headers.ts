@@ -1,5 +1,5 @@
 import type { PageState } from './page-reducer';
-import type { HeaderField, ObservedRequest, PageRecord, RedirectHop } from './page-record';
+import type { HeaderField, ObservedRequest, PageRecord } from './page-record';
 
 /**
  * Request and response headers for the HAR, as webRequest reports them (onSendHeaders,
@@ -46,36 +46,18 @@ export function requestHeadersSent(state: PageState, e: HeadersEvent): PageRecor
 }
 
 /**
- * webRequest.onHeadersReceived. A 3xx with a Location ends a hop: it is kept as a `RedirectHop`
- * (its own HAR entry), and the request continues at the new URL.
+ * webRequest.onHeadersReceived: the current hop's status, headers and when they arrived. For a
+ * redirect, onBeforeRedirect follows and moves them into its `RedirectHop` (redirect-hops.ts).
  */
 export function responseHeadersReceived(state: PageState, e: ResponseHeadersEvent): PageRecord | undefined {
   const found = lookup(state, e);
   if (!found) return undefined;
   const [page, r] = found;
-  const headers = keepHeaders(e.headers);
-  const location = headers.find((h) => h.name.toLowerCase() === 'location')?.value;
-  if (e.statusCode >= 300 && e.statusCode < 400 && location !== undefined) {
-    const hops = (r.redirects ??= []);
-    const startedAt = hops.at(-1)?.endedAt ?? r.startedAt;
-    const hop: RedirectHop = { url: r.url, statusCode: e.statusCode, startedAt, endedAt: e.timeStamp, redirectURL: resolve(location, r.url), responseHeaders: headers };
-    if (e.statusLine) hop.statusLine = e.statusLine;
-    if (r.requestHeaders) hop.requestHeaders = r.requestHeaders;
-    if (hops.length < MAX_HEADERS) hops.push(hop);
-    delete r.requestHeaders;
-    return page;
-  }
-  r.responseHeaders = headers;
+  r.responseHeaders = keepHeaders(e.headers);
+  r.headersAt = e.timeStamp;
+  r.statusCode = e.statusCode;
   if (e.statusLine) r.statusLine = e.statusLine;
   return page;
-}
-
-function resolve(location: string, base: string): string {
-  try {
-    return new URL(location, base).href;
-  } catch {
-    return location;
-  }
 }
 
 function lookup(state: PageState, e: { tabId: number; requestId: string }): [PageRecord, ObservedRequest] | undefined {

@@ -108,7 +108,7 @@ function redirectEntry(hop: RedirectHop, r: ObservedRequest, pageref: string): H
     startedDateTime: isoDate(hop.startedAt),
     time: wait,
     request: { method: r.method, url: hop.url, httpVersion, cookies: [], headers: copy(hop.requestHeaders), queryString: queryString(hop.url), headersSize: -1, bodySize: -1 },
-    response: { status: hop.statusCode, statusText: statusText(hop.statusLine), httpVersion, cookies: [], headers: copy(hop.responseHeaders), content: { size: 0, mimeType: 'x-unknown' }, redirectURL: hop.redirectURL, headersSize: -1, bodySize: -1 },
+    response: { status: hop.statusCode ?? 0, statusText: statusText(hop.statusLine), httpVersion, cookies: [], headers: copy(hop.responseHeaders), content: { size: 0, mimeType: 'x-unknown' }, redirectURL: hop.redirectURL, headersSize: -1, bodySize: -1 },
     cache: {},
     timings: { blocked: -1, dns: -1, connect: -1, send: 0, wait, receive: 0, ssl: -1 },
     _resourceType: r.type,

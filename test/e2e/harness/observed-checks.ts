@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { makeTlsMaterial, type TlsMaterial } from '../../../bench/origins/tls-material';
-import type { PageRecord } from '../../../src/page';
+import { buildHar, type PageRecord, type RedirectHop } from '../../../src/page';
 import { connectionCounts } from '../../../src/page/model/connection-count';
-import { isFromHost, type Site } from '../site/site-server';
+import { firstUrl } from '../../../src/page/model/redirect-hops';
+import { isFromHost, type Site, type SiteRequest } from '../site/site-server';
 import { findTabId, waitForPage, WAIT_MS } from './extension-pages';
 import type { InPage } from './in-page';
 import { openPopupForTab, waitForText } from './popup';
@@ -104,27 +105,68 @@ export function discoveryOrderViolations(record: PageRecord): string[] {
       if (!(d.atMs <= t.startTime && t.startTime <= t.responseEnd)) out.push(`${d.url}: discovered ${d.atMs}, started ${t.startTime}, ended ${t.responseEnd}`);
       continue;
     }
-    const r = record.requests.find((q) => (q.redirectedFrom?.[0] ?? q.url) === d.url);
+    const r = record.requests.find((q) => firstUrl(q) === d.url);
     if (r && d.atMs > r.startedAt - record.startedAt) out.push(`${d.url}: discovered ${d.atMs}, webRequest start ${r.startedAt - record.startedAt}`);
   }
   return out;
 }
 
 /** Waits until the popup for `url`'s tab shows the document's status, and returns its text. */
-export async function documentShown(browser: Browser, query: Page, extensionOrigin: string, url: string, label: string): Promise<{ text: string; status: string | null; bytes: string }> {
+export interface DocumentShown {
+  text: string;
+  status: string | null;
+  bytes: string;
+  /** The page's record when the popup was read. */
+  record: PageRecord;
+}
+
+/** `ready`: what the record must hold before the popup is read. @default the load event */
+export async function documentShown(browser: Browser, query: Page, extensionOrigin: string, url: string, label: string, ready: (p: PageRecord) => boolean = (p) => p.loadAt !== undefined): Promise<DocumentShown> {
   const tab = await browser.newPage();
   await tab.goto(url, { waitUntil: 'load', timeout: WAIT_MS });
-  const tabId = await findTabId(query, url);
-  await waitForPage(query, tabId, (p) => p.loadAt !== undefined, 'the load event');
+  // The tab shows where the load ended: the target of any redirect.
+  const tabId = await findTabId(query, tab.url());
+  await waitForPage(query, tabId, ready, 'the load event');
   const { page: popup } = await openPopupForTab(browser, extensionOrigin, tabId);
   try {
     const text = await waitForText(popup, '[data-testid=document]', (t) => /\d{3}/.test(t), 'the document status');
     const bytes = await waitForText(popup, '[data-testid=bytes]', (t) => !t.includes('not reported yet'), 'bytes reported');
     const status = await popup.evaluate(() => (globalThis as unknown as InPage).document.querySelector('[data-testid=document]')?.getAttribute('data-status') ?? null);
-    return { text, status, bytes };
+    const { page: record } = await waitForPage(query, tabId, () => true, 'the record');
+    if (!record) throw new Error(`no record for ${url}`);
+    return { text, status, bytes, record };
   } finally {
     await saveScreenshot(popup, `${label}-popup-document`).catch(() => undefined);
     await popup.close().catch(() => undefined);
     await tab.close().catch(() => undefined);
   }
+}
+
+/**
+ * A document the server redirected once (`site-server` `?redirect=3xx`): the record's one hop agrees
+ * with the server's log (URL, status, the Location it sent, the target it then served), the popup's
+ * status line shows the chain, and the HAR built from the record has the hop as an entry of its
+ * own followed by its target. Returns the hop and the server's log of the redirect response.
+ */
+export function expectRedirectAgreement(site: Site, shown: DocumentShown, from: string, status: number): { hop: RedirectHop; served: SiteRequest } {
+  const fromHost = (u: string) => site.requests.filter((r) => r.url === u && !isFromHost(r));
+  const served = fromHost(from);
+  expect(served).toHaveLength(1);
+  const to = new URL(from);
+  to.searchParams.delete('redirect');
+  expect(fromHost(to.href)).toHaveLength(1);
+  const doc = shown.record.requests.find((r) => r.type === 'main_frame' && r.frameId === 0);
+  expect(doc?.url).toBe(to.href);
+  expect(doc?.redirects?.map((h) => ({ url: h.url, statusCode: h.statusCode, redirectURL: h.redirectURL }))).toEqual([{ url: from, statusCode: status, redirectURL: to.href }]);
+  const hop = doc?.redirects?.[0] as RedirectHop;
+  expect(hop.responseHeaders?.find((h) => h.name.toLowerCase() === 'location')?.value).toBe(to.pathname + to.search);
+  expect(hop.startedAt).toBe(doc?.startedAt);
+  expect(hop.endedAt).toBeGreaterThanOrEqual(hop.startedAt);
+  expect(hop.endedAt).toBeLessThanOrEqual(doc?.endedAt ?? Infinity);
+  expect(shown.text).toMatch(new RegExp(`^${status} → 200 · `));
+  const entries = buildHar(shown.record).log.entries;
+  const at = entries.findIndex((e) => e.request.url === from);
+  expect(entries[at]?.response).toMatchObject({ status, redirectURL: to.href });
+  expect(entries[at + 1]?.request.url).toBe(to.href);
+  return { hop, served: served[0] as SiteRequest };
 }

@@ -21,6 +21,8 @@ export interface SiteRequest {
   /** The client's port: a handshake the host recorded names the same port as its `localPort`. */
   remotePort: number;
   at: number;
+  /** HTTP/1.1 only, once the response finished: the bytes the server wrote for it (status line, headers, body). */
+  responseBytes?: number;
 }
 
 /** One TCP connection a site server accepted. */
@@ -65,7 +67,8 @@ export function isFromHost(r: SiteRequest): boolean {
  * Routes: `/<page>.html` and `/<file>.css|.js` from `pages/` (`{{OTHER}}` becomes the other
  * origin); `/img/<anything>.png` a 16×16 PNG (`?bytes=N` pads it to N bytes); `/font/<anything>.woff2`
  * a few bytes served as a font with `Access-Control-Allow-Origin: *` (fonts are fetched with CORS).
- * `?delay=MS` holds the response back; `?tao=1` adds `Timing-Allow-Origin: *`; anything else is a
+ * `?delay=MS` holds the response back; `?tao=1` adds `Timing-Allow-Origin: *`; `?redirect=3xx` answers
+ * that status with a Location to the same URL without the parameter; anything else is a
  * 404 (text/plain). Everything is `no-store`, so each page load reaches the servers. With
  * `options.h2` both origins are `https:` and speak HTTP/2 only.
  */
@@ -77,7 +80,7 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
     const origin = origins[index] ?? '';
     const other = origins[index === 0 ? 1 : 0] ?? '';
     const pathAndQuery = req.url ?? '/';
-    requests.push({
+    const logged: SiteRequest = {
       origin,
       method: req.method ?? '',
       path: pathAndQuery,
@@ -86,14 +89,27 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
       referer: req.headers.referer,
       remotePort: req.socket.remotePort ?? 0,
       at: Date.now(),
-    });
+    };
+    requests.push(logged);
+    if (res instanceof http.ServerResponse) {
+      // Browsers do not pipeline: what the socket wrote since this request arrived is its response.
+      const before = req.socket.bytesWritten;
+      res.on('finish', () => (logged.responseBytes = req.socket.bytesWritten - before));
+    }
     const url = new URL(pathAndQuery, origin);
     const delay = Number(url.searchParams.get('delay') ?? '0');
     const headers: Record<string, string> = { 'cache-control': 'no-store' };
     if (url.searchParams.get('tao') === '1') headers['timing-allow-origin'] = '*';
     if (url.pathname.startsWith('/font/')) headers['access-control-allow-origin'] = '*';
     const found = resolve(url.pathname, other, Number(url.searchParams.get('bytes') ?? '0'));
+    const redirect = Number(url.searchParams.get('redirect') ?? '0');
     const send = () => {
+      if (redirect >= 300 && redirect < 400) {
+        url.searchParams.delete('redirect');
+        res.writeHead(redirect, { ...headers, location: url.pathname + url.search, 'content-type': 'text/plain', 'content-length': String(REDIRECT_BODY.length) });
+        res.end(REDIRECT_BODY);
+        return;
+      }
       if (!found) {
         res.writeHead(404, { ...headers, 'content-type': 'text/plain' });
         res.end('not found');
@@ -132,6 +148,9 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
     },
   };
 }
+
+/** The body of a redirect response: a few bytes, so a browser that sizes the hop has something to count. */
+const REDIRECT_BODY = Buffer.from('moved: see Location\n');
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript' };
 
