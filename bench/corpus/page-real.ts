@@ -97,6 +97,12 @@ const REAL_SMALL: RealShape = {
 export const REAL_SHAPES: readonly RealShape[] = [REAL_NEWS, REAL_SHOP, REAL_SMALL];
 export const REAL_PAGE_NAMES: readonly string[] = REAL_SHAPES.map((s) => s.name);
 
+/** Origins the page's head names in `<link rel=preconnect|dns-prefetch>` (none for another page). */
+export function realPageHints(name: string): readonly string[] {
+  const shape = REAL_SHAPES.find((s) => s.name === name);
+  return shape === undefined ? [] : [...shape.preconnect, ...shape.dnsPrefetch];
+}
+
 const key = (r: OriginPath): string => `${r.origin}${r.path}`;
 
 export function buildRealPage(name: string): BenchPageBuild | undefined {

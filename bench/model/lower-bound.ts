@@ -40,8 +40,24 @@ export interface TcpModel {
 export const DEFAULT_TCP: TcpModel = { initCwnd: 10, mss: 1448, headerBytes: 52 };
 
 export interface BoundOptions {
-  /** https: TLS 1.3 full handshake, 1 RTT after TCP's. @default false */
-  tls?: boolean;
+  /**
+   * https: TLS 1.3 full handshake, 1 RTT after TCP's. `true`: every origin; a set: only the origins
+   * in it (a page that mixes schemes, as real pages do). @default false
+   */
+  tls?: boolean | ReadonlySet<string>;
+  /**
+   * Origins the document names before any of their resources (`<link rel=preconnect|dns-prefetch>`
+   * in its head): a client knows them, and may connect, once the document's first byte arrives.
+   * @default none
+   */
+  hintedOrigins?: readonly string[];
+  /**
+   * When a client may start each origin's handshake: `discovery` (the earliest discovery of
+   * anything on it, or its hint) or `start` (t = 0, for every origin of the page: a returning
+   * visitor that remembers the page's origins). Connections still pay their handshake; the
+   * resources are still found by parsing. @default 'discovery'
+   */
+  connectFrom?: 'discovery' | 'start';
   tcp?: Partial<TcpModel>;
   /**
    * Most connections the client keeps open to one origin at once. Every browser's HTTP/1.1 limit,
@@ -159,7 +175,13 @@ export function lowerBound(page: PageStructure, link: LinkModel, options: BoundO
   const tcp: TcpModel = { ...DEFAULT_TCP, ...options.tcp };
   const connections = options.connectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN;
   validate(link, tcp, connections);
-  const timings = latencyTimings(page.requests, link, tcp, options.tls === true);
+  const tls = options.tls ?? false;
+  const hinted = new Set(options.hintedOrigins ?? []);
+  const timings = latencyTimings(page.requests, link, tcp, {
+    tls: (origin) => (typeof tls === 'boolean' ? tls : tls.has(origin)),
+    hinted: (origin) => hinted.has(origin),
+    fromStart: options.connectFrom === 'start',
+  });
   const levels = levelBounds(page, timings, link, tcp);
   const slowStart = slowStartBounds(page, timings, link, tcp, connections);
   let last = 0;
@@ -183,15 +205,24 @@ export function lowerBound(page: PageStructure, link: LinkModel, options: BoundO
   };
 }
 
+interface ConnectRule {
+  tls: (origin: string) => boolean;
+  /** Known from the document's first byte (a hint in its head). */
+  hinted: (origin: string) => boolean;
+  /** Every origin known at t = 0. */
+  fromStart: boolean;
+}
+
 /**
  * Earliest discovery, request and completion of every request. A connection to an origin can be up
- * one handshake after the earliest discovery of anything on it; requests found later reuse it. An
- * origin's earliest discovery may come from a later entry, so this repeats until no time changes
- * (times only fall from one pass to the next, and each pass settles at least one more level).
+ * one handshake after the earliest discovery of anything on it (or its hint, or t = 0 for a
+ * returning visitor); requests found later reuse it. An origin's earliest discovery may come from a
+ * later entry, so this repeats until no time changes (times only fall from one pass to the next,
+ * and each pass settles at least one more level).
  */
-function latencyTimings(requests: readonly ModelRequest[], link: LinkModel, tcp: TcpModel, tls: boolean): RequestTiming[] {
+function latencyTimings(requests: readonly ModelRequest[], link: LinkModel, tcp: TcpModel, rule: ConnectRule): RequestTiming[] {
   const rtt = link.rttMs;
-  const handshakeMs = rtt * (tls ? 2 : 1);
+  const handshakeOf = (origin: string): number => rtt * (rule.tls(origin) ? 2 : 1);
   const segmentsOn = new Map<string, number>();
   for (const r of requests) segmentsOn.set(r.origin, (segmentsOn.get(r.origin) ?? 0) + segmentsOf(r.size, tcp));
   let firstKnown = new Map<string, number>();
@@ -202,7 +233,9 @@ function latencyTimings(requests: readonly ModelRequest[], link: LinkModel, tcp:
       const parents = r.parents.map((p) => timings[p] as RequestTiming);
       const discoveredMs = parents.length === 0 ? 0
         : Math.max(...parents.map((p) => (r.discovery === 'complete' ? p.completeMs : p.requestMs + rtt)));
-      const connectedMs = Math.min(firstKnown.get(r.origin) ?? Infinity, discoveredMs) + handshakeMs;
+      // The document (entry 0) comes first, so its first byte is known when a hint needs it.
+      const hintMs = rule.fromStart ? 0 : rule.hinted(r.origin) && timings[0] ? timings[0].requestMs + rtt : Infinity;
+      const connectedMs = Math.min(firstKnown.get(r.origin) ?? Infinity, discoveredMs, hintMs) + handshakeOf(r.origin);
       const requestMs = Math.max(discoveredMs, connectedMs);
       // Sent the moment its connection opens: no byte has grown that window yet. Sent later: the
       // window can have grown by at most one segment per segment of this origin's other responses.

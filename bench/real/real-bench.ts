@@ -19,6 +19,8 @@ import { rotation } from '../run/bench-matrix';
 import { loadWithChromium } from '../run/chromium-contender';
 import { firstLoadRun, parseGetlistJson, runGetlistLoad } from '../run/getlist-contender';
 import { originsFor } from '../run/run-link';
+import { getlistTrace, type LoadTrace } from '../run/load-trace';
+import { NO_CAP_BITS_PER_SEC, realBound } from './real-bounds';
 
 export const REAL_CONTENDERS = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium'] as const;
 export type RealContender = (typeof REAL_CONTENDERS)[number];
@@ -32,16 +34,17 @@ export interface RealLink {
 
 export interface RealCellResult {
   link: string;
+  rttMs: number;
+  /** The link's cap, bit/s; null = no cap. */
+  capBitsPerSec: number | null;
   page: string;
   requests: number;
   /** Page-complete ms per run, per contender (`null`: that load failed). */
   runs: Record<string, Array<number | null>>;
   errors: Record<string, string[]>;
-  /** Per getlist-run load, each request as [origin, connection, sent, first byte, done] ms from the start. */
-  traces: Record<string, Array<Array<[string, number | null, number | null, number | null, number | null]>>>;
+  /** Per load of each contender (Chromium's from its CDP events), in run order (real-timeline.ts). */
+  traces: Record<string, LoadTrace[]>;
 }
-
-const NO_CAP = 1_000_000_000;
 
 export function realLinks(rtts: readonly number[], caps: readonly (number | undefined)[]): RealLink[] {
   return rtts.flatMap((rttMs) => caps.map((cap) => ({ name: `real-${rttMs}${cap === undefined ? '' : `-${cap / 1e6}m`}`, rttMs, capBitsPerSec: cap })));
@@ -55,7 +58,7 @@ export interface RealCellPlan {
 /** Runs every cell on one link; a failed load is recorded, never thrown. */
 export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[], runs: number, cliPath: string, timeoutMs: number, progress: (l: string) => void): Promise<RealCellResult[]> {
   const names = originsFor(cells.map((c) => c.page));
-  const rate = link.capBitsPerSec ?? NO_CAP;
+  const rate = link.capBitsPerSec ?? NO_CAP_BITS_PER_SEC;
   const opts: LinkOptions = { rttMs: link.rttMs, downBitsPerSec: rate, upBitsPerSec: rate, loss: 0, hosts: names.length, seed: 1 };
   const l = await startLink(opts);
   let origins: Origins | undefined;
@@ -72,7 +75,7 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
     for (const cell of cells) {
       const page = getBenchPage(cell.page);
       const url = origins.pageUrl(cell.page, page.documentScheme ?? 'http');
-      const result: RealCellResult = { link: link.name, page: cell.page, requests: requestCount(page), runs: {}, errors: {}, traces: {} };
+      const result: RealCellResult = { link: link.name, rttMs: link.rttMs, capBitsPerSec: link.capBitsPerSec ?? null, page: cell.page, requests: requestCount(page), runs: {}, errors: {}, traces: {} };
       for (const c of cell.contenders) {
         result.runs[c] = [];
         result.errors[c] = [];
@@ -85,12 +88,13 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
             if (c === 'chromium') {
               const r = await loadWithChromium({ clientNs: l.clientNs, url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [origins.spkiHash, origins.caSpkiHash], timeoutMs, expectedRequests: result.requests });
               ms = r.network.totalMs;
+              result.traces[c]?.push(r.timeline);
             } else {
               const strategy = c === 'getlist-revisit' ? 'getlist' : c;
               const extra = c === 'getlist-revisit' ? ['--revisit'] : [];
               const stdout = await runGetlistLoad(l, cliPath, [url, '--strategy', strategy, '--ca', origins.caPath, ...extra], timeoutMs, `${c} ${url}`);
               const g = parseGetlistJson(stdout);
-              result.traces[c]?.push(requestTrace(firstLoadRun(stdout)));
+              result.traces[c]?.push(getlistTrace(firstLoadRun(stdout)));
               ms = g.errors > 0 ? null : g.totalMs;
               if (g.errors > 0) result.errors[c]?.push(`${g.errors} request(s) failed`);
             }
@@ -117,24 +121,28 @@ export function median(xs: ReadonlyArray<number | null>): number | null {
   return v.length % 2 ? (v[m] as number) : ((v[m - 1] as number) + (v[m] as number)) / 2;
 }
 
-/** One row per cell: medians, then the ratios the goals use, from the same cell's runs. */
+/**
+ * One row per cell: the lower bounds (first visit; revisit, every origin's handshake from t = 0),
+ * the medians, then the ratios the goals use, from the same cell's runs.
+ */
 export function realTable(cells: readonly RealCellResult[]): string {
-  const head = ['link', 'page', 'req', 'browser', 'getlist', 'revisit', 'h2', 'chromium', 'gl÷br', 'rev÷br', 'gl÷chr', 'rev÷chr', 'gl÷h2', 'rev÷h2'];
+  const head = ['link', 'page', 'req', 'bound', 'bnd-rev', 'browser', 'getlist', 'revisit', 'h2', 'chromium', 'gl÷bnd', 'rev÷bnd', 'gl÷br', 'rev÷br', 'gl÷chr', 'rev÷chr', 'gl÷h2', 'rev÷h2', 'bnd÷br', 'bnr÷br'];
   const f = (x: number | null): string => (x === null ? '—' : String(Math.round(x)));
   const r = (a: number | null, b: number | null): string => (a === null || b === null ? '—' : (a / b).toFixed(2));
   const rows = cells.map((c) => {
     const m = (k: string) => median(c.runs[k] ?? []);
     const [br, gl, rv, h2, ch] = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium'].map(m) as Array<number | null>;
-    return [c.link, c.page, String(c.requests), f(br ?? null), f(gl ?? null), f(rv ?? null), f(h2 ?? null), f(ch ?? null),
-      r(gl ?? null, br ?? null), r(rv ?? null, br ?? null), r(gl ?? null, ch ?? null), r(rv ?? null, ch ?? null), r(gl ?? null, h2 ?? null), r(rv ?? null, h2 ?? null)];
+    const [bf, bv] = (['first', 'revisit'] as const).map((v) => boundOf(c, v));
+    return [c.link, c.page, String(c.requests), f(bf ?? null), f(bv ?? null), f(br ?? null), f(gl ?? null), f(rv ?? null), f(h2 ?? null), f(ch ?? null),
+      r(gl ?? null, bf ?? null), r(rv ?? null, bv ?? null),
+      r(gl ?? null, br ?? null), r(rv ?? null, br ?? null), r(gl ?? null, ch ?? null), r(rv ?? null, ch ?? null), r(gl ?? null, h2 ?? null), r(rv ?? null, h2 ?? null),
+      r(bf ?? null, br ?? null), r(bv ?? null, br ?? null)];
   });
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   return [head, ...rows].map((row) => row.map((x, i) => (i < 2 ? x.padEnd(w[i] ?? 0) : x.padStart(w[i] ?? 0))).join('  ')).join('\n');
 }
 
-/** What a trace keeps of each request of a `getlist load --json` run (RunJson's requests). */
-function requestTrace(run: Record<string, unknown>): Array<[string, number | null, number | null, number | null, number | null]> {
-  const reqs = Array.isArray(run.requests) ? (run.requests as Array<Record<string, unknown>>) : [];
-  const n = (v: unknown): number | null => (typeof v === 'number' ? Math.round(v) : null);
-  return reqs.map((r) => [String(r.url ?? ''), n(r.connectionId), n(r.sentMs), n(typeof r.ttfbMs === 'number' && typeof r.sentMs === 'number' ? r.sentMs + r.ttfbMs : null), n(r.doneMs)]);
+/** The cell's lower bound, ms (real-bounds.ts). */
+function boundOf(c: RealCellResult, visit: 'first' | 'revisit'): number {
+  return realBound(c.page, { rttMs: c.rttMs, capBitsPerSec: c.capBitsPerSec ?? undefined }, visit).totalMs;
 }

@@ -17,6 +17,7 @@ import {
 } from './chromium-network-timing';
 import { chromiumTiming, type ChromiumTiming, type TimingEntry } from './chromium-timing';
 import { CHROMIUM_QUIET_FLAGS } from './chromium-flags';
+import { chromiumTrace, type LoadTrace } from './load-trace';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -44,6 +45,8 @@ export interface ChromiumLoad {
   network: ChromiumNetworkTiming;
   /** From Resource Timing: a cross-check (misses entries for some cross-origin subresources). */
   resourceTiming: ChromiumTiming | undefined;
+  /** Every request's discovery, send, first byte, end and connection, from the same events. */
+  timeline: LoadTrace;
 }
 
 /** A shell script that runs Chromium inside `ns`; puppeteer starts it as the browser executable. */
@@ -96,7 +99,9 @@ export async function recordNetwork(page: Page): Promise<{ events: CdpNetworkEve
   client.on('Network.responseReceived', (e) => {
     last = Date.now();
     const t = e.response.timing;
-    responses.push({ requestId: e.requestId, protocol: e.response.protocol, timing: t === undefined ? undefined : { requestTime: t.requestTime, receiveHeadersEnd: t.receiveHeadersEnd } });
+    const timing = t === undefined ? undefined
+      : { requestTime: t.requestTime, receiveHeadersEnd: t.receiveHeadersEnd, connectStart: t.connectStart, connectEnd: t.connectEnd, sendStart: t.sendStart };
+    responses.push({ requestId: e.requestId, protocol: e.response.protocol, timing, connectionId: e.response.connectionId });
   });
   client.on('Network.loadingFinished', (e) => {
     last = Date.now();
@@ -161,7 +166,7 @@ export async function loadWithChromium(o: ChromiumLoadOptions): Promise<Chromium
     const { nav, resources } = await resourceTimingEntries(page);
     const network = chromiumNetworkTiming(events);
     if (network === undefined) throw new BenchRunError('E_CHROMIUM_LOAD', `chromium ${o.url}: no finished document request in the CDP network events`);
-    return { network, resourceTiming: chromiumTiming(nav, resources) };
+    return { network, resourceTiming: chromiumTiming(nav, resources), timeline: chromiumTrace(events) };
   } finally {
     if (browser !== undefined) {
       const proc = browser.process();

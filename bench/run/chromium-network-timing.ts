@@ -21,10 +21,16 @@ export interface CdpRequestSent {
 
 export interface CdpResponseReceived {
   requestId: string;
-  /** `response.timing`; absent for responses not from the network (e.g. memory cache). */
-  timing?: { requestTime: number; receiveHeadersEnd: number };
+  /**
+   * `response.timing`; absent for responses not from the network (e.g. memory cache). The phase
+   * fields are ms after `requestTime`, −1 when the phase did not happen (a reused connection has
+   * no connect); only the per-request timeline (load-trace.ts) reads them.
+   */
+  timing?: { requestTime: number; receiveHeadersEnd: number; connectStart?: number; connectEnd?: number; sendStart?: number };
   /** `response.protocol`, e.g. "http/1.1", "h2". */
   protocol?: string;
+  /** `response.connectionId`: the socket (or h2 session) that carried it. */
+  connectionId?: number;
 }
 
 export interface CdpLoadingEnded {

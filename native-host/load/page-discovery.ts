@@ -6,6 +6,8 @@ import { DocumentText } from './document-text';
 import { LoadError, type LoadErrorCode } from './load-errors';
 
 const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
+/** Bytes of a stylesheet searched for leading `@import`s before its body is complete. */
+const IMPORT_SCAN_BYTES = 64 * 1024;
 
 export interface PageDiscoveryOptions {
   url: string;
@@ -15,6 +17,8 @@ export interface PageDiscoveryOptions {
   maxCssBytes: number;
   /** Open a connection to each origin a `<link rel=preconnect|dns-prefetch>` names, once parsed. */
   preconnectHints?: boolean;
+  /** Request a stylesheet's `@import`s at its first bytes, not once it is complete (`Strategy.earlyImports`). */
+  earlyImports?: boolean;
   /** The screen images, media queries and lazy loading are chosen for. @default 1280×800, DPR 1 */
   viewport?: Partial<Viewport>;
   /**
@@ -45,7 +49,8 @@ export class PageDiscovery {
   private readonly documents = new Set<number>();
   /** Document bodies being scanned, by dispatch id. */
   private readonly documentBodies = new Map<number, DocumentText>();
-  private readonly css = new Map<number, { chunks: Buffer[]; bytes: number }>();
+  /** Stylesheet bodies being buffered; `start` while their leading `@import`s may still grow. */
+  private readonly css = new Map<number, { chunks: Buffer[]; bytes: number; start: boolean }>();
   /** The scanner of the last document that answered with a page: stylesheets go back to it. */
   private page: HtmlScanner | undefined;
   private readonly deferred: DiscoveredResource[] = [];
@@ -138,7 +143,7 @@ export class PageDiscovery {
     const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
     if (this.documents.has(d.request.id)) this.onDocumentHead(d, status, type, contentType, headers['location']);
     else if (status < 300 && (type === 'text/css' || (!type && d.request.resourceType === 'stylesheet'))) {
-      this.css.set(d.id, { chunks: [], bytes: 0 });
+      this.css.set(d.id, { chunks: [], bytes: 0, start: this.options.earlyImports === true });
     }
   }
 
@@ -200,7 +205,19 @@ export class PageDiscovery {
     if (buf && buf.bytes < this.options.maxCssBytes) {
       buf.chunks.push(chunk);
       buf.bytes += chunk.length;
+      if (buf.start) this.stylesheetStart(d, buf);
     }
+  }
+
+  /**
+   * A sheet's `@import`s are requested as soon as their statements have arrived, not once the whole
+   * sheet has (they must precede every rule, so they are in its first bytes): the imported sheet's
+   * round trip overlaps the rest of its importer's body. Looked for in the first
+   * `IMPORT_SCAN_BYTES` only, and no longer once a rule has started.
+   */
+  private stylesheetStart(d: Dispatch, buf: { chunks: Buffer[]; bytes: number; start: boolean }): void {
+    const more = this.page?.addStylesheetStart(d.request.url, Buffer.concat(buf.chunks).toString('utf8')) ?? false;
+    if (!more || buf.bytes >= IMPORT_SCAN_BYTES) buf.start = false;
   }
 
   private onBodyEnd(d: Dispatch): void {

@@ -63,6 +63,7 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
     maxRedirects: options.maxRedirects ?? 5,
     maxCssBytes: options.maxCssBytes ?? 2 * 1024 * 1024,
     preconnectHints: strategy.preconnect,
+    earlyImports: strategy.earlyImports,
     ...(options.viewport ? { viewport: options.viewport } : {}),
     ...(options.lazy ? { lazy: options.lazy } : {}),
   });

@@ -1,6 +1,7 @@
 import type { Document } from 'domhandler';
 import { classifyCssReference } from './classify';
-import { modelStylesheet } from './css-model';
+import { importPrefix } from './css-import-prefix';
+import { modelStylesheet, type SheetModel } from './css-model';
 import type { Classified } from './resource-queue';
 import { StyleResolver } from './style-resolver';
 import type { Viewport } from './viewport';
@@ -59,6 +60,19 @@ export class DocumentStyles {
     return true;
   }
 
+  /**
+   * A linked sheet's first bytes: the `@import`s already final in them (css-import-prefix.ts) are
+   * due now; `sheetArrived` with the whole body reports each only once. Whether an `@import` may
+   * still follow (false for a sheet not to apply, or once a rule has started).
+   */
+  sheetStart(url: string, cssStart: string): boolean {
+    const sheet = this.sheets.get(url);
+    if (sheet === undefined || !sheet.applied) return false;
+    const { prefix, done } = importPrefix(cssStart);
+    if (prefix !== '') this.reportImports(modelStylesheet(prefix, { baseUrl: url, media: sheet.media, dpr: this.viewport.dpr }), sheet.ref);
+    return !done;
+  }
+
   /** `style=""` holds declarations, so only `url()`s count (`image-set()` reduced to its choice). */
   styleAttribute(tag: string, css: string, baseUrl: string, offset: () => number): void {
     const model = modelStylesheet(`x{${css}}`, { baseUrl, dpr: this.viewport.dpr });
@@ -79,6 +93,11 @@ export class DocumentStyles {
   /** A style sheet's text: its `@import`s are due now, its rules go to the resolver. */
   private addSheetText(css: string, baseUrl: string, media: string | undefined, ref: SheetRef): void {
     const model = modelStylesheet(css, { baseUrl, media, dpr: this.viewport.dpr });
+    this.reportImports(model, ref);
+    this.resolver.add(model, ref, ref.position);
+  }
+
+  private reportImports(model: SheetModel, ref: SheetRef): void {
     for (const imp of model.imports) {
       const c = classifyCssReference({ url: imp.url, kind: 'import', offset: 0, inFontFace: false, ...(imp.media ? { media: imp.media } : {}) });
       if (this.report(imp.url, c, ref.tag, () => ref.offset) && !this.sheets.has(imp.url)) {
@@ -86,6 +105,5 @@ export class DocumentStyles {
         this.sheets.set(imp.url, { media: imp.media, ref: { ...ref, position: ref.position - 0.5 }, applied: true });
       }
     }
-    this.resolver.add(model, ref, ref.position);
   }
 }

@@ -117,6 +117,27 @@ describe('scanHtml: every element type (all-elements.html)', () => {
 });
 
 describe('streaming', () => {
+  it('an external sheet\'s @imports are due at its first bytes, each once; its rules only when it is complete', () => {
+    const found: Array<[string, string]> = [];
+    const scanner = createHtmlScanner({ documentUrl: DOC, onResource: (r) => found.push([r.url.replace('https://example.test', ''), r.priority]) });
+    scanner.write('<!doctype html><html><head><link rel=stylesheet href="/a.css"><link rel=stylesheet href="/p.css" media=print></head><body><p class=x>t');
+    found.length = 0;
+    const sheet = '@import "i1.css";\n@import url(i2.css) print;\n.x{background:url(/bg.png)}';
+    // `@import "i1.css"` without its `;` is not complete yet; then it is, and the second with it.
+    expect(scanner.addStylesheetStart('https://example.test/a.css', sheet.slice(0, 16))).toBe(true);
+    expect(found).toEqual([]);
+    expect(scanner.addStylesheetStart('https://example.test/a.css', sheet.slice(0, 45))).toBe(true);
+    expect(found).toEqual([['/i1.css', 'blocking'], ['/i2.css', 'other']]);
+    // Once a rule starts, no @import can follow.
+    expect(scanner.addStylesheetStart('https://example.test/a.css', sheet.slice(0, 50))).toBe(false);
+    scanner.addStylesheet('https://example.test/a.css', sheet);
+    expect(found).toEqual([['/i1.css', 'blocking'], ['/i2.css', 'other'], ['/bg.png', 'image']]);
+    // A sheet the scanner did not report (or whose body was added) is ignored.
+    expect(scanner.addStylesheetStart('https://example.test/other.css', '@import "z.css";')).toBe(false);
+    expect(scanner.addStylesheetStart('https://example.test/a.css', '@import "z.css";')).toBe(false);
+    expect(found).toHaveLength(3);
+  });
+
   it('reports a resource as soon as its tag ends, before later chunks are written', () => {
     const found: string[] = [];
     const scanner = createHtmlScanner({ documentUrl: DOC, onResource: (r) => found.push(r.url) });

@@ -171,6 +171,12 @@ class StreamingHtmlScanner implements HtmlScanner {
     this.deliver();
   }
 
+  addStylesheetStart(url: string, cssStart: string): boolean {
+    const more = this.styles.sheetStart(url, cssStart);
+    this.deliver();
+    return more;
+  }
+
   private deliver(): void {
     this.resources.deliver(this.onResource);
   }

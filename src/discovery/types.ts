@@ -113,6 +113,14 @@ export interface HtmlScanner {
    * ignored. May be called after `end()`.
    */
   addStylesheet(url: string, css: string): void;
+  /**
+   * The first bytes of such a style sheet, while the rest is still on its way: the `@import`s in
+   * them that are already final (css-import-prefix.ts) are reported now, so an imported sheet is
+   * requested one body earlier; `addStylesheet` with the whole body later reports each only once.
+   * May be called for every chunk; other URLs, and a sheet whose body was added, are ignored.
+   * Returns whether an `@import` may still follow (false once a rule has started: stop calling).
+   */
+  addStylesheetStart(url: string, cssStart: string): boolean;
   /** `url()`s of style sheets that no element matched (counted when the document ended). */
   readonly unmatchedCssUrls: number;
 }

@@ -21,6 +21,7 @@ test.each([
   [{ ...full, pipeliningBadUntil: -5 }, /^pipeliningBadUntil: /],
   [{ ...full, protocol: 'h3' }, /^protocol: expected "h1" or "h2", got "h3"/],
   [{ ...full, requestBudget: 0 }, /^requestBudget: expected an integer ≥ 1, got 0/],
+  [{ ...full, pipeliningProofs: 0 }, /^pipeliningProofs: expected an integer in \[1, 1000\], got 0/],
   [{ ...full, rttMs: -1 }, /^rttMs: /],
   [{ ...full, connectionCap: 1.5 }, /^connectionCap: /],
   [{ ...full, rateBytesPerMs: 0 }, /^rateBytesPerMs: expected a number > 0 or null, got 0/],
@@ -37,6 +38,15 @@ test('merge: what is newly learned wins, the rest is kept, lastSeen never goes b
   expect(mergeOriginFacts({ ...full, origin: 'https://other.test' }, next)).toBe(next);
   const { pipeliningBadUntil: _u, ...good } = { ...full, pipelining: 'good' as const, lastSeen: full.lastSeen + 1 };
   expect(mergeOriginFacts(full, { origin: full.origin, lastSeen: full.lastSeen + 1, pipelining: 'good' })).toEqual(good);
+});
+
+test('merge: the probe\'s proofs grow until a verdict, which drops them (spent by good, void after bad)', () => {
+  const o = { origin: 'http://p.test', lastSeen: 1 };
+  const one = mergeOriginFacts(undefined, { ...o, pipeliningProofs: 1 });
+  expect(checkOriginFacts(one)).toEqual({ value: { ...o, pipeliningProofs: 1 } });
+  expect(mergeOriginFacts(one, { ...o, pipelining: 'good' })).toEqual({ ...o, pipelining: 'good' });
+  expect(mergeOriginFacts(one, { ...o, pipelining: 'bad' })).toEqual({ ...o, pipelining: 'bad' });
+  expect(mergeOriginFacts(one, { ...o, rttMs: 5 })).toEqual({ ...o, pipeliningProofs: 1, rttMs: 5 });
 });
 
 test('page origin lists: the record is checked, a malformed entry is left out', () => {

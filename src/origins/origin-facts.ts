@@ -16,6 +16,13 @@ export interface OriginFacts {
   pipelining?: 'good' | 'bad';
   /** Epoch ms until which a `bad` origin stays unpipelined. */
   pipeliningBadUntil?: number;
+  /**
+   * Clean pipelined responses of the pipelining probe seen on earlier loads, short of the count
+   * that earns `good` (pipeline-health.ts): the next load's probe goes on from there, so an origin
+   * whose pages give one revealing pair per load (an image-only origin, where only the document
+   * may have an image pipelined behind it) still earns full depth. Dropped by `good` and `bad`.
+   */
+  pipeliningProofs?: number;
   /** What ALPN chose last time: `h2` (one multiplexed connection) or `h1`. */
   protocol?: 'h1' | 'h2';
   /**
@@ -73,8 +80,9 @@ export function checkOriginFacts(x: unknown): Checked<OriginFacts> {
     if (o.protocol !== 'h1' && o.protocol !== 'h2') return { problem: `protocol: expected "h1" or "h2", got ${describe(o.protocol)}` };
     out.protocol = o.protocol;
   }
-  const numbers: Array<['pipeliningBadUntil' | 'requestBudget' | 'rttMs' | 'connectionCap', (v: unknown) => boolean, string]> = [
+  const numbers: Array<['pipeliningBadUntil' | 'pipeliningProofs' | 'requestBudget' | 'rttMs' | 'connectionCap', (v: unknown) => boolean, string]> = [
     ['pipeliningBadUntil', isEpoch, 'epoch ms ≥ 0'],
+    ['pipeliningProofs', (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 1000, 'an integer in [1, 1000]'],
     ['requestBudget', (v) => Number.isSafeInteger(v) && (v as number) >= 1, 'an integer ≥ 1'],
     ['rttMs', (v) => typeof v === 'number' && v >= 0 && v < 600_000, 'a number of ms in [0, 600000)'],
     ['connectionCap', (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 1000, 'an integer in [1, 1000]'],
@@ -113,13 +121,16 @@ export function checkPageOrigins(x: unknown): Checked<PageOrigins> {
 
 /**
  * `next` learned on top of `prev` (same origin): fields `next` has win, fields it lacks are kept,
- * `lastSeen` never goes backwards, and a `good` pipelining verdict ends an earlier demotion. The
+ * `lastSeen` never goes backwards, a `good` pipelining verdict ends an earlier demotion, and any
+ * verdict ends the probe's count of proofs. The
  * one merge of the memory's `put` and the store's writes.
  */
 export function mergeOriginFacts(prev: OriginFacts | undefined, next: OriginFacts): OriginFacts {
   if (!prev || prev.origin !== next.origin) return next;
   const merged: OriginFacts = { ...prev, ...withoutUndefined(next), lastSeen: Math.max(prev.lastSeen, next.lastSeen) };
   if (next.pipelining === 'good') delete merged.pipeliningBadUntil;
+  // A verdict ends the probe: its proofs are spent (good) or void (bad).
+  if (next.pipelining !== undefined && next.pipeliningProofs === undefined) delete merged.pipeliningProofs;
   return merged;
 }
 

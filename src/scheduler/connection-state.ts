@@ -1,6 +1,7 @@
 import type { FlightRate } from './path-estimate';
 import { PipelineHealth } from './pipeline-health';
 import { Fifo, PriorityQueue } from './priority-queue';
+import { rankInClass } from './priority';
 import type { ScheduledRequest } from './request';
 import type { Strategy } from './strategies';
 import type { Dispatch } from './transport-port';
@@ -93,7 +94,7 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
   return {
     origin,
     https,
-    queue: new PriorityQueue<ScheduledRequest>(strategy.priorities),
+    queue: new PriorityQueue<ScheduledRequest>(strategy.priorities, (r) => rankInClass(r.resourceType)),
     retries: new Fifo<ScheduledRequest>(),
     conns: [],
     health: new PipelineHealth(strategy.probeSuccesses, strategy.demoteMs),

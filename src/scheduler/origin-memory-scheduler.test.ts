@@ -34,6 +34,36 @@ describe('origin memory in the scheduler', () => {
     expect(fresh.transport.on(1)).toHaveLength(1);
   });
 
+  test('an image-only origin earns pipelining over two loads: the probe\'s proof is remembered and resumed, never a same-family pair on probation', () => {
+    const memory = new InMemoryOriginMemory();
+    // P&M's page: a document, then images only. On probation an image may be pipelined behind the
+    // document (a swap would contradict a Content-Type) but never behind another image.
+    const load = () => {
+      const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }), memory);
+      t.scheduler.enqueue({ url: `${H}/doc`, priority: 'document', resourceType: 'document' });
+      t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
+      const doc = t.transport.dispatchOf('/doc');
+      t.scheduler.responseStarted(doc.id, { status: 200, httpVersion: '1.1', keepAlive: true });
+      for (let i = 0; i < 4; i++) t.scheduler.enqueue({ url: `${H}/i${i}`, priority: 'image', resourceType: 'image' });
+      const behindDoc = t.transport.paths();
+      t.scheduler.responseEnded(doc.id, { bytes: 100 });
+      t.finish('/i0');
+      const afterProof = t.transport.paths();
+      return { behindDoc, afterProof };
+    };
+    const first = load();
+    expect(first.behindDoc).toEqual(['/doc', '/i0']);
+    expect(first.afterProof).toEqual(['/doc', '/i0', '/i1']); // one proof of two: still one at a time
+    expect(memory.get(H)).toMatchObject({ pipeliningProofs: 1 });
+    expect(memory.get(H)?.pipelining).toBeUndefined();
+    const second = load();
+    expect(second.behindDoc).toEqual(['/doc', '/i0']);
+    // The second proof earns full depth: every image left goes at once.
+    expect(second.afterProof).toEqual(['/doc', '/i0', '/i1', '/i2', '/i3']);
+    expect(memory.get(H)?.pipelining).toBe('good');
+    expect(memory.get(H)?.pipeliningProofs).toBeUndefined();
+  });
+
   test('a strategy without useOriginMemory ignores the memory', () => {
     const memory = new InMemoryOriginMemory();
     memory.put({ origin: H, pipelining: 'good' });

@@ -8,6 +8,7 @@ import type { Strategy } from './strategies';
  * last load already learned:
  *
  * - `pipelining: good` → full depth at once (no depth-2 probe round trip); `bad` → held unpipelined;
+ *   `pipeliningProofs` (no verdict yet) → the probe resumes with the earlier loads' clean responses;
  * - `protocol: h1` on an https origin → the full HTTP/1.1 connection limit at once, instead of one
  *   connection until ALPN answers (`h2` changes nothing: one connection is what ALPN would allow);
  * - `connectionCap` (with the rate behind it) → the path is already sized, no first-flight wait;
@@ -17,7 +18,7 @@ import type { Strategy } from './strategies';
  * overrides them.
  */
 export function recallOrigin(o: OriginState, facts: OriginFacts, strategy: Strategy, now: number): void {
-  if (strategy.pipelining && facts.pipelining) o.health.recall(now, facts.pipelining);
+  if (strategy.pipelining && (facts.pipelining || facts.pipeliningProofs)) o.health.recall(now, facts.pipelining, facts.pipeliningProofs);
   if (facts.protocol === 'h1' && o.protocol === 'unknown') o.protocol = 'h1';
   if (facts.rttMs !== undefined) o.rttMs = facts.rttMs;
   if (strategy.adaptConnectionsToPath && facts.connectionCap !== undefined && o.path.state === 'idle') {
@@ -41,6 +42,12 @@ export class OriginLearner {
   pathSized(o: OriginState, connectionCap: number, rateBytesPerMs: number | undefined): void {
     if (rateBytesPerMs === undefined) return; // too short to tell: nothing worth remembering
     this.once(o.origin, 'path', { connectionCap, rateBytesPerMs: Number.isFinite(rateBytesPerMs) ? rateBytesPerMs : null });
+  }
+
+  /** The probe counted `proofs` clean pipelined responses, short of a verdict (written as they grow). */
+  probeProgress(o: OriginState, proofs: number): void {
+    if (proofs <= 0 || this.written.get(o.origin)?.has('pipelining')) return;
+    this.memory.put({ origin: o.origin, pipeliningProofs: proofs });
   }
 
   pipelining(o: OriginState, verdict: 'good' | 'bad'): void {

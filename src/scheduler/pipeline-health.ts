@@ -68,17 +68,28 @@ export class PipelineHealth {
     }
   }
 
+  /** Clean pipelined responses the probe has counted so far (0 unless probing). */
+  get proofs(): number {
+    return this.current === 'probing' ? this.cleanPipelined : 0;
+  }
+
   /**
    * Starts from what origin memory says (origin-recall.ts): `good` skips the probe, `bad` holds the
-   * origin to one request per connection for `demoteMs`, as a live demotion would. Only an origin
-   * still `unknown` is changed: what this load has seen wins over what an earlier one saw.
+   * origin to one request per connection for `demoteMs`, as a live demotion would, and `proofs`
+   * (earlier loads' probe, short of `good`) resumes the probe where they left it: the evidence
+   * asked for is the same, gathered over more than one load. Only an origin still `unknown` is
+   * changed: what this load has seen wins over what an earlier one saw.
    */
-  recall(now: number, remembered: 'good' | 'bad'): void {
+  recall(now: number, remembered: 'good' | 'bad' | undefined, proofs = 0): void {
     if (this.state(now) !== 'unknown') return;
     if (remembered === 'good') this.current = 'good';
-    else {
+    else if (remembered === 'bad') {
       this.current = 'bad';
       this.badUntil = now + this.demoteMs;
+    } else if (proofs > 0) {
+      // An earlier load saw keep-alive and clean pipelined responses: probing goes on.
+      this.current = proofs >= this.probeSuccesses ? 'good' : 'probing';
+      this.cleanPipelined = Math.min(proofs, this.probeSuccesses);
     }
   }
 

@@ -27,6 +27,32 @@ describe('PriorityQueue', () => {
     }
   });
 
+  test('with a rank: (class, rank, order, arrival) under random interleavings; unprioritised ignores the rank', () => {
+    type Ranked = Item & { rank: number; order?: number };
+    const rnd = mulberry32(7);
+    for (const prioritised of [true, false]) {
+      for (let round = 0; round < 200; round++) {
+        const q = new PriorityQueue<Ranked>(prioritised, (x) => x.rank);
+        const ref: Ranked[] = [];
+        let n = 0;
+        const withOrder = rnd() < 0.5;
+        for (let step = 0; step < 60; step++) {
+          if (rnd() < 0.6) {
+            const item: Ranked = { priority: PRIORITY_CLASSES[Math.floor(rnd() * 3)] as PriorityClass, n: n++, rank: rnd() < 0.4 ? 0 : 1 };
+            if (withOrder) item.order = Math.floor(rnd() * 20);
+            q.push(item);
+            ref.push(item);
+          } else {
+            const cls = (x: Ranked) => (prioritised ? priorityRank(x.priority) : 0);
+            const rank = (x: Ranked) => (prioritised ? x.rank : 0);
+            ref.sort((a, b) => cls(a) - cls(b) || rank(a) - rank(b) || (a.order ?? 0) - (b.order ?? 0) || a.n - b.n);
+            expect(q.shift()).toBe(ref.shift());
+          }
+        }
+      }
+    }
+  });
+
   test('unprioritised: one FIFO whatever the class', () => {
     const q = new PriorityQueue<Item>(false);
     q.push({ priority: 'prefetch', n: 1 });

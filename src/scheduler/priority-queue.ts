@@ -17,13 +17,12 @@ export class Fifo<T> {
   }
 
   /**
-   * Inserts after every item whose key is ≤ `key(item)` (stable: equal keys keep arrival order).
-   * Scans from the tail, so arrivals already in key order (live discovery) cost O(1).
+   * Inserts after every item that `compare` does not put after it (stable: equal items keep
+   * arrival order). Scans from the tail, so arrivals already in order (live discovery) cost O(1).
    */
-  insertOrdered(item: T, key: (x: T) => number): void {
-    const k = key(item);
+  insertOrdered(item: T, compare: (a: T, b: T) => number): void {
     let i = this.items.length;
-    while (i > this.head && key(this.items[i - 1] as T) > k) i -= 1;
+    while (i > this.head && compare(this.items[i - 1] as T, item) > 0) i -= 1;
     if (i === this.items.length) this.items.push(item);
     else this.items.splice(i, 0, item);
   }
@@ -69,8 +68,9 @@ export class Fifo<T> {
  * Requests waiting for a connection, one lane per priority class.
  *
  * Invariants: a higher class is always served before a lower one; within a lane items are served
- * in ascending `order` (their discovery order), ties and items without `order` in arrival order.
- * With `prioritised = false` every item goes to one lane (the `browser` and `pipelined` strategies
+ * by ascending `rank` (prioritised queues only; all 0 without a `rank`), then in ascending `order`
+ * (their discovery order), ties and items without `order` in arrival order. With
+ * `prioritised = false` every item goes to one lane (the `browser` and `pipelined` strategies
  * serve in discovery order, whatever order the list arrived in).
  */
 export class PriorityQueue<T extends { priority: PriorityClass; order?: number }> {
@@ -78,9 +78,13 @@ export class PriorityQueue<T extends { priority: PriorityClass; order?: number }
   private count = 0;
   /** Invariant: every lane below `first` is empty (so peek/shift start there). */
   private first = 0;
+  private readonly compare: (a: T, b: T) => number;
 
-  constructor(private readonly prioritised: boolean) {
+  /** `rank`: an order within a class (priority.ts `rankInClass`), lower first. */
+  constructor(private readonly prioritised: boolean, private readonly rank?: (x: T) => number) {
     this.lanes = prioritised ? PRIORITY_CLASSES.map(() => new Fifo<T>()) : [new Fifo<T>()];
+    const ranked = prioritised ? rank : undefined;
+    this.compare = ranked ? (a, b) => ranked(a) - ranked(b) || orderOf(a) - orderOf(b) || 0 : (a, b) => orderOf(a) - orderOf(b) || 0;
   }
 
   get size(): number {
@@ -94,8 +98,8 @@ export class PriorityQueue<T extends { priority: PriorityClass; order?: number }
   push(item: T): void {
     const i = this.laneIndex(item);
     const lane = this.lanes[i] as Fifo<T>;
-    if (item.order === undefined) lane.push(item);
-    else lane.insertOrdered(item, orderOf);
+    if (item.order === undefined && (this.rank === undefined || !this.prioritised)) lane.push(item);
+    else lane.insertOrdered(item, this.compare);
     if (i < this.first) this.first = i;
     this.count += 1;
   }

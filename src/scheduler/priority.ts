@@ -32,3 +32,19 @@ export function isPriorityClass(value: unknown): value is PriorityClass {
 export function isLowLatency(priority: PriorityClass): boolean {
   return priority === 'document' || priority === 'blocking';
 }
+
+/** Resource types whose response can name more resources (discovery kinds and webRequest types). */
+const NAMES_RESOURCES: ReadonlySet<string> = new Set(['document', 'main_frame', 'sub_frame', 'stylesheet']);
+
+/**
+ * Order within a priority class, lower first: a document or stylesheet before the rest of its
+ * class. Browsers rank them so (Chromium: stylesheets "Highest", parser-blocking scripts "High",
+ * both of which are `blocking` here — P. Meenan, "Resource Priorities and Scheduling in Chrome",
+ * 2017), and for the page's completion it matters most: a stylesheet's response heads chains
+ * (its `@import`s, fonts and backgrounds), a script's ends one. Sending order is the one lever an
+ * HTTP/2 client has with undici (priority-signal.ts), and servers that ignore the `priority` field
+ * answer streams roughly in the order they were opened.
+ */
+export function rankInClass(resourceType: string | undefined): number {
+  return resourceType !== undefined && NAMES_RESOURCES.has(resourceType) ? 0 : 1;
+}

@@ -42,6 +42,23 @@ describe('priority order', () => {
     expect(t.transport.paths()).toEqual(['/doc', '/css', '/async', '/img1', '/img2']);
   });
 
+  test('within a class, a stylesheet found later goes before a script found earlier (h2 stream order); without priorities, discovery order', () => {
+    const sent = (s: Strategy) => {
+      const t = setup(s);
+      t.add('/sync.js', { priority: 'blocking', resourceType: 'script' });
+      t.add('/img', { priority: 'image', resourceType: 'image' });
+      t.add('/imported.css', { priority: 'blocking', resourceType: 'stylesheet' });
+      t.add('/async.js', { priority: 'script', resourceType: 'script' });
+      t.ready(1, 'h2');
+      return t.transport.paths();
+    };
+    // One h2 connection takes all four at once: the order they are written is the order a server
+    // that ignores priority signals answers in.
+    expect(sent(strategy('h2', { maxConnectionsPerOrigin: 1 }))).toEqual(['/imported.css', '/sync.js', '/async.js', '/img']);
+    expect(sent(strategy('getlist'))).toEqual(['/imported.css', '/sync.js', '/async.js', '/img']);
+    expect(sent(strategy('h2', { priorities: false }))).toEqual(['/sync.js', '/img', '/imported.css', '/async.js']);
+  });
+
   test('without priorities (browser) requests go in discovery order', () => {
     const t = setup(strategy('browser', { maxConnectionsPerOrigin: 1 }));
     t.add('/img', { priority: 'image' });

@@ -366,6 +366,7 @@ export class Scheduler implements TransportHandler {
     if (c.protocol === 'http/1.1' && !c.draining && d.httpVersion === '1.1') {
       c.origin.health.responseOk(now, d.pipelined);
       if (this.learner && c.origin.health.state(now) === 'good') this.learner.pipelining(c.origin, 'good');
+      else if (this.learner && d.pipelined) this.learner.probeProgress(c.origin, c.origin.health.proofs);
     }
     if (c.gate === d) c.gate = undefined;
     c.served += 1;

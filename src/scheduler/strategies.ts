@@ -66,6 +66,13 @@ export interface Strategy {
    */
   preconnect: boolean;
   /**
+   * Request a stylesheet's `@import`s as soon as their statements arrive, not once the whole sheet
+   * has (native-host/load/page-discovery.ts): the imported sheet's round trip overlaps the rest of
+   * its importer's body. Browsers wait for the whole sheet, so the presets that model them do too.
+   * @default false
+   */
+  earlyImports: boolean;
+  /**
    * Pause lower-priority bodies only while the measured delivery rate shows the link is the
    * bottleneck (delivery-meter.ts); never on a path with room. @default false
    */
@@ -94,6 +101,7 @@ const base: Omit<Strategy, 'name'> = {
   adaptConnectionsToPath: false,
   useOriginMemory: false,
   preconnect: false,
+  earlyImports: false,
   pauseOnlyWhenLinkBusy: false,
   h2ConnectionsOnStall: 1,
 };
@@ -108,7 +116,7 @@ const PRESETS: Record<StrategyName, Strategy> = {
   /** P&M's GETLIST: one persistent connection per origin, the list pipelined on it, no priorities. */
   pipelined: { ...base, name: 'pipelined', maxConnectionsPerOrigin: 1, pipelining: true, maxPipelineDepth: 64 },
   /** Everything: pipelining over parallel persistent connections, priorities, pausing, HTTP/2 where offered. */
-  getlist: { ...base, name: 'getlist', pipelining: true, priorities: true, pauseLowPriority: true, http2: true, adaptConnectionsToPath: true, useOriginMemory: true, preconnect: true, pauseOnlyWhenLinkBusy: true, h2ConnectionsOnStall: 2 },
+  getlist: { ...base, name: 'getlist', pipelining: true, priorities: true, pauseLowPriority: true, http2: true, adaptConnectionsToPath: true, useOriginMemory: true, preconnect: true, earlyImports: true, pauseOnlyWhenLinkBusy: true, h2ConnectionsOnStall: 2 },
   /** One multiplexed HTTP/2 connection per origin that offers it; browser-style HTTP/1.1 elsewhere. */
   h2: { ...base, name: 'h2', http2: true, priorities: true },
 };

@@ -1,5 +1,6 @@
 import { lowerBound, segmentsOf, serialisationMs, slowStartRounds, wireBytes } from '../../bench/model/lower-bound';
 import { pageStructure } from '../../bench/model/page-structure';
+import { realBound } from '../../bench/real/real-bounds';
 
 const PM95_LINK = { rttMs: 70, downBitsPerSec: 1_544_000 };
 const MCMANUS_LINK = { rttMs: 100, downBitsPerSec: 20_000_000 };
@@ -250,5 +251,67 @@ describe('the bound is below what was measured', () => {
     if (http !== undefined) expect(lowerBound(s, link).totalMs).toBeLessThanOrEqual(http);
     expect(lowerBound(s, link, { tls: true }).totalMs).toBeLessThanOrEqual(https);
     expect(lowerBound(s, link, { tls: true, connectionsPerOrigin: 1 }).totalMs).toBeLessThanOrEqual(https);
+  });
+});
+
+describe('mixed schemes, hints and a returning visitor (real-shaped pages)', () => {
+  const link = { rttMs: 100, downBitsPerSec: 0 };
+  const shop = pageStructure('real-shop', { scriptInserted: false });
+  const origins = [...new Set(shop.requests.map((r) => r.origin))];
+  const chain = (b: ReturnType<typeof lowerBound>) => b.criticalChain.map((t) => [t.key.replace('.example.test/real-shop', '').replace(/^(www)?/, ''), t.requestMs, t.completeMs]);
+
+  it('a set of https origins: every origin in it is tls: true, none is tls: false', () => {
+    expect(lowerBound(shop, link, { tls: new Set(origins) })).toEqual(lowerBound(shop, link, { tls: true }));
+    expect(lowerBound(shop, link, { tls: new Set() })).toEqual(lowerBound(shop, link));
+    // Only the document's origin on https: the document waits one RTT more, and so does its chain.
+    const one = lowerBound(shop, link, { tls: new Set(['www.example.test']) });
+    expect(one.requests[0]?.requestMs).toBe(200);
+    expect(lowerBound(shop, link).requests[0]?.requestMs).toBe(100);
+  });
+
+  // real-shop, all https at 100 ms: document → www stylesheet → @import on static → background on
+  // cdn1. cdn1 is first named by the imported sheet, so its handshake starts at that sheet's first
+  // byte (600): 600 + 2 RTT → 800, first byte 900.
+  it('the chain waits for a late origin\'s handshake; a hint for it starts the handshake at the document\'s first byte', () => {
+    const first = lowerBound(shop, link, { tls: true });
+    expect(chain(first)).toEqual([['/index.html', 200, 400], ['/css/s0.css', 300, 400], ['static/css/imported.css', 500, 600], ['cdn1/bg/b0.gif', 800, 900]]);
+    const hinted = lowerBound(shop, link, { tls: true, hintedOrigins: ['cdn1.example.test'] });
+    // cdn1 is up at 300 + 200 = 500: the background goes at the imported sheet's first byte, 600.
+    expect(hinted.requests.find((r) => r.key.endsWith('/bg/b0.gif'))?.requestMs).toBe(600);
+    expect(hinted.totalMs).toBe(800);
+  });
+
+  it('a returning visitor: every handshake from t = 0, the resources still found by parsing', () => {
+    const revisit = lowerBound(shop, link, { tls: true, connectFrom: 'start' });
+    expect(chain(revisit)).toEqual([['/index.html', 200, 400], ['/css/s0.css', 300, 400], ['static/css/imported.css', 400, 500], ['cdn1/bg/b0.gif', 500, 600]]);
+    // Never above the first visit's bound, nor above one with hints.
+    for (const rttMs of [40, 100, 200]) {
+      for (const downBitsPerSec of [0, 10_000_000]) {
+        const l = { rttMs, downBitsPerSec };
+        const start = lowerBound(shop, l, { tls: true, connectFrom: 'start' }).totalMs;
+        const hinted = lowerBound(shop, l, { tls: true, hintedOrigins: origins }).totalMs;
+        expect(start).toBeLessThanOrEqual(hinted);
+        expect(hinted).toBeLessThanOrEqual(lowerBound(shop, l, { tls: true }).totalMs);
+      }
+    }
+  });
+});
+
+describe('real-shaped pages: the bound stays below what real loads achieved', () => {
+  // `node dist/bench/real.js --rtts 100 --caps none,10 --runs 5` on the packet-level link (medians,
+  // ms; README "Real-shaped pages"): the first-visit bound must not exceed any contender's median,
+  // and the revisit bound (every handshake from t = 0) must not exceed getlist-revisit's.
+  const measured = [
+    { page: 'real-news', cap: undefined, fastest: 944, revisit: 826 },
+    { page: 'real-shop', cap: undefined, fastest: 1061, revisit: 923 },
+    { page: 'real-small', cap: undefined, fastest: 840, revisit: 615 },
+    { page: 'real-news', cap: 10_000_000, fastest: 1010, revisit: 1083 },
+    { page: 'real-shop', cap: 10_000_000, fastest: 1185, revisit: 965 },
+    { page: 'real-small', cap: 10_000_000, fastest: 854, revisit: 645 },
+  ];
+  it.each(measured)('$page at 100 ms, cap $cap', ({ page, cap, fastest, revisit }) => {
+    const link = { rttMs: 100, capBitsPerSec: cap };
+    expect(realBound(page, link, 'first').totalMs).toBeLessThanOrEqual(fastest);
+    expect(realBound(page, link, 'revisit').totalMs).toBeLessThanOrEqual(revisit);
   });
 });

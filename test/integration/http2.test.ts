@@ -37,6 +37,25 @@ function expectBodiesExact(run: Awaited<ReturnType<typeof runList>>) {
 describe('HTTP/2 negotiated by ALPN', () => {
   const { cert } = testCert();
 
+  test.each(['h2', 'getlist'])('%s: streams open in priority order, a stylesheet before the scripts of its class found earlier (the server\'s arrival order)', async (name) => {
+    const seen: Seen[] = [];
+    const server = await startHttp2Server(handler(seen, 0));
+    try {
+      const origin = `https://localhost:${server.port}`;
+      // All four wait for the one connection's handshake, then go at once.
+      const run = await runList(strategy(name), [
+        { url: `${origin}/sync.js`, priority: 'blocking', resourceType: 'script' },
+        { url: `${origin}/img.gif`, priority: 'image', resourceType: 'image' },
+        { url: `${origin}/imported.css`, priority: 'blocking', resourceType: 'stylesheet' },
+        { url: `${origin}/async.js`, priority: 'script', resourceType: 'script' },
+      ], { ca: cert });
+      expect(run.stats.connectionsOpened).toBe(1);
+      expect(seen.map((s) => [s.path, s.httpVersion])).toEqual([['/imported.css', '2.0'], ['/sync.js', '2.0'], ['/async.js', '2.0'], ['/img.gif', '2.0']]);
+    } finally {
+      await server.close();
+    }
+  });
+
   test("'h2': 30 requests multiplexed on one HTTP/2 connection", async () => {
     const seen: Seen[] = [];
     const server = await startHttp2Server(handler(seen, 10));

@@ -7,6 +7,7 @@ export interface ListItem {
   url: string;
   priority?: PriorityClass;
   method?: string;
+  resourceType?: string;
 }
 
 /**
@@ -26,7 +27,9 @@ export async function runList(strategy: Strategy, items: ListItem[], transportOp
   });
   const scheduler = new Scheduler({ strategy, transport, clock: { now: () => performance.now() }, observer: { onRequestSettled: (r) => results.push(r) } });
   transport.attach(scheduler);
-  for (const item of items) scheduler.enqueue({ url: item.url, priority: item.priority ?? 'image', ...(item.method ? { method: item.method } : {}) });
+  for (const item of items) {
+    scheduler.enqueue({ url: item.url, priority: item.priority ?? 'image', ...(item.method ? { method: item.method } : {}), ...(item.resourceType ? { resourceType: item.resourceType } : {}) });
+  }
   await scheduler.whenIdle();
   const stats = scheduler.stats();
   scheduler.close();
