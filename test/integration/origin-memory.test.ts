@@ -40,9 +40,11 @@ describe('origin memory and zero-RTT starts, on real sockets', () => {
     let connectionsBeforeDocument = -1;
     const server = await startRawServer((req) => {
       if (req.path !== '/') return { body: bodyFor(req.path, 500) };
-      // Counted just before the document is written: no image is known to the client yet.
-      setTimeout(() => (connectionsBeforeDocument = server.connections()), 80);
-      return { body: html(), headers: { 'content-type': 'text/html' }, delayMs: 100 };
+      // Counted just before the document is written: no image is known to the client yet. The
+      // document waits 300 ms so that a loaded machine still has the connections up by then; a
+      // client that waits for the document to open them has 1 either way.
+      setTimeout(() => (connectionsBeforeDocument = server.connections()), 280);
+      return { body: html(), headers: { 'content-type': 'text/html' }, delayMs: 300 };
     });
     try {
       const memory = new InMemoryOriginMemory();
