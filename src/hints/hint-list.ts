@@ -1,4 +1,5 @@
-import type { HintLimits, HintList, LearnedEntry, LearnedOrigin, LearnedResource, PreconnectHint, PreloadHint } from './hint-types';
+import type { HintLimits, HintList, LearnedEntry, LearnedOrigin, LearnedResource, PathVerdict, PreconnectHint, PreloadHint } from './hint-types';
+import { pathVerdict } from './path-sample';
 import { pageKey, templateKey } from './site-template';
 
 /**
@@ -9,6 +10,16 @@ import { pageKey, templateKey } from './site-template';
  * in the exact form the consuming request takes; scripts are never preloaded (a classic/module
  * or credentials mismatch would fetch them twice). Ranking: fonts, style sheets, images in the
  * first viewport (largest first), then other images in the order the page asked for them.
+ *
+ * On a bandwidth-bound path (path-sample.ts; the page's own visits judge, else its template's) a
+ * preload costs the first paint whatever it moves earlier that the paint does not need, so only
+ * the paint's own late bytes are preloaded: late style sheets (`@import`, a late `<link>` — render-
+ * blocking themselves) and the one LCP image candidate (the largest late image in the first
+ * viewport); preconnects stay (no bytes). Fonts are dropped there: what the extension sees cannot
+ * tell a font the first viewport uses, nor `font-display` — with `swap` (the pages measured) text
+ * paints in a fallback and the font is not on the paint's path. Everything else is dropped, not
+ * sent at low priority: origins are separate connections on one link, so no stream priority
+ * keeps a low preload out of a render-blocking sheet's way.
  */
 export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string, limits: HintLimits): HintList {
   const keys = [pageKey(url), templateKey(url)].filter((k, i, all): k is string => k !== undefined && all.indexOf(k) === i);
@@ -20,9 +31,13 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
   const seenPreconnect = new Set<string>();
   // A URL fetched twice when hinted under any of the keys is never hinted again.
   const blocked = new Set(used.flatMap((e) => e.blocked));
+  const path = used.map((e) => pathVerdict(e.visits)).find((v): v is PathVerdict => v !== undefined);
+  const lcpCandidate = path?.bandwidthBound ? largestViewportImage(used.flatMap((e) => recurring(e, limits.minRecurrence))) : undefined;
+  const paintNeeds = (r: LearnedResource) => r.as === 'style' || r.url === lcpCandidate;
   for (const entry of used) {
     for (const r of rankResources(recurring(entry, limits.minRecurrence))) {
       if (preloads.length >= limits.maxPreloads || blocked.has(r.url) || seenPreload.has(r.url) || r.url === url) continue;
+      if (path?.bandwidthBound && !paintNeeds(r)) continue;
       seenPreload.add(r.url);
       preloads.push(toPreload(r));
     }
@@ -33,7 +48,14 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
       preconnects.push({ rel: 'preconnect', href: o.origin, ...(o.crossorigin ? { crossorigin: o.crossorigin } : {}) });
     }
   }
-  return { url, keys: used.map((e) => e.key), preconnects, preloads };
+  return { url, keys: used.map((e) => e.key), preconnects, preloads, ...(path ? { path } : {}) };
+}
+
+/** The LCP image candidate: the largest late image seen in the first viewport. */
+function largestViewportImage(resources: readonly LearnedResource[]): string | undefined {
+  let best: LearnedResource | undefined;
+  for (const r of resources) if (r.as === 'image' && r.inViewport && (!best || r.size > best.size)) best = r;
+  return best?.url;
 }
 
 /** The hints as one `Link` header value (RFC 8288), preconnects first. */

@@ -37,6 +37,26 @@ export interface LearnedOrigin {
   atMs: number;
 }
 
+/** What one load measured of its network path (path-sample.ts). */
+export interface PathSample {
+  /** Bytes of the document and of the style sheets and scripts requested before DOMContentLoaded. */
+  criticalBytes: number;
+  /** Bytes per ms of the fastest response of at least 16 KiB: a lower bound on the path's rate. */
+  deliveryBytesPerMs: number;
+  /** The smallest round trip seen (a TCP handshake, a request to its first byte), ms. */
+  rttMs: number;
+}
+
+/** Whether the visits' path is bandwidth-bound (path-sample.ts). */
+export interface PathVerdict {
+  /** Median over the visits that measured their path: the critical bytes' serialization, in round trips. */
+  criticalRtts: number;
+  /** `criticalRtts` ≥ BANDWIDTH_BOUND_RTTS: only what the first paint needs is preloaded. */
+  bandwidthBound: boolean;
+  /** Visits the verdict rests on. */
+  samples: number;
+}
+
 /** What one visit of a page taught. */
 export interface Visit {
   /** Epoch ms of the navigation. */
@@ -46,6 +66,8 @@ export interface Visit {
   hinted: boolean;
   /** Navigation start → last response end, ms; absent when not measured. */
   completeMs?: number;
+  /** The path as this load measured it; absent when it could not (no large response, no round trip). */
+  path?: PathSample;
   resources: LearnedResource[];
   origins: LearnedOrigin[];
 }
@@ -127,4 +149,6 @@ export interface HintList {
   keys: string[];
   preconnects: PreconnectHint[];
   preloads: PreloadHint[];
+  /** The path verdict the list was cut by; absent when no visit measured its path. */
+  path?: PathVerdict;
 }

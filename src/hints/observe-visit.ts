@@ -1,5 +1,6 @@
 import type { Discovery, ObservedRequest, PageRecord, TimingEntry } from '../page/model/page-record';
 import type { HintAs, LearnedOrigin, LearnedResource, Visit } from './hint-types';
+import { pathSampleOf } from './path-sample';
 
 /**
  * What one page load teaches, read off its `PageRecord`: the top frame's successful GET
@@ -70,11 +71,13 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
   // Late ones first: they are what hints are for; then in request order.
   const kept = [...resources.values()].sort((a, b) => Number(b.late) - Number(a.late) || a.atMs - b.atMs).slice(0, o.resourcesPerVisit);
   const completeMs = completeOf(page);
+  const path = pathSampleOf(page);
   return {
     at: page.startedAt,
     url: page.url,
     hinted: hinted.size > 0,
     ...(completeMs !== undefined ? { completeMs } : {}),
+    ...(path ? { path } : {}),
     resources: kept,
     origins: [...origins.values()].sort((a, b) => a.atMs - b.atMs).slice(0, o.originsPerVisit),
   };
