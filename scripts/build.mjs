@@ -26,6 +26,11 @@ for (const name of ['bench', 'trace', 'demo-link', 'handshake-fidelity', 'overhe
   }
 }
 
+// The Firefox hints driver runs on its own inside the client namespace (bench/hints/firefox-driver.ts).
+if (existsSync('bench/hints/firefox-driver.ts')) {
+  await build({ ...common, entryPoints: ['bench/hints/firefox-driver.ts'], outfile: 'dist/bench/hints-firefox-driver.js' });
+}
+
 for (const name of ['kill-loss', 'store-writer']) {
   if (existsSync(`bench/store/${name}.ts`)) {
     await build({ ...common, entryPoints: [`bench/store/${name}.ts`], outfile: `dist/bench/${name === 'kill-loss' ? 'store-kill-loss' : name}.js` });

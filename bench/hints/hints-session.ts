@@ -14,16 +14,17 @@ import puppeteer, { type Browser, type WebWorker } from 'puppeteer-core';
 import { chromiumNetworkTiming } from '../run/chromium-network-timing';
 import { recordNetwork, settle, writeWrapper, type ChromiumLoadOptions } from '../run/chromium-contender';
 import type { Origins } from '../origins/start-origins';
+import type { PathVerdict } from '../../src/hints/hint-types';
 import { CHROMIUM_QUIET_FLAGS } from '../run/chromium-flags';
 
-export type HintsContender = 'chromium' | 'chromium+getlist';
+export type HintsContender = 'chromium' | 'chromium+getlist' | 'firefox' | 'firefox+getlist';
 
 export interface HintsSessionOptions {
   clientNs: string;
   url: string;
   hostResolverRules: string;
   spkiHashes: readonly string[];
-  /** dist/extension, for `chromium+getlist`. */
+  /** dist/extension, for `+getlist`. */
   extensionDir: string;
   contender: HintsContender;
   expectedRequests: number;
@@ -48,6 +49,8 @@ export interface HintsRun {
   hints?: number;
   /** The learned state as the extension stored it (getlist only), for the overhead measurement. */
   learned?: unknown;
+  /** The path verdict of the page's hint list (getlist only; absent when no visit measured its path). */
+  path?: PathVerdict;
 }
 
 const EXTENSION_ID = 'kelbbeopokdfcgnhndalcnpcofnpkfln';
@@ -161,6 +164,18 @@ async function warmUp(browser: Browser, o: HintsSessionOptions): Promise<number>
   return visits;
 }
 
+/** What the origins served since log line `before`: the measured load's requests, favicon aside. */
+export function servedSince(origins: Origins, before: number): Pick<HintsRun, 'serverRequests' | 'duplicates' | 'paths'> {
+  const served = origins.accessLog().slice(before).map((e) => `${e.origin}${e.path}`).filter((p) => !p.endsWith('/favicon.ico'));
+  const counts = new Map<string, number>();
+  for (const p of served) counts.set(p, (counts.get(p) ?? 0) + 1);
+  return {
+    serverRequests: served.length,
+    duplicates: [...counts].filter(([, n]) => n > 1).map(([p]) => p),
+    paths: [...served].sort(),
+  };
+}
+
 export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
   const dir = mkdtempSync(join(tmpdir(), 'getlist-bench-hints-'));
   let browser: Browser | undefined;
@@ -191,16 +206,11 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
     })`)) as { fcp: number | null; lcp: number | null };
     const network = chromiumNetworkTiming(events);
     if (!network) throw new Error(`${o.contender} ${o.url}: no finished document request`);
-    const served = o.origins.accessLog().slice(before).map((e) => `${e.origin}${e.path}`).filter((p) => !p.endsWith('/favicon.ico'));
-    const counts = new Map<string, number>();
-    for (const p of served) counts.set(p, (counts.get(p) ?? 0) + 1);
     return {
       completeMs: network.totalMs,
       fcpMs: paints.fcp,
       lcpMs: paints.lcp,
-      serverRequests: served.length,
-      duplicates: [...counts].filter(([, n]) => n > 1).map(([p]) => p),
-      paths: [...served].sort(),
+      ...servedSince(o.origins, before),
       warmUpVisits,
       ...(hints !== undefined ? { hints } : {}),
       ...(learned !== undefined ? { learned } : {}),
