@@ -79,6 +79,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
     served = await startOrigins({ bindings: origins.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })), pages, linkHosts: 'name', spawn: netnsSpawn(link.serverNs) });
     for (const page of pages) {
       const url = served.pageUrl(page, getBenchPage(page).documentScheme ?? 'https');
+      const lateResources = new Set(getBenchPage(page).resources.filter((r) => r.discoveredBy !== 'html').map((r) => `${r.origin}${r.path}`));
       const byBrowser = new Map(browsers.map((browser) => [browser, { link: name, page, browser, late: LATE_PAGES.includes(page), runs: { [browser]: [], [`${browser}+getlist`]: [] }, errors: [] } as Cell]));
       cells.push(...byBrowser.values());
       for (let run = 0; run < runs; run++) {
@@ -88,7 +89,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
           for (const contender of order) {
             try {
               const session = browser === 'firefox' ? firefoxSession : hintsSession;
-              const r = await session({ clientNs: link.clientNs, url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served });
+              const r = await session({ clientNs: link.clientNs, url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served, lateResources });
               if (r.learned !== undefined) {
                 if (cell.overhead === undefined) cell.overhead = hintsOverhead(r.learned, url);
                 // The path verdict the measured load's list was cut by (src/hints/path-sample.ts).
@@ -134,6 +135,12 @@ function ratioCell(a: readonly HintsRun[], b: readonly HintsRun[], f: (r: HintsR
   return `${Math.round(x)} / ${Math.round(y)} / **${(y / x).toFixed(2)}**${spread}`;
 }
 
+/** When the late-found resources were done unhinted, against the page's completion (medians). */
+function lateCell(a: readonly HintsRun[]): string {
+  const ends = a.flatMap((r) => (r.lateEndMs !== undefined ? [r.lateEndMs] : []));
+  return ends.length === 0 ? '—' : `${Math.round(median(ends))} of ${Math.round(median(a.map((r) => r.completeMs)))}`;
+}
+
 function pathCell(b: readonly HintsRun[]): string {
   const paths = b.flatMap((r) => (r.path ? [r.path] : []));
   if (paths.length === 0) return '—';
@@ -143,8 +150,8 @@ function pathCell(b: readonly HintsRun[]): string {
 
 function table(cells: readonly Cell[]): string {
   const rows = [
-    '| browser | link | page | late | runs | path (critical bytes in RTTs) | complete ms (alone / +getlist / ratio [paired range]) | FCP ms | LCP ms | hints | server requests (alone / +getlist) | extra | duplicates | hintsFor µs |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| browser | link | page | late | late-found done (alone, ms) | runs | path (critical bytes in RTTs) | complete ms (alone / +getlist / ratio [paired range]) | FCP ms | LCP ms | hints | server requests (alone / +getlist) | extra | duplicates | hintsFor µs |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const c of cells) {
     const [alone, hinted] = pair(c.browser);
@@ -155,7 +162,7 @@ function table(cells: readonly Cell[]): string {
     const extra = new Set(b.flatMap((r) => r.paths.filter((p) => !baseline.has(p))));
     const dups = b.reduce((n, r) => n + r.duplicates.length, 0);
     rows.push(
-      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${median(b.map((r) => r.hints ?? 0))} | ${m(a, (r) => r.serverRequests)} / ${m(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} |`,
+      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${median(b.map((r) => r.hints ?? 0))} | ${m(a, (r) => r.serverRequests)} / ${m(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} |`,
     );
   }
   return rows.join('\n');

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type WebWorker } from 'puppeteer-core';
-import { chromiumNetworkTiming } from '../run/chromium-network-timing';
+import { chromiumNetworkTiming, type CdpNetworkEvents } from '../run/chromium-network-timing';
 import { recordNetwork, settle, writeWrapper, type ChromiumLoadOptions } from '../run/chromium-contender';
 import type { Origins } from '../origins/start-origins';
 import type { PathVerdict } from '../../src/hints/hint-types';
@@ -30,6 +30,8 @@ export interface HintsSessionOptions {
   expectedRequests: number;
   timeoutMs: number;
   origins: Origins;
+  /** `host/path` of the page's resources found only through CSS or script (its manifest's `discoveredBy`). */
+  lateResources?: ReadonlySet<string>;
 }
 
 export interface HintsRun {
@@ -43,6 +45,11 @@ export interface HintsRun {
   duplicates: string[];
   /** Paths the origins served for the measured load, sorted. */
   paths: string[];
+  /**
+   * Navigation start → the last response end of the late-found resources (Chromium: CDP), ms: when
+   * it is well before `completeMs`, no hint can shorten the page's completion.
+   */
+  lateEndMs?: number;
   /** Warm-up visits made (2, more when the extension missed one). */
   warmUpVisits: number;
   /** Hints in the Link header the extension's rules give the page (getlist only). */
@@ -164,6 +171,26 @@ async function warmUp(browser: Browser, o: HintsSessionOptions): Promise<number>
   return visits;
 }
 
+/** The document's request → the last loadingFinished of a late resource, ms (CDP's monotonic clock). */
+function lateEnd(events: CdpNetworkEvents, late: ReadonlySet<string> | undefined): number | undefined {
+  const doc = events.sent[0];
+  if (!late || late.size === 0 || !doc) return undefined;
+  const ids = new Set(
+    events.sent
+      .filter((e) => {
+        try {
+          const u = new URL(e.url);
+          return late.has(`${u.hostname}${u.pathname}`);
+        } catch {
+          return false;
+        }
+      })
+      .map((e) => e.requestId),
+  );
+  const ends = events.ended.filter((e) => ids.has(e.requestId) && !e.failed).map((e) => e.timestamp);
+  return ends.length === 0 ? undefined : Math.round((Math.max(...ends) - doc.timestamp) * 1000);
+}
+
 /** What the origins served since log line `before`: the measured load's requests, favicon aside. */
 export function servedSince(origins: Origins, before: number): Pick<HintsRun, 'serverRequests' | 'duplicates' | 'paths'> {
   const served = origins.accessLog().slice(before).map((e) => `${e.origin}${e.path}`).filter((p) => !p.endsWith('/favicon.ico'));
@@ -206,8 +233,10 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
     })`)) as { fcp: number | null; lcp: number | null };
     const network = chromiumNetworkTiming(events);
     if (!network) throw new Error(`${o.contender} ${o.url}: no finished document request`);
+    const lateEndMs = lateEnd(events, o.lateResources);
     return {
       completeMs: network.totalMs,
+      ...(lateEndMs !== undefined ? { lateEndMs } : {}),
       fcpMs: paints.fcp,
       lcpMs: paints.lcp,
       ...servedSince(o.origins, before),
