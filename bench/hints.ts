@@ -1,6 +1,6 @@
 /**
  * `node dist/bench/hints.js [--runs N] [--links a,b] [--pages a,b] [--browsers chromium,firefox]
- * [--out FILE]` — learned hints in the user's own browser: each browser alone vs with the built
+ * [--hints-off] [--out FILE]` — learned hints in the user's own browser: each browser alone vs with the built
  * getlist extension, on the packet-level link (as root, in network namespaces), HTTPS/HTTP2 from
  * nginx origins sending `Cache-Control: no-store` (real-news: its http/1.1 first party). Each run:
  * two warm-up visits in one profile (the extension learns its list; the browser's own predictor
@@ -9,6 +9,8 @@
  * the paired ratios, the path verdict that cut the hint list, and the origins' request counts
  * (extra or duplicate requests must be 0); writes bench/results/hints-latest.json. Chromium's times
  * are CDP's, Firefox's its own Resource and Paint Timing (its driver runs inside the namespace).
+ * `--hints-off` adds Chromium with the extension and its hints switched off: the extension's own
+ * cost, so what the hints cost is told apart from it.
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -43,6 +45,8 @@ const PLAIN_PAGES = ['pm95-2544-10'];
 const BROWSERS = ['chromium', 'firefox'] as const;
 type BrowserName = (typeof BROWSERS)[number];
 const pair = (b: BrowserName): [HintsContender, HintsContender] => [b, `${b}+getlist`];
+/** The contenders of one run, in the order of an even run. */
+const contendersOf = (b: BrowserName, hintsOff: boolean): HintsContender[] => (hintsOff && b === 'chromium' ? [...pair(b), 'chromium+getlist-off'] : pair(b));
 
 function arg(argv: readonly string[], flag: string): string[] | undefined {
   const i = argv.indexOf(flag);
@@ -66,7 +70,7 @@ interface Cell {
   overhead?: HintsOverhead;
 }
 
-async function runLink(name: string, pages: readonly string[], browsers: readonly BrowserName[], runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
+async function runLink(name: string, pages: readonly string[], browsers: readonly BrowserName[], hintsOff: boolean, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
   const params = LINKS[name] as LinkParams;
   const origins = [...new Set(pages.flatMap((p) => getBenchPage(p).origins))];
   const link = await startLink({ ...params, hosts: origins.length, seed: 1 });
@@ -80,11 +84,11 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
     for (const page of pages) {
       const url = served.pageUrl(page, getBenchPage(page).documentScheme ?? 'https');
       const lateResources = new Set(getBenchPage(page).resources.filter((r) => r.discoveredBy !== 'html').map((r) => `${r.origin}${r.path}`));
-      const byBrowser = new Map(browsers.map((browser) => [browser, { link: name, page, browser, late: LATE_PAGES.includes(page), runs: { [browser]: [], [`${browser}+getlist`]: [] }, errors: [] } as Cell]));
+      const byBrowser = new Map(browsers.map((browser) => [browser, { link: name, page, browser, late: LATE_PAGES.includes(page), runs: Object.fromEntries(contendersOf(browser, hintsOff).map((c) => [c, []])), errors: [] } as Cell]));
       cells.push(...byBrowser.values());
       for (let run = 0; run < runs; run++) {
         for (const [browser, cell] of byBrowser) {
-          const order = run % 2 === 0 ? pair(browser) : pair(browser).reverse();
+          const order = run % 2 === 0 ? contendersOf(browser, hintsOff) : contendersOf(browser, hintsOff).reverse();
           const done = new Map<HintsContender, HintsRun>();
           for (const contender of order) {
             try {
@@ -93,19 +97,20 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
               if (r.learned !== undefined) {
                 if (cell.overhead === undefined) cell.overhead = hintsOverhead(r.learned, url);
                 // The path verdict the measured load's list was cut by (src/hints/path-sample.ts).
-                const path = hintsFor(learnedStateFromJson(r.learned).entries, url, DEFAULT_HINT_LIMITS).path;
-                if (path) r.path = path;
+                const list = hintsFor(learnedStateFromJson(r.learned).entries, url, DEFAULT_HINT_LIMITS);
+                if (list.path) r.path = list.path;
+                r.preloads = list.preloads.map((p) => `${p.as} ${p.href}`);
               }
               delete r.learned;
               done.set(contender, r);
-              progress(`${name} ${page} run ${run + 1}/${runs} ${contender}: ${Math.round(r.completeMs)} ms, fcp ${Math.round(r.fcpMs ?? NaN)}, lcp ${Math.round(r.lcpMs ?? NaN)}, ${r.serverRequests} requests${r.hints !== undefined ? `, ${r.hints} hints` : ''}${r.path ? `, path ${r.path.criticalRtts} RTTs${r.path.bandwidthBound ? ' (bandwidth-bound)' : ''}` : ''}${r.duplicates.length ? `, DUPLICATES ${r.duplicates.join(' ')}` : ''}`);
+              progress(`${name} ${page} run ${run + 1}/${runs} ${contender}: ${Math.round(r.completeMs)} ms, fcp ${Math.round(r.fcpMs ?? NaN)}, lcp ${Math.round(r.lcpMs ?? NaN)}, ${r.serverRequests} requests${r.hints !== undefined ? `, ${r.hints} hints` : ''}${r.path ? `, path ${r.path.criticalRtts} RTTs${r.path.bandwidthBound ? ' (bandwidth-bound)' : ''}` : ''}${r.preloads ? `, preloads [${r.preloads.map((p) => p.replace(/^(\w+) .*\//, '$1 ')).join(', ')}]` : ''}${r.duplicates.length ? `, DUPLICATES ${r.duplicates.join(' ')}` : ''}`);
             } catch (err) {
               cell.errors.push(`${contender} run ${run + 1}: ${(err as Error).message}`);
               progress(`${name} ${page} run ${run + 1} ${contender}: ERROR ${(err as Error).message.slice(0, 200)}`);
             }
           }
-          // Only whole pairs are kept: the spread is of paired ratios.
-          if (done.size === 2) for (const [contender, r] of done) cell.runs[contender]?.push(r);
+          // Only whole sets are kept: the spread is of paired ratios.
+          if (done.size === order.length) for (const [contender, r] of done) cell.runs[contender]?.push(r);
         }
       }
     }
@@ -141,6 +146,16 @@ function lateCell(a: readonly HintsRun[]): string {
   return ends.length === 0 ? '—' : `${Math.round(median(ends))} of ${Math.round(median(a.map((r) => r.completeMs)))}`;
 }
 
+/** The extension with its hints switched off, against the browser alone: the extension's own cost. */
+function offCell(a: readonly HintsRun[], off: readonly HintsRun[] | undefined): string {
+  if (!off || off.length === 0) return '—';
+  const r = (f: (x: HintsRun) => number | null) => {
+    const m = (rs: readonly HintsRun[]) => median(rs.map(f).filter((x): x is number => x !== null));
+    return (m(off) / m(a)).toFixed(2);
+  };
+  return `${r((x) => x.completeMs)} / ${r((x) => x.fcpMs)}`;
+}
+
 function pathCell(b: readonly HintsRun[]): string {
   const paths = b.flatMap((r) => (r.path ? [r.path] : []));
   if (paths.length === 0) return '—';
@@ -150,8 +165,8 @@ function pathCell(b: readonly HintsRun[]): string {
 
 function table(cells: readonly Cell[]): string {
   const rows = [
-    '| browser | link | page | late | late-found done (alone, ms) | runs | path (critical bytes in RTTs) | complete ms (alone / +getlist / ratio [paired range]) | FCP ms | LCP ms | hints | server requests (alone / +getlist) | extra | duplicates | hintsFor µs |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| browser | link | page | late | late-found done (alone, ms) | runs | path (critical bytes in RTTs) | complete ms (alone / +getlist / ratio [paired range]) | FCP ms | LCP ms | hints | server requests (alone / +getlist) | extra | duplicates | hintsFor µs | getlist, hints off: complete / FCP ratio to alone |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const c of cells) {
     const [alone, hinted] = pair(c.browser);
@@ -162,7 +177,7 @@ function table(cells: readonly Cell[]): string {
     const extra = new Set(b.flatMap((r) => r.paths.filter((p) => !baseline.has(p))));
     const dups = b.reduce((n, r) => n + r.duplicates.length, 0);
     rows.push(
-      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${median(b.map((r) => r.hints ?? 0))} | ${m(a, (r) => r.serverRequests)} / ${m(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} |`,
+      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${median(b.map((r) => r.hints ?? 0))} | ${m(a, (r) => r.serverRequests)} / ${m(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs['chromium+getlist-off'])} |`,
     );
   }
   return rows.join('\n');
@@ -175,13 +190,14 @@ async function main(argv: readonly string[]): Promise<number> {
   const links = arg(argv, '--links') ?? Object.keys(LINKS);
   const pages = arg(argv, '--pages') ?? [...LATE_PAGES, ...PLAIN_PAGES];
   const browsers = (arg(argv, '--browsers') ?? ['chromium']) as BrowserName[];
+  const hintsOff = argv.includes('--hints-off');
   for (const b of browsers) if (!BROWSERS.includes(b)) throw new Error(`unknown browser ${b}; expected ${BROWSERS.join(', ')}`);
   const out = arg(argv, '--out')?.[0] ?? join(root, 'bench', 'results', 'hints-latest.json');
   const progress = (s: string) => process.stderr.write(`[hints] ${s}\n`);
   const cells: Cell[] = [];
   for (const l of links) {
     if (!LINKS[l]) throw new Error(`unknown link ${l}; expected ${Object.keys(LINKS).join(', ')}`);
-    cells.push(...(await runLink(l, pages, browsers, runs, join(root, 'dist', 'extension'), progress)));
+    cells.push(...(await runLink(l, pages, browsers, hintsOff, runs, join(root, 'dist', 'extension'), progress)));
     writeFileSync(out, `${JSON.stringify({ command: ['node', 'dist/bench/hints.js', ...argv].join(' '), links: LINKS, cells }, null, 2)}\n`);
   }
   process.stdout.write(`${table(cells)}\nwrote ${out}\n`);

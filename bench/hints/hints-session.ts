@@ -17,7 +17,11 @@ import type { Origins } from '../origins/start-origins';
 import type { PathVerdict } from '../../src/hints/hint-types';
 import { CHROMIUM_QUIET_FLAGS } from '../run/chromium-flags';
 
-export type HintsContender = 'chromium' | 'chromium+getlist' | 'firefox' | 'firefox+getlist';
+/**
+ * Each browser alone, with getlist, and (Chromium, `--hints-off`) with getlist and its hints
+ * switched off in the options: the extension's own cost, apart from what the hints do.
+ */
+export type HintsContender = 'chromium' | 'chromium+getlist' | 'chromium+getlist-off' | 'firefox' | 'firefox+getlist';
 
 export interface HintsSessionOptions {
   clientNs: string;
@@ -56,6 +60,8 @@ export interface HintsRun {
   hints?: number;
   /** The learned state as the extension stored it (getlist only), for the overhead measurement. */
   learned?: unknown;
+  /** The page's preloads (`as url`) as the learned state gives them (getlist only). */
+  preloads?: string[];
   /** The path verdict of the page's hint list (getlist only; absent when no visit measured its path). */
   path?: PathVerdict;
 }
@@ -71,7 +77,7 @@ export function killHintBrowsersSync(): void {
 }
 
 async function launch(o: HintsSessionOptions, dir: string): Promise<Browser> {
-  const withExtension = o.contender === 'chromium+getlist';
+  const withExtension = o.contender.startsWith('chromium+getlist');
   const browser = await puppeteer.launch({
     executablePath: writeWrapper(dir, o.clientNs),
     headless: true,
@@ -210,6 +216,8 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
     browser = await launch(o, dir);
     // The extension's background is running before the first visit, as in a browser in use.
     if (o.contender === 'chromium+getlist') await inWorker(browser, 'chrome.runtime.id');
+    // Options → "Early hints" off: nothing learned, no rules; the rest of the extension runs.
+    if (o.contender === 'chromium+getlist-off') await inWorker(browser, `chrome.storage.local.set({ 'getlist.settings.v1': { hints: false } })`);
     const warmUpVisits = await warmUp(browser, o);
     await close(browser);
 
