@@ -9,10 +9,12 @@
  * the paired ratios, the path verdict that cut the hint list, and the origins' request counts
  * (extra or duplicate requests must be 0); writes bench/results/hints-latest.json. Chromium's times
  * are CDP's, Firefox's its own Resource and Paint Timing (its driver runs inside the namespace).
- * `--hints-off` adds Chromium with the extension and its hints switched off: the extension's own
+ * `node dist/bench/hints.js --table a.json,b.json [--out merged.json]` prints one table of cells run
+ * separately (each run under the shared benchmark lock). `--hints-off` adds Chromium with the extension and its hints switched off: the extension's own
  * cost, so what the hints cost is told apart from it.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { getBenchPage } from './corpus/bench-corpus';
 import { hintsFor } from '../src/hints/hint-list';
@@ -53,6 +55,10 @@ function arg(argv: readonly string[], flag: string): string[] | undefined {
   return i < 0 ? undefined : (argv[i + 1] ?? '').split(',').filter(Boolean);
 }
 
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
@@ -68,6 +74,8 @@ interface Cell {
   runs: Partial<Record<HintsContender, HintsRun[]>>;
   errors: string[];
   overhead?: HintsOverhead;
+  /** 1-minute load average when the cell started and when it ended (a shared machine). */
+  load?: [number, number];
 }
 
 async function runLink(name: string, pages: readonly string[], browsers: readonly BrowserName[], hintsOff: boolean, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
@@ -86,6 +94,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
       const lateResources = new Set(getBenchPage(page).resources.filter((r) => r.discoveredBy !== 'html').map((r) => `${r.origin}${r.path}`));
       const byBrowser = new Map(browsers.map((browser) => [browser, { link: name, page, browser, late: LATE_PAGES.includes(page), runs: Object.fromEntries(contendersOf(browser, hintsOff).map((c) => [c, []])), errors: [] } as Cell]));
       cells.push(...byBrowser.values());
+      const loadAtStart = loadavg()[0] ?? NaN;
       for (let run = 0; run < runs; run++) {
         for (const [browser, cell] of byBrowser) {
           const order = run % 2 === 0 ? contendersOf(browser, hintsOff) : contendersOf(browser, hintsOff).reverse();
@@ -113,6 +122,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
           if (done.size === order.length) for (const [contender, r] of done) cell.runs[contender]?.push(r);
         }
       }
+      for (const cell of byBrowser.values()) cell.load = [round2(loadAtStart), round2(loadavg()[0] ?? NaN)];
     }
   } finally {
     await served?.stop().catch(() => undefined);
@@ -165,8 +175,8 @@ function pathCell(b: readonly HintsRun[]): string {
 
 function table(cells: readonly Cell[]): string {
   const rows = [
-    '| browser | link | page | late | late-found done (alone, ms) | runs | path (critical bytes in RTTs) | complete ms (alone / +getlist / ratio [paired range]) | FCP ms | LCP ms | hints | server requests (alone / +getlist) | extra | duplicates | hintsFor µs | getlist, hints off: complete / FCP ratio to alone |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| browser | link | page | late | late-found done (alone, ms) | runs | path (critical bytes in RTTs) | complete ms (alone / +getlist / ratio [paired range]) | FCP ms | LCP ms | hints | server requests (alone / +getlist) | extra | duplicates | hintsFor µs | getlist, hints off: complete / FCP ratio to alone | load avg (start → end) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const c of cells) {
     const [alone, hinted] = pair(c.browser);
@@ -177,13 +187,30 @@ function table(cells: readonly Cell[]): string {
     const extra = new Set(b.flatMap((r) => r.paths.filter((p) => !baseline.has(p))));
     const dups = b.reduce((n, r) => n + r.duplicates.length, 0);
     rows.push(
-      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${median(b.map((r) => r.hints ?? 0))} | ${m(a, (r) => r.serverRequests)} / ${m(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs['chromium+getlist-off'])} |`,
+      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${median(b.map((r) => r.hints ?? 0))} | ${m(a, (r) => r.serverRequests)} / ${m(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs['chromium+getlist-off'])} | ${c.load ? `${c.load[0]} → ${c.load[1]}` : '—'} |`,
     );
   }
   return rows.join('\n');
 }
 
+/** `--table a.json,b.json [--out merged.json]`: one table of cells measured by separate (locked) runs. */
+function mergeTables(files: readonly string[], out: string | undefined): number {
+  const commands: string[] = [];
+  const cells: Cell[] = [];
+  for (const f of files) {
+    const r = JSON.parse(readFileSync(f, 'utf8')) as { command?: string; cells?: Cell[] };
+    if (r.command) commands.push(r.command);
+    // Results of the Chromium-only bench had no browser field.
+    for (const c of r.cells ?? []) cells.push({ ...c, browser: c.browser ?? 'chromium' });
+  }
+  if (out) writeFileSync(out, `${JSON.stringify({ commands, links: LINKS, cells }, null, 2)}\n`);
+  process.stdout.write(`${table(cells)}\n${out ? `wrote ${out}\n` : ''}`);
+  return 0;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
+  const tables = arg(argv, '--table');
+  if (tables) return mergeTables(tables, arg(argv, '--out')?.[0]);
   await ensureLinkPrivileges();
   const root = resolve(__dirname, '..', '..');
   const runs = Number(arg(argv, '--runs')?.[0] ?? 5);
