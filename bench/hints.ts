@@ -20,6 +20,7 @@ import { getBenchPage } from './corpus/bench-corpus';
 import { hintsFor } from '../src/hints/hint-list';
 import { DEFAULT_HINT_LIMITS } from '../src/hints/hint-types';
 import { learnedStateFromJson } from '../src/hints/learned-state-json';
+import { pageKey } from '../src/hints/site-template';
 import { hintsOverhead, type HintsOverhead } from './hints/hints-overhead';
 import { firefoxSession, killFirefoxDriversSync } from './hints/firefox-session';
 import { hintsSession, killHintBrowsersSync, type HintsContender, type HintsRun } from './hints/hints-session';
@@ -106,7 +107,9 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
               if (r.learned !== undefined) {
                 if (cell.overhead === undefined) cell.overhead = hintsOverhead(r.learned, url);
                 // The path verdict the measured load's list was cut by (src/hints/path-sample.ts).
-                const list = hintsFor(learnedStateFromJson(r.learned).entries, url, DEFAULT_HINT_LIMITS);
+                const state = learnedStateFromJson(r.learned);
+                const list = hintsFor(state.entries, url, DEFAULT_HINT_LIMITS);
+                r.samples = (state.entries.get(pageKey(url) ?? '')?.visits ?? []).map((v) => v.path ?? null);
                 if (list.path) r.path = list.path;
                 r.preloads = list.preloads.map((p) => `${p.as} ${p.href}`);
               }

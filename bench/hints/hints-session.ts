@@ -14,7 +14,7 @@ import puppeteer, { type Browser, type WebWorker } from 'puppeteer-core';
 import { chromiumNetworkTiming, type CdpNetworkEvents } from '../run/chromium-network-timing';
 import { recordNetwork, settle, writeWrapper, type ChromiumLoadOptions } from '../run/chromium-contender';
 import type { Origins } from '../origins/start-origins';
-import type { PathVerdict } from '../../src/hints/hint-types';
+import type { PathSample, PathVerdict } from '../../src/hints/hint-types';
 import { CHROMIUM_QUIET_FLAGS } from '../run/chromium-flags';
 
 /**
@@ -60,6 +60,8 @@ export interface HintsRun {
   hints?: number;
   /** The learned state as the extension stored it (getlist only), for the overhead measurement. */
   learned?: unknown;
+  /** What each learned visit of the page measured of its path (null: nothing), oldest first (getlist only). */
+  samples?: Array<PathSample | null>;
   /** The page's preloads (`as url`) as the learned state gives them (getlist only). */
   preloads?: string[];
   /** The path verdict of the page's hint list (getlist only; absent when no visit measured its path). */

@@ -15,7 +15,9 @@ import { pageKey, templateKey } from './site-template';
  * preload costs the first paint whatever it moves earlier that the paint does not need, so only
  * the paint's own late bytes are preloaded: late style sheets (`@import`, a late `<link>` — render-
  * blocking themselves) and the one LCP image candidate (the largest late image in the first
- * viewport); preconnects stay (no bytes). Fonts are dropped there: what the extension sees cannot
+ * viewport); preconnects only to origins that served style sheets or scripts before
+ * DOMContentLoaded (a connection opened early to an image origin lets its bytes in sooner, ahead
+ * of the render-blocking ones). Fonts are dropped there: what the extension sees cannot
  * tell a font the first viewport uses, nor `font-display` — with `swap` (the pages measured) text
  * paints in a fallback and the font is not on the paint's path. Everything else is dropped, not
  * sent at low priority: origins are separate connections on one link, so no stream priority
@@ -44,6 +46,7 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
     for (const o of recurringOrigins(entry, limits.minRecurrence)) {
       const id = `${o.crossorigin ?? ''} ${o.origin}`;
       if (preconnects.length >= limits.maxPreconnects || o.origin === documentOrigin || seenPreconnect.has(id)) continue;
+      if (path?.bandwidthBound && !o.critical) continue;
       seenPreconnect.add(id);
       preconnects.push({ rel: 'preconnect', href: o.origin, ...(o.crossorigin ? { crossorigin: o.crossorigin } : {}) });
     }
@@ -90,6 +93,7 @@ function recurring(entry: LearnedEntry, min: number): LearnedResource[] {
   return [...counts.values()].filter((c) => c.n >= min && c.late >= min && c.r.as !== 'script').map((c) => c.r);
 }
 
+/** Origins seen in at least `min` visits, by median first request; critical when any visit found them so. */
 function recurringOrigins(entry: LearnedEntry, min: number): LearnedOrigin[] {
   const counts = new Map<string, { o: LearnedOrigin; n: number; at: number[] }>();
   for (const v of entry.visits) {
@@ -99,6 +103,7 @@ function recurringOrigins(entry: LearnedEntry, min: number): LearnedOrigin[] {
       if (once.has(id)) continue;
       once.add(id);
       const c = counts.get(id) ?? { o, n: 0, at: [] };
+      if (o.critical) c.o = { ...c.o, critical: true };
       c.n++;
       c.at.push(o.atMs);
       counts.set(id, c);

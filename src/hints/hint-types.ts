@@ -35,6 +35,8 @@ export interface LearnedOrigin {
   crossorigin?: 'anonymous';
   /** ms from navigation start to its first request. */
   atMs: number;
+  /** It served a style sheet or script the page asked for before DOMContentLoaded: on the way to first paint. */
+  critical?: true;
 }
 
 /** What one load measured of its network path (path-sample.ts). */

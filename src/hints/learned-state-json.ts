@@ -71,7 +71,7 @@ function toPath(v: unknown): PathSample | undefined {
 
 function toOrigin(v: unknown): LearnedOrigin | undefined {
   if (!isObject(v) || !isUrl(v.origin) || !isNumber(v.atMs)) return undefined;
-  return { origin: v.origin, ...(v.crossorigin === 'anonymous' ? { crossorigin: 'anonymous' as const } : {}), atMs: v.atMs };
+  return { origin: v.origin, ...(v.crossorigin === 'anonymous' ? { crossorigin: 'anonymous' as const } : {}), atMs: v.atMs, ...(v.critical === true ? { critical: true as const } : {}) };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

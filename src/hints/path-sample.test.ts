@@ -86,14 +86,16 @@ describe('the path a page is loaded over', () => {
     expect(pathSampleOf(hidden)).toBeUndefined();
   });
 
-  test('the verdict is the median visit’s serialization in round trips', () => {
+  test('the most bandwidth-bound visit judges the path', () => {
     const slow = observeVisit(load(SLOW, 0), L);
     const far = observeVisit(load(FAR, 0), L);
     // 188 000 / 625 / 40 = 7.52 round trips; 188 000 / 2500 / 100 = 0.75.
     expect(pathVerdict([slow])).toEqual({ criticalRtts: 7.52, bandwidthBound: true, samples: 1 });
     expect(pathVerdict([far])).toEqual({ criticalRtts: 0.75, bandwidthBound: false, samples: 1 });
-    expect(pathVerdict([slow, far, slow])?.bandwidthBound).toBe(true);
-    expect(pathVerdict([far, slow, far])?.bandwidthBound).toBe(false);
+    // A visit whose timestamps were squeezed (rate read 10× the link's) does not clear a bound path.
+    const squeezed = { ...slow, path: { ...slow.path!, deliveryBytesPerMs: 6250 } };
+    expect(pathVerdict([squeezed, slow, squeezed])).toEqual({ criticalRtts: 7.52, bandwidthBound: true, samples: 3 });
+    expect(pathVerdict([far, far])?.bandwidthBound).toBe(false);
     expect(pathVerdict([{ ...slow, path: undefined }])).toBeUndefined();
     // The threshold sits between the two shapes.
     expect(0.75).toBeLessThan(BANDWIDTH_BOUND_RTTS);
@@ -114,14 +116,15 @@ describe('hints that never cost on a bandwidth-bound path', () => {
     expect(list.preconnects).toEqual(preconnects);
   });
 
-  test('a bandwidth-bound path gets only what the first paint needs: the late sheet and the LCP image candidate, and its preconnects', () => {
+  test('a bandwidth-bound path gets only what the first paint needs: the late sheet, the LCP image candidate, a connection to the origin of the render-blocking bytes', () => {
     const list = hintsFor(learned(SLOW, SLOW).entries, URL_, L);
     expect(list.path?.bandwidthBound).toBe(true);
     expect(list.preloads).toEqual([
       { rel: 'preload', href: `${CDN}/imported.css`, as: 'style', type: 'text/css' },
       { rel: 'preload', href: `${CDN}/bg/hero.jpg`, as: 'image' },
     ]);
-    expect(list.preconnects).toEqual(preconnects);
+    // The font origin served nothing before DOMContentLoaded but the (dropped) font.
+    expect(list.preconnects).toEqual([{ rel: 'preconnect', href: CDN }]);
   });
 
   test('the page’s own visits judge before its template’s; a visit without a sample leaves the verdict to those with one', () => {

@@ -13,9 +13,10 @@ import type { PathSample, PathVerdict, Visit } from './hint-types';
  *
  * The measure: `criticalBytes / deliveryBytesPerMs`, the serialization time of the page's
  * pre-DOMContentLoaded bytes, in round trips (`rttMs`). The delivery rate is the fastest large
- * response's (a lower bound on the path's capacity: a response sharing the link with others, or
- * still in slow start, is slower), so a doubtful path is judged bandwidth-bound — the side on
- * which hints cost nothing.
+ * response's: a response sharing the link with others, or still in slow start, is slower, so the
+ * fastest is the best lower bound on the path's capacity, and a far, fast path is not taken for
+ * a narrow one because its responses shared it. Across visits the most bound one judges
+ * (`pathVerdict`).
  */
 
 /** Responses smaller than this say more about round trips than about the rate. */
@@ -73,16 +74,19 @@ export function pathSampleOf(page: PageRecord): PathSample | undefined {
   return { criticalBytes, deliveryBytesPerMs: round(rate, 1000), rttMs: round(rttMs, 10) };
 }
 
-/** The verdict of the visits that measured their path; undefined when none did. */
+/**
+ * The verdict of the visits that measured their path; undefined when none did. The most
+ * bandwidth-bound visit judges: a visit can only look less bound than its path is when its
+ * timestamps were squeezed (a busy network thread reads a response late and whole, and its rate
+ * looks higher than the link's), so one bound visit outweighs any number of fast-looking ones.
+ */
 export function pathVerdict(visits: readonly Visit[]): PathVerdict | undefined {
   const rtts = visits
     .map((v) => v.path)
     .filter((p): p is PathSample => p !== undefined && p.deliveryBytesPerMs > 0 && p.rttMs > 0)
-    .map((p) => p.criticalBytes / p.deliveryBytesPerMs / p.rttMs)
-    .sort((a, b) => a - b);
+    .map((p) => p.criticalBytes / p.deliveryBytesPerMs / p.rttMs);
   if (rtts.length === 0) return undefined;
-  const m = Math.floor(rtts.length / 2);
-  const criticalRtts = rtts.length % 2 ? (rtts[m] as number) : ((rtts[m - 1] as number) + (rtts[m] as number)) / 2;
+  const criticalRtts = Math.max(...rtts);
   return { criticalRtts: round(criticalRtts, 100), bandwidthBound: criticalRtts >= BANDWIDTH_BOUND_RTTS, samples: rtts.length };
 }
 
