@@ -1,5 +1,5 @@
 import type { HintLimits, HintList, LearnedEntry, LearnedOrigin, LearnedResource, PathVerdict, PreconnectHint, PreloadHint } from './hint-types';
-import { pathVerdict } from './path-sample';
+import { pathVerdict, UNKNOWN_SIZE_BYTES } from './path-sample';
 import { pageKey, templateKey } from './site-template';
 
 /**
@@ -11,13 +11,14 @@ import { pageKey, templateKey } from './site-template';
  * or credentials mismatch would fetch them twice). Ranking: fonts, style sheets, images in the
  * first viewport (largest first), then other images in the order the page asked for them.
  *
- * On a bandwidth-bound path (path-sample.ts; the page's own visits judge, else its template's) a
- * preload costs the first paint whatever it moves earlier that the paint does not need, so only
- * the paint's own late bytes are preloaded: late style sheets (`@import`, a late `<link>` — render-
- * blocking themselves) and the one LCP image candidate (the largest late image in the first
- * viewport); preconnects only to origins that served style sheets or scripts before
- * DOMContentLoaded (a connection opened early to an image origin lets its bytes in sooner, ahead
- * of the render-blocking ones). Fonts are dropped there: what the extension sees cannot
+ * Where visits measured the path (path-sample.ts; the page's own visits judge, else its
+ * template's), a preload the first paint does not wait for may only take the bytes the link would
+ * carry idle before first paint (`budgetBytes`), in rank order, a resource of unknown size counted
+ * as UNKNOWN_SIZE_BYTES; what the paint waits for — late style sheets (`@import`, a late `<link>`,
+ * render-blocking themselves) and the one LCP image candidate (the largest late image in the first
+ * viewport) — is always preloaded. On a bandwidth-bound path (no idle bytes) preconnects go only
+ * to origins that served style sheets or scripts before DOMContentLoaded (a connection opened
+ * early to an image origin lets its bytes in sooner, ahead of the render-blocking ones). Fonts are dropped there: what the extension sees cannot
  * tell a font the first viewport uses, nor `font-display` — with `swap` (the pages measured) text
  * paints in a fallback and the font is not on the paint's path. Everything else is dropped, not
  * sent at low priority: origins are separate connections on one link, so no stream priority
@@ -34,12 +35,18 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
   // A URL fetched twice when hinted under any of the keys is never hinted again.
   const blocked = new Set(used.flatMap((e) => e.blocked));
   const path = used.map((e) => pathVerdict(e.visits)).find((v): v is PathVerdict => v !== undefined);
-  const lcpCandidate = path?.bandwidthBound ? largestViewportImage(used.flatMap((e) => recurring(e, limits.minRecurrence))) : undefined;
+  const lcpCandidate = path ? largestViewportImage(used.flatMap((e) => recurring(e, limits.minRecurrence))) : undefined;
   const paintNeeds = (r: LearnedResource) => r.as === 'style' || r.url === lcpCandidate;
+  // Bytes the other preloads may take: what the link carries in the idle time before first paint.
+  let budget = path ? path.budgetBytes : Infinity;
   for (const entry of used) {
     for (const r of rankResources(recurring(entry, limits.minRecurrence))) {
       if (preloads.length >= limits.maxPreloads || blocked.has(r.url) || seenPreload.has(r.url) || r.url === url) continue;
-      if (path?.bandwidthBound && !paintNeeds(r)) continue;
+      if (!paintNeeds(r)) {
+        const bytes = r.size > 0 ? r.size : UNKNOWN_SIZE_BYTES;
+        if (bytes > budget) continue;
+        budget -= bytes;
+      }
       seenPreload.add(r.url);
       preloads.push(toPreload(r));
     }

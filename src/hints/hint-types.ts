@@ -55,6 +55,11 @@ export interface PathVerdict {
   criticalRtts: number;
   /** `criticalRtts` ≥ BANDWIDTH_BOUND_RTTS: only what the first paint needs is preloaded. */
   bandwidthBound: boolean;
+  /**
+   * Bytes the link carries in BANDWIDTH_BOUND_RTTS round trips beyond the critical bytes (the
+   * smallest over the visits; 0 when bandwidth-bound): what preloads the paint does not need may take.
+   */
+  budgetBytes: number;
   /** Visits the verdict rests on. */
   samples: number;
 }

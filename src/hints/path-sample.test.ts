@@ -62,6 +62,7 @@ function load(link: Link, startedAt: number): PageRecord {
 /** 40 ms, 5 Mbit/s and 100 ms, 20 Mbit/s: the benchmark's two link shapes. */
 const SLOW: Link = { rate: 625, rttMs: 40 };
 const FAR: Link = { rate: 2500, rttMs: 100 };
+const MID: Link = { rate: 1250, rttMs: 50 };
 
 function learned(...links: Link[]): LearnedState {
   const state = createLearnedState();
@@ -90,11 +91,12 @@ describe('the path a page is loaded over', () => {
     const slow = observeVisit(load(SLOW, 0), L);
     const far = observeVisit(load(FAR, 0), L);
     // 188 000 / 625 / 40 = 7.52 round trips; 188 000 / 2500 / 100 = 0.75.
-    expect(pathVerdict([slow])).toEqual({ criticalRtts: 7.52, bandwidthBound: true, samples: 1 });
-    expect(pathVerdict([far])).toEqual({ criticalRtts: 0.75, bandwidthBound: false, samples: 1 });
+    // Idle bytes: 4 round trips of the link, less the critical bytes — 4 × 100 × 2500 − 188 000.
+    expect(pathVerdict([slow])).toEqual({ criticalRtts: 7.52, bandwidthBound: true, budgetBytes: 0, samples: 1 });
+    expect(pathVerdict([far])).toEqual({ criticalRtts: 0.75, bandwidthBound: false, budgetBytes: 812_000, samples: 1 });
     // A visit whose timestamps were squeezed (rate read 10× the link's) does not clear a bound path.
     const squeezed = { ...slow, path: { ...slow.path!, deliveryBytesPerMs: 6250 } };
-    expect(pathVerdict([squeezed, slow, squeezed])).toEqual({ criticalRtts: 7.52, bandwidthBound: true, samples: 3 });
+    expect(pathVerdict([squeezed, slow, squeezed])).toEqual({ criticalRtts: 7.52, bandwidthBound: true, budgetBytes: 0, samples: 3 });
     expect(pathVerdict([far, far])?.bandwidthBound).toBe(false);
     expect(pathVerdict([{ ...slow, path: undefined }])).toBeUndefined();
     // The threshold sits between the two shapes.
@@ -111,7 +113,7 @@ describe('hints that never cost on a bandwidth-bound path', () => {
 
   test('a far, fast path gets every late resource', () => {
     const list = hintsFor(learned(FAR, FAR).entries, URL_, L);
-    expect(list.path).toEqual({ criticalRtts: 0.75, bandwidthBound: false, samples: 2 });
+    expect(list.path).toEqual({ criticalRtts: 0.75, bandwidthBound: false, budgetBytes: 812_000, samples: 2 });
     expect(list.preloads.map((p) => p.href)).toEqual([`${FONTS}/face.woff2`, `${CDN}/imported.css`, `${CDN}/bg/hero.jpg`, `${CDN}/bg/small.png`, `${CDN}/late/promo.gif`]);
     expect(list.preconnects).toEqual(preconnects);
   });
@@ -127,12 +129,21 @@ describe('hints that never cost on a bandwidth-bound path', () => {
     expect(list.preconnects).toEqual([{ rel: 'preconnect', href: CDN }]);
   });
 
+  test('a path with some idle time before first paint: the other preloads fill it in rank order and no further', () => {
+    // 10 Mbit/s, 50 ms: 188 000 / 1250 / 50 = 3 round trips; idle 4 × 50 × 1250 − 188 000 = 62 000 bytes.
+    const list = hintsFor(learned(MID, MID).entries, URL_, L);
+    expect(list.path).toEqual({ criticalRtts: 3.01, bandwidthBound: false, budgetBytes: 62_000, samples: 2 });
+    // Font 20 000 and small.png 3 000 fit; promo.gif's 40 000 no longer does. The sheet and the LCP candidate are free.
+    expect(list.preloads.map((p) => p.href)).toEqual([`${FONTS}/face.woff2`, `${CDN}/imported.css`, `${CDN}/bg/hero.jpg`, `${CDN}/bg/small.png`]);
+    expect(list.preconnects).toEqual(preconnects);
+  });
+
   test('the page’s own visits judge before its template’s; a visit without a sample leaves the verdict to those with one', () => {
     const state = learned(SLOW, SLOW);
     const noSample = observeVisit(load(FAR, 9000), L);
     delete noSample.path;
     recordVisit(state, noSample, L);
-    expect(hintsFor(state.entries, URL_, L).path).toEqual({ criticalRtts: 7.52, bandwidthBound: true, samples: 2 });
+    expect(hintsFor(state.entries, URL_, L).path).toEqual({ criticalRtts: 7.52, bandwidthBound: true, budgetBytes: 0, samples: 2 });
   });
 
   test('the stored path round-trips; a malformed one is dropped and its visit kept', () => {

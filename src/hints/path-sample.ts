@@ -12,7 +12,9 @@ import type { PathSample, PathVerdict, Visit } from './hint-types';
  * stream priority can put it back in line (each origin has its own connection on the one link).
  *
  * The measure: `criticalBytes / deliveryBytesPerMs`, the serialization time of the page's
- * pre-DOMContentLoaded bytes, in round trips (`rttMs`). The delivery rate is the fastest large
+ * pre-DOMContentLoaded bytes, in round trips (`rttMs`); at BANDWIDTH_BOUND_RTTS or more the path is
+ * bandwidth-bound. Below, the link is idle for the rest of those round trips, and what it would
+ * carry in that time (`budgetBytes`) is what preloads the paint does not need may take. The delivery rate is the fastest large
  * response's: a response sharing the link with others, or still in slow start, is slower, so the
  * fastest is the best lower bound on the path's capacity, and a far, fast path is not taken for
  * a narrow one because its responses shared it. Across visits the most bound one judges
@@ -27,6 +29,9 @@ export const RATE_MIN_BYTES = 16 * 1024;
  * with render-blocking bytes worth hinting around; 100 ms / 20 Mbit/s gives 0.5–3.
  */
 export const BANDWIDTH_BOUND_RTTS = 4;
+
+/** What a preload of a resource whose size was not exposed (no Timing-Allow-Origin) is counted as. */
+export const UNKNOWN_SIZE_BYTES = 32 * 1024;
 
 /** What one page load says of its path; undefined when it measured no rate or no round trip. */
 export function pathSampleOf(page: PageRecord): PathSample | undefined {
@@ -81,13 +86,12 @@ export function pathSampleOf(page: PageRecord): PathSample | undefined {
  * looks higher than the link's), so one bound visit outweighs any number of fast-looking ones.
  */
 export function pathVerdict(visits: readonly Visit[]): PathVerdict | undefined {
-  const rtts = visits
-    .map((v) => v.path)
-    .filter((p): p is PathSample => p !== undefined && p.deliveryBytesPerMs > 0 && p.rttMs > 0)
-    .map((p) => p.criticalBytes / p.deliveryBytesPerMs / p.rttMs);
-  if (rtts.length === 0) return undefined;
-  const criticalRtts = Math.max(...rtts);
-  return { criticalRtts: round(criticalRtts, 100), bandwidthBound: criticalRtts >= BANDWIDTH_BOUND_RTTS, samples: rtts.length };
+  const paths = visits.map((v) => v.path).filter((p): p is PathSample => p !== undefined && p.deliveryBytesPerMs > 0 && p.rttMs > 0);
+  if (paths.length === 0) return undefined;
+  const criticalRtts = Math.max(...paths.map((p) => p.criticalBytes / p.deliveryBytesPerMs / p.rttMs));
+  // What the link carries in BANDWIDTH_BOUND_RTTS round trips beyond the critical bytes.
+  const budgetBytes = Math.max(0, Math.min(...paths.map((p) => BANDWIDTH_BOUND_RTTS * p.rttMs * p.deliveryBytesPerMs - p.criticalBytes)));
+  return { criticalRtts: round(criticalRtts, 100), bandwidthBound: criticalRtts >= BANDWIDTH_BOUND_RTTS, budgetBytes: Math.round(budgetBytes), samples: paths.length };
 }
 
 function round(x: number, by: number): number {
