@@ -1,17 +1,28 @@
 /**
- * `node dist/bench/hints.js [--runs N] [--links a,b] [--pages a,b] [--out FILE]` — learned hints in
- * the user's own browser: Chromium alone vs Chromium with the built getlist extension, on the
- * packet-level link (as root, in network namespaces), HTTPS/HTTP2 from nginx origins sending
- * `Cache-Control: no-store`. Each run: two warm-up visits in one profile (the extension learns its
- * list; Chromium's own predictor learns too), a browser restart, the measured visit. Contenders
- * alternate within a run. Prints page complete, FCP and LCP side by side with ratios, and the
- * origins' request counts (extra or duplicate requests must be 0); writes
- * bench/results/hints-latest.json.
+ * `node dist/bench/hints.js [--runs N] [--links a,b] [--pages a,b] [--browsers chromium,firefox]
+ * [--hints-off] [--out FILE]` — learned hints in the user's own browser: each browser alone vs with the built
+ * getlist extension, on the packet-level link (as root, in network namespaces), HTTPS/HTTP2 from
+ * nginx origins sending `Cache-Control: no-store` (real-news: its http/1.1 first party). Each run:
+ * two warm-up visits in one profile (the extension learns its list; the browser's own predictor
+ * learns too), a browser restart, the measured visit; a run is a pair, back to back, the order
+ * alternating by run. Prints page complete, FCP and LCP as medians with the ratio and the range of
+ * the paired ratios, the path verdict that cut the hint list, and the origins' request counts
+ * (extra or duplicate requests must be 0); writes bench/results/hints-latest.json. Chromium's times
+ * are CDP's, Firefox's its own Resource and Paint Timing (its driver runs inside the namespace).
+ * `node dist/bench/hints.js --table a.json,b.json [--out merged.json]` prints one table of cells run
+ * separately (each run under the shared benchmark lock). `--hints-off` adds Chromium with the extension and its hints switched off: the extension's own
+ * cost, so what the hints cost is told apart from it.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { getBenchPage } from './corpus/bench-corpus';
+import { hintsFor } from '../src/hints/hint-list';
+import { DEFAULT_HINT_LIMITS } from '../src/hints/hint-types';
+import { learnedStateFromJson } from '../src/hints/learned-state-json';
+import { pageKey } from '../src/hints/site-template';
 import { hintsOverhead, type HintsOverhead } from './hints/hints-overhead';
+import { firefoxSession, killFirefoxDriversSync } from './hints/firefox-session';
 import { hintsSession, killHintBrowsersSync, type HintsContender, type HintsRun } from './hints/hints-session';
 import { hostResolverRules } from './link/host-resolution';
 import { startLink } from './link/link-emulator';
@@ -26,14 +37,27 @@ const LINKS: Readonly<Record<string, LinkParams>> = {
   'mcmanus-100': linkPreset('mcmanus-100'),
   'hints-40-5': { rttMs: 40, downBitsPerSec: 5_000_000, upBitsPerSec: 5_000_000, loss: 0 },
 };
-/** Pages with late discoveries (CSS fonts and backgrounds, script-inserted images), then one without. */
-const LATE_PAGES = ['almanac-median', 'mcmanus-159'];
+/**
+ * Pages with late discoveries (CSS fonts and backgrounds, `@import`s, script-inserted images): the
+ * almanac's median page, McManus' page, and the real-shaped pages (bench/corpus/page-real.ts,
+ * each loaded over its own document scheme); then one without.
+ */
+const LATE_PAGES = ['almanac-median', 'mcmanus-159', 'real-news', 'real-shop', 'real-small'];
 const PLAIN_PAGES = ['pm95-2544-10'];
-const CONTENDERS: readonly HintsContender[] = ['chromium', 'chromium+getlist'];
+/** Each browser alone and with getlist; a run makes the pair back to back (order alternating by run). */
+const BROWSERS = ['chromium', 'firefox'] as const;
+type BrowserName = (typeof BROWSERS)[number];
+const pair = (b: BrowserName): [HintsContender, HintsContender] => [b, `${b}+getlist`];
+/** The contenders of one run, in the order of an even run. */
+const contendersOf = (b: BrowserName, hintsOff: boolean): HintsContender[] => (hintsOff && b === 'chromium' ? [...pair(b), 'chromium+getlist-off'] : pair(b));
 
 function arg(argv: readonly string[], flag: string): string[] | undefined {
   const i = argv.indexOf(flag);
   return i < 0 ? undefined : (argv[i + 1] ?? '').split(',').filter(Boolean);
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
 }
 
 function median(xs: readonly number[]): number {
@@ -45,13 +69,17 @@ function median(xs: readonly number[]): number {
 interface Cell {
   link: string;
   page: string;
+  browser: BrowserName;
   late: boolean;
-  runs: Record<HintsContender, HintsRun[]>;
+  /** `[alone, +getlist]` runs, index i of each from the same pair. */
+  runs: Partial<Record<HintsContender, HintsRun[]>>;
   errors: string[];
   overhead?: HintsOverhead;
+  /** 1-minute load average when the cell started and when it ended (a shared machine). */
+  load?: [number, number];
 }
 
-async function runLink(name: string, pages: readonly string[], runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
+async function runLink(name: string, pages: readonly string[], browsers: readonly BrowserName[], hintsOff: boolean, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
   const params = LINKS[name] as LinkParams;
   const origins = [...new Set(pages.flatMap((p) => getBenchPage(p).origins))];
   const link = await startLink({ ...params, hosts: origins.length, seed: 1 });
@@ -59,27 +87,45 @@ async function runLink(name: string, pages: readonly string[], runs: number, ext
   let served: Awaited<ReturnType<typeof startOrigins>> | undefined;
   try {
     const hostMap = Object.fromEntries(origins.map((n, i) => [n, link.serverAddrs[i] ?? '']));
+    // Chromium is given the names by flag; Firefox reads the namespace's hosts file.
     link.setClientHosts(hostMap);
     served = await startOrigins({ bindings: origins.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })), pages, linkHosts: 'name', spawn: netnsSpawn(link.serverNs) });
     for (const page of pages) {
-      const cell: Cell = { link: name, page, late: LATE_PAGES.includes(page), runs: { chromium: [], 'chromium+getlist': [] }, errors: [] };
-      cells.push(cell);
-      const url = served.pageUrl(page, 'https');
+      const url = served.pageUrl(page, getBenchPage(page).documentScheme ?? 'https');
+      const lateResources = new Set(getBenchPage(page).resources.filter((r) => r.discoveredBy !== 'html').map((r) => `${r.origin}${r.path}`));
+      const byBrowser = new Map(browsers.map((browser) => [browser, { link: name, page, browser, late: LATE_PAGES.includes(page), runs: Object.fromEntries(contendersOf(browser, hintsOff).map((c) => [c, []])), errors: [] } as Cell]));
+      cells.push(...byBrowser.values());
+      const loadAtStart = loadavg()[0] ?? NaN;
       for (let run = 0; run < runs; run++) {
-        const order = run % 2 === 0 ? CONTENDERS : [...CONTENDERS].reverse();
-        for (const contender of order) {
-          try {
-            const r = await hintsSession({ clientNs: link.clientNs, url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served });
-            if (r.learned !== undefined && cell.overhead === undefined) cell.overhead = hintsOverhead(r.learned, url);
-            delete r.learned;
-            cell.runs[contender].push(r);
-            progress(`${name} ${page} run ${run + 1}/${runs} ${contender}: ${Math.round(r.completeMs)} ms, fcp ${Math.round(r.fcpMs ?? NaN)}, lcp ${Math.round(r.lcpMs ?? NaN)}, ${r.serverRequests} requests${r.hints !== undefined ? `, ${r.hints} hints` : ''}${r.duplicates.length ? `, DUPLICATES ${r.duplicates.join(' ')}` : ''}`);
-          } catch (err) {
-            cell.errors.push(`${contender} run ${run + 1}: ${(err as Error).message}`);
-            progress(`${name} ${page} run ${run + 1} ${contender}: ERROR ${(err as Error).message.slice(0, 200)}`);
+        for (const [browser, cell] of byBrowser) {
+          const order = run % 2 === 0 ? contendersOf(browser, hintsOff) : contendersOf(browser, hintsOff).reverse();
+          const done = new Map<HintsContender, HintsRun>();
+          for (const contender of order) {
+            try {
+              const session = browser === 'firefox' ? firefoxSession : hintsSession;
+              const r = await session({ clientNs: link.clientNs, url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served, lateResources });
+              if (r.learned !== undefined) {
+                if (cell.overhead === undefined) cell.overhead = hintsOverhead(r.learned, url);
+                // The path verdict the measured load's list was cut by (src/hints/path-sample.ts).
+                const state = learnedStateFromJson(r.learned);
+                const list = hintsFor(state.entries, url, DEFAULT_HINT_LIMITS);
+                r.samples = (state.entries.get(pageKey(url) ?? '')?.visits ?? []).map((v) => v.path ?? null);
+                if (list.path) r.path = list.path;
+                r.preloads = list.preloads.map((p) => `${p.as} ${p.href}`);
+              }
+              delete r.learned;
+              done.set(contender, r);
+              progress(`${name} ${page} run ${run + 1}/${runs} ${contender}: ${Math.round(r.completeMs)} ms, fcp ${Math.round(r.fcpMs ?? NaN)}, lcp ${Math.round(r.lcpMs ?? NaN)}, ${r.serverRequests} requests${r.hints !== undefined ? `, ${r.hints} hints` : ''}${r.path ? `, path ${r.path.criticalRtts} RTTs${r.path.bandwidthBound ? ' (bandwidth-bound)' : ''}` : ''}${r.preloads ? `, preloads [${r.preloads.map((p) => p.replace(/^(\w+) .*\//, '$1 ')).join(', ')}]` : ''}${r.duplicates.length ? `, DUPLICATES ${r.duplicates.join(' ')}` : ''}`);
+            } catch (err) {
+              cell.errors.push(`${contender} run ${run + 1}: ${(err as Error).message}`);
+              progress(`${name} ${page} run ${run + 1} ${contender}: ERROR ${(err as Error).message.slice(0, 200)}`);
+            }
           }
+          // Only whole sets are kept: the spread is of paired ratios.
+          if (done.size === order.length) for (const [contender, r] of done) cell.runs[contender]?.push(r);
         }
       }
+      for (const cell of byBrowser.values()) cell.load = [round2(loadAtStart), round2(loadavg()[0] ?? NaN)];
     }
   } finally {
     await served?.stop().catch(() => undefined);
@@ -88,37 +134,100 @@ async function runLink(name: string, pages: readonly string[], runs: number, ext
   return cells;
 }
 
+/**
+ * Runs are pairs (both contenders back to back, order alternating): a metric's spread is the
+ * range of the paired ratios +getlist / alone, beside the ratio of the medians.
+ */
+function ratioCell(a: readonly HintsRun[], b: readonly HintsRun[], f: (r: HintsRun) => number | null): string {
+  const m = (rs: readonly HintsRun[]) => median(rs.map(f).filter((x): x is number => x !== null));
+  const x = m(a);
+  const y = m(b);
+  const paired: number[] = [];
+  a.forEach((r, i) => {
+    const u = f(r);
+    const other = b[i];
+    const v = other ? f(other) : null;
+    if (u !== null && v !== null && u > 0) paired.push(v / u);
+  });
+  const spread = paired.length > 1 ? ` [${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)}]` : '';
+  return `${Math.round(x)} / ${Math.round(y)} / **${(y / x).toFixed(2)}**${spread}`;
+}
+
+/** When the late-found resources were done unhinted, against the page's completion (medians). */
+function lateCell(a: readonly HintsRun[]): string {
+  const ends = a.flatMap((r) => (r.lateEndMs !== undefined ? [r.lateEndMs] : []));
+  return ends.length === 0 ? '—' : `${Math.round(median(ends))} of ${Math.round(median(a.map((r) => r.completeMs)))}`;
+}
+
+/** The extension with its hints switched off, against the browser alone: the extension's own cost. */
+function offCell(a: readonly HintsRun[], off: readonly HintsRun[] | undefined): string {
+  if (!off || off.length === 0) return '—';
+  const r = (f: (x: HintsRun) => number | null) => {
+    const m = (rs: readonly HintsRun[]) => median(rs.map(f).filter((x): x is number => x !== null));
+    return (m(off) / m(a)).toFixed(2);
+  };
+  return `${r((x) => x.completeMs)} / ${r((x) => x.fcpMs)}`;
+}
+
+function pathCell(b: readonly HintsRun[]): string {
+  const paths = b.flatMap((r) => (r.path ? [r.path] : []));
+  if (paths.length === 0) return '—';
+  const bound = paths.filter((p) => p.bandwidthBound).length;
+  return `${median(paths.map((p) => p.criticalRtts)).toFixed(1)} RTTs, ${bound}/${paths.length} bw-bound`;
+}
+
 function table(cells: readonly Cell[]): string {
-  const rows = ['| link | page | late | complete ms (chromium / +getlist / ratio) | FCP ms (ratio) | LCP ms (ratio) | hints | server requests (chromium / +getlist) | extra | duplicates | hintsFor µs |', '|---|---|---|---|---|---|---|---|---|---|---|'];
+  const rows = [
+    '| browser | link | page | late | late-found done (alone, ms) | runs | path (critical bytes in RTTs) | complete ms (alone / +getlist / ratio [paired range]) | FCP ms | LCP ms | hints | server requests (alone / +getlist) | extra | duplicates | hintsFor µs | getlist, hints off: complete / FCP ratio to alone | load avg (start → end) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const c of cells) {
-    const a = c.runs.chromium;
-    const b = c.runs['chromium+getlist'];
+    const [alone, hinted] = pair(c.browser);
+    const a = c.runs[alone] ?? [];
+    const b = c.runs[hinted] ?? [];
     const m = (rs: HintsRun[], f: (r: HintsRun) => number | null) => median(rs.map(f).filter((x): x is number => x !== null));
-    const pair = (f: (r: HintsRun) => number | null) => {
-      const x = m(a, f);
-      const y = m(b, f);
-      return `${Math.round(x)} / ${Math.round(y)} / ${(y / x).toFixed(2)}`;
-    };
     const baseline = new Set(a.flatMap((r) => r.paths));
     const extra = new Set(b.flatMap((r) => r.paths.filter((p) => !baseline.has(p))));
     const dups = b.reduce((n, r) => n + r.duplicates.length, 0);
-    rows.push(`| ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${pair((r) => r.completeMs)} | ${pair((r) => r.fcpMs)} | ${pair((r) => r.lcpMs)} | ${median(b.map((r) => r.hints ?? 0))} | ${m(a, (r) => r.serverRequests)} / ${m(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} |`);
+    rows.push(
+      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${median(b.map((r) => r.hints ?? 0))} | ${m(a, (r) => r.serverRequests)} / ${m(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs['chromium+getlist-off'])} | ${c.load ? `${c.load[0]} → ${c.load[1]}` : '—'} |`,
+    );
   }
   return rows.join('\n');
 }
 
+/** `--table a.json,b.json [--out merged.json]`: one table of cells measured by separate (locked) runs. */
+function mergeTables(files: readonly string[], out: string | undefined): number {
+  const commands: string[] = [];
+  const cells: Cell[] = [];
+  for (const f of files) {
+    const r = JSON.parse(readFileSync(f, 'utf8')) as { command?: string; cells?: Cell[] };
+    if (r.command) commands.push(r.command);
+    // Results of the Chromium-only bench had no browser field.
+    for (const c of r.cells ?? []) cells.push({ ...c, browser: c.browser ?? 'chromium' });
+  }
+  if (out) writeFileSync(out, `${JSON.stringify({ commands, links: LINKS, cells }, null, 2)}\n`);
+  process.stdout.write(`${table(cells)}\n${out ? `wrote ${out}\n` : ''}`);
+  return 0;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
+  const tables = arg(argv, '--table');
+  if (tables) return mergeTables(tables, arg(argv, '--out')?.[0]);
   await ensureLinkPrivileges();
   const root = resolve(__dirname, '..', '..');
   const runs = Number(arg(argv, '--runs')?.[0] ?? 5);
   const links = arg(argv, '--links') ?? Object.keys(LINKS);
   const pages = arg(argv, '--pages') ?? [...LATE_PAGES, ...PLAIN_PAGES];
+  const browsers = (arg(argv, '--browsers') ?? ['chromium']) as BrowserName[];
+  const hintsOff = argv.includes('--hints-off');
+  for (const b of browsers) if (!BROWSERS.includes(b)) throw new Error(`unknown browser ${b}; expected ${BROWSERS.join(', ')}`);
   const out = arg(argv, '--out')?.[0] ?? join(root, 'bench', 'results', 'hints-latest.json');
   const progress = (s: string) => process.stderr.write(`[hints] ${s}\n`);
   const cells: Cell[] = [];
   for (const l of links) {
     if (!LINKS[l]) throw new Error(`unknown link ${l}; expected ${Object.keys(LINKS).join(', ')}`);
-    cells.push(...(await runLink(l, pages, runs, join(root, 'dist', 'extension'), progress)));
+    cells.push(...(await runLink(l, pages, browsers, hintsOff, runs, join(root, 'dist', 'extension'), progress)));
     writeFileSync(out, `${JSON.stringify({ command: ['node', 'dist/bench/hints.js', ...argv].join(' '), links: LINKS, cells }, null, 2)}\n`);
   }
   process.stdout.write(`${table(cells)}\nwrote ${out}\n`);
@@ -128,6 +237,7 @@ async function main(argv: readonly string[]): Promise<number> {
 for (const [signal, n] of [['SIGINT', 2], ['SIGTERM', 15]] as const) {
   process.once(signal, () => {
     killHintBrowsersSync();
+    killFirefoxDriversSync();
     process.exit(128 + n);
   });
 }

@@ -39,6 +39,11 @@ async function buildNode() {
       await build({ ...common, entryPoints: [`bench/store/${name}.ts`], outfile: `dist/bench/${name === 'kill-loss' ? 'store-kill-loss' : name}.js` });
     }
   }
+
+  // The Firefox hints driver runs on its own inside the client namespace (bench/hints/firefox-driver.ts).
+  if (existsSync('bench/hints/firefox-driver.ts')) {
+    await build({ ...common, entryPoints: ['bench/hints/firefox-driver.ts'], outfile: 'dist/bench/hints-firefox-driver.js' });
+  }
 }
 
 const EXT = process.env.GETLIST_EXTENSION_OUT || 'dist/extension';

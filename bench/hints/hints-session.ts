@@ -11,24 +11,31 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type WebWorker } from 'puppeteer-core';
-import { chromiumNetworkTiming } from '../run/chromium-network-timing';
+import { chromiumNetworkTiming, type CdpNetworkEvents } from '../run/chromium-network-timing';
 import { recordNetwork, settle, writeWrapper, type ChromiumLoadOptions } from '../run/chromium-contender';
 import type { Origins } from '../origins/start-origins';
+import type { PathSample, PathVerdict } from '../../src/hints/hint-types';
 import { CHROMIUM_QUIET_FLAGS } from '../run/chromium-flags';
 
-export type HintsContender = 'chromium' | 'chromium+getlist';
+/**
+ * Each browser alone, with getlist, and (Chromium, `--hints-off`) with getlist and its hints
+ * switched off in the options: the extension's own cost, apart from what the hints do.
+ */
+export type HintsContender = 'chromium' | 'chromium+getlist' | 'chromium+getlist-off' | 'firefox' | 'firefox+getlist';
 
 export interface HintsSessionOptions {
   clientNs: string;
   url: string;
   hostResolverRules: string;
   spkiHashes: readonly string[];
-  /** dist/extension, for `chromium+getlist`. */
+  /** dist/extension, for `+getlist`. */
   extensionDir: string;
   contender: HintsContender;
   expectedRequests: number;
   timeoutMs: number;
   origins: Origins;
+  /** `host/path` of the page's resources found only through CSS or script (its manifest's `discoveredBy`). */
+  lateResources?: ReadonlySet<string>;
 }
 
 export interface HintsRun {
@@ -42,12 +49,23 @@ export interface HintsRun {
   duplicates: string[];
   /** Paths the origins served for the measured load, sorted. */
   paths: string[];
+  /**
+   * Navigation start → the last response end of the late-found resources (Chromium: CDP), ms: when
+   * it is well before `completeMs`, no hint can shorten the page's completion.
+   */
+  lateEndMs?: number;
   /** Warm-up visits made (2, more when the extension missed one). */
   warmUpVisits: number;
   /** Hints in the Link header the extension's rules give the page (getlist only). */
   hints?: number;
   /** The learned state as the extension stored it (getlist only), for the overhead measurement. */
   learned?: unknown;
+  /** What each learned visit of the page measured of its path (null: nothing), oldest first (getlist only). */
+  samples?: Array<PathSample | null>;
+  /** The page's preloads (`as url`) as the learned state gives them (getlist only). */
+  preloads?: string[];
+  /** The path verdict of the page's hint list (getlist only; absent when no visit measured its path). */
+  path?: PathVerdict;
 }
 
 const EXTENSION_ID = 'kelbbeopokdfcgnhndalcnpcofnpkfln';
@@ -61,7 +79,7 @@ export function killHintBrowsersSync(): void {
 }
 
 async function launch(o: HintsSessionOptions, dir: string): Promise<Browser> {
-  const withExtension = o.contender === 'chromium+getlist';
+  const withExtension = o.contender.startsWith('chromium+getlist');
   const browser = await puppeteer.launch({
     executablePath: writeWrapper(dir, o.clientNs),
     headless: true,
@@ -161,6 +179,38 @@ async function warmUp(browser: Browser, o: HintsSessionOptions): Promise<number>
   return visits;
 }
 
+/** The document's request → the last loadingFinished of a late resource, ms (CDP's monotonic clock). */
+function lateEnd(events: CdpNetworkEvents, late: ReadonlySet<string> | undefined): number | undefined {
+  const doc = events.sent[0];
+  if (!late || late.size === 0 || !doc) return undefined;
+  const ids = new Set(
+    events.sent
+      .filter((e) => {
+        try {
+          const u = new URL(e.url);
+          return late.has(`${u.hostname}${u.pathname}`);
+        } catch {
+          return false;
+        }
+      })
+      .map((e) => e.requestId),
+  );
+  const ends = events.ended.filter((e) => ids.has(e.requestId) && !e.failed).map((e) => e.timestamp);
+  return ends.length === 0 ? undefined : Math.round((Math.max(...ends) - doc.timestamp) * 1000);
+}
+
+/** What the origins served since log line `before`: the measured load's requests, favicon aside. */
+export function servedSince(origins: Origins, before: number): Pick<HintsRun, 'serverRequests' | 'duplicates' | 'paths'> {
+  const served = origins.accessLog().slice(before).map((e) => `${e.origin}${e.path}`).filter((p) => !p.endsWith('/favicon.ico'));
+  const counts = new Map<string, number>();
+  for (const p of served) counts.set(p, (counts.get(p) ?? 0) + 1);
+  return {
+    serverRequests: served.length,
+    duplicates: [...counts].filter(([, n]) => n > 1).map(([p]) => p),
+    paths: [...served].sort(),
+  };
+}
+
 export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
   const dir = mkdtempSync(join(tmpdir(), 'getlist-bench-hints-'));
   let browser: Browser | undefined;
@@ -168,6 +218,8 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
     browser = await launch(o, dir);
     // The extension's background is running before the first visit, as in a browser in use.
     if (o.contender === 'chromium+getlist') await inWorker(browser, 'chrome.runtime.id');
+    // Options → "Early hints" off: nothing learned, no rules; the rest of the extension runs.
+    if (o.contender === 'chromium+getlist-off') await inWorker(browser, `chrome.storage.local.set({ 'getlist.settings.v1': { hints: false } })`);
     const warmUpVisits = await warmUp(browser, o);
     await close(browser);
 
@@ -191,16 +243,13 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
     })`)) as { fcp: number | null; lcp: number | null };
     const network = chromiumNetworkTiming(events);
     if (!network) throw new Error(`${o.contender} ${o.url}: no finished document request`);
-    const served = o.origins.accessLog().slice(before).map((e) => `${e.origin}${e.path}`).filter((p) => !p.endsWith('/favicon.ico'));
-    const counts = new Map<string, number>();
-    for (const p of served) counts.set(p, (counts.get(p) ?? 0) + 1);
+    const lateEndMs = lateEnd(events, o.lateResources);
     return {
       completeMs: network.totalMs,
+      ...(lateEndMs !== undefined ? { lateEndMs } : {}),
       fcpMs: paints.fcp,
       lcpMs: paints.lcp,
-      serverRequests: served.length,
-      duplicates: [...counts].filter(([, n]) => n > 1).map(([p]) => p),
-      paths: [...served].sort(),
+      ...servedSince(o.origins, before),
       warmUpVisits,
       ...(hints !== undefined ? { hints } : {}),
       ...(learned !== undefined ? { learned } : {}),

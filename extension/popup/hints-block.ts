@@ -5,7 +5,8 @@ import { ask } from '../ui/ui-client';
 
 /**
  * "Early hints": what this load was hinted (from the learned list), which hints the page used and
- * which were wasted, the time against the page's earlier unhinted visits, and the per-site switch.
+ * which were wasted, the time against the page's earlier unhinted visits, whether a slow link cut
+ * the list down to what the first paint needs, and the per-site switch.
  */
 export function hintsBlock(view: HintsView, onChange: () => void): HTMLElement {
   const toggle = h('input', { type: 'checkbox', 'data-testid': 'hints-site-toggle', checked: !view.siteDisabled, disabled: view.host === '' });
@@ -26,12 +27,17 @@ export function hintsBlock(view: HintsView, onChange: () => void): HTMLElement {
         ? 'No earlier unhinted visit of this page to compare with.'
         : null
       : `Page complete ${ms(o.completeMs)} vs ${ms(o.unhintedMedianMs)} median of ${o.unhintedVisits} earlier unhinted visit(s): ${o.savedMs >= 0 ? `${ms(o.savedMs)} faster` : `${ms(-o.savedMs)} slower`}.`;
+  const path = view.enabled ? view.applied?.path : undefined;
+  const pathLine = path?.bandwidthBound
+    ? `Slow link: the page's render-blocking bytes took ${path.criticalRtts} round trips to arrive, so only what the first paint needs is hinted (late style sheets, the largest late image in view, connections to their origins).`
+    : null;
   return h(
     'section',
     { class: 'block', 'data-testid': 'hints-block' },
     h('h2', {}, 'Early hints from what this site needed before'),
     h('label', {}, toggle, ` Hints on ${view.host || 'this site'}`),
     h('p', { 'data-testid': 'hints-summary' }, summary),
+    pathLine ? h('p', { 'data-testid': 'hints-path' }, pathLine) : null,
     saved ? h('p', { 'data-testid': 'hints-saved' }, saved) : null,
     o && o.verdicts.length > 0 ? h('ul', { class: 'hint-list', 'data-testid': 'hints-verdicts' }, ...o.verdicts.map(verdictItem)) : null,
   );

@@ -1,4 +1,5 @@
-import type { HintLimits, HintList, LearnedEntry, LearnedOrigin, LearnedResource, PreconnectHint, PreloadHint } from './hint-types';
+import type { HintLimits, HintList, LearnedEntry, LearnedOrigin, LearnedResource, PathVerdict, PreconnectHint, PreloadHint } from './hint-types';
+import { pathVerdict, UNKNOWN_SIZE_BYTES } from './path-sample';
 import { pageKey, templateKey } from './site-template';
 
 /**
@@ -9,6 +10,19 @@ import { pageKey, templateKey } from './site-template';
  * in the exact form the consuming request takes; scripts are never preloaded (a classic/module
  * or credentials mismatch would fetch them twice). Ranking: fonts, style sheets, images in the
  * first viewport (largest first), then other images in the order the page asked for them.
+ *
+ * Where visits measured the path (path-sample.ts; the page's own visits judge, else its
+ * template's), a preload the first paint does not wait for may only take the bytes the link would
+ * carry idle before first paint (`budgetBytes`), in rank order, a resource of unknown size counted
+ * as UNKNOWN_SIZE_BYTES; what the paint waits for — late style sheets (`@import`, a late `<link>`,
+ * render-blocking themselves) and the one LCP image candidate (the largest late image in the first
+ * viewport) — is always preloaded. On a bandwidth-bound path (no idle bytes) preconnects go only
+ * to origins that served style sheets or scripts before DOMContentLoaded (a connection opened
+ * early to an image origin lets its bytes in sooner, ahead of the render-blocking ones). Fonts are dropped there: what the extension sees cannot
+ * tell a font the first viewport uses, nor `font-display` — with `swap` (the pages measured) text
+ * paints in a fallback and the font is not on the paint's path. Everything else is dropped, not
+ * sent at low priority: origins are separate connections on one link, so no stream priority
+ * keeps a low preload out of a render-blocking sheet's way.
  */
 export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string, limits: HintLimits): HintList {
   const keys = [pageKey(url), templateKey(url)].filter((k, i, all): k is string => k !== undefined && all.indexOf(k) === i);
@@ -20,20 +34,38 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
   const seenPreconnect = new Set<string>();
   // A URL fetched twice when hinted under any of the keys is never hinted again.
   const blocked = new Set(used.flatMap((e) => e.blocked));
+  const path = used.map((e) => pathVerdict(e.visits)).find((v): v is PathVerdict => v !== undefined);
+  const lcpCandidate = path ? largestViewportImage(used.flatMap((e) => recurring(e, limits.minRecurrence))) : undefined;
+  const paintNeeds = (r: LearnedResource) => r.as === 'style' || r.url === lcpCandidate;
+  // Bytes the other preloads may take: what the link carries in the idle time before first paint.
+  let budget = path ? path.budgetBytes : Infinity;
   for (const entry of used) {
     for (const r of rankResources(recurring(entry, limits.minRecurrence))) {
       if (preloads.length >= limits.maxPreloads || blocked.has(r.url) || seenPreload.has(r.url) || r.url === url) continue;
+      if (!paintNeeds(r)) {
+        const bytes = r.size > 0 ? r.size : UNKNOWN_SIZE_BYTES;
+        if (bytes > budget) continue;
+        budget -= bytes;
+      }
       seenPreload.add(r.url);
       preloads.push(toPreload(r));
     }
     for (const o of recurringOrigins(entry, limits.minRecurrence)) {
       const id = `${o.crossorigin ?? ''} ${o.origin}`;
       if (preconnects.length >= limits.maxPreconnects || o.origin === documentOrigin || seenPreconnect.has(id)) continue;
+      if (path?.bandwidthBound && !o.critical) continue;
       seenPreconnect.add(id);
       preconnects.push({ rel: 'preconnect', href: o.origin, ...(o.crossorigin ? { crossorigin: o.crossorigin } : {}) });
     }
   }
-  return { url, keys: used.map((e) => e.key), preconnects, preloads };
+  return { url, keys: used.map((e) => e.key), preconnects, preloads, ...(path ? { path } : {}) };
+}
+
+/** The LCP image candidate: the largest late image seen in the first viewport. */
+function largestViewportImage(resources: readonly LearnedResource[]): string | undefined {
+  let best: LearnedResource | undefined;
+  for (const r of resources) if (r.as === 'image' && r.inViewport && (!best || r.size > best.size)) best = r;
+  return best?.url;
 }
 
 /** The hints as one `Link` header value (RFC 8288), preconnects first. */
@@ -68,6 +100,7 @@ function recurring(entry: LearnedEntry, min: number): LearnedResource[] {
   return [...counts.values()].filter((c) => c.n >= min && c.late >= min && c.r.as !== 'script').map((c) => c.r);
 }
 
+/** Origins seen in at least `min` visits, by median first request; critical when any visit found them so. */
 function recurringOrigins(entry: LearnedEntry, min: number): LearnedOrigin[] {
   const counts = new Map<string, { o: LearnedOrigin; n: number; at: number[] }>();
   for (const v of entry.visits) {
@@ -77,6 +110,7 @@ function recurringOrigins(entry: LearnedEntry, min: number): LearnedOrigin[] {
       if (once.has(id)) continue;
       once.add(id);
       const c = counts.get(id) ?? { o, n: 0, at: [] };
+      if (o.critical) c.o = { ...c.o, critical: true };
       c.n++;
       c.at.push(o.atMs);
       counts.set(id, c);

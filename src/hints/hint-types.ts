@@ -35,6 +35,33 @@ export interface LearnedOrigin {
   crossorigin?: 'anonymous';
   /** ms from navigation start to its first request. */
   atMs: number;
+  /** It served a style sheet or script the page asked for before DOMContentLoaded: on the way to first paint. */
+  critical?: true;
+}
+
+/** What one load measured of its network path (path-sample.ts). */
+export interface PathSample {
+  /** Bytes of the document and of the style sheets and scripts requested before DOMContentLoaded. */
+  criticalBytes: number;
+  /** Bytes per ms of the fastest response of at least 16 KiB: a lower bound on the path's rate. */
+  deliveryBytesPerMs: number;
+  /** The smallest round trip seen (a TCP handshake, a request to its first byte), ms. */
+  rttMs: number;
+}
+
+/** Whether the visits' path is bandwidth-bound (path-sample.ts). */
+export interface PathVerdict {
+  /** Median over the visits that measured their path: the critical bytes' serialization, in round trips. */
+  criticalRtts: number;
+  /** `criticalRtts` ≥ BANDWIDTH_BOUND_RTTS: only what the first paint needs is preloaded. */
+  bandwidthBound: boolean;
+  /**
+   * Bytes the link carries in BANDWIDTH_BOUND_RTTS round trips beyond the critical bytes (the
+   * smallest over the visits; 0 when bandwidth-bound): what preloads the paint does not need may take.
+   */
+  budgetBytes: number;
+  /** Visits the verdict rests on. */
+  samples: number;
 }
 
 /** What one visit of a page taught. */
@@ -46,6 +73,8 @@ export interface Visit {
   hinted: boolean;
   /** Navigation start → last response end, ms; absent when not measured. */
   completeMs?: number;
+  /** The path as this load measured it; absent when it could not (no large response, no round trip). */
+  path?: PathSample;
   resources: LearnedResource[];
   origins: LearnedOrigin[];
 }
@@ -127,4 +156,6 @@ export interface HintList {
   keys: string[];
   preconnects: PreconnectHint[];
   preloads: PreloadHint[];
+  /** The path verdict the list was cut by; absent when no visit measured its path. */
+  path?: PathVerdict;
 }

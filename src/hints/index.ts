@@ -1,6 +1,7 @@
 export * from './hint-types';
 export * from './site-template';
 export * from './observe-visit';
+export * from './path-sample';
 export * from './learned-state';
 export * from './learned-state-json';
 export * from './hint-list';

@@ -1,4 +1,4 @@
-import type { HintAs, LearnedEntry, LearnedOrigin, LearnedResource, LearnedState, Visit } from './hint-types';
+import type { HintAs, LearnedEntry, LearnedOrigin, LearnedResource, LearnedState, PathSample, Visit } from './hint-types';
 import { createLearnedState } from './learned-state';
 
 /**
@@ -38,11 +38,13 @@ function toEntry(v: unknown): LearnedEntry | undefined {
 
 function toVisit(v: unknown): Visit | undefined {
   if (!isObject(v) || !isNumber(v.at) || !isUrl(v.url) || typeof v.hinted !== 'boolean' || !Array.isArray(v.resources) || !Array.isArray(v.origins)) return undefined;
+  const path = toPath(v.path);
   return {
     at: v.at,
     url: v.url,
     hinted: v.hinted,
     ...(isNumber(v.completeMs) ? { completeMs: v.completeMs } : {}),
+    ...(path ? { path } : {}),
     resources: v.resources.map(toResource).filter((x): x is LearnedResource => x !== undefined),
     origins: v.origins.map(toOrigin).filter((x): x is LearnedOrigin => x !== undefined),
   };
@@ -62,9 +64,14 @@ function toResource(v: unknown): LearnedResource | undefined {
   };
 }
 
+function toPath(v: unknown): PathSample | undefined {
+  if (!isObject(v) || !isNumber(v.criticalBytes) || !isNumber(v.deliveryBytesPerMs) || !isNumber(v.rttMs) || v.criticalBytes < 0 || v.deliveryBytesPerMs <= 0 || v.rttMs <= 0) return undefined;
+  return { criticalBytes: v.criticalBytes, deliveryBytesPerMs: v.deliveryBytesPerMs, rttMs: v.rttMs };
+}
+
 function toOrigin(v: unknown): LearnedOrigin | undefined {
   if (!isObject(v) || !isUrl(v.origin) || !isNumber(v.atMs)) return undefined;
-  return { origin: v.origin, ...(v.crossorigin === 'anonymous' ? { crossorigin: 'anonymous' as const } : {}), atMs: v.atMs };
+  return { origin: v.origin, ...(v.crossorigin === 'anonymous' ? { crossorigin: 'anonymous' as const } : {}), atMs: v.atMs, ...(v.critical === true ? { critical: true as const } : {}) };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

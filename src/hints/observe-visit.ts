@@ -1,5 +1,6 @@
 import type { Discovery, ObservedRequest, PageRecord, TimingEntry } from '../page/model/page-record';
 import type { HintAs, LearnedOrigin, LearnedResource, Visit } from './hint-types';
+import { pathSampleOf } from './path-sample';
 
 /**
  * What one page load teaches, read off its `PageRecord`: the top frame's successful GET
@@ -41,7 +42,8 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
     const origin = originOf(r.url);
     const as = AS_BY_TYPE[r.type];
     const crossorigin = as === 'font' ? 'anonymous' : undefined;
-    if (origin && origin !== documentOrigin) addOrigin(origins, origin, crossorigin, atMs);
+    const critical = (r.type === 'stylesheet' || r.type === 'script') && page.domContentLoadedAt !== undefined && r.startedAt < page.domContentLoadedAt;
+    if (origin && origin !== documentOrigin) addOrigin(origins, origin, crossorigin, atMs, critical);
     if (!as || resources.has(r.url)) continue;
     const t = timings.get(r.url);
     const d = discoveries.get(r.url);
@@ -70,11 +72,13 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
   // Late ones first: they are what hints are for; then in request order.
   const kept = [...resources.values()].sort((a, b) => Number(b.late) - Number(a.late) || a.atMs - b.atMs).slice(0, o.resourcesPerVisit);
   const completeMs = completeOf(page);
+  const path = pathSampleOf(page);
   return {
     at: page.startedAt,
     url: page.url,
     hinted: hinted.size > 0,
     ...(completeMs !== undefined ? { completeMs } : {}),
+    ...(path ? { path } : {}),
     resources: kept,
     origins: [...origins.values()].sort((a, b) => a.atMs - b.atMs).slice(0, o.originsPerVisit),
   };
@@ -91,10 +95,11 @@ function usable(r: ObservedRequest): boolean {
   return r.frameId === 0 && r.type !== 'main_frame' && r.method === 'GET' && r.error === undefined && (r.statusCode === undefined || (r.statusCode >= 200 && r.statusCode < 300)) && /^https?:/.test(r.url);
 }
 
-function addOrigin(origins: Map<string, LearnedOrigin>, origin: string, crossorigin: 'anonymous' | undefined, atMs: number): void {
+function addOrigin(origins: Map<string, LearnedOrigin>, origin: string, crossorigin: 'anonymous' | undefined, atMs: number, critical: boolean): void {
   const key = `${crossorigin ?? ''} ${origin}`;
   const seen = origins.get(key);
-  if (!seen || atMs < seen.atMs) origins.set(key, { origin, ...(crossorigin ? { crossorigin } : {}), atMs });
+  const isCritical = critical || seen?.critical === true;
+  origins.set(key, { origin, ...(crossorigin ? { crossorigin } : {}), atMs: Math.min(atMs, seen?.atMs ?? atMs), ...(isCritical ? { critical: true as const } : {}) });
 }
 
 function typeOf(as: HintAs, url: string): string | undefined {

@@ -1,0 +1,159 @@
+import type { PageRecord, TimingEntry } from '../page/model/page-record';
+import { hintsFor } from './hint-list';
+import { DEFAULT_HINT_LIMITS as L, type LearnedState } from './hint-types';
+import { createLearnedState, recordVisit } from './learned-state';
+import { learnedStateFromJson, learnedStateToJson } from './learned-state-json';
+import { observeVisit } from './observe-visit';
+import { BANDWIDTH_BOUND_RTTS, pathSampleOf, pathVerdict } from './path-sample';
+
+const SITE = 'https://shop.example';
+const CDN = 'https://cdn.example';
+const FONTS = 'https://fonts.example';
+const URL_ = `${SITE}/p`;
+
+interface Link {
+  /** Bytes per ms the link delivers. */
+  rate: number;
+  rttMs: number;
+}
+
+/**
+ * A load over a link of `rate` and `rttMs`: every response's timing is what that link gives it
+ * (the hero image shares the link, so it arrives at half the rate). Before DOMContentLoaded (+900):
+ * the 30 kB document, a 60 kB sheet, a 90 kB script, an 8 kB `@import`ed sheet = 188 000 critical
+ * bytes. Late: the import, a font, two CSS backgrounds in the first viewport (50 kB, 3 kB), a
+ * script-inserted image below it. An async script after DOMContentLoaded is not critical.
+ */
+function load(link: Link, startedAt: number): PageRecord {
+  const { rate, rttMs: rtt } = link;
+  const items: Array<[string, string, string, number, number, boolean?]> = [
+    // url, webRequest type, initiator, start, bytes, in the first viewport
+    [`${CDN}/site.css`, 'stylesheet', 'link', 200, 60_000],
+    [`${CDN}/app.js`, 'script', 'script', 210, 90_000],
+    [`${CDN}/imported.css`, 'stylesheet', 'css', 500, 8_000],
+    [`${FONTS}/face.woff2`, 'font', 'css', 700, 20_000],
+    [`${CDN}/bg/hero.jpg`, 'image', 'css', 710, 50_000, true],
+    [`${CDN}/bg/small.png`, 'image', 'css', 720, 3_000, true],
+    [`${CDN}/late/promo.gif`, 'image', 'img', 950, 40_000],
+    [`${CDN}/tag.js`, 'script', 'script', 960, 40_000],
+  ];
+  const timing = ([name, , initiatorType, start, bytes]: (typeof items)[number]): TimingEntry => {
+    const responseStart = start + rtt + 5;
+    const share = name.endsWith('hero.jpg') ? 2 : 1;
+    // Only the font's origin is a new connection here: TCP one round trip, TLS another.
+    const connect = name.startsWith(FONTS) ? { connectStart: start, secureConnectionStart: start + rtt, connectEnd: start + 2 * rtt } : { connectStart: 0, secureConnectionStart: 0, connectEnd: 0 };
+    return { name, initiatorType, startTime: start, domainLookupStart: 0, domainLookupEnd: 0, ...connect, requestStart: start + 1, responseStart, responseEnd: responseStart + (share * bytes) / rate, transferSize: bytes + 300, encodedBodySize: bytes, nextHopProtocol: 'h2', restricted: false };
+  };
+  const docStart = 5 + 3 * rtt;
+  return {
+    pageId: `1:${startedAt}`,
+    tabId: 1,
+    url: URL_,
+    startedAt,
+    domContentLoadedAt: startedAt + 900,
+    requests: [{ requestId: '0', url: URL_, method: 'GET', type: 'main_frame', frameId: 0, startedAt, statusCode: 200 }, ...items.map(([url, type, , start], i) => ({ requestId: `${i + 1}`, url, method: 'GET', type, frameId: 0, startedAt: startedAt + start, statusCode: 200 }))],
+    discoveries: [{ url: `${CDN}/late/promo.gif`, kind: 'image', priority: 'image', atMs: 940, inViewport: false, tag: 'img', late: true }, ...items.filter((x) => x[5]).map(([url, , , start]) => ({ url, kind: 'image' as const, priority: 'visible-image' as const, atMs: start, inViewport: true, tag: 'css', late: true }))],
+    timings: items.map(timing),
+    // The document's own connection: TCP and TLS with no TLS mark (two round trips), then its request.
+    navigation: { responseStart: docStart, responseEnd: docStart + 30_000 / rate, connectStart: 5, connectEnd: 5 + 2 * rtt, requestStart: 5 + 2 * rtt, encodedBodySize: 30_000, domContentLoadedEventEnd: 900, loadEventEnd: 1500, nextHopProtocol: 'h2' },
+  };
+}
+
+/** 40 ms, 5 Mbit/s and 100 ms, 20 Mbit/s: the benchmark's two link shapes. */
+const SLOW: Link = { rate: 625, rttMs: 40 };
+const FAR: Link = { rate: 2500, rttMs: 100 };
+const MID: Link = { rate: 1250, rttMs: 50 };
+
+function learned(...links: Link[]): LearnedState {
+  const state = createLearnedState();
+  links.forEach((link, i) => recordVisit(state, observeVisit(load(link, 1000 * (i + 1)), L), L));
+  return state;
+}
+
+describe('the path a page is loaded over', () => {
+  test('a load measures its critical bytes, the link’s rate and one round trip as the link gives them', () => {
+    // 30 000 + 60 000 + 90 000 + 8 000; the async script after DOMContentLoaded is not counted.
+    expect(pathSampleOf(load(SLOW, 0))).toEqual({ criticalBytes: 188_000, deliveryBytesPerMs: 625, rttMs: 40 });
+    expect(pathSampleOf(load(FAR, 0))).toEqual({ criticalBytes: 188_000, deliveryBytesPerMs: 2500, rttMs: 100 });
+    // Nothing of 16 KiB or more: no rate, no sample (and a page with no sample is hinted as before).
+    const small = load(SLOW, 0);
+    small.timings = small.timings.map((t) => ({ ...t, encodedBodySize: 1000, transferSize: 1000 }));
+    small.navigation = { ...small.navigation!, encodedBodySize: 1000 };
+    expect(pathSampleOf(small)).toBeUndefined();
+    // Cross-origin without Timing-Allow-Origin: zeros, never a rate of them.
+    const hidden = load(SLOW, 0);
+    hidden.timings = hidden.timings.map((t) => ({ ...t, restricted: true }));
+    hidden.navigation = { ...hidden.navigation!, encodedBodySize: 10_000 };
+    expect(pathSampleOf(hidden)).toBeUndefined();
+  });
+
+  test('the most bandwidth-bound visit judges the path', () => {
+    const slow = observeVisit(load(SLOW, 0), L);
+    const far = observeVisit(load(FAR, 0), L);
+    // 188 000 / 625 / 40 = 7.52 round trips; 188 000 / 2500 / 100 = 0.75.
+    // Idle bytes: 4 round trips of the link, less the critical bytes — 4 × 100 × 2500 − 188 000.
+    expect(pathVerdict([slow])).toEqual({ criticalRtts: 7.52, bandwidthBound: true, budgetBytes: 0, samples: 1 });
+    expect(pathVerdict([far])).toEqual({ criticalRtts: 0.75, bandwidthBound: false, budgetBytes: 812_000, samples: 1 });
+    // A visit whose timestamps were squeezed (rate read 10× the link's) does not clear a bound path.
+    const squeezed = { ...slow, path: { ...slow.path!, deliveryBytesPerMs: 6250 } };
+    expect(pathVerdict([squeezed, slow, squeezed])).toEqual({ criticalRtts: 7.52, bandwidthBound: true, budgetBytes: 0, samples: 3 });
+    expect(pathVerdict([far, far])?.bandwidthBound).toBe(false);
+    expect(pathVerdict([{ ...slow, path: undefined }])).toBeUndefined();
+    // The threshold sits between the two shapes.
+    expect(0.75).toBeLessThan(BANDWIDTH_BOUND_RTTS);
+    expect(7.52).toBeGreaterThanOrEqual(BANDWIDTH_BOUND_RTTS);
+  });
+});
+
+describe('hints that never cost on a bandwidth-bound path', () => {
+  const preconnects = [
+    { rel: 'preconnect', href: CDN },
+    { rel: 'preconnect', href: FONTS, crossorigin: 'anonymous' },
+  ];
+
+  test('a far, fast path gets every late resource', () => {
+    const list = hintsFor(learned(FAR, FAR).entries, URL_, L);
+    expect(list.path).toEqual({ criticalRtts: 0.75, bandwidthBound: false, budgetBytes: 812_000, samples: 2 });
+    expect(list.preloads.map((p) => p.href)).toEqual([`${FONTS}/face.woff2`, `${CDN}/imported.css`, `${CDN}/bg/hero.jpg`, `${CDN}/bg/small.png`, `${CDN}/late/promo.gif`]);
+    expect(list.preconnects).toEqual(preconnects);
+  });
+
+  test('a bandwidth-bound path gets only what the first paint needs: the late sheet, the LCP image candidate, a connection to the origin of the render-blocking bytes', () => {
+    const list = hintsFor(learned(SLOW, SLOW).entries, URL_, L);
+    expect(list.path?.bandwidthBound).toBe(true);
+    expect(list.preloads).toEqual([
+      { rel: 'preload', href: `${CDN}/imported.css`, as: 'style', type: 'text/css' },
+      { rel: 'preload', href: `${CDN}/bg/hero.jpg`, as: 'image' },
+    ]);
+    // The font origin served nothing before DOMContentLoaded but the (dropped) font.
+    expect(list.preconnects).toEqual([{ rel: 'preconnect', href: CDN }]);
+  });
+
+  test('a path with some idle time before first paint: the other preloads fill it in rank order and no further', () => {
+    // 10 Mbit/s, 50 ms: 188 000 / 1250 / 50 = 3 round trips; idle 4 × 50 × 1250 − 188 000 = 62 000 bytes.
+    const list = hintsFor(learned(MID, MID).entries, URL_, L);
+    expect(list.path).toEqual({ criticalRtts: 3.01, bandwidthBound: false, budgetBytes: 62_000, samples: 2 });
+    // Font 20 000 and small.png 3 000 fit; promo.gif's 40 000 no longer does. The sheet and the LCP candidate are free.
+    expect(list.preloads.map((p) => p.href)).toEqual([`${FONTS}/face.woff2`, `${CDN}/imported.css`, `${CDN}/bg/hero.jpg`, `${CDN}/bg/small.png`]);
+    expect(list.preconnects).toEqual(preconnects);
+  });
+
+  test('the page’s own visits judge before its template’s; a visit without a sample leaves the verdict to those with one', () => {
+    const state = learned(SLOW, SLOW);
+    const noSample = observeVisit(load(FAR, 9000), L);
+    delete noSample.path;
+    recordVisit(state, noSample, L);
+    expect(hintsFor(state.entries, URL_, L).path).toEqual({ criticalRtts: 7.52, bandwidthBound: true, budgetBytes: 0, samples: 2 });
+  });
+
+  test('the stored path round-trips; a malformed one is dropped and its visit kept', () => {
+    const state = learned(SLOW, SLOW);
+    const json = JSON.parse(JSON.stringify(learnedStateToJson(state))) as { entries: Array<{ visits: Array<{ path?: unknown }> }> };
+    expect(learnedStateFromJson(json).entries).toEqual(state.entries);
+    const visit = json.entries[0]!.visits[0]!;
+    visit.path = { criticalBytes: 188_000, deliveryBytesPerMs: 0, rttMs: 40 };
+    const back = learnedStateFromJson(json).entries.get(URL_)!;
+    expect(back.visits).toHaveLength(2);
+    expect(back.visits[0]!.path).toBeUndefined();
+  });
+});

@@ -1,0 +1,99 @@
+import type { PageRecord, TimingEntry } from '../page/model/page-record';
+import type { PathSample, PathVerdict, Visit } from './hint-types';
+
+/**
+ * Whether a page's path is bandwidth-bound, judged from what earlier visits measured.
+ *
+ * A preload only moves bytes earlier. When the link sits idle for much of the way to first paint
+ * (round trips dominate: a fast link, a far server), a late resource fetched in that idle time is
+ * free. When the bytes the page needs before it can paint take several round trips just to
+ * serialize at the rate the path delivers, every preloaded byte that is not itself needed for the
+ * paint is a byte the render-blocking style sheets and scripts wait behind — and across origins no
+ * stream priority can put it back in line (each origin has its own connection on the one link).
+ *
+ * The measure: `criticalBytes / deliveryBytesPerMs`, the serialization time of the page's
+ * pre-DOMContentLoaded bytes, in round trips (`rttMs`); at BANDWIDTH_BOUND_RTTS or more the path is
+ * bandwidth-bound. Below, the link is idle for the rest of those round trips, and what it would
+ * carry in that time (`budgetBytes`) is what preloads the paint does not need may take. The delivery rate is the fastest large
+ * response's: a response sharing the link with others, or still in slow start, is slower, so the
+ * fastest is the best lower bound on the path's capacity, and a far, fast path is not taken for
+ * a narrow one because its responses shared it. Across visits the most bound one judges
+ * (`pathVerdict`).
+ */
+
+/** Responses smaller than this say more about round trips than about the rate. */
+export const RATE_MIN_BYTES = 16 * 1024;
+/**
+ * Serialization of the critical bytes at or above this many round trips: bandwidth-bound.
+ * Between the measured link shapes (bench/hints.ts): 40 ms / 5 Mbit/s gives 4–20 on every page
+ * with render-blocking bytes worth hinting around; 100 ms / 20 Mbit/s gives 0.5–3.
+ */
+export const BANDWIDTH_BOUND_RTTS = 4;
+
+/** What a preload of a resource whose size was not exposed (no Timing-Allow-Origin) is counted as. */
+export const UNKNOWN_SIZE_BYTES = 32 * 1024;
+
+/** What one page load says of its path; undefined when it measured no rate or no round trip. */
+export function pathSampleOf(page: PageRecord): PathSample | undefined {
+  const timings = new Map<string, TimingEntry>();
+  for (const t of page.timings) if (!t.restricted && !timings.has(t.name)) timings.set(t.name, t);
+  const nav = page.navigation;
+  const sizeOf = (t: TimingEntry | undefined) => (t ? t.encodedBodySize || t.transferSize : 0);
+
+  // The document and every style sheet and script the page asked for before DOMContentLoaded:
+  // what the parser had to have (render-blocking ones and, counted too, deferred ones).
+  let criticalBytes = nav?.encodedBodySize ?? 0;
+  const counted = new Set<string>();
+  for (const r of page.requests) {
+    if (r.frameId !== 0 || (r.type !== 'stylesheet' && r.type !== 'script') || counted.has(r.url)) continue;
+    if (page.domContentLoadedAt === undefined || r.startedAt >= page.domContentLoadedAt) continue;
+    counted.add(r.url);
+    criticalBytes += sizeOf(timings.get(r.url));
+  }
+
+  let rate = 0;
+  const consider = (bytes: number, start: number | undefined, end: number | undefined) => {
+    if (bytes < RATE_MIN_BYTES || start === undefined || end === undefined || start <= 0 || end < start) return;
+    // A response delivered within a millisecond was buffered before it was timed: no rate.
+    if (end - start < 1) return;
+    rate = Math.max(rate, bytes / (end - start));
+  };
+  if (nav) consider(nav.encodedBodySize ?? 0, nav.responseStart, nav.responseEnd);
+  for (const t of timings.values()) consider(sizeOf(t), t.responseStart, t.responseEnd);
+
+  // One round trip: a TCP handshake (connect up to the TLS start), or a response's first byte
+  // after its request; the smallest seen (server think time and queueing only add).
+  let rttMs = Infinity;
+  const rtt = (x: number) => {
+    if (Number.isFinite(x) && x >= 1) rttMs = Math.min(rttMs, x);
+  };
+  for (const t of [...timings.values(), ...(nav ? [nav] : [])]) {
+    const connectStart = t.connectStart ?? 0;
+    const connectEnd = t.connectEnd ?? 0;
+    const tlsStart = 'secureConnectionStart' in t ? t.secureConnectionStart : 0;
+    if (connectStart > 0 && connectEnd > connectStart) rtt((tlsStart > connectStart ? tlsStart : connectEnd) - connectStart);
+    const requestStart = t.requestStart ?? 0;
+    if (requestStart > 0 && t.responseStart > requestStart) rtt(t.responseStart - requestStart);
+  }
+  if (rate === 0 || rttMs === Infinity || criticalBytes === 0) return undefined;
+  return { criticalBytes, deliveryBytesPerMs: round(rate, 1000), rttMs: round(rttMs, 10) };
+}
+
+/**
+ * The verdict of the visits that measured their path; undefined when none did. The most
+ * bandwidth-bound visit judges: a visit can only look less bound than its path is when its
+ * timestamps were squeezed (a busy network thread reads a response late and whole, and its rate
+ * looks higher than the link's), so one bound visit outweighs any number of fast-looking ones.
+ */
+export function pathVerdict(visits: readonly Visit[]): PathVerdict | undefined {
+  const paths = visits.map((v) => v.path).filter((p): p is PathSample => p !== undefined && p.deliveryBytesPerMs > 0 && p.rttMs > 0);
+  if (paths.length === 0) return undefined;
+  const criticalRtts = Math.max(...paths.map((p) => p.criticalBytes / p.deliveryBytesPerMs / p.rttMs));
+  // What the link carries in BANDWIDTH_BOUND_RTTS round trips beyond the critical bytes.
+  const budgetBytes = Math.max(0, Math.min(...paths.map((p) => BANDWIDTH_BOUND_RTTS * p.rttMs * p.deliveryBytesPerMs - p.criticalBytes)));
+  return { criticalRtts: round(criticalRtts, 100), bandwidthBound: criticalRtts >= BANDWIDTH_BOUND_RTTS, budgetBytes: Math.round(budgetBytes), samples: paths.length };
+}
+
+function round(x: number, by: number): number {
+  return Math.round(x * by) / by;
+}
