@@ -80,9 +80,13 @@ export function runNsOfSchedstat(schedstat: string): number {
   return fields.length === 3 && fields.every((f) => /^\d+$/.test(f)) ? Number(fields[0]) : Number.NaN;
 }
 
-/** The role of a non-root process of the browser's tree, from its NUL-separated `/proc/PID/cmdline`. */
+/**
+ * The role of a non-root process of the browser's tree, from its `/proc/PID/cmdline`: arguments
+ * NUL-separated (node, sh), or one space-joined string where the process rewrote its title
+ * (Chromium's children do), so an argument holding a space reads as two words.
+ */
 export function roleOfCmdline(cmdline: string): ProcessRole {
-  const args = cmdline.split('\0');
+  const args = cmdline.split(/[\0 ]+/).filter(Boolean);
   if (args.includes('--extension-process')) return 'extension';
   if (args.includes('--type=renderer')) return 'page';
   if (args.some((a) => a.startsWith('--utility-sub-type=network.mojom.NetworkService'))) return 'network';

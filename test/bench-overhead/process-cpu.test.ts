@@ -2,6 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import puppeteer from 'puppeteer-core';
+import { CHROMIUM_PATH } from '../../bench/run/chromium-contender';
+import { CHROMIUM_QUIET_FLAGS } from '../../bench/run/chromium-flags';
 import { parentPidOfStat, processCpuMs, processTreeCpu, roleOfCmdline, runNsOfSchedstat } from '../../bench/overhead/process-cpu';
 
 /** Spins the CPU for `ms` of wall-clock time. */
@@ -40,7 +43,17 @@ describe('parsing /proc lines', () => {
     expect(runNsOfSchedstat('x 2 3')).toBeNaN();
   });
 
-  it('roles from Chromium command lines (NUL-separated)', () => {
+  it('roles from Chromium\'s rewritten titles (one space-joined string, as /proc shows its children)', () => {
+    // As read from /proc/PID/cmdline of Chromium 1xx's children (trimmed; no NUL in them).
+    const renderer = '/usr/lib/chromium/chromium --type=renderer --crashpad-handler-pid=0 --enable-crash-reporter=,built on Debian GNU/Linux 12 (bookworm) --noerrdialogs --user-data-dir=/tmp/getlist-overhead-ext-8HH2Zo/profile';
+    expect(roleOfCmdline(`${renderer} --extension-process --change-stack-guard-on-fork=enable --no-sandbox`)).toBe('extension');
+    expect(roleOfCmdline(`${renderer} --change-stack-guard-on-fork=enable --no-sandbox --renderer-client-id=7`)).toBe('page');
+    expect(roleOfCmdline('/usr/lib/chromium/chromium --type=utility --utility-sub-type=network.mojom.NetworkService --lang=en-US --service-sandbox-type=none')).toBe('network');
+    expect(roleOfCmdline('/usr/lib/chromium/chromium --type=utility --utility-sub-type=storage.mojom.StorageService --service-sandbox-type=utility')).toBe('other');
+    expect(roleOfCmdline('/usr/lib/chromium/chromium --type=zygote --no-zygote-sandbox')).toBe('other');
+  });
+
+  it('roles from NUL-separated command lines', () => {
     const cmd = (...a: string[]) => `${a.join('\0')}\0`;
     const chromium = '/usr/lib/chromium/chromium';
     expect(roleOfCmdline(cmd(chromium, '--type=renderer', '--extension-process', '--user-data-dir=/tmp/p', '--renderer-client-id=5'))).toBe('extension');
@@ -148,4 +161,22 @@ describe('the real /proc agrees with getrusage', () => {
       child.kill();
     }
   });
+});
+
+describe('a real Chromium', () => {
+  it('its renderer and network service are counted in their roles, not as "other"', async () => {
+    const browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_QUIET_FLAGS], timeout: 20_000 });
+    try {
+      const page = await browser.newPage();
+      // Work in the page's renderer, whose process the tree must file under `page`.
+      await page.goto('data:text/html,<script>const e = Date.now() + 100; let x = 0; while (Date.now() < e) x++;</script>');
+      const cpu = processTreeCpu(browser.process()?.pid);
+      expect(cpu.browser).toBeGreaterThan(0);
+      expect(cpu.page).toBeGreaterThan(20);
+      expect(cpu.network).toBeGreaterThan(0);
+      expect(cpu.other).toBeLessThan(cpu.browser + cpu.page + cpu.network);
+    } finally {
+      await browser.close();
+    }
+  }, 30_000);
 });
