@@ -92,5 +92,11 @@ if (benchOff.split(',').includes('content')) {
   delete manifest.content_scripts;
   writeFileSync(join(EXT, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
+if (benchOff.split(',').includes('permissions')) {
+  // Bench only: no webRequest/DNR permission, so Chromium does not proxy the pages' requests.
+  const manifest = JSON.parse(readFileSync(join(EXT, 'manifest.json'), 'utf8'));
+  manifest.permissions = manifest.permissions.filter((p) => p !== 'webRequest' && !p.startsWith('declarativeNetRequest'));
+  writeFileSync(join(EXT, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+}
 for (const size of ICON_SIZES) writeFileSync(join(EXT, 'icons', `icon-${size}.png`), iconPng(size));
 if (missing.length) console.warn(`build: warning: the extension in ${EXT} is incomplete; not found: ${missing.join(', ')}`);

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BENCH_PIECES, type BenchPiece } from '../../extension/platform/bench-switches';
+import { BENCH_IMPLIES, BENCH_PIECES, type BenchPiece } from '../../extension/platform/bench-switches';
 import { BenchRunError } from '../run/bench-run-error';
 import { EXTENSION_DIR } from './overhead-browser';
 
@@ -31,7 +31,10 @@ export function parseVariant(spec: string): OverheadVariant {
       throw new BenchRunError('E_BENCH_USAGE', `--variants: unknown piece "${p}"; expected full or pieces joined with + from: ${Object.keys(BENCH_PIECES).join(', ')}`);
     }
   }
-  return { name: off.join('+'), off: off as BenchPiece[] };
+  // The name says what was asked; the build also switches off what that needs off.
+  const all = new Set(off as BenchPiece[]);
+  for (const p of off as BenchPiece[]) for (const q of BENCH_IMPLIES[p] ?? []) all.add(q);
+  return { name: off.join('+'), off: [...all] };
 }
 
 /** The extension directory to load (dist/extension for `full`, else a fresh build) and how to remove it. */

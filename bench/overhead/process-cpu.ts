@@ -19,28 +19,36 @@ export function emptyCpu(): CpuByRole {
   return { browser: 0, network: 0, page: 0, extension: 0, host: 0, other: 0 };
 }
 
-/** ms of CPU used so far by `rootPid` and its descendants, by role (0s where /proc is absent). */
-export function processTreeCpu(rootPid: number | undefined): CpuByRole {
+/**
+ * ms of CPU used so far by `rootPid` and its descendants, by role (0s where /proc is absent).
+ * `procRoot` is where /proc is mounted (a test points it at a tree of its own).
+ */
+export function processTreeCpu(rootPid: number | undefined, procRoot = '/proc'): CpuByRole {
   const out = emptyCpu();
   if (rootPid === undefined) return out;
   let pids: number[];
   try {
-    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
+    pids = readdirSync(procRoot).filter((n) => /^\d+$/.test(n)).map(Number);
   } catch {
     return out;
   }
   const children = new Map<number, number[]>();
   for (const pid of pids) {
-    const ppid = parentOf(pid);
+    const ppid = readOr(`${procRoot}/${pid}/stat`, parentPidOfStat);
     if (ppid === undefined) continue;
     const list = children.get(ppid) ?? [];
     list.push(pid);
     children.set(ppid, list);
   }
+  const seen = new Set<number>();
   const stack = [rootPid];
   while (stack.length > 0) {
     const pid = stack.pop() as number;
-    out[roleOf(pid, pid === rootPid)] += threadsCpuMs(pid);
+    // A pid reused while we read could make a cycle; each process counts once.
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    const role = pid === rootPid ? 'browser' : (readOr(`${procRoot}/${pid}/cmdline`, roleOfCmdline) ?? 'other');
+    out[role] += processCpuMs(pid, procRoot);
     stack.push(...(children.get(pid) ?? []));
   }
   return out;
@@ -53,44 +61,64 @@ export function cpuDelta(a: CpuByRole, b: CpuByRole): CpuByRole {
   return out;
 }
 
-function parentOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name may hold spaces and parentheses: fields resume after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[1]);
-  } catch {
-    return undefined;
-  }
+/**
+ * The parent pid in a `/proc/PID/stat` line (its 4th field), undefined if the line is not one.
+ * The command name (2nd field, in parentheses) may hold spaces and parentheses: fields resume
+ * after the last ')'.
+ */
+export function parentPidOfStat(stat: string): number | undefined {
+  const close = stat.lastIndexOf(')');
+  if (close < 0) return undefined;
+  const fields = stat.slice(close + 2).split(' ');
+  const ppid = fields[1];
+  return ppid !== undefined && /^\d+$/.test(ppid) ? Number(ppid) : undefined;
 }
 
-function roleOf(pid: number, isRoot: boolean): ProcessRole {
-  if (isRoot) return 'browser';
-  let cmd: string;
-  try {
-    cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {
-    return 'other';
-  }
-  if (cmd.includes('--extension-process')) return 'extension';
-  if (cmd.includes('--type=renderer')) return 'page';
-  if (cmd.includes('network.mojom.NetworkService')) return 'network';
-  if (!cmd.includes('--type=') && /\bnode\b|getlist/.test(cmd)) return 'host';
+/** Nanoseconds a thread has run on a CPU: the first of `/proc/…/schedstat`'s three fields (run, wait, slices); NaN if malformed. */
+export function runNsOfSchedstat(schedstat: string): number {
+  const fields = schedstat.trim().split(/\s+/);
+  return fields.length === 3 && fields.every((f) => /^\d+$/.test(f)) ? Number(fields[0]) : Number.NaN;
+}
+
+/**
+ * The role of a non-root process of the browser's tree, from its `/proc/PID/cmdline`: arguments
+ * NUL-separated (node, sh), or one space-joined string where the process rewrote its title
+ * (Chromium's children do), so an argument holding a space reads as two words.
+ */
+export function roleOfCmdline(cmdline: string): ProcessRole {
+  const args = cmdline.split(/[\0 ]+/).filter(Boolean);
+  if (args.includes('--extension-process')) return 'extension';
+  if (args.includes('--type=renderer')) return 'page';
+  if (args.some((a) => a.startsWith('--utility-sub-type=network.mojom.NetworkService'))) return 'network';
+  // The native host: Chromium starts the launcher `getlist install` wrote, which execs node on bin/getlist.js.
+  const child = !args.some((a) => a.startsWith('--type='));
+  if (child && (/(^|\/)node$/.test(args[0] ?? '') || args.some((a) => /(^|\/)getlist(\.js)?$/.test(a)))) return 'host';
   return 'other';
 }
 
-function threadsCpuMs(pid: number): number {
+/** ms of CPU all threads of `pid` have used so far (threads that ended are not counted); 0 if it is gone. */
+export function processCpuMs(pid: number, procRoot = '/proc'): number {
   let ns = 0;
+  let tids: string[];
   try {
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-      } catch {
-        // The thread ended between the listing and the read.
-      }
-    }
+    tids = readdirSync(`${procRoot}/${pid}/task`);
   } catch {
     return 0;
   }
+  for (const tid of tids) {
+    // A thread that ended between the listing and the read counts 0.
+    const run = readOr(`${procRoot}/${pid}/task/${tid}/schedstat`, runNsOfSchedstat);
+    if (run !== undefined && Number.isFinite(run)) ns += run;
+  }
   return ns / 1e6;
+}
+
+function readOr<T>(path: string, parse: (text: string) => T): T | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return parse(text);
 }

@@ -23,9 +23,21 @@ export const BENCH_PIECES = {
   timings: 'content-script Resource Timing',
   /** The content script itself: the manifest declares none (build.mjs). */
   content: 'content script injected at all',
+  /**
+   * The `webRequest` and `declarativeNetRequest…` permissions (build.mjs drops them from the
+   * manifest; implies `webrequest`, `headers` and `hints`): while any extension holds one, Chromium
+   * routes every request of every page through a proxy in its browser process, listeners or not.
+   */
+  permissions: 'webRequest and declarativeNetRequest permissions held at all',
 } as const;
 
 export type BenchPiece = keyof typeof BENCH_PIECES;
+
+/** Pieces that cannot stay on when another is off (no permission, no listener may be added). */
+export const BENCH_IMPLIES: Partial<Record<BenchPiece, readonly BenchPiece[]>> = {
+  permissions: ['webrequest', 'headers', 'hints'],
+};
+
 
 declare const GETLIST_BENCH_OFF: string | undefined;
 
