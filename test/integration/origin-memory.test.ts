@@ -13,7 +13,13 @@ const pipelinedAtOnce = (reqs: readonly WireRequest[]) => reqs.filter((r) => r.p
 
 describe('origin memory and zero-RTT starts, on real sockets', () => {
   test('a revisit pipelines a remembered-good origin at full depth from its first request; the first visit probes', async () => {
-    const server = await startRawServer((req) => (req.path === '/' ? { body: html(), headers: { 'content-type': 'text/html' } } : { body: bodyFor(req.path, 2_544), delayMs: 5 }));
+    // The stylesheet is what lets the first visit prove the origin keeps order: an image written
+    // behind it while it is unanswered, whose swap would contradict a Content-Type (images alone
+    // can prove nothing: src/scheduler/content-type-check.ts isOrderProof).
+    const sheet = '<link rel="stylesheet" href="/s.css">';
+    const type = (path: string) => (path === '/' ? 'text/html' : path.endsWith('.css') ? 'text/css' : 'image/gif');
+    const server = await startRawServer((req) => (req.path === '/' ? { body: html(sheet), headers: { 'content-type': type(req.path) } } : { body: bodyFor(req.path, 2_544), headers: { 'content-type': type(req.path) }, delayMs: 5 }));
+    const PAGE_REQUESTS = IMAGES + 3; // and the stylesheet
     try {
       const memory = new InMemoryOriginMemory();
       const g = strategy('getlist', { maxConnectionsPerOrigin: 1 });
