@@ -3,8 +3,6 @@ import { loadPage } from '../../native-host/load/page-loader';
 import { bodyFor, startRawServer, type WireRequest } from '../support/raw-http-server';
 
 const IMAGES = 12;
-/** The document, its images, and the implicit `/favicon.ico` a desktop browser asks for (src/discovery). */
-const PAGE_REQUESTS = IMAGES + 2;
 const html = (extraHead = ''): Buffer =>
   Buffer.from(`<!DOCTYPE html><html><head>${extraHead}</head><body>${Array.from({ length: IMAGES }, (_, i) => `<img src="/i${i}.gif">`).join('')}</body></html>`);
 
@@ -19,7 +17,8 @@ describe('origin memory and zero-RTT starts, on real sockets', () => {
     const sheet = '<link rel="stylesheet" href="/s.css">';
     const type = (path: string) => (path === '/' ? 'text/html' : path.endsWith('.css') ? 'text/css' : 'image/gif');
     const server = await startRawServer((req) => (req.path === '/' ? { body: html(sheet), headers: { 'content-type': type(req.path) } } : { body: bodyFor(req.path, 2_544), headers: { 'content-type': type(req.path) }, delayMs: 5 }));
-    const PAGE_REQUESTS = IMAGES + 3; // and the stylesheet
+    /** The document, its stylesheet and images, and the implicit `/favicon.ico` a desktop browser asks for (src/discovery). */
+    const PAGE_REQUESTS = IMAGES + 3;
     try {
       const memory = new InMemoryOriginMemory();
       const g = strategy('getlist', { maxConnectionsPerOrigin: 1 });
