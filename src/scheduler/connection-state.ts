@@ -23,6 +23,15 @@ export interface DispatchState extends Dispatch {
   paused: boolean;
   settled: boolean;
   earlyHints: string[] | undefined;
+  /**
+   * The dispatch written just ahead of it on its HTTP/1.1 connection, when that one's response had
+   * not started yet: the two were at the server together, so a server that reorders could have
+   * swapped them. Undefined otherwise (nothing ahead, or the response ahead already begun: a
+   * server cannot reorder a response it has started writing).
+   */
+  aheadUnanswered: DispatchState | undefined;
+  /** The response's `Content-Type`, once its head arrived. */
+  contentType: string | undefined;
 }
 
 /** A response that ended but is not trusted yet (`ResponseEndInfo.confirmed` false). */

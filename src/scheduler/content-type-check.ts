@@ -36,3 +36,34 @@ export function contentTypeContradicts(kind: string | undefined, contentType: st
   const got = familyOf(contentType);
   return expected !== undefined && got !== undefined && got !== expected;
 }
+
+/** What `isOrderProof` reads of a dispatch (connection-state.ts `DispatchState`). */
+interface AnsweredDispatch {
+  readonly request: { readonly resourceType?: string };
+  readonly status: number | undefined;
+  readonly contentType: string | undefined;
+  readonly aheadUnanswered: AnsweredDispatch | undefined;
+}
+
+/**
+ * Whether a clean pipelined response shows that its origin keeps responses in order — what the
+ * pipelining probe (pipeline-health.ts) counts. Both conditions are needed:
+ *
+ * - **At risk.** Its request was written while the response ahead of it had not started, so the
+ *   server held both at once and could have swapped them. A request written behind a response
+ *   already arriving (an image behind the document that names it) cannot be reordered by any
+ *   server: it shows only that the origin takes pipelined requests.
+ * - **A swap would have shown.** Had the two responses been exchanged, one of them would have
+ *   contradicted its request's type (`contentTypeContradicts`): a stylesheet and an image, the
+ *   document and an image. Two images (or two responses of unknown type) swapped look exactly
+ *   like two in order, so such a pair proves nothing, however often it succeeds.
+ *
+ * Limit: a server that reorders only some of the time (answering whichever response is ready
+ * first) may keep the order of the probe's pair and swap a later one; Firefox's probe took the
+ * same risk after one good pipelined transaction.
+ */
+export function isOrderProof(d: AnsweredDispatch): boolean {
+  const a = d.aheadUnanswered;
+  if (a === undefined || a.status === undefined || d.status === undefined) return false;
+  return contentTypeContradicts(d.request.resourceType, a.contentType, a.status) || contentTypeContradicts(a.request.resourceType, d.contentType, d.status);
+}

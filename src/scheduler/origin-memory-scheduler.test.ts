@@ -10,9 +10,9 @@ function setup(s: Strategy, memory?: InMemoryOriginMemory) {
   const results: RequestResult[] = [];
   const scheduler = new Scheduler({ strategy: s, transport, clock, ...(memory ? { memory } : {}), observer: { onRequestSettled: (r) => results.push(r) } });
   const add = (url: string, priority: 'image' | 'blocking' | 'document' = 'image') => scheduler.enqueue({ url, priority });
-  const finish = (path: string, keepAlive = true) => {
+  const finish = (path: string, keepAlive = true, contentType?: string) => {
     const d = transport.dispatchOf(path);
-    scheduler.responseStarted(d.id, { status: 200, httpVersion: '1.1', keepAlive });
+    scheduler.responseStarted(d.id, { status: 200, httpVersion: '1.1', keepAlive, ...(contentType ? { contentType } : {}) });
     scheduler.responseEnded(d.id, { bytes: 100 });
   };
   return { clock, transport, scheduler, results, add, finish };
@@ -34,32 +34,51 @@ describe('origin memory in the scheduler', () => {
     expect(fresh.transport.on(1)).toHaveLength(1);
   });
 
-  test('an image-only origin earns pipelining over two loads: the probe\'s proof is remembered and resumed, never a same-family pair on probation', () => {
+  test('an image-only origin is never proven, over any number of loads: an image behind the document\'s started response cannot be reordered, two images swapped look in order', () => {
     const memory = new InMemoryOriginMemory();
     // P&M's page: a document, then images only. On probation an image may be pipelined behind the
-    // document (a swap would contradict a Content-Type) but never behind another image.
+    // document (its response has begun: no server can reorder them) but never behind another image.
     const load = () => {
       const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }), memory);
       t.scheduler.enqueue({ url: `${H}/doc`, priority: 'document', resourceType: 'document' });
       t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
       const doc = t.transport.dispatchOf('/doc');
-      t.scheduler.responseStarted(doc.id, { status: 200, httpVersion: '1.1', keepAlive: true });
+      t.scheduler.responseStarted(doc.id, { status: 200, httpVersion: '1.1', keepAlive: true, contentType: 'text/html' });
       for (let i = 0; i < 4; i++) t.scheduler.enqueue({ url: `${H}/i${i}`, priority: 'image', resourceType: 'image' });
       const behindDoc = t.transport.paths();
       t.scheduler.responseEnded(doc.id, { bytes: 100 });
-      t.finish('/i0');
-      const afterProof = t.transport.paths();
-      return { behindDoc, afterProof };
+      t.finish('/i0', true, 'image/gif');
+      const afterPair = t.transport.paths();
+      return { behindDoc, afterPair };
     };
-    const first = load();
-    expect(first.behindDoc).toEqual(['/doc', '/i0']);
-    expect(first.afterProof).toEqual(['/doc', '/i0', '/i1']); // one proof of two: still one at a time
+    for (let visit = 0; visit < 3; visit++) {
+      const { behindDoc, afterPair } = load();
+      expect(behindDoc).toEqual(['/doc', '/i0']);
+      expect(afterPair).toEqual(['/doc', '/i0', '/i1']); // still one image at a time
+      expect(memory.get(H)?.pipelining).toBeUndefined();
+      expect(memory.get(H)?.pipeliningProofs).toBeUndefined();
+    }
+  });
+
+  test('the probe\'s proofs are remembered and resumed across loads: a stylesheet and an image the server held at once, answered in order', () => {
+    const memory = new InMemoryOriginMemory();
+    const load = () => {
+      const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, probeSuccesses: 2 }), memory);
+      t.scheduler.enqueue({ url: `${H}/doc`, priority: 'document', resourceType: 'document' });
+      t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
+      t.finish('/doc', true, 'text/html');
+      // Both written at once on the idle connection: the server holds them together.
+      t.scheduler.enqueue({ url: `${H}/a.css`, priority: 'blocking', resourceType: 'stylesheet' });
+      for (let i = 0; i < 3; i++) t.scheduler.enqueue({ url: `${H}/i${i}`, priority: 'image', resourceType: 'image' });
+      t.finish('/a.css', true, 'text/css');
+      t.finish('/i0', true, 'image/gif');
+      return t.transport.paths();
+    };
+    expect(load()).toEqual(['/doc', '/a.css', '/i0', '/i1']); // one proof of two: still one image at a time
     expect(memory.get(H)).toMatchObject({ pipeliningProofs: 1 });
     expect(memory.get(H)?.pipelining).toBeUndefined();
-    const second = load();
-    expect(second.behindDoc).toEqual(['/doc', '/i0']);
-    // The second proof earns full depth: every image left goes at once.
-    expect(second.afterProof).toEqual(['/doc', '/i0', '/i1', '/i2', '/i3']);
+    // The second load's proof earns full depth: every image left goes at once.
+    expect(load()).toEqual(['/doc', '/a.css', '/i0', '/i1', '/i2']);
     expect(memory.get(H)?.pipelining).toBe('good');
     expect(memory.get(H)?.pipeliningProofs).toBeUndefined();
   });
@@ -87,14 +106,19 @@ describe('origin memory in the scheduler', () => {
   test('a load writes what it learned: protocol, RTT, pipelining, and a request budget', () => {
     const memory = new InMemoryOriginMemory();
     const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, probeSuccesses: 1 }), memory);
-    for (let i = 0; i < 3; i++) t.add(`${H}/i${i}`);
+    t.add(`${H}/i0`);
     t.scheduler.connectionReady(1, { protocol: 'http/1.1', handshakeRttMs: 42 });
     t.finish('/i0'); // keep-alive seen: probing at depth 2
-    t.finish('/i1'); // one clean pipelined response: good
-    t.finish('/i2', false); // the server closes after its third request, with nothing behind it
+    // Written together on the idle connection: a stylesheet and an image the server held at once.
+    t.scheduler.enqueue({ url: `${H}/a.css`, priority: 'blocking', resourceType: 'stylesheet' });
+    t.scheduler.enqueue({ url: `${H}/i2`, priority: 'image', resourceType: 'image' });
+    t.add(`${H}/i3`);
+    t.finish('/a.css', true, 'text/css');
+    t.finish('/i2', true, 'image/gif'); // answered in order, an order proof: good
+    t.finish('/i3', false); // the server closes after its fourth request, with nothing behind it
     expect(t.scheduler.stats().demotions).toEqual([]);
     const f = memory.get(H);
-    expect(f).toMatchObject({ protocol: 'h1', rttMs: 42, pipelining: 'good', requestBudget: 3 });
+    expect(f).toMatchObject({ protocol: 'h1', rttMs: 42, pipelining: 'good', requestBudget: 4 });
   });
 
   test('the request budget is one fact: learned from Keep-Alive max into the memory, and a later load\'s connections carry no more', () => {

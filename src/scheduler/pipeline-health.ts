@@ -2,12 +2,18 @@
  * Per-origin pipelining health (McManus, "The Apex of Pipelines"; RFC 9112 §9.3.2).
  *
  *   unknown ──first keep-alive HTTP/1.1 response header──▶ probing (depth 2)
- *   probing ──`probeSuccesses` clean pipelined responses──▶ good (full depth)
+ *   probing ──`probeSuccesses` order proofs (content-type-check.ts `isOrderProof`)──▶ good (full depth)
  *   any     ──close with requests outstanding / HTTP/1.0 / `Connection: close` mid-pipeline /
  *             a desynchronised connection / a Content-Type contradicting the request──▶ bad
  *   bad     ──`demoteMs` elapsed──▶ unknown
  *
  * While `bad`, the origin still gets persistent connections, one request at a time.
+ *
+ * A proof is a clean pipelined response that could have shown a reordering server: written while
+ * the response ahead of it had not started, and of another type family than that one. An origin
+ * whose pipelined pairs never mix families (images only, or images behind the document that
+ * names them) is never proven: nothing it can answer tells its images apart, so it stays at
+ * depth 2 with no image behind an image (dispatch-policy.ts) until origin memory says otherwise.
  */
 export type PipelineHealthState = 'unknown' | 'probing' | 'good' | 'bad';
 
@@ -57,18 +63,18 @@ export class PipelineHealth {
     return true;
   }
 
-  /** A complete response arrived on a connection that stays open. */
-  responseOk(now: number, pipelined: boolean): void {
+  /** A complete response arrived on a connection that stays open; `proof`: it was an order proof. */
+  responseOk(now: number, proof: boolean): void {
     const s = this.state(now);
     if (s === 'unknown') {
       this.keepAliveSeen(now);
-    } else if (s === 'probing' && pipelined) {
+    } else if (s === 'probing' && proof) {
       this.cleanPipelined += 1;
       if (this.cleanPipelined >= this.probeSuccesses) this.current = 'good';
     }
   }
 
-  /** Clean pipelined responses the probe has counted so far (0 unless probing). */
+  /** Order proofs the probe has counted so far (0 unless probing). */
   get proofs(): number {
     return this.current === 'probing' ? this.cleanPipelined : 0;
   }

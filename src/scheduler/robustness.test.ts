@@ -15,8 +15,8 @@ function setup(s: Strategy, budgets = new MemoryBudgets()) {
   const add = (path: string, extra: Partial<RequestSpec> = {}) => scheduler.enqueue({ url: `${O}${path}`, priority: 'image', ...extra });
   const start = (path: string, info: { keepAliveMax?: number; contentType?: string } = {}) =>
     scheduler.responseStarted(transport.dispatchOf(path).id, { status: 200, httpVersion: '1.1', keepAlive: true, ...info });
-  const finish = (path: string, confirmed = true) => {
-    start(path);
+  const finish = (path: string, confirmed = true, contentType?: string) => {
+    start(path, contentType ? { contentType } : {});
     scheduler.responseEnded(transport.dispatchOf(path).id, { bytes: 10, confirmed });
   };
   const ready = (id: number) => scheduler.connectionReady(id, { protocol: 'http/1.1' });
@@ -220,11 +220,38 @@ describe('probing an origin that may answer out of order', () => {
     expect(written()).toHaveLength(2); // /b.png waits: an image behind an image (and /c.css behind it, FIFO)
     t.finish('/a.png');
     expect(written().slice(2)).toEqual([['/b.png', false], ['/c.css', true]]);
-    t.finish('/b.png');
-    t.finish('/c.css'); // a clean pipelined response: the origin is proven
+    t.finish('/b.png', true, 'image/png');
+    t.finish('/c.css', true, 'text/css'); // written while /b.png was unanswered, and a swap would have shown: the origin is proven
     t.add('/d.png', { resourceType: 'image' });
     t.add('/e.png', { resourceType: 'image' });
     expect(written().slice(4)).toEqual([['/d.png', false], ['/e.png', true]]);
+  });
+});
+
+describe('what the probe counts as proof that an origin keeps order', () => {
+  /** A stylesheet first on an idle connection, then `behind` pipelined while it is unanswered. */
+  const pair = (behind: { resourceType?: string; contentType: string }, cssType: string) => {
+    const t = setup(strategy('pipelined'));
+    t.add('/doc', { resourceType: 'document' });
+    t.ready(1);
+    t.finish('/doc', true, 'text/html'); // keep-alive HTTP/1.1: probing
+    t.add('/a.css', { resourceType: 'stylesheet' });
+    t.add('/b', behind.resourceType ? { resourceType: behind.resourceType } : {});
+    expect(t.transport.dispatchOf('/b').pipelined).toBe(true);
+    t.finish('/a.css', true, cssType);
+    t.finish('/b', true, behind.contentType);
+    for (let i = 0; i < 6; i++) t.add(`/r${i}`);
+    return t.transport.on(1).length - 3; // written after the pair, all at once
+  };
+
+  test('one pair the server held at once, answered in order, whose swap a Content-Type would have shown, earns full depth (probeSuccesses 1 by default)', () => {
+    expect(strategy('getlist').probeSuccesses).toBe(1);
+    expect(pair({ resourceType: 'image', contentType: 'image/png' }, 'text/css')).toBe(6);
+  });
+
+  test('a pair whose swap would look the same (types unknown or generic) proves nothing: depth stays 2', () => {
+    expect(pair({ contentType: 'application/octet-stream' }, 'application/octet-stream')).toBe(2);
+    expect(pair({ resourceType: 'image', contentType: 'application/octet-stream' }, 'text/plain')).toBe(2);
   });
 });
 

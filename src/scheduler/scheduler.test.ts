@@ -11,9 +11,9 @@ function setup(s: Strategy) {
   const add = (path: string, extra: Partial<RequestSpec> = {}) =>
     scheduler.enqueue({ url: `${O}${path}`, priority: 'image', ...extra });
   /** Completes a dispatch: headers then body. */
-  const finish = (path: string, opts: { bytes?: number; version?: string; keepAlive?: boolean; length?: number } = {}) => {
+  const finish = (path: string, opts: { bytes?: number; version?: string; keepAlive?: boolean; length?: number; contentType?: string } = {}) => {
     const d = transport.dispatchOf(path);
-    scheduler.responseStarted(d.id, { status: 200, httpVersion: opts.version ?? '1.1', keepAlive: opts.keepAlive ?? true, contentLength: opts.length });
+    scheduler.responseStarted(d.id, { status: 200, httpVersion: opts.version ?? '1.1', keepAlive: opts.keepAlive ?? true, contentLength: opts.length, ...(opts.contentType ? { contentType: opts.contentType } : {}) });
     scheduler.responseEnded(d.id, { bytes: opts.bytes ?? 100 });
   };
   const ready = (id: number, protocol: 'h2' | 'http/1.1' = 'http/1.1') => scheduler.connectionReady(id, { protocol });
@@ -167,15 +167,17 @@ describe('connections sized to the path (adaptConnectionsToPath)', () => {
 describe('pipelining', () => {
   test('health: depth 1 while unknown, 2 while probing, full once proven', () => {
     const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, maxPipelineDepth: 5, probeSuccesses: 2 }));
-    for (let i = 0; i < 12; i++) t.add(`/r${i}`);
+    // Images and scripts in turn: each pipelined pair is one a swap would show (content-type-check.ts).
+    const type = (i: number) => (i % 2 === 0 ? 'image/png' : 'application/javascript');
+    for (let i = 0; i < 12; i++) t.add(`/r${i}`, { resourceType: i % 2 === 0 ? 'image' : 'script' });
     t.ready(1);
     expect(t.transport.sent).toHaveLength(1); // unknown
-    t.finish('/r0');
+    t.finish('/r0', { contentType: type(0) });
     expect(t.transport.on(1).length - 1).toBe(2); // probing: r1, r2 outstanding
-    t.finish('/r1');
+    t.finish('/r1', { contentType: type(1) });
     expect(t.transport.dispatchOf('/r3').pipelined).toBe(true);
-    t.finish('/r2');
-    t.finish('/r3'); // two clean pipelined responses → good
+    t.finish('/r2', { contentType: type(2) });
+    t.finish('/r3', { contentType: type(3) }); // two order proofs → good
     const outstanding = t.transport.sent.filter((d) => !t.results.some((r) => r.url.endsWith(d.request.path)));
     expect(outstanding).toHaveLength(5);
   });

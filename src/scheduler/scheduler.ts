@@ -1,6 +1,6 @@
 import { isBadPort, portOf } from '../targets/bad-ports';
 import { createOrigin, type ConnState, type DispatchState, type HeldResponse, type OriginState } from './connection-state';
-import { contentTypeContradicts } from './content-type-check';
+import { contentTypeContradicts, isOrderProof } from './content-type-check';
 import { DeliveryMeter } from './delivery-meter';
 import { connectionsToOpen, pickConnection } from './dispatch-policy';
 import { SchedulerError, errorCodeOf, toErrorInfo } from './errors';
@@ -289,6 +289,7 @@ export class Scheduler implements TransportHandler {
     d.status = info.status;
     d.httpVersion = info.httpVersion;
     d.contentLength = info.contentLength;
+    d.contentType = info.contentType;
     if (info.earlyHints) d.earlyHints = info.earlyHints;
     const c = d.conn;
     if (!d.blocksPipeline && (info.contentLength ?? 0) >= this.strategy.largeResponseBytes) {
@@ -364,7 +365,7 @@ export class Scheduler implements TransportHandler {
     if (info.bytes >= this.strategy.largeResponseBytes) this.learned.set(d.request.url, info.bytes);
     else if (this.learned.size > 0) this.learned.delete(d.request.url);
     if (c.protocol === 'http/1.1' && !c.draining && d.httpVersion === '1.1') {
-      c.origin.health.responseOk(now, d.pipelined);
+      c.origin.health.responseOk(now, isOrderProof(d));
       if (this.learner && c.origin.health.state(now) === 'good') this.learner.pipelining(c.origin, 'good');
       else if (this.learner && d.pipelined) this.learner.probeProgress(c.origin, c.origin.health.proofs);
     }
@@ -563,7 +564,11 @@ export class Scheduler implements TransportHandler {
       paused: false,
       settled: false,
       earlyHints: undefined,
+      aheadUnanswered: undefined,
+      contentType: undefined,
     };
+    const ahead = c.protocol === 'http/1.1' ? c.outstanding[c.outstanding.length - 1] : undefined;
+    if (ahead !== undefined && ahead.firstByteAt === undefined) d.aheadUnanswered = ahead;
     if (d.blocksPipeline) c.blockers += 1;
     if (isLowLatency(req.priority)) this.urgentOutstanding += 1;
     req.state = 'sent';

@@ -52,7 +52,13 @@ export interface Strategy {
    * `2 × BDP / initial window` (src/scheduler/path-estimate.ts). @default false
    */
   adaptConnectionsToPath: boolean;
-  /** Clean pipelined responses an origin must deliver at depth 2 before it gets full depth. @default 2 */
+  /**
+   * Order proofs (content-type-check.ts `isOrderProof`: a pipelined pair the server held at once,
+   * of two type families, answered in order) an origin must deliver at depth 2 before it gets full
+   * depth. One, as Firefox's yellow state asked for one good pipelined transaction and no bad one
+   * before turning green: a proof is a pair a reordering server could have swapped visibly, so a
+   * second adds little and costs a round trip. @default 1
+   */
   probeSuccesses: number;
   /**
    * Start each origin from what origin memory remembers (origin-recall.ts) and write back what
@@ -97,7 +103,7 @@ const base: Omit<Strategy, 'name'> = {
   maxConcurrentStreams: 256,
   largeResponseBytes: 128 * 1024,
   demoteMs: 10 * 60 * 1000,
-  probeSuccesses: 2,
+  probeSuccesses: 1,
   adaptConnectionsToPath: false,
   useOriginMemory: false,
   preconnect: false,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { strategy, type StrategyName } from '../../src/scheduler';
+import { InMemoryOriginMemory, strategy, type StrategyName } from '../../src/scheduler';
 import { MAX_SENDS } from '../../src/scheduler/retry-policy';
 import { loadPage } from '../../native-host/load/page-loader';
 import { main } from '../../native-host/cli/main';
@@ -101,6 +101,33 @@ describe.each(CASES)('faulty origin: $name', ({ fault, victimCodes, victimAnswer
       await server.close();
     }
   });
+});
+
+test('an out-of-order origin serving a document and images only is never pipelined image behind image, on the first visit or the third (origin memory shared): every body its own', async () => {
+  // Nothing such an origin answers can show a swap of two images (content-type-check.ts
+  // isOrderProof), so it must never be proven; a proof carried across loads must not do it either.
+  const server = await startFaultyOrigin({ outOfOrder: true }, 12, 5, true);
+  try {
+    const memory = new InMemoryOriginMemory();
+    for (let visit = 1; visit <= 3; visit++) {
+      const bodies = new Map<number, Buffer[]>();
+      const run = await loadPage({
+        url: `${server.origin}${server.documentPath}`,
+        strategy: strategy('getlist'),
+        memory,
+        timeoutMs: 15_000,
+        transport: TIMEOUTS,
+        observe: { onResponseHead: (d) => bodies.set(d.request.id, []), onBody: (d, chunk) => bodies.get(d.request.id)?.push(chunk) },
+      });
+      for (const res of server.resources) {
+        const got = Buffer.concat(bodies.get(requestIdOf(run, res.path)) ?? []);
+        expect({ visit, path: res.path, sha: sha(got) }).toEqual({ visit, path: res.path, sha: sha(res.body) });
+      }
+    }
+    expect(memory.get(server.origin)?.pipelining).toBeUndefined();
+  } finally {
+    await server.close();
+  }
 });
 
 /** The scheduler's request id of a path: results are listed in id order, ids start at 1. */

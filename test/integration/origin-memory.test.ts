@@ -3,8 +3,6 @@ import { loadPage } from '../../native-host/load/page-loader';
 import { bodyFor, startRawServer, type WireRequest } from '../support/raw-http-server';
 
 const IMAGES = 12;
-/** The document, its images, and the implicit `/favicon.ico` a desktop browser asks for (src/discovery). */
-const PAGE_REQUESTS = IMAGES + 2;
 const html = (extraHead = ''): Buffer =>
   Buffer.from(`<!DOCTYPE html><html><head>${extraHead}</head><body>${Array.from({ length: IMAGES }, (_, i) => `<img src="/i${i}.gif">`).join('')}</body></html>`);
 
@@ -13,7 +11,14 @@ const pipelinedAtOnce = (reqs: readonly WireRequest[]) => reqs.filter((r) => r.p
 
 describe('origin memory and zero-RTT starts, on real sockets', () => {
   test('a revisit pipelines a remembered-good origin at full depth from its first request; the first visit probes', async () => {
-    const server = await startRawServer((req) => (req.path === '/' ? { body: html(), headers: { 'content-type': 'text/html' } } : { body: bodyFor(req.path, 2_544), delayMs: 5 }));
+    // The stylesheet is what lets the first visit prove the origin keeps order: an image written
+    // behind it while it is unanswered, whose swap would contradict a Content-Type (images alone
+    // can prove nothing: src/scheduler/content-type-check.ts isOrderProof).
+    const sheet = '<link rel="stylesheet" href="/s.css">';
+    const type = (path: string) => (path === '/' ? 'text/html' : path.endsWith('.css') ? 'text/css' : 'image/gif');
+    const server = await startRawServer((req) => (req.path === '/' ? { body: html(sheet), headers: { 'content-type': type(req.path) } } : { body: bodyFor(req.path, 2_544), headers: { 'content-type': type(req.path) }, delayMs: 5 }));
+    /** The document, its stylesheet and images, and the implicit `/favicon.ico` a desktop browser asks for (src/discovery). */
+    const PAGE_REQUESTS = IMAGES + 3;
     try {
       const memory = new InMemoryOriginMemory();
       const g = strategy('getlist', { maxConnectionsPerOrigin: 1 });

@@ -67,10 +67,14 @@ const KINDS: Array<Pick<Resource, 'kind' | 'contentType'> & { ext: string }> = [
   { kind: 'image', contentType: 'image/gif', ext: 'gif' },
 ];
 
-/** `count` resources, kinds in turn, each with a distinct length (1,000 + 613·i) and fill byte. */
-export function makeResources(count: number): Resource[] {
+/**
+ * `count` resources, kinds in turn (`imagesOnly`: GIF images only, as on P&M's page), each with a
+ * distinct length (1,000 + 613·i) and fill byte.
+ */
+export function makeResources(count: number, imagesOnly = false): Resource[] {
+  const kinds = imagesOnly ? KINDS.slice(3) : KINDS;
   return Array.from({ length: count }, (_, i) => {
-    const k = KINDS[i % KINDS.length] as (typeof KINDS)[number];
+    const k = kinds[i % kinds.length] as (typeof KINDS)[number];
     // Fill bytes stay printable and free of CSS syntax: `url(` can never appear in a stylesheet.
     return { path: `/r/${i}.${k.ext}`, kind: k.kind, contentType: k.contentType, body: Buffer.alloc(1000 + 613 * i, 0x41 + i) };
   });
@@ -86,8 +90,8 @@ function documentFor(resources: Resource[]): Buffer {
   return Buffer.from(`<!doctype html><html><head><title>faulty</title><link rel="icon" href="data:,"></head><body>\n${tags.join('\n')}\n</body></html>\n`, 'latin1');
 }
 
-export async function startFaultyOrigin(fault: Fault, count = 12, victimIndex = 5): Promise<FaultyOrigin> {
-  const resources = makeResources(count);
+export async function startFaultyOrigin(fault: Fault, count = 12, victimIndex = 5, imagesOnly = false): Promise<FaultyOrigin> {
+  const resources = makeResources(count, imagesOnly);
   const byPath = new Map(resources.map((r) => [r.path, r]));
   const documentPath = '/';
   const doc = documentFor(resources);
