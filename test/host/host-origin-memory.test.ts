@@ -19,7 +19,8 @@ function startHost(store: LmdbStore) {
   const stderr = new Writable({ write: (chunk: Buffer, _enc, cb) => ((log += chunk.toString()), cb()) });
   const exited = runHost({ stdin, stdout, stderr, hostVersion: '9.9.9', store });
   const replay = async (id: string, documentUrl: string, urls: readonly string[]) => {
-    stdin.write(frame(JSON.stringify({ id, type: 'schedule', pageId: id, documentUrl, mode: 'replay', strategies: ['getlist'], requests: urls.map((url) => ({ url, priority: 'image' })) })));
+    const requests = urls.map((url) => (url.endsWith('.css') ? { url, priority: 'blocking', resourceType: 'stylesheet' } : { url, priority: 'image', resourceType: 'image' }));
+    stdin.write(frame(JSON.stringify({ id, type: 'schedule', pageId: id, documentUrl, mode: 'replay', strategies: ['getlist'], requests })));
     return (await reader.waitFor((m) => m.id === id && m.type === 'replay-result', `replay ${id}`)) as Extract<HostMessage, { type: 'replay-result' }>;
   };
   const stop = async () => {
@@ -52,10 +53,15 @@ afterEach(() => {
 test('a second getlist replay of a page starts from what the first learned, across a host restart: full-depth pipelining from the first request, within the learned request budget', async () => {
   const server = await startRawServer((req) => {
     const last = req.index === BUDGET - 1;
-    return { body: bodyFor(req.path, 2_544), delayMs: 20, closeAfter: last, ...(last ? { headers: { connection: 'close' } } : {}) };
+    const css = req.path.endsWith('.css');
+    const type = css ? 'text/css' : 'image/gif';
+    // The stylesheet is answered last, so images can be pipelined behind it before it begins.
+    return { body: bodyFor(req.path, 2_544), delayMs: css ? 120 : 20, closeAfter: last, headers: { 'content-type': type, ...(last ? { connection: 'close' } : {}) } };
   });
   const doc = `${server.origin}/page.html`;
-  const urls = Array.from({ length: IMAGES }, (_, i) => `${server.origin}/i${i}.gif`);
+  // A stylesheet beside the images: an image pipelined behind it and answered in order proves the
+  // origin keeps order (a swap would contradict a Content-Type); images alone never can.
+  const urls = [`${server.origin}/s.css`, ...Array.from({ length: IMAGES }, (_, i) => `${server.origin}/i${i}.gif`)];
   let store = await openStore({ dir: storeDirIn(dataDir) });
   try {
     let host = startHost(store);
@@ -75,7 +81,7 @@ test('a second getlist replay of a page starts from what the first learned, acro
     expect(facts).toEqual([expect.objectContaining({ origin: server.origin, pipelining: 'good', protocol: 'h1', requestBudget: BUDGET })]);
     const pages = [];
     for await (const p of store.pageOrigins(doc)) pages.push(p);
-    expect(pages).toEqual([expect.objectContaining({ url: doc, origins: [{ origin: server.origin, requests: IMAGES }] })]);
+    expect(pages).toEqual([expect.objectContaining({ url: doc, origins: [{ origin: server.origin, requests: urls.length }] })]);
     host = startHost(store);
     const third = await host.replay('r3', doc, urls);
     expect(third.requests.filter((r) => r.error)).toEqual([]);
