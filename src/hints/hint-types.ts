@@ -45,8 +45,10 @@ export interface PathSample {
   criticalBytes: number;
   /** Bytes per ms of the fastest response of at least 16 KiB: a lower bound on the path's rate. */
   deliveryBytesPerMs: number;
-  /** The smallest round trip seen (a TCP handshake, a request to its first byte), ms. */
+  /** The smallest request-to-first-byte time of a response that crossed the network, ms. */
   rttMs: number;
+  /** The measuring method (PATH_SAMPLE_METHOD): samples of another are dropped when read back. */
+  method: number;
 }
 
 /** Whether the visits' path is bandwidth-bound (path-sample.ts). */
