@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { getBenchPage } from './corpus/bench-corpus';
 import { hintsFor } from '../src/hints/hint-list';
-import { DEFAULT_HINT_LIMITS } from '../src/hints/hint-types';
+import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS } from '../src/hints/hint-types';
 import { learnedStateFromJson } from '../src/hints/learned-state-json';
 import { pageKey } from '../src/hints/site-template';
 import { hintsOverhead, type HintsOverhead } from './hints/hints-overhead';
@@ -108,7 +108,8 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
                 if (cell.overhead === undefined) cell.overhead = hintsOverhead(r.learned, url);
                 // The path verdict the measured load's list was cut by (src/hints/path-sample.ts).
                 const state = learnedStateFromJson(r.learned);
-                const list = hintsFor(state.entries, url, DEFAULT_HINT_LIMITS);
+                // The limits the extension uses in this browser (extension/background/index.ts).
+                const list = hintsFor(state.entries, url, browser === 'firefox' ? DEFAULT_HINT_LIMITS : CHROMIUM_HINT_LIMITS);
                 r.samples = (state.entries.get(pageKey(url) ?? '')?.visits ?? []).map((v) => v.path ?? null);
                 if (list.path) r.path = list.path;
                 r.preloads = list.preloads.map((p) => `${p.as} ${p.href}`);

@@ -8,6 +8,7 @@ import { SettingsStore } from './settings-store';
 import { createUiHandlers } from './ui-handlers';
 import { HintsService, type DnrLike } from './hints-service';
 import { benchOff } from '../platform/bench-switches';
+import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS } from '../../src/hints/hint-types';
 
 /**
  * The background (Chrome: service worker; Firefox: event page): the composition root. Everything
@@ -30,6 +31,8 @@ const hints = new HintsService({
   store,
   settings,
   isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
+  // Firefox's extension pages are moz-extension:; Chromium holds first paint for preloaded fonts.
+  limits: browser.runtime.getURL('').startsWith('moz-extension:') ? DEFAULT_HINT_LIMITS : CHROMIUM_HINT_LIMITS,
 });
 const handlers = createUiHandlers({
   store,

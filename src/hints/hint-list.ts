@@ -22,7 +22,8 @@ import { pageKey, templateKey } from './site-template';
  * tell a font the first viewport uses, nor `font-display` — with `swap` (the pages measured) text
  * paints in a fallback and the font is not on the paint's path. Everything else is dropped, not
  * sent at low priority: origins are separate connections on one link, so no stream priority
- * keeps a low preload out of a render-blocking sheet's way.
+ * keeps a low preload out of a render-blocking sheet's way. At most `maxFontPreloads` fonts on any
+ * path: none in Chromium, which holds the first paint for a preloaded font (CHROMIUM_HINT_LIMITS).
  */
 export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string, limits: HintLimits): HintList {
   const keys = [pageKey(url), templateKey(url)].filter((k, i, all): k is string => k !== undefined && all.indexOf(k) === i);
@@ -39,15 +40,18 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
   const paintNeeds = (r: LearnedResource) => r.as === 'style' || r.url === lcpCandidate;
   // Bytes the other preloads may take: what the link carries in the idle time before first paint.
   let budget = path ? path.budgetBytes : Infinity;
+  let fonts = 0;
   for (const entry of used) {
     for (const r of rankResources(recurring(entry, limits.minRecurrence))) {
       if (preloads.length >= limits.maxPreloads || blocked.has(r.url) || seenPreload.has(r.url) || r.url === url) continue;
+      if (r.as === 'font' && fonts >= limits.maxFontPreloads) continue;
       if (!paintNeeds(r)) {
         const bytes = r.size > 0 ? r.size : UNKNOWN_SIZE_BYTES;
         if (bytes > budget) continue;
         budget -= bytes;
       }
       seenPreload.add(r.url);
+      if (r.as === 'font') fonts++;
       preloads.push(toPreload(r));
     }
     for (const o of recurringOrigins(entry, limits.minRecurrence)) {

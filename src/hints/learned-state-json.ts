@@ -1,3 +1,4 @@
+import { PATH_SAMPLE_METHOD } from './path-sample';
 import type { HintAs, LearnedEntry, LearnedOrigin, LearnedResource, LearnedState, PathSample, Visit } from './hint-types';
 import { createLearnedState } from './learned-state';
 
@@ -65,8 +66,9 @@ function toResource(v: unknown): LearnedResource | undefined {
 }
 
 function toPath(v: unknown): PathSample | undefined {
-  if (!isObject(v) || !isNumber(v.criticalBytes) || !isNumber(v.deliveryBytesPerMs) || !isNumber(v.rttMs) || v.criticalBytes < 0 || v.deliveryBytesPerMs <= 0 || v.rttMs <= 0) return undefined;
-  return { criticalBytes: v.criticalBytes, deliveryBytesPerMs: v.deliveryBytesPerMs, rttMs: v.rttMs };
+  // A sample of an older method (issue 15: round trips from clamped connect phases) is expired.
+  if (!isObject(v) || v.method !== PATH_SAMPLE_METHOD || !isNumber(v.criticalBytes) || !isNumber(v.deliveryBytesPerMs) || !isNumber(v.rttMs) || v.criticalBytes < 0 || v.deliveryBytesPerMs <= 0 || v.rttMs <= 0) return undefined;
+  return { criticalBytes: v.criticalBytes, deliveryBytesPerMs: v.deliveryBytesPerMs, rttMs: v.rttMs, method: PATH_SAMPLE_METHOD };
 }
 
 function toOrigin(v: unknown): LearnedOrigin | undefined {

@@ -30,6 +30,16 @@ export const RATE_MIN_BYTES = 16 * 1024;
  */
 export const BANDWIDTH_BOUND_RTTS = 4;
 
+/** A request to its first byte faster than this was not a round trip over a network (a cache, a service worker). */
+export const RTT_FLOOR_MS = 2;
+
+/**
+ * How `pathSampleOf` measures. Samples stored under another method (issue 15: round trips taken
+ * from clamped connect phases, cache hits counted) are dropped when the learned state is read, so
+ * a wrong old sample cannot keep judging: the page is hinted as unmeasured until new visits measure.
+ */
+export const PATH_SAMPLE_METHOD = 2;
+
 /** What a preload of a resource whose size was not exposed (no Timing-Allow-Origin) is counted as. */
 export const UNKNOWN_SIZE_BYTES = 32 * 1024;
 
@@ -51,6 +61,11 @@ export function pathSampleOf(page: PageRecord): PathSample | undefined {
     criticalBytes += sizeOf(timings.get(r.url));
   }
 
+  // Only what crossed the network: a response served from the browser's cache (transferSize 0
+  // with a body) took no round trip and no link time, and would read as a near-zero RTT and a
+  // near-infinite rate.
+  const network = [...timings.values()].filter((t) => t.transferSize > 0 && t.requestStart > 0);
+
   let rate = 0;
   const consider = (bytes: number, start: number | undefined, end: number | undefined) => {
     if (bytes < RATE_MIN_BYTES || start === undefined || end === undefined || start <= 0 || end < start) return;
@@ -58,25 +73,24 @@ export function pathSampleOf(page: PageRecord): PathSample | undefined {
     if (end - start < 1) return;
     rate = Math.max(rate, bytes / (end - start));
   };
-  if (nav) consider(nav.encodedBodySize ?? 0, nav.responseStart, nav.responseEnd);
-  for (const t of timings.values()) consider(sizeOf(t), t.responseStart, t.responseEnd);
+  if (nav && (nav.transferSize ?? 1) > 0) consider(nav.encodedBodySize ?? 0, nav.responseStart, nav.responseEnd);
+  for (const t of network) consider(sizeOf(t), t.responseStart, t.responseEnd);
 
-  // One round trip: a TCP handshake (connect up to the TLS start), or a response's first byte
-  // after its request; the smallest seen (server think time and queueing only add).
+  // One round trip: the smallest time from a request sent to its first byte (server think time and
+  // queueing only add to it). Connect phases are not used: Chromium clamps the connect times of a
+  // socket that was already connecting (preconnected, or opened for another request) to the
+  // request's own start, so a request that joined a handshake near its end shows a connect phase of
+  // a millisecond or two (issue 15: 1.3 ms on a 100 ms link judged a fast page bandwidth-bound).
   let rttMs = Infinity;
-  const rtt = (x: number) => {
-    if (Number.isFinite(x) && x >= 1) rttMs = Math.min(rttMs, x);
+  const rtt = (requestStart: number | undefined, responseStart: number) => {
+    if (requestStart === undefined || requestStart <= 0) return;
+    const x = responseStart - requestStart;
+    if (Number.isFinite(x) && x >= RTT_FLOOR_MS) rttMs = Math.min(rttMs, x);
   };
-  for (const t of [...timings.values(), ...(nav ? [nav] : [])]) {
-    const connectStart = t.connectStart ?? 0;
-    const connectEnd = t.connectEnd ?? 0;
-    const tlsStart = 'secureConnectionStart' in t ? t.secureConnectionStart : 0;
-    if (connectStart > 0 && connectEnd > connectStart) rtt((tlsStart > connectStart ? tlsStart : connectEnd) - connectStart);
-    const requestStart = t.requestStart ?? 0;
-    if (requestStart > 0 && t.responseStart > requestStart) rtt(t.responseStart - requestStart);
-  }
+  for (const t of network) rtt(t.requestStart, t.responseStart);
+  if (nav && (nav.transferSize ?? 1) > 0) rtt(nav.requestStart, nav.responseStart);
   if (rate === 0 || rttMs === Infinity || criticalBytes === 0) return undefined;
-  return { criticalBytes, deliveryBytesPerMs: round(rate, 1000), rttMs: round(rttMs, 10) };
+  return { criticalBytes, deliveryBytesPerMs: round(rate, 1000), rttMs: round(rttMs, 10), method: PATH_SAMPLE_METHOD };
 }
 
 /**

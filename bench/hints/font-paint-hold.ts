@@ -1,0 +1,93 @@
+/**
+ * Does Chromium hold its first paint for a preloaded font? The evidence behind CHROMIUM_HINT_LIMITS
+ * (src/hints/hint-types.ts: no font preloads in Chromium). A loopback page whose render-blocking
+ * sheet arrives at ~100 ms and whose `font-display: swap` font arrives at `--font-ms` (default 600),
+ * loaded bare, with a `Link` preload of the font, with the same preload at `fetchpriority=low`,
+ * and with a `Link` preload of an image that arrives as late (the control: not held), `--runs`
+ * times each, in turn (a first cold load is left out). Prints each load's FCP beside the sheet's and the font's response end
+ * (Resource and Paint Timing). Run it (no lock needed: loopback, no link emulation, but quote
+ * `uptime`):
+ *   npx esbuild bench/hints/font-paint-hold.ts --bundle --platform=node --outfile=/tmp/font-paint-hold.js
+ *   node /tmp/font-paint-hold.js [--font-ms 600] [--runs 3]
+ * Chromium 156, 2026-11, load 2.1: FCP 136–192 ms bare and with the image preload, 224–248 ms with
+ * the font preloaded (low priority too) — the sheet ends at 116–133 ms in all four; with the font
+ * at 160 ms, FCP waits for the font (~+40 ms).
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import puppeteer from 'puppeteer-core';
+import { CHROMIUM_PATH } from '../run/chromium-contender';
+
+const arg = (name: string, dflt: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : dflt;
+  if (!Number.isFinite(v) || v < 0) throw new RangeError(`--${name}: expected a number of ms or runs ≥ 0, got ${process.argv[i + 1]}`);
+  return v;
+};
+const FONT_MS = arg('font-ms', 600);
+const RUNS = arg('runs', 3);
+const LINKS: Readonly<Record<string, string>> = {
+  bare: '',
+  font: '</f.woff2>; rel=preload; as=font; type="font/woff2"; crossorigin=anonymous',
+  'font-low': '</f.woff2>; rel=preload; as=font; type="font/woff2"; crossorigin=anonymous; fetchpriority=low',
+  image: '</b.gif>; rel=preload; as=image',
+};
+const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+function send(res: ServerResponse, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
+  res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', ...extra });
+  res.end(body);
+}
+
+async function main(): Promise<void> {
+  const server = createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    if (u.pathname === '/') {
+      const link = LINKS[u.searchParams.get('hint') ?? 'bare'];
+      send(res, 'text/html', '<!doctype html><html><head><link rel=stylesheet href="/s.css"></head><body><h1>Hello</h1><p class=f>text in the web font</p><div class=bg></div></body></html>', link ? { link } : {});
+    } else if (u.pathname === '/s.css') {
+      setTimeout(() => send(res, 'text/css', '@font-face{font-family:F;src:url(/f.woff2) format("woff2");font-display:swap}.f{font-family:F,serif}.bg{background:url(/b.gif);height:20px}'), 100);
+    } else if (u.pathname === '/f.woff2') {
+      setTimeout(() => send(res, 'font/woff2', Buffer.alloc(20_000, 1), { 'access-control-allow-origin': '*' }), FONT_MS);
+    } else if (u.pathname === '/b.gif') {
+      setTimeout(() => send(res, 'image/gif', GIF), FONT_MS);
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    console.log(`Chromium ${await browser.version()}, sheet at ~100 ms, font and image at ${FONT_MS} ms; ms from navigation start`);
+    console.log('| load | FCP | sheet end | font end |\n|---|---|---|---|');
+    const warm = await browser.newPage();
+    await warm.goto(`http://127.0.0.1:${port}/?hint=bare&run=warm`, { waitUntil: 'load' });
+    await warm.close();
+    for (let run = 0; run < RUNS; run++) {
+      for (const hint of Object.keys(LINKS)) {
+        const page = await browser.newPage();
+        await page.setCacheEnabled(false);
+        await page.goto(`http://127.0.0.1:${port}/?hint=${hint}&run=${run}`, { waitUntil: 'load' });
+        // The font may end after `load` (bare: it is requested once the sheet is applied).
+        await new Promise((r) => setTimeout(r, FONT_MS + 300));
+        const m = await page.evaluate(() => {
+          const end = (suffix: string) => performance.getEntriesByType('resource').find((e) => e.name.endsWith(suffix)) as { responseEnd: number } | undefined;
+          return { fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime, sheet: end('/s.css')?.responseEnd, font: end('/f.woff2')?.responseEnd };
+        });
+        const ms = (x: number | undefined) => (x === undefined ? '—' : String(Math.round(x)));
+        console.log(`| ${hint} | ${ms(m.fcp)} | ${ms(m.sheet)} | ${ms(m.font)} |`);
+        await page.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
