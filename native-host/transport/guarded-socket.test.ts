@@ -144,3 +144,69 @@ describe('guardSocket: an in-step point reached only through a glued response', 
     }
   });
 });
+
+describe('guardSocket: a suspect connection keeps taking requests, and stays suspect until a quiet point', () => {
+  test('an in-step point after a request written while suspect is not trusted, even when its last response started a chunk of its own', async () => {
+    const c = await connection(200);
+    try {
+      c.framing.expect('GET');
+      c.framing.expect('GET');
+      // Request 1 is answered short with a smuggled response glued behind: counted as answer 2.
+      await c.write(Buffer.concat([ok('shor'), ok('SMUGGLE')]));
+      await until(() => c.events.length > 0);
+      // Request 3 is written at once (nothing waits for the quiet period). The real answer to
+      // request 2 comes in a chunk of its own and is counted as answer 3: in step, not glued.
+      c.framing.expect('GET');
+      await c.write(ok('the real second'));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(c.events.map((e) => e.what)).toEqual(['suspect']);
+      // The real answer to request 3 is the surplus that shows the shift.
+      await c.write(ok('the real third'));
+      await until(() => c.events.some((e) => e.what.startsWith('failure')));
+      expect(c.events.map((e) => e.what)).toEqual(['suspect', 'failure E_DESYNC']);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a glued response anywhere since the last trusted point makes the in-step point suspect, not only the last one', async () => {
+    const c = await connection(200);
+    try {
+      for (let i = 0; i < 3; i++) c.framing.expect('GET');
+      // Answer 1 short with a smuggled response glued behind it (counted as answer 2); the real
+      // answer to request 2 then arrives in a chunk of its own and is counted as answer 3.
+      await c.write(Buffer.concat([ok('shor'), ok('SMUGGLE')]));
+      await new Promise((r) => setTimeout(r, 20));
+      await c.write(ok('the real second'));
+      await until(() => c.events.length > 0);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(c.events.map((e) => e.what)).toEqual(['suspect']);
+      await c.write(ok('the real third'));
+      await until(() => c.events.some((e) => e.what.startsWith('failure')));
+      expect(c.events.map((e) => e.what)).toEqual(['suspect', 'failure E_DESYNC']);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a request written during the quiet period restarts it: trusted only a quiet period after its answer', async () => {
+    const c = await connection(60);
+    try {
+      c.framing.expect('GET');
+      c.framing.expect('GET');
+      await c.write(Buffer.concat([ok('one'), ok('two')]));
+      await until(() => c.events.length > 0);
+      c.framing.expect('GET');
+      // The answer comes after the first quiet period would have ended.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(c.events.map((e) => e.what)).toEqual(['suspect']);
+      const answeredAt = performance.now();
+      await c.write(ok('three'));
+      await until(() => c.events.some((e) => e.what.startsWith('trusted')));
+      expect(c.events.map((e) => e.what)).toEqual(['suspect', 'trusted 3']);
+      expect(performance.now() - answeredAt).toBeGreaterThanOrEqual(55);
+    } finally {
+      await c.close();
+    }
+  });
+});

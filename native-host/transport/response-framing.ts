@@ -24,18 +24,18 @@ import { TransportError } from './transport-errors';
  * (or closed cleanly after it): an extra response shows up as a surplus only at the end of a
  * pipeline, and every response since the last in-step point may be the shifted one.
  *
- * An in-step point reached through a response *glued* to its predecessor (it started in the chunk
- * in which the previous one ended, `lastResponseGlued`) proves nothing: a short body with a
- * smuggled response behind it, in one write, looks exactly like two answers, and the last
- * request's own answer is still on its way. There the guard (guarded-socket.ts) trusts nothing
- * new: it waits for a genuine in-step point, a clean close, or a quiet period with no byte
- * (`suspectQuietMs` in undici-transport.ts: 50 ms or 3 RTTs, at most 250 ms), and the transport
- * writes no request on the connection meanwhile, so a surplus arriving then is caught as one. The
- * cost falls on legitimate pipelining only where a burst's last response is glued and the
- * connection drains: its responses wait for the quiet period, and so does the next request on it.
- * So this check is a probation, as Firefox's yellow pipeline state was: once a connection has come
- * through `GLUED_PROOFS` (1) such quiet period clean, its glued in-step points are trusted at once
- * (on loopback nearly every burst ends glued; waiting after each one cost 97% of the throughput).
+ * An in-step point reached after a response *glued* to its predecessor (it started in the chunk
+ * in which the previous one ended, `lastGluedIndex`) proves nothing: a short body with a smuggled
+ * response behind it, in one write, looks exactly like two answers, and the shifted answers behind
+ * it are still on their way. There the guard (guarded-socket.ts) trusts nothing new until a quiet
+ * point — in step, no byte and no request written for `suspectQuietMs` (undici-transport.ts: 50 ms
+ * or 3 RTTs, at most 250 ms) — or a clean close. Requests are still written meanwhile (revocable
+ * confirmation): a shift by an extra response lasts as long as the pipeline is kept full and shows
+ * as a surplus once it drains, so everything received since the suspicion stays held (not
+ * delivered) until then, and a surplus fetches all of it again. The cost on clean servers is that
+ * wait for the results, never for the wire. This is a probation, as Firefox's yellow pipeline
+ * state was: once a connection has come through `GLUED_PROOFS` (1) quiet point clean, its in-step
+ * points are trusted at once (on loopback nearly every burst ends glued).
  *
  * Limit (probation): a server that smuggles only after a connection has proven clean — a victim
  * response that is short, with an extra response glued behind it, as the second-to-last of a burst,
@@ -97,6 +97,8 @@ export class ResponseFraming {
   private startedGlued = false;
   /** The same, for the last response completed. */
   private lastGlued = false;
+  /** Index of the last complete response that started glued to its predecessor; -1 when none has. */
+  lastGluedIndex = -1;
 
   constructor(options: ResponseFramingOptions = {}) {
     this.maxHeadBytes = options.maxHeadBytes ?? 64 * 1024;
@@ -371,6 +373,7 @@ export class ResponseFraming {
   }
 
   private complete(): void {
+    if (this.startedGlued) this.lastGluedIndex = this.completed;
     this.completed += 1;
     this.endedInChunk = true;
     this.lastGlued = this.startedGlued;
