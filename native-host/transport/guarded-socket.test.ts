@@ -210,3 +210,47 @@ describe('guardSocket: a suspect connection keeps taking requests, and stays sus
     }
   });
 });
+
+describe('guardSocket: what undici reads', () => {
+  test('a head split across reads, an interim response removed and bytes given back reach the reader whole and in order', async () => {
+    let server!: net.Socket;
+    const srv = net.createServer((s) => {
+      s.setNoDelay(true);
+      server = s;
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const client = net.connect((srv.address() as net.AddressInfo).port, '127.0.0.1');
+    await new Promise<void>((r) => client.once('connect', r));
+    while (!server) await new Promise((r) => setImmediate(r));
+    try {
+      const framing = new ResponseFraming();
+      guardSocket(client, framing, { onTrusted: () => undefined, onFailure: () => undefined, quietMs: () => 10_000 });
+      // A reader like undici's: it parses part of each read and gives the rest back (`unshift`).
+      const got: Buffer[] = [];
+      client.on('readable', () => {
+        for (let b = client.read() as Buffer | null; b !== null; b = client.read() as Buffer | null) {
+          const take = Math.min(b.length, 7);
+          got.push(b.subarray(0, take));
+          if (take < b.length) client.unshift(b.subarray(take));
+        }
+      });
+      for (let i = 0; i < 3; i++) framing.expect('GET');
+      const interim = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
+      const stream = Buffer.concat([ok('a'.repeat(40)), interim, ok('b'.repeat(30)), ok('c'.repeat(20))]);
+      const cut = stream.length - 30; // inside the third head
+      const write = (b: Buffer) => new Promise<void>((r) => server.write(b, () => r()));
+      await write(stream.subarray(0, cut));
+      await until(() => Buffer.concat(got).length > 0);
+      await new Promise((r) => setTimeout(r, 20));
+      await write(stream.subarray(cut));
+      const expected = Buffer.concat([ok('a'.repeat(40)), ok('b'.repeat(30)), ok('c'.repeat(20))]);
+      await until(() => Buffer.concat(got).length >= expected.length);
+      expect(Buffer.concat(got).toString('latin1')).toBe(expected.toString('latin1'));
+      expect({ completed: framing.completed, inStep: framing.inStep }).toEqual({ completed: 3, inStep: true });
+    } finally {
+      client.destroy();
+      server.destroy();
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  });
+});

@@ -39,8 +39,8 @@ export const GLUED_PROOFS = 1;
  * How: undici's HTTP/1.1 client pulls every byte with `socket.read()` (on `readable`, and when a
  * paused body resumes); this replaces `read` on this one socket with a version that frames what
  * the real `read` returns and returns what undici may parse. undici gives back the unparsed rest
- * of a chunk when its parser pauses (`unshift`); those bytes were framed already and pass as they are. The connector owns the socket, so
- * this is the one place every byte passes.
+ * of a chunk when its parser pauses (`unshift`); those bytes were framed already and pass as they
+ * are. The connector owns the socket, so this is the one place every byte passes.
  *
  * Why not a `data` listener beside undici: it sees the bytes but cannot stop undici parsing them.
  * Why not a `Duplex` in front of the socket: it worked, but its second buffer cost a third of the
@@ -109,10 +109,12 @@ export function guardSocket(socket: Socket, framing: ResponseFraming, events: Gu
   };
   const read = socket.read;
   const unshift = socket.unshift;
-  /** Bytes at the front of the socket's buffer that undici gave back (`unshift`): framed already. */
+  /**
+   * Bytes at the front of the socket's buffer that were framed already: given back by undici
+   * (`unshift`, its parser paused mid-chunk) or by `guardedRead` below.
+   */
   let framedAhead = 0;
   socket.unshift = function guardedUnshift(this: Socket, chunk: Buffer, encoding?: BufferEncoding): void {
-    // undici's parser, paused mid-chunk, returns the unparsed rest to the socket.
     framedAhead += chunk.length;
     unshift.call(this, chunk, encoding);
   };
@@ -121,12 +123,12 @@ export function guardSocket(socket: Socket, framing: ResponseFraming, events: Gu
     const got = read.call(this, size) as Buffer | string | null;
     if (got === null || typeof got === 'string' || got.length === 0) return got as Buffer | null;
     let chunk = got;
-    let again: Buffer | undefined;
+    let framed: Buffer | undefined;
     if (framedAhead > 0) {
       const k = Math.min(framedAhead, got.length);
       framedAhead -= k;
       if (k === got.length) return got;
-      again = got.subarray(0, k);
+      framed = got.subarray(0, k);
       chunk = got.subarray(k);
     }
     const scanned = framing.scan(chunk);
@@ -138,12 +140,20 @@ export function guardSocket(socket: Socket, framing: ResponseFraming, events: Gu
       return null;
     }
     if (framing.inStep) inStep();
-    if (!again && !Array.isArray(scanned)) return scanned;
+    if (!framed && !Array.isArray(scanned)) return scanned;
+    // Several pieces (given-back bytes before new ones, an interim response removed, a head joined
+    // across reads or rewritten): the first is returned, the others go back to the front of the
+    // socket's buffer, framed, for undici's next `read` — it reads until `read` returns null.
+    // Joining them instead copied whole 64 KiB reads whenever a head straddled two of them.
     const pieces = Array.isArray(scanned) ? scanned : [scanned];
-    if (again) pieces.unshift(again);
-    if (pieces.length === 1) return pieces[0] as Buffer;
-    // An interim response was removed, a head rewritten, or given-back bytes joined: rare.
-    return pieces.length === 0 ? Buffer.alloc(0) : Buffer.concat(pieces);
+    if (framed) pieces.unshift(framed);
+    for (let i = pieces.length - 1; i >= 1; i--) {
+      const piece = pieces[i] as Buffer;
+      if (piece.length === 0) continue;
+      framedAhead += piece.length;
+      unshift.call(this, piece);
+    }
+    return pieces[0] ?? Buffer.alloc(0);
   };
   socket.on('end', () => {
     // undici has read everything before `end`: a close-delimited body is complete now.

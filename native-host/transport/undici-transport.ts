@@ -49,8 +49,13 @@ interface Conn {
   closed: boolean;
   framing: ResponseFraming | undefined;
   trusted: number;
-  /** Flights whose response ended before it was confirmed, oldest first, from `heldAt`. */
-  held: Flight[];
+  /**
+   * Responses that ended before they were confirmed, oldest first from `heldAt`: their index on
+   * the connection and their dispatch id. Numbers, not the flights: a suspect connection may hold
+   * thousands (everything since its suspicion), and a flight would keep undici's request with it.
+   */
+  heldSeq: number[];
+  heldId: number[];
   heldAt: number;
   /** The TCP handshake time, ms: one round trip. */
   rttMs: number;
@@ -156,7 +161,9 @@ export class UndiciTransport implements TransportPort, FlightHost {
 
   hold(flight: Flight): void {
     const conn = this.conns.get(flight.dispatch.connectionId);
-    if (conn) conn.held.push(flight);
+    if (!conn) return;
+    conn.heldSeq.push(flight.seq);
+    conn.heldId.push(flight.dispatch.id);
   }
 
   /**
@@ -177,13 +184,14 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private trusted(conn: Conn, completed: number): void {
     conn.trusted = completed;
     // An index, not `shift`: a long pipeline may hold thousands before it is first in step.
-    const held = conn.held;
-    while (conn.heldAt < held.length && (held[conn.heldAt] as Flight).seq < completed) {
-      const f = held[conn.heldAt++] as Flight;
-      if (!this.closed) this.scheduler.responseConfirmed(f.dispatch.id);
+    const { heldSeq, heldId } = conn;
+    while (conn.heldAt < heldSeq.length && (heldSeq[conn.heldAt] as number) < completed) {
+      const id = heldId[conn.heldAt++] as number;
+      if (!this.closed) this.scheduler.responseConfirmed(id);
     }
-    if (conn.heldAt === held.length) {
-      held.length = 0;
+    if (conn.heldAt === heldSeq.length) {
+      heldSeq.length = 0;
+      heldId.length = 0;
       conn.heldAt = 0;
     }
   }
@@ -196,7 +204,8 @@ export class UndiciTransport implements TransportPort, FlightHost {
     if (conn.closed || this.closed) return;
     conn.closed = true;
     this.conns.delete(conn.id);
-    conn.held = [];
+    conn.heldSeq = [];
+    conn.heldId = [];
     conn.heldAt = 0;
     const culprit = err.responseIndex === undefined ? undefined : [...this.flights.values()].find((f) => f.dispatch.connectionId === conn.id && f.seq === err.responseIndex);
     if (culprit) this.scheduler.dispatchFailed(culprit.dispatch.id, err, true);
@@ -225,7 +234,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
           const conn: Conn = {
             id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding,
             prioritySignals: options.prioritySignals === true && handshake.protocol === 'h2', closed: false,
-            framing: undefined, trusted: 0, held: [], heldAt: 0, rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0,
+            framing: undefined, trusted: 0, heldSeq: [], heldId: [], heldAt: 0, rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0,
           };
           if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
           this.conns.set(id, conn);
