@@ -17,9 +17,16 @@ export function progress(message: string): void {
 /**
  * CPU time (user + system, ms) of this process's main thread, or undefined off Linux. Unlike
  * `process.cpuUsage()` it excludes worker threads, so a client can be measured while its server
- * runs in a worker. Resolution is one scheduler tick (usually 10 ms).
+ * runs in a worker. Read from the scheduler's own accounting (`schedstat`, nanoseconds), else from
+ * `stat` (one scheduler tick, usually 10 ms: 1.25 µs per request over 8,000 requests).
  */
 export function mainThreadCpuMs(): number | undefined {
+  try {
+    const ns = Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
+    if (Number.isFinite(ns) && ns > 0) return ns / 1e6;
+  } catch {
+    // No schedstat (kernel without CONFIG_SCHED_INFO): ticks below.
+  }
   try {
     const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

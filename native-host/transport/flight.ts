@@ -93,16 +93,21 @@ export class Flight implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     this.land();
-    const settle = () => {
-      // Decided when the scheduler hears of the end (a decoder may have delayed it): a response
-      // held now is confirmed later by the transport, never before the scheduler holds it.
-      const confirmed = this.conn.framing === undefined || this.seq < this.conn.trusted;
-      if (!confirmed) this.host.hold(this);
-      this.host.scheduler.responseEnded(this.dispatch.id, { bytes: this.bytes, confirmed });
-    };
+    // Nothing more is asked of undici for it; a held flight must not keep undici's request alive.
+    this.controller = undefined;
     const pending = this.host.options.onBodyEnd?.(this.dispatch);
-    if (pending) void pending.then(settle, settle);
-    else settle();
+    if (pending) void pending.then(() => this.ended(), () => this.ended());
+    else this.ended();
+  }
+
+  /**
+   * Confirmation is decided when the scheduler hears of the end (a decoder may have delayed it): a
+   * response held now is confirmed later by the transport, never before the scheduler holds it.
+   */
+  private ended(): void {
+    const confirmed = this.conn.framing === undefined || this.seq < this.conn.trusted;
+    if (!confirmed) this.host.hold(this);
+    this.host.scheduler.responseEnded(this.dispatch.id, { bytes: this.bytes, confirmed });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {

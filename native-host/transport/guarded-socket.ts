@@ -11,21 +11,22 @@ export interface GuardEvents {
   /** A framing failure. Called once, before the socket is destroyed with `err`. */
   onFailure(err: TransportError): void;
   /**
-   * The connection looks in step, but only through a response glued to its predecessor
-   * (`ResponseFraming.lastResponseGlued`): nothing more may be written on it until `onTrusted`
-   * (after `quietMs` with no byte, or a clean close) or `onFailure` (the surplus arrived).
+   * The connection became suspect: it was in step, but only through a response glued to its
+   * predecessor (`ResponseFraming.lastGluedIndex`). Requests may still be written on it; nothing
+   * from here on is trusted until a quiet point (`quietMs` in step with no byte and no request
+   * written), a clean close, or `onFailure` (the surplus arrived). Called once per suspicion.
    */
-  onSuspect(): void;
-  /** How long a suspect connection must stay silent before its responses are trusted, ms. */
+  onSuspect?(): void;
+  /** How long a suspect connection must stay in step and silent before its responses are trusted, ms. */
   quietMs(): number;
 }
 
 /**
- * Glued in-step points a connection must come through clean (a quiet period with no surplus)
- * before its glued responses are trusted at once: checked hard until proven, then trusted
- * (Firefox's yellow and green pipeline states; response-framing.ts says what this leaves open).
- * One: each quiet period costs its connection at least 50 ms (writes wait), two cost the loopback
- * benchmark half its throughput, and one catches every smuggling case of the faulty-origin suite.
+ * Quiet points a suspect connection must come through clean (in step, silent, no surplus) before
+ * its glued responses are trusted at once: checked hard until proven, then trusted (Firefox's
+ * yellow and green pipeline states; response-framing.ts says what this leaves open). One catches
+ * every smuggling case of the faulty-origin suite; the proof costs no throughput (writes go on,
+ * only results wait), but every further one would hold a busy connection's results longer.
  */
 export const GLUED_PROOFS = 1;
 
@@ -38,18 +39,30 @@ export const GLUED_PROOFS = 1;
  * How: undici's HTTP/1.1 client pulls every byte with `socket.read()` (on `readable`, and when a
  * paused body resumes); this replaces `read` on this one socket with a version that frames what
  * the real `read` returns and returns what undici may parse. undici gives back the unparsed rest
- * of a chunk when its parser pauses (`unshift`); those bytes were framed already and pass as they are. The connector owns the socket, so
- * this is the one place every byte passes.
+ * of a chunk when its parser pauses (`unshift`); those bytes were framed already and pass as they
+ * are. The connector owns the socket, so this is the one place every byte passes.
  *
  * Why not a `data` listener beside undici: it sees the bytes but cannot stop undici parsing them.
  * Why not a `Duplex` in front of the socket: it worked, but its second buffer cost a third of the
  * loopback throughput with 64 KiB bodies; intercepting `read` adds no buffer, and backpressure
  * stays the socket's own (a paused body stops `read` calls, the receive window closes).
- * Trust: responses are trusted at in-step points (response-framing.ts), except one reached only
- * through a glued response, which waits for `quietMs` of silence (`onSuspect` first: the
- * transport writes nothing on the connection meanwhile) — until the connection has come through
- * `gluedProofs` such waits clean; from then on glued in-step points are trusted at once (on
- * loopback nearly every burst ends glued, and a wait after each one cost 97% of the throughput).
+ *
+ * Trust (revocable confirmation): responses are trusted at in-step points (response-framing.ts),
+ * except once a response glued to its predecessor completed since the last trusted point — a
+ * short body with a smuggled response behind it looks exactly like that. Then the connection is
+ * *suspect* until a quiet point: in step, with no byte and no request written for `quietMs`.
+ * Writing goes on meanwhile (what a suspect connection received stays held, not delivered), and
+ * in-step points reached meanwhile prove nothing either, glued or not: once more requests are
+ * written, an extra response shifts every later answer by one and the surplus shows only when
+ * the pipeline drains — so the suspicion lasts until it does, and the quiet point after the
+ * drain either sees the surplus (`onFailure`: everything held is fetched again) or trusts
+ * everything held. A connection that has come through `gluedProofs` quiet points clean is trusted
+ * at every in-step point (on loopback nearly every burst ends glued).
+ *
+ * Why not hold writes while suspect (as this did): on a busy connection the drain then comes at
+ * once, but the connection idles for `quietMs` (≥ 50 ms) each time; on loopback that cost 30–40 %
+ * of the throughput, and on a 100 ms path up to 250 ms per connection. Results held instead of
+ * writes cost nothing on the wire; a response's arrival time is still when its last byte came.
  *
  * Why not a parser of our own: undici's stays in charge of everything but framing (bodies,
  * pausing, timeouts, keep-alive) and stays the one the loopback benchmark compares against.
@@ -57,9 +70,11 @@ export const GLUED_PROOFS = 1;
 export function guardSocket(socket: Socket, framing: ResponseFraming, events: GuardEvents, gluedProofs = GLUED_PROOFS): void {
   let failed = false;
   let trusted = 0;
-  /** Glued in-step points this connection came through clean; at `gluedProofs`, it is proven. */
+  /** Quiet points this connection came through clean; at `gluedProofs`, it is proven. */
   let proofs = 0;
-  /** Set while the connection is suspect: fires `quietMs` after the last byte. */
+  /** A glued response completed since the last trusted point, and no quiet point followed yet. */
+  let suspect = false;
+  /** Set while suspect and in step: fires `quietMs` after the last in-step point. */
   let quiet: NodeJS.Timeout | undefined;
   const trust = (completed: number) => {
     if (quiet) clearTimeout(quiet);
@@ -68,28 +83,38 @@ export function guardSocket(socket: Socket, framing: ResponseFraming, events: Gu
     trusted = completed;
     events.onTrusted(completed);
   };
+  const quietPoint = () => {
+    quiet = undefined;
+    // A request written since the in-step point: its answer (or a surplus) is still to come, and
+    // the next in-step point starts the wait again.
+    if (failed || socket.destroyed || !framing.inStep) return;
+    proofs += 1;
+    suspect = false;
+    trust(framing.completed);
+  };
   const inStep = () => {
-    if (!framing.lastResponseGlued || framing.completed <= trusted || proofs >= gluedProofs) {
-      trust(framing.completed);
+    const completed = framing.completed;
+    if (completed <= trusted) return;
+    if (!suspect && (proofs >= gluedProofs || framing.lastGluedIndex < trusted)) {
+      trust(completed);
       return;
     }
-    // Reached only through a response glued to its predecessor: wait for silence. Nothing is
-    // written meanwhile, so any byte that arrives now is a surplus (`scan` fails it).
-    if (!quiet) events.onSuspect();
-    else clearTimeout(quiet);
-    quiet = setTimeout(() => {
-      quiet = undefined;
-      if (failed || socket.destroyed) return;
-      proofs += 1;
-      trust(framing.completed);
-    }, events.quietMs());
+    if (!suspect) {
+      suspect = true;
+      events.onSuspect?.();
+    }
+    // Any byte that arrives now, with nothing written, is a surplus (`scan` fails it).
+    if (quiet) clearTimeout(quiet);
+    quiet = setTimeout(quietPoint, events.quietMs());
   };
   const read = socket.read;
   const unshift = socket.unshift;
-  /** Bytes at the front of the socket's buffer that undici gave back (`unshift`): framed already. */
+  /**
+   * Bytes at the front of the socket's buffer that were framed already: given back by undici
+   * (`unshift`, its parser paused mid-chunk) or by `guardedRead` below.
+   */
   let framedAhead = 0;
   socket.unshift = function guardedUnshift(this: Socket, chunk: Buffer, encoding?: BufferEncoding): void {
-    // undici's parser, paused mid-chunk, returns the unparsed rest to the socket.
     framedAhead += chunk.length;
     unshift.call(this, chunk, encoding);
   };
@@ -98,12 +123,12 @@ export function guardSocket(socket: Socket, framing: ResponseFraming, events: Gu
     const got = read.call(this, size) as Buffer | string | null;
     if (got === null || typeof got === 'string' || got.length === 0) return got as Buffer | null;
     let chunk = got;
-    let again: Buffer | undefined;
+    let framed: Buffer | undefined;
     if (framedAhead > 0) {
       const k = Math.min(framedAhead, got.length);
       framedAhead -= k;
       if (k === got.length) return got;
-      again = got.subarray(0, k);
+      framed = got.subarray(0, k);
       chunk = got.subarray(k);
     }
     const scanned = framing.scan(chunk);
@@ -115,12 +140,20 @@ export function guardSocket(socket: Socket, framing: ResponseFraming, events: Gu
       return null;
     }
     if (framing.inStep) inStep();
-    if (!again && !Array.isArray(scanned)) return scanned;
+    if (!framed && !Array.isArray(scanned)) return scanned;
+    // Several pieces (given-back bytes before new ones, an interim response removed, a head joined
+    // across reads or rewritten): the first is returned, the others go back to the front of the
+    // socket's buffer, framed, for undici's next `read` — it reads until `read` returns null.
+    // Joining them instead copied whole 64 KiB reads whenever a head straddled two of them.
     const pieces = Array.isArray(scanned) ? scanned : [scanned];
-    if (again) pieces.unshift(again);
-    if (pieces.length === 1) return pieces[0] as Buffer;
-    // An interim response was removed, a head rewritten, or given-back bytes joined: rare.
-    return pieces.length === 0 ? Buffer.alloc(0) : Buffer.concat(pieces);
+    if (framed) pieces.unshift(framed);
+    for (let i = pieces.length - 1; i >= 1; i--) {
+      const piece = pieces[i] as Buffer;
+      if (piece.length === 0) continue;
+      framedAhead += piece.length;
+      unshift.call(this, piece);
+    }
+    return pieces[0] ?? Buffer.alloc(0);
   };
   socket.on('end', () => {
     // undici has read everything before `end`: a close-delimited body is complete now.

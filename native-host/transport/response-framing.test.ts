@@ -90,6 +90,22 @@ describe('ResponseFraming', () => {
     expect(feed(f, Buffer.from(`HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(5000)}`), [100]).error?.code).toBe('E_BAD_RESPONSE');
   });
 
+  test('framing headers are found in any case and among others; a line without a name is malformed whatever it starts with', () => {
+    for (const [head, body] of [
+      ['HTTP/1.1 200 OK\r\nDate: x\r\nCONTENT-LENGTH: 3\r\nServer: y', 'abc'],
+      ['HTTP/1.1 200 OK\r\ncontent-type: a/b\r\ncontent-length: 3', 'abc'],
+      ['HTTP/1.1 200 OK\r\nX: 1\r\ntransfer-encoding: chunked', '3\r\nabc\r\n0\r\n\r\n'],
+    ] as const) {
+      const f = framing(['GET', 'GET']);
+      expect({ head, error: feed(f, Buffer.concat([res(head, body), ok('z')])).error }).toEqual({ head, error: undefined });
+      expect({ head, inStep: f.inStep }).toEqual({ head, inStep: true });
+    }
+    for (const line of ['Server nginx', ': empty name', 'content-length 3', 'Link']) {
+      const r = feed(framing(['GET']), res(`HTTP/1.1 200 OK\r\n${line}\r\nContent-Length: 0`));
+      expect({ line, error: r.error?.code }).toEqual({ line, error: 'E_BAD_RESPONSE' });
+    }
+  });
+
   test('garbage where a status line must start is noticed from its first bytes', () => {
     const r = feed(framing(['GET']), Buffer.from('GIF8'));
     expect(r.error?.code).toBe('E_DESYNC');

@@ -1,3 +1,4 @@
+import { readResponseHead } from './response-head';
 import { TransportError } from './transport-errors';
 
 /**
@@ -24,18 +25,18 @@ import { TransportError } from './transport-errors';
  * (or closed cleanly after it): an extra response shows up as a surplus only at the end of a
  * pipeline, and every response since the last in-step point may be the shifted one.
  *
- * An in-step point reached through a response *glued* to its predecessor (it started in the chunk
- * in which the previous one ended, `lastResponseGlued`) proves nothing: a short body with a
- * smuggled response behind it, in one write, looks exactly like two answers, and the last
- * request's own answer is still on its way. There the guard (guarded-socket.ts) trusts nothing
- * new: it waits for a genuine in-step point, a clean close, or a quiet period with no byte
- * (`suspectQuietMs` in undici-transport.ts: 50 ms or 3 RTTs, at most 250 ms), and the transport
- * writes no request on the connection meanwhile, so a surplus arriving then is caught as one. The
- * cost falls on legitimate pipelining only where a burst's last response is glued and the
- * connection drains: its responses wait for the quiet period, and so does the next request on it.
- * So this check is a probation, as Firefox's yellow pipeline state was: once a connection has come
- * through `GLUED_PROOFS` (1) such quiet period clean, its glued in-step points are trusted at once
- * (on loopback nearly every burst ends glued; waiting after each one cost 97% of the throughput).
+ * An in-step point reached after a response *glued* to its predecessor (it started in the chunk
+ * in which the previous one ended, `lastGluedIndex`) proves nothing: a short body with a smuggled
+ * response behind it, in one write, looks exactly like two answers, and the shifted answers behind
+ * it are still on their way. There the guard (guarded-socket.ts) trusts nothing new until a quiet
+ * point — in step, no byte and no request written for `suspectQuietMs` (undici-transport.ts: 50 ms
+ * or 3 RTTs, at most 250 ms) — or a clean close. Requests are still written meanwhile (revocable
+ * confirmation): a shift by an extra response lasts as long as the pipeline is kept full and shows
+ * as a surplus once it drains, so everything received since the suspicion stays held (not
+ * delivered) until then, and a surplus fetches all of it again. The cost on clean servers is that
+ * wait for the results, never for the wire. This is a probation, as Firefox's yellow pipeline
+ * state was: once a connection has come through `GLUED_PROOFS` (1) quiet point clean, its in-step
+ * points are trusted at once (on loopback nearly every burst ends glued).
  *
  * Limit (probation): a server that smuggles only after a connection has proven clean — a victim
  * response that is short, with an extra response glued behind it, as the second-to-last of a burst,
@@ -66,7 +67,6 @@ type State =
   | 'until-close'; // a body delimited by the connection's end
 
 const CRLF2 = Buffer.from('\r\n\r\n', 'latin1');
-const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: |$)/;
 const MAX_LINE = 1024;
 /** `readHead`: the head is passed on as the chunk's own bytes. */
 const SAME = Symbol('same');
@@ -87,8 +87,11 @@ export class ResponseFraming {
   completed = 0;
   /** `Link` headers of `103 Early Hints`, by response index (rare: a map only when used). */
   private hints: Map<number, string[]> | undefined;
-  /** HTTP minor version of each final response head read and not yet taken, by response index. */
-  private readonly versions = new Map<number, string>();
+  /**
+   * Indexes of final responses whose status line said HTTP/1.0 and were not yet taken (rare: the
+   * common 1.1 is recorded by its absence, so this costs nothing per response).
+   */
+  private http10: Set<number> | undefined;
   /** `readHead`'s second result. */
   private headOut: Buffer | null | typeof SAME = null;
   /** A response completed during the current `scan` call. */
@@ -97,6 +100,8 @@ export class ResponseFraming {
   private startedGlued = false;
   /** The same, for the last response completed. */
   private lastGlued = false;
+  /** Index of the last complete response that started glued to its predecessor; -1 when none has. */
+  lastGluedIndex = -1;
 
   constructor(options: ResponseFramingOptions = {}) {
     this.maxHeadBytes = options.maxHeadBytes ?? 64 * 1024;
@@ -129,11 +134,9 @@ export class ResponseFraming {
     return h;
   }
 
-  /** `1.0` or `1.1`, as response `index`'s status line said; forgets it. */
-  takeVersion(index: number): string | undefined {
-    const v = this.versions.get(index);
-    if (v !== undefined) this.versions.delete(index);
-    return v;
+  /** `1.0` or `1.1`, as response `index`'s status line said (read before undici sees it); forgets it. */
+  takeVersion(index: number): string {
+    return this.http10?.delete(index) === true ? '1.0' : '1.1';
   }
 
   /**
@@ -262,15 +265,18 @@ export class ResponseFraming {
       head = chunk.subarray(at, after);
     } else {
       joined = true;
-      // The head started in an earlier chunk: look for its end across the seam.
-      const prev = Buffer.concat(this.headParts, this.headBytes);
-      const seam = Buffer.concat([prev.subarray(Math.max(0, prev.length - 3)), chunk.subarray(at, Math.min(chunk.length, at + this.maxHeadBytes))]);
-      const end = seam.indexOf(CRLF2);
-      if (end < 0) {
+      // The head started in an earlier chunk. Its end is either across the seam (the last 3
+      // bytes before it and the first 3 of this chunk) or inside this chunk; only head bytes are
+      // copied, never the body that follows them.
+      const prev = this.headParts.length === 1 ? (this.headParts[0] as Buffer) : Buffer.concat(this.headParts, this.headBytes);
+      const tail = prev.subarray(Math.max(0, prev.length - 3));
+      const across = Buffer.concat([tail, chunk.subarray(at, Math.min(chunk.length, at + 3))]).indexOf(CRLF2);
+      const inside = across >= 0 ? -1 : chunk.indexOf(CRLF2, at);
+      if (across < 0 && inside < 0) {
         this.headOut = null;
         return this.keepHeadPart(chunk.subarray(at)) ?? -1;
       }
-      after = at + end + 4 - Math.min(3, prev.length);
+      after = across >= 0 ? at + across + 4 - tail.length : inside + 4;
       head = Buffer.concat([prev, chunk.subarray(at, after)]);
       this.headParts = [];
       this.headBytes = 0;
@@ -301,23 +307,10 @@ export class ResponseFraming {
 
   /** Decides a head's framing. Returns the bytes to pass on (null: removed), or the failure. */
   private onHead(head: Buffer): Buffer | null | TransportError {
-    const text = head.toString('latin1');
-    const lines = text.slice(0, -4).split('\r\n');
-    const m = STATUS_LINE.exec(lines[0] as string);
-    if (!m) return this.notAStatusLine(head);
-    const status = Number(m[2]);
-    let lengths: string[] | undefined;
-    let te: string | undefined;
-    let links: string[] | undefined;
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i] as string;
-      const colon = line.indexOf(':');
-      if (colon <= 0) return new TransportError('E_BAD_RESPONSE', `response ${this.completed} has a malformed header line ${JSON.stringify(line.slice(0, 40))}`, this.completed);
-      const name = line.slice(0, colon).trim().toLowerCase();
-      if (name === 'content-length') (lengths ??= []).push(...line.slice(colon + 1).split(',').map((s) => s.trim()));
-      else if (name === 'transfer-encoding') te = te === undefined ? line.slice(colon + 1).trim() : `${te}, ${line.slice(colon + 1).trim()}`;
-      else if (name === 'link' && status === 103) (links ??= []).push(line.slice(colon + 1).trim());
-    }
+    const h = readResponseHead(head);
+    if ('problem' in h) return h.problem === 'status-line' ? this.notAStatusLine(head) : this.malformedLine(h.line);
+    const { status, lengths, links } = h;
+    const te = h.transferEncoding;
     if (status < 200) {
       if (status === 101) return new TransportError('E_BAD_RESPONSE', `unsolicited 101 Switching Protocols for response ${this.completed}: getlist never asks to upgrade`, this.completed);
       if (links) {
@@ -327,12 +320,12 @@ export class ResponseFraming {
       this.state = 'head';
       return null;
     }
-    this.versions.set(this.completed, `1.${m[1]}`);
+    if (h.minor === 0) (this.http10 ??= new Set()).add(this.completed);
     const method = this.methods[this.methodsHead];
     if (method === 'HEAD' || status === 204 || status === 304) {
       this.complete();
       // No body whatever the head says; undici would hold a declared length against it.
-      return lengths || te ? stripFraming(lines) : head;
+      return lengths || te !== undefined ? stripFraming(head) : head;
     }
     if (te !== undefined) {
       if (lengths) return new TransportError('E_BAD_RESPONSE', `response ${this.completed} has both Transfer-Encoding and Content-Length (RFC 9112 §6.3: a smuggling attempt or a broken server)`, this.completed);
@@ -341,7 +334,7 @@ export class ResponseFraming {
     }
     if (lengths) {
       const first = lengths[0] as string;
-      if (!/^\d{1,15}$/.test(first) || lengths.some((l) => l !== first)) {
+      if (!/^\d{1,15}$/.test(first) || !allSame(lengths)) {
         return new TransportError('E_BAD_RESPONSE', `response ${this.completed} has an invalid Content-Length ${JSON.stringify(lengths.join(', '))}`, this.completed);
       }
       this.remaining = Number(first);
@@ -351,6 +344,10 @@ export class ResponseFraming {
     }
     this.state = 'until-close';
     return head;
+  }
+
+  private malformedLine(line: string): TransportError {
+    return new TransportError('E_BAD_RESPONSE', `response ${this.completed} has a malformed header line ${JSON.stringify(line.slice(0, 40))}`, this.completed);
   }
 
   private chunkSize(line: string): TransportError | undefined {
@@ -371,6 +368,7 @@ export class ResponseFraming {
   }
 
   private complete(): void {
+    if (this.startedGlued) this.lastGluedIndex = this.completed;
     this.completed += 1;
     this.endedInChunk = true;
     this.lastGlued = this.startedGlued;
@@ -384,12 +382,18 @@ export class ResponseFraming {
   }
 }
 
+function allSame(values: readonly string[]): boolean {
+  for (let i = 1; i < values.length; i++) if (values[i] !== values[0]) return false;
+  return true;
+}
+
 function couldStartStatusLine(s: string): boolean {
   return s.length >= 8 ? /^HTTP\/1\.[01]$/.test(s) : 'HTTP/1.1'.startsWith(s) || 'HTTP/1.0'.startsWith(s);
 }
 
 /** A head without its Content-Length and Transfer-Encoding lines. */
-function stripFraming(lines: string[]): Buffer {
+function stripFraming(head: Buffer): Buffer {
+  const lines = head.toString('latin1', 0, head.length - 4).split('\r\n');
   const kept = lines.filter((l, i) => i === 0 || !/^(content-length|transfer-encoding)\s*:/i.test(l));
   return Buffer.from(`${kept.join('\r\n')}\r\n\r\n`, 'latin1');
 }

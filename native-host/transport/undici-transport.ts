@@ -49,27 +49,28 @@ interface Conn {
   closed: boolean;
   framing: ResponseFraming | undefined;
   trusted: number;
-  /** Flights whose response ended before it was confirmed, oldest first, from `heldAt`. */
-  held: Flight[];
+  /**
+   * Responses that ended before they were confirmed, oldest first from `heldAt`: their index on
+   * the connection and their dispatch id. Numbers, not the flights: a suspect connection may hold
+   * thousands (everything since its suspicion), and a flight would keep undici's request with it.
+   */
+  heldSeq: number[];
+  heldId: number[];
   heldAt: number;
   /** The TCP handshake time, ms: one round trip. */
   rttMs: number;
-  /**
-   * Suspect (guarded-socket.ts `onSuspect`): requests the scheduler sent meanwhile wait here,
-   * unwritten, until the connection's responses are trusted; a surplus then arriving is caught as
-   * one rather than taken for their answer.
-   */
-  deferred: Dispatch[] | undefined;
 }
 
 /**
- * How long a suspect connection must stay silent before its responses are trusted. What delays
+ * How long a suspect connection must stay in step and silent before its responses are trusted
+ * (guarded-socket.ts). Nothing waits for it on the wire — requests are written meanwhile — but the
+ * results of a suspect connection's responses wait for it, so it is kept short. What delays
  * a surplus the server wrote behind the last response is mostly TCP, not the server: with Nagle's
  * algorithm on (the default for a plain socket), the server holds its next small segment until
  * our ACK of the previous one, and our delayed ACK takes up to 40 ms on Linux — so at least 50 ms
  * (measured: the faulty-origin suite's surplus arrives ~40 ms after the response it follows).
  * On long paths, 3 RTTs (the ACK and the held segment each cross the path). At most 250 ms: it
- * delays every request queued for the connection. A server that takes longer than that to send
+ * delays the results held on the connection. A server that takes longer than that to send
  * its surplus is beyond what any timing can catch (response-framing.ts).
  */
 export function suspectQuietMs(rttMs: number): number {
@@ -160,7 +161,9 @@ export class UndiciTransport implements TransportPort, FlightHost {
 
   hold(flight: Flight): void {
     const conn = this.conns.get(flight.dispatch.connectionId);
-    if (conn) conn.held.push(flight);
+    if (!conn) return;
+    conn.heldSeq.push(flight.seq);
+    conn.heldId.push(flight.dispatch.id);
   }
 
   /**
@@ -174,9 +177,6 @@ export class UndiciTransport implements TransportPort, FlightHost {
     guardSocket(socket, framing, {
       onTrusted: (completed) => this.trusted(conn, completed),
       onFailure: (err) => this.framingFailed(conn, err),
-      onSuspect: () => {
-        conn.deferred ??= [];
-      },
       quietMs: () => suspectQuietMs(conn.rttMs),
     });
   }
@@ -184,20 +184,15 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private trusted(conn: Conn, completed: number): void {
     conn.trusted = completed;
     // An index, not `shift`: a long pipeline may hold thousands before it is first in step.
-    const held = conn.held;
-    while (conn.heldAt < held.length && (held[conn.heldAt] as Flight).seq < completed) {
-      const f = held[conn.heldAt++] as Flight;
-      if (!this.closed) this.scheduler.responseConfirmed(f.dispatch.id);
+    const { heldSeq, heldId } = conn;
+    while (conn.heldAt < heldSeq.length && (heldSeq[conn.heldAt] as number) < completed) {
+      const id = heldId[conn.heldAt++] as number;
+      if (!this.closed) this.scheduler.responseConfirmed(id);
     }
-    if (conn.heldAt === held.length) {
-      held.length = 0;
+    if (conn.heldAt === heldSeq.length) {
+      heldSeq.length = 0;
+      heldId.length = 0;
       conn.heldAt = 0;
-    }
-    const deferred = conn.deferred;
-    if (deferred) {
-      conn.deferred = undefined;
-      // After a clean close they are not written: the close loses them with the connection.
-      if (!conn.closed && !conn.socket.readableEnded && !conn.socket.destroyed) for (const d of deferred) this.write(conn, d);
     }
   }
 
@@ -209,9 +204,9 @@ export class UndiciTransport implements TransportPort, FlightHost {
     if (conn.closed || this.closed) return;
     conn.closed = true;
     this.conns.delete(conn.id);
-    conn.held = [];
+    conn.heldSeq = [];
+    conn.heldId = [];
     conn.heldAt = 0;
-    conn.deferred = undefined; // never written: the scheduler loses them with the connection
     const culprit = err.responseIndex === undefined ? undefined : [...this.flights.values()].find((f) => f.dispatch.connectionId === conn.id && f.seq === err.responseIndex);
     if (culprit) this.scheduler.dispatchFailed(culprit.dispatch.id, err, true);
     else this.scheduler.connectionClosed(conn.id, err);
@@ -239,7 +234,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
           const conn: Conn = {
             id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding,
             prioritySignals: options.prioritySignals === true && handshake.protocol === 'h2', closed: false,
-            framing: undefined, trusted: 0, held: [], heldAt: 0, rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0, deferred: undefined,
+            framing: undefined, trusted: 0, heldSeq: [], heldId: [], heldAt: 0, rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0,
           };
           if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
           this.conns.set(id, conn);
@@ -265,8 +260,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
       queueMicrotask(() => this.scheduler.dispatchFailed(dispatch.id, new TransportError('E_CONNECTION_GONE', 'connection closed before the request was written')));
       return;
     }
-    if (conn.deferred) conn.deferred.push(dispatch);
-    else this.write(conn, dispatch);
+    this.write(conn, dispatch);
   }
 
   private write(conn: Conn, dispatch: Dispatch): void {
@@ -320,7 +314,6 @@ export class UndiciTransport implements TransportPort, FlightHost {
     if (!conn) return;
     // Closed by the scheduler once every request on it was answered, with no surplus seen (the
     // scheduler does not retire a connection whose responses are held; see its `retire`).
-    conn.deferred = undefined;
     if (conn.framing) this.trusted(conn, conn.framing.completed);
     conn.closed = true;
     this.conns.delete(id);
@@ -367,7 +360,6 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private lost(conn: Conn, err: unknown): void {
     if (conn.closed) return;
     conn.closed = true;
-    conn.deferred = undefined;
     this.conns.delete(conn.id);
     if (conn.client) void conn.client.destroy().catch(() => undefined);
     if (!this.closed) this.scheduler.connectionClosed(conn.id, err);
