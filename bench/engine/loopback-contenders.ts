@@ -7,7 +7,11 @@
  *   handed to undici up front. This is the floor: undici's own queueing and parser, nothing else.
  * - `getlistRun`: the `getlist` strategy in a run session, driving `UndiciTransport` (one undici `Client` per
  *   connection, the scheduler deciding what is written where), all requests enqueued up front.
- *   Its extra cost is the scheduler plus the transport glue, which is what the goal bounds.
+ *   Its extra cost is the scheduler plus the transport glue, which is what the goal bounds. The
+ *   origin is remembered as pipelining-good (origin memory, as on a revisit): a list of images
+ *   alone can never prove that a server keeps order (a swap of two images contradicts nothing),
+ *   so a first contact would stay at the probe's depth 2 and the run would compare pipelining
+ *   depths, not engines. Both contenders still connect cold.
  *
  * Request headers are identical (the transport's user-agent/accept/accept-encoding) and so are
  * the dispatch options (`blocking: false`, `reset: false`, `idempotent: true`, 30 s timeouts).
@@ -16,6 +20,7 @@
  */
 import { Client, type Dispatcher } from 'undici';
 import { strategy, type Strategy } from '../../src/scheduler';
+import { InMemoryOriginMemory } from '../../src/origins/origin-memory';
 import { runSession } from '../../native-host/run/run-session';
 
 export interface ContenderRun {
@@ -79,8 +84,10 @@ export async function plainUndici(origin: string, paths: readonly string[], conn
 
 /** The `getlist` strategy: a run session (scheduler + `UndiciTransport`), every URL enqueued up front. */
 export async function getlistRun(urls: readonly string[], s: Strategy = strategy('getlist')): Promise<ContenderRun> {
+  const memory = new InMemoryOriginMemory();
+  if (urls[0] !== undefined) memory.put({ origin: new URL(urls[0]).origin, pipelining: 'good', protocol: 'h1' });
   const { ended, run } = await runSession(
-    { url: urls[0] ?? '', strategy: s, transport: { requestTimeoutMs: TIMEOUT_MS }, timeoutMs: RUN_LIMIT_MS },
+    { url: urls[0] ?? '', strategy: s, transport: { requestTimeoutMs: TIMEOUT_MS }, timeoutMs: RUN_LIMIT_MS, memory },
     (scheduler) => {
       for (const url of urls) scheduler.enqueue({ url, priority: 'image' });
     },
