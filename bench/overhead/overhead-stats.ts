@@ -4,6 +4,7 @@
  * can be told from run-to-run noise. The generator is seeded: the same loads give the same interval.
  */
 import { median } from '../../src/stats/median';
+import { mulberry32 } from '../../src/stats/mulberry32';
 
 /** Linear-interpolated quantile, q in [0, 1]; NaN for an empty list. */
 export function quantile(xs: readonly number[], q: number): number {
@@ -25,14 +26,3 @@ export function ratioInterval(a: readonly number[], b: readonly number[], resamp
   return [quantile(ratios, 0.025), quantile(ratios, 0.975)];
 }
 
-/** A small seeded PRNG (mulberry32): uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let x = t;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -2,7 +2,7 @@ import { Scheduler, strategy, type PriorityClass, type Strategy } from './index'
 import { FakeClock, FakeTransport } from '../../test/support/fake-transport';
 import { PriorityQueue } from './priority-queue';
 import { priorityRank } from './priority';
-import { mulberry32 } from '../../test/support/mulberry32';
+import { mulberry32 } from '../stats/mulberry32';
 
 const O = 'http://a.test';
 

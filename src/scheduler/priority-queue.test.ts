@@ -1,6 +1,6 @@
 import { PRIORITY_CLASSES, priorityRank, type PriorityClass } from './priority';
 import { Fifo, PriorityQueue } from './priority-queue';
-import { mulberry32 } from '../../test/support/mulberry32';
+import { mulberry32 } from '../stats/mulberry32';
 
 type Item = { priority: PriorityClass; n: number };
 

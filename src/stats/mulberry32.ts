@@ -1,4 +1,4 @@
-/** A seeded PRNG (mulberry32) for property tests: a failure is reproducible from its seed. */
+/** A seeded PRNG (mulberry32), uniform in [0, 1): property tests reproduce a failure from its seed, the benches resample with it. */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
