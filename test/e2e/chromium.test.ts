@@ -10,7 +10,7 @@ import { launchChromium, type LaunchedChromium } from './harness/launch-chromium
 import { openPopupForTab, waitForText } from './harness/popup';
 import { checkPopup } from './harness/popup-checks';
 import { checkUnrequested } from './harness/unrequested-checks';
-import { discoveryOrderViolations, documentShown, expectAgreement, expectRedirectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
+import { documentShown, expectAgreement, expectCompleteDocuments, expectDiscoveryOrder, expectRedirectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
 import { registerHost } from './harness/register-host';
 import { saveScreenshot, saveThemeScreenshots } from './harness/screenshot';
 import { loadTestPage, measuredOrigins, missingRequests, unmatchedHandshakes, type LoadedPage } from './harness/site-load';
@@ -98,21 +98,12 @@ describeE2e('e2e: Chromium', () => {
     }, 40_000);
 
     test('late-css: discovered ≤ started ≤ ended for every resource, parser-, CSS- and script-found', async () => {
-      const l = loaded.get('late-css.html');
-      if (!l) throw new Error('late-css.html was not loaded');
-      const wanted = ['late-parser.png', 'css-background.png', 'script-inserted.png'].map((f) => `${site.main}/img/${f}`);
-      const { page: record } = await waitForPage(query, l.tabId, (p) => wanted.every((u) => p.discoveries.some((d) => d.url === u) && p.timings.some((t) => t.name === u)), 'discoveries and timings of the three images');
-      expect(record?.discoveries.length).toBeGreaterThanOrEqual(3);
-      expect(discoveryOrderViolations(record as PageRecord)).toEqual([]);
+      await expectDiscoveryOrder(query, site, loaded.get('late-css.html'));
     });
 
     test('a 404 and a non-HTML document get a complete record: status, content type, bytes', async () => {
       if (!chromium) throw new Error('the browser did not start');
-      const missing = await documentShown(chromium.browser, query, chromium.extensionOrigin, site.url('missing.html'), 'chromium-404');
-      expect({ status: missing.status, text: missing.text }).toEqual({ status: '404', text: expect.stringContaining('text/plain') });
-      const css = await documentShown(chromium.browser, query, chromium.extensionOrigin, site.url('late.css'), 'chromium-css');
-      expect({ status: css.status, text: css.text }).toEqual({ status: '200', text: expect.stringContaining('text/css') });
-      expect(css.bytes).not.toContain('not reported yet');
+      await expectCompleteDocuments(chromium.browser, query, chromium.extensionOrigin, site, 'chromium');
     }, 40_000);
 
     test('a redirected document: its one hop agrees with the server (URL, status, Location), the popup shows the chain, the HAR has it as an entry', async () => {

@@ -170,3 +170,21 @@ export function expectRedirectAgreement(site: Site, shown: DocumentShown, from: 
   expect(entries[at + 1]?.request.url).toBe(to.href);
   return { hop, served: served[0] as SiteRequest };
 }
+
+/** The late-css page: its parser-, CSS- and script-found images have discovered ≤ started ≤ ended. */
+export async function expectDiscoveryOrder(query: Page, site: Site, late: { tabId: number } | undefined): Promise<void> {
+  if (!late) throw new Error('late-css.html was not loaded');
+  const wanted = ['late-parser.png', 'css-background.png', 'script-inserted.png'].map((f) => `${site.main}/img/${f}`);
+  const { page: record } = await waitForPage(query, late.tabId, (p) => wanted.every((u) => p.discoveries.some((d) => d.url === u) && p.timings.some((t) => t.name === u)), 'discoveries and timings of the three images');
+  expect(record?.discoveries.length).toBeGreaterThanOrEqual(3);
+  expect(discoveryOrderViolations(record as PageRecord)).toEqual([]);
+}
+
+/** A 404 and a style sheet opened as the document: each gets its status, content type and bytes. */
+export async function expectCompleteDocuments(browser: Browser, query: Page, extensionOrigin: string, site: Site, label: string): Promise<void> {
+  const missing = await documentShown(browser, query, extensionOrigin, site.url('missing.html'), `${label}-404`);
+  expect({ status: missing.status, text: missing.text }).toEqual({ status: '404', text: expect.stringContaining('text/plain') });
+  const css = await documentShown(browser, query, extensionOrigin, site.url('late.css'), `${label}-css`);
+  expect({ status: css.status, text: css.text }).toEqual({ status: '200', text: expect.stringContaining('text/css') });
+  expect(css.bytes).not.toContain('not reported yet');
+}
