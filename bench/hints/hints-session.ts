@@ -10,12 +10,11 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser, type WebWorker } from 'puppeteer-core';
+import type { Browser, WebWorker } from 'puppeteer-core';
 import { chromiumNetworkTiming, type CdpNetworkEvents } from '../run/chromium-network-timing';
-import { recordNetwork, settle, writeWrapper, type ChromiumLoadOptions } from '../run/chromium-contender';
+import { launchInNamespace, recordNetwork, settle, type ChromiumLoadOptions } from '../run/chromium-contender';
 import type { Origins } from '../origins/start-origins';
 import type { PathSample, PathVerdict } from '../../src/hints/hint-types';
-import { CHROMIUM_QUIET_FLAGS } from '../run/chromium-flags';
 
 /**
  * Each browser alone, with getlist, and (Chromium, `--hints-off`) with getlist and its hints
@@ -80,24 +79,7 @@ export function killHintBrowsersSync(): void {
 
 async function launch(o: HintsSessionOptions, dir: string): Promise<Browser> {
   const withExtension = o.contender.startsWith('chromium+getlist');
-  const browser = await puppeteer.launch({
-    executablePath: writeWrapper(dir, o.clientNs),
-    headless: true,
-    pipe: true,
-    userDataDir: join(dir, 'profile'),
-    ...(withExtension ? { ignoreDefaultArgs: ['--disable-extensions'] } : {}),
-    args: [
-      ...CHROMIUM_QUIET_FLAGS,
-      `--host-resolver-rules=${o.hostResolverRules}`,
-      `--ignore-certificate-errors-spki-list=${o.spkiHashes.join(',')}`,
-      ...(withExtension ? [`--disable-extensions-except=${o.extensionDir}`, `--load-extension=${o.extensionDir}`] : []),
-    ],
-    timeout: 30_000,
-    protocolTimeout: o.timeoutMs + 10_000,
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
+  const browser = await launchInNamespace(o, dir, withExtension ? o.extensionDir : undefined);
   const proc = browser.process();
   if (proc) live.add(proc);
   return browser;

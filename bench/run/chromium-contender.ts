@@ -128,28 +128,43 @@ export function killBrowsersSync(): void {
   liveBrowsers.clear();
 }
 
+/**
+ * Headless Chromium started inside the client namespace (through `writeWrapper`) with the quiet
+ * flags, the origins' host rules and certificates, and optionally one unpacked extension; its
+ * profile lives in `dir`. Every benchmark that loads pages over the link starts it here.
+ */
+export function launchInNamespace(
+  o: Pick<ChromiumLoadOptions, 'clientNs' | 'hostResolverRules' | 'spkiHashes' | 'timeoutMs'>,
+  dir: string,
+  extensionDir?: string,
+): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: writeWrapper(dir, o.clientNs),
+    headless: true,
+    pipe: true,
+    userDataDir: join(dir, 'profile'),
+    ...(extensionDir !== undefined ? { ignoreDefaultArgs: ['--disable-extensions'] } : {}),
+    args: [
+      ...CHROMIUM_QUIET_FLAGS,
+      `--host-resolver-rules=${o.hostResolverRules}`,
+      `--ignore-certificate-errors-spki-list=${o.spkiHashes.join(',')}`,
+      ...(extensionDir !== undefined ? [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`] : []),
+    ],
+    timeout: 30_000,
+    protocolTimeout: o.timeoutMs + 10_000,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+}
+
 export async function loadWithChromium(o: ChromiumLoadOptions): Promise<ChromiumLoad> {
   const dir = mkdtempSync(join(tmpdir(), 'getlist-bench-chromium-'));
   const deadline = Date.now() + o.timeoutMs;
   let browser: Browser | undefined;
   try {
     try {
-      browser = await puppeteer.launch({
-        executablePath: writeWrapper(dir, o.clientNs),
-        headless: true,
-        pipe: true,
-        userDataDir: join(dir, 'profile'),
-        args: [
-          ...CHROMIUM_QUIET_FLAGS,
-          `--host-resolver-rules=${o.hostResolverRules}`,
-          `--ignore-certificate-errors-spki-list=${o.spkiHashes.join(',')}`,
-        ],
-        timeout: 30_000,
-        protocolTimeout: o.timeoutMs + 10_000,
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
+      browser = await launchInNamespace(o, dir);
       const proc = browser.process();
       if (proc !== null) liveBrowsers.add(proc);
     } catch (err) {
