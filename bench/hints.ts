@@ -198,7 +198,7 @@ function idealCell(a: readonly HintsRun[], ideal: readonly HintsRun[] | undefine
   const extra = new Set(ideal.flatMap((r) => r.paths.map(asBasePath).filter((p) => !baseline.has(p))));
   const dups = ideal.reduce((n, r) => n + r.duplicates.length, 0);
   const spread = paired.length > 1 ? ` [${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)}]` : '';
-  return `**${complete.toFixed(2)}**${spread} / ${ratio((r) => r.fcpMs).toFixed(2)} / ${ratio((r) => r.lcpMs).toFixed(2)}; ${extra.size} / ${dups} | ${complete <= 0.8 ? 'yes' : `no: ideal ${complete.toFixed(2)}`}`;
+  return `**${complete.toFixed(2)}**${spread} / ${ratio((r) => r.fcpMs).toFixed(2)} / ${ratio((r) => r.lcpMs).toFixed(2)}; ${extra.size} / ${dups} | ${complete <= 0.8 ? 'yes' : `no: ideal ${complete.toFixed(3)}`}`;
 }
 
 /** The `+ideal` variant's document path read as the page's own (ideal-hints.ts). */
