@@ -133,10 +133,27 @@ describe('the verdict from recorded samples (issue 15: Chromium 156, bench/hints
     for (const pair of farPairs) expect(pathVerdict(pair)?.bandwidthBound).toBe(false);
   });
 
+  // mcmanus-159 at 100 ms / 20 Mbit/s, this session's five runs: the first (cold) visit of each
+  // pair reads 512–729 B/ms, its large responses in slow start; the second 2 984–3 478 B/ms.
+  const coldPairs: Array<[Visit, Visit]> = [
+    [visit(113_679, 653.617, 101.4), visit(113_679, 2984.262, 102.4)],
+    [visit(113_679, 700.837, 101.7), visit(113_679, 3426.154, 102.3)],
+    [visit(113_679, 728.538, 101.4), visit(113_679, 2984.262, 104.5)],
+    [visit(113_679, 512, 101.7), visit(113_679, 3477.736, 103)],
+  ];
+
+  test('a cold first visit reads the far link 4–7× slower than the next one', () => {
+    for (const [cold, warm] of coldPairs) {
+      expect(warm.path!.deliveryBytesPerMs / cold.path!.deliveryBytesPerMs).toBeGreaterThan(4);
+      expect(pathVerdict([cold, warm])?.bandwidthBound).toBe(false);
+    }
+  });
+
   test('three visits or more: one slow cold visit no longer judges a fast path bound; two squeezed visits of five still do not clear a bound one', () => {
-    // A cold first visit on the far link: its largest responses in slow start, ~1 round trip each
-    // (mcmanus-159 was judged bound in one run of five): 744 000 / 400 / 100 = 18.6 round trips.
-    const cold = visit(744_000, 400, 100.2);
+    // A cold first visit as mcmanus-159's slowest above (512 B/ms) on a page with more critical
+    // bytes (almanac-median's 744 000): 744 000 / 512 / 101.7 = 14.3 round trips, as one run of
+    // five judged mcmanus-159 bound last session.
+    const cold = visit(744_000, 512, 101.7);
     const [a, b] = farPairs[0] as [Visit, Visit];
     expect(pathVerdict([cold, a])?.bandwidthBound).toBe(true);
     expect(pathVerdict([cold, a, b])).toMatchObject({ bandwidthBound: false, samples: 3 });
