@@ -5,7 +5,9 @@
  * from it, once with `crossorigin`: separate socket pools), then every late-discovered resource
  * (named only in CSS or by a script; not the icon) preloaded with the `as` and CORS mode its
  * consuming request takes. No caps, no slow-link rule, fonts included: the bound on what any
- * hinting can do for page complete, what it costs first paint shown beside it.
+ * hinting can do for page complete where the late resources are few against the link, what it
+ * costs first paint shown beside it. Not the best subset where preloads compete with the page's
+ * own bytes (a bandwidth-bound link, a page with large script-inserted ads): a selection can beat it.
  *
  * Served at `<document path>` with `.html` → `.ideal.html`, under the page name `<page>+ideal`.
  * Invariants: the variant makes exactly the base page's requests (the document's URL aside), its
