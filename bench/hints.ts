@@ -11,12 +11,17 @@
  * are CDP's, Firefox's its own Resource and Paint Timing (its driver runs inside the namespace).
  * `node dist/bench/hints.js --table a.json,b.json [--out merged.json]` prints one table of cells run
  * separately (each run under the shared benchmark lock). `--hints-off` adds Chromium with the extension and its hints switched off: the extension's own
- * cost, so what the hints cost is told apart from it.
+ * cost, so what the hints cost is told apart from it. Chromium also loads each page's `+ideal`
+ * variant (bench/corpus/ideal-hints.ts: the head carries every late resource's preload and every
+ * origin's preconnect) after the same warm-up, alone: the "ideal ÷ alone" column is the bound on
+ * what any hinting gains on that page and link, and says whether the goal (≤ 0.80) is reachable;
+ * `--no-ideal` leaves it out.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { getBenchPage } from './corpus/bench-corpus';
+import { IDEAL_SUFFIX } from './corpus/ideal-hints';
 import { hintsFor } from '../src/hints/hint-list';
 import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS } from '../src/hints/hint-types';
 import { learnedStateFromJson } from '../src/hints/learned-state-json';
@@ -48,8 +53,13 @@ const PLAIN_PAGES = ['pm95-2544-10'];
 const BROWSERS = ['chromium', 'firefox'] as const;
 type BrowserName = (typeof BROWSERS)[number];
 const pair = (b: BrowserName): [HintsContender, HintsContender] => [b, `${b}+getlist`];
-/** The contenders of one run, in the order of an even run. */
-const contendersOf = (b: BrowserName, hintsOff: boolean): HintsContender[] => (hintsOff && b === 'chromium' ? [...pair(b), 'chromium+getlist-off'] : pair(b));
+/**
+ * The contenders of one run, in the order of an even run: Chromium also loads the page's `+ideal`
+ * variant (the bound; `--no-ideal` leaves it out) and, with `--hints-off`, gets the extension
+ * with its hints switched off.
+ */
+const contendersOf = (b: BrowserName, o: { hintsOff: boolean; ideal: boolean }): HintsContender[] =>
+  b === 'chromium' ? [...pair(b), ...(o.ideal ? ['chromium+ideal' as const] : []), ...(o.hintsOff ? ['chromium+getlist-off' as const] : [])] : pair(b);
 
 function arg(argv: readonly string[], flag: string): string[] | undefined {
   const i = argv.indexOf(flag);
@@ -79,7 +89,7 @@ interface Cell {
   load?: [number, number];
 }
 
-async function runLink(name: string, pages: readonly string[], browsers: readonly BrowserName[], hintsOff: boolean, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
+async function runLink(name: string, pages: readonly string[], browsers: readonly BrowserName[], extras: { hintsOff: boolean; ideal: boolean }, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
   const params = LINKS[name] as LinkParams;
   const origins = [...new Set(pages.flatMap((p) => getBenchPage(p).origins))];
   const link = await startLink({ ...params, hosts: origins.length, seed: 1 });
@@ -89,28 +99,31 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
     const hostMap = Object.fromEntries(origins.map((n, i) => [n, link.serverAddrs[i] ?? '']));
     // Chromium is given the names by flag; Firefox reads the namespace's hosts file.
     link.setClientHosts(hostMap);
-    served = await startOrigins({ bindings: origins.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })), pages, linkHosts: 'name', spawn: netnsSpawn(link.serverNs) });
+    served = await startOrigins({ bindings: origins.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })), pages: [...pages, ...pages.map((p) => `${p}${IDEAL_SUFFIX}`)], linkHosts: 'name', spawn: netnsSpawn(link.serverNs) });
     for (const page of pages) {
       const url = served.pageUrl(page, getBenchPage(page).documentScheme ?? 'https');
+      const idealUrl = served.pageUrl(`${page}${IDEAL_SUFFIX}`, getBenchPage(page).documentScheme ?? 'https');
       const lateResources = new Set(getBenchPage(page).resources.filter((r) => r.discoveredBy !== 'html').map((r) => `${r.origin}${r.path}`));
-      const byBrowser = new Map(browsers.map((browser) => [browser, { link: name, page, browser, late: LATE_PAGES.includes(page), runs: Object.fromEntries(contendersOf(browser, hintsOff).map((c) => [c, []])), errors: [] } as Cell]));
+      const byBrowser = new Map(browsers.map((browser) => [browser, { link: name, page, browser, late: LATE_PAGES.includes(page), runs: Object.fromEntries(contendersOf(browser, extras).map((c) => [c, []])), errors: [] } as Cell]));
       cells.push(...byBrowser.values());
       const loadAtStart = loadavg()[0] ?? NaN;
       for (let run = 0; run < runs; run++) {
         for (const [browser, cell] of byBrowser) {
-          const order = run % 2 === 0 ? contendersOf(browser, hintsOff) : contendersOf(browser, hintsOff).reverse();
+          const order = run % 2 === 0 ? contendersOf(browser, extras) : contendersOf(browser, extras).reverse();
           const done = new Map<HintsContender, HintsRun>();
           for (const contender of order) {
             try {
               const session = browser === 'firefox' ? firefoxSession : hintsSession;
-              const r = await session({ clientNs: link.clientNs, url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served, lateResources });
+              const r = await session({ clientNs: link.clientNs, url: contender === 'chromium+ideal' ? idealUrl : url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served, lateResources });
               if (r.learned !== undefined) {
                 if (cell.overhead === undefined) cell.overhead = hintsOverhead(r.learned, url);
                 // The path verdict the measured load's list was cut by (src/hints/path-sample.ts).
                 const state = learnedStateFromJson(r.learned);
                 // The limits the extension uses in this browser (extension/background/index.ts).
                 const list = hintsFor(state.entries, url, browser === 'firefox' ? DEFAULT_HINT_LIMITS : CHROMIUM_HINT_LIMITS);
-                r.samples = (state.entries.get(pageKey(url) ?? '')?.visits ?? []).map((v) => v.path ?? null);
+                const visits = state.entries.get(pageKey(url) ?? '')?.visits ?? [];
+                r.samples = visits.map((v) => v.path ?? null);
+                r.learnedResources = visits.map((v) => v.resources.map((x) => `${x.late ? 'late' : 'early'} ${x.as} ${x.size} ${x.url}`));
                 if (list.path) r.path = list.path;
                 r.preloads = list.preloads.map((p) => `${p.as} ${p.href}`);
               }
@@ -170,6 +183,29 @@ function offCell(a: readonly HintsRun[], off: readonly HintsRun[] | undefined): 
   return `${r((x) => x.completeMs)} / ${r((x) => x.fcpMs)}`;
 }
 
+/**
+ * Chromium on the page's `+ideal` variant against Chromium alone: complete ratio [paired range],
+ * FCP and LCP ratios, its extra / duplicate requests (its document's path read as the page's), and
+ * whether the issue's goal (complete ≤ 0.80 × alone) is within reach of any hinting.
+ */
+function idealCell(a: readonly HintsRun[], ideal: readonly HintsRun[] | undefined): string {
+  if (!ideal || ideal.length === 0) return '— | —';
+  const m = (rs: readonly HintsRun[], f: (r: HintsRun) => number | null) => median(rs.map(f).filter((x): x is number => x !== null));
+  const paired = a.flatMap((r, i) => (ideal[i] && r.completeMs > 0 ? [(ideal[i] as HintsRun).completeMs / r.completeMs] : []));
+  const ratio = (f: (r: HintsRun) => number | null) => m(ideal, f) / m(a, f);
+  const complete = ratio((r) => r.completeMs);
+  const baseline = new Set(a.flatMap((r) => r.paths));
+  const extra = new Set(ideal.flatMap((r) => r.paths.map(asBasePath).filter((p) => !baseline.has(p))));
+  const dups = ideal.reduce((n, r) => n + r.duplicates.length, 0);
+  const spread = paired.length > 1 ? ` [${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)}]` : '';
+  return `**${complete.toFixed(2)}**${spread} / ${ratio((r) => r.fcpMs).toFixed(2)} / ${ratio((r) => r.lcpMs).toFixed(2)}; ${extra.size} / ${dups} | ${complete <= 0.8 ? 'yes' : `no: ideal ${complete.toFixed(3)}`}`;
+}
+
+/** The `+ideal` variant's document path read as the page's own (ideal-hints.ts). */
+function asBasePath(p: string): string {
+  return p.replace(/\.ideal\.html$/, '.html');
+}
+
 function pathCell(b: readonly HintsRun[]): string {
   const paths = b.flatMap((r) => (r.path ? [r.path] : []));
   if (paths.length === 0) return '—';
@@ -179,8 +215,8 @@ function pathCell(b: readonly HintsRun[]): string {
 
 function table(cells: readonly Cell[]): string {
   const rows = [
-    '| browser | link | page | late | late-found done (alone, ms) | runs | path (critical bytes in RTTs) | complete ms (alone / +getlist / ratio [paired range]) | FCP ms | LCP ms | hints | server requests (alone / +getlist) | extra | duplicates | hintsFor µs | getlist, hints off: complete / FCP ratio to alone | load avg (start → end) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| browser | link | page | late | late-found done (alone, ms) | runs | path (critical bytes in RTTs) | complete ms (alone / +getlist / ratio [paired range]) | FCP ms | LCP ms | ideal hints ÷ alone: complete [paired range] / FCP / LCP; extra / dup | complete ≤ 0.80 reachable by hinting | hints | server requests (alone / +getlist) | extra | duplicates | hintsFor µs | getlist, hints off: complete / FCP ratio to alone | load avg (start → end) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const c of cells) {
     const [alone, hinted] = pair(c.browser);
@@ -191,7 +227,7 @@ function table(cells: readonly Cell[]): string {
     const extra = new Set(b.flatMap((r) => r.paths.filter((p) => !baseline.has(p))));
     const dups = b.reduce((n, r) => n + r.duplicates.length, 0);
     rows.push(
-      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${median(b.map((r) => r.hints ?? 0))} | ${m(a, (r) => r.serverRequests)} / ${m(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs['chromium+getlist-off'])} | ${c.load ? `${c.load[0]} → ${c.load[1]}` : '—'} |`,
+      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${c.browser === 'chromium' ? idealCell(a, c.runs['chromium+ideal']) : '— | —'} | ${median(b.map((r) => r.hints ?? 0))} | ${m(a, (r) => r.serverRequests)} / ${m(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs['chromium+getlist-off'])} | ${c.load ? `${c.load[0]} → ${c.load[1]}` : '—'} |`,
     );
   }
   return rows.join('\n');
@@ -221,14 +257,14 @@ async function main(argv: readonly string[]): Promise<number> {
   const links = arg(argv, '--links') ?? Object.keys(LINKS);
   const pages = arg(argv, '--pages') ?? [...LATE_PAGES, ...PLAIN_PAGES];
   const browsers = (arg(argv, '--browsers') ?? ['chromium']) as BrowserName[];
-  const hintsOff = argv.includes('--hints-off');
+  const extras = { hintsOff: argv.includes('--hints-off'), ideal: !argv.includes('--no-ideal') };
   for (const b of browsers) if (!BROWSERS.includes(b)) throw new Error(`unknown browser ${b}; expected ${BROWSERS.join(', ')}`);
   const out = arg(argv, '--out')?.[0] ?? join(root, 'bench', 'results', 'hints-latest.json');
   const progress = (s: string) => process.stderr.write(`[hints] ${s}\n`);
   const cells: Cell[] = [];
   for (const l of links) {
     if (!LINKS[l]) throw new Error(`unknown link ${l}; expected ${Object.keys(LINKS).join(', ')}`);
-    cells.push(...(await runLink(l, pages, browsers, hintsOff, runs, join(root, 'dist', 'extension'), progress)));
+    cells.push(...(await runLink(l, pages, browsers, extras, runs, join(root, 'dist', 'extension'), progress)));
     writeFileSync(out, `${JSON.stringify({ command: ['node', 'dist/bench/hints.js', ...argv].join(' '), links: LINKS, cells }, null, 2)}\n`);
   }
   process.stdout.write(`${table(cells)}\nwrote ${out}\n`);

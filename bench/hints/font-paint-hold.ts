@@ -31,7 +31,11 @@ const LINKS: Readonly<Record<string, string>> = {
   font: '</f.woff2>; rel=preload; as=font; type="font/woff2"; crossorigin=anonymous',
   'font-low': '</f.woff2>; rel=preload; as=font; type="font/woff2"; crossorigin=anonymous; fetchpriority=low',
   image: '</b.gif>; rel=preload; as=image',
+  // The same font preload as a `<link>` opening the document's head, not a header.
+  'font-html': '',
 };
+/** Loads whose preload is markup in the head rather than a `Link` header. */
+const HEAD: Readonly<Record<string, string>> = { 'font-html': '<link rel=preload href="/f.woff2" as=font type="font/woff2" crossorigin>' };
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 function send(res: ServerResponse, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
@@ -43,8 +47,9 @@ async function main(): Promise<void> {
   const server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     if (u.pathname === '/') {
-      const link = LINKS[u.searchParams.get('hint') ?? 'bare'];
-      send(res, 'text/html', '<!doctype html><html><head><link rel=stylesheet href="/s.css"></head><body><h1>Hello</h1><p class=f>text in the web font</p><div class=bg></div></body></html>', link ? { link } : {});
+      const hint = u.searchParams.get('hint') ?? 'bare';
+      const link = LINKS[hint];
+      send(res, 'text/html', `<!doctype html><html><head>${HEAD[hint] ?? ''}<link rel=stylesheet href="/s.css"></head><body><h1>Hello</h1><p class=f>text in the web font</p><div class=bg></div></body></html>`, link ? { link } : {});
     } else if (u.pathname === '/s.css') {
       setTimeout(() => send(res, 'text/css', '@font-face{font-family:F;src:url(/f.woff2) format("woff2");font-display:swap}.f{font-family:F,serif}.bg{background:url(/b.gif);height:20px}'), 100);
     } else if (u.pathname === '/f.woff2') {

@@ -17,13 +17,16 @@ import type { Origins } from '../origins/start-origins';
 import type { PathSample, PathVerdict } from '../../src/hints/hint-types';
 
 /**
- * Each browser alone, with getlist, and (Chromium, `--hints-off`) with getlist and its hints
- * switched off in the options: the extension's own cost, apart from what the hints do.
+ * Each browser alone, with getlist, (Chromium, `--hints-off`) with getlist and its hints switched
+ * off in the options: the extension's own cost, apart from what the hints do; and (Chromium)
+ * alone on the page's `+ideal` variant, whose head carries the ideal hints
+ * (bench/corpus/ideal-hints.ts): the bound on what any hinting can gain.
  */
-export type HintsContender = 'chromium' | 'chromium+getlist' | 'chromium+getlist-off' | 'firefox' | 'firefox+getlist';
+export type HintsContender = 'chromium' | 'chromium+getlist' | 'chromium+getlist-off' | 'chromium+ideal' | 'firefox' | 'firefox+getlist';
 
 export interface HintsSessionOptions {
   clientNs: string;
+  /** The page (`chromium+ideal`: its `+ideal` variant). */
   url: string;
   hostResolverRules: string;
   spkiHashes: readonly string[];
@@ -61,6 +64,8 @@ export interface HintsRun {
   learned?: unknown;
   /** What each learned visit of the page measured of its path (null: nothing), oldest first (getlist only). */
   samples?: Array<PathSample | null>;
+  /** Per learned visit of the page, oldest first, the resources it recorded (`late|early as size url`; getlist only). */
+  learnedResources?: string[][];
   /** The page's preloads (`as url`) as the learned state gives them (getlist only). */
   preloads?: string[];
   /** The path verdict of the page's hint list (getlist only; absent when no visit measured its path). */

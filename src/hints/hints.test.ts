@@ -88,6 +88,30 @@ describe('learning', () => {
     expect(v.completeMs).toBe(900);
   });
 
+  test('a background named by a cross-origin style sheet (no Resource Timing entry in Chromium) is late by the style scan, even requested before DOMContentLoaded', () => {
+    // As Chromium records real-news: the CDN background fetched for an @imported sheet of another
+    // origin, at +300 (before DOMContentLoaded at +400), with no timing entry; the style scan found it after load.
+    const page = (at: number) => {
+      const p = article('/n/cdn-bg', at);
+      p.timings = p.timings.filter((t) => t.name !== `${CDN}/bg/hero.jpg`);
+      const bg = p.requests.find((r) => r.url === `${CDN}/bg/hero.jpg`);
+      if (bg) bg.startedAt = at + 300;
+      const d = p.discoveries.find((x) => x.url === `${CDN}/bg/hero.jpg`);
+      if (d) Object.assign(d, { atMs: 1200, inViewport: false });
+      return p;
+    };
+    expect(observeVisit(page(0), L).resources.find((r) => r.url === `${CDN}/bg/hero.jpg`)).toMatchObject({ as: 'image', late: true, size: 0 });
+    const state = createLearnedState();
+    learn(state, page(1000));
+    learn(state, page(2000));
+    expect(hintsFor(state.entries, `${SITE}/n/cdn-bg`, L).preloads.map((p) => p.href)).toContain(`${CDN}/bg/hero.jpg`);
+    // Only the style scan's CSS discoveries: an <img> seen late whose request started before DOMContentLoaded stays early.
+    const img = page(0);
+    const d = img.discoveries.find((x) => x.url === `${CDN}/bg/hero.jpg`);
+    if (d) d.tag = 'img';
+    expect(observeVisit(img, L).resources.find((r) => r.url === `${CDN}/bg/hero.jpg`)?.late).toBe(false);
+  });
+
   test('one visit teaches nothing to hint; two do; a third article gets its section’s list before its own first visit', () => {
     const state = createLearnedState();
     learn(state, article('/news/2024/05/a', 1000));

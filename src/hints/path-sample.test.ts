@@ -1,6 +1,6 @@
 import type { PageRecord, TimingEntry } from '../page/model/page-record';
 import { hintsFor } from './hint-list';
-import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS as L, type LearnedState } from './hint-types';
+import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS as L, type LearnedState, type Visit } from './hint-types';
 import { createLearnedState, recordVisit } from './learned-state';
 import { learnedStateFromJson, learnedStateToJson } from './learned-state-json';
 import { observeVisit } from './observe-visit';
@@ -94,14 +94,78 @@ describe('the path a page is loaded over', () => {
     // Idle bytes: 4 round trips of the link, less the critical bytes — 4 × 100 × 2500 − 188 000.
     expect(pathVerdict([slow])).toEqual({ criticalRtts: 7.52, bandwidthBound: true, budgetBytes: 0, samples: 1 });
     expect(pathVerdict([far])).toEqual({ criticalRtts: 0.75, bandwidthBound: false, budgetBytes: 812_000, samples: 1 });
-    // A visit whose timestamps were squeezed (rate read 10× the link's) does not clear a bound path.
+    // A visit whose timestamps were squeezed (rate read 10× the link's) does not clear a bound path:
+    // of two visits the more bound judges, of three the second most bound (two bound visits suffice).
     const squeezed = { ...slow, path: { ...slow.path!, deliveryBytesPerMs: 6250 } };
-    expect(pathVerdict([squeezed, slow, squeezed])).toEqual({ criticalRtts: 7.52, bandwidthBound: true, budgetBytes: 0, samples: 3 });
+    expect(pathVerdict([squeezed, slow])).toEqual({ criticalRtts: 7.52, bandwidthBound: true, budgetBytes: 0, samples: 2 });
+    expect(pathVerdict([squeezed, slow, slow])).toEqual({ criticalRtts: 7.52, bandwidthBound: true, budgetBytes: 0, samples: 3 });
+    expect(pathVerdict([slow, squeezed, squeezed, slow, squeezed])).toEqual({ criticalRtts: 7.52, bandwidthBound: true, budgetBytes: 0, samples: 5 });
     expect(pathVerdict([far, far])?.bandwidthBound).toBe(false);
     expect(pathVerdict([{ ...slow, path: undefined }])).toBeUndefined();
     // The threshold sits between the two shapes.
     expect(0.75).toBeLessThan(BANDWIDTH_BOUND_RTTS);
     expect(7.52).toBeGreaterThanOrEqual(BANDWIDTH_BOUND_RTTS);
+  });
+});
+
+describe('the verdict from recorded samples (issue 15: Chromium 156, bench/hints.js, two warm-up visits)', () => {
+  const visit = (criticalBytes: number, deliveryBytesPerMs: number, rttMs: number): Visit => ({ at: 0, url: URL_, hinted: false, resources: [], origins: [], path: { criticalBytes, deliveryBytesPerMs, rttMs, method: PATH_SAMPLE_METHOD } });
+  // Each pair: one run's two learned visits. 40 ms / 5 Mbit/s (625 B/ms): one visit of the pair
+  // read squeezed (2 000–9 368 B/ms) in these runs of real-news and almanac-median.
+  const slowLinkPairs: Array<[Visit, Visit]> = [
+    [visit(356_400, 607.735, 17.7), visit(356_400, 8133.333, 42)],
+    [visit(356_400, 2000, 30.9), visit(356_400, 507.066, 41.9)],
+    [visit(744_000, 1425.077, 40.3), visit(744_000, 9367.895, 47.7)],
+    [visit(744_000, 793.333, 49), visit(744_000, 5933, 78)],
+    [visit(744_000, 702.954, 40.3), visit(744_000, 2245.576, 47.8)],
+  ];
+  // 100 ms / 20 Mbit/s (2 500 B/ms), almanac-median: never bound.
+  const farPairs: Array<[Visit, Visit]> = [
+    [visit(744_000, 4695.92, 100.1), visit(744_000, 5425.87, 102.2)],
+    [visit(744_000, 3007.581, 100), visit(727_340, 8202.137, 102)],
+    [visit(744_000, 3178.393, 100.2), visit(744_000, 3236.182, 102.3)],
+  ];
+
+  test('two visits: the more bound judges, so a squeezed visit never clears a bound path (the median or a two-visit quorum would have cleared 3 of these 5)', () => {
+    for (const pair of slowLinkPairs) expect(pathVerdict(pair)?.bandwidthBound).toBe(true);
+    // In 3 of the 5 one visit alone reads the path as fast: no rule on two visits but the more bound one keeps them all.
+    expect(slowLinkPairs.filter((pair) => pair.some((v) => pathVerdict([v])?.bandwidthBound === false)).length).toBe(3);
+    for (const pair of farPairs) expect(pathVerdict(pair)?.bandwidthBound).toBe(false);
+  });
+
+  // mcmanus-159 at 100 ms / 20 Mbit/s, this session's five runs: the first (cold) visit of each
+  // pair reads 512–729 B/ms, its large responses in slow start; the second 2 984–3 478 B/ms.
+  const coldPairs: Array<[Visit, Visit]> = [
+    [visit(113_679, 653.617, 101.4), visit(113_679, 2984.262, 102.4)],
+    [visit(113_679, 700.837, 101.7), visit(113_679, 3426.154, 102.3)],
+    [visit(113_679, 728.538, 101.4), visit(113_679, 2984.262, 104.5)],
+    [visit(113_679, 512, 101.7), visit(113_679, 3477.736, 103)],
+  ];
+
+  test('a cold first visit reads the far link 4–7× slower than the next one', () => {
+    for (const [cold, warm] of coldPairs) {
+      expect(warm.path!.deliveryBytesPerMs / cold.path!.deliveryBytesPerMs).toBeGreaterThan(4);
+      expect(pathVerdict([cold, warm])?.bandwidthBound).toBe(false);
+    }
+  });
+
+  test('three visits or more: one slow cold visit no longer judges a fast path bound; two squeezed visits of five still do not clear a bound one', () => {
+    // A cold first visit as mcmanus-159's slowest above (512 B/ms) on a page with more critical
+    // bytes (almanac-median's 744 000): 744 000 / 512 / 101.7 = 14.3 round trips, as one run of
+    // five judged mcmanus-159 bound last session.
+    const cold = visit(744_000, 512, 101.7);
+    const [a, b] = farPairs[0] as [Visit, Visit];
+    expect(pathVerdict([cold, a])?.bandwidthBound).toBe(true);
+    expect(pathVerdict([cold, a, b])).toMatchObject({ bandwidthBound: false, samples: 3 });
+    expect(pathVerdict([cold, ...farPairs.flat()])?.bandwidthBound).toBe(false);
+    // Two cold visits of three agree: bound.
+    expect(pathVerdict([cold, a, cold])?.bandwidthBound).toBe(true);
+    for (const [x, y] of slowLinkPairs) {
+      const bound = (pathVerdict([x])?.bandwidthBound ? x : y);
+      const squeezedOne = bound === x ? y : x;
+      expect(pathVerdict([bound, squeezedOne, bound, squeezedOne, bound])?.bandwidthBound).toBe(true);
+      expect(pathVerdict([squeezedOne, bound, bound])?.bandwidthBound).toBe(true);
+    }
   });
 });
 

@@ -17,8 +17,8 @@ import type { PathSample, PathVerdict, Visit } from './hint-types';
  * carry in that time (`budgetBytes`) is what preloads the paint does not need may take. The delivery rate is the fastest large
  * response's: a response sharing the link with others, or still in slow start, is slower, so the
  * fastest is the best lower bound on the path's capacity, and a far, fast path is not taken for
- * a narrow one because its responses shared it. Across visits the most bound one judges
- * (`pathVerdict`).
+ * a narrow one because its responses shared it. Across visits the more bound of two judges, and of
+ * three or more the second most bound (`pathVerdict`).
  */
 
 /** Responses smaller than this say more about round trips than about the rate. */
@@ -94,18 +94,35 @@ export function pathSampleOf(page: PageRecord): PathSample | undefined {
 }
 
 /**
- * The verdict of the visits that measured their path; undefined when none did. The most
- * bandwidth-bound visit judges: a visit can only look less bound than its path is when its
- * timestamps were squeezed (a busy network thread reads a response late and whole, and its rate
- * looks higher than the link's), so one bound visit outweighs any number of fast-looking ones.
+ * The verdict of the visits that measured their path; undefined when none did. A visit misjudges
+ * its path both ways, and both are common (issue 15, recorded samples): a busy network thread reads
+ * a response late and whole, so its rate looks higher than the link's (at 40 ms / 5 Mbit/s one
+ * visit in eight read 2–15× the link: 8 133 B/ms on a 625 B/ms link), and a cold first visit's
+ * large responses are all still in slow start, so its rate looks lower (mcmanus-159 at 100 ms /
+ * 20 Mbit/s judged bound in one run of five). Two visits that disagree cannot tell which one
+ * erred, and hinting a bound path as if it were fast costs the first paint (almanac-median at
+ * 40 ms / 5 Mbit/s: FCP 1.33 × alone) where the converse only forgoes a gain: so the more bound
+ * visit judges while there are two (BOUND_QUORUM). From three on, a verdict of "bound" needs two
+ * visits that say so — the second most bound visit judges — so one slow visit no longer decides,
+ * and one squeezed visit still cannot clear a path the others find bound.
  */
 export function pathVerdict(visits: readonly Visit[]): PathVerdict | undefined {
   const paths = visits.map((v) => v.path).filter((p): p is PathSample => p !== undefined && p.deliveryBytesPerMs > 0 && p.rttMs > 0);
   if (paths.length === 0) return undefined;
-  const criticalRtts = Math.max(...paths.map((p) => p.criticalBytes / p.deliveryBytesPerMs / p.rttMs));
-  // What the link carries in BANDWIDTH_BOUND_RTTS round trips beyond the critical bytes.
-  const budgetBytes = Math.max(0, Math.min(...paths.map((p) => BANDWIDTH_BOUND_RTTS * p.rttMs * p.deliveryBytesPerMs - p.criticalBytes)));
+  // The judging visit: the k-th most bound, k = BOUND_QUORUM once there are more than two.
+  const k = paths.length > 2 ? BOUND_QUORUM : 1;
+  const criticalRtts = kthLargest(paths.map((p) => p.criticalBytes / p.deliveryBytesPerMs / p.rttMs), k);
+  // What the link carries in BANDWIDTH_BOUND_RTTS round trips beyond the critical bytes, as the same visits judge.
+  const budgetBytes = Math.max(0, -kthLargest(paths.map((p) => p.criticalBytes - BANDWIDTH_BOUND_RTTS * p.rttMs * p.deliveryBytesPerMs), k));
   return { criticalRtts: round(criticalRtts, 100), bandwidthBound: criticalRtts >= BANDWIDTH_BOUND_RTTS, budgetBytes: Math.round(budgetBytes), samples: paths.length };
+}
+
+/** Visits that must find the path bound, once three or more measured it, for the verdict to be "bound". */
+export const BOUND_QUORUM = 2;
+
+function kthLargest(xs: readonly number[], k: number): number {
+  const s = [...xs].sort((a, b) => b - a);
+  return s[Math.min(k, s.length) - 1] as number;
 }
 
 function round(x: number, by: number): number {
