@@ -19,8 +19,10 @@ const FORMAT = 'a preset name (e.g. mcmanus-100) or RTT/RATE: RTT in ms, RATE in
 const MAX_RTT_MS = 10_000;
 const MIN_RATE_MBIT = 0.001;
 
+const bad = (spec: string, why: string): BenchRunError => usage(`--link ${JSON.stringify(spec)}: ${why}; expected ${FORMAT}`);
+
 function number(text: string, what: string, spec: string): number {
-  if (!/^\d+(?:\.\d+)?$/.test(text)) throw usage(`--link ${JSON.stringify(spec)}: ${what} must be a number; expected ${FORMAT}`);
+  if (!/^\d+(?:\.\d+)?$/.test(text)) throw bad(spec, `${what} must be a number`);
   return Number(text);
 }
 
@@ -30,11 +32,11 @@ export function parseOverheadLink(spec: string): OverheadLinkSpec {
   const slash = /^([^/]*)\/([^/]*)$/.exec(s);
   if (slash === null) return { name: s, params: linkPreset(s) };
   const rttMs = number(slash[1] ?? '', 'the RTT', spec);
-  if (rttMs > MAX_RTT_MS) throw usage(`--link ${JSON.stringify(spec)}: RTT ${rttMs} ms is more than ${MAX_RTT_MS} ms`);
+  if (rttMs > MAX_RTT_MS) throw bad(spec, `RTT ${rttMs} ms is more than ${MAX_RTT_MS} ms`);
   const rateText = (slash[2] ?? '').toLowerCase();
   if (rateText === 'none') return { name: `${rttMs} ms, no cap`, params: { rttMs, downBitsPerSec: 0, upBitsPerSec: 0, loss: 0 } };
   const mbit = number(rateText, 'the rate', spec);
-  if (mbit < MIN_RATE_MBIT) throw usage(`--link ${JSON.stringify(spec)}: rate ${mbit} Mbit/s is below ${MIN_RATE_MBIT} (write none for no cap)`);
+  if (mbit < MIN_RATE_MBIT) throw bad(spec, `rate ${mbit} Mbit/s is below ${MIN_RATE_MBIT} (write none for no cap)`);
   const bits = Math.round(mbit * 1_000_000);
   return { name: `${rttMs} ms, ${mbit} Mbit/s`, params: { rttMs, downBitsPerSec: bits, upBitsPerSec: bits, loss: 0 } };
 }
