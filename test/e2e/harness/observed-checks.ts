@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { makeTlsMaterial, type TlsMaterial } from '../../../bench/origins/tls-material';
-import { buildHar, type PageRecord, type RedirectHop } from '../../../src/page';
+import { buildHar, type HarEntry, type PageRecord, type RedirectHop } from '../../../src/page';
 import { connectionCounts } from '../../../src/page/model/connection-count';
 import { firstUrl } from '../../../src/page/model/redirect-hops';
 import { isFromHost, type Site, type SiteRequest } from '../site/site-server';
@@ -168,6 +168,10 @@ export function expectRedirectAgreement(site: Site, shown: DocumentShown, from: 
   const at = entries.findIndex((e) => e.request.url === from);
   expect(entries[at]?.response).toMatchObject({ status, redirectURL: to.href });
   expect(entries[at + 1]?.request.url).toBe(to.href);
+  // The target's entry starts where the hop's ended (DevTools' layout), not at the request's start.
+  const [hopEntry, target] = [entries[at] as HarEntry, entries[at + 1] as HarEntry];
+  expect(Math.abs(Date.parse(target.startedDateTime) - hop.endedAt)).toBeLessThan(1);
+  expect(Date.parse(target.startedDateTime) - Date.parse(hopEntry.startedDateTime)).toBeGreaterThanOrEqual(Math.floor(hopEntry.time));
   return { hop, served: served[0] as SiteRequest };
 }
 
