@@ -40,6 +40,8 @@ interface PopupView {
   connectionsMin: number;
   requests: number;
   bytes: number;
+  /** `lower` where the figure is HTTP/1.x requests in flight at once (shown `≥ N`), else `exact`. */
+  bound: string;
   text: string;
 }
 
@@ -53,6 +55,7 @@ async function popupView(popup: Page): Promise<PopupView> {
       connectionsMin: Number(c?.getAttribute('data-connections-min') ?? NaN),
       requests: Number(c?.getAttribute('data-requests') ?? NaN),
       bytes: Number(b?.getAttribute('data-bytes') ?? NaN),
+      bound: c?.getAttribute('data-bound') ?? '',
       text: `${c?.textContent ?? ''} | ${b?.textContent ?? ''}`,
     };
   });
@@ -91,6 +94,9 @@ export function expectAgreement(server: ServerView, popup: PopupView): void {
   expect(popup.connectionsMin).toBeLessThanOrEqual(server.connections);
   expect(popup.connections).toBeGreaterThanOrEqual(server.connections);
   expect(Math.abs(popup.bytes - server.bytes) / server.bytes).toBeLessThanOrEqual(0.01);
+  // A count from requests in flight at once is shown as what it is, a lower bound, with its source.
+  expect(['lower', 'exact']).toContain(popup.bound);
+  expect(popup.text.startsWith(`≥ ${popup.connectionsMin} used (requests in flight at once)`)).toBe(popup.bound === 'lower');
 }
 
 /**
