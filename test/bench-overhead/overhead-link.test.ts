@@ -14,6 +14,7 @@ import { parseOverheadArgs } from '../../bench/overhead/overhead-args';
 import { awaitSiteOrigin, startLinkSite } from '../../bench/overhead/overhead-link-site';
 import { parseOverheadLink } from '../../bench/overhead/overhead-link-spec';
 import { pageHtml } from '../../bench/overhead/overhead-site';
+import { parseVariant } from '../../bench/overhead/overhead-variants';
 import { formatCpuTable, formatTable, overheadCell } from '../../bench/overhead/overhead-table';
 import { emptyCpu } from '../../bench/overhead/process-cpu';
 import { describeNetns } from '../bench-link/netns-gate';
@@ -44,10 +45,11 @@ describe('--link', () => {
   it('the command line: loopback by default, a list of links, the same link twice refused, --serve-site hidden', () => {
     const loopback = parseOverheadArgs([]);
     expect(loopback).toMatchObject({ runs: 8, settleMs: 1200, sizes: [20, 600], links: [], withHost: true, json: false });
-    expect(loopback.variants.map((v) => v.name)).toEqual(['full']);
-    const linked = parseOverheadArgs(['--link', '40/none,100/20', '--variants', 'full,permissions', '--runs', '3']);
+    // The variants are overhead-variants.ts's to name: compared with what it parses.
+    expect(loopback.variants).toEqual([parseVariant('full')]);
+    const linked = parseOverheadArgs(['--link', '40/none,100/20', '--variants', 'full,none', '--runs', '3']);
     expect(linked.links.map((l) => l.name)).toEqual(['40 ms, no cap', '100 ms, 20 Mbit/s']);
-    expect(linked.variants.map((v) => v.name)).toEqual(['full', 'permissions']);
+    expect(linked.variants).toEqual(['full', 'none'].map(parseVariant));
     expect(linked.runs).toBe(3);
     expect(() => parseOverheadArgs(['--link', '40/20,40/20.0'])).toThrow(expect.objectContaining({ code: 'E_BENCH_USAGE', message: '--link: 40 ms, 20 Mbit/s is given twice' }));
     expect(() => parseOverheadArgs(['--link', '40/none', '--link', '100/none'])).toThrow(expect.objectContaining({ code: 'E_BENCH_USAGE' }));
