@@ -9,77 +9,82 @@
  * `--variants full,webrequest,headers+webrequest,…` loads bench-only builds with those pieces
  * switched off (extension/platform/bench-switches.ts) beside Chromium alone, each in its own
  * browser, all interleaved per run (the order rotates), to attribute the cost piece by piece.
+ *
+ * `--link 40/none,100/20` runs the same over the packet-level link (bench/link, as bench/real and
+ * bench/hints use it): Chromium and its native host in the client namespace, the site's server in
+ * the server namespace, one link after the other. Each cell carries its load average at start
+ * and end (a shared machine).
  */
-import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from './cli/command-line';
+import { loadavg } from 'node:os';
 import { progress } from './engine/stats';
+import { ensureLinkPrivileges } from './link/rootless';
+import { parseOverheadArgs, type OverheadArgs } from './overhead/overhead-args';
 import { launchOverheadBrowser, type OverheadBrowser, type OverheadLoad } from './overhead/overhead-browser';
-import { startOverheadSite } from './overhead/overhead-site';
+import { serveSite, startLinkSite } from './overhead/overhead-link-site';
+import type { OverheadLinkSpec } from './overhead/overhead-link-spec';
+import { startOverheadSite, type OverheadSite } from './overhead/overhead-site';
 import { formatCpuTable, formatTable, overheadCell, type OverheadCell } from './overhead/overhead-table';
-import { buildVariant, parseVariant } from './overhead/overhead-variants';
-import { BENCH_PIECES } from '../extension/platform/bench-switches';
-import { BenchRunError } from './run/bench-run-error';
+import { buildVariant } from './overhead/overhead-variants';
 
-const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
+const load1 = (): number => Math.round((loadavg()[0] ?? 0) * 100) / 100;
 
-export const OVERHEAD_COMMAND: CommandSpec = {
-  usage: 'node dist/bench/overhead.js [--runs N] [--sizes 20,600] [--variants full,PIECE+PIECE,…] [--settle-ms MS] [--no-host] [--json]',
-  options: {
-    runs: { type: 'string', value: 'N', default: '8', help: 'loads per page and browser (medians over these)' },
-    sizes: { type: 'string', value: 'a,b', default: '20,600', help: 'pages to load, by their number of images' },
-    variants: { type: 'string', value: 'v,…', default: 'full', help: `extension builds to compare with Chromium alone: full; none (Chromium's extension system on, getlist not loaded); or pieces switched off joined with + (${Object.keys(BENCH_PIECES).join(', ')})` },
-    'settle-ms': { type: 'string', value: 'MS', default: '1200', help: 'wait after each load (the extension measures 500 ms after load)' },
-    'no-host': { type: 'boolean', help: 'do not register the native host (the extension observes only)' },
-    json: { type: 'boolean', help: 'print the cells as JSON instead of the table' },
-  },
-  notes: ['Goal: load and DOMContentLoaded medians within +3 % of Chromium alone. Needs `npm run build` (dist/extension).'],
-};
-
-async function main(): Promise<void> {
-  const { values: v, help } = parseCommandLine(process.argv.slice(2), OVERHEAD_COMMAND, usage);
-  if (help) {
-    process.stdout.write(`${helpText(OVERHEAD_COMMAND)}\n`);
-    return;
-  }
-  const runs = intValue(v.runs, 'runs', 8, 1, 200, usage);
-  const settleMs = intValue(v['settle-ms'], 'settle-ms', 1200, 0, 60_000, usage);
-  const sizes = (listValue(v.sizes) ?? ['20', '600']).map((s) => intValue(s, 'sizes', 0, 1, 5000, usage));
-
-  const variants = (listValue(v.variants) ?? ['full']).map(parseVariant);
-
-  const site = await startOverheadSite();
+/** Every size on one link (or loopback), every browser interleaved per run, the order rotating. */
+async function runOn(link: OverheadLinkSpec | undefined, args: OverheadArgs, builds: ReadonlyArray<{ dir: string }>): Promise<OverheadCell[]> {
+  const where = link?.name ?? 'loopback';
+  const site: OverheadSite & { clientNs?: string } = link !== undefined ? await startLinkSite(link.params) : await startOverheadSite();
   const browsers: OverheadBrowser[] = [];
-  const builds: Array<{ remove(): void }> = [];
   const cells: OverheadCell[] = [];
   try {
-    browsers.push(await launchOverheadBrowser({ withExtension: false, settleMs }));
-    for (const variant of variants) {
-      const build = buildVariant(variant);
-      builds.push(build);
-      browsers.push(await launchOverheadBrowser({ withExtension: variant.noExtension !== true, extensionsEnabled: true, extensionDir: build.dir, label: variant.name, withHost: v['no-host'] !== true, settleMs }));
+    const common = { settleMs: args.settleMs, ...(site.clientNs !== undefined ? { clientNs: site.clientNs } : {}) };
+    browsers.push(await launchOverheadBrowser({ withExtension: false, ...common }));
+    for (const [k, variant] of args.variants.entries()) {
+      browsers.push(await launchOverheadBrowser({
+        withExtension: variant.noExtension !== true, extensionsEnabled: true, extensionDir: builds[k]?.dir, label: variant.name, withHost: args.withHost, ...common,
+      }));
     }
-    for (const size of sizes) {
+    for (const size of args.sizes) {
       const url = site.url(size);
+      const loadBefore = load1();
       // One warm-up load each (process start-up, first connection), not counted.
       for (const b of browsers) await b.load(url);
       const loads = new Map<OverheadBrowser, OverheadLoad[]>(browsers.map((b) => [b, []]));
-      for (let i = 0; i < runs; i++) {
+      for (let i = 0; i < args.runs; i++) {
         // Rotate which browser goes first, so none always follows another's idle time.
         const order = browsers.map((_, k) => browsers[(i + k) % browsers.length] as OverheadBrowser);
         for (const b of order) loads.get(b)?.push(await b.load(url));
-        progress(`${size} resources: run ${i + 1}/${runs}`);
+        progress(`${where}, ${size} resources: run ${i + 1}/${args.runs}`);
       }
+      const loadAverage: [number, number] = [loadBefore, load1()];
       const [plain, ...extensions] = browsers as [OverheadBrowser, ...OverheadBrowser[]];
-      for (const e of extensions) cells.push(overheadCell(size, e.label, loads.get(plain) ?? [], loads.get(e) ?? []));
+      for (const e of extensions) cells.push(overheadCell(size, e.label, loads.get(plain) ?? [], loads.get(e) ?? [], { link: where, loadAverage }));
     }
   } finally {
     await Promise.all([...browsers.map((b) => b.close()), site.close()]);
+  }
+  return cells;
+}
+
+async function main(): Promise<void> {
+  const args = parseOverheadArgs(process.argv.slice(2));
+  if (args.help !== undefined) {
+    process.stdout.write(`${args.help}\n`);
+    return;
+  }
+  if (args.serveSite !== undefined) return serveSite(args.serveSite);
+  if (args.links.length > 0) await ensureLinkPrivileges();
+  const builds: Array<ReturnType<typeof buildVariant>> = [];
+  const cells: OverheadCell[] = [];
+  try {
+    for (const variant of args.variants) builds.push(buildVariant(variant));
+    for (const link of args.links.length > 0 ? args.links : [undefined]) cells.push(...(await runOn(link, args, builds)));
+  } finally {
     for (const b of builds) b.remove();
   }
-  process.stdout.write(v.json === true ? `${JSON.stringify(cells, null, 2)}\n` : `${formatTable(cells)}\n\n${formatCpuTable(cells)}\n`);
+  process.stdout.write(args.json ? `${JSON.stringify(cells, null, 2)}\n` : `${formatTable(cells)}\n\n${formatCpuTable(cells)}\n`);
 }
 
 main().catch((err: unknown) => {
   const e = err as { code?: string; message?: string };
   process.stderr.write(`overhead: ${e.code ?? 'E_BENCH_INTERNAL'}: ${e.message ?? String(err)}\n`);
-  process.exit(e.code === 'E_BENCH_USAGE' ? 2 : 1);
+  process.exit(e.code === 'E_BENCH_USAGE' || e.code === 'E_BENCH_UNKNOWN_LINK' ? 2 : 1);
 });

@@ -3,6 +3,8 @@
  * native host registered in a temp dir, as `getlist install --user-data-dir` does for a user).
  * Each load runs in a fresh tab with the HTTP cache disabled; the numbers come from the page's
  * own Navigation Timing and from CDP `Performance.getMetrics` (main-thread script time).
+ * With `clientNs` it runs inside that network namespace of the packet-level link (CDP over pipes,
+ * bench/run/chromium-contender.ts `launchInNamespace`), and so does the native host it starts.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { BenchRunError } from '../run/bench-run-error';
-import { CHROMIUM_PATH } from '../run/chromium-contender';
+import { CHROMIUM_PATH, launchInNamespace } from '../run/chromium-contender';
 import { CHROMIUM_QUIET_FLAGS } from '../run/chromium-flags';
 import { cpuDelta, processTreeCpu, type CpuByRole } from './process-cpu';
 
@@ -52,6 +54,8 @@ export interface OverheadBrowserOptions {
   withHost?: boolean;
   /** Waited after each load, so the extension's post-load work does not overlap the next run. */
   settleMs: number;
+  /** Run Chromium in this network namespace (the link's client side). @default this process's namespace (loopback) */
+  clientNs?: string;
 }
 
 export async function launchOverheadBrowser(options: OverheadBrowserOptions): Promise<OverheadBrowser> {
@@ -73,18 +77,22 @@ export async function launchOverheadBrowser(options: OverheadBrowserOptions): Pr
   }
   let browser: Browser;
   try {
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      userDataDir,
-      ...(options.withExtension || options.extensionsEnabled === true ? { ignoreDefaultArgs: ['--disable-extensions'] } : {}),
-      args,
-      env: { ...process.env, ...env },
-      timeout: 20_000,
-    });
+    browser = options.clientNs !== undefined
+      // The page's origin is an IP address: no host rules, no certificates.
+      ? await launchInNamespace({ clientNs: options.clientNs, hostResolverRules: '', spkiHashes: [], timeoutMs: 60_000 }, dir,
+        options.withExtension ? extensionDir : undefined, { env, extensionsEnabled: options.extensionsEnabled === true })
+      : await puppeteer.launch({
+        executablePath: CHROMIUM_PATH,
+        headless: true,
+        userDataDir,
+        ...(options.withExtension || options.extensionsEnabled === true ? { ignoreDefaultArgs: ['--disable-extensions'] } : {}),
+        args,
+        env: { ...process.env, ...env },
+        timeout: 20_000,
+      });
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
-    throw new BenchRunError('E_CHROMIUM_LAUNCH', `Chromium did not start: ${(err as Error).message}`);
+    throw new BenchRunError('E_CHROMIUM_LAUNCH', `Chromium did not start${options.clientNs !== undefined ? ` in ${options.clientNs}` : ''}: ${(err as Error).message}`);
   }
   if (options.withExtension) {
     await browser.waitForTarget((t) => t.type() === 'service_worker', { timeout: 15_000 });

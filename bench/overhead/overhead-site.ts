@@ -1,6 +1,7 @@
 /**
  * The overhead benchmark's pages: `/page-N.html` holds N distinct images (`/img/N-i.png`), each
- * a small PNG-sized body, all `no-store`, served by one HTTP/1.1 server on 127.0.0.1, port 0.
+ * a small PNG-sized body, all `no-store`, served by one HTTP/1.1 server on 127.0.0.1, port 0
+ * (over the packet-level link: on the server namespace's address, port 80; overhead-link-site.ts).
  * The page has no script of its own, so a page's main-thread script time is the extension's.
  */
 import http from 'node:http';
@@ -20,7 +21,14 @@ export function pageHtml(resources: number): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${resources} resources</title><link rel="icon" href="data:,"></head><body><h1>${resources} images</h1>\n${imgs.join('\n')}\n</body></html>\n`;
 }
 
-export async function startOverheadSite(): Promise<OverheadSite> {
+export interface OverheadSiteOptions {
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** @default 0 (any free port) */
+  port?: number;
+}
+
+export async function startOverheadSite(options: OverheadSiteOptions = {}): Promise<OverheadSite> {
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
@@ -37,8 +45,16 @@ export async function startOverheadSite(): Promise<OverheadSite> {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', fail);
+      ok();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = port === 80 ? `http://${host}` : `http://${host}:${port}`;
   return {
     origin,
     url: (n) => `${origin}/page-${n}.html`,

@@ -4,7 +4,15 @@ import type { OverheadLoad } from './overhead-browser';
 import { quantile, ratioInterval } from './overhead-stats';
 import { PROCESS_ROLES, type CpuByRole } from './process-cpu';
 
-export interface OverheadCell {
+/** Where a cell ran, and how busy the machine was meanwhile. */
+export interface OverheadCellContext {
+  /** `loopback`, or the packet-level link's name (overhead-link-spec.ts). */
+  link: string;
+  /** 1-minute load average when the cell's loads started and when they ended. */
+  loadAverage: [number, number];
+}
+
+export interface OverheadCell extends Partial<OverheadCellContext> {
   resources: number;
   /** `full`, or the pieces the extension build had switched off (bench/overhead/overhead-variants.ts). */
   variant: string;
@@ -58,11 +66,12 @@ export function medians(loads: readonly OverheadLoad[]): OverheadMedians {
   };
 }
 
-export function overheadCell(resources: number, variant: string, plain: readonly OverheadLoad[], extension: readonly OverheadLoad[]): OverheadCell {
+export function overheadCell(resources: number, variant: string, plain: readonly OverheadLoad[], extension: readonly OverheadLoad[], context?: OverheadCellContext): OverheadCell {
   const p = medians(plain);
   const e = medians(extension);
   const interval = (f: (l: OverheadLoad) => number): [number, number] => ratioInterval(plain.map(f), extension.map(f)).map((x) => round(x, 3)) as [number, number];
   return {
+    ...context,
     resources,
     variant,
     runs: Math.min(plain.length, extension.length),
@@ -81,13 +90,15 @@ export function overheadCell(resources: number, variant: string, plain: readonly
 export const GOAL_RATIO = 1.03;
 
 export function formatTable(cells: readonly OverheadCell[]): string {
-  const head = ['resources', 'extension (off)', 'runs', 'load plain [IQR]', 'load ext [IQR]', 'ratio [95% CI]', 'DCL plain [IQR]', 'DCL ext [IQR]', 'ratio [95% CI]', 'script at load', 'script total', 'goal'];
+  const head = ['link', 'resources', 'extension (off)', 'runs', 'load avg', 'load plain [IQR]', 'load ext [IQR]', 'ratio [95% CI]', 'DCL plain [IQR]', 'DCL ext [IQR]', 'ratio [95% CI]', 'script at load', 'script total', 'goal'];
   const ms = (x: number, q: [number, number]) => `${x} [${q[0]}–${q[1]}]`;
   const ratio = (r: number, i: [number, number]) => `${r.toFixed(3)} [${i[0].toFixed(3)}–${i[1].toFixed(3)}]`;
   const rows = cells.map((c) => [
+    c.link ?? 'loopback',
     String(c.resources),
     c.variant,
     String(c.runs),
+    c.loadAverage !== undefined ? `${c.loadAverage[0]}→${c.loadAverage[1]}` : '',
     ms(c.plain.loadMs, c.plain.loadQuartiles),
     ms(c.extension.loadMs, c.extension.loadQuartiles),
     ratio(c.loadRatio, c.loadRatioInterval),
@@ -101,6 +112,7 @@ export function formatTable(cells: readonly OverheadCell[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (r: readonly string[]) => r.map((v, i) => v.padStart(widths[i] ?? 0)).join('  ');
   const legend = [
+    'link: loopback, or the packet-level link (RTT, bottleneck rate each way; HTTP/1.1, cache off); load avg: 1-minute load average at the cell\'s start → end.',
     'ms medians [quartiles]; ratio = extension ÷ Chromium alone, medians [95 % bootstrap interval]; goal: both ratios ≤ 1.03.',
     'script at load / total: main-thread script time the extension adds (CDP ScriptDuration, extension − plain medians) by the load event / after the settle wait.',
   ];
@@ -109,8 +121,9 @@ export function formatTable(cells: readonly OverheadCell[]): string {
 
 /** CPU the extension adds per page load, by process: what attributes its cost on a busy machine. */
 export function formatCpuTable(cells: readonly OverheadCell[]): string {
-  const head = ['resources', 'extension (off)', 'CPU to load plain', 'ext', 'added', ...PROCESS_ROLES.map((r) => `+${r}`), 'CPU to settle added'];
+  const head = ['link', 'resources', 'extension (off)', 'CPU to load plain', 'ext', 'added', ...PROCESS_ROLES.map((r) => `+${r}`), 'CPU to settle added'];
   const rows = cells.map((c) => [
+    c.link ?? 'loopback',
     String(c.resources),
     c.variant,
     `${c.plain.cpuAtLoadTotalMs} ms`,

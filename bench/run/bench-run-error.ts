@@ -8,7 +8,9 @@ export type BenchRunErrorCode =
   | 'E_RUN_FAILED'
   | 'E_RUN_BAD_OUTPUT'
   | 'E_CHROMIUM_LAUNCH'
-  | 'E_CHROMIUM_LOAD';
+  | 'E_CHROMIUM_LOAD'
+  /** The overhead benchmark's site server did not start in the server namespace. */
+  | 'E_OVERHEAD_SITE';
 
 /** A benchmark failure with a stable code; cells record it as `{code, message}` and carry on. */
 export class BenchRunError extends CodedError<BenchRunErrorCode> {

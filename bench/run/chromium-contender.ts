@@ -128,22 +128,31 @@ export function killBrowsersSync(): void {
   liveBrowsers.clear();
 }
 
+export interface NamespaceLaunchExtras {
+  /** Added to this process's environment for the browser (and the native host it starts). @default none */
+  env?: Record<string, string>;
+  /** Without an extension: keep Chromium's extension system on (no `--disable-extensions`). @default false */
+  extensionsEnabled?: boolean;
+}
+
 /**
  * Headless Chromium started inside the client namespace (through `writeWrapper`) with the quiet
  * flags, the origins' host rules and certificates, and optionally one unpacked extension; its
- * profile lives in `dir`. Every benchmark that loads pages over the link starts it here.
+ * profile lives in `dir` (`dir/profile`). Every benchmark that loads pages over the link starts it here.
  */
 export function launchInNamespace(
   o: Pick<ChromiumLoadOptions, 'clientNs' | 'hostResolverRules' | 'spkiHashes' | 'timeoutMs'>,
   dir: string,
   extensionDir?: string,
+  extras: NamespaceLaunchExtras = {},
 ): Promise<Browser> {
   return puppeteer.launch({
     executablePath: writeWrapper(dir, o.clientNs),
     headless: true,
     pipe: true,
     userDataDir: join(dir, 'profile'),
-    ...(extensionDir !== undefined ? { ignoreDefaultArgs: ['--disable-extensions'] } : {}),
+    ...(extras.env !== undefined ? { env: { ...process.env, ...extras.env } } : {}),
+    ...(extensionDir !== undefined || extras.extensionsEnabled === true ? { ignoreDefaultArgs: ['--disable-extensions'] } : {}),
     args: [
       ...CHROMIUM_QUIET_FLAGS,
       `--host-resolver-rules=${o.hostResolverRules}`,

@@ -3,16 +3,11 @@
  * and document, each with where it came from (`title`) and the raw figures as `data-*`
  * attributes (the e2e suites compare them with the test server's log).
  */
-import { connectionCounts, type ConnectionSource } from '../../src/page/model/connection-count';
+import { connectionCounts } from '../../src/page/model/connection-count';
 import { documentResponse, pageBytes } from '../../src/page/model/page-bytes';
 import type { PageRecord } from '../../src/page/model/page-record';
 import { bytes, h } from '../ui/dom';
-
-const SOURCE_TEXT: Record<ConnectionSource, string> = {
-  'connect-phase': 'Resource Timing connect phases (a phase shown = a connection opened)',
-  overlap: 'HTTP/1.x requests in flight at once (one per connection), Resource Timing requestStart…responseEnd',
-  'per-origin': 'HTTP/2–3: one connection per origin; coalescing of origins is not exposed',
-};
+import { connectionsBound, connectionsHint, connectionsText } from './connections-text';
 
 /** Nothing from the page's script yet: still loading, or (after load) it never ran there. */
 function notReported(page: PageRecord): string {
@@ -25,23 +20,7 @@ export function observedMetrics(page: PageRecord): HTMLElement[] {
   const reported = page.timings.length > 0 || page.navigation !== undefined;
 
   const c = connectionCounts(page);
-  const connections = !reported
-    ? notReported(page)
-    : c.requests === 0
-      ? 'not exposed'
-      : [
-          // A range where the browser's signals allow more than one answer (connection-count.ts).
-          c.connectionsMin < c.connections ? `${c.connectionsMin}–${c.connections} used` : `${c.connections} used`,
-          c.connectionsMin < c.connections
-            ? `${c.requests} requests (${(c.requests / c.connections).toFixed(1)}–${(c.requests / c.connectionsMin).toFixed(1)} per connection)`
-            : `${c.requests} requests (${(c.requestsPerConnection ?? 0).toFixed(1)} per connection)`,
-          `${c.opened} opened with a visible connect`,
-          c.cached ? `${c.cached} from cache` : '',
-          c.notExposed ? `${c.notExposed} not exposed` : '',
-        ]
-          .filter(Boolean)
-          .join(' · ');
-  const connectionsHint = c.byOrigin.map((o) => `${o.origin} ${o.protocol || '?'}: ${o.connections} for ${o.requests} requests — ${SOURCE_TEXT[o.source]}`).join('\n');
+  const connections = !reported ? notReported(page) : c.requests === 0 ? 'not exposed' : connectionsText(c);
 
   const b = pageBytes(page);
   const bytesText = !reported
@@ -69,11 +48,13 @@ export function observedMetrics(page: PageRecord): HTMLElement[] {
     metric('Transferred', 'bytes', bytesText, 'Resource and Navigation Timing transferSize (each response’s headers count as 300 B), the document included; redirect hops from webRequest where the browser sizes them (Firefox’s responseSize, when not 0). Cross-origin sizes without Timing-Allow-Origin are not exposed.', {
       bytes: reported ? b.bytes : undefined,
     }),
-    metric('Connections (browser)', 'connections', connections, connectionsHint || 'Resource Timing', {
+    metric('Connections (browser)', 'connections', connections, connectionsHint(c) || 'Resource Timing', {
       connections: reported ? c.connections : undefined,
       'connections-min': reported ? c.connectionsMin : undefined,
       requests: reported ? c.requests : undefined,
       opened: reported ? c.opened : undefined,
+      // `lower`: the figure is HTTP/1.x requests in flight at once somewhere, so at least that many.
+      bound: reported && c.requests > 0 ? connectionsBound(c) : undefined,
     }),
   ];
 }

@@ -82,8 +82,10 @@ describe('stored records of the previous version', () => {
     expect(old.log.entries.map((e) => [e.request.url, e.response.status, e.response.redirectURL, e.time])).toEqual([
       ['http://a.test/old', 301, 'https://a.test/', 20],
       ['https://a.test/', 302, 'https://a.test/home', 20],
-      ['https://a.test/home', 200, '', 90],
+      // The final response from the last hop's end (40) to the request's end (90), not the whole 90.
+      ['https://a.test/home', 200, '', 50],
     ]);
+    expect(old.log.entries.map((e) => Date.parse(e.startedDateTime) - T0)).toEqual([0, 20, 40]);
   });
 
   test('without them, the hops keep their order and statuses; their times, never stored, are zero-length', () => {

@@ -6,7 +6,7 @@ import type { PageRecord, TimingEntry } from '../model/page-record';
 import { requestHeadersSent, responseHeadersReceived } from '../model/request-headers';
 import { createPageState, requestRedirected, requestStarted, requestCompleted } from '../model/page-reducer';
 import type { RequestRecord } from '../../run';
-import { buildHar, statusText, type Har } from './har';
+import { buildHar, statusText, type Har, type HarEntry } from './har';
 
 const T0 = Date.UTC(2025, 0, 2, 3, 4, 5, 0);
 
@@ -42,6 +42,32 @@ function page(): PageRecord {
       handshakes: [{ connectionId: 1, origin: 'https://a.test', startedAt: T0 + 1001, dnsMs: 0.5, tcpMs: 1, tlsMs: 2, totalMs: 3.5, remoteAddress: '127.0.0.1', remotePort: 443, localPort: 5555, protocol: 'http/1.1', tlsVersion: 'TLSv1.3', resumed: false }],
       requests: [record({ url: 'https://a.test/', resourceType: 'main_frame' }), record({ sentMs: 12, ttfbMs: 15, doneMs: 20, reused: true }), record({ url: 'https://b.test/y', connectionId: null, sentMs: null, ttfbMs: null, status: null, bytes: 0, error: { code: 'E_CONNECT_FAILED', message: 'refused' } })] }],
   };
+  return p;
+}
+
+/**
+ * A document redirected twice (http → https → /home) and an image redirected once, through the
+ * reducers, the image with its Resource Timing entry (named by its first URL; `fetchStart` after
+ * the redirect).
+ */
+function redirectChain(): PageRecord {
+  const s = createPageState();
+  const ev = { tabId: 4, frameId: 0, method: 'GET' };
+  const hop = (id: string, at: number, status: number, location: string) => {
+    responseHeadersReceived(s, { requestId: id, tabId: 4, timeStamp: T0 + at, statusCode: status, statusLine: `HTTP/1.1 ${status} Moved`, headers: [{ name: 'Location', value: location }] });
+    requestRedirected(s, { requestId: id, tabId: 4, timeStamp: T0 + at + 1, redirectUrl: location, statusCode: status });
+  };
+  requestStarted(s, { ...ev, requestId: 'd', url: 'http://a.test/', type: 'main_frame', timeStamp: T0 });
+  hop('d', 30, 301, 'https://a.test/');
+  hop('d', 75, 302, 'https://a.test/home');
+  responseHeadersReceived(s, { requestId: 'd', tabId: 4, timeStamp: T0 + 110, statusCode: 200, statusLine: 'HTTP/1.1 200 OK', headers: [{ name: 'Content-Type', value: 'text/html' }] });
+  requestCompleted(s, { requestId: 'd', tabId: 4, timeStamp: T0 + 140, statusCode: 200 });
+  requestStarted(s, { ...ev, requestId: 'i', url: 'https://a.test/old.png', type: 'image', timeStamp: T0 + 200 });
+  hop('i', 240, 308, 'https://a.test/new.png');
+  requestCompleted(s, { requestId: 'i', tabId: 4, timeStamp: T0 + 300, statusCode: 200 });
+  const p = s.pages.get(4) as PageRecord;
+  // Navigation start is T0: the image's chain starts at 200, its final fetch at 241.
+  p.timings = [timing({ name: 'https://a.test/old.png', startTime: 200, fetchStart: 241, domainLookupStart: 241, domainLookupEnd: 241, connectStart: 241, connectEnd: 241, requestStart: 245, responseStart: 280, responseEnd: 299 })];
   return p;
 }
 
@@ -130,6 +156,31 @@ describe('HAR export', () => {
     expect(replay[0]?.serverIPAddress).toBe('127.0.0.1');
     expect(replay[1]?.timings).toMatchObject({ dns: -1, connect: -1, ssl: -1, blocked: 12, wait: 3, receive: 5 });
     expect(har.log.pages[1]?.pageTimings.onLoad).toBe(20);
+  });
+
+  test('a redirect chain: each hop its own entry, the final entry starting where the last hop ended, none overlapping (as DevTools writes it)', async () => {
+    const chain = buildHar(redirectChain());
+    await expect(harValidator.har(JSON.parse(JSON.stringify(chain)))).resolves.toBeTruthy();
+    expect(strictCheck(chain)).toEqual([]);
+    const at = (e: HarEntry) => Date.parse(e.startedDateTime) - T0;
+    const rows = chain.log.entries.map((e) => [e.request.url, e.response.status, at(e), e.time]);
+    expect(rows).toEqual([
+      ['http://a.test/', 301, 0, 30],
+      ['https://a.test/', 302, 30, 45],
+      // The final document: from the last hop's end (75) to its completion (140).
+      ['https://a.test/home', 200, 75, 65],
+      ['https://a.test/old.png', 308, 200, 40],
+      // The final image: its phases from Resource Timing's fetchStart (241), not the chain's start (200): blocked 0, wait 35, receive 19.
+      ['https://a.test/new.png', 200, 240, 54],
+    ]);
+    expect(chain.log.entries[4]?.timings).toMatchObject({ blocked: 0, dns: -1, connect: -1, wait: 35, receive: 19 });
+    // Within each request, the entries tile its time: each starts where the one before ended.
+    for (const [a, b] of [[0, 1], [1, 2], [3, 4]] as const) {
+      const [ea, eb] = [chain.log.entries[a] as HarEntry, chain.log.entries[b] as HarEntry];
+      expect(at(eb)).toBe(at(ea) + ea.time);
+    }
+    // The whole document request (0 → 140) is covered once: hop, hop, final.
+    expect(chain.log.entries.slice(0, 3).reduce((sum, e) => sum + e.time, 0)).toBe(140);
   });
 
   test('status text from a status line', () => {

@@ -1,5 +1,6 @@
 import type { HeaderField, ObservedRequest, PageRecord, RedirectHop, TimingEntry } from '../model/page-record';
 import { navigationMilestones } from '../model/page-summary';
+import { firstUrl } from '../model/redirect-hops';
 import { replayPages } from './har-replay';
 import { inferConnections, observedRows } from './waterfall';
 import { harHttpVersion, isoDate, mimeTypeOf, queryString, round, type Har, type HarEntry, type HarNameValue, type HarTimings } from './har-format';
@@ -40,11 +41,13 @@ export function buildHar(page: PageRecord, options: HarOptions = {}): Har {
     else byUrl.set(t.name, [t]);
   }
   const entries = page.requests.flatMap((r, i) => {
-    const timing = r.type === 'main_frame' ? undefined : byUrl.get(r.url)?.shift();
-    const entry = harEntry(r, timing, page, pageref);
+    // Resource Timing names a redirected resource by the URL it was first requested at.
+    const timing = r.type === 'main_frame' ? undefined : byUrl.get(firstUrl(r))?.shift();
+    const hops = r.redirects ?? [];
+    const entry = harEntry(r, timing, page, pageref, hops[hops.length - 1]?.endedAt);
     const connection = connections.get(`o${i}`);
     if (connection !== undefined) entry.connection = connection;
-    return [...(r.redirects ?? []).map((hop) => redirectEntry(hop, r, pageref)), entry];
+    return [...hops.map((hop) => redirectEntry(hop, r, pageref)), entry];
   });
   const replays = replayPages(page);
   return {
@@ -65,15 +68,22 @@ export function buildHar(page: PageRecord, options: HarOptions = {}): Har {
   };
 }
 
-function harEntry(r: ObservedRequest, t: TimingEntry | undefined, page: PageRecord, pageref: string): HarEntry {
-  const duration = r.endedAt === undefined ? 0 : Math.max(0, r.endedAt - r.startedAt);
-  const timings = t && !t.restricted ? phases(t) : { blocked: -1, dns: -1, connect: -1, send: 0, wait: duration, receive: 0, ssl: -1 };
+/**
+ * The final response's entry. After redirects it starts where the last hop ended, as DevTools
+ * writes it (`redirectedAt`): the hops' entries and this one tile the request's time without
+ * overlapping, and its phases count from the final fetch's start (Resource Timing `fetchStart`),
+ * not from the first hop's.
+ */
+function harEntry(r: ObservedRequest, t: TimingEntry | undefined, page: PageRecord, pageref: string, redirectedAt?: number): HarEntry {
+  const startedAt = redirectedAt === undefined ? r.startedAt : Math.max(r.startedAt, redirectedAt);
+  const duration = r.endedAt === undefined ? 0 : Math.max(0, r.endedAt - startedAt);
+  const timings = t && !t.restricted ? phases(t, redirectedAt !== undefined) : { blocked: -1, dns: -1, connect: -1, send: 0, wait: duration, receive: 0, ssl: -1 };
   const protocol = r.type === 'main_frame' ? page.navigation?.nextHopProtocol : t?.nextHopProtocol;
   const httpVersion = harHttpVersion(protocol);
   const exposedSize = t && !t.restricted ? t.encodedBodySize : undefined;
   const entry: HarEntry = {
     pageref,
-    startedDateTime: isoDate(r.startedAt),
+    startedDateTime: isoDate(startedAt),
     time: round(sumTimings(timings)),
     request: { method: r.method, url: r.url, httpVersion, cookies: [], headers: copy(r.requestHeaders), queryString: queryString(r.url), headersSize: -1, bodySize: -1 },
     response: {
@@ -141,16 +151,21 @@ function copy(headers: readonly HeaderField[] | undefined): HarNameValue[] {
   return (headers ?? []).map((h) => ({ name: h.name, value: h.value }));
 }
 
-/** HAR phases from one Resource Timing entry (non-restricted). */
-export function phases(t: TimingEntry): HarTimings {
+/**
+ * HAR phases from one Resource Timing entry (non-restricted). `redirected`: the entry covers a
+ * redirect chain (its `startTime` is the first hop's start) and the phases describe the final
+ * fetch only, so `blocked` counts from `fetchStart` (the final fetch's start), not `startTime`.
+ */
+export function phases(t: TimingEntry, redirected = false): HarTimings {
   const fresh = t.connectEnd > t.connectStart;
   const dnsDone = t.domainLookupEnd > t.domainLookupStart;
   const firstNetwork = t.domainLookupStart > 0 ? t.domainLookupStart : t.connectStart > 0 ? t.connectStart : t.requestStart;
+  const start = redirected && t.fetchStart !== undefined && t.fetchStart > t.startTime ? t.fetchStart : t.startTime;
   const ssl = fresh && t.secureConnectionStart > 0 ? t.connectEnd - t.secureConnectionStart : -1;
   const wait = t.responseStart > 0 && t.requestStart > 0 ? t.responseStart - t.requestStart : 0;
-  const receive = t.responseStart > 0 ? t.responseEnd - t.responseStart : Math.max(0, t.responseEnd - t.startTime);
+  const receive = t.responseStart > 0 ? t.responseEnd - t.responseStart : Math.max(0, t.responseEnd - start);
   return {
-    blocked: round(firstNetwork > 0 ? Math.max(0, firstNetwork - t.startTime) : -1),
+    blocked: round(firstNetwork > 0 ? Math.max(0, firstNetwork - start) : -1),
     dns: dnsDone ? round(t.domainLookupEnd - t.domainLookupStart) : -1,
     // HAR's `connect` includes `ssl`.
     connect: fresh ? round(t.connectEnd - t.connectStart) : -1,

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { makeTlsMaterial, type TlsMaterial } from '../../../bench/origins/tls-material';
-import { buildHar, type PageRecord, type RedirectHop } from '../../../src/page';
+import { buildHar, type HarEntry, type PageRecord, type RedirectHop } from '../../../src/page';
 import { connectionCounts } from '../../../src/page/model/connection-count';
 import { firstUrl } from '../../../src/page/model/redirect-hops';
 import { isFromHost, type Site, type SiteRequest } from '../site/site-server';
@@ -40,6 +40,8 @@ interface PopupView {
   connectionsMin: number;
   requests: number;
   bytes: number;
+  /** `lower` where the figure is HTTP/1.x requests in flight at once (shown `≥ N`), else `exact`. */
+  bound: string;
   text: string;
 }
 
@@ -53,6 +55,7 @@ async function popupView(popup: Page): Promise<PopupView> {
       connectionsMin: Number(c?.getAttribute('data-connections-min') ?? NaN),
       requests: Number(c?.getAttribute('data-requests') ?? NaN),
       bytes: Number(b?.getAttribute('data-bytes') ?? NaN),
+      bound: c?.getAttribute('data-bound') ?? '',
       text: `${c?.textContent ?? ''} | ${b?.textContent ?? ''}`,
     };
   });
@@ -91,6 +94,9 @@ export function expectAgreement(server: ServerView, popup: PopupView): void {
   expect(popup.connectionsMin).toBeLessThanOrEqual(server.connections);
   expect(popup.connections).toBeGreaterThanOrEqual(server.connections);
   expect(Math.abs(popup.bytes - server.bytes) / server.bytes).toBeLessThanOrEqual(0.01);
+  // A count from requests in flight at once is shown as what it is, a lower bound, with its source.
+  expect(['lower', 'exact']).toContain(popup.bound);
+  expect(popup.text.startsWith(`≥ ${popup.connectionsMin} used (requests in flight at once)`)).toBe(popup.bound === 'lower');
 }
 
 /**
@@ -168,6 +174,10 @@ export function expectRedirectAgreement(site: Site, shown: DocumentShown, from: 
   const at = entries.findIndex((e) => e.request.url === from);
   expect(entries[at]?.response).toMatchObject({ status, redirectURL: to.href });
   expect(entries[at + 1]?.request.url).toBe(to.href);
+  // The target's entry starts where the hop's ended (DevTools' layout), not at the request's start.
+  const [hopEntry, target] = [entries[at] as HarEntry, entries[at + 1] as HarEntry];
+  expect(Math.abs(Date.parse(target.startedDateTime) - hop.endedAt)).toBeLessThan(1);
+  expect(Date.parse(target.startedDateTime) - Date.parse(hopEntry.startedDateTime)).toBeGreaterThanOrEqual(Math.floor(hopEntry.time));
   return { hop, served: served[0] as SiteRequest };
 }
 

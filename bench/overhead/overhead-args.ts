@@ -1,0 +1,57 @@
+/** The overhead benchmark's command line (bench/overhead.ts), checked in full before anything starts. */
+import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { BENCH_PIECES } from '../../extension/platform/bench-switches';
+import { BenchRunError } from '../run/bench-run-error';
+import { parseOverheadLinks, type OverheadLinkSpec } from './overhead-link-spec';
+import { parseVariant, type OverheadVariant } from './overhead-variants';
+
+const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
+
+export const OVERHEAD_COMMAND: CommandSpec = {
+  usage: 'node dist/bench/overhead.js [--runs N] [--sizes 20,600] [--variants full,PIECE+PIECE,…] [--link NAME|RTT/RATE,…] [--settle-ms MS] [--no-host] [--json]',
+  options: {
+    runs: { type: 'string', value: 'N', default: '8', help: 'loads per page and browser (medians over these)' },
+    sizes: { type: 'string', value: 'a,b', default: '20,600', help: 'pages to load, by their number of images' },
+    variants: { type: 'string', value: 'v,…', default: 'full', help: `extension builds to compare with Chromium alone: full; none (Chromium's extension system on, getlist not loaded); or pieces switched off joined with + (${Object.keys(BENCH_PIECES).join(', ')})` },
+    link: { type: 'string', value: 'L,…', help: 'run over the packet-level link instead of loopback (as root or rootless): a preset name (mcmanus-100, …) or RTT/RATE with RTT in ms and RATE in Mbit/s or none, e.g. 40/none,100/20; each link in turn' },
+    'settle-ms': { type: 'string', value: 'MS', default: '1200', help: 'wait after each load (the extension measures 500 ms after load)' },
+    'no-host': { type: 'boolean', help: 'do not register the native host (the extension observes only)' },
+    json: { type: 'boolean', help: 'print the cells as JSON instead of the table' },
+    'serve-site': { type: 'string', value: 'HOST:PORT', hidden: true, help: 'internal: serve the site (run in the link\'s server namespace)' },
+  },
+  notes: [
+    'Goal: load and DOMContentLoaded medians within +3 % of Chromium alone. Needs `npm run build` (dist/extension).',
+    'With --link, Chromium (and the native host it starts) runs in the link\'s client namespace and the site\'s server in its server namespace, HTTP/1.1 on port 80.',
+  ],
+};
+
+export interface OverheadArgs {
+  help?: string;
+  runs: number;
+  settleMs: number;
+  sizes: number[];
+  variants: OverheadVariant[];
+  /** Empty: loopback. */
+  links: OverheadLinkSpec[];
+  withHost: boolean;
+  json: boolean;
+  /** `--serve-site HOST:PORT`: this process is the site's server (overhead-link-site.ts). */
+  serveSite?: string;
+}
+
+/** Throws E_BENCH_USAGE (E_BENCH_UNKNOWN_LINK for an unknown preset) naming what was wrong. */
+export function parseOverheadArgs(argv: readonly string[]): OverheadArgs {
+  const { values: v, help } = parseCommandLine([...argv], OVERHEAD_COMMAND, usage);
+  const args: OverheadArgs = {
+    runs: intValue(v.runs, 'runs', 8, 1, 200, usage),
+    settleMs: intValue(v['settle-ms'], 'settle-ms', 1200, 0, 60_000, usage),
+    sizes: (listValue(v.sizes) ?? ['20', '600']).map((s) => intValue(s, 'sizes', 0, 1, 5000, usage)),
+    variants: (listValue(v.variants) ?? ['full']).map(parseVariant),
+    links: parseOverheadLinks(listValue(v.link) ?? []),
+    withHost: v['no-host'] !== true,
+    json: v.json === true,
+  };
+  if (help) args.help = helpText(OVERHEAD_COMMAND);
+  if (typeof v['serve-site'] === 'string') args.serveSite = v['serve-site'];
+  return args;
+}
