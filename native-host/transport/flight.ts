@@ -1,3 +1,4 @@
+import { createHash, type Hash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { Dispatch, ResponseStartInfo, TransportHandler } from '../../src/scheduler';
 import { keepAliveMax } from '../../src/scheduler/request-budget';
@@ -44,6 +45,8 @@ export class Flight implements Dispatcher.DispatchHandler {
   deadlineAt = Infinity;
   private bytes = 0;
   private done = false;
+  /** The body's digest as it arrives, only when the scheduler asked (`Dispatch.fingerprint`: an unproven origin). */
+  private readonly hash: Hash | undefined;
 
   constructor(
     private readonly host: FlightHost,
@@ -51,7 +54,9 @@ export class Flight implements Dispatcher.DispatchHandler {
     readonly conn: FlightConn,
     /** Index of its response on the connection (HTTP/1.1), -1 on HTTP/2. */
     readonly seq: number,
-  ) {}
+  ) {
+    this.hash = dispatch.fingerprint ? createHash('sha256') : undefined;
+  }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
@@ -87,6 +92,7 @@ export class Flight implements Dispatcher.DispatchHandler {
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.bytes += chunk.length;
+    if (this.hash !== undefined) this.hash.update(chunk);
     this.host.scheduler.responseData(this.dispatch.id, chunk.length);
     this.host.options.onBody?.(this.dispatch, chunk);
   }
@@ -107,7 +113,8 @@ export class Flight implements Dispatcher.DispatchHandler {
   private ended(): void {
     const confirmed = this.conn.framing === undefined || this.seq < this.conn.trusted;
     if (!confirmed) this.host.hold(this);
-    this.host.scheduler.responseEnded(this.dispatch.id, { bytes: this.bytes, confirmed });
+    if (this.hash === undefined) this.host.scheduler.responseEnded(this.dispatch.id, { bytes: this.bytes, confirmed });
+    else this.host.scheduler.responseEnded(this.dispatch.id, { bytes: this.bytes, confirmed, digest: this.hash.digest('base64') });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {

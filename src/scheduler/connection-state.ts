@@ -4,6 +4,7 @@ import { Fifo, PriorityQueue } from './priority-queue';
 import { rankInClass } from './priority';
 import type { ScheduledRequest } from './request';
 import type { Strategy } from './strategies';
+import type { FingerprintPair } from './response-fingerprint';
 import type { Dispatch } from './transport-port';
 
 /** One attempt of a request on a connection, as the scheduler tracks it (and hands to the transport). */
@@ -32,6 +33,12 @@ export interface DispatchState extends Dispatch {
   aheadUnanswered: DispatchState | undefined;
   /** The response's `Content-Type`, once its head arrived. */
   contentType: string | undefined;
+  /** Asked the transport for a body digest (`Dispatch.fingerprint`). */
+  readonly fingerprint: boolean;
+  /** Its response's fingerprint once it ended (response-fingerprint.ts `fingerprintOf`). */
+  responseFingerprint: string | undefined;
+  /** The fingerprint pair it belongs to (response-fingerprint.ts): its result waits for the pair's verdict. */
+  pair: FingerprintPair | undefined;
 }
 
 /** A response that ended but is not trusted yet (`ResponseEndInfo.confirmed` false). */
@@ -96,6 +103,8 @@ export interface OriginState {
   warm: number;
   /** Stalls seen on its HTTP/2 connection (stream-stall.ts); one allows a second connection. */
   h2Stalls: number;
+  /** A framing order probe was sent this load (order-probe.ts): at most one per origin. */
+  orderProbeSent: boolean;
 }
 
 export function createOrigin(origin: string, strategy: Strategy): OriginState {
@@ -113,6 +122,7 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
     rttMs: undefined,
     warm: 0,
     h2Stalls: 0,
+    orderProbeSent: false,
     dirty: false,
   };
 }

@@ -71,6 +71,11 @@ export interface Dispatch {
   readonly pipelined: boolean;
   /** `false` asks the server to close after this response (HTTP/1.0-style). */
   readonly keepAlive: boolean;
+  /**
+   * Report a digest of the response body (`ResponseEndInfo.digest`): asked only on origins not
+   * yet proven to keep order (response-fingerprint.ts), so a proven origin's responses cost nothing.
+   */
+  readonly fingerprint: boolean;
 }
 
 export interface ConnectionInfo {
@@ -107,6 +112,12 @@ export interface ResponseEndInfo {
    * connection (`connectionClosed` with an `E_DESYNC` error). @default true
    */
   confirmed?: boolean;
+  /**
+   * A digest of the body bytes as received (any collision-resistant hash, the same for every
+   * response of one transport), when the dispatch asked for it (`Dispatch.fingerprint`). A
+   * transport that cannot hash omits it: the response then gets no fingerprint.
+   */
+  digest?: string;
 }
 
 /** Time source. Tests pass a fake one; the host passes `performance.now`. */
