@@ -105,6 +105,8 @@ export interface OriginState {
   h2Stalls: number;
   /** A framing order probe was sent this load (order-probe.ts): at most one per origin. */
   orderProbeSent: boolean;
+  /** A response of this load said `Connection: keep-alive` (`ResponseStartInfo.announcesKeepAlive`). */
+  announcesKeepAlive: boolean;
 }
 
 export function createOrigin(origin: string, strategy: Strategy): OriginState {
@@ -123,6 +125,7 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
     warm: 0,
     h2Stalls: 0,
     orderProbeSent: false,
+    announcesKeepAlive: false,
     dirty: false,
   };
 }

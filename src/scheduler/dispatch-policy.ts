@@ -29,7 +29,7 @@ export function roomFor(
     // Behind a response already arriving a request proves nothing, and it would take the slot the
     // framing probe needs (order-probe.ts): while a probe may come, only a render-blocking request
     // (which must not wait a handshake) goes behind it; the rest wait for an idle connection.
-    if (strategy.orderProbe && !c.origin.orderProbeSent && !isLowLatency(req.priority) && req.knownFingerprint === undefined) return 0;
+    if (strategy.orderProbe && c.origin.announcesKeepAlive && !c.origin.orderProbeSent && !isLowLatency(req.priority) && req.knownFingerprint === undefined) return 0;
   }
   return health.depth(now, strategy.maxPipelineDepth) - n;
 }

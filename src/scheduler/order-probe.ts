@@ -18,13 +18,15 @@ import type { Strategy } from './strategies';
  * itself begins with a well-formed response head could pass for one.
  *
  * **Cost.** One request no browser makes, with no body, per origin and load, and only when more
- * requests wait for the origin than it has connections (below that every request gets its own
+ * requests wait for the origin than it has connections, and its responses say `Connection:
+ * keep-alive` (undici closes a connection after a `HEAD` otherwise, and the `GET` behind it with it) (below that every request gets its own
  * connection and pipelining gains nothing). Never on a revisit whose requests have remembered
  * fingerprints (response-fingerprint.ts proves order for free there), never once the origin is
  * proven or demoted. Counted in `SchedulerStats.orderProbes`; never reported as a result.
  */
 export function orderProbeConnection(o: OriginState, strategy: Strategy, now: number): ConnState | undefined {
-  if (!strategy.orderProbe || !strategy.pipelining || o.orderProbeSent || o.protocol !== 'h1') return undefined;
+  // undici closes a connection after a HEAD unless the server says `Connection: keep-alive`.
+  if (!strategy.orderProbe || !strategy.pipelining || o.orderProbeSent || o.protocol !== 'h1' || !o.announcesKeepAlive) return undefined;
   if (o.health.state(now) !== 'probing' || o.queue.size <= strategy.maxConnectionsPerOrigin) return undefined;
   const next = o.queue.peek();
   if (next === undefined || next.method !== 'GET' || next.knownFingerprint !== undefined) return undefined;

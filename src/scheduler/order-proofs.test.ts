@@ -14,7 +14,7 @@ function setup(s: Strategy, memory: InMemoryOriginMemory) {
   const transport = new FakeTransport();
   const results: RequestResult[] = [];
   const scheduler = new Scheduler({ strategy: s, transport, clock, memory, observer: { onRequestSettled: (r) => results.push(r) } });
-  const start = (d: Dispatch, contentType = 'image/gif') => scheduler.responseStarted(d.id, { status: 200, httpVersion: '1.1', keepAlive: true, contentType });
+  const start = (d: Dispatch, contentType = 'image/gif') => scheduler.responseStarted(d.id, { status: 200, httpVersion: '1.1', keepAlive: true, announcesKeepAlive: true, contentType });
   /** Answers `d` with the body whose digest is `digest`. */
   const answer = (d: Dispatch, digest: string, contentType = 'image/gif') => {
     start(d, contentType);
@@ -172,6 +172,17 @@ describe('the HEAD + GET framing probe (first visit)', () => {
     const off = setup(strategy('pipelined', { maxConnectionsPerOrigin: 1 }), new InMemoryOriginMemory());
     off.page();
     expect(off.transport.sent.filter((d) => d.request.method === 'HEAD')).toEqual([]);
+  });
+
+  test('no probe on an origin that never said `Connection: keep-alive`: undici would close the connection after the HEAD', () => {
+    const t = setup(strategy('getlist', SIX), new InMemoryOriginMemory());
+    t.scheduler.enqueue({ url: `${H}/doc`, priority: 'document', resourceType: 'document' });
+    t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
+    t.scheduler.responseStarted(t.transport.dispatchOf('/doc').id, { status: 200, httpVersion: '1.1', keepAlive: true, contentType: 'text/html' });
+    for (let i = 0; i < IMAGES; i++) t.scheduler.enqueue({ url: `${H}/i${i}`, priority: 'image', resourceType: 'image' });
+    t.scheduler.responseEnded(t.transport.dispatchOf('/doc').id, { bytes: 100 });
+    expect(t.transport.sent.filter((d) => d.request.method === 'HEAD')).toEqual([]);
+    expect(t.scheduler.stats().orderProbes).toBe(0);
   });
 
   test('a desync on the probe (a swapped answer breaks the framing): the HEAD is dropped, not retried; its GET is fetched again alone; the origin is demoted', () => {

@@ -318,6 +318,7 @@ export class Scheduler implements TransportHandler {
         return;
       }
       if (info.httpVersion === '1.0') this.demote(c.origin, 'http10');
+      if (info.announcesKeepAlive) c.origin.announcesKeepAlive = true;
       if (!info.keepAlive) {
         c.draining = true;
         // The server's budget, announced: this response's place among those the connection carried.
