@@ -4,7 +4,6 @@ import { Fifo, PriorityQueue } from './priority-queue';
 import { rankInClass } from './priority';
 import type { ScheduledRequest } from './request';
 import type { Strategy } from './strategies';
-import type { FingerprintPair } from './response-fingerprint';
 import type { Dispatch } from './transport-port';
 
 /** One attempt of a request on a connection, as the scheduler tracks it (and hands to the transport). */
@@ -39,6 +38,23 @@ export interface DispatchState extends Dispatch {
   responseFingerprint: string | undefined;
   /** The fingerprint pair it belongs to (response-fingerprint.ts): its result waits for the pair's verdict. */
   pair: FingerprintPair | undefined;
+}
+
+/** One ended member of a fingerprint pair (response-fingerprint.ts): its result waits for the verdict. */
+export interface PairEnd {
+  readonly bytes: number;
+  readonly doneAt: number;
+  /** The response's fingerprint (undefined: not a 200, or no digest). */
+  readonly fingerprint: string | undefined;
+  /** The transport trusted its framing (`responseEnded` confirmed or `responseConfirmed` since). */
+  confirmed: boolean;
+}
+
+/** Two dispatches pipelined back to back whose remembered fingerprints differ (response-fingerprint.ts). */
+export interface FingerprintPair {
+  readonly ahead: DispatchState;
+  readonly behind: DispatchState;
+  readonly ends: Map<DispatchState, PairEnd>;
 }
 
 /** A response that ended but is not trusted yet (`ResponseEndInfo.confirmed` false). */

@@ -1,4 +1,4 @@
-import type { DispatchState } from './connection-state';
+import type { DispatchState, FingerprintPair } from './connection-state';
 import type { ScheduledRequest } from './request';
 
 /**
@@ -34,22 +34,7 @@ import type { ScheduledRequest } from './request';
  * some pairs may swap a later one (Firefox's green state took the same risk).
  */
 export type PairVerdict = 'proof' | 'swap' | 'changed';
-
-/** One ended member of a pair: its result waits for the verdict. */
-export interface PairEnd {
-  readonly bytes: number;
-  readonly doneAt: number;
-  /** The response's fingerprint (undefined: not a 200, or no digest). */
-  readonly fingerprint: string | undefined;
-  /** The transport trusted its framing (`responseEnded` confirmed or `responseConfirmed` since). */
-  confirmed: boolean;
-}
-
-export interface FingerprintPair {
-  readonly ahead: DispatchState;
-  readonly behind: DispatchState;
-  readonly ends: Map<DispatchState, PairEnd>;
-}
+export type { FingerprintPair, PairEnd } from './connection-state';
 
 /** The fingerprint of a response, or undefined when it has none to compare. */
 export function fingerprintOf(status: number | undefined, bytes: number, digest: string | undefined): string | undefined {
