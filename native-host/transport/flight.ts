@@ -79,7 +79,8 @@ export class Flight implements Dispatcher.DispatchHandler {
     const kaMax = h2 ? undefined : keepAliveMax(typeof headers['keep-alive'] === 'string' ? headers['keep-alive'] : undefined);
     const type = headers['content-type'];
     const hints = framing?.takeEarlyHints(this.seq);
-    this.host.options.onResponseHead?.(this.dispatch, statusCode, headers);
+    // The scheduler's own framing probe (a HEAD) is nobody's response: callers never see it.
+    if (!this.dispatch.request.orderProbe) this.host.options.onResponseHead?.(this.dispatch, statusCode, headers);
     // Built field by field: this runs once per response.
     const info: ResponseStartInfo = { status: statusCode, httpVersion, keepAlive };
     if (token.length > 0 && token.includes('keep-alive')) info.announcesKeepAlive = true;
@@ -102,7 +103,7 @@ export class Flight implements Dispatcher.DispatchHandler {
     this.land();
     // Nothing more is asked of undici for it; a held flight must not keep undici's request alive.
     this.controller = undefined;
-    const pending = this.host.options.onBodyEnd?.(this.dispatch);
+    const pending = this.dispatch.request.orderProbe ? undefined : this.host.options.onBodyEnd?.(this.dispatch);
     if (pending) void pending.then(() => this.ended(), () => this.ended());
     else this.ended();
   }
