@@ -30,13 +30,17 @@ export function orderProbeConnection(o: OriginState, strategy: Strategy, now: nu
   if (o.health.state(now) !== 'probing' || o.queue.size <= strategy.maxConnectionsPerOrigin) return undefined;
   const next = o.queue.peek();
   if (next === undefined || next.method !== 'GET' || next.knownFingerprint !== undefined) return undefined;
+  let behind: ConnState | undefined;
   for (const c of o.conns) {
     if (c.state !== 'ready' || c.protocol !== 'http/1.1' || c.draining || c.gate !== undefined || c.blockers > 0) continue;
-    if (c.outstanding.length + 2 > strategy.maxPipelineDepth) continue;
-    // Behind responses already begun only: the HEAD must be the first one the server may reorder.
-    if (c.outstanding.every((d) => d.firstByteAt !== undefined)) return c;
+    if (c.outstanding.length === 0) return c;
+    if (behind !== undefined || c.outstanding.length + 2 > strategy.maxPipelineDepth) continue;
+    // Behind responses already begun only (the HEAD must be the first one the server may
+    // reorder), and only short ones (declared under about one initial window, `minPauseBytes`):
+    // behind a large image the proof would wait for its whole body.
+    if (c.outstanding.every((d) => d.firstByteAt !== undefined && d.contentLength !== undefined && d.contentLength < strategy.minPauseBytes)) behind = c;
   }
-  return undefined;
+  return behind;
 }
 
 /** The probe's `HEAD` of `target`'s URL: the scheduler's own request (`orderProbe`), id 0. */

@@ -14,7 +14,7 @@ function setup(s: Strategy, memory: InMemoryOriginMemory) {
   const transport = new FakeTransport();
   const results: RequestResult[] = [];
   const scheduler = new Scheduler({ strategy: s, transport, clock, memory, observer: { onRequestSettled: (r) => results.push(r) } });
-  const start = (d: Dispatch, contentType = 'image/gif') => scheduler.responseStarted(d.id, { status: 200, httpVersion: '1.1', keepAlive: true, announcesKeepAlive: true, contentType });
+  const start = (d: Dispatch, contentType = 'image/gif') => scheduler.responseStarted(d.id, { status: 200, httpVersion: '1.1', keepAlive: true, announcesKeepAlive: true, contentType, contentLength: 100 });
   /** Answers `d` with the body whose digest is `digest`. */
   const answer = (d: Dispatch, digest: string, contentType = 'image/gif') => {
     start(d, contentType);
@@ -172,6 +172,18 @@ describe('the HEAD + GET framing probe (first visit)', () => {
     const off = setup(strategy('pipelined', { maxConnectionsPerOrigin: 1 }), new InMemoryOriginMemory());
     off.page();
     expect(off.transport.sent.filter((d) => d.request.method === 'HEAD')).toEqual([]);
+  });
+
+  test('the probe goes behind a started response only when it is short: behind a large one it waits for an idle connection', () => {
+    const t = setup(strategy('getlist', SIX), new InMemoryOriginMemory());
+    t.scheduler.enqueue({ url: `${H}/doc`, priority: 'document', resourceType: 'document' });
+    t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
+    const doc = t.transport.dispatchOf('/doc');
+    t.scheduler.responseStarted(doc.id, { status: 200, httpVersion: '1.1', keepAlive: true, announcesKeepAlive: true, contentType: 'text/html', contentLength: 500_000 });
+    for (let i = 0; i < IMAGES; i++) t.scheduler.enqueue({ url: `${H}/i${i}`, priority: 'image', resourceType: 'image' });
+    expect(t.transport.sent.filter((d) => d.request.method === 'HEAD')).toEqual([]);
+    t.scheduler.connectionReady(2, { protocol: 'http/1.1' });
+    expect(t.transport.on(2).map((d) => `${d.request.method} ${d.request.path}`)).toEqual(['HEAD /i0', 'GET /i0']);
   });
 
   test('no probe on an origin that never said `Connection: keep-alive`: undici would close the connection after the HEAD', () => {
