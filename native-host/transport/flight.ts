@@ -1,3 +1,4 @@
+import { createHash, type Hash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { Dispatch, ResponseStartInfo, TransportHandler } from '../../src/scheduler';
 import { keepAliveMax } from '../../src/scheduler/request-budget';
@@ -44,6 +45,8 @@ export class Flight implements Dispatcher.DispatchHandler {
   deadlineAt = Infinity;
   private bytes = 0;
   private done = false;
+  /** The body's digest as it arrives, only when the scheduler asked (`Dispatch.fingerprint`: an unproven origin). */
+  private readonly hash: Hash | undefined;
 
   constructor(
     private readonly host: FlightHost,
@@ -51,7 +54,9 @@ export class Flight implements Dispatcher.DispatchHandler {
     readonly conn: FlightConn,
     /** Index of its response on the connection (HTTP/1.1), -1 on HTTP/2. */
     readonly seq: number,
-  ) {}
+  ) {
+    this.hash = dispatch.fingerprint ? createHash('sha256') : undefined;
+  }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
@@ -74,9 +79,11 @@ export class Flight implements Dispatcher.DispatchHandler {
     const kaMax = h2 ? undefined : keepAliveMax(typeof headers['keep-alive'] === 'string' ? headers['keep-alive'] : undefined);
     const type = headers['content-type'];
     const hints = framing?.takeEarlyHints(this.seq);
-    this.host.options.onResponseHead?.(this.dispatch, statusCode, headers);
+    // The scheduler's own framing probe (a HEAD) is nobody's response: callers never see it.
+    if (!this.dispatch.request.orderProbe) this.host.options.onResponseHead?.(this.dispatch, statusCode, headers);
     // Built field by field: this runs once per response.
     const info: ResponseStartInfo = { status: statusCode, httpVersion, keepAlive };
+    if (token.length > 0 && token.includes('keep-alive')) info.announcesKeepAlive = true;
     if (Number.isFinite(len)) info.contentLength = len;
     if (kaMax !== undefined) info.keepAliveMax = kaMax;
     if (typeof type === 'string') info.contentType = type;
@@ -87,6 +94,7 @@ export class Flight implements Dispatcher.DispatchHandler {
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.bytes += chunk.length;
+    if (this.hash !== undefined) this.hash.update(chunk);
     this.host.scheduler.responseData(this.dispatch.id, chunk.length);
     this.host.options.onBody?.(this.dispatch, chunk);
   }
@@ -95,7 +103,7 @@ export class Flight implements Dispatcher.DispatchHandler {
     this.land();
     // Nothing more is asked of undici for it; a held flight must not keep undici's request alive.
     this.controller = undefined;
-    const pending = this.host.options.onBodyEnd?.(this.dispatch);
+    const pending = this.dispatch.request.orderProbe ? undefined : this.host.options.onBodyEnd?.(this.dispatch);
     if (pending) void pending.then(() => this.ended(), () => this.ended());
     else this.ended();
   }
@@ -107,7 +115,8 @@ export class Flight implements Dispatcher.DispatchHandler {
   private ended(): void {
     const confirmed = this.conn.framing === undefined || this.seq < this.conn.trusted;
     if (!confirmed) this.host.hold(this);
-    this.host.scheduler.responseEnded(this.dispatch.id, { bytes: this.bytes, confirmed });
+    if (this.hash === undefined) this.host.scheduler.responseEnded(this.dispatch.id, { bytes: this.bytes, confirmed });
+    else this.host.scheduler.responseEnded(this.dispatch.id, { bytes: this.bytes, confirmed, digest: this.hash.digest('base64') });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {

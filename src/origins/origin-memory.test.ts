@@ -1,4 +1,4 @@
-import { InMemoryOriginMemory } from './origin-memory';
+import { InMemoryOriginMemory, MAX_FINGERPRINTS } from './origin-memory';
 
 describe('InMemoryOriginMemory', () => {
   test('put merges facts and stamps lastSeen from the memory clock', () => {
@@ -53,5 +53,22 @@ describe('InMemoryOriginMemory', () => {
     expect(bad.toJSON().origins.map((o) => o.origin)).toEqual(['http://z.test']);
     expect(bad.pageOrigins('http://x.test/')).toEqual([{ origin: 'http://z.test', requests: 2 }]);
     expect(InMemoryOriginMemory.fromJSON({ version: 2, origins: [] }).toJSON().origins).toEqual([]);
+  });
+
+  test('fingerprints: per URL, expire with the facts, bounded (oldest written dropped first), kept across a JSON round trip; malformed entries skipped', () => {
+    let now = 1_000;
+    const m = new InMemoryOriginMemory({ now: () => now, maxAgeMs: 100 });
+    m.putFingerprint('http://a.test/1.gif', '10:x');
+    m.putFingerprint('http://a.test/2.gif', '10:y');
+    expect([m.fingerprint('http://a.test/1.gif'), m.fingerprint('http://a.test/2.gif'), m.fingerprint('http://a.test/3.gif')]).toEqual(['10:x', '10:y', undefined]);
+    const back = InMemoryOriginMemory.fromJSON(JSON.parse(JSON.stringify(m.toJSON())), { now: () => now, maxAgeMs: 100 });
+    expect(back.fingerprint('http://a.test/2.gif')).toBe('10:y');
+    now += 101;
+    expect(m.fingerprint('http://a.test/1.gif')).toBeUndefined();
+    const big = new InMemoryOriginMemory();
+    for (let i = 0; i <= MAX_FINGERPRINTS; i++) big.putFingerprint(`http://a.test/${i}`, `1:${i}`);
+    expect([big.fingerprint('http://a.test/0'), big.fingerprint('http://a.test/1'), big.fingerprint(`http://a.test/${MAX_FINGERPRINTS}`)]).toEqual([undefined, '1:1', `1:${MAX_FINGERPRINTS}`]);
+    const bad = InMemoryOriginMemory.fromJSON({ version: 1, origins: [], pages: [], fingerprints: [['http://a.test/1', 7, 1], ['http://a.test/2', '1:z', 'x'], 'no', ['http://a.test/3', '1:w', 1]] }, { now: () => 5 });
+    expect([bad.fingerprint('http://a.test/1'), bad.fingerprint('http://a.test/2'), bad.fingerprint('http://a.test/3')]).toEqual([undefined, undefined, '1:w']);
   });
 });

@@ -24,6 +24,14 @@ export interface OriginMemory {
   pageOrigins(pageUrl: string): PageOrigin[];
   /** Records the origins a load of `pageUrl` used. */
   putPageOrigins(pageUrl: string, origins: readonly PageOrigin[]): void;
+  /**
+   * The fingerprint of the last trusted response to `url` (response-fingerprint.ts), or undefined
+   * when none is known or it expired. Optional: a memory without it never proves order by
+   * fingerprint, which costs time and never correctness.
+   */
+  fingerprint?(url: string): string | undefined;
+  /** Records the fingerprint of a trusted response to `url`. */
+  putFingerprint?(url: string, fingerprint: string): void;
 }
 
 /** The serialised form (`getlist load --memory FILE`). */
@@ -31,7 +39,13 @@ export interface OriginMemoryJson {
   version: 1;
   origins: OriginFacts[];
   pages: PageOrigins[];
+  /** `[url, fingerprint, epoch ms]`, oldest first. Absent in files written before fingerprints. */
+  fingerprints?: Array<[string, string, number]>;
 }
+
+/** URLs whose fingerprints one memory keeps; the oldest written is dropped first. */
+export const MAX_FINGERPRINTS = 4096;
+const MAX_FINGERPRINT_CHARS = 128;
 
 /** Told of every change, with the whole merged record: how a store-backed memory writes through. */
 export interface OriginMemoryListener {
@@ -54,6 +68,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export class InMemoryOriginMemory implements OriginMemory {
   private readonly origins = new Map<string, OriginFacts>();
   private readonly pages = new Map<string, PageOrigins>();
+  /** url → fingerprint and when it was written; a Map keeps write order, so the first is the oldest. */
+  private readonly fingerprints = new Map<string, { fingerprint: string; at: number }>();
   private readonly maxAgeMs: number;
   private readonly demoteMs: number;
   private readonly now: () => number;
@@ -103,6 +119,23 @@ export class InMemoryOriginMemory implements OriginMemory {
     this.listener?.pageChanged({ ...page, origins: sorted.map((o) => ({ ...o })) });
   }
 
+  fingerprint(url: string): string | undefined {
+    const f = this.fingerprints.get(url);
+    if (!f) return undefined;
+    if (this.now() - f.at > this.maxAgeMs) {
+      this.fingerprints.delete(url);
+      return undefined;
+    }
+    return f.fingerprint;
+  }
+
+  putFingerprint(url: string, fingerprint: string): void {
+    if (fingerprint.length > MAX_FINGERPRINT_CHARS) return;
+    this.fingerprints.delete(url);
+    this.fingerprints.set(url, { fingerprint, at: this.now() });
+    if (this.fingerprints.size > MAX_FINGERPRINTS) this.fingerprints.delete(this.fingerprints.keys().next().value as string);
+  }
+
   /** Takes records as stored (already dated), without telling the listener: how a memory is loaded. */
   load(origins: Iterable<OriginFacts>, pages: Iterable<PageOrigins> = []): void {
     for (const f of origins) this.origins.set(f.origin, mergeOriginFacts(this.origins.get(f.origin), f));
@@ -113,7 +146,8 @@ export class InMemoryOriginMemory implements OriginMemory {
   }
 
   toJSON(): OriginMemoryJson {
-    return { version: 1, origins: [...this.origins.values()], pages: [...this.pages.values()] };
+    const fingerprints = [...this.fingerprints].map(([url, f]): [string, string, number] => [url, f.fingerprint, f.at]);
+    return { version: 1, origins: [...this.origins.values()], pages: [...this.pages.values()], ...(fingerprints.length > 0 ? { fingerprints } : {}) };
   }
 
   /** Reads what `toJSON` wrote; records that are not well formed (checkOriginFacts, checkPageOrigins) are skipped, not trusted. */
@@ -124,6 +158,13 @@ export class InMemoryOriginMemory implements OriginMemory {
     const origins = (Array.isArray(j.origins) ? j.origins : []).map(checkOriginFacts).flatMap((r) => ('value' in r ? [r.value] : []));
     const pages = (Array.isArray(j.pages) ? j.pages : []).map(checkPageOrigins).flatMap((r) => ('value' in r ? [r.value] : []));
     m.load(origins, pages);
+    // A malformed entry is skipped: a missing fingerprint only costs a proof.
+    for (const e of Array.isArray(j.fingerprints) ? j.fingerprints : []) {
+      if (!Array.isArray(e) || typeof e[0] !== 'string' || typeof e[1] !== 'string' || e[1].length > MAX_FINGERPRINT_CHARS || typeof e[2] !== 'number' || !Number.isFinite(e[2])) continue;
+      m.fingerprints.delete(e[0]);
+      m.fingerprints.set(e[0], { fingerprint: e[1], at: e[2] });
+      if (m.fingerprints.size > MAX_FINGERPRINTS) m.fingerprints.delete(m.fingerprints.keys().next().value as string);
+    }
     return m;
   }
 }

@@ -37,6 +37,11 @@ export interface Run extends RunFigures {
   retries: number;
   /** Times a response body was paused for a low-latency request. */
   pauses: number;
+  /**
+   * `HEAD`s the scheduler sent of its own to prove an origin keeps order (order-probe.ts): requests
+   * no browser makes, beyond `requests`.
+   */
+  orderProbes: number;
   demotions: SchedulerStats['demotions'];
   /** In the order the requests became known (scheduler id order). */
   requests: RequestRecord[];
@@ -106,6 +111,7 @@ export function buildRun(input: RunInput): Run {
     errors: requests.length - ok.length,
     retries: input.stats.retries,
     pauses: input.stats.pauses,
+    orderProbes: input.stats.orderProbes,
     demotions: input.stats.demotions,
     requests,
     handshakes: input.handshakes.map(roundHandshake),

@@ -4,7 +4,7 @@ import { Histogram } from '../stats/histogram';
 import { buildRun, runToJson, summarizeRun, summarizeStrategies, type Run } from '.';
 
 const T0 = 1000;
-const stats: SchedulerStats = { connectionsOpened: 2, dispatches: 4, retries: 1, demotions: [], pauses: 0 };
+const stats: SchedulerStats = { connectionsOpened: 2, dispatches: 4, retries: 1, demotions: [], pauses: 0, orderProbes: 0 };
 
 function result(id: number, over: Partial<RequestResult> = {}): RequestResult {
   return {

@@ -32,6 +32,29 @@ export interface DispatchState extends Dispatch {
   aheadUnanswered: DispatchState | undefined;
   /** The response's `Content-Type`, once its head arrived. */
   contentType: string | undefined;
+  /** Asked the transport for a body digest (`Dispatch.fingerprint`). */
+  readonly fingerprint: boolean;
+  /** Its response's fingerprint once it ended (response-fingerprint.ts `fingerprintOf`). */
+  responseFingerprint: string | undefined;
+  /** The fingerprint pair it belongs to (response-fingerprint.ts): its result waits for the pair's verdict. */
+  pair: FingerprintPair | undefined;
+}
+
+/** One ended member of a fingerprint pair (response-fingerprint.ts): its result waits for the verdict. */
+export interface PairEnd {
+  readonly bytes: number;
+  readonly doneAt: number;
+  /** The response's fingerprint (undefined: not a 200, or no digest). */
+  readonly fingerprint: string | undefined;
+  /** The transport trusted its framing (`responseEnded` confirmed or `responseConfirmed` since). */
+  confirmed: boolean;
+}
+
+/** Two dispatches pipelined back to back whose remembered fingerprints differ (response-fingerprint.ts). */
+export interface FingerprintPair {
+  readonly ahead: DispatchState;
+  readonly behind: DispatchState;
+  readonly ends: Map<DispatchState, PairEnd>;
 }
 
 /** A response that ended but is not trusted yet (`ResponseEndInfo.confirmed` false). */
@@ -96,6 +119,10 @@ export interface OriginState {
   warm: number;
   /** Stalls seen on its HTTP/2 connection (stream-stall.ts); one allows a second connection. */
   h2Stalls: number;
+  /** A framing order probe was sent this load (order-probe.ts): at most one per origin. */
+  orderProbeSent: boolean;
+  /** A response of this load said `Connection: keep-alive` (`ResponseStartInfo.announcesKeepAlive`). */
+  announcesKeepAlive: boolean;
 }
 
 export function createOrigin(origin: string, strategy: Strategy): OriginState {
@@ -113,6 +140,8 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
     rttMs: undefined,
     warm: 0,
     h2Stalls: 0,
+    orderProbeSent: false,
+    announcesKeepAlive: false,
     dirty: false,
   };
 }

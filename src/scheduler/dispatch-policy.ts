@@ -1,6 +1,8 @@
 import type { ConnState, OriginState } from './connection-state';
 import { expectedFamily } from './content-type-check';
+import { isLowLatency } from './priority';
 import { isPipelinable, type ScheduledRequest } from './request';
+import { canPair } from './response-fingerprint';
 import type { Strategy } from './strategies';
 
 /**
@@ -22,7 +24,13 @@ export function roomFor(
   if (n === 0) return 1;
   if (c.gate || c.blockers > 0 || !strategy.pipelining || !isPipelinable(req.method)) return 0;
   const health = c.origin.health;
-  if (health.state(now) === 'probing' && sameFamilyAhead(c, req)) return 0;
+  if (health.state(now) === 'probing') {
+    if (sameFamilyAhead(c, req) && !canPair(c.outstanding[n - 1], req)) return 0;
+    // Behind a response already arriving a request proves nothing, and it would take the slot the
+    // framing probe needs (order-probe.ts): while a probe may come, only a render-blocking request
+    // (which must not wait a handshake) goes behind it; the rest wait for an idle connection.
+    if (strategy.orderProbe && c.origin.announcesKeepAlive && !c.origin.orderProbeSent && !isLowLatency(req.priority) && req.knownFingerprint === undefined) return 0;
+  }
   return health.depth(now, strategy.maxPipelineDepth) - n;
 }
 
@@ -30,7 +38,9 @@ export function roomFor(
  * While an origin's pipelining is on probation, a request is not pipelined directly behind one
  * that expects the same family of response (two images): a server that answers out of order
  * would swap them unseen. Behind a different family a swap contradicts a `Content-Type`
- * (content-type-check.ts), so the probe itself shows whether the origin keeps order.
+ * (content-type-check.ts), so the probe itself shows whether the origin keeps order. The one
+ * exception is a fingerprint pair (response-fingerprint.ts `canPair`): two remembered bodies
+ * that differ, whose results wait until both are checked against them.
  */
 function sameFamilyAhead(c: ConnState, req: ScheduledRequest): boolean {
   const family = expectedFamily(req.resourceType);
@@ -54,13 +64,19 @@ export function connectionLimit(o: OriginState, strategy: Strategy): number {
   return strategy.maxConnectionsPerOrigin;
 }
 
-/** An idle ready connection if there is one, else the least-loaded one with room. */
+/**
+ * An idle ready connection if there is one, else the least-loaded one with room; between equally
+ * loaded ones, the one that has carried fewest requests. So a burst pipelined at once is spread
+ * round-robin rather than piled on the first connection: each connection's share of one flight
+ * stays within its congestion window (10 segments, three 2.5 KB responses: measured on P&M's page,
+ * a fourth response on one connection ended a round trip after the rest).
+ */
 export function pickConnection(o: OriginState, req: ScheduledRequest, strategy: Strategy, now: number): ConnState | undefined {
   let best: ConnState | undefined;
   for (const c of o.conns) {
     if (roomFor(c, req, strategy, now) <= 0) continue;
     if (c.outstanding.length === 0) return c;
-    if (!best || c.outstanding.length < best.outstanding.length) best = c;
+    if (!best || c.outstanding.length < best.outstanding.length || (c.outstanding.length === best.outstanding.length && c.carried < best.carried)) best = c;
   }
   return best;
 }

@@ -39,7 +39,8 @@ describe('origin memory in the scheduler', () => {
     // P&M's page: a document, then images only. On probation an image may be pipelined behind the
     // document (its response has begun: no server can reorder them) but never behind another image.
     const load = () => {
-      const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }), memory);
+      // The framing probe (order-probe.ts) is off: what no pair of a document and images proves.
+      const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, orderProbe: false }), memory);
       t.scheduler.enqueue({ url: `${H}/doc`, priority: 'document', resourceType: 'document' });
       t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
       const doc = t.transport.dispatchOf('/doc');
@@ -63,7 +64,8 @@ describe('origin memory in the scheduler', () => {
   test('the probe\'s proofs are remembered and resumed across loads: a stylesheet and an image the server held at once, answered in order', () => {
     const memory = new InMemoryOriginMemory();
     const load = () => {
-      const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, probeSuccesses: 2 }), memory);
+      // The framing probe (order-probe.ts) is off: these are the content-type proofs alone.
+      const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, probeSuccesses: 2, orderProbe: false }), memory);
       t.scheduler.enqueue({ url: `${H}/doc`, priority: 'document', resourceType: 'document' });
       t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
       t.finish('/doc', true, 'text/html');
@@ -129,7 +131,8 @@ describe('origin memory in the scheduler', () => {
     const d = first.transport.dispatchOf('/i0');
     first.scheduler.responseStarted(d.id, { status: 200, httpVersion: '1.1', keepAlive: true, keepAliveMax: 1 }); // 2 requests in all
     expect(memory.get(H)?.requestBudget).toBe(2);
-    const later = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }), memory);
+    // No framing probe (order-probe.ts): its HEAD would be one of the two requests the budget allows.
+    const later = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, orderProbe: false }), memory);
     for (let i = 0; i < 3; i++) later.add(`${H}/i${i}`);
     later.scheduler.connectionReady(1, { protocol: 'http/1.1' });
     later.finish('/i0');

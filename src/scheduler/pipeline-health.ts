@@ -9,15 +9,17 @@
  *
  * While `bad`, the origin still gets persistent connections, one request at a time.
  *
- * A proof is a clean pipelined response that could have shown a reordering server: written while
- * the response ahead of it had not started, and of another type family than that one. An origin
- * whose pipelined pairs never mix families (images only, or images behind the document that
- * names them) is never proven: nothing it can answer tells its images apart, so it stays at
- * depth 2 with no image behind an image (dispatch-policy.ts) until origin memory says otherwise.
+ * A proof is a clean pipelined pair that could have shown a reordering server: the second written
+ * while the response ahead of it had not started, and a swap would have shown — in a `Content-Type`
+ * (another type family), in the framing (a `GET` behind a `HEAD`, order-probe.ts), or in the
+ * bodies (two remembered fingerprints that differ, response-fingerprint.ts). An origin whose
+ * pipelined pairs show none of these (images behind the document that names them, two images of
+ * unknown bodies) is not proven by them: it stays at depth 2 with no image behind an image
+ * (dispatch-policy.ts) until one of the others proves it.
  */
 export type PipelineHealthState = 'unknown' | 'probing' | 'good' | 'bad';
 
-export type DemotionReason = 'closed-with-outstanding' | 'http10' | 'connection-close-mid-pipeline' | 'desync' | 'content-type-mismatch';
+export type DemotionReason = 'closed-with-outstanding' | 'http10' | 'connection-close-mid-pipeline' | 'desync' | 'content-type-mismatch' | 'fingerprint-swap';
 
 export class PipelineHealth {
   private current: PipelineHealthState = 'unknown';

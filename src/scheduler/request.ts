@@ -51,6 +51,16 @@ export interface ScheduledRequest {
   failedAttempts: number;
   /** Set when a previous attempt was lost with its connection (RFC 9112 §9.3.2 rules apply). */
   retrying: boolean;
+  /**
+   * The fingerprint of its URL's last trusted response, from origin memory (response-fingerprint.ts),
+   * read at enqueue on an origin not yet proven to keep order; undefined when unknown.
+   */
+  knownFingerprint: string | undefined;
+  /**
+   * The scheduler's own `HEAD` of a framing order proof (order-probe.ts), never a caller's request:
+   * it is counted in `SchedulerStats.orderProbes`, never reported as a result, never retried.
+   */
+  readonly orderProbe: boolean;
 }
 
 /** The outcome of one request, as reported to observers and printed by the CLI. */
@@ -136,6 +146,8 @@ export function createRequest(spec: RequestSpec, id: number, now: number): Sched
     attempts: 0,
     failedAttempts: 0,
     retrying: false,
+    knownFingerprint: undefined,
+    orderProbe: false,
   };
 }
 

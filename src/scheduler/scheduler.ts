@@ -1,6 +1,6 @@
 import { isBadPort, portOf } from '../targets/bad-ports';
 import { createOrigin, type ConnState, type DispatchState, type HeldResponse, type OriginState } from './connection-state';
-import { contentTypeContradicts, isOrderProof } from './content-type-check';
+import { contentTypeContradicts, expectedFamily, isOrderProof } from './content-type-check';
 import { DeliveryMeter } from './delivery-meter';
 import { connectionsToOpen, pickConnection } from './dispatch-policy';
 import { SchedulerError, errorCodeOf, toErrorInfo } from './errors';
@@ -9,12 +9,14 @@ import { LowLatencyPauser } from './low-latency-pauser';
 import { decidePathSize, measureFirstFlight, type PathSizing } from './path-sizing';
 import type { OriginMemory } from './origin-memory';
 import { OriginLearner, recallOrigin } from './origin-recall';
+import { isFramingProof, orderProbeConnection, orderProbeRequest } from './order-probe';
 import type { DemotionReason } from './pipeline-health';
 import { isLowLatency } from './priority';
 import { createRequest, isPipelinable, type RequestResult, type RequestSpec, type ScheduledRequest } from './request';
 import { MemoryBudgets, applyBudget, keepAliveBudget, observeBudget, type BudgetObservation, type OriginBudgets } from './request-budget';
 import { RememberedBudgets } from './remembered-budgets';
 import { toResult } from './request-result';
+import { canPair, fingerprintOf, pairVerdict, type FingerprintPair, type PairEnd } from './response-fingerprint';
 import { collateralError, decideRetry, isDesync, isFinalError, lostError } from './retry-policy';
 import { validateStrategy, type Strategy } from './strategies';
 import { noteStreamData } from './stream-stall';
@@ -63,6 +65,8 @@ export interface SchedulerStats {
   retries: number;
   demotions: Array<{ origin: string; reason: DemotionReason }>;
   pauses: number;
+  /** `HEAD`s the scheduler sent of its own to prove an origin keeps order (order-probe.ts). */
+  orderProbes: number;
 }
 
 /** After this many failed connection attempts in a row, an origin's waiting requests fail. */
@@ -107,7 +111,9 @@ export class Scheduler implements TransportHandler {
   private queued = 0;
   private pumping = false;
   private closed = false;
-  private readonly counters: SchedulerStats = { connectionsOpened: 0, dispatches: 0, retries: 0, demotions: [], pauses: 0 };
+  private readonly counters: SchedulerStats = { connectionsOpened: 0, dispatches: 0, retries: 0, demotions: [], pauses: 0, orderProbes: 0 };
+  /** Ended members of fingerprint pairs waiting for their pair's verdict, by dispatch id. */
+  private readonly pairWaiting = new Map<number, { pair: FingerprintPair; dispatch: DispatchState }>();
 
   constructor(options: SchedulerOptions) {
     validateStrategy(options.strategy);
@@ -145,6 +151,9 @@ export class Scheduler implements TransportHandler {
       return req.id;
     }
     const o = this.originFor(req.origin);
+    if (this.memory?.fingerprint && this.strategy.pipelining && req.method === 'GET' && o.protocol !== 'h2' && o.health.state(this.clock.now()) !== 'good') {
+      req.knownFingerprint = this.memory.fingerprint(req.url);
+    }
     o.queue.push(req);
     this.markDirty(o);
     return req.id;
@@ -254,6 +263,12 @@ export class Scheduler implements TransportHandler {
       if (desync) this.loseDispatch(h.dispatch, error, true);
       else this.settleHeld(h);
     }
+    // A pair member that ended is unverified until its partner ends, and its partner is lost now.
+    for (const w of [...this.pairWaiting.values()]) {
+      if (w.dispatch.conn !== c) continue;
+      this.pairWaiting.delete(w.dispatch.id);
+      this.loseDispatch(w.dispatch, error, true);
+    }
     const collateral = culprit === undefined ? error : collateralError(error);
     for (const d of lost) this.loseDispatch(d, d === culprit ? error : collateral, desync);
     this.markDirty(o);
@@ -303,6 +318,7 @@ export class Scheduler implements TransportHandler {
         return;
       }
       if (info.httpVersion === '1.0') this.demote(c.origin, 'http10');
+      if (info.announcesKeepAlive) c.origin.announcesKeepAlive = true;
       if (!info.keepAlive) {
         c.draining = true;
         // The server's budget, announced: this response's place among those the connection carried.
@@ -365,14 +381,17 @@ export class Scheduler implements TransportHandler {
     if (info.bytes >= this.strategy.largeResponseBytes) this.learned.set(d.request.url, info.bytes);
     else if (this.learned.size > 0) this.learned.delete(d.request.url);
     if (c.protocol === 'http/1.1' && !c.draining && d.httpVersion === '1.1') {
-      c.origin.health.responseOk(now, isOrderProof(d));
+      c.origin.health.responseOk(now, isOrderProof(d) || isFramingProof(d, info.bytes));
       if (this.learner && c.origin.health.state(now) === 'good') this.learner.pipelining(c.origin, 'good');
       else if (this.learner && d.pipelined) this.learner.probeProgress(c.origin, c.origin.health.proofs);
     }
     if (c.gate === d) c.gate = undefined;
     c.served += 1;
     this.settleDispatch(d);
-    if (info.confirmed === false && c.state !== 'closed') {
+    if (d.fingerprint) d.responseFingerprint = fingerprintOf(d.status, info.bytes, info.digest);
+    if (d.pair) {
+      this.pairEnded(d.pair, d, { bytes: info.bytes, doneAt: now, fingerprint: d.responseFingerprint, confirmed: info.confirmed !== false });
+    } else if (info.confirmed === false && c.state !== 'closed') {
       // Its slot is free (the pipeline keeps flowing); its result waits for `responseConfirmed`.
       this.held.hold(d, info.bytes, now);
     } else {
@@ -400,6 +419,13 @@ export class Scheduler implements TransportHandler {
 
   /** A response that ended unconfirmed is trusted now. */
   responseConfirmed(dispatchId: number): void {
+    const waiting = this.pairWaiting.get(dispatchId);
+    if (waiting) {
+      // Its framing is trusted; its result still waits for the pair's verdict.
+      const end = waiting.pair.ends.get(waiting.dispatch);
+      if (end) end.confirmed = true;
+      return;
+    }
     const h = this.held.confirm(dispatchId);
     if (!h) return;
     this.settleHeld(h);
@@ -410,6 +436,46 @@ export class Scheduler implements TransportHandler {
       this.markDirty(c.origin);
     }
     this.notifyIdle();
+  }
+
+  /**
+   * A member of a fingerprint pair ended. Its result waits for its partner; with both ended the
+   * verdict (response-fingerprint.ts) releases both, or discards both and fetches them again.
+   */
+  private pairEnded(p: FingerprintPair, d: DispatchState, end: PairEnd): void {
+    p.ends.set(d, end);
+    const other = d === p.ahead ? p.behind : p.ahead;
+    if (!p.ends.has(other)) {
+      this.pairWaiting.set(d.id, { pair: p, dispatch: d });
+      return;
+    }
+    this.pairWaiting.delete(other.id);
+    const c = d.conn;
+    const o = c.origin;
+    const verdict = pairVerdict(p);
+    if (verdict === 'proof') {
+      const now = this.clock.now();
+      o.health.responseOk(now, true);
+      if (this.learner && o.health.state(now) === 'good') this.learner.pipelining(o, 'good');
+      for (const m of [p.ahead, p.behind]) {
+        const e = p.ends.get(m) as PairEnd;
+        if (e.confirmed || c.state === 'closed') this.settle(m.request, { dispatch: m, bytes: e.bytes, doneAt: e.doneAt });
+        else this.held.hold(m, e.bytes, e.doneAt);
+      }
+      return;
+    }
+    if (verdict === 'swap') {
+      const why = new SchedulerError('E_DESYNC', `${p.ahead.request.url} and ${p.behind.request.url}, pipelined, were each answered with the other's remembered body: the server answers out of order`);
+      if (c.state !== 'closed') {
+        this.closeConnectionState(c.id, why, undefined, 'fingerprint-swap');
+        this.transport.closeConnection(c.id);
+      }
+      for (const m of [p.ahead, p.behind]) this.loseDispatch(m, why, true);
+      return;
+    }
+    const why = new SchedulerError('E_RESPONSE_FAILED', `${p.ahead.request.url} and ${p.behind.request.url}, pipelined, did not both match their remembered bodies (content changed): discarded unverified`);
+    for (const m of [p.ahead, p.behind]) this.loseDispatch(m, why, true);
+    this.markDirty(o);
   }
 
   /** A held response settles as it was received. */
@@ -446,6 +512,9 @@ export class Scheduler implements TransportHandler {
     if (this.closed) return;
     this.closed = true;
     for (const h of this.held.takeEverything()) this.settleHeld(h);
+    // Never delivered unverified: a pair member still waiting for its partner fails.
+    for (const w of this.pairWaiting.values()) this.settle(w.dispatch.request, { dispatch: w.dispatch, bytes: 0, doneAt: this.clock.now(), error: why });
+    this.pairWaiting.clear();
     for (const o of this.origins.values()) {
       for (const req of [...o.retries.clear(), ...o.queue.drain()]) this.fail(req, why);
       for (const c of [...o.conns]) {
@@ -516,6 +585,8 @@ export class Scheduler implements TransportHandler {
       if (!target) break;
       this.send(target, o.retries.shift() as ScheduledRequest, true, now);
     }
+    const probeOn = orderProbeConnection(o, this.strategy, now);
+    if (probeOn) this.sendOrderProbe(o, probeOn, now);
     while (o.queue.size > 0) {
       const req = o.queue.peek() as ScheduledRequest;
       const c = pickConnection(o, req, this.strategy, now);
@@ -525,6 +596,16 @@ export class Scheduler implements TransportHandler {
       this.send(c, req, false, now);
     }
     this.openConnections(o);
+  }
+
+  /** A `HEAD` of the next waiting URL, then its `GET` right behind it (order-probe.ts). */
+  private sendOrderProbe(o: OriginState, c: ConnState, now: number): void {
+    const target = o.queue.shift() as ScheduledRequest;
+    this.queued -= 1;
+    o.orderProbeSent = true;
+    this.counters.orderProbes += 1;
+    this.send(c, orderProbeRequest(target, now), false, now);
+    this.send(c, target, false, now);
   }
 
   private openConnections(o: OriginState): void {
@@ -566,9 +647,20 @@ export class Scheduler implements TransportHandler {
       earlyHints: undefined,
       aheadUnanswered: undefined,
       contentType: undefined,
+      fingerprint: this.wantsFingerprint(c, req, now),
+      responseFingerprint: undefined,
+      pair: undefined,
     };
     const ahead = c.protocol === 'http/1.1' ? c.outstanding[c.outstanding.length - 1] : undefined;
-    if (ahead !== undefined && ahead.firstByteAt === undefined) d.aheadUnanswered = ahead;
+    if (ahead !== undefined && ahead.firstByteAt === undefined) {
+      d.aheadUnanswered = ahead;
+      // A pair no `Content-Type` could tell apart: its results wait for the fingerprints.
+      if (c.origin.health.state(now) === 'probing' && expectedFamily(ahead.request.resourceType) === expectedFamily(req.resourceType) && canPair(ahead, req)) {
+        const pair: FingerprintPair = { ahead, behind: d, ends: new Map() };
+        ahead.pair = pair;
+        d.pair = pair;
+      }
+    }
     if (d.blocksPipeline) c.blockers += 1;
     if (isLowLatency(req.priority)) this.urgentOutstanding += 1;
     req.state = 'sent';
@@ -580,6 +672,15 @@ export class Scheduler implements TransportHandler {
     this.dispatches.set(d.id, d);
     this.counters.dispatches += 1;
     this.transport.send(d);
+  }
+
+  /**
+   * Whether to ask the transport for a body digest: only on an HTTP/1.1 origin not yet proven to
+   * keep order, with a memory to remember it in, for a `GET` — so the next load can pair its
+   * requests by fingerprint (response-fingerprint.ts), or to check a pair now.
+   */
+  private wantsFingerprint(c: ConnState, req: ScheduledRequest, now: number): boolean {
+    return this.memory?.putFingerprint !== undefined && this.strategy.pipelining && c.protocol === 'http/1.1' && req.method === 'GET' && !req.orderProbe && c.origin.health.state(now) !== 'good';
   }
 
   /** Declared size, else a size learned earlier (only large ones are kept), else 0. */
@@ -603,6 +704,8 @@ export class Scheduler implements TransportHandler {
   private loseDispatch(d: DispatchState, error: unknown, discarded = false): void {
     if (!d.settled) this.settleDispatch(d);
     const req = d.request;
+    // The scheduler's own probe is never retried: the proof it sought is void with it.
+    if (req.orderProbe) return;
     const o = d.conn.origin;
     const code = errorCodeOf(error);
     const decision = this.closed
@@ -653,7 +756,11 @@ export class Scheduler implements TransportHandler {
   }
 
   private settle(req: ScheduledRequest, how: { dispatch: DispatchState | undefined; bytes: number; doneAt: number; error?: SchedulerError }): void {
+    // The scheduler's own probe is no caller's request: counted in stats, never reported.
+    if (req.orderProbe) return;
     const d = how.dispatch;
+    // A trusted response's fingerprint, for the next load's pairs.
+    if (!how.error && d?.responseFingerprint !== undefined) this.memory?.putFingerprint?.(req.url, d.responseFingerprint);
     req.state = how.error ? 'failed' : 'done';
     this.unsettled -= 1;
     const result = toResult(req, d, how.bytes, how.doneAt, how.error);

@@ -88,6 +88,14 @@ export interface Strategy {
    * a second one. @default 1
    */
   h2ConnectionsOnStall: number;
+  /**
+   * A framing order proof on first contact (order-probe.ts): when more requests wait for an
+   * unproven HTTP/1.1 origin than it has connections, one `HEAD` is pipelined ahead of a `GET` of
+   * the same URL — a swap of the two shows in the framing, whatever their types — and a clean
+   * answer earns full depth. One request a browser never makes, once per origin and load, counted
+   * in `SchedulerStats.orderProbes`. @default false
+   */
+  orderProbe: boolean;
 }
 
 const base: Omit<Strategy, 'name'> = {
@@ -110,6 +118,7 @@ const base: Omit<Strategy, 'name'> = {
   earlyImports: false,
   pauseOnlyWhenLinkBusy: false,
   h2ConnectionsOnStall: 1,
+  orderProbe: false,
 };
 
 const PRESETS: Record<StrategyName, Strategy> = {
@@ -122,7 +131,7 @@ const PRESETS: Record<StrategyName, Strategy> = {
   /** P&M's GETLIST: one persistent connection per origin, the list pipelined on it, no priorities. */
   pipelined: { ...base, name: 'pipelined', maxConnectionsPerOrigin: 1, pipelining: true, maxPipelineDepth: 64 },
   /** Everything: pipelining over parallel persistent connections, priorities, pausing, HTTP/2 where offered. */
-  getlist: { ...base, name: 'getlist', pipelining: true, priorities: true, pauseLowPriority: true, http2: true, adaptConnectionsToPath: true, useOriginMemory: true, preconnect: true, earlyImports: true, pauseOnlyWhenLinkBusy: true, h2ConnectionsOnStall: 2 },
+  getlist: { ...base, name: 'getlist', pipelining: true, priorities: true, pauseLowPriority: true, http2: true, adaptConnectionsToPath: true, useOriginMemory: true, preconnect: true, earlyImports: true, pauseOnlyWhenLinkBusy: true, h2ConnectionsOnStall: 2, orderProbe: true },
   /** One multiplexed HTTP/2 connection per origin that offers it; browser-style HTTP/1.1 elsewhere. */
   h2: { ...base, name: 'h2', http2: true, priorities: true },
 };

@@ -71,6 +71,11 @@ export interface Dispatch {
   readonly pipelined: boolean;
   /** `false` asks the server to close after this response (HTTP/1.0-style). */
   readonly keepAlive: boolean;
+  /**
+   * Report a digest of the response body (`ResponseEndInfo.digest`): asked only on origins not
+   * yet proven to keep order (response-fingerprint.ts), so a proven origin's responses cost nothing.
+   */
+  readonly fingerprint: boolean;
 }
 
 export interface ConnectionInfo {
@@ -88,6 +93,12 @@ export interface ResponseStartInfo {
   httpVersion: string;
   /** False when the server will close after this response (`Connection: close`, or HTTP/1.0 without keep-alive). */
   keepAlive: boolean;
+  /**
+   * The head said `Connection: keep-alive` in so many words (nginx, Apache and Node do on every
+   * HTTP/1.1 response). undici keeps a connection open after a `HEAD` only then, so the framing
+   * probe (order-probe.ts) waits for it. Optional: absent means not said.
+   */
+  announcesKeepAlive?: boolean;
   /** Declared body length, when the server sent one. */
   contentLength?: number;
   /** `max=N` of a `Keep-Alive` header: requests the server allows on this connection after this one. */
@@ -107,6 +118,12 @@ export interface ResponseEndInfo {
    * connection (`connectionClosed` with an `E_DESYNC` error). @default true
    */
   confirmed?: boolean;
+  /**
+   * A digest of the body bytes as received (any collision-resistant hash, the same for every
+   * response of one transport), when the dispatch asked for it (`Dispatch.fingerprint`). A
+   * transport that cannot hash omits it: the response then gets no fingerprint.
+   */
+  digest?: string;
 }
 
 /** Time source. Tests pass a fake one; the host passes `performance.now`. */

@@ -34,6 +34,8 @@ describeWithNginx('getlist against nginx origins: almanac-median over 10 loopbac
     ['getlist', 'https'],
     ['h2', 'https'],
   ] as const)('%s over %s: every request succeeds with the manifest\'s bytes', async (name, scheme) => {
+    const sizes = new Map([page.document, ...page.resources].map((r) => [`${r.origin}${r.path}`, r.size]));
+    const sizeOf = (e: { origin: string; path: string }) => sizes.get(`${e.origin}${e.path}`);
     const logBefore = origins.accessLog().length;
     const run = await loadPage({ url: origins.pageUrl(PAGE, scheme), strategy: strategy(name), transport: { ca: origins.caPem }, timeoutMs: 20_000 });
     const expected = expectedByUrl(scheme);
@@ -50,10 +52,15 @@ describeWithNginx('getlist against nginx origins: almanac-median over 10 loopbac
       expect(new Set(run.requests.map((r) => r.protocol))).toEqual(new Set(['http/1.1']));
     }
     // What nginx logged for this run agrees: each URL once, the manifest's bytes, the protocol seen.
-    const log = await eventually(() => origins.accessLog().slice(logBefore), (l) => l.length >= expected.size);
-    const sizeOf = new Map([page.document, ...page.resources].map((r) => [`${r.origin}${r.path}`, r.size]));
+    // Beside the GETs, only the getlist framing probe's HEADs (src/scheduler/order-probe.ts),
+    // exactly as many as the run counts, each of a URL of the page.
+    const all = await eventually(() => origins.accessLog().slice(logBefore), (l) => l.length >= expected.size + run.orderProbes);
+    const heads = all.filter((e) => e.method === 'HEAD');
+    expect(heads.map((e) => [e.status, sizeOf(e) !== undefined])).toEqual(heads.map(() => [200, true]));
+    expect(heads).toHaveLength(run.orderProbes);
+    const log = all.filter((e) => e.method !== 'HEAD');
     expect(log).toHaveLength(expected.size);
-    for (const e of log) expect([e.path, e.status, e.bytes]).toEqual([e.path, 200, sizeOf.get(`${e.origin}${e.path}`)]);
+    for (const e of log) expect([e.path, e.status, e.bytes]).toEqual([e.path, 200, sizeOf(e)]);
     expect(new Set(log.map((e) => e.protocol))).toEqual(new Set([scheme === 'https' ? 'HTTP/2.0' : 'HTTP/1.1']));
     // Persistent connections: some connection carried more than one request.
     expect(Math.max(...log.map((e) => e.connectionRequests))).toBeGreaterThan(1);

@@ -16,6 +16,8 @@ export interface ServedRequest {
   status: number;
   /** Body bytes written (after compression). */
   wireBytes: number;
+  /** `GET`, or `HEAD` (getlist's framing probe, src/scheduler/order-probe.ts, or Chromium's own). */
+  method: string;
   encoding: string | undefined;
   userAgent: string;
 }
@@ -134,7 +136,7 @@ export async function startCatchAllOrigin(): Promise<CatchAllOrigin> {
     if (answer && fixture?.compress) headers['vary'] = 'Accept-Encoding';
     res.writeHead(status, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
-    log.push({ url, status, wireBytes: body.length, encoding, userAgent: String(req.headers['user-agent'] ?? '') });
+    log.push({ url, status, wireBytes: req.method === 'HEAD' ? 0 : body.length, method: req.method ?? 'GET', encoding, userAgent: String(req.headers['user-agent'] ?? '') });
   };
   const cert = testCert();
   const plain = http.createServer(handler);

@@ -23,6 +23,7 @@ const CHROMIUM_SERVICE_HOST = /(^|\.)(google\.com|googleapis\.com|gvt1\.com|gsta
 interface GetlistRun {
   requests: Array<{ url: string; bytes: number; decodedBytes: number; status: number; error?: unknown }>;
   skipped: Array<{ url: string; reason: string }>;
+  orderProbes: number;
 }
 
 describeE2e('fidelity: getlist load against Chromium 156 on the real-world corpus', () => {
@@ -68,7 +69,13 @@ describeE2e('fidelity: getlist load against Chromium 156 on the real-world corpu
     origin.serve(fixture);
     const off = await served(() => loadInChromium(fixture.url, origin.port, false, dirs));
     const on = await served(() => loadInChromium(fixture.url, origin.port, true, dirs));
-    const gl = await served(() => getlistLoad(fixture));
+    const probed = await served(() => getlistLoad(fixture));
+    // The framing probe's HEADs (src/scheduler/order-probe.ts) are no fetch of the page: the run
+    // counts them, and the server saw exactly as many, of URLs getlist then fetched.
+    const heads = probed.log.filter((e) => e.method === 'HEAD');
+    expect(heads).toHaveLength(probed.result.orderProbes);
+    expect(heads.every((h) => probed.result.requests.some((r) => r.url === h.url))).toBe(true);
+    const gl = { ...probed, log: probed.log.filter((e) => e.method !== 'HEAD') };
 
     // The witness agrees with getlist's own report: the URLs it fetched and the wire bytes of each.
     const reported = gl.result.requests.map((r) => r.url).sort();

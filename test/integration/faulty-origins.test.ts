@@ -124,7 +124,9 @@ test('an out-of-order origin serving a document and images only is never pipelin
         expect({ visit, path: res.path, sha: sha(got) }).toEqual({ visit, path: res.path, sha: sha(res.body) });
       }
     }
-    expect(memory.get(server.origin)?.pipelining).toBeUndefined();
+    // Never proven; and since the framing and fingerprint proofs (order-probe.ts,
+    // response-fingerprint.ts) the swap is seen on the first visit and the origin demoted.
+    expect(memory.get(server.origin)?.pipelining).toBe('bad');
   } finally {
     await server.close();
   }

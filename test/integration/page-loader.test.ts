@@ -11,9 +11,13 @@ describe('loadPage (GETALL without the server\'s help)', () => {
     try {
       const page = getPage('mcmanus-159');
       const run = await loadPage({ url: `${server.origin}${page.path}`, strategy: strategy(name) });
-      const seen = server.requestLog.map((r) => r.path).sort();
+      // The page's GETs, each once; beside them only the framing probe's HEADs (order-probe.ts),
+      // exactly as many as the run counts.
+      const seen = server.requestLog.filter((r) => r.method !== 'HEAD').map((r) => r.path).sort();
       const expected = [page.path, ...page.resources.map((r) => r.path)].sort();
       expect(seen).toEqual(expected);
+      expect(server.requestLog.filter((r) => r.method === 'HEAD').length).toBe(run.orderProbes);
+      expect(server.requestLog.every((r) => r.method === 'GET' || r.method === 'HEAD')).toBe(true);
       expect(run.errors).toBe(0);
       // Late discovery: a resource named only inside a stylesheet is discovered once that sheet's
       // body arrives — after its first byte, never earlier.

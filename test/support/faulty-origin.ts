@@ -29,6 +29,13 @@ export interface Fault {
   interim?: Array<100 | 103>;
   /** Answer requests that arrive together in reverse order. */
   outOfOrder?: boolean;
+  /** Say `Connection: keep-alive` on every response, as nginx, Apache and Node do. */
+  announceKeepAlive?: boolean;
+  /**
+   * Turn Nagle's algorithm off (nginx's `tcp_nodelay on`). Otherwise a short response (a HEAD's)
+   * holds the next one until the client's delayed ACK, tens of ms on loopback.
+   */
+  noDelay?: boolean;
   /** One resource (`victim`) misbehaves like this. */
   victim?:
     | { kind: 'rst-after-headers'; always: boolean }
@@ -57,6 +64,11 @@ export interface FaultyOrigin {
   /** The misbehaving resource, when the fault has one. */
   victimPath: string | undefined;
   log: LoggedRequest[];
+  /**
+   * Gives every resource whose path matches `which` a new body of the same length (a new fill
+   * byte), as a deploy between two visits would: only the bytes tell old from new.
+   */
+  change(which: (path: string) => boolean): void;
   close(): Promise<void>;
 }
 
@@ -103,6 +115,7 @@ export async function startFaultyOrigin(fault: Fault, count = 12, victimIndex = 
 
   const server = net.createServer((socket) => {
     sockets.add(socket);
+    if (fault.noDelay) socket.setNoDelay(true);
     const conn = nextConn++;
     const timers = new Set<NodeJS.Timeout>();
     const later = (ms: number, fn: () => void) => {
@@ -150,7 +163,7 @@ export async function startFaultyOrigin(fault: Fault, count = 12, victimIndex = 
       const headers: Array<[string, string]> = [['Content-Type', type]];
       const last = fault.closeAfter !== undefined && served >= fault.closeAfter;
       if (fault.keepAliveMax && fault.closeAfter !== undefined) headers.push(['Keep-Alive', `timeout=5, max=${fault.closeAfter - served}`]);
-      if (fault.http10?.keepAlive) headers.push(['Connection', 'keep-alive']);
+      if (fault.http10?.keepAlive || (fault.announceKeepAlive && !last)) headers.push(['Connection', 'keep-alive']);
       if (last && fault.announceClose) headers.push(['Connection', 'close']);
       const interim = (fault.interim ?? []).map((s) => (s === 100 ? head(100, [], 'Continue') : head(103, [['Link', '</r/0.css>; rel=preload; as=style']], 'Early Hints'))).join('');
       if (req.path === victimPath && fault.victim) {
@@ -280,6 +293,9 @@ export async function startFaultyOrigin(fault: Fault, count = 12, victimIndex = 
     resources,
     victimPath,
     log,
+    change: (which) => {
+      for (const r of resources) if (which(r.path)) r.body = Buffer.alloc(r.body.length, r.body[0] === undefined ? 0x61 : r.body[0] + 0x20);
+    },
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));

@@ -73,5 +73,6 @@ export function rowUrlsMatch(rows: readonly DrawnRow[], record: PageRecord): { d
  * port) among the host's requests logged from `from` on.
  */
 export function replayConnectionsLogged(requests: readonly SiteRequest[], from: number): number {
+  // A framing probe's HEAD shares its connection with the GET behind it, so it adds no connection.
   return new Set(requests.slice(from).filter(isFromHost).map((r) => `${r.origin} ${r.remotePort}`)).size;
 }
