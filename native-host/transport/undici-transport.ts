@@ -59,6 +59,8 @@ interface Conn {
   heldAt: number;
   /** The TCP handshake time, ms: one round trip. */
   rttMs: number;
+  /** An https: origin. */
+  secure: boolean;
   /** HTTP/1.1: the socket is corked until this tick's requests are written (`cork`). */
   corked: boolean;
 }
@@ -105,11 +107,26 @@ export class UndiciTransport implements TransportPort, FlightHost {
    * (src/scheduler/priority-signal.ts). Never cookies or credentials. Built once per combination.
    */
   private readonly headers = new Map<string, Record<string, string>>();
+  /** The same without a `priority` field (every HTTP/1.1 request), by resource type: no key to build per request. */
+  private readonly plainHeaders = { http: new Map<string | undefined, Record<string, string>>(), https: new Map<string | undefined, Record<string, string>>() };
   private readonly prioritySignals: ReadonlyMap<PriorityClass, string> = new Map(PRIORITY_SIGNALS);
 
   constructor(readonly options: UndiciTransportOptions = {}) {}
 
   private headersFor(resourceType: string | undefined, secure: boolean, priority: PriorityClass | undefined): Record<string, string> {
+    if (priority === undefined) {
+      const byType = secure ? this.plainHeaders.https : this.plainHeaders.http;
+      let h = byType.get(resourceType);
+      if (!h) {
+        h = this.headersBuilt(resourceType, secure, undefined);
+        byType.set(resourceType, h);
+      }
+      return h;
+    }
+    return this.headersBuilt(resourceType, secure, priority);
+  }
+
+  private headersBuilt(resourceType: string | undefined, secure: boolean, priority: PriorityClass | undefined): Record<string, string> {
     const accept = acceptFor(resourceType);
     const signal = priority === undefined ? undefined : this.prioritySignals.get(priority);
     const key = `${secure ? 's' : ''}${accept}|${signal ?? ''}`;
@@ -237,7 +254,8 @@ export class UndiciTransport implements TransportPort, FlightHost {
           const conn: Conn = {
             id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding,
             prioritySignals: options.prioritySignals === true && handshake.protocol === 'h2', closed: false,
-            framing: undefined, trusted: 0, heldSeq: [], heldId: [], heldAt: 0, rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0, corked: false,
+            framing: undefined, trusted: 0, heldSeq: [], heldId: [], heldAt: 0, rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0,
+            secure: origin.startsWith('https:'), corked: false,
           };
           if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
           this.conns.set(id, conn);
@@ -280,7 +298,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
         origin: conn.origin,
         path: req.path,
         method: req.method as Dispatcher.HttpMethod,
-        headers: this.headersFor(req.resourceType, conn.origin.startsWith('https:'), conn.prioritySignals ? req.priority : undefined),
+        headers: this.headersFor(req.resourceType, conn.secure, conn.prioritySignals ? req.priority : undefined),
         // The scheduler decides what is pipelined; undici must not hold requests back itself.
         blocking: false,
         // `reset: true` sends `Connection: close`. HEAD must say false explicitly or undici closes.
