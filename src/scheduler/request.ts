@@ -54,6 +54,12 @@ export interface ScheduledRequest {
   failedAttempts: number;
   /** Set when a previous attempt was lost with its connection (RFC 9112 §9.3.2 rules apply). */
   retrying: boolean;
+  /**
+   * The last attempt whose answer was unusable (discarded with a desynchronised connection, or a
+   * bad response) failed with this: what the request settles with if a later attempt is only lost
+   * unanswered (retry-policy.ts `lostError`).
+   */
+  answerError: unknown;
 }
 
 /** The outcome of one request, as reported to observers and printed by the CLI. */
@@ -139,6 +145,7 @@ export function createRequest(spec: RequestSpec, id: number, now: number, urls?:
     attempts: 0,
     failedAttempts: 0,
     retrying: false,
+    answerError: undefined,
   };
 }
 

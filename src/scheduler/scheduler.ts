@@ -608,6 +608,9 @@ export class Scheduler implements TransportHandler {
     const req = d.request;
     const o = d.conn.origin;
     const code = errorCodeOf(error);
+    // An answer arrived and could not be used (discarded with a desync, a bad response): the cause
+    // to report if a later send is only lost.
+    if ((discarded && d.firstByteAt !== undefined) || code === 'E_BAD_RESPONSE') req.answerError = error;
     const decision = this.closed
       ? 'fail'
       : decideRetry({
