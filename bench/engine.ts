@@ -23,6 +23,7 @@ import { ENGINE_BENCHMARKS, ENGINE_COMMAND, parseEngineArgs } from './engine/eng
 import { BenchRunError } from './run/bench-run-error';
 import { runDemoComparison } from './engine/demo-comparison';
 import { judgeGoals, type EngineResults } from './engine/goals';
+import { isContenderWorker, serveContender } from './engine/contender-worker';
 import { runLoopbackThroughput } from './engine/loopback-throughput';
 import { collectMeta, loadNow } from './engine/meta';
 import { formatReport } from './engine/report';
@@ -66,17 +67,23 @@ async function main(): Promise<void> {
   process.stdout.write(args.json ? `${JSON.stringify(doc, null, 2)}\n` : `\n${formatReport(results, goals, meta)}\n`);
 }
 
-main().then(
-  () => {
-    process.exitCode = 0;
-  },
-  (err: unknown) => {
-    if (err instanceof BenchRunError && err.code === 'E_BENCH_USAGE') {
-      process.stderr.write(`bench:engine: ${err.code}: ${err.message}\n`);
-      process.exitCode = 2;
-      return;
-    }
-    process.stderr.write(`bench:engine crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+// A loopback contender's worker thread runs this same bundle (bench/engine/contender-worker.ts).
+if (isContenderWorker()) serveContender();
+else void run();
+
+function run(): Promise<void> {
+  return main().then(
+    () => {
+      process.exitCode = 0;
+    },
+    (err: unknown) => {
+      if (err instanceof BenchRunError && err.code === 'E_BENCH_USAGE') {
+        process.stderr.write(`bench:engine: ${err.code}: ${err.message}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      process.stderr.write(`bench:engine crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -10,16 +10,19 @@
  * `maxOutstanding: 100` (room for h2 streams), so undici's `pipelining` is 100 on that side; the
  * scheduler itself caps HTTP/1.1 connections at 16 outstanding, so the wire depth is 16 for both.
  *
- * Each contender gets one untimed warm-up run, then they alternate (A B, B A, A B, …) so drift in
+ * Each contender runs in a worker thread of its own (contender-worker.ts): its own V8 isolate, so
+ * neither inherits the JIT state and heap the other's runs left in shared code (undici, Node's
+ * streams). Each gets one untimed warm-up run, then they alternate (A B, B A, A B, …) so drift in
  * machine load hits both. The reported ratio is the median of the per-round ratios (each round's
  * getlist run over the undici run next to it): pairing cancels slow drift in machine load that a
  * ratio of overall medians would not. The server counts connections per run, and a run
  * that did not use exactly 6 connections or had errors is flagged in the results.
  */
 import { strategy } from '../../src/scheduler';
-import { getlistRun, plainUndici, type ContenderRun } from './loopback-contenders';
+import { startContenderWorker, type ContenderWorker, type WorkerRun } from './contender-worker';
+import type { ContenderRun } from './loopback-contenders';
 import { startLoopbackServer, type LoopbackServer } from './loopback-server';
-import { mainThreadCpuMs, median, progress, round } from './stats';
+import { median, progress, round } from './stats';
 
 export interface ThroughputOptions {
   rounds?: number;
@@ -32,7 +35,7 @@ export interface ContenderSummary {
   samplesRequestsPerSec: number[];
   /** Connections seen by the server, per timed run. */
   serverConnections: number[];
-  /** Median main-thread CPU per request (µs): the client's cost, the server runs in a worker. Linux only. */
+  /** Median CPU per request (µs) of the contender's own thread: the client's cost, the server runs in another worker. Linux only. */
   clientCpuUsPerRequest: number | undefined;
   errors: number;
 }
@@ -74,14 +77,11 @@ interface TimedRun extends ContenderRun {
   cpuMs: number | undefined;
 }
 
-async function timed(server: LoopbackServer, run: () => Promise<ContenderRun>): Promise<TimedRun> {
+async function timed(server: LoopbackServer, run: () => Promise<WorkerRun>): Promise<TimedRun> {
   await server.takeCounts();
-  const cpu0 = mainThreadCpuMs();
   const r = await run();
-  const cpu1 = mainThreadCpuMs();
   const c = await server.takeCounts();
-  const cpuMs = cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0;
-  return { ...r, serverConnections: c.connections, served: c.requests, cpuMs };
+  return { ...r, serverConnections: c.connections, served: c.requests };
 }
 
 async function measureVariant(server: LoopbackServer, bodyBytes: number, requests: number, rounds: number): Promise<ThroughputVariant> {
@@ -89,11 +89,21 @@ async function measureVariant(server: LoopbackServer, bodyBytes: number, request
   const connections = s.maxConnectionsPerOrigin;
   const depth = s.maxPipelineDepth;
   const paths = Array.from({ length: requests }, (_, i) => `/b/${bodyBytes}/${i}`);
-  const urls = paths.map((p) => `${server.origin}${p}`);
-  const run: Record<Contender, () => Promise<ContenderRun>> = {
-    undici: () => plainUndici(server.origin, paths, connections, depth),
-    getlist: () => getlistRun(urls, s),
+  const workers: Record<Contender, ContenderWorker> = {
+    undici: startContenderWorker('undici', server.origin, paths),
+    getlist: startContenderWorker('getlist', server.origin, paths),
   };
+  try {
+    return await measureRounds(server, workers, bodyBytes, requests, rounds, connections, depth);
+  } finally {
+    await Promise.all([workers.undici.close(), workers.getlist.close()]);
+  }
+}
+
+async function measureRounds(
+  server: LoopbackServer, workers: Record<Contender, ContenderWorker>, bodyBytes: number, requests: number, rounds: number, connections: number, depth: number,
+): Promise<ThroughputVariant> {
+  const run: Record<Contender, () => Promise<WorkerRun>> = { undici: () => workers.undici.run(), getlist: () => workers.getlist.run() };
   // Untimed full-size warm-up of each: JIT, heap growth and the server's own warm-up.
   await run.undici();
   await run.getlist();

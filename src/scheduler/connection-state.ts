@@ -86,8 +86,8 @@ export interface ConnState {
   budget: number | undefined;
   /** Responses that ended on it. */
   served: number;
-  /** Ended responses waiting to be confirmed, in order (a set: confirmed ones leave in O(1)). */
-  readonly held: Set<HeldResponse>;
+  /** Ended responses waiting to be confirmed (held-responses.ts keeps them). */
+  held: number;
 }
 
 export interface OriginState {

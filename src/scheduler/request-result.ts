@@ -4,7 +4,7 @@ import type { RequestResult, ScheduledRequest } from './request';
 
 /** The public outcome of a request, from its final attempt (if it got one). */
 export function toResult(req: ScheduledRequest, d: DispatchState | undefined, bytes: number, doneAt: number, error: SchedulerError | undefined): RequestResult {
-  return {
+  const result: RequestResult = {
     id: req.id,
     url: req.url,
     method: req.method,
@@ -24,6 +24,8 @@ export function toResult(req: ScheduledRequest, d: DispatchState | undefined, by
     attempts: req.attempts,
     protocol: d?.conn.protocol,
     error: error ? toErrorInfo(error) : undefined,
-    ...(d?.earlyHints ? { earlyHints: d.earlyHints } : {}),
   };
+  // Assigned, not spread into the literal: this runs once per request, and a spread copies.
+  if (d?.earlyHints) result.earlyHints = d.earlyHints;
+  return result;
 }

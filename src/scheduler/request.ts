@@ -1,5 +1,6 @@
 import { SchedulerError, type ErrorInfo } from './errors';
 import { isPriorityClass, type PriorityClass } from './priority';
+import type { RequestUrls, SplitUrl } from './request-url';
 
 /** What a caller asks for. Everything but `url` and `priority` has a default. */
 export interface RequestSpec {
@@ -37,6 +38,8 @@ export interface ScheduledRequest {
   readonly origin: string;
   /** Path plus query, as sent on the request line. */
   readonly path: string;
+  /** The port connected to (the scheme's default when the URL names none). */
+  readonly port: number;
   readonly discoveredAt: number;
   readonly queuedAt: number;
   /** `RequestSpec.order`: the queue's key within a lane (undefined: arrival order). */
@@ -61,6 +64,12 @@ export interface ScheduledRequest {
    * it is counted in `SchedulerStats.orderProbes`, never reported as a result, never retried.
    */
   readonly orderProbe: boolean;
+  /**
+   * The last attempt whose answer was unusable (discarded with a desynchronised connection, or a
+   * bad response) failed with this: what the request settles with if a later attempt is only lost
+   * unanswered (retry-policy.ts `lostError`).
+   */
+  answerError: unknown;
 }
 
 /** The outcome of one request, as reported to observers and printed by the CLI. */
@@ -106,15 +115,15 @@ export function originOf(url: URL): string {
   return `${url.protocol}//${url.host}`;
 }
 
-/** Validates a spec and builds the tracked request. Throws `SchedulerError` with a stable code. */
-export function createRequest(spec: RequestSpec, id: number, now: number): ScheduledRequest {
+/**
+ * Validates a spec and builds the tracked request. Throws `SchedulerError` with a stable code.
+ * `urls` splits URLs of origins parsed before without parsing them again (request-url.ts).
+ */
+export function createRequest(spec: RequestSpec, id: number, now: number, urls?: RequestUrls): ScheduledRequest {
   if (!spec || typeof spec !== 'object') {
     throw new SchedulerError('E_INVALID_URL', `expected a request object, got ${spec === null ? 'null' : typeof spec}`);
   }
-  const url = parseUrl(spec.url);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new SchedulerError('E_UNSUPPORTED_SCHEME', `only http: and https: URLs can be scheduled, got ${url.protocol}`);
-  }
+  const split = (typeof spec.url === 'string' ? urls?.lookup(spec.url) : undefined) ?? parseAndSplit(spec.url, urls);
   const method = spec.method ?? 'GET';
   if (method !== 'GET' && (typeof method !== 'string' || !TOKEN.test(method) || method !== method.toUpperCase())) {
     throw new SchedulerError('E_INVALID_METHOD', `expected an upper-case HTTP method token, got ${JSON.stringify(method)}`);
@@ -128,14 +137,14 @@ export function createRequest(spec: RequestSpec, id: number, now: number): Sched
   if (spec.expectedSize !== undefined && !(Number.isFinite(spec.expectedSize) && spec.expectedSize >= 0)) {
     throw new SchedulerError('E_INVALID_OPTION', `expectedSize must be a non-negative number of bytes, got ${String(spec.expectedSize)}`);
   }
-  const { href, origin, path } = splitUrl(url);
   return {
     id,
-    url: href,
+    url: split.href,
     method,
     priority: spec.priority,
-    origin,
-    path,
+    origin: split.origin,
+    path: split.path,
+    port: split.port,
     discoveredAt: typeof spec.discoveredAt === 'number' && Number.isFinite(spec.discoveredAt) ? spec.discoveredAt : now,
     queuedAt: now,
     order: spec.order,
@@ -148,7 +157,19 @@ export function createRequest(spec: RequestSpec, id: number, now: number): Sched
     retrying: false,
     knownFingerprint: undefined,
     orderProbe: false,
+    answerError: undefined,
   };
+}
+
+/** The full parse: an http(s) URL or a coded error. */
+function parseAndSplit(raw: unknown, urls: RequestUrls | undefined): SplitUrl {
+  const url = parseUrl(raw);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new SchedulerError('E_UNSUPPORTED_SCHEME', `only http: and https: URLs can be scheduled, got ${url.protocol}`);
+  }
+  const split = splitUrl(url);
+  if (split.canonical) urls?.remember(split.origin, split.port);
+  return split;
 }
 
 function parseUrl(raw: unknown): URL {
@@ -163,17 +184,18 @@ function parseUrl(raw: unknown): URL {
 }
 
 /**
- * The request URL without its fragment, its origin, and the request target. For http(s) URLs
- * without credentials the serialised href is `origin + path + search (+ hash)`, so two getters
- * suffice (this runs once per request); otherwise the components are read one by one.
+ * The request URL without its fragment, its origin, the request target and the port. For http(s)
+ * URLs without credentials the serialised href is `origin + path + search (+ hash)` (`canonical`),
+ * so two getters suffice; otherwise the components are read one by one.
  */
-function splitUrl(url: URL): { href: string; origin: string; path: string } {
+function splitUrl(url: URL): SplitUrl & { canonical: boolean } {
   const full = url.href;
   const hashAt = full.indexOf('#');
   const href = hashAt < 0 ? full : full.slice(0, hashAt);
   const origin = url.origin;
+  const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   if (href.startsWith(origin) && href.charCodeAt(origin.length) === 47 /* '/' */) {
-    return { href, origin, path: href.slice(origin.length) };
+    return { href, origin, path: href.slice(origin.length), port, canonical: true };
   }
-  return { href, origin: originOf(url), path: `${url.pathname}${url.search}` };
+  return { href, origin: originOf(url), path: `${url.pathname}${url.search}`, port, canonical: false };
 }

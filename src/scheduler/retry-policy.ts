@@ -62,12 +62,22 @@ export function decideRetry(a: LostAttempt, error: unknown): RetryDecision {
  * The error a request settles with when its last attempt was lost: the real cause (a timeout, a
  * bad response, a desync) keeps its own code; otherwise `E_CONNECTION_LOST`, or `E_NOT_RETRYABLE`
  * for a request that is never replayed.
+ *
+ * A last attempt lost unanswered (a keep-alive close, a neighbour's failure) is not the cause when
+ * an earlier attempt was answered unusably (`req.answerError`): a request whose every answer was
+ * a desync settles with `E_DESYNC` whether or not its last send happened to meet a closing
+ * connection first — which, on a server that closes after N requests, depends only on timing.
  */
 export function lostError(req: ScheduledRequest, error: unknown): SchedulerError {
   const code = errorCodeOf(error);
   const message = toErrorInfo(error).message;
   if (code !== undefined && RESPONSE_ERROR_CODES.has(code)) {
     return new SchedulerError(code as ResponseErrorCode, `${message} (after ${req.attempts} attempt(s))`, code);
+  }
+  const earlier = errorCodeOf(req.answerError);
+  if (earlier !== undefined && RESPONSE_ERROR_CODES.has(earlier)) {
+    const cause = toErrorInfo(req.answerError).message;
+    return new SchedulerError(earlier as ResponseErrorCode, `${cause} (after ${req.attempts} attempt(s); the last was lost unanswered: ${message})`, earlier);
   }
   const why: SchedulerErrorCode = req.idempotent ? 'E_CONNECTION_LOST' : 'E_NOT_RETRYABLE';
   return new SchedulerError(why, `connection lost after ${req.attempts} attempt(s): ${message}`, code);

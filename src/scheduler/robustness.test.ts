@@ -166,6 +166,34 @@ describe('unconfirmed responses and desync', () => {
     expect(t.transport.sent).toHaveLength(MAX_SENDS);
   });
 
+  test('a request whose answers all desync fails with E_DESYNC even when its last send is lost unanswered (a keep-alive close)', () => {
+    // A server that closes each connection after N responses: whether the last send meets a
+    // closing connection is timing; the cause is that no answer could be trusted.
+    const t = setup(strategy('serial'));
+    t.add('/bad');
+    for (let conn = 1; conn < MAX_SENDS; conn++) {
+      t.ready(conn);
+      t.finish('/bad', false);
+      t.scheduler.connectionClosed(conn, coded('E_DESYNC', 'surplus'));
+    }
+    t.ready(MAX_SENDS);
+    t.scheduler.connectionClosed(MAX_SENDS, coded('UND_ERR_SOCKET', 'other side closed'));
+    expect(t.transport.sent).toHaveLength(MAX_SENDS);
+    expect({ code: t.result('/bad')?.error?.code, message: t.result('/bad')?.error?.message }).toEqual({
+      code: 'E_DESYNC', message: expect.stringContaining('the last was lost unanswered') as string,
+    });
+  });
+
+  test('a request only ever lost unanswered still fails with E_CONNECTION_LOST', () => {
+    const t = setup(strategy('serial'));
+    t.add('/gone');
+    for (let conn = 1; conn <= MAX_SENDS; conn++) {
+      t.ready(conn);
+      t.scheduler.connectionClosed(conn, coded('UND_ERR_SOCKET', 'other side closed'));
+    }
+    expect(t.result('/gone')?.error?.code).toBe('E_CONNECTION_LOST');
+  });
+
   test('a bad response head keeps its own code; the request behind it is collateral and re-queued', () => {
     const t = setup(strategy('pipelined', { probeSuccesses: 0 }));
     t.add('/warm');

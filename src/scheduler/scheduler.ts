@@ -1,4 +1,4 @@
-import { isBadPort, portOf } from '../targets/bad-ports';
+import { isBadPort } from '../targets/bad-ports';
 import { createOrigin, type ConnState, type DispatchState, type HeldResponse, type OriginState } from './connection-state';
 import { contentTypeContradicts, expectedFamily, isOrderProof } from './content-type-check';
 import { DeliveryMeter } from './delivery-meter';
@@ -15,6 +15,7 @@ import { isLowLatency } from './priority';
 import { createRequest, isPipelinable, type RequestResult, type RequestSpec, type ScheduledRequest } from './request';
 import { MemoryBudgets, applyBudget, keepAliveBudget, observeBudget, type BudgetObservation, type OriginBudgets } from './request-budget';
 import { RememberedBudgets } from './remembered-budgets';
+import { RequestUrls } from './request-url';
 import { toResult } from './request-result';
 import { canPair, fingerprintOf, pairVerdict, type FingerprintPair, type PairEnd } from './response-fingerprint';
 import { collateralError, decideRetry, isDesync, isFinalError, lostError } from './retry-policy';
@@ -90,6 +91,8 @@ export class Scheduler implements TransportHandler {
   private readonly budgets: OriginBudgets;
   private readonly allowUnsafePorts: boolean;
   private readonly held = new HeldResponses();
+  /** Origins parsed before, so their URLs are split without a parse (request-url.ts). */
+  private readonly urls = new RequestUrls();
   private readonly origins = new Map<string, OriginState>();
   private readonly conns = new Map<number, ConnState>();
   private readonly dispatches = new Map<number, DispatchState>();
@@ -139,11 +142,11 @@ export class Scheduler implements TransportHandler {
     if (this.queued >= this.maxQueued) {
       throw new SchedulerError('E_QUEUE_FULL', `more than ${this.maxQueued} requests waiting; refusing ${spec?.url}`);
     }
-    const req = createRequest(spec, this.nextRequestId, this.clock.now());
+    const req = createRequest(spec, this.nextRequestId, this.clock.now(), this.urls);
     this.nextRequestId += 1;
     this.queued += 1;
     this.unsettled += 1;
-    const port = portOf(new URL(req.origin));
+    const port = req.port;
     if (!this.allowUnsafePorts && isBadPort(port)) {
       // Settled, not thrown: a page that names such a URL still gets every other result.
       this.fail(req, new SchedulerError('E_UNSAFE_PORT', `port ${port} is one browsers refuse to connect to (Fetch "bad ports"); not fetching ${req.url}`));
@@ -290,7 +293,7 @@ export class Scheduler implements TransportHandler {
    * it unseen. `responseConfirmed` retires it then.
    */
   private retire(c: ConnState): void {
-    if (c.held.size > 0) return;
+    if (c.held > 0) return;
     // Every request on it was answered and no surplus arrived, so what it still holds is confirmed.
     this.forgetConnection(c);
     this.transport.closeConnection(c.id);
@@ -313,7 +316,7 @@ export class Scheduler implements TransportHandler {
     }
     if (c.protocol === 'http/1.1') {
       if (info.keepAliveMax !== undefined) this.learnBudget(c.origin.origin, { kind: 'keep-alive-max', requests: keepAliveBudget(c, info.keepAliveMax) });
-      if ((c.outstanding.length > 1 || c.held.size > 0) && contentTypeContradicts(d.request.resourceType, info.contentType, info.status)) {
+      if ((c.outstanding.length > 1 || c.held > 0) && contentTypeContradicts(d.request.resourceType, info.contentType, info.status)) {
         this.contentTypeMismatch(c, d, info.contentType as string);
         return;
       }
@@ -617,7 +620,7 @@ export class Scheduler implements TransportHandler {
   private open(o: OriginState): void {
     const c: ConnState = {
       id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, blockers: 0,
-      draining: false, gate: undefined, budget: this.budgets.get(o.origin)?.budget, served: 0, held: new Set(), lastDataAt: undefined,
+      draining: false, gate: undefined, budget: this.budgets.get(o.origin)?.budget, served: 0, held: 0, lastDataAt: undefined,
     };
     o.conns.push(c);
     this.conns.set(c.id, c);
@@ -708,6 +711,9 @@ export class Scheduler implements TransportHandler {
     if (req.orderProbe) return;
     const o = d.conn.origin;
     const code = errorCodeOf(error);
+    // An answer arrived and could not be used (discarded with a desync, a bad response): the cause
+    // to report if a later send is only lost.
+    if ((discarded && d.firstByteAt !== undefined) || code === 'E_BAD_RESPONSE') req.answerError = error;
     const decision = this.closed
       ? 'fail'
       : decideRetry({
