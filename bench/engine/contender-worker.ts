@@ -12,9 +12,9 @@
 import { readFileSync } from 'node:fs';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { strategy } from '../../src/scheduler';
-import { getlistRun, plainUndici, type ContenderRun } from './loopback-contenders';
+import { getlistRun, plainUndici, plainUndiciPool, type ContenderRun } from './loopback-contenders';
 
-export type ContenderName = 'undici' | 'getlist';
+export type ContenderName = 'undici' | 'undici-pool' | 'getlist';
 
 interface ContenderData {
   role: 'loopback-contender';
@@ -77,7 +77,10 @@ export function serveContender(): void {
   const urls = data.paths.map((p) => `${data.origin}${p}`);
   port.on('message', () => {
     const cpu0 = threadCpuMs();
-    const run = data.who === 'undici' ? plainUndici(data.origin, data.paths, s.maxConnectionsPerOrigin, s.maxPipelineDepth) : getlistRun(urls, s);
+    const run =
+      data.who === 'undici' ? plainUndici(data.origin, data.paths, s.maxConnectionsPerOrigin, s.maxPipelineDepth)
+      : data.who === 'undici-pool' ? plainUndiciPool(data.origin, data.paths, s.maxConnectionsPerOrigin, s.maxPipelineDepth)
+      : getlistRun(urls, s);
     run.then(
       (r) => {
         const cpu1 = threadCpuMs();

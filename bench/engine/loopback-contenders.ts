@@ -4,7 +4,10 @@
  * both consume bodies the same way (undici's dispatch-handler API, counting bytes, no copies):
  *
  * - `plainUndici`: N `Client`s, each `pipelining: depth`, requests assigned round-robin and all
- *   handed to undici up front. This is the floor: undici's own queueing and parser, nothing else.
+ *   handed to undici up front: undici's own queueing and parser, nothing else.
+ * - `plainUndiciPool`: undici's `Pool` of N connections at `pipelining: depth`, which hands each
+ *   request to a connection with room as one frees. Per round the faster of the two plain
+ *   contenders is the reference, so getlist is compared with undici at its best.
  * - `getlistRun`: the `getlist` strategy in a run session, driving `UndiciTransport` (one undici `Client` per
  *   connection, the scheduler deciding what is written where), all requests enqueued up front.
  *   Its extra cost is the scheduler plus the transport glue, which is what the goal bounds. The
@@ -18,7 +21,7 @@
  * Timing covers connecting, the whole list, and the last body byte; it excludes building the URL
  * strings and closing the clients.
  */
-import { Client, type Dispatcher } from 'undici';
+import { Client, Pool, type Dispatcher } from 'undici';
 import { strategy, type Strategy } from '../../src/scheduler';
 import { InMemoryOriginMemory } from '../../src/origins/origin-memory';
 import { runSession } from '../../native-host/run/run-session';
@@ -38,11 +41,29 @@ const TIMEOUT_MS = 30_000;
 /** A contender run that takes longer than this is a failure, not a measurement. */
 const RUN_LIMIT_MS = 600_000;
 
+const CLIENT_OPTIONS = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000 };
+
 /** Plain undici: `connections` clients at `pipelining: depth`, requests spread round-robin. */
 export async function plainUndici(origin: string, paths: readonly string[], connections: number, depth: number): Promise<ContenderRun> {
-  const clients = Array.from({ length: connections }, () => new Client(origin, { pipelining: depth, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000 }));
+  const clients = Array.from({ length: connections }, () => new Client(origin, { ...CLIENT_OPTIONS, pipelining: depth }));
+  return dispatchAll(origin, paths, (i) => clients[i % connections] as Dispatcher, clients);
+}
+
+/**
+ * Plain undici's own pool: one `Pool` of `connections` at `pipelining: depth`, every request handed
+ * to it up front; the pool gives each to a connection with room as one frees, so a connection that
+ * runs slow is not left holding a fixed share of the list (the round-robin contender's weakness).
+ */
+export async function plainUndiciPool(origin: string, paths: readonly string[], connections: number, depth: number): Promise<ContenderRun> {
+  const pool = new Pool(origin, { ...CLIENT_OPTIONS, connections, pipelining: depth });
+  return dispatchAll(origin, paths, () => pool, [pool]);
+}
+
+async function dispatchAll(
+  origin: string, paths: readonly string[], pick: (i: number) => Dispatcher, owned: ReadonlyArray<Client | Pool>,
+): Promise<ContenderRun> {
   let opened = 0;
-  for (const c of clients) c.on('connect', () => { opened += 1; });
+  for (const c of owned) c.on('connect', () => { opened += 1; });
   let bytes = 0;
   let errors = 0;
   const t0 = performance.now();
@@ -70,15 +91,14 @@ export async function plainUndici(origin: string, paths: readonly string[], conn
       };
     };
     for (let i = 0; i < paths.length; i++) {
-      const client = clients[i % connections] as Client;
-      client.dispatch(
+      pick(i).dispatch(
         { origin, path: paths[i] as string, method: 'GET', headers: HEADERS, blocking: false, reset: false, idempotent: true, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS },
         handler(),
       );
     }
   });
   const ms = performance.now() - t0;
-  await Promise.all(clients.map((c) => c.close()));
+  await Promise.all(owned.map((c) => c.close()));
   return { ms, requestsPerSec: (paths.length * 1000) / ms, bytes, errors, connections: opened };
 }
 

@@ -2,24 +2,24 @@
  * Goal 2 — loopback throughput: `getlist` must reach ≥ 90% of plain undici's requests/s at the
  * same pipelining depth, on loopback where the network costs nothing and client CPU is the limit.
  *
- * Setup per body size: one server (worker thread, see loopback-server.ts); both contenders use 6
+ * Setup per body size: one server (worker thread, see loopback-server.ts); every contender uses 6
  * connections at depth 16 (the `getlist` preset's `maxConnectionsPerOrigin` and
- * `maxPipelineDepth`). `getlist` runs with its default `probeSuccesses` (2): each origin starts at
- * depth 1, then 2, and reaches 16 after two clean pipelined responses — a few requests out of
- * thousands. Note: because the preset has `http2: true`, the scheduler opens each connection with
+ * `maxPipelineDepth`). getlist's origin is remembered as pipelining-good (loopback-contenders.ts
+ * says why), so it pipelines at full depth from its first request, as undici does. Note: because the preset has `http2: true`, the scheduler opens each connection with
  * `maxOutstanding: 100` (room for h2 streams), so undici's `pipelining` is 100 on that side; the
  * scheduler itself caps HTTP/1.1 connections at 16 outstanding, so the wire depth is 16 for both.
  *
  * Each contender runs in a worker thread of its own (contender-worker.ts): its own V8 isolate, so
  * neither inherits the JIT state and heap the other's runs left in shared code (undici, Node's
- * streams). Each gets one untimed warm-up run, then they alternate (A B, B A, A B, …) so drift in
- * machine load hits both. The reported ratio is the median of the per-round ratios (each round's
- * getlist run over the undici run next to it): pairing cancels slow drift in machine load that a
+ * streams). Plain undici runs two ways (round-robin `Client`s and its `Pool`, loopback-contenders.ts)
+ * and each round compares getlist with the faster of the two. Each gets one untimed warm-up run,
+ * then they take turns in rotated order so drift in machine load hits all. The reported ratio is
+ * the median of the per-round ratios (each round's getlist run over the best undici run beside it): pairing cancels slow drift in machine load that a
  * ratio of overall medians would not. The server counts connections per run, and a run
  * that did not use exactly 6 connections or had errors is flagged in the results.
  */
 import { strategy } from '../../src/scheduler';
-import { startContenderWorker, type ContenderWorker, type WorkerRun } from './contender-worker';
+import { startContenderWorker, type ContenderName, type ContenderWorker, type WorkerRun } from './contender-worker';
 import type { ContenderRun } from './loopback-contenders';
 import { startLoopbackServer, type LoopbackServer } from './loopback-server';
 import { median, progress, round } from './stats';
@@ -45,9 +45,12 @@ export interface ThroughputVariant {
   requests: number;
   connections: number;
   depth: number;
+  /** Plain undici, `Client`s with the list dealt round-robin. */
   undici: ContenderSummary;
+  /** Plain undici's `Pool`. */
+  undiciPool: ContenderSummary;
   getlist: ContenderSummary;
-  /** Median over rounds of (getlist req/s ÷ undici req/s in the same round). */
+  /** Median over rounds of (getlist req/s ÷ the faster plain undici's req/s in the same round). */
   ratio: number;
   /** The per-round ratios the median is taken over. */
   roundRatios: number[];
@@ -66,7 +69,8 @@ const DEFAULT_VARIANTS = [
   { bodyBytes: 64 * 1024, requests: 8_000 },
 ];
 
-type Contender = 'undici' | 'getlist';
+type Contender = ContenderName;
+const CONTENDERS: readonly Contender[] = ['undici', 'undici-pool', 'getlist'];
 
 /** Fastest/slowest round above this flags the variant as noisy. */
 const NOISY_SPREAD = 1.3;
@@ -89,31 +93,28 @@ async function measureVariant(server: LoopbackServer, bodyBytes: number, request
   const connections = s.maxConnectionsPerOrigin;
   const depth = s.maxPipelineDepth;
   const paths = Array.from({ length: requests }, (_, i) => `/b/${bodyBytes}/${i}`);
-  const workers: Record<Contender, ContenderWorker> = {
-    undici: startContenderWorker('undici', server.origin, paths),
-    getlist: startContenderWorker('getlist', server.origin, paths),
-  };
+  const workers = Object.fromEntries(CONTENDERS.map((who) => [who, startContenderWorker(who, server.origin, paths)])) as Record<Contender, ContenderWorker>;
   try {
     return await measureRounds(server, workers, bodyBytes, requests, rounds, connections, depth);
   } finally {
-    await Promise.all([workers.undici.close(), workers.getlist.close()]);
+    await Promise.all(CONTENDERS.map((who) => workers[who].close()));
   }
 }
 
 async function measureRounds(
   server: LoopbackServer, workers: Record<Contender, ContenderWorker>, bodyBytes: number, requests: number, rounds: number, connections: number, depth: number,
 ): Promise<ThroughputVariant> {
-  const run: Record<Contender, () => Promise<WorkerRun>> = { undici: () => workers.undici.run(), getlist: () => workers.getlist.run() };
   // Untimed full-size warm-up of each: JIT, heap growth and the server's own warm-up.
-  await run.undici();
-  await run.getlist();
+  for (const who of CONTENDERS) await workers[who].run();
 
-  const samples: Record<Contender, TimedRun[]> = { undici: [], getlist: [] };
+  const samples: Record<Contender, TimedRun[]> = { undici: [], 'undici-pool': [], getlist: [] };
   const warnings: string[] = [];
   for (let r = 0; r < rounds; r++) {
-    const order: Contender[] = r % 2 === 0 ? ['undici', 'getlist'] : ['getlist', 'undici'];
+    // Rotated, and reversed every other round: each contender takes each place equally often over 6 rounds.
+    const rotated = CONTENDERS.map((_, i) => CONTENDERS[(i + Math.floor(r / 2)) % CONTENDERS.length] as Contender);
+    const order = r % 2 === 0 ? rotated : [...rotated].reverse();
     for (const who of order) {
-      const x = await timed(server, run[who]);
+      const x = await timed(server, () => workers[who].run());
       samples[who].push(x);
       progress(`loopback ${bodyBytes} B round ${r + 1}/${rounds} ${who}: ${Math.round(x.requestsPerSec)} req/s, ${x.serverConnections} conns`);
       if (x.serverConnections !== connections) warnings.push(`${who} round ${r + 1} used ${x.serverConnections} connections (expected ${connections})`);
@@ -129,14 +130,17 @@ async function measureRounds(
     clientCpuUsPerRequest: cpuPerRequest(samples[who], requests),
   });
   const undici = summary('undici');
+  const undiciPool = summary('undici-pool');
   const getlist = summary('getlist');
-  for (const who of ['undici', 'getlist'] as const) {
+  for (const who of CONTENDERS) {
     const rps = samples[who].map((x) => x.requestsPerSec);
     const spread = Math.max(...rps) / Math.min(...rps);
     if (spread > NOISY_SPREAD) warnings.push(`${who} rounds differ by ${Math.round((spread - 1) * 100)}% (machine busy? the ratio is unreliable; rerun on a quiet machine)`);
   }
-  const roundRatios = samples.getlist.map((g, i) => round(g.requestsPerSec / (samples.undici[i] as TimedRun).requestsPerSec));
-  return { bodyBytes, requests, connections, depth, undici, getlist, ratio: round(median(roundRatios)), roundRatios, warnings };
+  // Each round's getlist run against the faster of undici's two ways in that round.
+  const best = (i: number) => Math.max((samples.undici[i] as TimedRun).requestsPerSec, (samples['undici-pool'][i] as TimedRun).requestsPerSec);
+  const roundRatios = samples.getlist.map((g, i) => round(g.requestsPerSec / best(i)));
+  return { bodyBytes, requests, connections, depth, undici, undiciPool, getlist, ratio: round(median(roundRatios)), roundRatios, warnings };
 }
 
 function cpuPerRequest(runs: readonly TimedRun[], requests: number): number | undefined {

@@ -36,13 +36,14 @@ function overheadSection(o: OverheadReport): string {
 function throughputSection(t: ThroughputReport): string {
   const rows = t.variants.flatMap((v) => [
     [`${n(v.bodyBytes)} B × ${n(v.requests)}  undici`, n(v.undici.medianRequestsPerSec), v.undici.samplesRequestsPerSec.map((x) => n(x)).join(' '), v.undici.serverConnections.join(','), n(v.undici.clientCpuUsPerRequest ?? Number.NaN, 1), '—'],
+    [`${n(v.bodyBytes)} B × ${n(v.requests)}  undici Pool`, n(v.undiciPool.medianRequestsPerSec), v.undiciPool.samplesRequestsPerSec.map((x) => n(x)).join(' '), v.undiciPool.serverConnections.join(','), n(v.undiciPool.clientCpuUsPerRequest ?? Number.NaN, 1), '—'],
     [`${n(v.bodyBytes)} B × ${n(v.requests)}  getlist`, n(v.getlist.medianRequestsPerSec), v.getlist.samplesRequestsPerSec.map((x) => n(x)).join(' '), v.getlist.serverConnections.join(','), n(v.getlist.clientCpuUsPerRequest ?? Number.NaN, 1), v.ratio.toFixed(3)],
   ]);
   const warnings = t.variants.flatMap((v) => v.warnings.map((w) => `  warning (${v.bodyBytes} B): ${w}`));
   const depth = t.variants[0];
   return [
-    `Loopback throughput — ${depth?.connections} connections × depth ${depth?.depth} for both, ${t.rounds} alternating rounds, getlist probeSuccesses = ${t.probeSuccesses} (default)`,
-    table(['contender', 'median req/s', 'rounds (req/s)', 'server conns', 'client CPU µs/req', 'getlist/undici (median of rounds)'], rows),
+    `Loopback throughput — ${depth?.connections} connections × depth ${depth?.depth} for every contender, ${t.rounds} rounds in rotated order, each contender in its own worker thread; getlist's origin remembered as pipelining-good; ratio per round = getlist ÷ the faster of undici's two ways`,
+    table(['contender', 'median req/s', 'rounds (req/s)', 'server conns', 'client CPU µs/req', 'getlist ÷ best undici (median of rounds)'], rows),
     ...t.variants.map((v) => `  per-round ratios (${n(v.bodyBytes)} B): ${v.roundRatios.map((x) => x.toFixed(2)).join(' ')}`),
     ...warnings,
   ].join('\n');

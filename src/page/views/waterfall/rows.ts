@@ -2,6 +2,7 @@ import type { ObservedRequest, PageRecord, TimingEntry } from '../../model/page-
 import type { ReplayResultMessage } from '../../../protocol';
 import type { RequestRecord } from '../../../run/request-record';
 import type { HandshakeRecord } from '../../../stats/handshake';
+import { firstUrl } from '../../model/redirect-hops';
 import { phasesFromRecord, phasesFromTiming, type Phase } from './phases';
 
 /** The colour classes of the waterfall (DevTools' and WebPageTest's groups). */
@@ -55,7 +56,8 @@ export type ReplayResultLike = Pick<ReplayResultMessage, 'strategy' | 'requests'
 
 /**
  * One row per request the page made (webRequest), in start order, each joined to its Resource
- * Timing entry by URL (each entry used once, in order). The document's phases come from Navigation
+ * Timing entry by URL (each entry used once, in order; Resource Timing names a redirected request
+ * by the URL first requested, so that is the key). The document's phases come from Navigation
  * Timing. With no webRequest events (no site access yet), the Resource Timing entries alone.
  */
 export function observedRows(page: PageRecord): WaterfallRow[] {
@@ -69,7 +71,7 @@ export function observedRows(page: PageRecord): WaterfallRow[] {
   }
   const rows =
     page.requests.length > 0
-      ? page.requests.map((r, i) => requestRow(r, r.type === 'main_frame' ? undefined : byUrl.get(r.url)?.shift(), page, `o${i}`, pageOrigin))
+      ? page.requests.map((r, i) => requestRow(r, r.type === 'main_frame' ? undefined : byUrl.get(firstUrl(r))?.shift(), page, `o${i}`, pageOrigin))
       : page.timings.map((t, i) => timingRow(t, `t${i}`, pageOrigin));
   for (const row of rows) row.discoveredMs = discovered.get(row.url) ?? null;
   return sortByStart(rows);
