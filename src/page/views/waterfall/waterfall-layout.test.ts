@@ -114,6 +114,16 @@ describe('observedRows', () => {
     expect(rows[1]?.opensConnection).toBe(true);
   });
 
+  test('a redirected request is joined to the timing entry named by the URL it first asked for (Resource Timing names it so)', () => {
+    const page = observedPage();
+    const img = page.requests[1] as PageRecord['requests'][number];
+    page.requests[1] = { ...img, url: 'https://a.test/y.png', redirects: [{ url: 'https://a.test/x.png', statusCode: 302, startedAt: T0 + 100, endedAt: T0 + 130, redirectURL: 'https://a.test/y.png' }] };
+    const row = observedRows(page).find((r) => r.url === 'https://a.test/y.png') as WaterfallRow;
+    expect(row.restricted).toBe(false);
+    expect(row.phases.map((x) => x.kind)).not.toContain('opaque');
+    expect(row.phases.at(-1)?.endMs).toBe(170);
+  });
+
   test('names: the host for `/`, decoded paths, the query kept', () => {
     expect(naming('https://b.test/', 'https://a.test')).toEqual({ name: 'b.test', origin: 'https://b.test' });
     expect(naming('https://a.test/caf%C3%A9.png?v=2', 'https://a.test')).toEqual({ name: '/café.png?v=2', origin: null });
