@@ -38,15 +38,20 @@ export function roomFor(
  * While an origin's pipelining is on probation, a request is not pipelined directly behind one
  * that expects the same family of response (two images): a server that answers out of order
  * would swap them unseen. Behind a different family a swap contradicts a `Content-Type`
- * (content-type-check.ts), so the probe itself shows whether the origin keeps order. The one
+ * (content-type-check.ts), so the probe itself shows whether the origin keeps order; a request of
+ * no known family (no resource type) counts as the same family as anything. The one
  * exception is a fingerprint pair (response-fingerprint.ts `canPair`): two remembered bodies
  * that differ, whose results wait until both are checked against them.
  */
 function sameFamilyAhead(c: ConnState, req: ScheduledRequest): boolean {
-  const family = expectedFamily(req.resourceType);
-  if (family === undefined) return false;
   const last = c.outstanding[c.outstanding.length - 1];
-  return last !== undefined && expectedFamily(last.request.resourceType) === family;
+  // A response already arriving cannot be swapped with a request written after it began.
+  if (last === undefined || last.firstByteAt !== undefined) return false;
+  const family = expectedFamily(req.resourceType);
+  const lastFamily = expectedFamily(last.request.resourceType);
+  // A request of no known family expects no Content-Type, so a swap with it contradicts nothing:
+  // on probation it is pipelined behind nothing, and nothing behind it.
+  return family === undefined || lastFamily === undefined || family === lastFamily;
 }
 
 /** Connections an origin may have open at once under `strategy`. */

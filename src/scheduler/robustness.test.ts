@@ -268,7 +268,8 @@ describe('what the probe counts as proof that an origin keeps order', () => {
     expect(t.transport.dispatchOf('/b').pipelined).toBe(true);
     t.finish('/a.css', true, cssType);
     t.finish('/b', true, behind.contentType);
-    for (let i = 0; i < 6; i++) t.add(`/r${i}`);
+    // Alternating families, so the only limit on probation is the depth itself.
+    for (let i = 0; i < 6; i++) t.add(`/r${i}`, { resourceType: i % 2 === 0 ? 'script' : 'image' });
     return t.transport.on(1).length - 3; // written after the pair, all at once
   };
 
@@ -277,9 +278,24 @@ describe('what the probe counts as proof that an origin keeps order', () => {
     expect(pair({ resourceType: 'image', contentType: 'image/png' }, 'text/css')).toBe(6);
   });
 
-  test('a pair whose swap would look the same (types unknown or generic) proves nothing: depth stays 2', () => {
-    expect(pair({ contentType: 'application/octet-stream' }, 'application/octet-stream')).toBe(2);
+  test('a pair whose swap would look the same (generic types) proves nothing: depth stays 2', () => {
     expect(pair({ resourceType: 'image', contentType: 'application/octet-stream' }, 'text/plain')).toBe(2);
+  });
+
+  test('a request of no known type is never pipelined on probation, behind anything or with anything behind it (a swap with it contradicts no Content-Type)', () => {
+    const t = setup(strategy('pipelined'));
+    t.add('/doc', { resourceType: 'document' });
+    t.ready(1);
+    t.finish('/doc', true, 'text/html'); // keep-alive HTTP/1.1: probing
+    t.add('/a.css', { resourceType: 'stylesheet' });
+    t.add('/b', {});
+    t.add('/c.png', { resourceType: 'image' });
+    const written = () => t.transport.on(1).map((d) => [d.request.path, d.pipelined]);
+    expect(written().slice(1)).toEqual([['/a.css', false]]); // /b waits for an idle connection
+    t.finish('/a.css', true, 'text/css');
+    expect(written().slice(2)).toEqual([['/b', false]]); // and /c.png does not go behind it
+    t.finish('/b', true, 'application/octet-stream');
+    expect(written().slice(3)).toEqual([['/c.png', false]]);
   });
 });
 

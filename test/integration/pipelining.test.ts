@@ -6,7 +6,9 @@ const size = (path: string) => 1000 + (path.length * 37) % 500;
 
 describe('pipelining on the wire', () => {
   test('getlist pipelines requests on one connection: they arrive before earlier responses are sent', async () => {
-    const server = await startRawServer((req) => ({ body: bodyFor(req.path, size(req.path)), delayMs: 30 }));
+    // Requests of no known type: only the framing probe (a HEAD ahead of its GET, order-probe.ts),
+    // which needs a server that announces keep-alive, can prove that this origin keeps order.
+    const server = await startRawServer((req) => ({ body: bodyFor(req.path, size(req.path)), delayMs: 30, headers: { connection: 'keep-alive' } }));
     try {
       const paths = Array.from({ length: 12 }, (_, i) => `/img${i}.gif`);
       const run = await runList(strategy('getlist', { maxConnectionsPerOrigin: 1 }), paths.map((p) => ({ url: server.origin + p })));
