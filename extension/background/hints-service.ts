@@ -6,7 +6,7 @@ import { blockUrls, createLearnedState, forgetHost, recordVisit } from '../../sr
 import { learnedStateFromJson, learnedStateToJson } from '../../src/hints/learned-state-json';
 import { observeVisit } from '../../src/hints/observe-visit';
 import { hostOf, pageKey, templateKey } from '../../src/hints/site-template';
-import type { HintsView, Settings } from '../../src/extension-messages/messages';
+import type { ContentHintsReply, HintsView, Settings } from '../../src/extension-messages/messages';
 import type { PageRecord } from '../../src/page/model/page-record';
 import { isExcludedSite, isHttpUrl } from '../../src/page/model/site-rules';
 import type { PageStore } from './page-store';
@@ -34,6 +34,13 @@ export interface HintsServiceDeps {
   settings: SettingsStore;
   /** Whether the tab is in a private / incognito window (undefined: the tab is gone). */
   isIncognito: (tabId: number) => Promise<boolean | undefined>;
+  /**
+   * How hints reach the browser: a `Link` response header added by DNR session rules (Detailed
+   * capture in Chromium, which grants declarativeNetRequest), or `<link>` elements the document_start
+   * content script inserts (`forDocument`; lean capture, and Firefox, where DNR cannot be an
+   * optional permission). @default 'link-header'
+   */
+  mechanism?: 'link-header' | 'content-script';
   limits?: HintLimits;
   setTimeout?: (fn: () => void, ms: number) => unknown;
   warn?: (message: string) => void;
@@ -91,6 +98,18 @@ export class HintsService {
       const applied = hintsFor(this.state.entries, url, this.limits);
       if (applied.preconnects.length + applied.preloads.length > 0) this.tabs.set(tabId, { url, applied });
     });
+  }
+
+  /**
+   * content-start's request at document_start: the hints to insert as `<link>` elements, answered
+   * from memory (the learned state is held here), when that is the mechanism.
+   */
+  async forDocument(tabId: number, url: string | undefined): Promise<ContentHintsReply> {
+    if (this.deps.mechanism !== 'content-script' || !isHttpUrl(url)) return { type: 'hints', list: null };
+    const [, settings] = await Promise.all([this.ready, this.deps.settings.get()]);
+    if (!allowedOn(settings, hostOf(url))) return { type: 'hints', list: null };
+    const list = hintsFor(this.state.entries, url, this.limits);
+    return { type: 'hints', list: list.preconnects.length + list.preloads.length > 0 ? list : null };
   }
 
   /** webNavigation.onCompleted (top frame): learns from the page once its late reports are in. */
@@ -160,6 +179,7 @@ export class HintsService {
     this.syncing = this.syncing.then(async () => {
       try {
         const settings = await this.deps.settings.get();
+        if (this.deps.mechanism === 'content-script') return;
         const rules = hintRules(this.state, { limits: this.limits, allowed: (host) => allowedOn(settings, host) });
         const old = await this.deps.dnr.getSessionRules();
         await this.deps.dnr.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: rules });

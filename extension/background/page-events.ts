@@ -3,6 +3,7 @@ import { requestHeadersSent, responseHeadersReceived } from '../../src/page/mode
 import { grantsSiteAccess, SITE_ORIGINS } from '../../src/page/model/site-rules';
 import { benchOff } from '../platform/bench-switches';
 import { browser, type WebNavigation, type WebRequest } from '../platform/browser-api';
+import type { CaptureMode } from '../platform/detailed-capture';
 import type { PageActions } from './page-actions';
 import type { HintsService } from './hints-service';
 
@@ -25,14 +26,15 @@ function contentTypeOf(headers: WebRequest.HttpHeaders | undefined): string {
 }
 
 /**
- * Feeds webNavigation, webRequest, tab and permission events into the page reducer. Listeners are
+ * Feeds webNavigation, webRequest (Detailed capture only), tab and permission events into the page reducer. Listeners are
  * added synchronously at start-up, as MV3 requires for the browser to wake the background for them.
  * Without site access (Firefox MV3 until the user grants it) they simply hear nothing; a grant
  * needs no re-registration, only the empty records of the pages missed are dropped.
  */
-export function listenToPages(store: PageStore, actions: PageActions, hints?: HintsHooks): void {
+export function listenToPages(store: PageStore, actions: PageActions, hints?: HintsHooks, capture: CaptureMode = 'detailed'): void {
   if (!benchOff('navigation')) listenToNavigation(store, actions, hints);
-  if (!benchOff('webrequest')) listenToRequests(store);
+  // Lean capture holds no webRequest permission: the records come from the page's own timing.
+  if (!benchOff('webrequest') && capture === 'detailed') listenToRequests(store);
 
   browser.permissions.onAdded.addListener((p) => {
     if (grantsSiteAccess(p.origins)) void store.update((s) => reducer.siteAccessGranted(s));
