@@ -71,6 +71,8 @@ describeE2e('e2e: Firefox ESR', () => {
     expect(load.served.length).toBeGreaterThan(name === 'many-images.html' ? 24 : 3);
     const { page } = await waitForPage(query, tabId, (p) => p.url === load.url && missingRequests(p, load.served).length === 0, 'every URL the servers saw in page.requests');
     expect(page?.requests.length).toBeGreaterThanOrEqual(load.served.length);
+    // Detailed capture granted (beforeAll): webRequest reported this page.
+    expect(page?.capture).toBe('detailed');
   });
 
   test('cross-origin: the host measured handshakes to both origins, on connections the servers accepted', async () => {
