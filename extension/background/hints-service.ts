@@ -71,6 +71,7 @@ export class HintsService {
   private readonly tabs = new Map<number, TabHints>();
   private readonly learned = new Set<string>();
   private syncing: Promise<void> = Promise.resolve();
+  private headersReachPages = false;
   private readonly limits: HintLimits;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
   private readonly warn: (message: string) => void;
@@ -101,11 +102,23 @@ export class HintsService {
   }
 
   /**
+   * A webRequest event arrived (Detailed capture): Chromium proxies the pages' requests, so DNR's
+   * `Link` headers reach them. Until one does, a header mechanism may have no effect — Chromium
+   * holding the permission without the proxy, granted and not yet restarted (detailed-capture.ts) —
+   * and content-start gets the list as `<link>` elements instead. The document's own request event
+   * comes before its content script's message, so where the proxy runs the header alone is used.
+   */
+  webRequestSeen(): void {
+    this.headersReachPages = true;
+  }
+
+  /**
    * content-start's request at document_start: the hints to insert as `<link>` elements, answered
-   * from memory (the learned state is held here), when that is the mechanism.
+   * from memory (the learned state is held here), unless DNR headers carry them.
    */
   async forDocument(tabId: number, url: string | undefined): Promise<ContentHintsReply> {
-    if (this.deps.mechanism !== 'content-script' || !isHttpUrl(url)) return { type: 'hints', list: null };
+    const header = this.deps.mechanism !== 'content-script' && this.headersReachPages;
+    if (header || !isHttpUrl(url)) return { type: 'hints', list: null };
     const [, settings] = await Promise.all([this.ready, this.deps.settings.get()]);
     if (!allowedOn(settings, hostOf(url))) return { type: 'hints', list: null };
     const list = hintsFor(this.state.entries, url, this.limits);

@@ -8,7 +8,7 @@ import type { PageActions } from './page-actions';
 import type { HintsService } from './hints-service';
 
 /** What the hints need to hear of a top-level navigation. */
-export type HintsHooks = Pick<HintsService, 'navigationCommitted' | 'pageLoaded'>;
+export type HintsHooks = Pick<HintsService, 'navigationCommitted' | 'pageLoaded' | 'webRequestSeen'>;
 import type { PageStore } from './page-store';
 
 const FILTER: WebRequest.RequestFilter = { urls: [...SITE_ORIGINS] };
@@ -34,7 +34,7 @@ function contentTypeOf(headers: WebRequest.HttpHeaders | undefined): string {
 export function listenToPages(store: PageStore, actions: PageActions, hints?: HintsHooks, capture: CaptureMode = 'detailed'): void {
   if (!benchOff('navigation')) listenToNavigation(store, actions, hints);
   // Lean capture holds no webRequest permission: the records come from the page's own timing.
-  if (!benchOff('webrequest') && capture === 'detailed') listenToRequests(store);
+  if (!benchOff('webrequest') && capture === 'detailed') listenToRequests(store, hints);
 
   browser.permissions.onAdded.addListener((p) => {
     if (grantsSiteAccess(p.origins)) void store.update((s) => reducer.siteAccessGranted(s));
@@ -73,13 +73,16 @@ function listenToNavigation(store: PageStore, actions: PageActions, hints: Hints
  * errors add theirs. Only top-level documents also get `onBeforeRequest` (the page record starts
  * before the request is sent) and `onHeadersReceived` (status and type before the body arrives).
  */
-function listenToRequests(store: PageStore): void {
+function listenToRequests(store: PageStore, hints: HintsHooks | undefined): void {
   // Bench-only builds may ask for no header lists, to price them (bench/overhead.ts).
   const requestHeaders: WebRequest.OnSendHeadersOptions[] = benchOff('headers') ? [] : ['requestHeaders'];
   const responseHeaders: WebRequest.OnCompletedOptions[] = benchOff('headers') ? [] : ['responseHeaders'];
   const started = (e: WebRequest.OnBeforeRequestDetailsType | WebRequest.OnSendHeadersDetailsType) => ({ requestId: e.requestId, tabId: e.tabId, frameId: e.frameId, url: e.url, method: e.method, type: e.type, timeStamp: e.timeStamp });
 
-  browser.webRequest.onBeforeRequest.addListener((e) => void store.update((s) => reducer.requestStarted(s, started(e)), 'dirty'), DOCUMENT_FILTER);
+  browser.webRequest.onBeforeRequest.addListener((e) => {
+    hints?.webRequestSeen();
+    void store.update((s) => reducer.requestStarted(s, started(e)), 'dirty');
+  }, DOCUMENT_FILTER);
   browser.webRequest.onSendHeaders.addListener(
     (e) => {
       void store.update((s) => {
