@@ -96,6 +96,8 @@ function suite(name: Name, launch: (dirs: TempDirs, extensionDir: string, spkiHa
       expect(site.requests.filter((r) => r.url === from && !isFromHost(r))).toHaveLength(1);
       expect(shown.text).toMatch(/^1 redirect\(s\), not exposed → 200 · /);
       expect(shown.text).not.toContain('301');
+      // The bytes leave the hop out, and say so.
+      expect(shown.bytes).toContain('+1 redirect hops not exposed');
     }, 40_000);
 
     test('the popup names what lean capture does not expose, with the Detailed capture button', async () => {
