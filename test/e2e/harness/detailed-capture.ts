@@ -13,9 +13,19 @@ import { launchChromium, type LaunchChromiumOptions, type LaunchedChromium } fro
  */
 async function clickDetailedCapture(browser: Browser, extensionOrigin: string): Promise<string> {
   const { page: options } = await openExtensionPage(browser, `${extensionOrigin}/options.html`);
-  await options.waitForSelector('[data-testid=detailed-capture]', { timeout: WAIT_MS });
-  await options.click('[data-testid=detailed-capture]');
+  // The card renders after an async permissions.contains while the page around it still lays out:
+  // a click can find no box yet ("not clickable"), so it is retried until the switch has one.
   const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    try {
+      const toggle = await options.waitForSelector('[data-testid=detailed-capture]', { visible: true, timeout: WAIT_MS });
+      await toggle?.click();
+      break;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
   for (;;) {
     // A page of a reloaded extension is gone: evaluating in it fails, or never answers (BiDi).
     const status = await Promise.race([
@@ -44,7 +54,19 @@ export async function launchChromiumDetailed(options: LaunchChromiumOptions): Pr
     await first.close();
   }
   const second = await launchChromium(options);
-  await second.serviceWorker();
+  try {
+    await second.serviceWorker();
+    const { page } = await openExtensionPage(second.browser, `${second.extensionOrigin}/options.html`);
+    const state = await page.evaluate(async () => {
+      const g = globalThis as unknown as InPage & { chrome?: { webRequest?: unknown } };
+      return { granted: await g.chrome?.permissions.contains({ permissions: ['webRequest', 'declarativeNetRequestWithHostAccess'] }), api: g.chrome?.webRequest !== undefined };
+    });
+    await page.close();
+    if (!state.granted || !state.api) throw new Error(`Detailed capture: after the restart the grant is not in effect (${JSON.stringify(state)})`);
+  } catch (err) {
+    await second.close();
+    throw err;
+  }
   return second;
 }
 
