@@ -4,6 +4,7 @@ import { grantsSiteAccess, SITE_ORIGINS } from '../../src/page/model/site-rules'
 import { benchOff } from '../platform/bench-switches';
 import { browser, type WebNavigation, type WebRequest } from '../platform/browser-api';
 import type { CaptureMode } from '../platform/detailed-capture';
+import { frameIdOf } from './frame-id';
 import type { PageActions } from './page-actions';
 import type { HintsService } from './hints-service';
 
@@ -19,20 +20,6 @@ const DOCUMENT_FILTER: WebRequest.RequestFilter = { urls: [...SITE_ORIGINS], typ
 function responseSizeOf(e: object): { responseSize?: number } {
   const size = (e as { responseSize?: unknown }).responseSize;
   return typeof size === 'number' && Number.isFinite(size) && size >= 0 ? { responseSize: size } : {};
-}
-
-/**
- * The frame a request belongs to, 0 for the tab's top frame. Chromium 156 can report the first
- * sub-resources of a new top-level document with the frame's internal id instead of 0 while its
- * commit is still being processed (seen on a profile started before: cross-origin.html's
- * parser-found sheet, image and script at frameId 8 beside its later images at 0, about one load in
- * five); its `frameType` still says `outermost_frame`. A prerendered, cached or unloading document's
- * requests keep their own id (they are not the tab's page).
- */
-function frameIdOf(e: { frameId: number }): number {
-  const x = e as { frameId: number; frameType?: unknown; documentLifecycle?: unknown };
-  if (x.frameId === 0 || x.frameType !== 'outermost_frame') return x.frameId;
-  return x.documentLifecycle === undefined || x.documentLifecycle === 'active' ? 0 : x.frameId;
 }
 
 function contentTypeOf(headers: WebRequest.HttpHeaders | undefined): string {
