@@ -12,6 +12,9 @@ import { contentRuntime } from '../platform/content-runtime';
  * own request matches it (no second fetch).
  */
 export function insertHintLinks(doc: Document): void {
+  // Hints are for HTML pages: a style sheet, image or text opened as the document gets none (its
+  // site's template list would otherwise be preloaded into it, and hold its load event).
+  if (doc.contentType !== 'text/html' && doc.contentType !== 'application/xhtml+xml') return;
   const runtime = contentRuntime();
   if (!runtime) return;
   let reply: Promise<unknown>;

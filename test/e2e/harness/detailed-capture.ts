@@ -14,17 +14,27 @@ import { launchChromium, type LaunchChromiumOptions, type LaunchedChromium } fro
 async function clickDetailedCapture(browser: Browser, extensionOrigin: string): Promise<string> {
   const { page: options } = await openExtensionPage(browser, `${extensionOrigin}/options.html`);
   // The card renders after an async permissions.contains while the page around it still lays out:
-  // a click can find no box yet ("not clickable"), so it is retried until the switch has one.
+  // a click can find no box yet ("not clickable") or land where the switch was a moment before, so
+  // it is repeated until the switch is checked. A page that no longer answers was closed by the
+  // extension's reload (Firefox): the click took. (BiDi may never answer on a closed page: raced.)
+  const SWITCH = '[data-testid=detailed-capture]';
+  const checkedNow = () =>
+    Promise.race([
+      options.$eval(SWITCH, (e) => (e as unknown as { checked: boolean }).checked).catch(() => undefined),
+      new Promise<undefined>((r) => setTimeout(() => r(undefined), 3000)),
+    ]);
   const deadline = Date.now() + WAIT_MS;
+  let clicked = false;
   for (;;) {
-    try {
-      const toggle = await options.waitForSelector('[data-testid=detailed-capture]', { visible: true, timeout: WAIT_MS });
-      await toggle?.click();
-      break;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 200));
+    const checked = await checkedNow();
+    if (checked === true) break;
+    if (checked === undefined && clicked) return '';
+    if (checked === false) {
+      await options.click(SWITCH).catch(() => undefined);
+      clicked = true;
     }
+    if (Date.now() > deadline) throw new Error(`Detailed capture: the switch did not take the click within ${WAIT_MS} ms`);
+    await new Promise((r) => setTimeout(r, 500));
   }
   for (;;) {
     // A page of a reloaded extension is gone: evaluating in it fails, or never answers (BiDi).
