@@ -6,7 +6,7 @@
  * ratios (goal: ≤ 1.03), and the main-thread script time the extension adds per page (CDP
  * `ScriptDuration`, extension minus plain: the content script's share, as the page has no script).
  *
- * `--variants full,webrequest,headers+webrequest,…` loads bench-only builds with those pieces
+ * `--variants lean,detailed,detailed:webrequest+headers,…` loads bench-only builds with those pieces
  * switched off (extension/platform/bench-switches.ts) beside Chromium alone, each in its own
  * browser, all interleaved per run (the order rotates), to attribute the cost piece by piece.
  *

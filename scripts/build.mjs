@@ -12,7 +12,8 @@ const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs'
 
 // `--extension-only`: the WebExtension alone, e.g. a bench variant (bench/overhead.ts) into
 // GETLIST_EXTENSION_OUT with the pieces named in GETLIST_BENCH_OFF switched off
-// (extension/platform/bench-switches.ts). Neither variable is set by npm run build or package.
+// (extension/platform/bench-switches.ts), and with GETLIST_BENCH_DETAILED=1 Detailed capture's
+// optional permissions held from install. None of these is set by npm run build or package.
 const extensionOnly = process.argv.includes('--extension-only');
 const benchOff = process.env.GETLIST_BENCH_OFF ?? '';
 if (!extensionOnly) await buildNode();
@@ -92,10 +93,12 @@ if (benchOff.split(',').includes('content')) {
   delete manifest.content_scripts;
   writeFileSync(join(EXT, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
-if (benchOff.split(',').includes('permissions')) {
-  // Bench only: no webRequest/DNR permission, so Chromium does not proxy the pages' requests.
+if (process.env.GETLIST_BENCH_DETAILED === '1') {
+  // Bench only (bench/overhead.ts `detailed`): Detailed capture's optional permissions held from
+  // install, as after a grant and a Chromium restart — the state a user who turned it on runs in.
   const manifest = JSON.parse(readFileSync(join(EXT, 'manifest.json'), 'utf8'));
-  manifest.permissions = manifest.permissions.filter((p) => p !== 'webRequest' && !p.startsWith('declarativeNetRequest'));
+  manifest.permissions = [...manifest.permissions, ...manifest.optional_permissions];
+  delete manifest.optional_permissions;
   writeFileSync(join(EXT, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 for (const size of ICON_SIZES) writeFileSync(join(EXT, 'icons', `icon-${size}.png`), iconPng(size));

@@ -125,15 +125,8 @@ async function warmUp(browser: Browser, o: FirefoxDriverOptions, uuid: string): 
   return visits;
 }
 
-/** Hints in the fullest session rule, waiting ≤ 10 s for the rules the background rebuilds at start-up. */
-async function hintCount(ext: Page): Promise<number> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const values = (await ext.evaluate(`browser.declarativeNetRequest.getSessionRules().then((rs) => rs.map((r) => r.action.responseHeaders?.[0]?.value ?? '').filter(Boolean))`)) as string[];
-    if (values.length > 0 || Date.now() > deadline) return Math.max(0, ...values.map((v) => v.split(', <').length));
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Hints applied to the measured load: the `<link data-getlist-hint>` elements content-start inserted (Firefox's only mechanism: DNR cannot be an optional permission there). */
+const LINK_HINTS = `document.querySelectorAll('link[data-getlist-hint]').length`;
 
 /** Waits until the page's Resource Timing holds the expected requests and has been still for a second. */
 async function settle(page: Page, expected: number, deadline: number): Promise<void> {
@@ -158,7 +151,6 @@ async function measure(o: FirefoxDriverOptions, uuid: string, warmUpVisits: numb
     let learned: unknown;
     if (o.withExtension) {
       const ext = await extensionPage(browser, uuid);
-      hints = await hintCount(ext);
       learned = await ext.evaluate(`browser.storage.local.get(${JSON.stringify(KEY)}).then((x) => x[${JSON.stringify(KEY)}])`);
       await ext.close();
     }
@@ -168,6 +160,7 @@ async function measure(o: FirefoxDriverOptions, uuid: string, warmUpVisits: numb
     const deadline = Date.now() + o.timeoutMs;
     await page.goto(o.url, { waitUntil: 'load', timeout: o.timeoutMs });
     await settle(page, o.expectedRequests, deadline);
+    if (o.withExtension) hints = (await page.evaluate(LINK_HINTS)) as number;
     // Navigation start → the last response end Resource Timing shows (the document's included).
     const m = (await page.evaluate(`new Promise((resolve) => {
       let lcp = null;

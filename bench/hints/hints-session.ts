@@ -120,15 +120,12 @@ async function inWorker(browser: Browser, expression: string): Promise<unknown> 
   }
 }
 
-/** Hints in the extension's fullest session rule (the page's own), waiting ≤ 10 s for the rules rebuilt after a restart. */
-async function hintCount(browser: Browser): Promise<number> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const values = (await inWorker(browser, `chrome.declarativeNetRequest.getSessionRules().then((rs) => rs.map((r) => r.action.responseHeaders?.[0]?.value ?? '').filter(Boolean))`)) as string[];
-    if (values.length > 0 || Date.now() > deadline) return Math.max(0, ...values.map((v) => v.split(', <').length));
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/**
+ * Hints the extension applied to the measured load: the `<link data-getlist-hint>` elements its
+ * document_start content script inserted (the shipped lean build delivers hints so; it holds no
+ * declarativeNetRequest permission, docs/extension.md). Read after the load, so it costs it nothing.
+ */
+const LINK_HINTS = `document.querySelectorAll('link[data-getlist-hint]').length`;
 
 /**
  * One warm-up visit; with the extension, waits until it has learned `visits` visits of the page.
@@ -214,7 +211,6 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
     let hints: number | undefined;
     let learned: unknown;
     if (o.contender === 'chromium+getlist') {
-      hints = await hintCount(browser);
       learned = await inWorker(browser, `chrome.storage.local.get('getlist.hints.v1').then((x) => x['getlist.hints.v1'])`);
     }
     const page = await browser.newPage();
@@ -223,6 +219,7 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
     const deadline = Date.now() + o.timeoutMs;
     await page.goto(o.url, { waitUntil: 'load', timeout: o.timeoutMs });
     await settle(events, lastEventAt, { expectedRequests: o.expectedRequests } as ChromiumLoadOptions, deadline);
+    if (o.contender === 'chromium+getlist') hints = (await page.evaluate(LINK_HINTS)) as number;
     const paints = (await page.evaluate(`new Promise((resolve) => {
       let lcp = null;
       try { new PerformanceObserver((l) => { for (const e of l.getEntries()) lcp = e.startTime; }).observe({ type: 'largest-contentful-paint', buffered: true }); } catch {}

@@ -8,11 +8,11 @@ import { parseVariant, type OverheadVariant } from './overhead-variants';
 const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
 
 export const OVERHEAD_COMMAND: CommandSpec = {
-  usage: 'node dist/bench/overhead.js [--runs N] [--sizes 20,600] [--variants full,PIECE+PIECE,…] [--link NAME|RTT/RATE,…] [--settle-ms MS] [--no-host] [--json]',
+  usage: 'node dist/bench/overhead.js [--runs N] [--sizes 20,600] [--variants lean,detailed,none,PIECE+PIECE,detailed:PIECE+PIECE,…] [--link NAME|RTT/RATE,…] [--settle-ms MS] [--no-host] [--json]',
   options: {
     runs: { type: 'string', value: 'N', default: '8', help: 'loads per page and browser (medians over these)' },
     sizes: { type: 'string', value: 'a,b', default: '20,600', help: 'pages to load, by their number of images' },
-    variants: { type: 'string', value: 'v,…', default: 'full', help: `extension builds to compare with Chromium alone: full; none (Chromium's extension system on, getlist not loaded); or pieces switched off joined with + (${Object.keys(BENCH_PIECES).join(', ')})` },
+    variants: { type: 'string', value: 'v,…', default: 'lean', help: `extension builds to compare with Chromium alone: lean (the shipped build; "full" is an alias); detailed (Detailed capture granted: webRequest and DNR held); none (Chromium's extension system on, getlist not loaded); or pieces switched off joined with +, after "detailed:" for the detailed build (${Object.keys(BENCH_PIECES).join(', ')})` },
     link: { type: 'string', value: 'L,…', help: 'run over the packet-level link instead of loopback (as root or rootless): a preset name (mcmanus-100, …) or RTT/RATE with RTT in ms and RATE in Mbit/s or none, e.g. 40/none,100/20; each link in turn' },
     'settle-ms': { type: 'string', value: 'MS', default: '1200', help: 'wait after each load (the extension measures 500 ms after load)' },
     'no-host': { type: 'boolean', help: 'do not register the native host (the extension observes only)' },
@@ -46,7 +46,7 @@ export function parseOverheadArgs(argv: readonly string[]): OverheadArgs {
     runs: intValue(v.runs, 'runs', 8, 1, 200, usage),
     settleMs: intValue(v['settle-ms'], 'settle-ms', 1200, 0, 60_000, usage),
     sizes: (listValue(v.sizes) ?? ['20', '600']).map((s) => intValue(s, 'sizes', 0, 1, 5000, usage)),
-    variants: (listValue(v.variants) ?? ['full']).map(parseVariant),
+    variants: (listValue(v.variants) ?? ['lean']).map(parseVariant),
     links: parseOverheadLinks(listValue(v.link) ?? []),
     withHost: v['no-host'] !== true,
     json: v.json === true,

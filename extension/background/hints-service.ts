@@ -6,7 +6,7 @@ import { blockUrls, createLearnedState, forgetHost, recordVisit } from '../../sr
 import { learnedStateFromJson, learnedStateToJson } from '../../src/hints/learned-state-json';
 import { observeVisit } from '../../src/hints/observe-visit';
 import { hostOf, pageKey, templateKey } from '../../src/hints/site-template';
-import type { HintsView, Settings } from '../../src/extension-messages/messages';
+import type { ContentHintsReply, HintsView, Settings } from '../../src/extension-messages/messages';
 import type { PageRecord } from '../../src/page/model/page-record';
 import { isExcludedSite, isHttpUrl } from '../../src/page/model/site-rules';
 import type { PageStore } from './page-store';
@@ -34,6 +34,13 @@ export interface HintsServiceDeps {
   settings: SettingsStore;
   /** Whether the tab is in a private / incognito window (undefined: the tab is gone). */
   isIncognito: (tabId: number) => Promise<boolean | undefined>;
+  /**
+   * How hints reach the browser: a `Link` response header added by DNR session rules (Detailed
+   * capture in Chromium, which grants declarativeNetRequest), or `<link>` elements the document_start
+   * content script inserts (`forDocument`; lean capture, and Firefox, where DNR cannot be an
+   * optional permission). @default 'link-header'
+   */
+  mechanism?: 'link-header' | 'content-script';
   limits?: HintLimits;
   setTimeout?: (fn: () => void, ms: number) => unknown;
   warn?: (message: string) => void;
@@ -64,6 +71,7 @@ export class HintsService {
   private readonly tabs = new Map<number, TabHints>();
   private readonly learned = new Set<string>();
   private syncing: Promise<void> = Promise.resolve();
+  private headersReachPages = false;
   private readonly limits: HintLimits;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
   private readonly warn: (message: string) => void;
@@ -91,6 +99,30 @@ export class HintsService {
       const applied = hintsFor(this.state.entries, url, this.limits);
       if (applied.preconnects.length + applied.preloads.length > 0) this.tabs.set(tabId, { url, applied });
     });
+  }
+
+  /**
+   * A webRequest event arrived (Detailed capture): Chromium proxies the pages' requests, so DNR's
+   * `Link` headers reach them. Until one does, a header mechanism may have no effect — Chromium
+   * holding the permission without the proxy, granted and not yet restarted (detailed-capture.ts) —
+   * and content-start gets the list as `<link>` elements instead. The document's own request event
+   * comes before its content script's message, so where the proxy runs the header alone is used.
+   */
+  webRequestSeen(): void {
+    this.headersReachPages = true;
+  }
+
+  /**
+   * content-start's request at document_start: the hints to insert as `<link>` elements, answered
+   * from memory (the learned state is held here), unless DNR headers carry them.
+   */
+  async forDocument(tabId: number, url: string | undefined): Promise<ContentHintsReply> {
+    const header = this.deps.mechanism !== 'content-script' && this.headersReachPages;
+    if (header || !isHttpUrl(url)) return { type: 'hints', list: null };
+    const [, settings] = await Promise.all([this.ready, this.deps.settings.get()]);
+    if (!allowedOn(settings, hostOf(url))) return { type: 'hints', list: null };
+    const list = hintsFor(this.state.entries, url, this.limits);
+    return { type: 'hints', list: list.preconnects.length + list.preloads.length > 0 ? list : null };
   }
 
   /** webNavigation.onCompleted (top frame): learns from the page once its late reports are in. */
@@ -160,6 +192,7 @@ export class HintsService {
     this.syncing = this.syncing.then(async () => {
       try {
         const settings = await this.deps.settings.get();
+        if (this.deps.mechanism === 'content-script') return;
         const rules = hintRules(this.state, { limits: this.limits, allowed: (host) => allowedOn(settings, host) });
         const old = await this.deps.dnr.getSessionRules();
         await this.deps.dnr.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: rules });

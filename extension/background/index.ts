@@ -9,6 +9,8 @@ import { createUiHandlers } from './ui-handlers';
 import { HintsService, type DnrLike } from './hints-service';
 import { benchOff } from '../platform/bench-switches';
 import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS } from '../../src/hints/hint-types';
+import { captureModeOf, detailedPermissions, isFirefox } from '../platform/detailed-capture';
+import { reloadOnCaptureChange } from './capture-reload';
 
 /**
  * The background (Chrome: service worker; Firefox: event page): the composition root. Everything
@@ -18,6 +20,14 @@ import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS } from '../../src/hints/hint-
 const NO_WRITES = { get: (key: string) => browser.storage.session.get(key), set: () => Promise.resolve() };
 const NO_RULES: DnrLike = { getSessionRules: () => Promise.resolve([]), updateSessionRules: () => Promise.resolve() };
 
+/** Set before a reload a grant caused: the reloaded background reopens the options page (a reload closes it). */
+const REOPEN_OPTIONS_KEY = 'getlist.capture.reopenOptions';
+
+// Lean (the default) or Detailed capture, from whether webRequest is granted: decided once, here,
+// because the listeners below must be added in this first turn (each record still says what it
+// got: page-record.ts `capture`).
+const capture = captureModeOf(browser);
+const extensionBaseUrl = browser.runtime.getURL('');
 const store = new PageStore(benchOff('storage') ? NO_WRITES : browser.storage.session);
 const settings = new SettingsStore(browser.storage.local);
 const port = new NativePort({
@@ -27,12 +37,15 @@ const port = new NativePort({
 const actions = new PageActions({ store, port, settings });
 const hints = new HintsService({
   local: browser.storage.local,
-  dnr: benchOff('hints') ? NO_RULES : browser.declarativeNetRequest,
+  // DNR `Link` headers need Detailed capture's permission (Chromium only); otherwise the document_start
+  // content script inserts `<link>` elements (forDocument).
+  dnr: benchOff('hints') || !browser.declarativeNetRequest ? NO_RULES : browser.declarativeNetRequest,
+  mechanism: browser.declarativeNetRequest && !benchOff('hints') ? 'link-header' : 'content-script',
   store,
   settings,
   isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
   // Firefox's extension pages are moz-extension:; Chromium holds first paint for preloaded fonts.
-  limits: browser.runtime.getURL('').startsWith('moz-extension:') ? DEFAULT_HINT_LIMITS : CHROMIUM_HINT_LIMITS,
+  limits: isFirefox(extensionBaseUrl) ? DEFAULT_HINT_LIMITS : CHROMIUM_HINT_LIMITS,
 });
 const handlers = createUiHandlers({
   store,
@@ -43,15 +56,32 @@ const handlers = createUiHandlers({
   tabUrl: (tabId) => browser.tabs.get(tabId).then((tab) => tab.url ?? tab.pendingUrl ?? '', () => undefined),
 });
 
-listenToPages(store, actions, hints);
+listenToPages(store, actions, hints, capture);
+// Firefox: a grant or revocation reloads the extension so its listeners match. Chromium: a reload
+// does not change its request proxy (detailed-capture.ts); the change applies when Chromium restarts.
+if (isFirefox(extensionBaseUrl)) {
+  reloadOnCaptureChange({
+    mode: capture,
+    needed: detailedPermissions(extensionBaseUrl),
+    permissions: browser.permissions,
+    beforeReload: () => browser.storage.local.set({ [REOPEN_OPTIONS_KEY]: true }),
+    reload: () => browser.runtime.reload(),
+  });
+}
+void browser.storage.local.get(REOPEN_OPTIONS_KEY).then(async (items) => {
+  if (items[REOPEN_OPTIONS_KEY] !== true) return;
+  await browser.storage.local.remove(REOPEN_OPTIONS_KEY);
+  await browser.runtime.openOptionsPage();
+}).catch(() => undefined);
 // A listener here makes the browser start the background with itself, so the session rules (gone
 // with the last session) are rebuilt before the first navigation rather than woken by it.
 browser.runtime.onStartup.addListener(() => void hints.syncRules());
 
 const route = createMessageRouter({
   extensionId: browser.runtime.id,
-  extensionBaseUrl: browser.runtime.getURL(''),
+  extensionBaseUrl,
   store,
   handlers,
+  hintsForDocument: (tabId, url) => hints.forDocument(tabId, url),
 });
 browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => route(message, sender));

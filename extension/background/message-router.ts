@@ -1,5 +1,5 @@
 import { isCodedError } from '../../src/errors/coded-error';
-import type { ContentMessage, UiRequest, UiResponse } from '../../src/extension-messages/messages';
+import type { ContentHintsReply, ContentMessage, UiRequest, UiResponse } from '../../src/extension-messages/messages';
 import { discoveriesReported, timingsReported } from '../../src/page/model/page-reducer';
 import { parseContentMessage } from '../../src/extension-messages/parse-content-message';
 import { parseUiRequest } from '../../src/extension-messages/parse-ui-request';
@@ -21,6 +21,8 @@ export interface RouterDeps {
   extensionBaseUrl: string;
   store: PageStore;
   handlers: UiHandlers;
+  /** Answers content-start's `hints` request for its document (lean capture's `<link>` hints). */
+  hintsForDocument?: (tabId: number, url: string | undefined) => Promise<ContentHintsReply>;
   warn?: (message: string) => void;
 }
 
@@ -33,7 +35,7 @@ type ErrorResponse = Extract<UiResponse, { type: 'error' }>;
  * what tells them from content scripts). A message anyone else sends gets `E_FORBIDDEN`.
  * Every UI request gets exactly one response; failures become `{type: 'error', code, message}`.
  */
-export function createMessageRouter(deps: RouterDeps): (message: unknown, sender: SenderLike) => Promise<UiResponse | undefined> {
+export function createMessageRouter(deps: RouterDeps): (message: unknown, sender: SenderLike) => Promise<UiResponse | ContentHintsReply | undefined> {
   const warn = deps.warn ?? ((m: string) => console.warn(`getlist: ${m}`));
   const fromExtensionPage = (s: SenderLike) => s.id === deps.extensionId && typeof s.url === 'string' && s.url.startsWith(deps.extensionBaseUrl);
   const fromContentScript = (s: SenderLike) => s.id === deps.extensionId && s.tab?.id !== undefined && !fromExtensionPage(s) && (s.frameId ?? 0) === 0;
@@ -43,7 +45,9 @@ export function createMessageRouter(deps: RouterDeps): (message: unknown, sender
     try {
       if (channel === 'content') {
         if (!fromContentScript(sender)) return forbidden('content reports are accepted only from getlist content scripts');
-        await applyContent(deps.store, parseContentMessage(message), sender.tab?.id as number, sender.url);
+        const content = parseContentMessage(message);
+        if (content.type === 'hints') return deps.hintsForDocument ? await deps.hintsForDocument(sender.tab?.id as number, sender.url) : { type: 'hints', list: null };
+        await applyContent(deps.store, content, sender.tab?.id as number, sender.url);
         return undefined;
       }
       if (channel === 'ui') {
@@ -57,7 +61,7 @@ export function createMessageRouter(deps: RouterDeps): (message: unknown, sender
   };
 }
 
-async function applyContent(store: PageStore, message: ContentMessage, tabId: number, url: string | undefined): Promise<void> {
+async function applyContent(store: PageStore, message: Exclude<ContentMessage, { type: 'hints' }>, tabId: number, url: string | undefined): Promise<void> {
   if (message.type === 'discoveries') await store.update((s) => discoveriesReported(s, tabId, url, message.items), 'dirty');
   else await store.update((s) => timingsReported(s, tabId, url, message.entries, message.navigation));
 }

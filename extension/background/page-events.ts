@@ -3,11 +3,13 @@ import { requestHeadersSent, responseHeadersReceived } from '../../src/page/mode
 import { grantsSiteAccess, SITE_ORIGINS } from '../../src/page/model/site-rules';
 import { benchOff } from '../platform/bench-switches';
 import { browser, type WebNavigation, type WebRequest } from '../platform/browser-api';
+import type { CaptureMode } from '../platform/detailed-capture';
+import { frameIdOf } from './frame-id';
 import type { PageActions } from './page-actions';
 import type { HintsService } from './hints-service';
 
 /** What the hints need to hear of a top-level navigation. */
-export type HintsHooks = Pick<HintsService, 'navigationCommitted' | 'pageLoaded'>;
+export type HintsHooks = Pick<HintsService, 'navigationCommitted' | 'pageLoaded' | 'webRequestSeen'>;
 import type { PageStore } from './page-store';
 
 const FILTER: WebRequest.RequestFilter = { urls: [...SITE_ORIGINS] };
@@ -25,14 +27,15 @@ function contentTypeOf(headers: WebRequest.HttpHeaders | undefined): string {
 }
 
 /**
- * Feeds webNavigation, webRequest, tab and permission events into the page reducer. Listeners are
+ * Feeds webNavigation, webRequest (Detailed capture only), tab and permission events into the page reducer. Listeners are
  * added synchronously at start-up, as MV3 requires for the browser to wake the background for them.
  * Without site access (Firefox MV3 until the user grants it) they simply hear nothing; a grant
  * needs no re-registration, only the empty records of the pages missed are dropped.
  */
-export function listenToPages(store: PageStore, actions: PageActions, hints?: HintsHooks): void {
+export function listenToPages(store: PageStore, actions: PageActions, hints?: HintsHooks, capture: CaptureMode = 'detailed'): void {
   if (!benchOff('navigation')) listenToNavigation(store, actions, hints);
-  if (!benchOff('webrequest')) listenToRequests(store);
+  // Lean capture holds no webRequest permission: the records come from the page's own timing.
+  if (!benchOff('webrequest') && capture === 'detailed') listenToRequests(store, hints);
 
   browser.permissions.onAdded.addListener((p) => {
     if (grantsSiteAccess(p.origins)) void store.update((s) => reducer.siteAccessGranted(s));
@@ -71,13 +74,16 @@ function listenToNavigation(store: PageStore, actions: PageActions, hints: Hints
  * errors add theirs. Only top-level documents also get `onBeforeRequest` (the page record starts
  * before the request is sent) and `onHeadersReceived` (status and type before the body arrives).
  */
-function listenToRequests(store: PageStore): void {
+function listenToRequests(store: PageStore, hints: HintsHooks | undefined): void {
   // Bench-only builds may ask for no header lists, to price them (bench/overhead.ts).
   const requestHeaders: WebRequest.OnSendHeadersOptions[] = benchOff('headers') ? [] : ['requestHeaders'];
   const responseHeaders: WebRequest.OnCompletedOptions[] = benchOff('headers') ? [] : ['responseHeaders'];
-  const started = (e: WebRequest.OnBeforeRequestDetailsType | WebRequest.OnSendHeadersDetailsType) => ({ requestId: e.requestId, tabId: e.tabId, frameId: e.frameId, url: e.url, method: e.method, type: e.type, timeStamp: e.timeStamp });
+  const started = (e: WebRequest.OnBeforeRequestDetailsType | WebRequest.OnSendHeadersDetailsType) => ({ requestId: e.requestId, tabId: e.tabId, frameId: frameIdOf(e), url: e.url, method: e.method, type: e.type, timeStamp: e.timeStamp });
 
-  browser.webRequest.onBeforeRequest.addListener((e) => void store.update((s) => reducer.requestStarted(s, started(e)), 'dirty'), DOCUMENT_FILTER);
+  browser.webRequest.onBeforeRequest.addListener((e) => {
+    hints?.webRequestSeen();
+    void store.update((s) => reducer.requestStarted(s, started(e)), 'dirty');
+  }, DOCUMENT_FILTER);
   browser.webRequest.onSendHeaders.addListener(
     (e) => {
       void store.update((s) => {

@@ -56,6 +56,8 @@ export function startDiscovery(doc: Document, early: EarlyRecords): DiscoveryHan
   const visit = (el: Element, atMs: number, late: boolean) => {
     const tag = el.localName;
     if (!TAGS.has(tag) && !el.hasAttribute('style')) return;
+    // The extension's own hints (hint-links.ts) are not the page's references.
+    if (el.hasAttribute('data-getlist-hint')) return;
     const attributes = attributesOf(el);
     // <source> has no box: its <picture>/<video> decides.
     const box = tag === 'source' && el.parentElement ? el.parentElement : el;

@@ -53,7 +53,7 @@ function watchTimings(early: EarlyRecords, afterLoad: () => void): void {
     const mapped = fresh.filter((e) => isHttpEntry(e.name)).map((e) => toTimingEntry(e, origin));
     // Only the entries not sent yet (the background keeps what it has); the navigation timing each time.
     for (let i = 0; i === 0 || i < mapped.length; i += MAX_PER_MESSAGE) {
-      send({ channel: 'content', type: 'timings', entries: mapped.slice(i, i + MAX_PER_MESSAGE), ...(nav ? { navigation: toNavigationTiming(nav) } : {}) });
+      send({ channel: 'content', type: 'timings', entries: mapped.slice(i, i + MAX_PER_MESSAGE), ...(nav ? { navigation: { ...toNavigationTiming(nav), timeOrigin: Math.round(performance.timeOrigin) } } : {}) });
     }
   };
   const schedule = () => {

@@ -9,6 +9,7 @@ import type { HandshakeStatsJSON, StatsGroupJSON } from '../../src/stats/handsha
 import { browser } from '../platform/browser-api';
 import { h, offerDownload } from '../ui/dom';
 import { showSiteAccess } from '../ui/grant-access';
+import { detailedCaptureCard } from '../ui/detailed-capture';
 import { hostMissingBlock, hostUnavailable } from '../ui/host-missing';
 import { storeHealthBlock } from '../ui/store-health';
 import type { StoreHealth } from '../../src/protocol/store-health';
@@ -31,6 +32,7 @@ let knownOrigins = new Set<string>();
 async function main(): Promise<void> {
   renderStrategies([]);
   void showSiteAccess($('#access'), browser.permissions);
+  void detailedCaptureCard($('#capture'), browser.permissions, browser.runtime.getURL(''));
   const status = await ask({ type: 'host-status' });
   if (status.type === 'host-status' && hostUnavailable(status.status)) $('#host').replaceChildren(hostMissingBlock(status.status));
   else if (status.type === 'host-status') showStoreHealth(status.status.store);

@@ -5,14 +5,14 @@
  * extension has every piece on and no setting can turn one off.
  */
 export const BENCH_PIECES = {
-  /** Subresource and document webRequest listeners (requests, redirects, completions, errors). */
+  /** Subresource and document webRequest listeners (requests, redirects, completions, errors); detailed builds only. */
   webrequest: 'webRequest listeners of page-events.ts',
-  /** The HAR header lists (`requestHeaders` / `responseHeaders` of the subresource listeners). */
+  /** The HAR header lists (`requestHeaders` / `responseHeaders` of the subresource listeners); detailed builds only. */
   headers: 'webRequest header lists',
   /** webNavigation listeners: without them no page record exists, so nothing else runs either. */
   navigation: 'webNavigation listeners',
-  /** The hints' declarativeNetRequest session rules (never synced). */
-  hints: 'early-hint DNR session rules',
+  /** Early hints: the DNR session rules (detailed) and content-start's `<link>` request and insertion (lean). */
+  hints: 'early hints (DNR session rules / content-start <link> elements)',
   /** `storage.session` writes of the page records. */
   storage: 'storage.session writes',
   /** The host's `measure` after load (the connection it opens per origin). */
@@ -23,20 +23,12 @@ export const BENCH_PIECES = {
   timings: 'content-script Resource Timing',
   /** The content script itself: the manifest declares none (build.mjs). */
   content: 'content script injected at all',
-  /**
-   * The `webRequest` and `declarativeNetRequest…` permissions (build.mjs drops them from the
-   * manifest; implies `webrequest`, `headers` and `hints`): while any extension holds one, Chromium
-   * routes every request of every page through a proxy in its browser process, listeners or not.
-   */
-  permissions: 'webRequest and declarativeNetRequest permissions held at all',
 } as const;
 
 export type BenchPiece = keyof typeof BENCH_PIECES;
 
-/** Pieces that cannot stay on when another is off (no permission, no listener may be added). */
-export const BENCH_IMPLIES: Partial<Record<BenchPiece, readonly BenchPiece[]>> = {
-  permissions: ['webrequest', 'headers', 'hints'],
-};
+/** Pieces that exist only in a detailed build (the shipped lean build adds no webRequest listener). */
+export const DETAILED_ONLY_PIECES: readonly BenchPiece[] = ['webrequest', 'headers'];
 
 
 declare const GETLIST_BENCH_OFF: string | undefined;

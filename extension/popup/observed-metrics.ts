@@ -8,6 +8,8 @@ import { documentResponse, pageBytes } from '../../src/page/model/page-bytes';
 import type { PageRecord } from '../../src/page/model/page-record';
 import { bytes, h } from '../ui/dom';
 import { connectionsBound, connectionsHint, connectionsText } from './connections-text';
+import { detailedCaptureButton } from '../ui/detailed-capture';
+import { browser } from '../platform/browser-api';
 
 /** Nothing from the page's script yet: still loading, or (after load) it never ran there. */
 function notReported(page: PageRecord): string {
@@ -36,15 +38,18 @@ export function observedMetrics(page: PageRecord): HTMLElement[] {
         .join(' · ');
 
   const d = documentResponse(page);
+  const lean = page.capture === 'lean';
+  // Lean capture sees no redirect hop, only Navigation Timing's count of same-origin ones.
+  const leanHops = lean && page.navigation?.redirectCount ? [`${page.navigation.redirectCount} redirect(s), not exposed`] : [];
   const documentText = !d
     ? 'not reported yet'
     : [
-        [...d.redirects.map((r) => String(r.status ?? '3xx')), d.error ? `failed: ${d.error}` : String(d.status ?? '…')].join(' → '),
-        d.contentType || 'no content type',
+        [...leanHops, ...d.redirects.map((r) => String(r.status ?? '3xx')), d.error ? `failed: ${d.error}` : String(d.status ?? (lean && page.navigation ? 'status not exposed' : '…'))].join(' → '),
+        d.contentType || (lean ? 'content type not exposed' : 'no content type'),
       ].join(' · ');
 
   return [
-    metric('Document', 'document', documentText, 'webRequest status and Content-Type of the top-level document (its redirects first)', { status: d?.status, 'content-type': d?.contentType }),
+    metric('Document', 'document', documentText, lean ? 'Navigation Timing responseStatus and contentType of the top-level document (lean capture: its redirect hops are not exposed)' : 'webRequest status and Content-Type of the top-level document (its redirects first)', { status: d?.status, 'content-type': d?.contentType, capture: page.capture ?? 'detailed' }),
     metric('Transferred', 'bytes', bytesText, 'Resource and Navigation Timing transferSize (each response’s headers count as 300 B), the document included; redirect hops from webRequest where the browser sizes them (Firefox’s responseSize, when not 0). Cross-origin sizes without Timing-Allow-Origin are not exposed.', {
       bytes: reported ? b.bytes : undefined,
     }),
@@ -57,4 +62,18 @@ export function observedMetrics(page: PageRecord): HTMLElement[] {
       bound: reported && c.requests > 0 ? connectionsBound(c) : undefined,
     }),
   ];
+}
+
+/**
+ * Lean capture's note under the metrics: what the page's own timing does not tell (so nothing
+ * below shows it as a number), and the button that turns on Detailed capture.
+ */
+export function leanCaptureNote(page: PageRecord): HTMLElement | null {
+  if (page.capture !== 'lean') return null;
+  return h(
+    'p',
+    { class: 'note', 'data-testid': 'lean-capture' },
+    'Lean capture (the page’s own Resource and Navigation Timing). Not exposed — turn on Detailed capture: per-request headers (the HAR has none), server IP addresses, failed requests, redirect hops. ',
+    detailedCaptureButton(browser.permissions, browser.runtime.getURL('')),
+  );
 }

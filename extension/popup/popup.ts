@@ -15,6 +15,7 @@ import { ask } from '../ui/ui-client';
 import type { HintsView } from '../../src/extension-messages/messages';
 import { hintsBlock } from './hints-block';
 import { handshakesBlock, hostOf, metricsBlock } from './page-blocks';
+import { leanCaptureNote } from './observed-metrics';
 import { PRIVACY_NOTE, replayFailures, replayStatus, replayTable } from './replay-block';
 import { unrequestedBlock } from './unrequested-block';
 import { applyTheme, themeToggle } from '../ui/theme';
@@ -144,6 +145,7 @@ function pageView(page: PageRecord, hostStatus: HostStatus): Node[] {
     h('header', {}, h('p', { class: 'page-url', 'data-testid': 'page-url', title: page.url }, page.url)),
     page.excluded ? h('p', { class: 'note' }, 'This site is in your excluded list: it is neither measured nor replayed.') : null,
     metricsBlock(page),
+    leanCaptureNote(page),
     hints ? hintsBlock(hints, () => void refresh()) : null,
     handshakesBlock(page),
     waterfallBlock(page, { ...WATERFALL, onOpenFull: () => void openFullWaterfall(page.tabId) }),

@@ -12,7 +12,15 @@ import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from '../pa
  */
 export type ContentMessage =
   | { channel: 'content'; type: 'discoveries'; items: Discovery[] }
-  | { channel: 'content'; type: 'timings'; entries: TimingEntry[]; navigation?: NavigationTiming };
+  | { channel: 'content'; type: 'timings'; entries: TimingEntry[]; navigation?: NavigationTiming }
+  /** content-start's request, at document_start, for the hints to insert as `<link>` elements. */
+  | { channel: 'content'; type: 'hints' };
+
+/** The answer to a content script's `hints`: null when its document gets none (or they go by DNR header). */
+export interface ContentHintsReply {
+  type: 'hints';
+  list: HintList | null;
+}
 
 export interface HostStatus {
   /** `ok`: hello answered; `missing`: the browser could not start the host; `error`: it started but failed. */

@@ -24,7 +24,7 @@ const TIMING_NUMBERS = ['startTime', 'domainLookupStart', 'domainLookupEnd', 'co
 const NAVIGATION_NUMBERS = ['responseStart', 'domContentLoadedEventEnd', 'loadEventEnd'] as const;
 /** Fields newer content scripts send; a message without them is still valid. */
 const OPTIONAL_TIMING_NUMBERS = ['fetchStart', 'responseStatus'] as const;
-const OPTIONAL_NAVIGATION_NUMBERS = ['fetchStart', 'domainLookupStart', 'connectStart', 'connectEnd', 'requestStart', 'responseEnd', 'transferSize', 'encodedBodySize', 'responseStatus', 'redirectCount'] as const;
+const OPTIONAL_NAVIGATION_NUMBERS = ['timeOrigin', 'fetchStart', 'domainLookupStart', 'connectStart', 'connectEnd', 'requestStart', 'responseEnd', 'transferSize', 'encodedBodySize', 'responseStatus', 'redirectCount'] as const;
 
 export function parseContentMessage(value: unknown): ContentMessage {
   const m = object(value, 'message');
@@ -34,7 +34,8 @@ export function parseContentMessage(value: unknown): ContentMessage {
     const entries = list(m.entries, 'entries').map(timing);
     return m.navigation === undefined ? { channel: 'content', type: 'timings', entries } : { channel: 'content', type: 'timings', entries, navigation: navigation(m.navigation) };
   }
-  return fail('type', '"discoveries" or "timings"', m.type);
+  if (m.type === 'hints') return { channel: 'content', type: 'hints' };
+  return fail('type', '"discoveries", "timings" or "hints"', m.type);
 }
 
 function discovery(v: unknown, i: number): Discovery {

@@ -6,6 +6,7 @@ import type { PageRecord } from '../../src/page';
 import { describeE2e, requireBrowser } from './harness/browsers';
 import { copyExtensionBuild, type ExtensionCopy } from './harness/extension-build';
 import { findTabId, getPage, openExtensionPage, waitForPage } from './harness/extension-pages';
+import { launchChromiumDetailed } from './harness/detailed-capture';
 import { launchChromium, type LaunchedChromium } from './harness/launch-chromium';
 import { openPopupForTab, waitForText } from './harness/popup';
 import { checkPopup } from './harness/popup-checks';
@@ -52,10 +53,11 @@ describeE2e('e2e: Chromium', () => {
       const home = dirs.make('chromium-home');
       const dataDir = dirs.make('chromium-data');
       await registerHost({ browser: 'chromium', userDataDir, home, dataDir });
-      chromium = await launchChromium({ extensionDir: extension.dir, userDataDir, env: { HOME: home, GETLIST_DATA_DIR: dataDir }, spkiHashes: [spkiHash] });
-      await chromium.serviceWorker();
+      // These checks compare webRequest-derived figures with the servers' log: Detailed capture
+      // (granted on the options page, then Chromium restarted, as a user would).
+      chromium = await launchChromiumDetailed({ extensionDir: extension.dir, userDataDir, env: { HOME: home, GETLIST_DATA_DIR: dataDir }, spkiHashes: [spkiHash] });
       query = (await openExtensionPage(chromium.browser, `${chromium.extensionOrigin}/${extension.queryPage}`)).page;
-    }, 30_000);
+    }, 60_000);
     afterAll(async () => {
       await chromium?.close();
     });
@@ -69,6 +71,8 @@ describeE2e('e2e: Chromium', () => {
       expect(load.served.length).toBeGreaterThan(name === 'many-images.html' ? 24 : 3);
       const { page } = await waitForPage(query, tabId, (p) => p.url === load.url && missingRequests(p, load.served).length === 0, 'every URL the servers saw in page.requests');
       expect(page?.requests.length).toBeGreaterThanOrEqual(load.served.length);
+      // Detailed capture granted (beforeAll): webRequest reported this page.
+      expect(page?.capture).toBe('detailed');
     });
 
     test('late-css: the servers saw the background image only the stylesheet names, and the script-inserted image', () => {

@@ -5,7 +5,8 @@ import type { Page } from 'puppeteer-core';
 import type { PageRecord } from '../../src/page';
 import { describeE2e, requireBrowser } from './harness/browsers';
 import { copyExtensionBuild } from './harness/extension-build';
-import { findTabId, getPage, openExtensionPage, waitForPage } from './harness/extension-pages';
+import { findTabId, getPage, waitForPage } from './harness/extension-pages';
+import { enableDetailedCaptureFirefox } from './harness/detailed-capture';
 import { launchFirefox, type LaunchedFirefox } from './harness/launch-firefox';
 import { countOf, openPopupForTab } from './harness/popup';
 import { checkUnrequested } from './harness/unrequested-checks';
@@ -37,8 +38,9 @@ describeE2e('e2e: Firefox ESR', () => {
     const dataDir = dirs.make('firefox-data');
     await registerHost({ browser: 'firefox', home, dataDir });
     firefox = await launchFirefox({ extensionDir: extension.dir, home, profileDir: dirs.make('firefox-profile'), env: { GETLIST_DATA_DIR: dataDir } });
-    query = (await openExtensionPage(firefox.browser, `${firefox.extensionOrigin}/${extension.queryPage}`)).page;
-  }, 40_000);
+    // These checks compare webRequest-derived figures with the servers' log: Detailed capture.
+    query = await enableDetailedCaptureFirefox(firefox.browser, firefox.extensionOrigin, extension.queryPage);
+  }, 60_000);
   afterAll(async () => {
     await firefox?.close();
     await site?.close();
@@ -69,6 +71,8 @@ describeE2e('e2e: Firefox ESR', () => {
     expect(load.served.length).toBeGreaterThan(name === 'many-images.html' ? 24 : 3);
     const { page } = await waitForPage(query, tabId, (p) => p.url === load.url && missingRequests(p, load.served).length === 0, 'every URL the servers saw in page.requests');
     expect(page?.requests.length).toBeGreaterThanOrEqual(load.served.length);
+    // Detailed capture granted (beforeAll): webRequest reported this page.
+    expect(page?.capture).toBe('detailed');
   });
 
   test('cross-origin: the host measured handshakes to both origins, on connections the servers accepted', async () => {

@@ -1,6 +1,7 @@
 // Learned hints in real browsers: two visits of a page with late-found resources teach the
-// extension its list; the third visit gets them as a `Link` header on the document (DNR session
-// rules), and the test server's log — not the extension — shows the hinted requests arriving
+// extension its list; the third visit gets them as `<link>` elements content-start inserts (lean
+// capture, the default, both browsers) or as a `Link` header on the document (DNR session rules:
+// Chromium with Detailed capture), and the test server's log — not the extension — shows the hinted requests arriving
 // before the style sheet that names them could have been answered, each exactly once, and no
 // request the unhinted loads did not make.
 import type { Browser, Page } from 'puppeteer-core';
@@ -8,8 +9,9 @@ import { describeE2e, requireBrowser } from './harness/browsers';
 import { copyExtensionBuild, type ExtensionCopy } from './harness/extension-build';
 import { openExtensionPage } from './harness/extension-pages';
 import { openPopupForTab, waitForText } from './harness/popup';
-import { afterSheet, hintedVisit, learnVisit, paths, type HintedVisit } from './harness/hints-check';
+import { afterDocument, afterSheet, hintedVisit, learnVisit, paths, type HintedVisit } from './harness/hints-check';
 import { launchChromium, type LaunchedChromium } from './harness/launch-chromium';
+import { launchChromiumDetailed } from './harness/detailed-capture';
 import { launchFirefox, type LaunchedFirefox } from './harness/launch-firefox';
 import { TempDirs } from './harness/temp-dirs';
 import { startSite, type Site } from './site/site-server';
@@ -27,8 +29,11 @@ type Launched = { browser: Browser; extensionOrigin: string; close(): Promise<vo
 const EARLY = { chromium: ['/img/hint-bg.png'], firefox: ['/font/face.woff2'] } as const;
 const FONT_PRELOADS = { chromium: 0, firefox: 1 } as const;
 
-function suite(name: 'chromium' | 'firefox', launch: (dirs: TempDirs, extension: ExtensionCopy) => Promise<Launched>): void {
-  describeE2e(`e2e hints: ${name}`, () => {
+/** How the hints reach the page: `<link>` elements from content-start (lean), or DNR's `Link` header (Chromium, Detailed capture). */
+type Mechanism = 'link-elements' | 'link-header';
+
+function suite(name: 'chromium' | 'firefox', mechanism: Mechanism, launch: (dirs: TempDirs, extension: ExtensionCopy) => Promise<Launched>): void {
+  describeE2e(`e2e hints: ${name} (${mechanism === 'link-header' ? 'Detailed capture: DNR Link header' : 'lean capture: <link> elements'})`, () => {
     const dirs = new TempDirs();
     let site: Site;
     let launched: Launched | undefined;
@@ -61,6 +66,8 @@ function suite(name: 'chromium' | 'firefox', launch: (dirs: TempDirs, extension:
     test('the third visit is hinted: preconnects and preloads with the consuming requests’ as and crossorigin', async () => {
       if (!launched) throw new Error(`${name} did not start`);
       hinted = await hintedVisit(launched.browser, query, site);
+      // Which mechanism is earlier (docs/extension.md): GETLIST_E2E_DEBUG=1 prints document → hinted request.
+      if (process.env.GETLIST_E2E_DEBUG) console.log(`hints ${name} ${mechanism}: ${EARLY[name].map((p) => `${p} ${afterDocument(hinted.log, p)} ms after the document`).join(', ')}`);
       const preloads = hinted.view.applied?.preloads ?? [];
       const font = { rel: 'preload', href: `${site.other}/font/face.woff2`, as: 'font', crossorigin: 'anonymous', type: 'font/woff2' };
       expect(preloads.filter((p) => p.as === 'font')).toEqual(FONT_PRELOADS[name] === 1 ? [font] : []);
@@ -69,6 +76,9 @@ function suite(name: 'chromium' | 'firefox', launch: (dirs: TempDirs, extension:
         expect.objectContaining({ rel: 'preload', href: `${site.main}/img/hint-inserted.png`, as: 'image' }),
       ]));
       expect(hinted.view.applied?.preconnects).toEqual(expect.arrayContaining([{ rel: 'preconnect', href: site.other, crossorigin: 'anonymous' }]));
+      // The mechanism: one element per hint applied, or none where the header carries them.
+      const applied = (hinted.view.applied?.preconnects.length ?? 0) + (hinted.view.applied?.preloads.length ?? 0);
+      expect(hinted.hintElements).toBe(mechanism === 'link-elements' ? applied : 0);
     }, 40_000);
 
     test.each(EARLY[name])('the server saw the hinted %s before the sheet naming it could have been answered', (path) => {
@@ -108,13 +118,17 @@ function suite(name: 'chromium' | 'firefox', launch: (dirs: TempDirs, extension:
   });
 }
 
-suite('chromium', async (dirs, extension) => {
+suite('chromium', 'link-elements', async (dirs, extension) => {
   const c: LaunchedChromium = await launchChromium({ extensionDir: extension.dir, userDataDir: dirs.make('hints-chromium-profile'), env: { HOME: dirs.make('hints-chromium-home'), GETLIST_DATA_DIR: dirs.make('hints-chromium-data') } });
   await c.serviceWorker();
   return c;
 });
 
-suite('firefox', async (dirs, extension) => {
+suite('chromium', 'link-header', (dirs, extension) =>
+  launchChromiumDetailed({ extensionDir: extension.dir, userDataDir: dirs.make('hints-chromium-detailed-profile'), env: { HOME: dirs.make('hints-chromium-detailed-home'), GETLIST_DATA_DIR: dirs.make('hints-chromium-detailed-data') } }),
+);
+
+suite('firefox', 'link-elements', async (dirs, extension) => {
   const f: LaunchedFirefox = await launchFirefox({ extensionDir: extension.dir, home: dirs.make('hints-firefox-home'), profileDir: dirs.make('hints-firefox-profile'), env: { GETLIST_DATA_DIR: dirs.make('hints-firefox-data') } });
   return f;
 });

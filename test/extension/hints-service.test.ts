@@ -34,11 +34,11 @@ async function load(store: PageStore, t: number): Promise<string> {
   return page?.pageId ?? '';
 }
 
-function service(o: { incognito?: boolean; settings?: Parameters<typeof settingsStore>[0] } = {}) {
+function service(o: { incognito?: boolean; settings?: Parameters<typeof settingsStore>[0]; mechanism?: 'link-header' | 'content-script' } = {}) {
   const local = new MemoryStorage();
   const dnr = new FakeDnr();
   const store = pageStore();
-  const hints = new HintsService({ local, dnr, store, settings: settingsStore(o.settings), isIncognito: async () => o.incognito ?? false, warn: () => undefined });
+  const hints = new HintsService({ local, dnr, store, settings: settingsStore(o.settings), isIncognito: async () => o.incognito ?? false, warn: () => undefined, ...(o.mechanism ? { mechanism: o.mechanism } : {}) });
   return { local, dnr, store, hints };
 }
 
@@ -75,5 +75,38 @@ describe('HintsService', () => {
     expect(await hints.forget()).toBe(2);
     expect(dnr.rules).toEqual([]);
     expect(local.items['getlist.hints.v1']).toEqual({ version: 1, entries: [] });
+  });
+
+  test('lean capture (content-script mechanism): no DNR rule; content-start gets the learned list for its document, from memory', async () => {
+    const { dnr, store, hints } = service({ mechanism: 'content-script' });
+    await hints.learn(1, await load(store, 1000));
+    await hints.learn(1, await load(store, 2000));
+    expect(dnr.rules).toEqual([]);
+    const reply = await hints.forDocument(1, URL_A);
+    expect(reply.list?.preloads.map((p) => p.href)).toEqual(['https://fonts.test/a.woff2', 'https://site.test/late.png']);
+    expect(await hints.forDocument(1, 'https://site.test/never-visited')).toEqual({ type: 'hints', list: null });
+    expect(await hints.forDocument(1, undefined)).toEqual({ type: 'hints', list: null });
+  });
+
+  test('with the DNR header mechanism, content-start gets the list only until a webRequest event shows headers reach pages', async () => {
+    const { store, hints } = service();
+    await hints.learn(1, await load(store, 1000));
+    await hints.learn(1, await load(store, 2000));
+    // Chromium granted and not restarted: the rules exist, no request reaches them.
+    expect((await hints.forDocument(1, URL_A)).list?.preloads.length).toBe(2);
+    hints.webRequestSeen();
+    expect(await hints.forDocument(1, URL_A)).toEqual({ type: 'hints', list: null });
+  });
+
+  test('an excluded site or hints off: content-start gets nothing either', async () => {
+    const { store, hints, local } = service({ mechanism: 'content-script' });
+    await hints.learn(1, await load(store, 1000));
+    await hints.learn(1, await load(store, 2000));
+    // The same learned state (storage.local), read by a background whose settings say no.
+    const over = (settings: Parameters<typeof settingsStore>[0]) => new HintsService({ local, dnr: new FakeDnr(), store, settings: settingsStore(settings), isIncognito: async () => false, warn: () => undefined, mechanism: 'content-script' });
+    expect((await over({}).forDocument(1, URL_A)).list).not.toBeNull();
+    for (const settings of [{ hints: false }, { excludedSites: ['site.test'] }, { hintsDisabledSites: ['site.test'] }]) {
+      expect({ settings, reply: await over(settings).forDocument(1, URL_A) }).toEqual({ settings, reply: { type: 'hints', list: null } });
+    }
   });
 });

@@ -158,6 +158,13 @@ describe('pageBytes and documentResponse', () => {
     expect(firefox).toMatchObject({ bytes: 1250, redirectBytes: 210, redirectsNotExposed: 0, source: 'resource-timing+webrequest' });
   });
 
+  test('lean capture: the document\'s redirects Navigation Timing counts are said to be unexposed (no hop in any record)', () => {
+    const lean = pageBytes({ timings: [entry(1, [1, 1, 1, 1, 2, 3])], navigation: { ...NAV, redirectCount: 2 }, requests: [], capture: 'lean' });
+    expect(lean).toMatchObject({ bytes: 1040 + 800, redirectsNotExposed: 2 });
+    // A detailed record's hops are its redirects; redirectCount is not counted twice.
+    expect(pageBytes({ timings: [], navigation: { ...NAV, redirectCount: 1 }, requests: [doc], capture: 'detailed' }).redirectsNotExposed).toBe(1);
+  });
+
   test('without Navigation Timing (no content script), Firefox\'s responseSize sizes the document', () => {
     expect(pageBytes({ timings: [], requests: [{ ...doc, redirects: undefined, responseSize: 4321 }] }).documentBytes).toBe(4321);
   });

@@ -36,7 +36,7 @@ export function exposedSize(responseSize: number | undefined): number | undefine
   return responseSize !== undefined && responseSize > 0 ? responseSize : undefined;
 }
 
-export function pageBytes(page: Pick<PageRecord, 'timings' | 'navigation' | 'requests'>): PageBytes {
+export function pageBytes(page: Pick<PageRecord, 'timings' | 'navigation' | 'requests' | 'capture'>): PageBytes {
   const out: PageBytes = { bytes: 0, redirectBytes: 0, exposed: 0, notExposed: 0, redirectsNotExposed: 0, source: 'resource-timing' };
   const nav = page.navigation;
   const doc = page.requests.find((r) => r.type === 'main_frame' && r.frameId === 0);
@@ -63,6 +63,8 @@ export function pageBytes(page: Pick<PageRecord, 'timings' | 'navigation' | 'req
       }
     }
   }
+  // Lean capture sees no hop, only Navigation Timing's count of the document's (same-origin) ones.
+  if (page.capture === 'lean') out.redirectsNotExposed += page.navigation?.redirectCount ?? 0;
   out.bytes += out.redirectBytes;
   return out;
 }

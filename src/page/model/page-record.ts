@@ -32,7 +32,21 @@ export interface PageRecord {
   hostError?: { code: string; message: string };
   /** The page's site is in the user's excluded list: nothing was sent to the host. */
   excluded?: boolean;
+  /**
+   * How the background saw the page: `detailed` once a webRequest event reported one of its
+   * requests (records of older versions, absent, were all detailed); `lean` until then — from the
+   * page's own Resource and Navigation Timing only, `requests` rebuilt from the timings
+   * (lean-requests.ts). Per record, from what arrived, not from the permission: Chromium may hold
+   * the permission without delivering events (until it restarts, detailed-capture.ts).
+   */
+  capture?: CaptureMode;
 }
+
+/**
+ * `lean`: the default, no webRequest/DNR permission held (Chromium proxies every request of every
+ * page while an extension holds one); `detailed`: the optional permissions granted (extension/platform/detailed-capture.ts).
+ */
+export type CaptureMode = 'lean' | 'detailed';
 
 export interface ObservedRequest {
   /** webRequest's requestId. */
@@ -150,6 +164,8 @@ export interface TimingEntry {
 }
 
 export interface NavigationTiming {
+  /** Epoch ms of navigation start (`performance.timeOrigin`); absent in records of older versions. */
+  timeOrigin?: number;
   /** ms from navigation start. */
   responseStart: number;
   domContentLoadedEventEnd: number;

@@ -1,4 +1,5 @@
 import type { Discovery, NavigationTiming, ObservedRequest, PageRecord, TimingEntry } from './page-record';
+import { LEAN_ID_PREFIX, leanRequests } from './lean-requests';
 import { settleDiscoveryTimes } from './discovery-times';
 import { exposedSize } from './page-bytes';
 import { migrateRecord } from './record-migration';
@@ -153,6 +154,11 @@ export function requestStarted(state: PageState, e: RequestEvent): PageRecord | 
     if (!ownsNoDocument) page = startRecord(state, e.tabId, e.url, e.timeStamp);
   }
   if (!page || page.requests.length >= state.limits.maxRequests) return undefined;
+  // webRequest reported this page: its requests are the browser's events, never rebuilt from timings.
+  if (page.capture === 'lean') {
+    page.capture = 'detailed';
+    page.requests = page.requests.filter((r) => !r.requestId.startsWith(LEAN_ID_PREFIX));
+  }
   page.requests.push({ requestId: e.requestId, url: e.url, method: e.method, type: e.type, frameId: e.frameId, startedAt: e.timeStamp });
   return page;
 }
@@ -228,6 +234,7 @@ export function timingsReported(state: PageState, tabId: number, senderUrl: stri
     seen.add(key);
     page.timings.push(t);
   }
+  if (page.capture === 'lean') page.requests = leanRequests(page).slice(0, state.limits.maxRequests);
   settleDiscoveryTimes(page);
   return page;
 }
@@ -237,14 +244,15 @@ export function tabRemoved(state: PageState, tabId: number): boolean {
 }
 
 /**
- * permissions.onAdded with site access: forgets the records webRequest saw no request of. Those
- * pages loaded while the extension had no access (Firefox MV3 until the user grants it) and every
- * number of theirs would read as empty; without a record the popup asks for a reload instead.
+ * permissions.onAdded with site access: forgets the records neither webRequest nor the content
+ * script reported anything of. Those pages loaded while the extension had no access (Firefox MV3
+ * until the user grants it) and every number of theirs would read as empty; without a record the
+ * popup asks for a reload instead.
  */
 export function siteAccessGranted(state: PageState): boolean {
   let changed = false;
   for (const [tabId, page] of state.pages) {
-    if (page.requests.length > 0) continue;
+    if (page.requests.length > 0 || page.timings.length > 0 || page.navigation !== undefined || page.discoveries.length > 0) continue;
     state.pages.delete(tabId);
     changed = true;
   }
@@ -268,7 +276,7 @@ export function restore(stored: unknown, limits: Partial<PageLimits> = {}): Page
 }
 
 function startRecord(state: PageState, tabId: number, url: string, timeStamp: number): PageRecord {
-  const page: PageRecord = { pageId: `${tabId}:${Math.floor(timeStamp)}`, tabId, url, startedAt: timeStamp, requests: [], discoveries: [], timings: [] };
+  const page: PageRecord = { pageId: `${tabId}:${Math.floor(timeStamp)}`, tabId, url, startedAt: timeStamp, requests: [], discoveries: [], timings: [], capture: 'lean' };
   insert(state, page);
   return page;
 }

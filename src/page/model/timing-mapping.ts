@@ -52,6 +52,7 @@ export function toNavigationTiming(raw: RawNavigationTiming): NavigationTiming {
     loadEventEnd: round(raw.loadEventEnd),
     nextHopProtocol: raw.nextHopProtocol,
   };
+  if (typeof raw.timeOrigin === 'number') nav.timeOrigin = Math.round(raw.timeOrigin);
   for (const key of NAVIGATION_PHASES) if (typeof raw[key] === 'number') nav[key] = round(raw[key]);
   if (typeof raw.transferSize === 'number') nav.transferSize = raw.transferSize;
   if (typeof raw.encodedBodySize === 'number') nav.encodedBodySize = raw.encodedBodySize;

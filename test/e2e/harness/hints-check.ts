@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'puppeteer-core';
 import type { HintsView } from '../../../src/extension-messages/messages';
 import { findTabId, sendUi, WAIT_MS } from './extension-pages';
+import type { InPage } from './in-page';
 import { loadTestPage } from './site-load';
 import type { Site, SiteRequest } from '../site/site-server';
 
@@ -13,6 +14,8 @@ export interface HintedVisit {
   view: HintsView;
   /** The servers' log of this load, browser requests only. */
   log: SiteRequest[];
+  /** `<link data-getlist-hint>` elements content-start inserted into the page. */
+  hintElements: number;
 }
 
 /** The background's hints view of a tab. */
@@ -50,12 +53,21 @@ export async function hintedVisit(browser: Browser, query: Page, site: Site): Pr
   const load = await loadTestPage(browser, site, HINTS_PAGE);
   const tabId = await findTabId(query, load.url);
   const view = await waitForHints(query, tabId, (v) => v.outcome !== null, 'the hinted load’s outcome');
-  return { tabId, view, log: site.requests.slice(mark).filter((r) => !r.userAgent.startsWith('getlist/')) };
+  const hintElements = await load.tab.evaluate(() => (globalThis as unknown as InPage).document.querySelectorAll('link[data-getlist-hint]').length);
+  return { tabId, view, log: site.requests.slice(mark).filter((r) => !r.userAgent.startsWith('getlist/')), hintElements };
 }
 
 /** Request paths (with query) in log order, favicon excluded. */
 export function paths(log: readonly SiteRequest[]): string[] {
   return log.map((r) => `${r.origin}${r.path}`).filter((u) => !u.endsWith('/favicon.ico'));
+}
+
+/** ms from the document's arrival at the server to `suffix`'s: how early a hint took effect. */
+export function afterDocument(log: readonly SiteRequest[], suffix: string): number {
+  const doc = log.find((r) => r.path.startsWith(`/${HINTS_PAGE}`));
+  const it = log.find((r) => r.path.endsWith(suffix));
+  if (!doc || !it) throw new Error(`no ${doc ? suffix : HINTS_PAGE} in the log: ${JSON.stringify(paths(log))}`);
+  return it.at - doc.at;
 }
 
 /** ms from the held-back sheet's arrival at the server to `suffix`'s (negative: before the sheet could have been answered). */

@@ -25,4 +25,5 @@ export interface InPageElement {
 export interface InPageExtensionApi {
   runtime: { sendMessage(message: unknown): Promise<unknown> };
   tabs: { query(filter: object): Promise<{ id?: number; url?: string }[]> };
+  permissions: { contains(p: object): Promise<boolean> };
 }

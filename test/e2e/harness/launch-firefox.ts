@@ -46,6 +46,8 @@ export async function launchFirefox(options: LaunchFirefoxOptions): Promise<Laun
     acceptInsecureCerts: true,
     extraPrefsFirefox: {
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }),
+      // Optional permissions (Detailed capture) granted on a trusted click without the doorhanger.
+      'extensions.webextOptionalPermissionPrompts': false,
     },
     // Lets BiDi navigate a tab to moz-extension:// (otherwise "not allowed in this context").
     env: { ...process.env, HOME: options.home, MOZ_REMOTE_ALLOW_SYSTEM_ACCESS: '1', ...options.env },

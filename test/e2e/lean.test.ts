@@ -1,0 +1,134 @@
+// Lean capture, the default (no webRequest, no declarativeNetRequest held), in headless Chromium
+// and Firefox ESR: the popup's figures agree with the test servers' log where the page's own
+// Resource and Navigation Timing expose them (connections, bytes ±1 %, document status, every
+// request the servers saw), and the popup says "not exposed" where they do not (redirect hops,
+// headers, addresses) with the button that turns on Detailed capture.
+import type { Browser, Page } from 'puppeteer-core';
+import type { PageRecord } from '../../src/page';
+import { describeE2e, requireBrowser } from './harness/browsers';
+import { copyExtensionBuild } from './harness/extension-build';
+import { findTabId, openExtensionPage, waitForPage } from './harness/extension-pages';
+import { launchChromium } from './harness/launch-chromium';
+import { launchFirefox } from './harness/launch-firefox';
+import { documentShown, expectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
+import { countOf, openPopupForTab, waitForText } from './harness/popup';
+import { registerHost } from './harness/register-host';
+import { loadTestPage, missingRequests } from './harness/site-load';
+import { TempDirs } from './harness/temp-dirs';
+import { isFromHost, startSite, type Site } from './site/site-server';
+
+type Launched = { browser: Browser; extensionOrigin: string; close(): Promise<void> };
+type Name = 'chromium' | 'firefox';
+
+function suite(name: Name, launch: (dirs: TempDirs, extensionDir: string, spkiHash: string) => Promise<Launched>): void {
+  describeE2e(`e2e lean capture: ${name}`, () => {
+    const dirs = new TempDirs();
+    let site: Site;
+    let connSites: { h1: Site; h2: Site };
+    let launched: Launched | undefined;
+    let query: Page;
+
+    beforeAll(async () => {
+      requireBrowser(name);
+      const extension = copyExtensionBuild(dirs);
+      const tls = h2Certificate(dirs);
+      site = await startSite();
+      connSites = { h1: await startSite(), h2: await startSite({ h2: tls }) };
+      launched = await launch(dirs, extension.dir, tls.spkiHash);
+      query = (await openExtensionPage(launched.browser, `${launched.extensionOrigin}/${extension.queryPage}`)).page;
+    }, 40_000);
+    afterAll(async () => {
+      await launched?.close();
+      await site?.close();
+      await connSites?.h1.close();
+      await connSites?.h2.close();
+      dirs.removeAll();
+    });
+
+    test('the extension holds neither webRequest nor declarativeNetRequest', async () => {
+      const held = await query.evaluate(() => {
+        const g = globalThis as unknown as { browser?: { permissions: { getAll(): Promise<{ permissions?: string[] }> } }; chrome?: { permissions: { getAll(): Promise<{ permissions?: string[] }> } } };
+        return (g.browser ?? g.chrome)?.permissions.getAll().then((p) => p.permissions ?? []);
+      });
+      expect(held).toEqual(expect.arrayContaining(['webNavigation']));
+      expect((held ?? []).filter((p) => p === 'webRequest' || p.startsWith('declarativeNetRequest'))).toEqual([]);
+    });
+
+    test('many-images.html: the record lists exactly the requests the servers saw, from the page\'s own timing', async () => {
+      if (!launched) throw new Error(`${name} did not start`);
+      const load = await loadTestPage(launched.browser, site, 'many-images.html');
+      const tabId = await findTabId(query, load.url);
+      const { page } = await waitForPage(query, tabId, (p) => p.url === load.url && missingRequests(p, load.served).length === 0, 'every URL the servers saw in page.requests');
+      const record = page as PageRecord;
+      expect(record.capture).toBe('lean');
+      // The browser's record and the servers' log: the same URLs, none the servers did not see.
+      expect([...new Set(record.requests.map((r) => r.url))].sort()).toEqual([...load.served].sort());
+      expect(record.requests.every((r) => r.requestId.startsWith('rt:') && r.ip === undefined && r.requestHeaders === undefined)).toBe(true);
+      await load.tab.close();
+    }, 40_000);
+
+    test.each(['http/1.1', 'h2'] as const)('connections.html over %s: connections, requests and bytes agree with the servers\' log', async (protocol) => {
+      if (!launched) throw new Error(`${name} did not start`);
+      const s = protocol === 'h2' ? connSites.h2 : connSites.h1;
+      const { server, popup, record } = await observeConnections(launched.browser, query, launched.extensionOrigin, s, `${name}-lean-${protocol.replace('/', '')}`);
+      expect(record.capture).toBe('lean');
+      expect(record.navigation?.nextHopProtocol).toBe(protocol);
+      expectAgreement(server, popup);
+      if (name === 'chromium') expect(popup.connectionsMin).toBe(popup.connections);
+    }, 40_000);
+
+    // Navigation Timing's responseStatus and contentType: both browsers expose them (Chromium 156, Firefox ESR 153).
+    test('a 404 document: the status and content type the server sent', async () => {
+      if (!launched) throw new Error(`${name} did not start`);
+      const url = site.url('missing.html');
+      const shown = await documentShown(launched.browser, query, launched.extensionOrigin, url, `${name}-lean-404`, (p) => p.loadAt !== undefined && p.navigation !== undefined);
+      const served = site.requests.filter((r) => r.url === url && !isFromHost(r));
+      expect(served).toHaveLength(1);
+      expect(shown.record.capture).toBe('lean');
+      expect(shown.status).toBe('404');
+      expect(shown.text).toMatch(/^404 · text\/plain/);
+    }, 40_000);
+
+    test('a redirected document: the popup says its hop is not exposed, never a status it did not see', async () => {
+      if (!launched) throw new Error(`${name} did not start`);
+      const from = site.url(`index.html?hop=${name}-lean&redirect=301`);
+      const shown = await documentShown(launched.browser, query, launched.extensionOrigin, from, `${name}-lean-redirect`, (p) => p.loadAt !== undefined && p.navigation !== undefined);
+      expect(site.requests.filter((r) => r.url === from && !isFromHost(r))).toHaveLength(1);
+      expect(shown.text).toMatch(/^1 redirect\(s\), not exposed → 200 · /);
+      expect(shown.text).not.toContain('301');
+      // The bytes leave the hop out, and say so.
+      expect(shown.bytes).toContain('+1 redirect hops not exposed');
+    }, 40_000);
+
+    test('the popup names what lean capture does not expose, with the Detailed capture button', async () => {
+      if (!launched) throw new Error(`${name} did not start`);
+      const load = await loadTestPage(launched.browser, site, 'index.html');
+      const tabId = await findTabId(query, load.url);
+      await waitForPage(query, tabId, (p) => p.navigation !== undefined, 'the page timing');
+      const { page: popup, errors } = await openPopupForTab(launched.browser, launched.extensionOrigin, tabId);
+      const note = await waitForText(popup, '[data-testid=lean-capture]', (t) => t.length > 0, 'the lean capture note');
+      expect(note).toContain('Not exposed — turn on Detailed capture');
+      expect(await countOf(popup, '[data-testid=detailed-capture-button]')).toBe(1);
+      expect(errors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
+      await popup.close();
+      await load.tab.close();
+    }, 30_000);
+  });
+}
+
+suite('chromium', async (dirs, extensionDir, spkiHash) => {
+  const userDataDir = dirs.make('lean-chromium-profile');
+  const home = dirs.make('lean-chromium-home');
+  const dataDir = dirs.make('lean-chromium-data');
+  await registerHost({ browser: 'chromium', userDataDir, home, dataDir });
+  const c = await launchChromium({ extensionDir, userDataDir, env: { HOME: home, GETLIST_DATA_DIR: dataDir }, spkiHashes: [spkiHash] });
+  await c.serviceWorker();
+  return c;
+});
+
+suite('firefox', async (dirs, extensionDir) => {
+  const home = dirs.make('lean-firefox-home');
+  const dataDir = dirs.make('lean-firefox-data');
+  await registerHost({ browser: 'firefox', home, dataDir });
+  return launchFirefox({ extensionDir, home, profileDir: dirs.make('lean-firefox-profile'), env: { GETLIST_DATA_DIR: dataDir } });
+});
