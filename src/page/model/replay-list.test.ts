@@ -38,6 +38,15 @@ describe('buildReplayList: what the browser requested, in the order it found it'
     expect(unrequestedDiscoveries(p).map((d) => d.url)).toEqual(['https://a.test/srcset-2x.png']);
   });
 
+  it('a request reported with a frame id other than 0 is the top frame\'s when the top document\'s own timeline holds its URL (Chromium\'s first sub-resources of a new document), not otherwise', () => {
+    const timing = (name: string) => ({ name, initiatorType: 'link', startTime: 22, domainLookupStart: 0, domainLookupEnd: 0, connectStart: 0, secureConnectionStart: 0, connectEnd: 0, requestStart: 0, responseStart: 0, responseEnd: 30, transferSize: 0, encodedBodySize: 0, nextHopProtocol: '', restricted: true });
+    const q = page({
+      requests: [req('https://a.test/page', 'main_frame', 0), req('https://a.test/a.css', 'stylesheet', 22, { frameId: 8 }), req('https://a.test/in-frame.png', 'image', 36, { frameId: 3 })],
+      timings: [timing('https://a.test/a.css')],
+    });
+    expect(buildReplayList(q).map((i) => i.url)).toEqual(['https://a.test/page', 'https://a.test/a.css']);
+  });
+
   it('caps the list, keeping the earliest found', () => {
     expect(buildReplayList(p, { maxRequests: 2 }).map((i) => i.url)).toEqual(['https://a.test/page', 'https://a.test/img.png']);
   });

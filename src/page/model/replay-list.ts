@@ -2,12 +2,13 @@ import type { ScheduleItem } from '../../protocol/requests';
 import { MAX_REQUESTS_PER_SCHEDULE } from '../../protocol/version';
 import { priorityRank, type PriorityClass } from '../../scheduler/priority';
 import type { Discovery, PageRecord } from './page-record';
-import { buildRequestList, priorityForResourceType } from './request-list';
+import { buildRequestList, priorityForResourceType, topFrameRequests } from './request-list';
 import { withoutFragment } from './site-rules';
 
 /**
  * The list a replay sends the host (issue 12, "replays replay what the browser did"): only URLs
- * the browser actually requested for the page's top frame (webRequest), each once, in the order
+ * the browser actually requested for the page's top frame (webRequest, or the top document's own
+ * Resource Timing), each once, in the order
  * the browser found them — by `discoveredAt`, the earliest of the content script's discovery and
  * the request's start — never re-sorted by class. The class comes from the discovery when there is
  * one (it knows a visible image from a background), else from the request type. Ordering by class
@@ -24,7 +25,8 @@ export function buildReplayList(page: PageRecord, options: { maxRequests?: numbe
   const [documentItem] = accepted.values();
   const items: ScheduleItem[] = documentItem ? [documentItem] : [];
   const seen = new Set(items.map((i) => i.url));
-  const requested = [...page.requests].filter((r) => r.frameId === 0 && r.method === 'GET' && r.type !== 'main_frame').sort((a, b) => a.startedAt - b.startedAt);
+  const inTopFrame = topFrameRequests(page);
+  const requested = [...page.requests].filter((r) => inTopFrame(r) && r.method === 'GET' && r.type !== 'main_frame').sort((a, b) => a.startedAt - b.startedAt);
   const found: Array<ScheduleItem & { discoveredAt: number }> = [];
   for (const r of requested) {
     const url = withoutFragment(r.url);
