@@ -80,6 +80,24 @@ describe('page reducer', () => {
     expect(s.pages.get(1)?.requests.map((q) => q.requestId)).toEqual(['d3']);
   });
 
+  test("a document request reported after its navigation committed (Firefox under load) joins that navigation's record; a later one starts a new record", () => {
+    const s = r.createPageState();
+    r.navigationStarted(s, nav(3, 'https://a.test/late.css', 100));
+    r.navigationCommitted(s, nav(3, 'https://a.test/late.css', 130));
+    r.navigationCompleted(s, nav(3, 'https://a.test/late.css', 160));
+    const page = s.pages.get(3);
+    // The favicon, then the document's own onBeforeRequest (started at 101), arrive after the load.
+    r.requestStarted(s, request(3, 'fav', 'https://a.test/favicon.ico', 'image', 170));
+    expect(r.requestStarted(s, request(3, 'doc', 'https://a.test/late.css', 'main_frame', 101))).toBe(page);
+    expect(s.pages.get(3)).toBe(page);
+    expect(page).toMatchObject({ loadAt: 160, committedAt: 130, capture: 'detailed' });
+    expect(page?.requests.map((q) => q.requestId)).toEqual(['doc', 'fav']);
+    // A reload: its document request started after the commit, so it is a new navigation.
+    r.requestStarted(s, request(3, 'doc2', 'https://a.test/late.css', 'main_frame', 400));
+    expect(s.pages.get(3)).not.toBe(page);
+    expect(s.pages.get(3)?.requests.map((q) => q.requestId)).toEqual(['doc2']);
+  });
+
   test('an SPA route change (history state update) moves the record to the new URL without starting a new one', () => {
     const s = r.createPageState();
     loadPage(s, 1, 'https://a.test/', 0);

@@ -144,13 +144,20 @@ export function navigationCompleted(state: PageState, e: NavigationEvent): PageR
 /**
  * webRequest.onBeforeRequest. Requests of no tab (tabId −1) are ignored. A top-level document
  * request that is not the current record's own starts the record of the navigation it belongs to.
+ *
+ * webRequest and webNavigation events reach the background through different channels, and under
+ * load Firefox was seen to deliver a document's onBeforeRequest after its onCommitted (even after
+ * onCompleted): a document request that *started* before the record's document committed, when
+ * the record holds no document request yet, is that record's own, however late its event arrives.
+ * Starting a new record for it lost the load event and the host's measurement of the page.
  */
 export function requestStarted(state: PageState, e: RequestEvent): PageRecord | undefined {
   if (e.tabId < 0) return undefined;
   let page = state.pages.get(e.tabId);
   if (page && findRequest(page, e.requestId)) return undefined; // a redirect's repeat of the same request
-  if (e.type === 'main_frame' && e.frameId === 0) {
-    const ownsNoDocument = page !== undefined && page.committedAt === undefined && !page.requests.some((r) => r.type === 'main_frame');
+  const isDocument = e.type === 'main_frame' && e.frameId === 0;
+  if (isDocument) {
+    const ownsNoDocument = page !== undefined && !page.requests.some((r) => r.type === 'main_frame') && (page.committedAt === undefined || e.timeStamp <= page.committedAt);
     if (!ownsNoDocument) page = startRecord(state, e.tabId, e.url, e.timeStamp);
   }
   if (!page || page.requests.length >= state.limits.maxRequests) return undefined;
@@ -159,7 +166,10 @@ export function requestStarted(state: PageState, e: RequestEvent): PageRecord | 
     page.capture = 'detailed';
     page.requests = page.requests.filter((r) => !r.requestId.startsWith(LEAN_ID_PREFIX));
   }
-  page.requests.push({ requestId: e.requestId, url: e.url, method: e.method, type: e.type, frameId: e.frameId, startedAt: e.timeStamp });
+  const request: ObservedRequest = { requestId: e.requestId, url: e.url, method: e.method, type: e.type, frameId: e.frameId, startedAt: e.timeStamp };
+  // The document is the record's first request, even when sub-resources were reported before it.
+  if (isDocument) page.requests.unshift(request);
+  else page.requests.push(request);
   return page;
 }
 

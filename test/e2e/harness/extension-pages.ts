@@ -69,11 +69,31 @@ export async function waitForPage(extensionPage: Page, tabId: number, done: (p: 
     }
     if (Date.now() > deadline) {
       const p = last?.page;
-      const summary = p ? { url: p.url, requests: p.requests.length, measured: p.measured, hostError: p.hostError, hostStatus: last?.hostStatus } : (last ?? String(lastError));
+      const summary = p ? recordSummary(p, last?.hostStatus) : (last ?? String(lastError));
       throw new Error(`waited ${WAIT_MS} ms for ${what} on tab ${tabId}; last get-page: ${JSON.stringify(summary)}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** What a failed wait prints: the milestones seen, each request's state and the host's answers. */
+function recordSummary(p: PageRecord, hostStatus: unknown): object {
+  const at = (t: number | undefined) => (t === undefined ? undefined : Math.round(t - p.startedAt));
+  return {
+    url: p.url,
+    capture: p.capture,
+    // Milestones in ms after the record started; a missing one is the event that never arrived.
+    committed: at(p.committedAt),
+    domContentLoaded: at(p.domContentLoadedAt),
+    load: at(p.loadAt),
+    navigationLoadEventEnd: p.navigation?.loadEventEnd,
+    requests: p.requests.map((r) => `${r.type} ${r.url} ${r.statusCode ?? '-'} ${at(r.startedAt) ?? '-'}→${at(r.endedAt) ?? '-'}${r.error ? ` ${r.error}` : ''}`),
+    timings: p.timings.length,
+    discoveries: p.discoveries.length,
+    measured: p.measured ? { failed: p.measured.failed, handshakes: p.measured.handshakes.length, warm: p.measured.warm } : undefined,
+    hostError: p.hostError,
+    hostStatus,
+  };
 }
 
 /** The id the extension APIs give the tab showing `url` (queried from an extension page). */
