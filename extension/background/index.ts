@@ -11,6 +11,7 @@ import { benchOff } from '../platform/bench-switches';
 import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS } from '../../src/hints/hint-types';
 import { captureModeOf, detailedPermissions, isFirefox } from '../platform/detailed-capture';
 import { reloadOnCaptureChange } from './capture-reload';
+import { injectMainContentAfterLoad } from './content-injection';
 
 /**
  * The background (Chrome: service worker; Firefox: event page): the composition root. Everything
@@ -41,6 +42,8 @@ const hints = new HintsService({
   // content script inserts `<link>` elements (forDocument).
   dnr: benchOff('hints') || !browser.declarativeNetRequest ? NO_RULES : browser.declarativeNetRequest,
   mechanism: browser.declarativeNetRequest && !benchOff('hints') ? 'link-header' : 'content-script',
+  // The `<link>` hint script, registered on hinted hosts only (hint-script.ts).
+  ...(benchOff('hints') || benchOff('content') ? {} : { scripting: browser.scripting }),
   store,
   settings,
   isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
@@ -57,6 +60,13 @@ const handlers = createUiHandlers({
 });
 
 listenToPages(store, actions, hints, capture);
+// content.js after the page's load (content-injection.ts); bench builds without content scripts skip it.
+if (!benchOff('content')) {
+  injectMainContentAfterLoad({
+    onCompleted: (listener) => browser.webNavigation.onCompleted.addListener(listener, { url: [{ schemes: ['http', 'https'] }] }),
+    executeScript: (injection) => browser.scripting.executeScript(injection),
+  });
+}
 // Firefox: a grant or revocation reloads the extension so its listeners match. Chromium: a reload
 // does not change its request proxy (detailed-capture.ts); the change applies when Chromium restarts.
 if (isFirefox(extensionBaseUrl)) {
