@@ -53,7 +53,6 @@ const release = process.env.GETLIST_RELEASE === '1';
 const bundles = [
   ['extension/background/index.ts', 'background.js'],
   ['extension/content/start.ts', 'content-start.js'],
-  ['extension/content/hints-entry.ts', 'content-hints.js'],
   ['extension/content/index.ts', 'content.js'],
   ['extension/popup/popup.ts', 'popup.js'],
   ['extension/options/options.ts', 'options.js'],

@@ -6,11 +6,9 @@ import { blockUrls, createLearnedState, forgetHost, recordVisit } from '../../sr
 import { learnedStateFromJson, learnedStateToJson } from '../../src/hints/learned-state-json';
 import { observeVisit } from '../../src/hints/observe-visit';
 import { hostOf, pageKey, templateKey } from '../../src/hints/site-template';
-import { hintMatchPatterns } from '../../src/hints/hint-hosts';
 import type { ContentHintsReply, HintsView, Settings } from '../../src/extension-messages/messages';
 import type { PageRecord } from '../../src/page/model/page-record';
 import { isExcludedSite, isHttpUrl } from '../../src/page/model/site-rules';
-import { syncHintScript, type ScriptingLike } from './hint-script';
 import type { PageStore } from './page-store';
 import type { LocalStorageLike, SettingsStore } from './settings-store';
 
@@ -38,16 +36,11 @@ export interface HintsServiceDeps {
   isIncognito: (tabId: number) => Promise<boolean | undefined>;
   /**
    * How hints reach the browser: a `Link` response header added by DNR session rules (Detailed
-   * capture in Chromium, which grants declarativeNetRequest), or `<link>` elements the document_start
-   * hint script inserts on hinted hosts (`forDocument`, `scripting`; lean capture, and Firefox,
-   * where DNR cannot be an optional permission). @default 'link-header'
+   * capture in Chromium, which grants declarativeNetRequest), or `<link>` elements the background
+   * pushes into the page at commit (`forDocument`, hint-push.ts; lean capture, and Firefox, where
+   * DNR cannot be an optional permission). @default 'link-header'
    */
   mechanism?: 'link-header' | 'content-script';
-  /**
-   * Where the `<link>` mechanism's script is registered per hinted host (hint-script.ts); without
-   * it (bench builds with hints off, unit tests) no page gets the script.
-   */
-  scripting?: ScriptingLike;
   limits?: HintLimits;
   setTimeout?: (fn: () => void, ms: number) => unknown;
   warn?: (message: string) => void;
@@ -112,17 +105,16 @@ export class HintsService {
    * A webRequest event arrived (Detailed capture): Chromium proxies the pages' requests, so DNR's
    * `Link` headers reach them. Until one does, a header mechanism may have no effect — Chromium
    * holding the permission without the proxy, granted and not yet restarted (detailed-capture.ts) —
-   * and the hint script (content-hints.js) gets the list as `<link>` elements instead. The document's own request event
-   * comes before its content script's message, so where the proxy runs the header alone is used.
+   * and the page gets the list as `<link>` elements instead (hint-push.ts). The document's own request
+   * event comes before its commit, so where the proxy runs the header alone is used.
    */
   webRequestSeen(): void {
     this.headersReachPages = true;
   }
 
   /**
-   * content-hints.js's request at document_start (registered on hinted hosts only): the hints to
-   * insert as `<link>` elements, answered from memory (the learned state is held here), unless DNR
-   * headers carry them.
+   * The hints to push into a committed document as `<link>` elements (hint-push.ts), answered
+   * from memory (the learned state is held here); none when DNR headers carry them.
    */
   async forDocument(tabId: number, url: string | undefined): Promise<ContentHintsReply> {
     const header = this.deps.mechanism !== 'content-script' && this.headersReachPages;
@@ -195,15 +187,11 @@ export class HintsService {
     };
   }
 
-  /**
-   * Replaces every session rule with the ones the learned state and settings give now, and
-   * registers the hint script for exactly the hosts that have hints (hint-script.ts).
-   */
+  /** Replaces every session rule with the ones the learned state and settings give now. */
   syncRules(): Promise<void> {
     this.syncing = this.syncing.then(async () => {
       try {
         const settings = await this.deps.settings.get();
-        await this.syncScript(settings);
         if (this.deps.mechanism === 'content-script') return;
         const rules = hintRules(this.state, { limits: this.limits, allowed: (host) => allowedOn(settings, host) });
         const old = await this.deps.dnr.getSessionRules();
@@ -213,15 +201,6 @@ export class HintsService {
       }
     });
     return this.syncing;
-  }
-
-  private async syncScript(settings: Settings): Promise<void> {
-    if (!this.deps.scripting) return;
-    try {
-      await syncHintScript(this.deps.scripting, hintMatchPatterns(this.state, { limits: this.limits, allowed: (host) => allowedOn(settings, host) }));
-    } catch (err) {
-      this.warn(`could not register the hint script: ${String(err)}`);
-    }
   }
 
   private entriesOf(url: string): LearnedEntry[] {

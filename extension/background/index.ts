@@ -12,6 +12,7 @@ import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS } from '../../src/hints/hint-
 import { captureModeOf, detailedPermissions, isFirefox } from '../platform/detailed-capture';
 import { reloadOnCaptureChange } from './capture-reload';
 import { injectMainContentAfterLoad } from './content-injection';
+import { pushHintsOnCommit } from './hint-push';
 
 /**
  * The background (Chrome: service worker; Firefox: event page): the composition root. Everything
@@ -42,8 +43,6 @@ const hints = new HintsService({
   // content script inserts `<link>` elements (forDocument).
   dnr: benchOff('hints') || !browser.declarativeNetRequest ? NO_RULES : browser.declarativeNetRequest,
   mechanism: browser.declarativeNetRequest && !benchOff('hints') ? 'link-header' : 'content-script',
-  // The `<link>` hint script, registered on hinted hosts only (hint-script.ts).
-  ...(benchOff('hints') || benchOff('content') ? {} : { scripting: browser.scripting }),
   store,
   settings,
   isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
@@ -60,6 +59,15 @@ const handlers = createUiHandlers({
 });
 
 listenToPages(store, actions, hints, capture);
+// Lean capture's hints, pushed at commit into pages that have a learned list (hint-push.ts).
+if (!benchOff('hints') && !benchOff('content')) {
+  pushHintsOnCommit({
+    onCommitted: (listener) => browser.webNavigation.onCommitted.addListener(listener, { url: [{ schemes: ['http', 'https'] }] }),
+    hintsFor: (tabId, url) => hints.forDocument(tabId, url),
+    executeScript: (injection) => browser.scripting.executeScript(injection),
+    warn: (message) => console.debug(`getlist: ${message}`),
+  });
+}
 // content.js after the page's load (content-injection.ts); bench builds without content scripts skip it.
 if (!benchOff('content')) {
   injectMainContentAfterLoad({

@@ -11,8 +11,8 @@ export const BENCH_PIECES = {
   headers: 'webRequest header lists',
   /** webNavigation listeners: without them no page record exists, so nothing else runs either. */
   navigation: 'webNavigation listeners',
-  /** Early hints: the DNR session rules (detailed) and the hint script registered on hinted hosts (`<link>` request and insertion). */
-  hints: 'early hints (DNR session rules / content-hints.js <link> elements)',
+  /** Early hints: the DNR session rules (detailed) and the `<link>` elements pushed at commit (hint-push.ts). */
+  hints: 'early hints (DNR session rules / <link> elements pushed at commit)',
   /** `storage.session` writes of the page records. */
   storage: 'storage.session writes',
   /** The host's `measure` after load (the connection it opens per origin). */

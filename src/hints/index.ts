@@ -7,4 +7,3 @@ export * from './learned-state-json';
 export * from './hint-list';
 export * from './hint-outcome';
 export * from './dnr-rules';
-export * from './hint-hosts';

@@ -23,7 +23,7 @@ describe('site access', () => {
     expect(manifest.host_permissions).toEqual([...SITE_ORIGINS]);
     expect(manifest.optional_host_permissions).toBeUndefined();
     // One declared content script (content-start.js at document_start), the same origins; content.js is
-    // injected after load (content-injection.ts) and content-hints.js registered on hinted hosts (hint-script.ts).
+    // injected after load (content-injection.ts), and hints are pushed at commit (hint-push.ts).
     expect(manifest.content_scripts.map((c) => c.matches)).toEqual([[...SITE_ORIGINS]]);
   });
 
