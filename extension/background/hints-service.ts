@@ -36,9 +36,9 @@ export interface HintsServiceDeps {
   isIncognito: (tabId: number) => Promise<boolean | undefined>;
   /**
    * How hints reach the browser: a `Link` response header added by DNR session rules (Detailed
-   * capture in Chromium, which grants declarativeNetRequest), or `<link>` elements the document_start
-   * content script inserts (`forDocument`; lean capture, and Firefox, where DNR cannot be an
-   * optional permission). @default 'link-header'
+   * capture in Chromium, which grants declarativeNetRequest), or `<link>` elements the background
+   * pushes into the page at commit (`forDocument`, hint-push.ts; lean capture, and Firefox, where
+   * DNR cannot be an optional permission). @default 'link-header'
    */
   mechanism?: 'link-header' | 'content-script';
   limits?: HintLimits;
@@ -105,16 +105,16 @@ export class HintsService {
    * A webRequest event arrived (Detailed capture): Chromium proxies the pages' requests, so DNR's
    * `Link` headers reach them. Until one does, a header mechanism may have no effect — Chromium
    * holding the permission without the proxy, granted and not yet restarted (detailed-capture.ts) —
-   * and content-start gets the list as `<link>` elements instead. The document's own request event
-   * comes before its content script's message, so where the proxy runs the header alone is used.
+   * and the page gets the list as `<link>` elements instead (hint-push.ts). The document's own request
+   * event comes before its commit, so where the proxy runs the header alone is used.
    */
   webRequestSeen(): void {
     this.headersReachPages = true;
   }
 
   /**
-   * content-start's request at document_start: the hints to insert as `<link>` elements, answered
-   * from memory (the learned state is held here), unless DNR headers carry them.
+   * The hints to push into a committed document as `<link>` elements (hint-push.ts), answered
+   * from memory (the learned state is held here); none when DNR headers carry them.
    */
   async forDocument(tabId: number, url: string | undefined): Promise<ContentHintsReply> {
     const header = this.deps.mechanism !== 'content-script' && this.headersReachPages;

@@ -11,6 +11,8 @@ import { benchOff } from '../platform/bench-switches';
 import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS } from '../../src/hints/hint-types';
 import { captureModeOf, detailedPermissions, isFirefox } from '../platform/detailed-capture';
 import { reloadOnCaptureChange } from './capture-reload';
+import { injectMainContentAfterLoad } from './content-injection';
+import { pushHintsOnCommit } from './hint-push';
 
 /**
  * The background (Chrome: service worker; Firefox: event page): the composition root. Everything
@@ -57,6 +59,22 @@ const handlers = createUiHandlers({
 });
 
 listenToPages(store, actions, hints, capture);
+// Lean capture's hints, pushed at commit into pages that have a learned list (hint-push.ts).
+if (!benchOff('hints') && !benchOff('content')) {
+  pushHintsOnCommit({
+    onCommitted: (listener) => browser.webNavigation.onCommitted.addListener(listener, { url: [{ schemes: ['http', 'https'] }] }),
+    hintsFor: (tabId, url) => hints.forDocument(tabId, url),
+    executeScript: (injection) => browser.scripting.executeScript(injection),
+    warn: (message) => console.debug(`getlist: ${message}`),
+  });
+}
+// content.js after the page's load (content-injection.ts); bench builds without content scripts skip it.
+if (!benchOff('content')) {
+  injectMainContentAfterLoad({
+    onCompleted: (listener) => browser.webNavigation.onCompleted.addListener(listener, { url: [{ schemes: ['http', 'https'] }] }),
+    executeScript: (injection) => browser.scripting.executeScript(injection),
+  });
+}
 // Firefox: a grant or revocation reloads the extension so its listeners match. Chromium: a reload
 // does not change its request proxy (detailed-capture.ts); the change applies when Chromium restarts.
 if (isFirefox(extensionBaseUrl)) {

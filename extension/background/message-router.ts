@@ -21,7 +21,7 @@ export interface RouterDeps {
   extensionBaseUrl: string;
   store: PageStore;
   handlers: UiHandlers;
-  /** Answers content-start's `hints` request for its document (lean capture's `<link>` hints). */
+  /** Answers a content script's `hints` request for its document (unused since hints are pushed, hint-push.ts). */
   hintsForDocument?: (tabId: number, url: string | undefined) => Promise<ContentHintsReply>;
   warn?: (message: string) => void;
 }

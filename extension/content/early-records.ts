@@ -3,8 +3,8 @@
  * insertions (MutationObserver records with their delivery time and phase) and the Resource Timing
  * entries (a buffered PerformanceObserver, so entries past the page's 250-entry buffer are kept).
  * This is the whole of `content-start.js`, so the script the page waits for before it parses is a
- * few KB; the classification, mapping and messaging (`content.js`) are injected at
- * `document_idle` and take these records over (same extension, same isolated world).
+ * few KB; the classification, mapping and messaging (`content.js`) are injected by the
+ * background after `load` (content-injection.ts) and take these records over (same extension, same isolated world).
  *
  * Invariant: the observers' callbacks only push; the consumer's hooks run after the push.
  */

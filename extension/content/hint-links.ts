@@ -1,35 +1,25 @@
 import type { HintList } from '../../src/hints/hint-types';
-import type { ContentHintsReply } from '../../src/extension-messages/messages';
-import { contentRuntime } from '../platform/content-runtime';
 
 /**
  * Lean capture's early hints: without Detailed capture there is no declarativeNetRequest to add a
- * `Link` header, so content-start.js asks the background (one message, answered from the learned
- * state it holds in memory) and inserts `<link>` elements as soon as the answer arrives — before
- * the parser reaches most of the document (commit dbf5982 measured this about as early as the
- * header; test/e2e/hints.test.ts checks it against the test server's log). Each element carries
- * exactly the `as`, `type` and `crossorigin` of the request that will consume it, so the page's
- * own request matches it (no second fetch).
+ * `Link` header, so the background pushes the page's learned list at commit (hint-push.ts,
+ * `scripting.executeScript` with `injectImmediately`) and this function inserts it as `<link>`
+ * elements, while the parser is still early in the document (test/e2e/hints.test.ts checks the
+ * hinted requests against the test server's log). Each element carries exactly the `as`, `type`
+ * and `crossorigin` of the request that will consume it, so the page's own request matches it (no
+ * second fetch). A page without learned hints gets nothing: no script, no message.
+ *
+ * Invariant: self-contained (executeScript serialises the function's source: no imports, no outer
+ * names at run time) and inserts only into the document of `url` that is HTML (Firefox addresses
+ * the injection by frame, not by document: a tab that navigated meanwhile must not get another
+ * page's list; a style sheet or image opened as the document gets none — its site's template list
+ * would hold its load event).
  */
-export function insertHintLinks(doc: Document): void {
-  // Hints are for HTML pages: a style sheet, image or text opened as the document gets none (its
-  // site's template list would otherwise be preloaded into it, and hold its load event).
-  if (doc.contentType !== 'text/html' && doc.contentType !== 'application/xhtml+xml') return;
-  const runtime = contentRuntime();
-  if (!runtime) return;
-  let reply: Promise<unknown>;
-  try {
-    reply = runtime.sendMessage({ channel: 'content', type: 'hints' });
-  } catch {
-    return; // the extension was reloaded under this page
-  }
-  reply.then((r) => {
-    const list = (r as ContentHintsReply | undefined)?.list;
-    if (list) insert(doc, list);
-  }).catch(() => undefined);
-}
-
-function insert(doc: Document, list: HintList): void {
+export function insertHintLinks(list: HintList, url: string): number {
+  // Typed structurally: the background's unit tests compile this without the DOM library.
+  const { document: doc, location } = globalThis as unknown as PageGlobals;
+  if (location.href.split('#')[0] !== url.split('#')[0]) return 0;
+  if (doc.contentType !== 'text/html' && doc.contentType !== 'application/xhtml+xml') return 0;
   const links = [...list.preconnects, ...list.preloads].map((hint) => {
     const link = doc.createElement('link');
     link.rel = hint.rel;
@@ -44,5 +34,28 @@ function insert(doc: Document, list: HintList): void {
     return link;
   });
   const parent = doc.head ?? doc.documentElement;
-  if (parent) parent.append(...links);
+  if (!parent) return 0;
+  parent.append(...links);
+  return links.length;
+}
+
+/** The part of the page's DOM the insertion uses. */
+interface LinkElement {
+  rel: string;
+  href: string;
+  crossOrigin: string | null;
+  as: string;
+  type: string;
+  dataset: Record<string, string | undefined>;
+  setAttribute(name: string, value: string): void;
+}
+
+interface PageGlobals {
+  location: { href: string };
+  document: {
+    contentType: string;
+    head: { append(...nodes: LinkElement[]): void } | null;
+    documentElement: { append(...nodes: LinkElement[]): void } | null;
+    createElement(tag: 'link'): LinkElement;
+  };
 }

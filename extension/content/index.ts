@@ -1,10 +1,11 @@
 /**
- * Content script (top frame, `document_idle`): reports the page's inlined resources as the DOM
+ * Content script (top frame, injected by the background once the page's load has completed,
+ * extension/background/content-injection.ts): reports the page's inlined resources as the DOM
  * gained them, and its Resource Timing after `load`, from the records `content-start.js`
  * (early-records.ts) kept since `document_start`. Everything it sends is a `ContentMessage`;
  * classification and timing mapping are the pure helpers in src/page. Nothing runs on the page's
- * critical path: the observers only keep what they are given, this script is parsed once the
- * document is, and the work happens in idle time after `load` (bench/overhead.ts measures what is left).
+ * critical path: the observers only keep what they are given, this script is parsed after `load`,
+ * and the work happens in idle time after `load` (bench/overhead.ts measures what is left).
  */
 import { isHttpEntry, toNavigationTiming, toTimingEntry } from '../../src/page/model/timing-mapping';
 import { benchOff } from '../platform/bench-switches';
@@ -21,9 +22,15 @@ const TIMINGS_THROTTLE_MS = 1000;
 /** The background accepts at most 5000 items per message; stay well below. */
 const MAX_PER_MESSAGE = 1000;
 
+/** Set in the isolated world by the first run: a second injection into the same document does nothing. */
+const STARTED_KEY = '__getlistMainStarted';
+
 function main(): void {
   if (window.top !== window) return;
   if (location.protocol !== 'http:' && location.protocol !== 'https:') return;
+  const g = globalThis as Record<string, unknown>;
+  if (g[STARTED_KEY] === true) return;
+  g[STARTED_KEY] = true;
   const early = takeEarlyRecords(document);
   // Bench-only builds (bench/overhead.ts --variants) may switch either half off; normal builds never.
   const discovery = benchOff('discovery') ? undefined : startDiscovery(document, early);

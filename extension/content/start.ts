@@ -1,15 +1,13 @@
 /**
- * `content-start.js` (top frame, `document_start`): asks for the page's learned hints (lean
- * capture inserts them as `<link>` elements, hint-links.ts) and starts the observers whose records the
- * main content script (`content.js`, `document_idle`) takes over — see early-records.ts. Kept a
- * few KB on purpose: the page waits for this script to be parsed and run before it parses itself.
+ * `content-start.js` (top frame, `document_start`, every http(s) page): starts the observers whose
+ * records the main content script (`content.js`, injected by the background after `load`,
+ * extension/background/content-injection.ts) takes over — see early-records.ts. Nothing else: the
+ * page waits for this script to be parsed and run before it parses itself, so it only timestamps.
+ * Hints are pushed by the background, into pages that have a learned list only (hint-push.ts).
  */
 import { benchOff } from '../platform/bench-switches';
 import { publishEarlyRecords, startEarlyRecords } from './early-records';
-import { insertHintLinks } from './hint-links';
 
 if (window.top === window && (location.protocol === 'http:' || location.protocol === 'https:')) {
-  // First: the answer takes a round trip to the background, and the earlier the hints, the better.
-  if (!benchOff('hints')) insertHintLinks(document);
   if (!(benchOff('discovery') && benchOff('timings'))) publishEarlyRecords(startEarlyRecords(document));
 }

@@ -11,8 +11,8 @@ export const BENCH_PIECES = {
   headers: 'webRequest header lists',
   /** webNavigation listeners: without them no page record exists, so nothing else runs either. */
   navigation: 'webNavigation listeners',
-  /** Early hints: the DNR session rules (detailed) and content-start's `<link>` request and insertion (lean). */
-  hints: 'early hints (DNR session rules / content-start <link> elements)',
+  /** Early hints: the DNR session rules (detailed) and the `<link>` elements pushed at commit (hint-push.ts). */
+  hints: 'early hints (DNR session rules / <link> elements pushed at commit)',
   /** `storage.session` writes of the page records. */
   storage: 'storage.session writes',
   /** The host's `measure` after load (the connection it opens per origin). */
@@ -21,7 +21,7 @@ export const BENCH_PIECES = {
   discovery: 'content-script discovery',
   /** The content script's Resource Timing observer and report. */
   timings: 'content-script Resource Timing',
-  /** The content script itself: the manifest declares none (build.mjs). */
+  /** The content scripts themselves: the manifest declares none (build.mjs) and the background injects none (no content.js, no hint push). */
   content: 'content script injected at all',
 } as const;
 

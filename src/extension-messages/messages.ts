@@ -13,7 +13,7 @@ import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from '../pa
 export type ContentMessage =
   | { channel: 'content'; type: 'discoveries'; items: Discovery[] }
   | { channel: 'content'; type: 'timings'; entries: TimingEntry[]; navigation?: NavigationTiming }
-  /** content-start's request, at document_start, for the hints to insert as `<link>` elements. */
+  /** A content script's request for its document's hints (`<link>` elements). Since session 20 the background pushes them instead (hint-push.ts) and no content script sends this. */
   | { channel: 'content'; type: 'hints' };
 
 /** The answer to a content script's `hints`: null when its document gets none (or they go by DNR header). */

@@ -1,5 +1,5 @@
 // Learned hints in real browsers: two visits of a page with late-found resources teach the
-// extension its list; the third visit gets them as `<link>` elements content-start inserts (lean
+// extension its list; the third visit gets them as `<link>` elements the background pushes at commit (lean
 // capture, the default, both browsers) or as a `Link` header on the document (DNR session rules:
 // Chromium with Detailed capture), and the test server's log — not the extension — shows the hinted requests arriving
 // before the style sheet that names them could have been answered, each exactly once, and no
@@ -29,7 +29,7 @@ type Launched = { browser: Browser; extensionOrigin: string; close(): Promise<vo
 const EARLY = { chromium: ['/img/hint-bg.png'], firefox: ['/font/face.woff2'] } as const;
 const FONT_PRELOADS = { chromium: 0, firefox: 1 } as const;
 
-/** How the hints reach the page: `<link>` elements from content-start (lean), or DNR's `Link` header (Chromium, Detailed capture). */
+/** How the hints reach the page: `<link>` elements pushed at commit (lean, hint-push.ts), or DNR's `Link` header (Chromium, Detailed capture). */
 type Mechanism = 'link-elements' | 'link-header';
 
 function suite(name: 'chromium' | 'firefox', mechanism: Mechanism, launch: (dirs: TempDirs, extension: ExtensionCopy) => Promise<Launched>): void {

@@ -22,8 +22,9 @@ describe('site access', () => {
   test('the pages check, the background filters and the manifest ask for the same origins', () => {
     expect(manifest.host_permissions).toEqual([...SITE_ORIGINS]);
     expect(manifest.optional_host_permissions).toBeUndefined();
-    // Two content scripts (content-start.js at document_start, content.js at document_idle), the same origins.
-    expect(manifest.content_scripts.map((c) => c.matches)).toEqual([[...SITE_ORIGINS], [...SITE_ORIGINS]]);
+    // One declared content script (content-start.js at document_start), the same origins; content.js is
+    // injected after load (content-injection.ts), and hints are pushed at commit (hint-push.ts).
+    expect(manifest.content_scripts.map((c) => c.matches)).toEqual([[...SITE_ORIGINS]]);
   });
 
   test('checkSiteAccess: granted, missing, and unknown when the browser throws (no false alarm)', async () => {

@@ -6,6 +6,8 @@ export interface Har {
   log: {
     version: '1.2';
     creator: { name: string; version: string };
+    /** HAR 1.2's free-text comment: how the observed page was captured and what that mode does not expose (har.ts). */
+    comment?: string;
     pages: HarPage[];
     entries: HarEntry[];
   };
@@ -16,6 +18,7 @@ export interface HarPage {
   id: string;
   title: string;
   pageTimings: { onContentLoad: number; onLoad: number };
+  comment?: string;
 }
 
 export interface HarNameValue {

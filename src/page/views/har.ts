@@ -1,4 +1,4 @@
-import type { HeaderField, ObservedRequest, PageRecord, RedirectHop, TimingEntry } from '../model/page-record';
+import type { CaptureMode, HeaderField, ObservedRequest, PageRecord, RedirectHop, TimingEntry } from '../model/page-record';
 import { navigationMilestones } from '../model/page-summary';
 import { firstUrl } from '../model/redirect-hops';
 import { replayPages } from './har-replay';
@@ -25,6 +25,23 @@ export const HAR_CREATOR = { name: 'getlist', version: '0.1.0' };
  * Resource Timing entry with the same URL (each entry used once, in order), else only `wait` = the
  * whole webRequest duration. A reused connection has `dns` and `connect` -1 ("does not apply").
  */
+/**
+ * The HAR's `comment` (on the log and the observed page): the capture mode, and for lean capture
+ * what it cannot know, so an empty `headers` list or a missing `serverIPAddress` reads as "not
+ * exposed" rather than "none" in any HAR viewer. Records of versions before lean capture (no
+ * `capture`) were all detailed.
+ */
+export const HAR_CAPTURE_COMMENT: Record<CaptureMode, string> = {
+  lean:
+    'getlist lean capture: requests from the page\'s own Resource Timing and Navigation Timing (no webRequest). ' +
+    'Not exposed: request and response headers, server IP addresses, failed requests, sub-resource redirects, ' +
+    'and the phases and sizes of cross-origin responses without Timing-Allow-Origin (_timingRestricted). ' +
+    'Turn on Detailed capture in getlist\'s options for them.',
+  detailed:
+    'getlist detailed capture: requests, redirects and headers (without cookies or credentials) from webRequest; ' +
+    'phases and sizes from Resource Timing where the browser exposes them (_timingRestricted where not).',
+};
+
 export interface HarOptions {
   /** The document's title (the tab's title); the URL when not given. */
   title?: string;
@@ -50,16 +67,19 @@ export function buildHar(page: PageRecord, options: HarOptions = {}): Har {
     return [...hops.map((hop) => redirectEntry(hop, r, pageref)), entry];
   });
   const replays = replayPages(page);
+  const comment = HAR_CAPTURE_COMMENT[page.capture ?? 'detailed'];
   return {
     log: {
       version: '1.2',
       creator: { ...HAR_CREATOR },
+      comment,
       pages: [
         {
           startedDateTime: isoDate(page.startedAt),
           id: pageref,
           title: options.title || page.url,
           pageTimings: { onContentLoad: domContentLoadedMs ?? -1, onLoad: loadMs ?? -1 },
+          comment,
         },
         ...replays.pages,
       ],

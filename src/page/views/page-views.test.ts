@@ -1,5 +1,5 @@
 import { layoutCdfPlot } from './cdf-plot';
-import { buildHar, harHttpVersion, phases, queryString } from './har';
+import { buildHar, HAR_CAPTURE_COMMENT, harHttpVersion, phases, queryString } from './har';
 import type { PageRecord, TimingEntry } from '../model/page-record';
 import { browserObserved, connectionUsage, navigationMilestones, origins, requestCount, transferBytes } from '../model/page-summary';
 import { isRestricted, toNavigationTiming, toTimingEntry } from '../model/timing-mapping';
@@ -131,7 +131,7 @@ describe('buildHar (HAR 1.2)', () => {
   test('log, creator and page carry the required fields', () => {
     expect(log.version).toBe('1.2');
     expect(log.creator).toEqual({ name: 'getlist', version: expect.any(String) });
-    expect(log.pages).toEqual([{ startedDateTime: new Date(T0).toISOString(), id: `7:${T0}`, title: 'https://a.example/index.html', pageTimings: { onContentLoad: 410, onLoad: 605 } }]);
+    expect(log.pages).toEqual([{ startedDateTime: new Date(T0).toISOString(), id: `7:${T0}`, title: 'https://a.example/index.html', pageTimings: { onContentLoad: 410, onLoad: 605 }, comment: HAR_CAPTURE_COMMENT.detailed }]);
   });
 
   test('every entry has every required field with the right types', () => {

@@ -1,0 +1,44 @@
+/**
+ * Lean capture's hints reach a page by push: on the top frame's commit (`webNavigation.onCommitted`)
+ * the background looks up the page's learned list in memory (HintsService.forDocument) and, only
+ * when there is one, injects it with `scripting.executeScript({ injectImmediately: true })` into
+ * that document (extension/content/hint-links.ts). A page without learned hints runs nothing for
+ * them: no script, no message, no storage read.
+ *
+ * Chosen by numbers over a document_start script registered per hinted host
+ * (`scripting.registerContentScripts`, asking the background by message), on a hinted 20-image
+ * loopback page with a held-back style sheet, Chromium 156, 6 rounds of 12 loads per mechanism
+ * (load average 2.6–6): the `<link>` elements were in the page 45–62 ms after navigation start by
+ * push (median of the rounds 48 ms; −9…+10 ms from DOMContentLoaded, median +2) against 51–75 ms
+ * (58 ms; +2…+17, median +8) registered, with the same page script time by the load event
+ * (3.8–4.1 against 3.0–4.3 ms); the registered script also ran, and messaged, on every page of a
+ * hinted host, list or not. Both are later than DNR's `Link` header (Detailed capture), which acts
+ * at the response headers.
+ * `scripting` adds no request proxy (unlike webRequest/DNR, detailed-capture.ts).
+ *
+ * Invariant: one push per committed top-level document, addressed by `documentId` where the
+ * browser gives one (Chromium); elsewhere by frame, and the injected function checks the URL.
+ */
+import type { ContentHintsReply } from '../../src/extension-messages/messages';
+import type { HintList } from '../../src/hints/hint-types';
+import { insertHintLinks } from '../content/hint-links';
+import type { InjectionTarget, LoadCompleted } from './content-injection';
+
+export interface HintPushDeps {
+  onCommitted(listener: (details: LoadCompleted) => void): void;
+  hintsFor(tabId: number, url: string): Promise<ContentHintsReply>;
+  executeScript(injection: { target: InjectionTarget; func: (list: HintList, url: string) => number; args: [HintList, string]; injectImmediately: true }): Promise<unknown>;
+  warn?: (message: string) => void;
+}
+
+export function pushHintsOnCommit(deps: HintPushDeps): void {
+  deps.onCommitted((e) => {
+    if (e.frameId !== 0 || !/^https?:/.test(e.url)) return;
+    const target: InjectionTarget = e.documentId ? { tabId: e.tabId, documentIds: [e.documentId] } : { tabId: e.tabId, frameIds: [0] };
+    void deps
+      .hintsFor(e.tabId, e.url)
+      .then((reply) => (reply.list ? deps.executeScript({ target, func: insertHintLinks, args: [reply.list, e.url], injectImmediately: true }) : undefined))
+      // Expected: the tab closed or navigated on, an error page, a host the user has not granted (Firefox).
+      .catch((err: unknown) => deps.warn?.(`hints not pushed: ${String(err)}`));
+  });
+}
