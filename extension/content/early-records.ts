@@ -21,7 +21,13 @@ export interface Pending {
 
 export interface EarlyRecords {
   pending: Pending[];
+  /** Resource Timing entries read out of `lists` so far (readEntries). */
   entries: PerformanceResourceTiming[];
+  /**
+   * The observer's deliveries, kept as the browser gave them: their entries are read only by the
+   * consumer after `load` (readEntries), so no entry object is made in this world during the load.
+   */
+  lists: PerformanceObserverEntryList[];
   /** Set by the consumer: called after new mutation records / timing entries were pushed. */
   onMutations?: () => void;
   onEntries?: () => void;
@@ -41,12 +47,12 @@ export function startEarlyRecords(doc: Document): EarlyRecords {
     early.pending.push({ atMs: performance.now(), late: dcl, records, next: 0 });
     early.onMutations?.();
   });
-  const early: EarlyRecords = { pending: [], entries: [], stopMutations: () => mo.disconnect() };
+  const early: EarlyRecords = { pending: [], entries: [], lists: [], stopMutations: () => mo.disconnect() };
   mo.observe(doc, { childList: true, subtree: true, attributes: true, attributeFilter: WATCHED_ATTRIBUTES });
   if (doc.documentElement) early.pending.push({ atMs: performance.now(), late: dcl, records: [doc.documentElement], next: 0 });
   try {
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) early.entries.push(e as PerformanceResourceTiming);
+      early.lists.push(list);
       early.onEntries?.();
     }).observe({ type: 'resource', buffered: true });
   } catch {
@@ -54,6 +60,12 @@ export function startEarlyRecords(doc: Document): EarlyRecords {
     early.entries.push(...(performance.getEntriesByType('resource') as PerformanceResourceTiming[]));
   }
   return early;
+}
+
+/** Moves the entries of the deliveries kept so far into `entries` (in delivery order) and returns it. */
+export function readEntries(early: EarlyRecords): PerformanceResourceTiming[] {
+  for (const list of early.lists.splice(0)) for (const e of list.getEntries()) early.entries.push(e as PerformanceResourceTiming);
+  return early.entries;
 }
 
 export function publishEarlyRecords(early: EarlyRecords): void {

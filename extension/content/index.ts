@@ -10,7 +10,7 @@
 import { isHttpEntry, toNavigationTiming, toTimingEntry } from '../../src/page/model/timing-mapping';
 import { benchOff } from '../platform/bench-switches';
 import { startDiscovery } from './discovery-observer';
-import { takeEarlyRecords, type EarlyRecords } from './early-records';
+import { readEntries, takeEarlyRecords, type EarlyRecords } from './early-records';
 import { afterLoadIdle, idle } from './idle';
 import { send } from './messaging';
 import { scanStyleBackgrounds } from './style-scan';
@@ -52,6 +52,7 @@ function watchTimings(early: EarlyRecords, afterLoad: () => void): void {
 
   const flush = () => {
     timer = undefined;
+    readEntries(early);
     if (entries.length === sentCount && sentCount > 0) return;
     const fresh = entries.slice(Math.max(0, sentCount));
     sentCount = entries.length;
