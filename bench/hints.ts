@@ -1,6 +1,6 @@
 /**
  * `node dist/bench/hints.js [--runs N] [--links a,b] [--pages a,b] [--browsers chromium,firefox]
- * [--hints-off] [--out FILE]` — learned hints in the user's own browser: each browser alone vs with the built
+ * [--hints-off] [--detailed] [--out FILE]` — learned hints in the user's own browser: each browser alone vs with the built
  * getlist extension, on the packet-level link (as root, in network namespaces), HTTPS/HTTP2 from
  * nginx origins sending `Cache-Control: no-store` (real-news: its http/1.1 first party). Each run:
  * two warm-up visits in one profile (the extension learns its list; the browser's own predictor
@@ -15,12 +15,15 @@
  * variant (bench/corpus/ideal-hints.ts: the head carries every late resource's preload and every
  * origin's preconnect) after the same warm-up, alone: the "ideal ÷ alone" column is the bound on
  * what any hinting gains on that page and link, and says whether the goal (≤ 0.80) is reachable;
- * `--no-ideal` leaves it out.
+ * `--no-ideal` leaves it out. `--detailed` loads a build holding Detailed capture's permissions from
+ * install (webRequest, DNR: hints as a `Link` header, records from webRequest) instead of the shipped
+ * lean one (Resource Timing records, hints as `<link>` elements): the two learn from different records.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { getBenchPage } from './corpus/bench-corpus';
+import { buildVariant } from './overhead/overhead-variants';
 import { IDEAL_SUFFIX } from './corpus/ideal-hints';
 import { hintsFor } from '../src/hints/hint-list';
 import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS } from '../src/hints/hint-types';
@@ -89,7 +92,7 @@ interface Cell {
   load?: [number, number];
 }
 
-async function runLink(name: string, pages: readonly string[], browsers: readonly BrowserName[], extras: { hintsOff: boolean; ideal: boolean }, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
+async function runLink(name: string, pages: readonly string[], browsers: readonly BrowserName[], extras: { hintsOff: boolean; ideal: boolean; detailed: boolean }, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
   const params = LINKS[name] as LinkParams;
   const origins = [...new Set(pages.flatMap((p) => getBenchPage(p).origins))];
   const link = await startLink({ ...params, hosts: origins.length, seed: 1 });
@@ -126,6 +129,8 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
                 r.learnedResources = visits.map((v) => v.resources.map((x) => `${x.late ? 'late' : 'early'} ${x.as} ${x.size} ${x.url}`));
                 if (list.path) r.path = list.path;
                 r.preloads = list.preloads.map((p) => `${p.as} ${p.href}`);
+                // The detailed build's hints are its DNR `Link` header, not elements: the list it is built from.
+                if (extras.detailed) r.hints = list.preconnects.length + list.preloads.length;
               }
               delete r.learned;
               done.set(contender, r);
@@ -257,15 +262,20 @@ async function main(argv: readonly string[]): Promise<number> {
   const links = arg(argv, '--links') ?? Object.keys(LINKS);
   const pages = arg(argv, '--pages') ?? [...LATE_PAGES, ...PLAIN_PAGES];
   const browsers = (arg(argv, '--browsers') ?? ['chromium']) as BrowserName[];
-  const extras = { hintsOff: argv.includes('--hints-off'), ideal: !argv.includes('--no-ideal') };
+  const extras = { hintsOff: argv.includes('--hints-off'), ideal: !argv.includes('--no-ideal'), detailed: argv.includes('--detailed') };
   for (const b of browsers) if (!BROWSERS.includes(b)) throw new Error(`unknown browser ${b}; expected ${BROWSERS.join(', ')}`);
   const out = arg(argv, '--out')?.[0] ?? join(root, 'bench', 'results', 'hints-latest.json');
   const progress = (s: string) => process.stderr.write(`[hints] ${s}\n`);
   const cells: Cell[] = [];
-  for (const l of links) {
-    if (!LINKS[l]) throw new Error(`unknown link ${l}; expected ${Object.keys(LINKS).join(', ')}`);
-    cells.push(...(await runLink(l, pages, browsers, extras, runs, join(root, 'dist', 'extension'), progress)));
-    writeFileSync(out, `${JSON.stringify({ command: ['node', 'dist/bench/hints.js', ...argv].join(' '), links: LINKS, cells }, null, 2)}\n`);
+  for (const l of links) if (!LINKS[l]) throw new Error(`unknown link ${l}; expected ${Object.keys(LINKS).join(', ')}`);
+  const build = extras.detailed ? buildVariant({ name: 'detailed', off: [], detailed: true }) : { dir: join(root, 'dist', 'extension'), remove: () => undefined };
+  try {
+    for (const l of links) {
+      cells.push(...(await runLink(l, pages, browsers, extras, runs, build.dir, progress)));
+      writeFileSync(out, `${JSON.stringify({ command: ['node', 'dist/bench/hints.js', ...argv].join(' '), links: LINKS, cells }, null, 2)}\n`);
+    }
+  } finally {
+    build.remove();
   }
   process.stdout.write(`${table(cells)}\nwrote ${out}\n`);
   return cells.some((c) => c.errors.length > 0) ? 1 : 0;
