@@ -129,6 +129,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
                 r.learnedResources = visits.map((v) => v.resources.map((x) => `${x.late ? 'late' : 'early'} ${x.as} ${x.size} ${x.url}`));
                 if (list.path) r.path = list.path;
                 r.preloads = list.preloads.map((p) => `${p.as} ${p.href}`);
+                r.preconnects = list.preconnects.map((p) => `${p.href}${p.crossorigin ? ` ${p.crossorigin}` : ''}`);
                 // The detailed build's hints are its DNR `Link` header, not elements: the list it is built from.
                 if (extras.detailed) r.hints = list.preconnects.length + list.preloads.length;
               }

@@ -68,8 +68,24 @@ export interface HintsRun {
   learnedResources?: string[][];
   /** The page's preloads (`as url`) as the learned state gives them (getlist only). */
   preloads?: string[];
+  /** The page's preconnects (`origin`, ` anonymous` for a CORS pool) as the learned state gives them (getlist only). */
+  preconnects?: string[];
   /** The path verdict of the page's hint list (getlist only; absent when no visit measured its path). */
   path?: PathVerdict;
+  /**
+   * With GETLIST_HINTS_TIMELINE=1: the measured load's requests as CDP saw them, `start end url` in
+   * ms from the document's request, in start order — where a contender's time went.
+   */
+  timeline?: string[];
+}
+
+/** The measured load's requests (CDP), `start end url` ms from the document's request, in start order. */
+function timelineOf(events: CdpNetworkEvents): string[] {
+  const doc = events.sent[0];
+  if (!doc) return [];
+  const ends = new Map(events.ended.map((e) => [e.requestId, e.timestamp]));
+  const ms = (t: number | undefined) => (t === undefined ? '-' : String(Math.round((t - doc.timestamp) * 1000)));
+  return events.sent.map((e) => `${ms(e.timestamp)} ${ms(ends.get(e.requestId))} ${e.url}`);
 }
 
 const EXTENSION_ID = 'kelbbeopokdfcgnhndalcnpcofnpkfln';
@@ -237,6 +253,7 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
       warmUpVisits,
       ...(hints !== undefined ? { hints } : {}),
       ...(learned !== undefined ? { learned } : {}),
+      ...(process.env.GETLIST_HINTS_TIMELINE === '1' ? { timeline: timelineOf(events) } : {}),
     };
   } finally {
     if (browser) await close(browser);

@@ -1,3 +1,4 @@
+import { parseContentMessage } from '../extension-messages/parse-content-message';
 import { leanRequests } from '../page/model/lean-requests';
 import type { Discovery, ObservedRequest, PageRecord, TimingEntry } from '../page/model/page-record';
 import { hintsFor } from './hint-list';
@@ -159,5 +160,30 @@ describe('lean learning: what Resource Timing does not show', () => {
     const list = hintsAfter([many(1000), many(2000)]);
     expect(list.preloads).toHaveLength(L.maxPreloads);
     expect(new Set(list.preloads.map((p) => p.href)).size).toBe(L.maxPreloads);
+  });
+});
+
+describe('lean learning: script-inserted images', () => {
+  /** webNavigation's DOMContentLoaded arrives after the handlers ran: +760, while the page's own DOMContentLoaded began at +700. */
+  const withDcl = (page: PageRecord): PageRecord => ({ ...page, domContentLoadedAt: page.startedAt + 760, navigation: { ...page.navigation!, domContentLoadedEventStart: 700, domContentLoadedEventEnd: 740 } });
+
+  test('an image a DOMContentLoaded handler inserted is late by the page’s own clock, though its request precedes webNavigation’s DOMContentLoaded', () => {
+    const page = withDcl(leanRecord(0));
+    expect(observeVisit(page, L).resources.find((r) => r.url === `${IMG}/late/promo-0.gif`)).toMatchObject({ as: 'image', late: true });
+    expect(preloads(hintsAfter([withDcl(leanRecord(1000)), withDcl(leanRecord(2000))]))).toContain(`${IMG}/late/promo-0.gif`);
+  });
+
+  test('the page’s DOMContentLoaded start survives the content script’s timings message', () => {
+    const navigation = { responseStart: 100, domContentLoadedEventStart: 700, domContentLoadedEventEnd: 740, loadEventEnd: 950, nextHopProtocol: 'h2' };
+    const m = parseContentMessage({ channel: 'content', type: 'timings', entries: [], navigation });
+    expect(m.type === 'timings' ? m.navigation?.domContentLoadedEventStart : undefined).toBe(700);
+  });
+
+  test('an element reported late whose request began before DOMContentLoaded (a content script started after parsing) stays early', () => {
+    const page = withDcl(leanRecord(0));
+    page.timings.push(timing(`${IMG}/i/thumb-0.gif`, 'img', 450, 800));
+    page.discoveries.push({ url: `${IMG}/i/thumb-0.gif`, kind: 'image', priority: 'image', atMs: 1500, inViewport: true, tag: 'img', late: true });
+    page.requests = leanRequests(page);
+    expect(observeVisit(page, L).resources.find((r) => r.url === `${IMG}/i/thumb-0.gif`)?.late).toBe(false);
   });
 });
