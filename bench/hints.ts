@@ -103,6 +103,10 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
     // Chromium is given the names by flag; Firefox reads the namespace's hosts file.
     link.setClientHosts(hostMap);
     served = await startOrigins({ bindings: origins.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })), pages: [...pages, ...pages.map((p) => `${p}${IDEAL_SUFFIX}`)], linkHosts: 'name', spawn: netnsSpawn(link.serverNs) });
+    const droppedPackets = async () => {
+      const { up, down } = await link.stats();
+      return up.droppedLoss + up.droppedQueue + down.droppedLoss + down.droppedQueue;
+    };
     for (const page of pages) {
       const url = served.pageUrl(page, getBenchPage(page).documentScheme ?? 'https');
       const idealUrl = served.pageUrl(`${page}${IDEAL_SUFFIX}`, getBenchPage(page).documentScheme ?? 'https');
@@ -117,7 +121,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
           for (const contender of order) {
             try {
               const session = browser === 'firefox' ? firefoxSession : hintsSession;
-              const r = await session({ clientNs: link.clientNs, url: contender === 'chromium+ideal' ? idealUrl : url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served, lateResources });
+              const r = await session({ clientNs: link.clientNs, url: contender === 'chromium+ideal' ? idealUrl : url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served, lateResources, droppedPackets });
               if (r.learned !== undefined) {
                 if (cell.overhead === undefined) cell.overhead = hintsOverhead(r.learned, url);
                 // The path verdict the measured load's list was cut by (src/hints/path-sample.ts).
@@ -135,7 +139,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
               }
               delete r.learned;
               done.set(contender, r);
-              progress(`${name} ${page} run ${run + 1}/${runs} ${contender}: ${Math.round(r.completeMs)} ms, fcp ${Math.round(r.fcpMs ?? NaN)}, lcp ${Math.round(r.lcpMs ?? NaN)}, ${r.serverRequests} requests${r.hints !== undefined ? `, ${r.hints} hints` : ''}${r.path ? `, path ${r.path.criticalRtts} RTTs${r.path.bandwidthBound ? ' (bandwidth-bound)' : ''}` : ''}${r.preloads ? `, preloads [${r.preloads.map((p) => p.replace(/^(\w+) .*\//, '$1 ')).join(', ')}]` : ''}${r.duplicates.length ? `, DUPLICATES ${r.duplicates.join(' ')}` : ''}`);
+              progress(`${name} ${page} run ${run + 1}/${runs} ${contender}: ${Math.round(r.completeMs)} ms, fcp ${Math.round(r.fcpMs ?? NaN)}, lcp ${Math.round(r.lcpMs ?? NaN)}, ${r.serverRequests} requests${r.hints !== undefined ? `, ${r.hints} hints` : ''}${r.path ? `, path ${r.path.criticalRtts} RTTs${r.path.bandwidthBound ? ' (bandwidth-bound)' : ''}` : ''}${r.preloads ? `, preloads [${r.preloads.map((p) => p.replace(/^(\w+) .*\//, '$1 ')).join(', ')}]` : ''}${r.droppedPackets !== undefined ? `, ${r.droppedPackets} dropped` : ''}${r.duplicates.length ? `, DUPLICATES ${r.duplicates.join(' ')}` : ''}`);
             } catch (err) {
               cell.errors.push(`${contender} run ${run + 1}: ${(err as Error).message}`);
               progress(`${name} ${page} run ${run + 1} ${contender}: ERROR ${(err as Error).message.slice(0, 200)}`);

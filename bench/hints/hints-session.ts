@@ -38,6 +38,8 @@ export interface HintsSessionOptions {
   origins: Origins;
   /** `host/path` of the page's resources found only through CSS or script (its manifest's `discoveredBy`). */
   lateResources?: ReadonlySet<string>;
+  /** Packets the link has dropped so far, both directions (its drop-tail queue): read around the measured load. */
+  droppedPackets?: () => Promise<number>;
 }
 
 export interface HintsRun {
@@ -72,6 +74,11 @@ export interface HintsRun {
   preconnects?: string[];
   /** The path verdict of the page's hint list (getlist only; absent when no visit measured its path). */
   path?: PathVerdict;
+  /**
+   * Packets the link's drop-tail queue dropped during the measured load (Chromium): a TCP loss at a
+   * connection's start costs it round trips of recovery, one way a run lands in the slow mode.
+   */
+  droppedPackets?: number;
   /**
    * With GETLIST_HINTS_TIMELINE=1: the measured load's requests as CDP saw them, `start end url` in
    * ms from the document's request, in start order — where a contender's time went.
@@ -232,6 +239,7 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
     const page = await browser.newPage();
     const { events, lastEventAt } = await recordNetwork(page);
     const before = o.origins.accessLog().length;
+    const dropsBefore = await o.droppedPackets?.();
     const deadline = Date.now() + o.timeoutMs;
     await page.goto(o.url, { waitUntil: 'load', timeout: o.timeoutMs });
     await settle(events, lastEventAt, { expectedRequests: o.expectedRequests } as ChromiumLoadOptions, deadline);
@@ -241,6 +249,7 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
       try { new PerformanceObserver((l) => { for (const e of l.getEntries()) lcp = e.startTime; }).observe({ type: 'largest-contentful-paint', buffered: true }); } catch {}
       setTimeout(() => resolve({ fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null, lcp }), 200);
     })`)) as { fcp: number | null; lcp: number | null };
+    const dropsAfter = await o.droppedPackets?.();
     const network = chromiumNetworkTiming(events);
     if (!network) throw new Error(`${o.contender} ${o.url}: no finished document request`);
     const lateEndMs = lateEnd(events, o.lateResources);
@@ -254,6 +263,7 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
       ...(hints !== undefined ? { hints } : {}),
       ...(learned !== undefined ? { learned } : {}),
       ...(process.env.GETLIST_HINTS_TIMELINE === '1' ? { timeline: timelineOf(events) } : {}),
+      ...(dropsBefore !== undefined && dropsAfter !== undefined ? { droppedPackets: dropsAfter - dropsBefore } : {}),
     };
   } finally {
     if (browser) await close(browser);
