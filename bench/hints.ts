@@ -1,6 +1,6 @@
 /**
  * `node dist/bench/hints.js [--runs N] [--links a,b] [--pages a,b] [--browsers chromium,firefox]
- * [--hints-off] [--out FILE]` — learned hints in the user's own browser: each browser alone vs with the built
+ * [--hints-off] [--detailed] [--out FILE]` — learned hints in the user's own browser: each browser alone vs with the built
  * getlist extension, on the packet-level link (as root, in network namespaces), HTTPS/HTTP2 from
  * nginx origins sending `Cache-Control: no-store` (real-news: its http/1.1 first party). Each run:
  * two warm-up visits in one profile (the extension learns its list; the browser's own predictor
@@ -15,12 +15,15 @@
  * variant (bench/corpus/ideal-hints.ts: the head carries every late resource's preload and every
  * origin's preconnect) after the same warm-up, alone: the "ideal ÷ alone" column is the bound on
  * what any hinting gains on that page and link, and says whether the goal (≤ 0.80) is reachable;
- * `--no-ideal` leaves it out.
+ * `--no-ideal` leaves it out. `--detailed` loads a build holding Detailed capture's permissions from
+ * install (webRequest, DNR: hints as a `Link` header, records from webRequest) instead of the shipped
+ * lean one (Resource Timing records, hints as `<link>` elements): the two learn from different records.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { getBenchPage } from './corpus/bench-corpus';
+import { buildVariant } from './overhead/overhead-variants';
 import { IDEAL_SUFFIX } from './corpus/ideal-hints';
 import { hintsFor } from '../src/hints/hint-list';
 import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS } from '../src/hints/hint-types';
@@ -89,7 +92,7 @@ interface Cell {
   load?: [number, number];
 }
 
-async function runLink(name: string, pages: readonly string[], browsers: readonly BrowserName[], extras: { hintsOff: boolean; ideal: boolean }, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
+async function runLink(name: string, pages: readonly string[], browsers: readonly BrowserName[], extras: { hintsOff: boolean; ideal: boolean; detailed: boolean }, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
   const params = LINKS[name] as LinkParams;
   const origins = [...new Set(pages.flatMap((p) => getBenchPage(p).origins))];
   const link = await startLink({ ...params, hosts: origins.length, seed: 1 });
@@ -100,6 +103,10 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
     // Chromium is given the names by flag; Firefox reads the namespace's hosts file.
     link.setClientHosts(hostMap);
     served = await startOrigins({ bindings: origins.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })), pages: [...pages, ...pages.map((p) => `${p}${IDEAL_SUFFIX}`)], linkHosts: 'name', spawn: netnsSpawn(link.serverNs) });
+    const droppedPackets = async () => {
+      const { up, down } = await link.stats();
+      return up.droppedLoss + up.droppedQueue + down.droppedLoss + down.droppedQueue;
+    };
     for (const page of pages) {
       const url = served.pageUrl(page, getBenchPage(page).documentScheme ?? 'https');
       const idealUrl = served.pageUrl(`${page}${IDEAL_SUFFIX}`, getBenchPage(page).documentScheme ?? 'https');
@@ -114,7 +121,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
           for (const contender of order) {
             try {
               const session = browser === 'firefox' ? firefoxSession : hintsSession;
-              const r = await session({ clientNs: link.clientNs, url: contender === 'chromium+ideal' ? idealUrl : url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served, lateResources });
+              const r = await session({ clientNs: link.clientNs, url: contender === 'chromium+ideal' ? idealUrl : url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served, lateResources, droppedPackets });
               if (r.learned !== undefined) {
                 if (cell.overhead === undefined) cell.overhead = hintsOverhead(r.learned, url);
                 // The path verdict the measured load's list was cut by (src/hints/path-sample.ts).
@@ -126,10 +133,13 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
                 r.learnedResources = visits.map((v) => v.resources.map((x) => `${x.late ? 'late' : 'early'} ${x.as} ${x.size} ${x.url}`));
                 if (list.path) r.path = list.path;
                 r.preloads = list.preloads.map((p) => `${p.as} ${p.href}`);
+                r.preconnects = list.preconnects.map((p) => `${p.href}${p.crossorigin ? ` ${p.crossorigin}` : ''}`);
+                // The detailed build's hints are its DNR `Link` header, not elements: the list it is built from.
+                if (extras.detailed) r.hints = list.preconnects.length + list.preloads.length;
               }
               delete r.learned;
               done.set(contender, r);
-              progress(`${name} ${page} run ${run + 1}/${runs} ${contender}: ${Math.round(r.completeMs)} ms, fcp ${Math.round(r.fcpMs ?? NaN)}, lcp ${Math.round(r.lcpMs ?? NaN)}, ${r.serverRequests} requests${r.hints !== undefined ? `, ${r.hints} hints` : ''}${r.path ? `, path ${r.path.criticalRtts} RTTs${r.path.bandwidthBound ? ' (bandwidth-bound)' : ''}` : ''}${r.preloads ? `, preloads [${r.preloads.map((p) => p.replace(/^(\w+) .*\//, '$1 ')).join(', ')}]` : ''}${r.duplicates.length ? `, DUPLICATES ${r.duplicates.join(' ')}` : ''}`);
+              progress(`${name} ${page} run ${run + 1}/${runs} ${contender}: ${Math.round(r.completeMs)} ms, fcp ${Math.round(r.fcpMs ?? NaN)}, lcp ${Math.round(r.lcpMs ?? NaN)}, ${r.serverRequests} requests${r.hints !== undefined ? `, ${r.hints} hints` : ''}${r.path ? `, path ${r.path.criticalRtts} RTTs${r.path.bandwidthBound ? ' (bandwidth-bound)' : ''}` : ''}${r.preloads ? `, preloads [${r.preloads.map((p) => p.replace(/^(\w+) .*\//, '$1 ')).join(', ')}]` : ''}${r.droppedPackets !== undefined ? `, ${r.droppedPackets} dropped` : ''}${r.duplicates.length ? `, DUPLICATES ${r.duplicates.join(' ')}` : ''}`);
             } catch (err) {
               cell.errors.push(`${contender} run ${run + 1}: ${(err as Error).message}`);
               progress(`${name} ${page} run ${run + 1} ${contender}: ERROR ${(err as Error).message.slice(0, 200)}`);
@@ -257,15 +267,20 @@ async function main(argv: readonly string[]): Promise<number> {
   const links = arg(argv, '--links') ?? Object.keys(LINKS);
   const pages = arg(argv, '--pages') ?? [...LATE_PAGES, ...PLAIN_PAGES];
   const browsers = (arg(argv, '--browsers') ?? ['chromium']) as BrowserName[];
-  const extras = { hintsOff: argv.includes('--hints-off'), ideal: !argv.includes('--no-ideal') };
+  const extras = { hintsOff: argv.includes('--hints-off'), ideal: !argv.includes('--no-ideal'), detailed: argv.includes('--detailed') };
   for (const b of browsers) if (!BROWSERS.includes(b)) throw new Error(`unknown browser ${b}; expected ${BROWSERS.join(', ')}`);
   const out = arg(argv, '--out')?.[0] ?? join(root, 'bench', 'results', 'hints-latest.json');
   const progress = (s: string) => process.stderr.write(`[hints] ${s}\n`);
   const cells: Cell[] = [];
-  for (const l of links) {
-    if (!LINKS[l]) throw new Error(`unknown link ${l}; expected ${Object.keys(LINKS).join(', ')}`);
-    cells.push(...(await runLink(l, pages, browsers, extras, runs, join(root, 'dist', 'extension'), progress)));
-    writeFileSync(out, `${JSON.stringify({ command: ['node', 'dist/bench/hints.js', ...argv].join(' '), links: LINKS, cells }, null, 2)}\n`);
+  for (const l of links) if (!LINKS[l]) throw new Error(`unknown link ${l}; expected ${Object.keys(LINKS).join(', ')}`);
+  const build = extras.detailed ? buildVariant({ name: 'detailed', off: [], detailed: true }) : { dir: join(root, 'dist', 'extension'), remove: () => undefined };
+  try {
+    for (const l of links) {
+      cells.push(...(await runLink(l, pages, browsers, extras, runs, build.dir, progress)));
+      writeFileSync(out, `${JSON.stringify({ command: ['node', 'dist/bench/hints.js', ...argv].join(' '), links: LINKS, cells }, null, 2)}\n`);
+    }
+  } finally {
+    build.remove();
   }
   process.stdout.write(`${table(cells)}\nwrote ${out}\n`);
   return cells.some((c) => c.errors.length > 0) ? 1 : 0;

@@ -38,6 +38,8 @@ export interface HintsSessionOptions {
   origins: Origins;
   /** `host/path` of the page's resources found only through CSS or script (its manifest's `discoveredBy`). */
   lateResources?: ReadonlySet<string>;
+  /** Packets the link has dropped so far, both directions (its drop-tail queue): read around the measured load. */
+  droppedPackets?: () => Promise<number>;
 }
 
 export interface HintsRun {
@@ -68,8 +70,29 @@ export interface HintsRun {
   learnedResources?: string[][];
   /** The page's preloads (`as url`) as the learned state gives them (getlist only). */
   preloads?: string[];
+  /** The page's preconnects (`origin`, ` anonymous` for a CORS pool) as the learned state gives them (getlist only). */
+  preconnects?: string[];
   /** The path verdict of the page's hint list (getlist only; absent when no visit measured its path). */
   path?: PathVerdict;
+  /**
+   * Packets the link's drop-tail queue dropped during the measured load (Chromium): a TCP loss at a
+   * connection's start costs it round trips of recovery, one way a run lands in the slow mode.
+   */
+  droppedPackets?: number;
+  /**
+   * With GETLIST_HINTS_TIMELINE=1: the measured load's requests as CDP saw them, `start end url` in
+   * ms from the document's request, in start order — where a contender's time went.
+   */
+  timeline?: string[];
+}
+
+/** The measured load's requests (CDP), `start end url` ms from the document's request, in start order. */
+function timelineOf(events: CdpNetworkEvents): string[] {
+  const doc = events.sent[0];
+  if (!doc) return [];
+  const ends = new Map(events.ended.map((e) => [e.requestId, e.timestamp]));
+  const ms = (t: number | undefined) => (t === undefined ? '-' : String(Math.round((t - doc.timestamp) * 1000)));
+  return events.sent.map((e) => `${ms(e.timestamp)} ${ms(ends.get(e.requestId))} ${e.url}`);
 }
 
 const EXTENSION_ID = 'kelbbeopokdfcgnhndalcnpcofnpkfln';
@@ -216,6 +239,7 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
     const page = await browser.newPage();
     const { events, lastEventAt } = await recordNetwork(page);
     const before = o.origins.accessLog().length;
+    const dropsBefore = await o.droppedPackets?.();
     const deadline = Date.now() + o.timeoutMs;
     await page.goto(o.url, { waitUntil: 'load', timeout: o.timeoutMs });
     await settle(events, lastEventAt, { expectedRequests: o.expectedRequests } as ChromiumLoadOptions, deadline);
@@ -225,6 +249,7 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
       try { new PerformanceObserver((l) => { for (const e of l.getEntries()) lcp = e.startTime; }).observe({ type: 'largest-contentful-paint', buffered: true }); } catch {}
       setTimeout(() => resolve({ fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null, lcp }), 200);
     })`)) as { fcp: number | null; lcp: number | null };
+    const dropsAfter = await o.droppedPackets?.();
     const network = chromiumNetworkTiming(events);
     if (!network) throw new Error(`${o.contender} ${o.url}: no finished document request`);
     const lateEndMs = lateEnd(events, o.lateResources);
@@ -237,6 +262,8 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
       warmUpVisits,
       ...(hints !== undefined ? { hints } : {}),
       ...(learned !== undefined ? { learned } : {}),
+      ...(process.env.GETLIST_HINTS_TIMELINE === '1' ? { timeline: timelineOf(events) } : {}),
+      ...(dropsBefore !== undefined && dropsAfter !== undefined ? { droppedPackets: dropsAfter - dropsBefore } : {}),
     };
   } finally {
     if (browser) await close(browser);

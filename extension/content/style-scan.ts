@@ -6,11 +6,13 @@ import { intersectsViewport } from '../../src/page/model/viewport';
 const COMPUTED_SLICE = 200;
 /** Never scan more than this many elements' computed style (huge DOMs). */
 const COMPUTED_MAX = 4000;
+/** Elements a style rule matches that are tried for one with a layout box. */
+const MATCH_MAX = 50;
 /** Pseudo-elements a selector may end with; querySelector cannot match them, their element can. */
 const PSEUDO_ELEMENT = /::?(?:before|after|first-letter|first-line|marker|placeholder|selection|backdrop)\b/gi;
 
 /**
- * After load: CSS background images (found in style rules whose selector matches an element), all
+ * After load: CSS background images (found in style rules whose selector matches a rendered element), all
  * `late` since the browser only learns of them once the sheets are parsed and styles computed.
  * Same-origin sheets are read rule by rule; a cross-origin sheet throws on `cssRules`, and then the
  * elements' computed `background-image` is read instead, in idle slices.
@@ -31,7 +33,7 @@ export function scanStyleBackgrounds(doc: Document, report: (items: Discovery[])
         const text = rule.style.cssText;
         if (!text.includes('url(')) continue;
         const urls = cssImageUrls(text, base);
-        const el = urls.length > 0 ? matchOne(doc, rule.selectorText) : null;
+        const el = urls.length > 0 ? matchRendered(doc, rule.selectorText) : null;
         if (el) for (const url of urls) push(url, el);
       } else if (rule instanceof CSSImportRule) {
         if (rule.styleSheet) walkSheet(rule.styleSheet, depth + 1);
@@ -66,6 +68,7 @@ function scanComputed(doc: Document, report: (items: Discovery[]) => void): void
     const found: Discovery[] = [];
     for (const end = Math.min(elements.length, i + COMPUTED_SLICE); i < end; i++) {
       const el = elements[i] as Element;
+      if (!rendered(el)) continue;
       const bg = getComputedStyle(el).backgroundImage;
       if (!bg || bg === 'none' || !bg.includes('url(')) continue;
       const inViewport = inFirstViewport(el);
@@ -79,12 +82,27 @@ function scanComputed(doc: Document, report: (items: Discovery[]) => void): void
   idle(slice);
 }
 
-function matchOne(doc: Document, selector: string): Element | null {
+/** The first rendered element `selector` matches, if any (MATCH_MAX tried). */
+function matchRendered(doc: Document, selector: string): Element | null {
+  let all: NodeListOf<Element>;
   try {
-    return doc.querySelector(selector.replace(PSEUDO_ELEMENT, '') || '*');
+    all = doc.querySelectorAll(selector.replace(PSEUDO_ELEMENT, '') || '*');
   } catch {
     return null;
   }
+  for (let i = 0; i < Math.min(all.length, MATCH_MAX); i++) if (rendered(all[i] as Element)) return all[i] as Element;
+  return null;
+}
+
+/**
+ * The element has a layout box. Chromium 156 fetches no background for an element with
+ * `display: none` or inside one (it still computes the style: `getComputedStyle` names the URL),
+ * and fetches one under `visibility: hidden` (checked against a loopback server's log). Hint
+ * learning takes a scanned background with no Resource Timing entry for one a cross-origin sheet
+ * fetched (src/hints/observe-visit.ts): a URL the browser never fetched must not be reported.
+ */
+function rendered(el: Element): boolean {
+  return el.getClientRects().length > 0;
 }
 
 /** "First viewport": relative to the document's top, so a page scrolled since load still counts its top. */

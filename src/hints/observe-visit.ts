@@ -1,5 +1,6 @@
 import type { Discovery, ObservedRequest, PageRecord, TimingEntry } from '../page/model/page-record';
 import type { HintAs, LearnedOrigin, LearnedResource, Visit } from './hint-types';
+import { withoutFragment } from '../page/model/site-rules';
 import { pathSampleOf } from './path-sample';
 
 /**
@@ -56,7 +57,13 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
     // The content script's `late` alone is not enough: when it starts after parsing (a fast
     // load), it sees every element as late. A script-inserted element is also requested after
     // DOMContentLoaded; a parser-found one the scanner fetched early is not.
-    const afterDcl = page.domContentLoadedAt !== undefined && r.startedAt >= page.domContentLoadedAt;
+    // Compared on one clock where the page gives both: its Resource Timing start against its own
+    // DOMContentLoaded (Navigation Timing). webNavigation's DOMContentLoaded reaches the background
+    // after the handlers ran, so an image a DOMContentLoaded handler inserts has a request (webRequest's
+    // or rebuilt from Resource Timing) that starts *before* it (issue 15: almanac-median's script-inserted
+    // images, the page's last responses, were learned early in 10 of 10 lean visits and 6 of 10 Detailed ones).
+    const dclStart = page.navigation?.domContentLoadedEventStart;
+    const afterDcl = t && dclStart !== undefined && dclStart > 0 ? t.startTime >= dclStart : page.domContentLoadedAt !== undefined && r.startedAt >= page.domContentLoadedAt;
     // A CSS background named by a cross-origin style sheet has no Resource Timing entry at all in
     // Chromium (resources a no-cors cross-origin sheet fetches are not exposed; issue 15: real-news'
     // backgrounds on its CDN, named by an @import from another origin, were never learned late):
@@ -75,6 +82,7 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
       size: t ? t.encodedBodySize || t.transferSize : 0,
     });
   }
+  if (page.capture === 'lean') learnUnrecorded(page, discoveries, resources, origins, documentOrigin);
   // Late ones first: they are what hints are for; then in request order.
   const kept = [...resources.values()].sort((a, b) => Number(b.late) - Number(a.late) || a.atMs - b.atMs).slice(0, o.resourcesPerVisit);
   const completeMs = completeOf(page);
@@ -88,6 +96,34 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
     resources: kept,
     origins: [...origins.values()].sort((a, b) => a.atMs - b.atMs).slice(0, o.originsPerVisit),
   };
+}
+
+/**
+ * Lean capture only (records rebuilt from Resource Timing, lean-requests.ts): a CSS background the
+ * style scan found (tag `css`, read off an element's computed style) with no record at all. Chromium
+ * gives what a cross-origin style sheet fetches no Resource Timing entry, so in a lean record such a
+ * background has no request though the browser fetched it (issue 15: almanac-median's backgrounds
+ * named by its static origin's sheets — 4 of 5 — were never learned by the shipped build, which
+ * hinted 1 preload where the Detailed build hinted 5). It is learned as the Detailed build learns
+ * it from webRequest: late, size unknown (0), its origin a no-cors one.
+ *
+ * Only when some style sheet of the page is cross-origin: with same-origin sheets only, every
+ * background the browser fetched has an entry, so a missing one was never fetched (an element not
+ * rendered), and a preload of it would be a request the page does not make. Detailed records are
+ * never completed so: webRequest sees every fetch, and a discovery without a request was not one.
+ */
+function learnUnrecorded(page: PageRecord, discoveries: ReadonlyMap<string, Discovery>, resources: Map<string, LearnedResource>, origins: Map<string, LearnedOrigin>, documentOrigin: string): void {
+  const hidingSheet = page.requests.some((r) => r.type === 'stylesheet' && originOf(r.url) !== documentOrigin);
+  if (!hidingSheet) return;
+  const recorded = new Set(page.requests.map((r) => withoutFragment(r.url)));
+  for (const d of discoveries.values()) {
+    const url = withoutFragment(d.url);
+    if (d.tag !== 'css' || d.kind !== 'image' || recorded.has(url) || resources.has(url) || !/^https?:/.test(url)) continue;
+    const origin = originOf(url);
+    if (!origin) continue;
+    if (origin !== documentOrigin) addOrigin(origins, origin, undefined, Math.max(0, Math.round(d.atMs)), false);
+    resources.set(url, { url, as: 'image', late: true, atMs: Math.max(0, Math.round(d.atMs)), inViewport: d.inViewport, size: 0 });
+  }
 }
 
 /** Navigation start → the last response end the page's Resource Timing shows (the document included). */

@@ -76,6 +76,9 @@ function suite(name: 'chromium' | 'firefox', mechanism: Mechanism, launch: (dirs
         expect.objectContaining({ rel: 'preload', href: `${site.main}/img/hint-inserted.png`, as: 'image' }),
       ]));
       expect(hinted.view.applied?.preconnects).toEqual(expect.arrayContaining([{ rel: 'preconnect', href: site.other, crossorigin: 'anonymous' }]));
+      // Named by the other origin's sheet (no Resource Timing entry in Chromium: lean learning takes it
+      // from the style scan), in the form the CSS fetch takes: no crossorigin.
+      expect(preloads).toContainEqual({ rel: 'preload', href: `${site.other}/img/hint-cross-bg.png`, as: 'image' });
       // The mechanism: one element per hint applied, or none where the header carries them.
       const applied = (hinted.view.applied?.preconnects.length ?? 0) + (hinted.view.applied?.preloads.length ?? 0);
       expect(hinted.hintElements).toBe(mechanism === 'link-elements' ? applied : 0);
@@ -90,6 +93,14 @@ function suite(name: 'chromium' | 'firefox', mechanism: Mechanism, launch: (dirs
         expect(afterSheet(hinted.log, '/font/face.woff2')).toBeGreaterThanOrEqual(0);
       });
     }
+
+    test('a background the browser never fetched (its element not rendered) is never hinted: preloaded only if the unhinted loads fetched it', () => {
+      const gone = `${site.other}/img/hint-gone.png`;
+      const fetchedUnhinted = unhinted.every((log) => paths(log).includes(gone));
+      expect(unhinted.some((log) => paths(log).includes(gone))).toBe(fetchedUnhinted);
+      expect((hinted.view.applied?.preloads ?? []).some((p) => p.href === gone)).toBe(fetchedUnhinted);
+      expect(paths(hinted.log).includes(gone)).toBe(fetchedUnhinted);
+    });
 
     test('no extra and no duplicate request: the hinted load asked for exactly what each unhinted load did, once each', () => {
       const hintedPaths = paths(hinted.log);

@@ -168,6 +168,8 @@ export interface NavigationTiming {
   timeOrigin?: number;
   /** ms from navigation start. */
   responseStart: number;
+  /** When DOMContentLoaded's handlers began (same clock as Resource Timing); absent in records of older versions. */
+  domContentLoadedEventStart?: number;
   domContentLoadedEventEnd: number;
   loadEventEnd: number;
   nextHopProtocol: string;

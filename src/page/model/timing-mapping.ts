@@ -9,7 +9,7 @@ export type RawResourceTiming = Omit<TimingEntry, 'restricted'>;
 /** The fields of a `PerformanceNavigationTiming` the extension keeps. */
 export type RawNavigationTiming = NavigationTiming;
 
-const NAVIGATION_PHASES = ['fetchStart', 'domainLookupStart', 'connectStart', 'connectEnd', 'requestStart', 'responseEnd'] as const;
+const NAVIGATION_PHASES = ['fetchStart', 'domainLookupStart', 'connectStart', 'connectEnd', 'requestStart', 'responseEnd', 'domContentLoadedEventStart'] as const;
 
 /**
  * Maps a resource entry, deciding whether it is restricted: a cross-origin response without
