@@ -74,6 +74,8 @@ export interface ConnState {
   readonly outstanding: DispatchState[];
   /** Dispatches ever written on this connection. */
   carried: number;
+  /** Opened ahead of any request for it (a preconnect target, preconnect.ts): started with its siblings, so nearly up when they are. */
+  preconnected: boolean;
   /** Outstanding dispatches with `blocksPipeline` set (kept so `roomFor` is O(1)). */
   blockers: number;
   /** Takes no more requests: the server or the strategy said this connection ends after what it carries. */

@@ -613,13 +613,14 @@ export class Scheduler implements TransportHandler {
 
   private openConnections(o: OriginState): void {
     const want = connectionsToOpen(o, this.strategy);
-    for (let i = 0; i < want; i++) this.open(o);
+    const ahead = o.warm > 0;
+    for (let i = 0; i < want; i++) this.open(o, ahead);
     o.warm = 0;
   }
 
-  private open(o: OriginState): void {
+  private open(o: OriginState, preconnected = false): void {
     const c: ConnState = {
-      id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, blockers: 0,
+      id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, preconnected, blockers: 0,
       draining: false, gate: undefined, budget: this.budgets.get(o.origin)?.budget, served: 0, held: 0, lastDataAt: undefined,
     };
     o.conns.push(c);
