@@ -58,6 +58,12 @@ export interface BoundOptions {
    * resources are still found by parsing. @default 'discovery'
    */
   connectFrom?: 'discovery' | 'start';
+  /**
+   * Every request known at t = 0, not found by parsing: a client that asks for the page's learned
+   * request list at once (GETLIST on a revisit, Strategy.speculativeList). Implies
+   * `connectFrom: 'start'`; each request still waits for its origin's handshake. @default false
+   */
+  listAtStart?: boolean;
   tcp?: Partial<TcpModel>;
   /**
    * Most connections the client keeps open to one origin at once. Every browser's HTTP/1.1 limit,
@@ -180,7 +186,8 @@ export function lowerBound(page: PageStructure, link: LinkModel, options: BoundO
   const timings = latencyTimings(page.requests, link, tcp, {
     tls: (origin) => (typeof tls === 'boolean' ? tls : tls.has(origin)),
     hinted: (origin) => hinted.has(origin),
-    fromStart: options.connectFrom === 'start',
+    fromStart: options.connectFrom === 'start' || options.listAtStart === true,
+    listAtStart: options.listAtStart === true,
   });
   const levels = levelBounds(page, timings, link, tcp);
   const slowStart = slowStartBounds(page, timings, link, tcp, connections);
@@ -211,6 +218,8 @@ interface ConnectRule {
   hinted: (origin: string) => boolean;
   /** Every origin known at t = 0. */
   fromStart: boolean;
+  /** Every request known at t = 0 (a learned list). */
+  listAtStart: boolean;
 }
 
 /**
@@ -231,7 +240,7 @@ function latencyTimings(requests: readonly ModelRequest[], link: LinkModel, tcp:
     timings = [];
     for (const r of requests) {
       const parents = r.parents.map((p) => timings[p] as RequestTiming);
-      const discoveredMs = parents.length === 0 ? 0
+      const discoveredMs = parents.length === 0 || rule.listAtStart ? 0
         : Math.max(...parents.map((p) => (r.discovery === 'complete' ? p.completeMs : p.requestMs + rtt)));
       // The document (entry 0) comes first, so its first byte is known when a hint needs it.
       const hintMs = rule.fromStart ? 0 : rule.hinted(r.origin) && timings[0] ? timings[0].requestMs + rtt : Infinity;

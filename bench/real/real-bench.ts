@@ -20,7 +20,7 @@ import { loadWithChromium } from '../run/chromium-contender';
 import { firstLoadRun, parseGetlistJson, runGetlistLoad } from '../run/getlist-contender';
 import { originsFor } from '../run/run-link';
 import { getlistTrace, type LoadTrace } from '../run/load-trace';
-import { NO_CAP_BITS_PER_SEC, realBound } from './real-bounds';
+import { NO_CAP_BITS_PER_SEC, realBound, type BoundVisit } from './real-bounds';
 
 export const REAL_CONTENDERS = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium'] as const;
 export type RealContender = (typeof REAL_CONTENDERS)[number];
@@ -122,27 +122,28 @@ export function median(xs: ReadonlyArray<number | null>): number | null {
 }
 
 /**
- * One row per cell: the lower bounds (first visit; revisit, every origin's handshake from t = 0),
+ * One row per cell: the lower bounds (first visit; revisit, every origin's handshake from t = 0;
+ * `bnd-list`, a revisit that also knows every request at t = 0 from the page's learned list),
  * the medians, then the ratios the goals use, from the same cell's runs.
  */
 export function realTable(cells: readonly RealCellResult[]): string {
-  const head = ['link', 'page', 'req', 'bound', 'bnd-rev', 'browser', 'getlist', 'revisit', 'h2', 'chromium', 'gl÷bnd', 'rev÷bnd', 'gl÷br', 'rev÷br', 'gl÷chr', 'rev÷chr', 'gl÷h2', 'rev÷h2', 'bnd÷br', 'bnr÷br'];
+  const head = ['link', 'page', 'req', 'bound', 'bnd-rev', 'bnd-list', 'browser', 'getlist', 'revisit', 'h2', 'chromium', 'gl÷bnd', 'rev÷bnd', 'gl÷br', 'rev÷br', 'gl÷chr', 'rev÷chr', 'gl÷h2', 'rev÷h2', 'bnd÷br', 'bnr÷br', 'bnl÷br'];
   const f = (x: number | null): string => (x === null ? '—' : String(Math.round(x)));
   const r = (a: number | null, b: number | null): string => (a === null || b === null ? '—' : (a / b).toFixed(2));
   const rows = cells.map((c) => {
     const m = (k: string) => median(c.runs[k] ?? []);
     const [br, gl, rv, h2, ch] = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium'].map(m) as Array<number | null>;
-    const [bf, bv] = (['first', 'revisit'] as const).map((v) => boundOf(c, v));
-    return [c.link, c.page, String(c.requests), f(bf ?? null), f(bv ?? null), f(br ?? null), f(gl ?? null), f(rv ?? null), f(h2 ?? null), f(ch ?? null),
+    const [bf, bv, bl] = (['first', 'revisit', 'list'] as const).map((v) => boundOf(c, v));
+    return [c.link, c.page, String(c.requests), f(bf ?? null), f(bv ?? null), f(bl ?? null), f(br ?? null), f(gl ?? null), f(rv ?? null), f(h2 ?? null), f(ch ?? null),
       r(gl ?? null, bf ?? null), r(rv ?? null, bv ?? null),
       r(gl ?? null, br ?? null), r(rv ?? null, br ?? null), r(gl ?? null, ch ?? null), r(rv ?? null, ch ?? null), r(gl ?? null, h2 ?? null), r(rv ?? null, h2 ?? null),
-      r(bf ?? null, br ?? null), r(bv ?? null, br ?? null)];
+      r(bf ?? null, br ?? null), r(bv ?? null, br ?? null), r(bl ?? null, br ?? null)];
   });
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   return [head, ...rows].map((row) => row.map((x, i) => (i < 2 ? x.padEnd(w[i] ?? 0) : x.padStart(w[i] ?? 0))).join('  ')).join('\n');
 }
 
 /** The cell's lower bound, ms (real-bounds.ts). */
-function boundOf(c: RealCellResult, visit: 'first' | 'revisit'): number {
+function boundOf(c: RealCellResult, visit: BoundVisit): number {
   return realBound(c.page, { rttMs: c.rttMs, capBitsPerSec: c.capBitsPerSec ?? undefined }, visit).totalMs;
 }

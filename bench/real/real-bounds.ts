@@ -3,7 +3,8 @@
  * for a revisit: each origin pays TLS only when the page serves it over https, and an origin
  * named by a `<link rel=preconnect|dns-prefetch>` is known from the document's first byte. On a
  * revisit every origin of the page is known at t = 0 (its handshake may start then), and the
- * resources are still found by parsing, as `getlist-revisit` finds them.
+ * resources are still found by parsing (`revisit`), or all known at t = 0 from the page's learned
+ * request list (`list`: GETLIST, as `getlist-revisit` asks for them).
  *
  * Pure: no I/O.
  */
@@ -28,12 +29,15 @@ export function httpsOrigins(page: BenchPage): Set<string> {
   return new Set(all.filter((o) => schemeOf(o) === 'https'));
 }
 
-export function realBound(pageName: string, link: RealBoundLink, visit: 'first' | 'revisit', tcp?: Partial<TcpModel>): LowerBound {
+export type BoundVisit = 'first' | 'revisit' | 'list';
+
+export function realBound(pageName: string, link: RealBoundLink, visit: BoundVisit, tcp?: Partial<TcpModel>): LowerBound {
   const page = getBenchPage(pageName);
   return lowerBound(pageStructureOf(page, { scriptInserted: false }), { rttMs: link.rttMs, downBitsPerSec: link.capBitsPerSec ?? NO_CAP_BITS_PER_SEC }, {
     tls: httpsOrigins(page),
     hintedOrigins: realPageHints(pageName),
-    connectFrom: visit === 'revisit' ? 'start' : 'discovery',
+    connectFrom: visit === 'first' ? 'discovery' : 'start',
+    listAtStart: visit === 'list',
     ...(tcp ? { tcp } : {}),
   });
 }

@@ -38,14 +38,18 @@ export function realTimeline(cell: RealCellResult, contenders: readonly string[]
   const link = { rttMs: cell.rttMs, capBitsPerSec: cell.capBitsPerSec ?? undefined };
   const first = realBound(cell.page, link, 'first');
   const revisit = realBound(cell.page, link, 'revisit');
+  const list = realBound(cell.page, link, 'list');
   const boundBy = (b: RequestTiming[]) => new Map(b.map((t) => [t.key, t]));
-  const lines: string[] = [`${cell.link} ${cell.page}: bound ${f(first.totalMs)} ms (${first.limitedBy}), revisit bound ${f(revisit.totalMs)} ms (${revisit.limitedBy})`];
+  const lines: string[] = [`${cell.link} ${cell.page}: bound ${f(first.totalMs)} ms (${first.limitedBy}), revisit bound ${f(revisit.totalMs)} ms (${revisit.limitedBy}), list bound ${f(list.totalMs)} ms (${list.limitedBy}; getlist-revisit's rows are against it)`];
   for (const c of contenders) {
     const trace = medianTrace(cell, c);
     if (!trace) continue;
-    const bounds = boundBy(c === 'getlist-revisit' ? revisit.requests : first.requests);
+    // getlist-revisit asks for the learned list at t = 0: its rows are read against the list bound.
+    const bounds = boundBy(c === 'getlist-revisit' ? list.requests : first.requests);
     const total = Math.max(...trace.requests.map((r) => r.doneMs ?? 0));
-    lines.push(`  ${c} (median run, ${f(total)} ms) — bound req/done | discovered sent first-byte done conn | done − bound`);
+    const spec = trace.requests.filter((r) => r.speculative).length;
+    const unused = trace.requests.filter((r) => r.speculative === 'unused').length;
+    lines.push(`  ${c} (median run, ${f(total)} ms${spec ? `, ${spec} from the learned list (S), ${unused} unused (U)` : ''}) — bound req/done | discovered sent first-byte done conn | done − bound`);
     const rows = trace.requests
       .map((r) => ({ r, b: bounds.get(boundKey(r.url)) }))
       .sort((x, y) => (x.b?.completeMs ?? Infinity) - (y.b?.completeMs ?? Infinity));
@@ -57,7 +61,7 @@ export function realTimeline(cell: RealCellResult, contenders: readonly string[]
 }
 
 function row(r: TracedRequest, b: RequestTiming | undefined, page: string): string {
-  const name = shortName(boundKey(r.url), page).padEnd(30);
+  const name = `${shortName(boundKey(r.url), page).padEnd(30)}${r.speculative === 'unused' ? 'U' : r.speculative ? 'S' : ' '}`;
   const bound = b ? `${f(b.requestMs).padStart(5)} ${f(b.completeMs).padStart(5)}` : '    —     —';
   const over = b && r.doneMs !== null ? `+${Math.round(r.doneMs - b.completeMs)}` : '';
   return `${name} ${bound} | ${[r.discoveredMs, r.sentMs, r.firstByteMs, r.doneMs].map((x) => f(x).padStart(5)).join(' ')} ${`#${r.connection ?? '—'}`.padStart(4)} | ${over}`;

@@ -19,6 +19,8 @@ export interface TracedRequest {
   sentMs: number | null;
   firstByteMs: number | null;
   doneMs: number | null;
+  /** getlist only: sent from the page's learned list before parsing found it (`used`), or never named by the page (`unused`). */
+  speculative?: 'used' | 'unused';
 }
 
 export interface TracedConnection {
@@ -56,6 +58,7 @@ export function getlistTrace(run: Record<string, unknown>): LoadTrace {
         sentMs: num(r.sentMs),
         firstByteMs: ttfb === null ? null : r1(discovered + ttfb),
         doneMs: num(r.doneMs),
+        ...(r.speculative === 'used' || r.speculative === 'unused' ? { speculative: r.speculative } : {}),
       };
     }),
     connections: hs.map((h) => {

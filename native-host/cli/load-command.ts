@@ -132,7 +132,11 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
     let memory: OriginMemory | undefined;
     let fileMemory: InMemoryOriginMemory | undefined;
     if (fromStore && recorder) memory = await recorder.storeMemory(url);
-    else if (memoryFile !== undefined) memory = fileMemory = readMemoryFile(memoryFile, listener ? { listener } : {});
+    else if (memoryFile !== undefined) {
+      memory = fileMemory = readMemoryFile(memoryFile, listener ? { listener } : {});
+      // Skipped, not fatal: a corrupt record only costs what it would have taught.
+      for (const problem of fileMemory.skipped) io.err(`getlist: E_MEMORY_RECORD: ${memoryFile}: skipped ${problem}\n`);
+    }
     const freshMemory = listener ? () => new InMemoryOriginMemory({ listener }) : undefined;
     runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs, allowUnsafePorts: safety.allowUnsafePorts, ...fidelity, ...(memory ? { memory } : {}) }, (run, rep) => {
       if (!json) io.err(`  ${run.strategy.padEnd(9)} run ${rep}/${repeat}: ${run.totalMs.toFixed(0)} ms, ${run.requests.length} requests\n`);

@@ -18,6 +18,7 @@ export const LOAD_FLAGS = {
   connections: { type: 'string', value: 'N', default: "each strategy's own", description: 'HTTP/1.1 connections per origin for every strategy, 1 to 64' },
   depth: { type: 'string', value: 'N', default: "each strategy's own", description: 'pipelining depth for every pipelining strategy, 1 to 256' },
   timeout: { type: 'string', value: 'MS', description: 'bound one page load to this many ms: what finished is kept, the rest is marked E_LOAD_TIMEOUT' },
+  'no-speculative': { type: 'boolean', description: "on a revisit, do not ask for the page's learned request list before parsing finds it (getlist's GETLIST; browser and h2 never do)" },
   record: { type: 'boolean', description: 'also save every connection\'s handshake in the store (source "cli") for `getlist stats`, and what the runs learn about each origin (`getlist origins`) and the page for the next load and the extension\'s replays; off by default, so test runs never touch your data' },
   'data-dir': { ...DATA_DIR_FLAG, description: `with --record or --memory store: ${DATA_DIR_FLAG.description}` },
 } satisfies Record<string, FlagSpec>;
@@ -42,6 +43,7 @@ export function parseStrategies(args: ParsedArgs, dflt: readonly StrategyName[])
     strategy(n, {
       ...(connections !== undefined ? { maxConnectionsPerOrigin: connections } : {}),
       ...(depth !== undefined ? { maxPipelineDepth: depth } : {}),
+      ...(boolFlag(args, 'no-speculative') ? { speculativeList: false } : {}),
     }),
   );
 }

@@ -1,4 +1,5 @@
 import { createHtmlScanner, type DiscoveredResource, type HtmlScanner, type OriginHint, type Viewport } from '../../src/discovery';
+import type { ListedResource, VisitResource } from '../../src/origins/page-list';
 import type { SkippedResource } from '../../src/run';
 import { SchedulerError, type Dispatch, type PriorityClass, type RequestResult, type Scheduler } from '../../src/scheduler';
 import type { ResponseHooks } from '../transport/response-hooks';
@@ -39,6 +40,13 @@ export interface PageDiscoveryOptions {
  * `skipped`, never fetched; lazy content beyond the fold waits for `takeDeferred` (or is skipped).
  * Each URL is enqueued at most once.
  *
+ * A returning visit's learned list (`start`'s `speculative`) is enqueued right behind the document,
+ * before any of it is parsed (GETLIST); when the page names one of those URLs it joins the request
+ * already made. A speculative stylesheet that is complete before the page names it is held and
+ * handed to the scanner when the page does (the scanner only applies sheets it has seen linked,
+ * in cascade order), so its `url()`s, fonts and `@import`s are found as on a first visit. What the
+ * page never names is `unused` (`speculativeOutcome`).
+ *
  * Invariant: a body's discoveries are enqueued in `onBodyEnd`, which the transport calls before the
  * scheduler settles that request, so the scheduler is never idle while a discovery is pending.
  */
@@ -58,6 +66,16 @@ export class PageDiscovery {
   private redirects = 0;
   private documentError: LoadError | undefined;
   private finalUrl: string;
+  /** Speculative requests by scheduler id, and the URLs of those the page has not named (yet). */
+  private readonly speculativeIds = new Map<number, string>();
+  private readonly unnamed = new Set<string>();
+  /** Every URL the page named, with its place in discovery order (what a next visit learns). */
+  private readonly named = new Map<string, number>();
+  /** Lazy content beyond the fold: named, but not learned for a next visit's list. */
+  private readonly lazyUrls = new Set<string>();
+  /** Speculative sheets complete before the page named them, by URL; and those named since, to hand over. */
+  private readonly earlySheets = new Map<string, string>();
+  private readonly sheetsDue: string[] = [];
 
   readonly hooks: ResponseHooks = {
     onResponseHead: (d, status, headers) => this.onHead(d, status, headers),
@@ -70,10 +88,12 @@ export class PageDiscovery {
   }
 
   /**
-   * Enqueues the document.
+   * Enqueues the document, then `speculative` (a learned list already filtered and ranked,
+   * page-list.ts `speculativeList`) as GETs right behind it. The document is enqueued first and
+   * its class outranks every other, so it takes the first connection ready for its origin.
    * @throws LoadError `E_UNSUPPORTED_SCHEME` or `E_INVALID_URL` when the scheduler refuses its URL.
    */
-  start(scheduler: Scheduler): void {
+  start(scheduler: Scheduler, speculative: readonly ListedResource[] = []): void {
     this.scheduler = scheduler;
     try {
       this.seen.add(this.options.url);
@@ -84,6 +104,38 @@ export class PageDiscovery {
       }
       throw err;
     }
+    for (const r of speculative) {
+      if (this.seen.has(r.url)) continue;
+      try {
+        const id = scheduler.enqueue({ url: r.url, priority: r.priority, resourceType: r.resourceType, expectedSize: r.bytes });
+        this.seen.add(r.url);
+        this.speculativeIds.set(id, r.url);
+        this.unnamed.add(r.url);
+      } catch (err) {
+        // A learned URL the scheduler refuses is left to parsing, which will meet the same refusal.
+        if (!(err instanceof SchedulerError)) throw err;
+      }
+    }
+  }
+
+  /** Each speculative request by scheduler id: `used` when the page named its URL, else `unused`. */
+  speculativeOutcome(): Map<number, 'used' | 'unused'> {
+    return new Map([...this.speculativeIds].map(([id, url]) => [id, this.unnamed.has(url) ? 'unused' : 'used']));
+  }
+
+  /**
+   * What this load teaches the page's list: each sub-resource the page named and a GET fetched
+   * with a 2xx answer, in discovery order; not the document or its redirects, not lazy content
+   * beyond the fold, not a guess the page did not name.
+   */
+  visit(results: readonly RequestResult[]): VisitResource[] {
+    const out: VisitResource[] = [];
+    for (const r of results) {
+      const order = this.named.get(r.url);
+      if (order === undefined || this.documents.has(r.id) || this.lazyUrls.has(r.url) || r.method !== 'GET' || r.error || r.status === undefined || r.status < 200 || r.status >= 300) continue;
+      out.push({ url: r.url, resourceType: r.resourceType ?? 'other', priority: r.priority, bytes: r.bytes, order });
+    }
+    return out.sort((a, b) => a.order - b.order);
   }
 
   /** What the page named but the load did not fetch, as a browser would not. */
@@ -103,6 +155,7 @@ export class PageDiscovery {
   takeDeferred(): boolean {
     const lazy = this.deferred.splice(0);
     for (const r of lazy) this.enqueue(r.url, r.priority, r.kind);
+    this.deliverSheets();
     return lazy.length > 0;
   }
 
@@ -121,6 +174,7 @@ export class PageDiscovery {
   }
 
   private enqueue(url: string, priority: PriorityClass, resourceType: string): void {
+    this.name(url);
     if (this.seen.has(url)) return;
     this.seen.add(url);
     try {
@@ -131,11 +185,37 @@ export class PageDiscovery {
     }
   }
 
+  /** The page names `url`: a speculative request for it is joined (and its early body, if a sheet, is due). */
+  private name(url: string): void {
+    if (!this.named.has(url)) this.named.set(url, this.named.size);
+    if (!this.unnamed.delete(url)) return;
+    if (this.earlySheets.has(url)) this.sheetsDue.push(url);
+  }
+
   private onResource(r: DiscoveredResource): void {
     if (r.mixedContent === 'blocked') this.skippedList.push({ url: r.url, resourceType: r.kind, reason: 'mixed-content' });
-    else if (r.deferred && this.options.lazy === 'skip') this.skippedList.push({ url: r.url, resourceType: r.kind, reason: 'lazy' });
-    else if (r.deferred) this.deferred.push(r);
-    else this.enqueue(r.url, r.priority, r.kind);
+    else if (r.deferred && this.options.lazy === 'skip') {
+      this.name(r.url);
+      this.lazyUrls.add(r.url);
+      this.skippedList.push({ url: r.url, resourceType: r.kind, reason: 'lazy' });
+    } else if (r.deferred) {
+      this.name(r.url);
+      this.lazyUrls.add(r.url);
+      this.deferred.push(r);
+    } else this.enqueue(r.url, r.priority, r.kind);
+  }
+
+  /**
+   * Hands the scanner the early sheets the page has named since: outside the scanner's own
+   * delivery (a sheet's discoveries are reported by the call that adds it), and again while adding
+   * one names another (an `@import` of a sheet that also came early).
+   */
+  private deliverSheets(): void {
+    for (let url = this.sheetsDue.shift(); url !== undefined; url = this.sheetsDue.shift()) {
+      const css = this.earlySheets.get(url);
+      this.earlySheets.delete(url);
+      if (css !== undefined) this.page?.addStylesheet(url, css);
+    }
   }
 
   private onHead(d: Dispatch, status: number, headers: Record<string, string | string[] | undefined>): void {
@@ -207,6 +287,7 @@ export class PageDiscovery {
       buf.bytes += chunk.length;
       if (buf.start) this.stylesheetStart(d, buf);
     }
+    this.deliverSheets();
   }
 
   /**
@@ -226,8 +307,12 @@ export class PageDiscovery {
     const buf = this.css.get(d.id);
     if (buf) {
       this.css.delete(d.id);
-      this.page?.addStylesheet(d.request.url, Buffer.concat(buf.chunks).toString('utf8'));
+      const css = Buffer.concat(buf.chunks).toString('utf8');
+      // Asked for from the list and not linked yet: held until the page names it (or never).
+      if (this.unnamed.has(d.request.url)) this.earlySheets.set(d.request.url, css);
+      else this.page?.addStylesheet(d.request.url, css);
     }
+    this.deliverSheets();
   }
 }
 

@@ -1,6 +1,8 @@
 import type { Viewport } from '../../src/discovery';
+import { speculativeList, type ListedResource } from '../../src/origins/page-list';
 import type { Run } from '../../src/run';
 import { preconnectCount, preconnectPlan, SchedulerError, type OriginBudgets, type OriginMemory, type PageOrigin, type RequestResult, type Scheduler, type Strategy } from '../../src/scheduler';
+import { isBadPort, portOf } from '../../src/targets';
 import type { ResponseHooks } from '../transport/response-hooks';
 import { runSession, type RunTransportOptions } from '../run/run-session';
 import { PageDiscovery } from './page-discovery';
@@ -51,7 +53,8 @@ export interface LoadPageOptions {
  * content is upgraded or left out, as a browser does. Every call uses fresh connections (a new
  * transport and connector: no warm sockets, no TLS session reuse across calls). With
  * `strategy.preconnect`, connections to the page's learned origins open at t = 0, beside the
- * document's (src/scheduler/preconnect.ts).
+ * document's (src/scheduler/preconnect.ts). With `strategy.speculativeList`, the page's learned
+ * request list is asked for at t = 0 right behind the document (GETLIST, `learnedRequests`).
  * @throws LoadError with a stable code when the page could not be loaded (`E_LOAD_TIMEOUT` when
  * the document itself was unfinished after `timeoutMs`; other requests then fail alone).
  */
@@ -68,8 +71,9 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
     ...(options.lazy ? { lazy: options.lazy } : {}),
   });
   const timeoutMs = options.timeoutMs ?? 120_000;
+  const speculative = memory && strategy.speculativeList ? learnedRequests(options.url, memory, strategy, options.allowUnsafePorts ?? false) : [];
   const start = (scheduler: Scheduler): void => {
-    discovery.start(scheduler);
+    discovery.start(scheduler, speculative);
     if (!strategy.preconnect) return;
     const plan = memory ? preconnectPlan(options.url, memory, strategy) : [];
     if (plan.length > 0) {
@@ -96,7 +100,7 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
       allowUnsafePorts: options.allowUnsafePorts,
       // Lazy content beyond the fold comes last, once everything else is done.
       onIdle: () => discovery.takeDeferred(),
-      record: () => ({ skipped: discovery.skipped, unmatchedCssUrls: discovery.unmatchedCssUrls }),
+      record: () => ({ skipped: discovery.skipped, unmatchedCssUrls: discovery.unmatchedCssUrls, speculative: discovery.speculativeOutcome() }),
       now: options.now,
     },
     start,
@@ -104,8 +108,23 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
   // Out of time: what finished is kept and the rest is marked E_LOAD_TIMEOUT; only an unfinished
   // document fails the load (checkDocument).
   discovery.checkDocument(results);
-  memory?.putPageOrigins(options.url, originsUsed(results));
+  if (memory) {
+    const outcome = discovery.speculativeOutcome();
+    memory.putPageOrigins(options.url, originsUsed(results.filter((r) => outcome.get(r.id) !== 'unused')), discovery.visit(results));
+  }
   return run;
+}
+
+/**
+ * What a returning visit asks for before parsing (page-list.ts `speculativeList`): the page's
+ * learned list under the strategy's byte cap, without URLs the load may not fetch (a bad port,
+ * unless `--allow-unsafe-ports`). Other target rules (the host's private-network check) apply at
+ * connect time to these requests as to any.
+ */
+export function learnedRequests(pageUrl: string, memory: OriginMemory, strategy: Strategy, allowUnsafePorts: boolean): ListedResource[] {
+  const list = memory.pageList(pageUrl);
+  if (!list) return [];
+  return speculativeList(list.resources, { loads: list.loads, maxBytes: strategy.maxSpeculativeBytes, refuse: (url) => !allowUnsafePorts && isBadPort(portOf(new URL(url))) });
 }
 
 /** Requests per origin of a load, the answered ones only (a failed origin is not worth a preconnect). */

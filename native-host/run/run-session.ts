@@ -29,7 +29,7 @@ export interface RunSessionOptions {
    */
   onIdle?: (scheduler: Scheduler) => boolean;
   /** What the caller adds to the run record (a page load's skipped resources), read once the run is over. */
-  record?: () => Pick<RunInput, 'skipped' | 'unmatchedCssUrls'>;
+  record?: () => Pick<RunInput, 'skipped' | 'unmatchedCssUrls' | 'speculative'>;
   /** Response sizes learned on earlier runs (shared across runs to model a returning visitor). */
   sizeHints?: Map<string, number>;
   /** What earlier runs learned per origin (read and written by strategies with `useOriginMemory`). */

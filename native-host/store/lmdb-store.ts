@@ -281,7 +281,8 @@ export class LmdbStore implements HandshakeStore {
     await this.batcher.flush().catch(() => undefined);
     await this.follow();
     if (!this.anythingOlderThan(cutoff)) return 0;
-    return this.rewrite(olderThanJudge(cutoff), `enforcing retention in ${this.location}`);
+    // A stored fact or page list that is not well formed is dropped here, and counted as skipped.
+    return this.rewrite(olderThanJudge(cutoff, () => this.counters.skipped++), `enforcing retention in ${this.location}`);
   }
 
   close(): Promise<void> {

@@ -24,7 +24,9 @@ export function forgetOriginJudge(origin: string): Judge {
     if (k.startsWith('l!')) {
       const l = checkPageOrigins(parsed);
       if (!('value' in l)) return value.includes(origin) ? 'drop' : 'keep';
-      return pageOriginOf(l.value.url) === origin || l.value.origins.some((o) => o.origin === origin) ? 'drop' : 'keep';
+      // A request list names its resources' URLs: one on the origin is about the origin too.
+      const named = l.value.origins.some((o) => o.origin === origin) || (l.value.resources ?? []).some((r) => pageOriginOf(r.url) === origin);
+      return pageOriginOf(l.value.url) === origin || named ? 'drop' : 'keep';
     }
     if (k.startsWith('h!')) {
       const r = checkHandshake(parsed);
@@ -37,16 +39,22 @@ export function forgetOriginJudge(origin: string): Judge {
   };
 }
 
-/** Retention: records that started before `cutoff` (epoch ms), and origins and page lists last seen before it. */
-export function olderThanJudge(cutoff: number): Judge {
+/**
+ * Retention: records that started before `cutoff` (epoch ms), and origins and page lists last seen
+ * before it. An origin's facts or a page's list that is not well formed (a corrupt request list
+ * included) is dropped too, and told to `onInvalid` so the store can count it as skipped.
+ */
+export function olderThanJudge(cutoff: number, onInvalid: () => void = () => undefined): Judge {
   return (k, value) => {
     const parsed = parseJson(value);
     if (k.startsWith('f!')) {
       const f = checkOriginFacts(parsed);
+      if (!('value' in f)) onInvalid();
       return 'value' in f && f.value.lastSeen >= cutoff ? 'keep' : 'drop';
     }
     if (k.startsWith('l!')) {
       const l = checkPageOrigins(parsed);
+      if (!('value' in l)) onInvalid();
       return 'value' in l && l.value.lastSeen >= cutoff ? 'keep' : 'drop';
     }
     const h = k.startsWith('h!') ? checkHandshake(parsed) : undefined;

@@ -1,3 +1,5 @@
+import { checkPageList, LIST_WINDOW, type ListedResource } from './page-list';
+
 /**
  * What the engine has learned about one origin, and about one page: the origins it used. One type,
  * one checker, one merge, for every holder of it: the scheduler's `OriginMemory`
@@ -50,6 +52,13 @@ export interface PageOrigins {
   /** Epoch ms of the load that wrote it. */
   lastSeen: number;
   origins: PageOrigin[];
+  /** Loads the request list has recorded, at most `LIST_WINDOW` (page-list.ts); absent before request lists. */
+  loads?: number;
+  /**
+   * The page's learned request list (page-list.ts): what its last loads fetched beyond the
+   * document. Absent in records written before request lists, and for a replayed list.
+   */
+  resources?: ListedResource[];
 }
 
 /** Largest epoch ms accepted (the store's key width, year 33658). */
@@ -116,7 +125,16 @@ export function checkPageOrigins(x: unknown): Checked<PageOrigins> {
       origins.push({ origin: e.origin, requests: e.requests as number });
     }
   }
-  return { value: { url: o.url, lastSeen: o.lastSeen, origins } };
+  const page: PageOrigins = { url: o.url, lastSeen: o.lastSeen, origins };
+  // The request list is all or nothing (checkPageList): a bad one makes the record one to skip.
+  if (present(o.resources)) {
+    const list = checkPageList(o.resources);
+    if ('problem' in list) return list;
+    if (!Number.isSafeInteger(o.loads) || (o.loads as number) < 1 || (o.loads as number) > LIST_WINDOW) return { problem: `loads: expected an integer in [1, ${LIST_WINDOW}] beside resources, got ${describe(o.loads)}` };
+    page.resources = list.value;
+    page.loads = o.loads as number;
+  }
+  return { value: page };
 }
 
 /**

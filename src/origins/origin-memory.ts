@@ -1,4 +1,5 @@
 import { checkOriginFacts, checkPageOrigins, MAX_PAGE_ORIGINS, mergeOriginFacts, type OriginFacts, type PageOrigin, type PageOrigins } from './origin-facts';
+import { LIST_WINDOW, mergePageList, type ListedResource, type VisitResource } from './page-list';
 
 /**
  * What the engine remembers about an origin between page loads, and what it remembers about a
@@ -22,8 +23,17 @@ export interface OriginMemory {
   put(facts: Omit<OriginFacts, 'lastSeen'>): void;
   /** Origins the page at `pageUrl` used on its last load, most requests first; empty if unknown or stale. */
   pageOrigins(pageUrl: string): PageOrigin[];
-  /** Records the origins a load of `pageUrl` used. */
-  putPageOrigins(pageUrl: string, origins: readonly PageOrigin[]): void;
+  /**
+   * Records the origins a load of `pageUrl` used and, when given, the sub-resources it fetched
+   * (`visit`), merged into the page's request list (page-list.ts `mergePageList`). Without `visit`
+   * (a replayed list, whose requests the browser already made) the page's list is kept as it was.
+   */
+  putPageOrigins(pageUrl: string, origins: readonly PageOrigin[], visit?: readonly VisitResource[]): void;
+  /**
+   * The page's learned request list and how many loads it has recorded; undefined when none is
+   * known or it expired with the page's origin list.
+   */
+  pageList(pageUrl: string): { loads: number; resources: ListedResource[] } | undefined;
   /**
    * The fingerprint of the last trusted response to `url` (response-fingerprint.ts), or undefined
    * when none is known or it expired. Optional: a memory without it never proves order by
@@ -74,6 +84,8 @@ export class InMemoryOriginMemory implements OriginMemory {
   private readonly demoteMs: number;
   private readonly now: () => number;
   private readonly listener: OriginMemoryListener | undefined;
+  /** Records `fromJSON` skipped as not well formed, each as `where: problem`. */
+  readonly skipped: string[] = [];
 
   constructor(options: InMemoryOriginMemoryOptions = {}) {
     this.maxAgeMs = options.maxAgeMs ?? 7 * DAY_MS;
@@ -112,11 +124,28 @@ export class InMemoryOriginMemory implements OriginMemory {
     return p.origins.map((o) => ({ ...o }));
   }
 
-  putPageOrigins(pageUrl: string, origins: readonly PageOrigin[]): void {
+  putPageOrigins(pageUrl: string, origins: readonly PageOrigin[], visit?: readonly VisitResource[]): void {
     const sorted = [...origins].sort((a, b) => b.requests - a.requests).slice(0, MAX_PAGE_ORIGINS);
-    const page: PageOrigins = { url: pageUrl, lastSeen: this.now(), origins: sorted };
+    const now = this.now();
+    const had = this.pages.get(pageUrl);
+    // A stale list is not merged into: it expired with its page.
+    const prev = had && now - had.lastSeen <= this.maxAgeMs ? had : undefined;
+    const page: PageOrigins = { url: pageUrl, lastSeen: now, origins: sorted };
+    if (visit) {
+      page.resources = mergePageList(prev?.resources, visit);
+      page.loads = Math.min(LIST_WINDOW, (prev?.resources ? (prev.loads ?? 1) : 0) + 1);
+    } else if (prev?.resources) {
+      page.resources = prev.resources;
+      page.loads = prev.loads ?? 1;
+    }
     this.pages.set(pageUrl, page);
-    this.listener?.pageChanged({ ...page, origins: sorted.map((o) => ({ ...o })) });
+    this.listener?.pageChanged({ ...page, origins: sorted.map((o) => ({ ...o })), ...(page.resources ? { resources: page.resources.map((r) => ({ ...r })) } : {}) });
+  }
+
+  pageList(pageUrl: string): { loads: number; resources: ListedResource[] } | undefined {
+    const p = this.pages.get(pageUrl);
+    if (!p?.resources || this.now() - p.lastSeen > this.maxAgeMs) return undefined;
+    return { loads: p.loads ?? 1, resources: p.resources.map((r) => ({ ...r })) };
   }
 
   fingerprint(url: string): string | undefined {
@@ -150,13 +179,22 @@ export class InMemoryOriginMemory implements OriginMemory {
     return { version: 1, origins: [...this.origins.values()], pages: [...this.pages.values()], ...(fingerprints.length > 0 ? { fingerprints } : {}) };
   }
 
-  /** Reads what `toJSON` wrote; records that are not well formed (checkOriginFacts, checkPageOrigins) are skipped, not trusted. */
+  /**
+   * Reads what `toJSON` wrote; records that are not well formed (checkOriginFacts,
+   * checkPageOrigins: a page whose request list is corrupt included) are skipped, not trusted, and
+   * counted in `skipped` with their problem. Files written before request lists load as they are.
+   */
   static fromJSON(json: unknown, options: InMemoryOriginMemoryOptions = {}): InMemoryOriginMemory {
     const m = new InMemoryOriginMemory(options);
     const j = json as Partial<OriginMemoryJson> | null;
     if (!j || j.version !== 1) return m;
-    const origins = (Array.isArray(j.origins) ? j.origins : []).map(checkOriginFacts).flatMap((r) => ('value' in r ? [r.value] : []));
-    const pages = (Array.isArray(j.pages) ? j.pages : []).map(checkPageOrigins).flatMap((r) => ('value' in r ? [r.value] : []));
+    const keep = <T>(r: { value: T } | { problem: string }, what: string): T[] => {
+      if ('value' in r) return [r.value];
+      m.skipped.push(`${what}: ${r.problem}`);
+      return [];
+    };
+    const origins = (Array.isArray(j.origins) ? j.origins : []).flatMap((x, i) => keep(checkOriginFacts(x), `origins[${i}]`));
+    const pages = (Array.isArray(j.pages) ? j.pages : []).flatMap((x, i) => keep(checkPageOrigins(x), `pages[${i}]`));
     m.load(origins, pages);
     // A malformed entry is skipped: a missing fingerprint only costs a proof.
     for (const e of Array.isArray(j.fingerprints) ? j.fingerprints : []) {

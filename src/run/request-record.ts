@@ -36,6 +36,11 @@ export interface RequestRecord {
   ttfbMs: number | null;
   doneMs: number;
   error: { code: string; message: string } | null;
+  /**
+   * Present only for a request sent from the page's learned list before parsing found it: `used`
+   * when the page named it after all (the parse joined it), `unused` when it did not.
+   */
+  speculative?: 'used' | 'unused';
 }
 
 /**

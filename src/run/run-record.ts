@@ -50,6 +50,19 @@ export interface Run extends RunFigures {
   skipped: SkippedResource[];
   /** Style sheet `url()`s no element matched (never fetched, as in a browser); 0 for a replayed list. */
   unmatchedCssUrls: number;
+  /**
+   * Requests sent from the page's learned list before parsing found them (`Strategy.speculativeList`,
+   * page-list.ts), used or not; 0 without a list.
+   */
+  speculative: number;
+  /**
+   * Of those, the ones the page no longer names (the parse and the style scan ended without
+   * finding them): kept in `requests`, marked `speculative: 'unused'`, and left out of every figure
+   * above (they are not the page's resources).
+   */
+  speculativeUnused: number;
+  /** Body bytes those unused requests received: what the guess cost. */
+  speculativeWastedBytes: number;
 }
 
 /**
@@ -91,24 +104,34 @@ export interface RunInput {
   skipped?: readonly SkippedResource[];
   /** @default 0 */
   unmatchedCssUrls?: number;
+  /** Requests sent from a learned list, by scheduler request id: `used` once the page named them. @default none */
+  speculative?: ReadonlyMap<number, 'used' | 'unused'>;
 }
 
 /** The run a scheduler's results, handshakes and counters make. */
 export function buildRun(input: RunInput): Run {
-  const requests = [...input.results].sort((a, b) => a.id - b.id).map((r) => toRequestRecord(r, input.t0, input.decodedBytes?.get(r.id)));
-  const ok = requests.filter((r) => r.error === null);
+  const requests = [...input.results].sort((a, b) => a.id - b.id).map((r) => {
+    const record = toRequestRecord(r, input.t0, input.decodedBytes?.get(r.id));
+    const speculative = input.speculative?.get(r.id);
+    if (speculative) record.speculative = speculative;
+    return record;
+  });
+  // The page's figures are its own resources': an unused guess is reported, not counted.
+  const unused = requests.filter((r) => r.speculative === 'unused');
+  const page = unused.length === 0 ? requests : requests.filter((r) => r.speculative !== 'unused');
+  const ok = page.filter((r) => r.error === null);
   const ttfbs = ok.map((r) => r.ttfbMs).filter((x): x is number => x !== null);
   const used = new Set(ok.map((r) => r.connectionId));
   return {
     url: input.url,
     strategy: input.strategy,
     startedAt: input.startedAt,
-    totalMs: roundMs(requests.reduce((m, r) => Math.max(m, r.doneMs), 0)),
+    totalMs: roundMs(page.reduce((m, r) => Math.max(m, r.doneMs), 0)),
     meanTtfbMs: roundMs(ttfbs.length ? ttfbs.reduce((a, b) => a + b, 0) / ttfbs.length : 0),
     connectionsOpened: input.handshakes.length,
     requestsPerConnection: roundMs(used.size ? ok.length / used.size : 0),
-    bytes: requests.reduce((a, r) => a + r.bytes, 0),
-    errors: requests.length - ok.length,
+    bytes: page.reduce((a, r) => a + r.bytes, 0),
+    errors: page.length - ok.length,
     retries: input.stats.retries,
     pauses: input.stats.pauses,
     orderProbes: input.stats.orderProbes,
@@ -117,6 +140,9 @@ export function buildRun(input: RunInput): Run {
     handshakes: input.handshakes.map(roundHandshake),
     skipped: (input.skipped ?? []).map((x) => ({ ...x })),
     unmatchedCssUrls: input.unmatchedCssUrls ?? 0,
+    speculative: input.speculative?.size ?? 0,
+    speculativeUnused: unused.length,
+    speculativeWastedBytes: unused.reduce((a, r) => a + r.bytes, 0),
   };
 }
 

@@ -74,6 +74,9 @@ export interface ConnState {
   readonly outstanding: DispatchState[];
   /** Dispatches ever written on this connection. */
   carried: number;
+  /** When its connect started, and when it became ready (the scheduler's clock). */
+  openedAt: number;
+  readyAt: number | undefined;
   /** Outstanding dispatches with `blocksPipeline` set (kept so `roomFor` is O(1)). */
   blockers: number;
   /** Takes no more requests: the server or the strategy said this connection ends after what it carries. */

@@ -31,7 +31,35 @@ export function roomFor(
     // (which must not wait a handshake) goes behind it; the rest wait for an idle connection.
     if (strategy.orderProbe && c.origin.announcesKeepAlive && !c.origin.orderProbeSent && !isLowLatency(req.priority) && req.knownFingerprint === undefined) return 0;
   }
-  return health.depth(now, strategy.maxPipelineDepth) - n;
+  return Math.min(health.depth(now, strategy.maxPipelineDepth), shareWhileConnecting(c, now)) - n;
+}
+
+/**
+ * While siblings that are nearly up are still handshaking (opened together at t = 0, as for a
+ * returning visit's learned list), a busy connection takes no more than an even share of the
+ * origin's work over every connection it has or is about to have. The first connection up is a
+ * millisecond ahead of its siblings; piling the whole list on it (measured on P&M's page: the
+ * document and 15 images on one connection, four connections idle) puts more than one congestion
+ * window on one slow-starting connection and ends a round trip late. "Nearly up": a sibling whose
+ * connect started more than half of `c`'s own handshake time ago, so it should be ready within
+ * half a handshake. One opened later, for demand, is about a whole handshake away and is not
+ * waited for (McManus: a request goes to whichever connection is ready). None such: no cap.
+ */
+function shareWhileConnecting(c: ConnState, now: number): number {
+  const o = c.origin;
+  const halfHandshake = ((c.readyAt ?? now) - c.openedAt) / 2;
+  let connecting = 0;
+  let open = 0;
+  let outstanding = 0;
+  for (const k of o.conns) {
+    if (k.state === 'connecting') connecting += k.openedAt < now - halfHandshake ? 1 : 0;
+    else if (k.state === 'ready' && !k.draining) {
+      open += 1;
+      outstanding += k.outstanding.length;
+    }
+  }
+  if (connecting === 0) return Infinity;
+  return Math.ceil((o.queue.size + o.retries.size + outstanding) / (open + connecting));
 }
 
 /**

@@ -187,6 +187,32 @@ describe('zero-RTT starts', () => {
     expect(t.transport.opened).toHaveLength(1);
   });
 
+  test('a learned list enqueued while preconnected siblings handshake is shared among them, not piled on the first one up; a connection opened for demand is not waited for', () => {
+    const memory = new InMemoryOriginMemory();
+    memory.put({ origin: H, pipelining: 'good', protocol: 'h1' });
+    const t = setup(strategy('getlist'), memory);
+    t.scheduler.preconnect(H, 6);
+    t.scheduler.enqueue({ url: `${H}/doc`, priority: 'document', resourceType: 'document' });
+    for (let i = 0; i < 15; i++) t.add(`${H}/i${i}`);
+    t.clock.advance(50); // one handshake: the siblings, started with it, are nearly up
+    t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
+    // 16 requests over 6 connections: the first one up takes its share, 3, the document first.
+    expect(t.transport.on(1).map((d) => d.request.path)).toEqual(['/doc', '/i0', '/i1']);
+    for (let c = 2; c <= 6; c++) t.scheduler.connectionReady(c, { protocol: 'http/1.1' });
+    const per = [1, 2, 3, 4, 5, 6].map((c) => t.transport.on(c).length);
+    expect(Math.max(...per)).toBeLessThanOrEqual(3);
+    expect(per.reduce((a, b) => a + b, 0)).toBe(16);
+    // Siblings opened later, for demand, when the first was nearly up: it takes the list at full depth.
+    const late = setup(strategy('getlist'), memory);
+    late.scheduler.enqueue({ url: `${H}/doc`, priority: 'document', resourceType: 'document' });
+    late.clock.advance(45);
+    late.scheduler.preconnect(H, 6);
+    for (let i = 0; i < 15; i++) late.add(`${H}/i${i}`);
+    late.clock.advance(5);
+    late.scheduler.connectionReady(1, { protocol: 'http/1.1' });
+    expect(late.transport.on(1)).toHaveLength(16);
+  });
+
   test('preconnectCount and preconnectPlan size each origin by its facts', () => {
     const g = strategy('getlist');
     expect(preconnectCount(H, 20, undefined, g)).toBe(6);

@@ -199,6 +199,7 @@ export class Scheduler implements TransportHandler {
     const c = this.conns.get(connectionId);
     if (!c || c.state !== 'connecting') return;
     c.state = 'ready';
+    c.readyAt = this.clock.now();
     c.protocol = info.protocol;
     const o = c.origin;
     o.consecutiveConnectFailures = 0;
@@ -619,7 +620,7 @@ export class Scheduler implements TransportHandler {
 
   private open(o: OriginState): void {
     const c: ConnState = {
-      id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, blockers: 0,
+      id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, openedAt: this.clock.now(), readyAt: undefined, blockers: 0,
       draining: false, gate: undefined, budget: this.budgets.get(o.origin)?.budget, served: 0, held: 0, lastDataAt: undefined,
     };
     o.conns.push(c);

@@ -96,6 +96,20 @@ export interface Strategy {
    * in `SchedulerStats.orderProbes`. @default false
    */
   orderProbe: boolean;
+  /**
+   * GETLIST on a returning visit (src/origins/page-list.ts, native-host/load/page-loader.ts): the
+   * sub-resources the page's last loads fetched are enqueued at t = 0 right behind the document,
+   * as speculative GETs, in the scheduler's rank order; parsing that finds one joins its request.
+   * What the page no longer names is reported unused (`Run.speculativeUnused`). Needs
+   * `useOriginMemory` and a memory that keeps the page's list. @default false
+   */
+  speculativeList: boolean;
+  /**
+   * Learned bytes a returning visit asks for speculatively at most: what a page that changed
+   * completely can waste. 2 MiB is about the HTTP Archive's median page weight; past it the rest
+   * of the list is left to parsing. @default 2097152
+   */
+  maxSpeculativeBytes: number;
 }
 
 const base: Omit<Strategy, 'name'> = {
@@ -119,6 +133,8 @@ const base: Omit<Strategy, 'name'> = {
   pauseOnlyWhenLinkBusy: false,
   h2ConnectionsOnStall: 1,
   orderProbe: false,
+  speculativeList: false,
+  maxSpeculativeBytes: 2 * 1024 * 1024,
 };
 
 const PRESETS: Record<StrategyName, Strategy> = {
@@ -131,7 +147,7 @@ const PRESETS: Record<StrategyName, Strategy> = {
   /** P&M's GETLIST: one persistent connection per origin, the list pipelined on it, no priorities. */
   pipelined: { ...base, name: 'pipelined', maxConnectionsPerOrigin: 1, pipelining: true, maxPipelineDepth: 64 },
   /** Everything: pipelining over parallel persistent connections, priorities, pausing, HTTP/2 where offered. */
-  getlist: { ...base, name: 'getlist', pipelining: true, priorities: true, pauseLowPriority: true, http2: true, adaptConnectionsToPath: true, useOriginMemory: true, preconnect: true, earlyImports: true, pauseOnlyWhenLinkBusy: true, h2ConnectionsOnStall: 2, orderProbe: true },
+  getlist: { ...base, name: 'getlist', pipelining: true, priorities: true, pauseLowPriority: true, http2: true, adaptConnectionsToPath: true, useOriginMemory: true, preconnect: true, earlyImports: true, pauseOnlyWhenLinkBusy: true, h2ConnectionsOnStall: 2, orderProbe: true, speculativeList: true },
   /** One multiplexed HTTP/2 connection per origin that offers it; browser-style HTTP/1.1 elsewhere. */
   h2: { ...base, name: 'h2', http2: true, priorities: true },
 };
@@ -171,4 +187,5 @@ export function validateStrategy(s: Strategy): void {
   positiveInt(s, 'demoteMs', 0);
   positiveInt(s, 'probeSuccesses', 0);
   positiveInt(s, 'h2ConnectionsOnStall', 1);
+  positiveInt(s, 'maxSpeculativeBytes', 0);
 }

@@ -17,6 +17,7 @@ describe('strategy summaries', () => {
     expect(traits.includes('FIFO')).toBe(!s.priorities);
     expect(traits.includes('pauses bulk bodies')).toBe(s.pauseLowPriority);
     expect(traits.includes('HTTP/2')).toBe(s.http2);
+    expect(traits.includes("learned list")).toBe(s.speculativeList);
     expect(traits.includes('sized to the path')).toBe(s.adaptConnectionsToPath);
   });
 

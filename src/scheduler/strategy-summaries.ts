@@ -27,6 +27,7 @@ export function strategyTraits(s: Strategy): string {
     s.pauseLowPriority ? 'pauses bulk bodies while an urgent request is outstanding' : undefined,
     s.http2 ? `HTTP/2 where ALPN offers it (one connection, up to ${s.maxConcurrentStreams} streams)` : undefined,
     s.adaptConnectionsToPath ? 'connections sized to the path' : undefined,
+    s.speculativeList ? `on a revisit asks at once for the page's learned list (up to ${Math.round(s.maxSpeculativeBytes / 1024)} KiB; off: --no-speculative)` : undefined,
   ];
   return traits.filter((t): t is string => t !== undefined).join(', ');
 }

@@ -297,6 +297,33 @@ describe('mixed schemes, hints and a returning visitor (real-shaped pages)', () 
   });
 });
 
+describe('a client that knows the request list at t = 0 (GETLIST on a revisit)', () => {
+  const shop = pageStructure('real-shop', { scriptInserted: false });
+  const link = { rttMs: 100, downBitsPerSec: 0 };
+
+  it('every request leaves once its origin is up: the chain collapses to handshake + 1 RTT (+ slow-start rounds)', () => {
+    const list = lowerBound(shop, link, { tls: true, listAtStart: true });
+    // All https: each origin is up at 2 RTT = 200, so each request goes at 200, and a response
+    // that fits the first window ends one RTT later.
+    expect(list.requests.every((t) => t.discoveredMs === 0 && t.requestMs === 200)).toBe(true);
+    for (const t of list.requests) expect(t.completeMs).toBe(200 + 100 * t.rounds);
+    expect(list.requests.find((t) => t.key.endsWith('/bg/b0.gif'))?.completeMs).toBe(300);
+  });
+
+  it('never above the revisit bound (parsing), on every link', () => {
+    for (const rttMs of [40, 100, 200]) {
+      for (const downBitsPerSec of [0, 10_000_000]) {
+        for (const name of ['real-news', 'real-shop', 'real-small']) {
+          const l = { rttMs, downBitsPerSec };
+          const b = (v: 'revisit' | 'list') => realBound(name, { rttMs, capBitsPerSec: downBitsPerSec || undefined }, v).totalMs;
+          expect(b('list')).toBeLessThanOrEqual(b('revisit'));
+          expect(lowerBound(pageStructure(name, { scriptInserted: false }), l, { tls: true, listAtStart: true }).totalMs).toBeLessThanOrEqual(lowerBound(pageStructure(name, { scriptInserted: false }), l, { tls: true, connectFrom: 'start' }).totalMs);
+        }
+      }
+    }
+  });
+});
+
 describe('real-shaped pages: the bound stays below what real loads achieved', () => {
   // `node dist/bench/real.js --rtts 100 --caps none,10 --runs 5` on the packet-level link (medians,
   // ms; README "Real-shaped pages"): the first-visit bound must not exceed any contender's median,
