@@ -100,6 +100,5 @@ const route = createMessageRouter({
   extensionBaseUrl,
   store,
   handlers,
-  hintsForDocument: (tabId, url) => hints.forDocument(tabId, url),
 });
 browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => route(message, sender));

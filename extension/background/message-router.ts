@@ -1,5 +1,5 @@
 import { isCodedError } from '../../src/errors/coded-error';
-import type { ContentHintsReply, ContentMessage, UiRequest, UiResponse } from '../../src/extension-messages/messages';
+import type { ContentMessage, UiRequest, UiResponse } from '../../src/extension-messages/messages';
 import { discoveriesReported, timingsReported } from '../../src/page/model/page-reducer';
 import { parseContentMessage } from '../../src/extension-messages/parse-content-message';
 import { parseUiRequest } from '../../src/extension-messages/parse-ui-request';
@@ -21,8 +21,6 @@ export interface RouterDeps {
   extensionBaseUrl: string;
   store: PageStore;
   handlers: UiHandlers;
-  /** Answers a content script's `hints` request for its document (unused since hints are pushed, hint-push.ts). */
-  hintsForDocument?: (tabId: number, url: string | undefined) => Promise<ContentHintsReply>;
   warn?: (message: string) => void;
 }
 
@@ -35,7 +33,7 @@ type ErrorResponse = Extract<UiResponse, { type: 'error' }>;
  * what tells them from content scripts). A message anyone else sends gets `E_FORBIDDEN`.
  * Every UI request gets exactly one response; failures become `{type: 'error', code, message}`.
  */
-export function createMessageRouter(deps: RouterDeps): (message: unknown, sender: SenderLike) => Promise<UiResponse | ContentHintsReply | undefined> {
+export function createMessageRouter(deps: RouterDeps): (message: unknown, sender: SenderLike) => Promise<UiResponse | undefined> {
   const warn = deps.warn ?? ((m: string) => console.warn(`getlist: ${m}`));
   const fromExtensionPage = (s: SenderLike) => s.id === deps.extensionId && typeof s.url === 'string' && s.url.startsWith(deps.extensionBaseUrl);
   const fromContentScript = (s: SenderLike) => s.id === deps.extensionId && s.tab?.id !== undefined && !fromExtensionPage(s) && (s.frameId ?? 0) === 0;
@@ -46,7 +44,6 @@ export function createMessageRouter(deps: RouterDeps): (message: unknown, sender
       if (channel === 'content') {
         if (!fromContentScript(sender)) return forbidden('content reports are accepted only from getlist content scripts');
         const content = parseContentMessage(message);
-        if (content.type === 'hints') return deps.hintsForDocument ? await deps.hintsForDocument(sender.tab?.id as number, sender.url) : { type: 'hints', list: null };
         await applyContent(deps.store, content, sender.tab?.id as number, sender.url);
         return undefined;
       }
@@ -61,7 +58,7 @@ export function createMessageRouter(deps: RouterDeps): (message: unknown, sender
   };
 }
 
-async function applyContent(store: PageStore, message: Exclude<ContentMessage, { type: 'hints' }>, tabId: number, url: string | undefined): Promise<void> {
+async function applyContent(store: PageStore, message: ContentMessage, tabId: number, url: string | undefined): Promise<void> {
   if (message.type === 'discoveries') await store.update((s) => discoveriesReported(s, tabId, url, message.items), 'dirty');
   else await store.update((s) => timingsReported(s, tabId, url, message.entries, message.navigation));
 }

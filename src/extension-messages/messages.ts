@@ -12,11 +12,9 @@ import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from '../pa
  */
 export type ContentMessage =
   | { channel: 'content'; type: 'discoveries'; items: Discovery[] }
-  | { channel: 'content'; type: 'timings'; entries: TimingEntry[]; navigation?: NavigationTiming }
-  /** A content script's request for its document's hints (`<link>` elements). Since session 20 the background pushes them instead (hint-push.ts) and no content script sends this. */
-  | { channel: 'content'; type: 'hints' };
+  | { channel: 'content'; type: 'timings'; entries: TimingEntry[]; navigation?: NavigationTiming };
 
-/** The answer to a content script's `hints`: null when its document gets none (or they go by DNR header). */
+/** A document's learned hints, pushed into it at commit (hint-push.ts): null when it gets none (or they go by DNR header). */
 export interface ContentHintsReply {
   type: 'hints';
   list: HintList | null;
