@@ -104,7 +104,7 @@ export function pathSampleOf(page: PageRecord): PathSample | undefined {
 }
 
 /** A response's body bytes and the interval they must have crossed the link in. */
-interface Span {
+export interface Span {
   from: number;
   to: number;
   bytes: number;
