@@ -140,10 +140,10 @@ export function deliveryRate(spans: readonly Span[]): number {
 }
 
 /**
- * The verdict of the visits that measured their path; undefined when none did. A visit misjudges
- * its path both ways, and both are common (issue 15, recorded samples): a busy network thread reads
- * a response late and whole, so its rate looks higher than the link's (at 40 ms / 5 Mbit/s one
- * visit in eight read 2–15× the link: 8 133 B/ms on a 625 B/ms link), and a cold first visit's
+ * The verdict of the visits that measured their path; undefined when none did. A visit misjudged
+ * its path both ways under method 2 (issue 15, recorded samples): a response read late and whole
+ * made the rate look higher than the link's (at 40 ms / 5 Mbit/s one visit in eight read 2–15× the
+ * link: 8 133 B/ms on a 625 B/ms link; `deliveryRate` can no longer read above it), and a cold first visit's
  * large responses are all still in slow start, so its rate looks lower (mcmanus-159 at 100 ms /
  * 20 Mbit/s judged bound in one run of five). Two visits that disagree cannot tell which one
  * erred, and hinting a bound path as if it were fast costs the first paint (almanac-median at
