@@ -19,7 +19,7 @@ import type { PathSample, PathVerdict, Visit } from './hint-types';
  * (`deliveryRate`): bytes over the time they must have crossed the link in, from one round trip
  * after the request to the response's end, for the single large response and the busy period
  * (responses sharing the link summed) that give the most — so a far, fast path is not taken for a
- * narrow one because its responses shared it, and a narrow one is never taken for a fast one because
+ * narrow one because its responses shared it, and a narrow one is not taken for a fast one because
  * a response was read late and whole. Across visits the more bound of two judges, and of three or
  * more the second most bound (`pathVerdict`).
  */
@@ -96,6 +96,8 @@ export function pathSampleOf(page: PageRecord): PathSample | undefined {
   const spans: Span[] = [];
   const add = (bytes: number, requestStart: number | undefined, end: number | undefined) => {
     if (bytes <= 0 || requestStart === undefined || requestStart <= 0 || end === undefined) return;
+    // The measured round trip can exceed the path's (server time on every response: 47.5 ms on a
+    // 40 ms link, real-small's second visits, read up to 1.13 × the link): the one over-read left.
     const from = requestStart + rttMs;
     if (end - from >= 1) spans.push({ from, to: end, bytes });
   };
@@ -146,7 +148,8 @@ export function deliveryRate(spans: readonly Span[]): number {
  * The verdict of the visits that measured their path; undefined when none did. A visit misjudged
  * its path both ways under method 2 (issue 15, recorded samples): a response read late and whole
  * made the rate look higher than the link's (at 40 ms / 5 Mbit/s one visit in eight read 2–15× the
- * link: 8 133 B/ms on a 625 B/ms link; `deliveryRate` can no longer read above it), and a cold first visit's
+ * link: 8 133 B/ms on a 625 B/ms link; `deliveryRate` reads at most the measured round trip's excess
+ * above it), and a cold first visit's
  * large responses are all still in slow start, so its rate looks lower (mcmanus-159 at 100 ms /
  * 20 Mbit/s judged bound in one run of five). Two visits that disagree cannot tell which one
  * erred, and hinting a bound path as if it were fast costs the first paint (almanac-median at
