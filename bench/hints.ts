@@ -1,6 +1,6 @@
 /**
  * `node dist/bench/hints.js [--runs N] [--links a,b] [--pages a,b] [--browsers chromium,firefox]
- * [--hints-off] [--detailed] [--out FILE]` — learned hints in the user's own browser: each browser alone vs with the built
+ * [--hints-off] [--detailed] [--queue-bdp X] [--out FILE]` — learned hints in the user's own browser: each browser alone vs with the built
  * getlist extension, on the packet-level link (as root, in network namespaces), HTTPS/HTTP2 from
  * nginx origins sending `Cache-Control: no-store` (real-news: its http/1.1 first party). Each run:
  * two warm-up visits in one profile (the extension learns its list; the browser's own predictor
@@ -18,6 +18,8 @@
  * `--no-ideal` leaves it out. `--detailed` loads a build holding Detailed capture's permissions from
  * install (webRequest, DNR: hints as a `Link` header, records from webRequest) instead of the shipped
  * lean one (Resource Timing records, hints as `<link>` elements): the two learn from different records.
+ * `--queue-bdp X` sizes the link's drop-tail queue to X bandwidth-delay products per direction
+ * (`queueBytesOf`; default: the link's own, max(64 KiB, 1 BDP)); its cells' link reads `… q=X×BDP`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -39,6 +41,7 @@ import { netnsSpawn, startOrigins } from './origins/start-origins';
 import { linkPreset } from './run/link-presets';
 import type { LinkParams } from './run/results-schema';
 import { pageInfo } from './run/page-info';
+import { queueBytesOf } from './hints/queue-size';
 
 /** The issue's two link shapes: McManus' 100 ms / 20 Mbit/s, and 40 ms / 5 Mbit/s. */
 const LINKS: Readonly<Record<string, LinkParams>> = {
@@ -92,10 +95,13 @@ interface Cell {
   load?: [number, number];
 }
 
-async function runLink(name: string, pages: readonly string[], browsers: readonly BrowserName[], extras: { hintsOff: boolean; ideal: boolean; detailed: boolean }, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
+async function runLink(name: string, pages: readonly string[], browsers: readonly BrowserName[], extras: { hintsOff: boolean; ideal: boolean; detailed: boolean; queueBdp?: number }, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
   const params = LINKS[name] as LinkParams;
   const origins = [...new Set(pages.flatMap((p) => getBenchPage(p).origins))];
-  const link = await startLink({ ...params, hosts: origins.length, seed: 1 });
+  const queueBytes = queueBytesOf(params, extras.queueBdp);
+  const link = await startLink({ ...params, hosts: origins.length, seed: 1, ...(queueBytes !== undefined ? { queueBytes } : {}) });
+  // A cell on a queue other than the link's default is named for it.
+  const cellLink = queueBytes !== undefined ? `${name} q=${extras.queueBdp}×BDP` : name;
   const cells: Cell[] = [];
   let served: Awaited<ReturnType<typeof startOrigins>> | undefined;
   try {
@@ -111,7 +117,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
       const url = served.pageUrl(page, getBenchPage(page).documentScheme ?? 'https');
       const idealUrl = served.pageUrl(`${page}${IDEAL_SUFFIX}`, getBenchPage(page).documentScheme ?? 'https');
       const lateResources = new Set(getBenchPage(page).resources.filter((r) => r.discoveredBy !== 'html').map((r) => `${r.origin}${r.path}`));
-      const byBrowser = new Map(browsers.map((browser) => [browser, { link: name, page, browser, late: LATE_PAGES.includes(page), runs: Object.fromEntries(contendersOf(browser, extras).map((c) => [c, []])), errors: [] } as Cell]));
+      const byBrowser = new Map(browsers.map((browser) => [browser, { link: cellLink, page, browser, late: LATE_PAGES.includes(page), runs: Object.fromEntries(contendersOf(browser, extras).map((c) => [c, []])), errors: [] } as Cell]));
       cells.push(...byBrowser.values());
       const loadAtStart = loadavg()[0] ?? NaN;
       for (let run = 0; run < runs; run++) {
@@ -139,10 +145,10 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
               }
               delete r.learned;
               done.set(contender, r);
-              progress(`${name} ${page} run ${run + 1}/${runs} ${contender}: ${Math.round(r.completeMs)} ms, fcp ${Math.round(r.fcpMs ?? NaN)}, lcp ${Math.round(r.lcpMs ?? NaN)}, ${r.serverRequests} requests${r.hints !== undefined ? `, ${r.hints} hints` : ''}${r.path ? `, path ${r.path.criticalRtts} RTTs${r.path.bandwidthBound ? ' (bandwidth-bound)' : ''}` : ''}${r.preloads ? `, preloads [${r.preloads.map((p) => p.replace(/^(\w+) .*\//, '$1 ')).join(', ')}]` : ''}${r.droppedPackets !== undefined ? `, ${r.droppedPackets} dropped` : ''}${r.duplicates.length ? `, DUPLICATES ${r.duplicates.join(' ')}` : ''}`);
+              progress(`${cellLink} ${page} run ${run + 1}/${runs} ${contender}: ${Math.round(r.completeMs)} ms, fcp ${Math.round(r.fcpMs ?? NaN)}, lcp ${Math.round(r.lcpMs ?? NaN)}, ${r.serverRequests} requests${r.hints !== undefined ? `, ${r.hints} hints` : ''}${r.path ? `, path ${r.path.criticalRtts} RTTs${r.path.bandwidthBound ? ' (bandwidth-bound)' : ''}` : ''}${r.preloads ? `, preloads [${r.preloads.map((p) => p.replace(/^(\w+) .*\//, '$1 ')).join(', ')}]` : ''}${r.droppedPackets !== undefined ? `, ${r.droppedPackets} dropped` : ''}${r.duplicates.length ? `, DUPLICATES ${r.duplicates.join(' ')}` : ''}`);
             } catch (err) {
               cell.errors.push(`${contender} run ${run + 1}: ${(err as Error).message}`);
-              progress(`${name} ${page} run ${run + 1} ${contender}: ERROR ${(err as Error).message.slice(0, 200)}`);
+              progress(`${cellLink} ${page} run ${run + 1} ${contender}: ERROR ${(err as Error).message.slice(0, 200)}`);
             }
           }
           // Only whole sets are kept: the spread is of paired ratios.
@@ -267,7 +273,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const links = arg(argv, '--links') ?? Object.keys(LINKS);
   const pages = arg(argv, '--pages') ?? [...LATE_PAGES, ...PLAIN_PAGES];
   const browsers = (arg(argv, '--browsers') ?? ['chromium']) as BrowserName[];
-  const extras = { hintsOff: argv.includes('--hints-off'), ideal: !argv.includes('--no-ideal'), detailed: argv.includes('--detailed') };
+  const queueBdp = arg(argv, '--queue-bdp')?.[0];
+  const extras = { hintsOff: argv.includes('--hints-off'), ideal: !argv.includes('--no-ideal'), detailed: argv.includes('--detailed'), ...(queueBdp !== undefined ? { queueBdp: Number(queueBdp) } : {}) };
+  if (extras.queueBdp !== undefined && !(extras.queueBdp > 0)) throw new Error(`--queue-bdp must be a positive number; got ${queueBdp}`);
   for (const b of browsers) if (!BROWSERS.includes(b)) throw new Error(`unknown browser ${b}; expected ${BROWSERS.join(', ')}`);
   const out = arg(argv, '--out')?.[0] ?? join(root, 'bench', 'results', 'hints-latest.json');
   const progress = (s: string) => process.stderr.write(`[hints] ${s}\n`);

@@ -84,7 +84,24 @@ export interface HintsRun {
    * ms from the document's request, in start order — where a contender's time went.
    */
   timeline?: string[];
+  /**
+   * With GETLIST_HINTS_DUMP=1 (getlist only): per warm-up visit, the page's own Resource Timing
+   * (what the lean build's records are built from) and the packets the link dropped during it —
+   * the path samples' raw material (src/hints/path-sample.ts).
+   */
+  warmUpTimings?: WarmUpTimings[];
 }
+
+/** One warm-up visit's Resource Timing, as the page saw it. */
+export interface WarmUpTimings {
+  droppedPackets?: number;
+  navigation: Record<string, number | string>;
+  resources: Array<Record<string, number | string>>;
+}
+
+const TIMING_FIELDS = ['startTime', 'requestStart', 'responseStart', 'responseEnd', 'transferSize', 'encodedBodySize', 'nextHopProtocol', 'initiatorType', 'name'];
+const DUMP_TIMINGS = `(() => { const pick = (e) => Object.fromEntries(${JSON.stringify(TIMING_FIELDS)}.map((k) => [k, typeof e[k] === 'number' ? Math.round(e[k] * 10) / 10 : e[k]]));
+  return { navigation: pick(performance.getEntriesByType('navigation')[0]), resources: performance.getEntriesByType('resource').map(pick) }; })()`;
 
 /** The measured load's requests (CDP), `start end url` ms from the document's request, in start order. */
 function timelineOf(events: CdpNetworkEvents): string[] {
@@ -155,9 +172,16 @@ const LINK_HINTS = `document.querySelectorAll('link[data-getlist-hint]').length`
  * Returns false when it did not within LEARN_WAIT_MS (the background missed the navigation's
  * first events — seen on the first visit after a cold start, about one run in four).
  */
-async function loadOnce(browser: Browser, o: HintsSessionOptions, visits: number): Promise<boolean> {
+async function loadOnce(browser: Browser, o: HintsSessionOptions, visits: number, dump?: WarmUpTimings[]): Promise<boolean> {
   const page = await browser.newPage();
+  const dropsBefore = dump ? await o.droppedPackets?.() : undefined;
   await page.goto(o.url, { waitUntil: 'load', timeout: o.timeoutMs });
+  if (dump) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const t = (await page.evaluate(DUMP_TIMINGS)) as WarmUpTimings;
+    const dropsAfter = await o.droppedPackets?.();
+    dump.push({ ...t, ...(dropsBefore !== undefined && dropsAfter !== undefined ? { droppedPackets: dropsAfter - dropsBefore } : {}) });
+  }
   let learned = true;
   if (o.contender === 'chromium+getlist') {
     const deadline = Date.now() + LEARN_WAIT_MS;
@@ -175,12 +199,12 @@ async function loadOnce(browser: Browser, o: HintsSessionOptions, visits: number
 }
 
 /** Warm-up visits until two are learned (at most 4 visits). */
-async function warmUp(browser: Browser, o: HintsSessionOptions): Promise<number> {
+async function warmUp(browser: Browser, o: HintsSessionOptions, dump?: WarmUpTimings[]): Promise<number> {
   let learned = 0;
   let visits = 0;
   while (learned < 2 && visits < 4) {
     visits++;
-    if (await loadOnce(browser, o, learned + 1)) learned++;
+    if (await loadOnce(browser, o, learned + 1, dump)) learned++;
   }
   if (learned < 2) throw new Error(`the extension learned ${learned} of ${visits} warm-up visits of ${o.url}`);
   return visits;
@@ -227,7 +251,8 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
     if (o.contender === 'chromium+getlist') await inWorker(browser, 'chrome.runtime.id');
     // Options → "Early hints" off: nothing learned, no rules; the rest of the extension runs.
     if (o.contender === 'chromium+getlist-off') await inWorker(browser, `chrome.storage.local.set({ 'getlist.settings.v1': { hints: false } })`);
-    const warmUpVisits = await warmUp(browser, o);
+    const dump = process.env.GETLIST_HINTS_DUMP === '1' && o.contender === 'chromium+getlist' ? ([] as WarmUpTimings[]) : undefined;
+    const warmUpVisits = await warmUp(browser, o, dump);
     await close(browser);
 
     browser = await launch(o, dir);
@@ -263,6 +288,7 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
       ...(hints !== undefined ? { hints } : {}),
       ...(learned !== undefined ? { learned } : {}),
       ...(process.env.GETLIST_HINTS_TIMELINE === '1' ? { timeline: timelineOf(events) } : {}),
+      ...(dump ? { warmUpTimings: dump } : {}),
       ...(dropsBefore !== undefined && dropsAfter !== undefined ? { droppedPackets: dropsAfter - dropsBefore } : {}),
     };
   } finally {

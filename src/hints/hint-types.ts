@@ -43,7 +43,7 @@ export interface LearnedOrigin {
 export interface PathSample {
   /** Bytes of the document and of the style sheets and scripts requested before DOMContentLoaded. */
   criticalBytes: number;
-  /** Bytes per ms of the fastest response of at least 16 KiB: a lower bound on the path's rate. */
+  /** Bytes per ms the path delivered, a lower bound on its rate no response timing can push above it (path-sample.ts `deliveryRate`). */
   deliveryBytesPerMs: number;
   /** The smallest request-to-first-byte time of a response that crossed the network, ms. */
   rttMs: number;

@@ -5,6 +5,7 @@ import { hintsFor } from './hint-list';
 import { CHROMIUM_HINT_LIMITS as L, type PathSample } from './hint-types';
 import { createLearnedState, recordVisit } from './learned-state';
 import { observeVisit } from './observe-visit';
+import { PATH_SAMPLE_METHOD } from './path-sample';
 
 /**
  * Lean capture learns from records rebuilt from Resource Timing (lean-requests.ts). These records
@@ -145,7 +146,7 @@ describe('lean learning: what Resource Timing does not show', () => {
 
   test('the slow-link rule still holds: on a bandwidth-bound path only the LCP candidate of the unrecorded ones is preloaded', () => {
     // 3 visits, all bound: 60 kB critical at 1 byte/ms over 100 ms round trips = 600 round trips.
-    const bound: PathSample = { criticalBytes: 60_000, deliveryBytesPerMs: 1, rttMs: 100, method: 2 };
+    const bound: PathSample = { criticalBytes: 60_000, deliveryBytesPerMs: 1, rttMs: 100, method: PATH_SAMPLE_METHOD };
     const list = hintsAfter([leanRecord(1000), leanRecord(2000), leanRecord(3000)], [bound, bound, bound]);
     expect(list.path?.bandwidthBound).toBe(true);
     expect(preloads(list)).toEqual([`${CDN}/bg/bg-1.gif`]);

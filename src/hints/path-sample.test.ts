@@ -19,7 +19,7 @@ interface Link {
 
 /**
  * A load over a link of `rate` and `rttMs`: every response's timing is what that link gives it
- * (the hero image shares the link, so it arrives at half the rate). Before DOMContentLoaded (+900):
+ * (the responses share the link: each one's bytes follow the previous one's). Before DOMContentLoaded (+900):
  * the 30 kB document, a 60 kB sheet, a 90 kB script, an 8 kB `@import`ed sheet = 188 000 critical
  * bytes. Late: the import, a font, two CSS backgrounds in the first viewport (50 kB, 3 kB), a
  * script-inserted image below it. An async script after DOMContentLoaded is not critical.
@@ -37,14 +37,16 @@ function load(link: Link, startedAt: number): PageRecord {
     [`${CDN}/late/promo.gif`, 'image', 'img', 950, 40_000],
     [`${CDN}/tag.js`, 'script', 'script', 960, 40_000],
   ];
+  const docStart = 5 + 3 * rtt;
+  // One link: the responses' bytes cross it one after another at its rate, the document's first.
+  let linkFreeAt = docStart + 30_000 / rate;
   const timing = ([name, , initiatorType, start, bytes]: (typeof items)[number]): TimingEntry => {
-    const responseStart = start + rtt + 5;
-    const share = name.endsWith('hero.jpg') ? 2 : 1;
+    const responseStart = Math.max(start + rtt + 5, linkFreeAt);
+    linkFreeAt = responseStart + bytes / rate;
     // Only the font's origin is a new connection here: TCP one round trip, TLS another.
     const connect = name.startsWith(FONTS) ? { connectStart: start, secureConnectionStart: start + rtt, connectEnd: start + 2 * rtt } : { connectStart: 0, secureConnectionStart: 0, connectEnd: 0 };
-    return { name, initiatorType, startTime: start, domainLookupStart: 0, domainLookupEnd: 0, ...connect, requestStart: start + 1, responseStart, responseEnd: responseStart + (share * bytes) / rate, transferSize: bytes + 300, encodedBodySize: bytes, nextHopProtocol: 'h2', restricted: false };
+    return { name, initiatorType, startTime: start, domainLookupStart: 0, domainLookupEnd: 0, ...connect, requestStart: start + 1, responseStart, responseEnd: linkFreeAt, transferSize: bytes + 300, encodedBodySize: bytes, nextHopProtocol: 'h2', restricted: false };
   };
-  const docStart = 5 + 3 * rtt;
   return {
     pageId: `1:${startedAt}`,
     tabId: 1,

@@ -14,11 +14,14 @@ import type { PathSample, PathVerdict, Visit } from './hint-types';
  * The measure: `criticalBytes / deliveryBytesPerMs`, the serialization time of the page's
  * pre-DOMContentLoaded bytes, in round trips (`rttMs`); at BANDWIDTH_BOUND_RTTS or more the path is
  * bandwidth-bound. Below, the link is idle for the rest of those round trips, and what it would
- * carry in that time (`budgetBytes`) is what preloads the paint does not need may take. The delivery rate is the fastest large
- * response's: a response sharing the link with others, or still in slow start, is slower, so the
- * fastest is the best lower bound on the path's capacity, and a far, fast path is not taken for
- * a narrow one because its responses shared it. Across visits the more bound of two judges, and of
- * three or more the second most bound (`pathVerdict`).
+ * carry in that time (`budgetBytes`) is what preloads the paint does not need may take. The delivery
+ * rate is a lower bound on the path's capacity that no timing of a response can push above it
+ * (`deliveryRate`): bytes over the time they must have crossed the link in, from one round trip
+ * after the request to the response's end, for the single large response and the busy period
+ * (responses sharing the link summed) that give the most — so a far, fast path is not taken for a
+ * narrow one because its responses shared it, and a narrow one is not taken for a fast one because
+ * a response was read late and whole. Across visits the more bound of two judges, and of three or
+ * more the second most bound (`pathVerdict`).
  */
 
 /** Responses smaller than this say more about round trips than about the rate. */
@@ -26,7 +29,10 @@ export const RATE_MIN_BYTES = 16 * 1024;
 /**
  * Serialization of the critical bytes at or above this many round trips: bandwidth-bound.
  * Between the measured link shapes (bench/hints.ts): 40 ms / 5 Mbit/s gives 4–20 on every page
- * with render-blocking bytes worth hinting around; 100 ms / 20 Mbit/s gives 0.5–3.
+ * with render-blocking bytes worth hinting around; 100 ms / 20 Mbit/s gives 0.5–3. With the
+ * rate bound (method 3), which reads a far link's rate low (38–97 % of it at 100 ms / 20 Mbit/s:
+ * slow start and queueing inside the spans), almanac-median (2.9 round trips at the true rate) reads
+ * 3.7–7.7 there and is mostly judged bound: the cautious side.
  */
 export const BANDWIDTH_BOUND_RTTS = 4;
 
@@ -35,10 +41,11 @@ export const RTT_FLOOR_MS = 2;
 
 /**
  * How `pathSampleOf` measures. Samples stored under another method (issue 15: round trips taken
- * from clamped connect phases, cache hits counted) are dropped when the learned state is read, so
+ * from clamped connect phases, cache hits counted; method 2: rates from `responseStart`, read 4–30×
+ * a slow link's in lean records) are dropped when the learned state is read, so
  * a wrong old sample cannot keep judging: the page is hinted as unmeasured until new visits measure.
  */
-export const PATH_SAMPLE_METHOD = 2;
+export const PATH_SAMPLE_METHOD = 3;
 
 /** What a preload of a resource whose size was not exposed (no Timing-Allow-Origin) is counted as. */
 export const UNKNOWN_SIZE_BYTES = 32 * 1024;
@@ -66,16 +73,6 @@ export function pathSampleOf(page: PageRecord): PathSample | undefined {
   // near-infinite rate.
   const network = [...timings.values()].filter((t) => t.transferSize > 0 && t.requestStart > 0);
 
-  let rate = 0;
-  const consider = (bytes: number, start: number | undefined, end: number | undefined) => {
-    if (bytes < RATE_MIN_BYTES || start === undefined || end === undefined || start <= 0 || end < start) return;
-    // A response delivered within a millisecond was buffered before it was timed: no rate.
-    if (end - start < 1) return;
-    rate = Math.max(rate, bytes / (end - start));
-  };
-  if (nav && (nav.transferSize ?? 1) > 0) consider(nav.encodedBodySize ?? 0, nav.responseStart, nav.responseEnd);
-  for (const t of network) consider(sizeOf(t), t.responseStart, t.responseEnd);
-
   // One round trip: the smallest time from a request sent to its first byte (server think time and
   // queueing only add to it). Connect phases are not used: Chromium clamps the connect times of a
   // socket that was already connecting (preconnected, or opened for another request) to the
@@ -89,15 +86,70 @@ export function pathSampleOf(page: PageRecord): PathSample | undefined {
   };
   for (const t of network) rtt(t.requestStart, t.responseStart);
   if (nav && (nav.transferSize ?? 1) > 0) rtt(nav.requestStart, nav.responseStart);
-  if (rate === 0 || rttMs === Infinity || criticalBytes === 0) return undefined;
+  if (rttMs === Infinity || criticalBytes === 0) return undefined;
+
+  // Each response's bytes crossed the link somewhere in [requestStart + one round trip, responseEnd]
+  // (the server cannot answer sooner). Not `responseStart`: a response whose first packet was lost
+  // (drop-tail queue) or whose socket was read late by a busy network thread is timed from when its
+  // headers were *read*, with most of its body already buffered below — issue 15, lean records at
+  // 40 ms / 5 Mbit/s: 6 000–18 000 B/ms on a 625 B/ms link, so a slow path was judged fast.
+  const spans: Span[] = [];
+  const add = (bytes: number, requestStart: number | undefined, end: number | undefined) => {
+    if (bytes <= 0 || requestStart === undefined || requestStart <= 0 || end === undefined) return;
+    // The measured round trip can exceed the path's (server time on every response: 47.5 ms on a
+    // 40 ms link, real-small's second visits, read up to 1.13 × the link): the one over-read left.
+    const from = requestStart + rttMs;
+    if (end - from >= 1) spans.push({ from, to: end, bytes });
+  };
+  if (nav && (nav.transferSize ?? 1) > 0) add(nav.encodedBodySize ?? 0, nav.requestStart, nav.responseEnd);
+  for (const t of network) add(sizeOf(t), t.requestStart, t.responseEnd);
+  const rate = deliveryRate(spans);
+  if (rate === 0) return undefined;
   return { criticalBytes, deliveryBytesPerMs: round(rate, 1000), rttMs: round(rttMs, 10), method: PATH_SAMPLE_METHOD };
 }
 
+/** A response's body bytes and the interval they must have crossed the link in. */
+export interface Span {
+  from: number;
+  to: number;
+  bytes: number;
+}
+
 /**
- * The verdict of the visits that measured their path; undefined when none did. A visit misjudges
- * its path both ways, and both are common (issue 15, recorded samples): a busy network thread reads
- * a response late and whole, so its rate looks higher than the link's (at 40 ms / 5 Mbit/s one
- * visit in eight read 2–15× the link: 8 133 B/ms on a 625 B/ms link), and a cold first visit's
+ * The path's delivery rate as a lower bound, never above what the link carries: for any set of
+ * responses, all their bytes crossed the link within the union of their spans, so bytes over the
+ * union's length is at most the link's rate — whatever the responses' own first-byte times say.
+ * Two such sets are taken, the best bound of either: each single response of RATE_MIN_BYTES or
+ * more (one alone on the link reads the rate itself), and each busy period (overlapping spans
+ * merged; responses sharing the link add up) carrying RATE_MIN_BYTES or more. Idle time inside a
+ * span (slow start, server think time) only lowers the figure: the path reads more bound, the safe
+ * side (hints are cut, never added, on a doubtful path).
+ */
+export function deliveryRate(spans: readonly Span[]): number {
+  let rate = 0;
+  for (const s of spans) if (s.bytes >= RATE_MIN_BYTES) rate = Math.max(rate, s.bytes / (s.to - s.from));
+  const sorted = [...spans].sort((a, b) => a.from - b.from);
+  let cur: Span | undefined;
+  const close = () => {
+    if (cur && cur.bytes >= RATE_MIN_BYTES) rate = Math.max(rate, cur.bytes / (cur.to - cur.from));
+  };
+  for (const s of sorted) {
+    if (cur && s.from <= cur.to) cur = { from: cur.from, to: Math.max(cur.to, s.to), bytes: cur.bytes + s.bytes };
+    else {
+      close();
+      cur = { ...s };
+    }
+  }
+  close();
+  return rate;
+}
+
+/**
+ * The verdict of the visits that measured their path; undefined when none did. A visit misjudged
+ * its path both ways under method 2 (issue 15, recorded samples): a response read late and whole
+ * made the rate look higher than the link's (at 40 ms / 5 Mbit/s one visit in eight read 2–15× the
+ * link: 8 133 B/ms on a 625 B/ms link; `deliveryRate` reads at most the measured round trip's excess
+ * above it), and a cold first visit's
  * large responses are all still in slow start, so its rate looks lower (mcmanus-159 at 100 ms /
  * 20 Mbit/s judged bound in one run of five). Two visits that disagree cannot tell which one
  * erred, and hinting a bound path as if it were fast costs the first paint (almanac-median at
