@@ -24,6 +24,7 @@
 import { loadavg } from 'node:os';
 import { progress } from './engine/stats';
 import { ensureLinkPrivileges } from './link/rootless';
+import { BenchRunError } from './run/bench-run-error';
 import { parseOverheadArgs, type OverheadArgs } from './overhead/overhead-args';
 import { launchOverheadBrowser, type OverheadBrowser, type OverheadBrowserOptions, type OverheadLoad, type OverheadTab } from './overhead/overhead-browser';
 import { launchOverheadFirefox } from './overhead/overhead-firefox';
@@ -59,7 +60,13 @@ async function runOn(link: OverheadLinkSpec | undefined, kind: 'chromium' | 'fir
       const url = (run: number | 'warm-up', tab: OverheadTab) => `${site.url(size)}?run=${run}&tab=${tab}`;
       const loadBefore = load1();
       // One warm-up load each and per tab kind (process start-up, first connection, the warm tab), not counted.
-      for (const tab of args.tabs) for (const b of browsers) await b.load(url('warm-up', tab), tab);
+      // Each checked to have fetched the page's images: a page that is not the one asked for (a 404) fails the run.
+      for (const tab of args.tabs) {
+        for (const b of browsers) {
+          const warmUp = await b.load(url('warm-up', tab), tab);
+          if (warmUp.resources !== size) throw new BenchRunError('E_RUN_BAD_OUTPUT', `${b.label} (${kind}, ${tab} tab) fetched ${warmUp.resources} resources for ${url('warm-up', tab)}, expected the page's ${size} images`);
+        }
+      }
       const loads = new Map(args.tabs.map((tab) => [tab, new Map<OverheadBrowser, OverheadLoad[]>(browsers.map((b) => [b, []]))]));
       for (let i = 0; i < args.runs; i++) {
         // Rotate which browser goes first, so none always follows another's idle time.

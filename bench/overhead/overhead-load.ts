@@ -24,6 +24,8 @@ export interface OverheadLoad {
    * process and connection part of DOMContentLoaded; DCL − this is the page's parse-and-run part.
    */
   responseStartMs: number;
+  /** Resource Timing entries of the document at the end of the settle wait: the page's own fetches (its images), checked by the runner. */
+  resources: number;
   /** CDP ScriptDuration of the tab's renderer main thread (page + content scripts), ms, after the settle wait; NaN where the browser has no such figure (Firefox). */
   scriptMs: number;
   /** The same when the load event has fired: the script time that can delay the page's own milestones. */
@@ -52,7 +54,8 @@ export interface LoadOptions {
 
 /** Navigation Timing of the tab's document. A string: the bench compiles without the DOM lib. */
 const NAV_TIMING = `(() => { const n = performance.getEntriesByType('navigation')[0];
-  return { loadMs: n.loadEventStart, domContentLoadedMs: n.domContentLoadedEventStart, responseStartMs: n.responseStart }; })()`;
+  return { loadMs: n.loadEventStart, domContentLoadedMs: n.domContentLoadedEventStart, responseStartMs: n.responseStart,
+    resources: performance.getEntriesByType('resource').length }; })()`;
 
 /**
  * A counter read before and after a navigation: the difference, or the value after when it went
@@ -70,7 +73,7 @@ export async function measureLoad(tab: LoadTab, url: string, o: LoadOptions): Pr
   const atLoad = await tab.counters?.();
   await new Promise((r) => setTimeout(r, o.settleMs));
   const cpu = cpuDelta(cpu0, processTreeCpu(o.pid));
-  const nav = (await tab.page.evaluate(NAV_TIMING)) as Pick<OverheadLoad, 'loadMs' | 'domContentLoadedMs' | 'responseStartMs'>;
+  const nav = (await tab.page.evaluate(NAV_TIMING)) as Pick<OverheadLoad, 'loadMs' | 'domContentLoadedMs' | 'responseStartMs' | 'resources'>;
   const after = await tab.counters?.();
   const delta = (key: 'scriptMs' | 'taskMs', end: typeof after) => (before !== undefined && end !== undefined ? counterDelta(before[key], end[key]) : Number.NaN);
   return { ...nav, scriptMs: delta('scriptMs', after), scriptAtLoadMs: delta('scriptMs', atLoad), taskMs: delta('taskMs', after), cpuAtLoad, cpu };

@@ -7,6 +7,7 @@ import { counterDelta, type OverheadLoad } from '../../bench/overhead/overhead-l
 import { formatPairedTable, formatTable, overheadCell } from '../../bench/overhead/overhead-table';
 import { parseVariant } from '../../bench/overhead/overhead-variants';
 import { emptyCpu } from '../../bench/overhead/process-cpu';
+import { startOverheadSite } from '../../bench/overhead/overhead-site';
 
 describe('--browser, --tabs, sham', () => {
   it('defaults keep the old run: Chromium, a fresh tab per load', () => {
@@ -40,7 +41,7 @@ describe('counters across a navigation', () => {
 
 describe('the paired table', () => {
   const load = (domContentLoadedMs: number, responseStartMs: number, loadMs = domContentLoadedMs + 2): OverheadLoad => ({
-    loadMs, domContentLoadedMs, responseStartMs, scriptMs: Number.NaN, scriptAtLoadMs: Number.NaN, taskMs: Number.NaN, cpuAtLoad: emptyCpu(), cpu: emptyCpu(),
+    loadMs, domContentLoadedMs, responseStartMs, resources: 20, scriptMs: Number.NaN, scriptAtLoadMs: Number.NaN, taskMs: Number.NaN, cpuAtLoad: emptyCpu(), cpu: emptyCpu(),
   });
   // Run-to-run drift shared by both browsers (20, 40, 30 ms), the extension adding 1 ms after the first byte.
   const plain = [load(20, 5), load(40, 10), load(30, 7)];
@@ -66,5 +67,25 @@ describe('the paired table', () => {
     expect(shifted.paired.domContentLoadedDeltaMs.value).not.toBe(1);
     // The ratio of medians does not see the order.
     expect(shifted.domContentLoadedRatio).toBe(overheadCell(20, 'lean', plain, ext).domContentLoadedRatio);
+  });
+});
+
+describe('the loopback site, as the runs address it', () => {
+  it('serves the page and its images with each run\'s query string: 200, the same page, every image fetched once', async () => {
+    const site = await startOverheadSite();
+    try {
+      const plainPage = await fetch(site.url(20));
+      const runPage = await fetch(`${site.url(20)}?run=7&tab=warm`);
+      expect(runPage.status).toBe(200);
+      expect(runPage.headers.get('content-type')).toMatch(/^text\/html/);
+      const html = await runPage.text();
+      expect(html).toBe(await plainPage.text());
+      const srcs = [...html.matchAll(/<img src="([^"]+)"/g)].map((m) => m[1] as string);
+      expect(new Set(srcs).size).toBe(20);
+      for (const src of srcs.slice(0, 3)) expect((await fetch(`${site.origin}${src}?x=1`)).status).toBe(200);
+      expect((await fetch(`${site.origin}/page-x.html?run=1`)).status).toBe(404);
+    } finally {
+      await site.close();
+    }
   });
 });
