@@ -150,7 +150,7 @@ export function formatTable(cells: readonly OverheadCell[]): string {
   ]);
   const legend = [
     'link: loopback, or the packet-level link (RTT, bottleneck rate each way; HTTP/1.1, cache off); load avg: 1-minute load average at the cell\'s start → end.',
-    'ms medians [quartiles]; ratio = extension ÷ Chromium alone, medians [95 % bootstrap interval]; goal: both ratios ≤ 1.03.',
+    'ms medians [quartiles]; ratio = extension ÷ the same browser alone, medians [95 % bootstrap interval]; goal: both ratios ≤ 1.03.',
     'script at load / total: main-thread script time the extension adds (CDP ScriptDuration, extension − plain medians) by the load event / after the settle wait (Firefox: not exposed).',
     'browser: Chromium or Firefox ESR, each against itself alone; tab: fresh = a new tab per load, warm = one tab navigating to each run\'s own URL.',
   ];
