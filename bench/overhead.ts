@@ -10,6 +10,12 @@
  * switched off (extension/platform/bench-switches.ts) beside Chromium alone, each in its own
  * browser, all interleaved per run (the order rotates), to attribute the cost piece by piece.
  *
+ * `--tabs fresh,warm` loads in a new tab per load and/or in each browser's one warm tab (interleaved
+ * per run, each load its own URL); `--browser firefox` runs Firefox ESR (WebDriver BiDi) against
+ * itself alone; `--variants sham` adds a second browser alone, the bench's own zero. Besides the
+ * ratio of medians, each cell carries paired figures (run i against run i, side by side) and splits
+ * DOMContentLoaded at the document's first byte (overhead-table.ts formatPairedTable).
+ *
  * `--link 40/none,100/20` runs the same over the packet-level link (bench/link, as bench/real and
  * bench/hints use it): Chromium and its native host in the client namespace, the site's server in
  * the server namespace, one link after the other. Each cell carries its load average at start
@@ -18,45 +24,65 @@
 import { loadavg } from 'node:os';
 import { progress } from './engine/stats';
 import { ensureLinkPrivileges } from './link/rootless';
+import { BenchRunError } from './run/bench-run-error';
 import { parseOverheadArgs, type OverheadArgs } from './overhead/overhead-args';
-import { launchOverheadBrowser, type OverheadBrowser, type OverheadLoad } from './overhead/overhead-browser';
+import { launchOverheadBrowser, type OverheadBrowser, type OverheadBrowserOptions, type OverheadLoad, type OverheadTab } from './overhead/overhead-browser';
+import { launchOverheadFirefox } from './overhead/overhead-firefox';
 import { serveSite, startLinkSite } from './overhead/overhead-link-site';
 import type { OverheadLinkSpec } from './overhead/overhead-link-spec';
 import { startOverheadSite, type OverheadSite } from './overhead/overhead-site';
-import { formatCpuTable, formatTable, overheadCell, type OverheadCell } from './overhead/overhead-table';
+import { formatCpuTable, formatPairedTable, formatTable, overheadCell, type OverheadCell } from './overhead/overhead-table';
 import { buildVariant } from './overhead/overhead-variants';
+
+/** The page's Resource Timing buffer (both browsers' default): a 600-image page lists its first 250. */
+const RESOURCE_TIMING_BUFFER = 250;
 
 const load1 = (): number => Math.round((loadavg()[0] ?? 0) * 100) / 100;
 
-/** Every size on one link (or loopback), every browser interleaved per run, the order rotating. */
-async function runOn(link: OverheadLinkSpec | undefined, args: OverheadArgs, builds: ReadonlyArray<{ dir: string }>): Promise<OverheadCell[]> {
+/** Every size on one link (or loopback) in one browser kind, every browser interleaved per run, the order rotating. */
+async function runOn(link: OverheadLinkSpec | undefined, kind: 'chromium' | 'firefox', args: OverheadArgs, builds: ReadonlyArray<{ dir: string }>): Promise<OverheadCell[]> {
   const where = link?.name ?? 'loopback';
   const site: OverheadSite & { clientNs?: string } = link !== undefined ? await startLinkSite(link.params) : await startOverheadSite();
   const browsers: OverheadBrowser[] = [];
   const cells: OverheadCell[] = [];
+  const alone = kind === 'firefox' ? 'Firefox' : 'Chromium';
   try {
     const common = { settleMs: args.settleMs, ...(site.clientNs !== undefined ? { clientNs: site.clientNs } : {}) };
-    browsers.push(await launchOverheadBrowser({ withExtension: false, ...common }));
+    const launch = (o: OverheadBrowserOptions) => (kind === 'firefox' ? launchOverheadFirefox(o) : launchOverheadBrowser(o));
+    browsers.push(await launch({ withExtension: false, ...common }));
     for (const [k, variant] of args.variants.entries()) {
-      browsers.push(await launchOverheadBrowser({
-        withExtension: variant.noExtension !== true, extensionsEnabled: true, extensionDir: builds[k]?.dir, label: variant.name, withHost: args.withHost, ...common,
-      }));
+      // Firefox's extension system is always on: `none` would be a second Firefox alone, as `sham` is.
+      if (kind === 'firefox' && variant.noExtension === true && variant.sham !== true) continue;
+      const label = variant.sham === true ? `sham (a second ${alone} alone)` : variant.name;
+      browsers.push(await launch(variant.sham === true
+        ? { withExtension: false, label, ...common }
+        : { withExtension: variant.noExtension !== true, extensionsEnabled: true, extensionDir: builds[k]?.dir, label, withHost: args.withHost, ...common }));
     }
     for (const size of args.sizes) {
-      const url = site.url(size);
+      // Each run's own URL (per tab kind too), so no load is a reload of the one before.
+      const url = (run: number | 'warm-up', tab: OverheadTab) => `${site.url(size)}?run=${run}&tab=${tab}`;
       const loadBefore = load1();
-      // One warm-up load each (process start-up, first connection), not counted.
-      for (const b of browsers) await b.load(url);
-      const loads = new Map<OverheadBrowser, OverheadLoad[]>(browsers.map((b) => [b, []]));
+      // One warm-up load each and per tab kind (process start-up, first connection, the warm tab), not counted.
+      // Each checked to have fetched the page's images: a page that is not the one asked for (a 404) fails the run.
+      for (const tab of args.tabs) {
+        for (const b of browsers) {
+          const warmUp = await b.load(url('warm-up', tab), tab);
+          if (warmUp.resources !== Math.min(size, RESOURCE_TIMING_BUFFER)) throw new BenchRunError('E_RUN_BAD_OUTPUT', `${b.label} (${kind}, ${tab} tab) fetched ${warmUp.resources} resources for ${url('warm-up', tab)}, expected the page's ${size} images (at most the ${RESOURCE_TIMING_BUFFER} the buffer keeps)`);
+        }
+      }
+      const loads = new Map(args.tabs.map((tab) => [tab, new Map<OverheadBrowser, OverheadLoad[]>(browsers.map((b) => [b, []]))]));
       for (let i = 0; i < args.runs; i++) {
         // Rotate which browser goes first, so none always follows another's idle time.
         const order = browsers.map((_, k) => browsers[(i + k) % browsers.length] as OverheadBrowser);
-        for (const b of order) loads.get(b)?.push(await b.load(url));
-        progress(`${where}, ${size} resources: run ${i + 1}/${args.runs}`);
+        for (const tab of args.tabs) for (const b of order) loads.get(tab)?.get(b)?.push(await b.load(url(i, tab), tab));
+        progress(`${where}, ${kind}, ${size} resources: run ${i + 1}/${args.runs}`);
       }
       const loadAverage: [number, number] = [loadBefore, load1()];
       const [plain, ...extensions] = browsers as [OverheadBrowser, ...OverheadBrowser[]];
-      for (const e of extensions) cells.push(overheadCell(size, e.label, loads.get(plain) ?? [], loads.get(e) ?? [], { link: where, loadAverage }));
+      for (const tab of args.tabs) {
+        const byBrowser = loads.get(tab);
+        for (const e of extensions) cells.push(overheadCell(size, e.label, byBrowser?.get(plain) ?? [], byBrowser?.get(e) ?? [], { link: where, loadAverage, browser: kind, tab }));
+      }
     }
   } finally {
     await Promise.all([...browsers.map((b) => b.close()), site.close()]);
@@ -76,11 +102,13 @@ async function main(): Promise<void> {
   const cells: OverheadCell[] = [];
   try {
     for (const variant of args.variants) builds.push(buildVariant(variant));
-    for (const link of args.links.length > 0 ? args.links : [undefined]) cells.push(...(await runOn(link, args, builds)));
+    for (const kind of args.browsers) {
+      for (const link of args.links.length > 0 ? args.links : [undefined]) cells.push(...(await runOn(link, kind, args, builds)));
+    }
   } finally {
     for (const b of builds) b.remove();
   }
-  process.stdout.write(args.json ? `${JSON.stringify(cells, null, 2)}\n` : `${formatTable(cells)}\n\n${formatCpuTable(cells)}\n`);
+  process.stdout.write(args.json ? `${JSON.stringify(cells, null, 2)}\n` : `${formatTable(cells)}\n\n${formatPairedTable(cells)}\n\n${formatCpuTable(cells)}\n`);
 }
 
 main().catch((err: unknown) => {

@@ -3,16 +3,19 @@ import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } fro
 import { BENCH_PIECES } from '../../extension/platform/bench-switches';
 import { BenchRunError } from '../run/bench-run-error';
 import { parseOverheadLinks, type OverheadLinkSpec } from './overhead-link-spec';
+import { OVERHEAD_TABS, type OverheadTab } from './overhead-load';
 import { parseVariant, type OverheadVariant } from './overhead-variants';
 
 const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
 
 export const OVERHEAD_COMMAND: CommandSpec = {
-  usage: 'node dist/bench/overhead.js [--runs N] [--sizes 20,600] [--variants lean,detailed,none,PIECE+PIECE,detailed:PIECE+PIECE,…] [--link NAME|RTT/RATE,…] [--settle-ms MS] [--no-host] [--json]',
+  usage: 'node dist/bench/overhead.js [--runs N] [--sizes 20,600] [--variants lean,detailed,none,sham,PIECE+PIECE,detailed:PIECE+PIECE,…] [--browser chromium,firefox] [--tabs fresh,warm] [--link NAME|RTT/RATE,…] [--settle-ms MS] [--no-host] [--json]',
   options: {
     runs: { type: 'string', value: 'N', default: '8', help: 'loads per page and browser (medians over these)' },
     sizes: { type: 'string', value: 'a,b', default: '20,600', help: 'pages to load, by their number of images' },
-    variants: { type: 'string', value: 'v,…', default: 'lean', help: `extension builds to compare with Chromium alone: lean (the shipped build; "full" is an alias); detailed (Detailed capture granted: webRequest and DNR held); none (Chromium's extension system on, getlist not loaded); or pieces switched off joined with +, after "detailed:" for the detailed build (${Object.keys(BENCH_PIECES).join(', ')})` },
+    variants: { type: 'string', value: 'v,…', default: 'lean', help: `extension builds to compare with Chromium alone: lean (the shipped build; "full" is an alias); detailed (Detailed capture granted: webRequest and DNR held); none (Chromium's extension system on, getlist not loaded); sham (a second browser alone: the bench's own zero); or pieces switched off joined with +, after "detailed:" for the detailed build (${Object.keys(BENCH_PIECES).join(', ')})` },
+    browser: { type: 'string', value: 'b,…', default: 'chromium', help: 'browsers to run, each against itself alone: chromium, firefox (Firefox ESR over WebDriver BiDi; loopback only; `none` is skipped there, its extension system is always on)' },
+    tabs: { type: 'string', value: 't,…', default: 'fresh', help: 'fresh: a new tab per load (its renderer starts inside the navigation); warm: each browser\'s one tab navigates to the next URL, as a user mostly does; both interleaved per run' },
     link: { type: 'string', value: 'L,…', help: 'run over the packet-level link instead of loopback (as root or rootless): a preset name (mcmanus-100, …) or RTT/RATE with RTT in ms and RATE in Mbit/s or none, e.g. 40/none,100/20; each link in turn' },
     'settle-ms': { type: 'string', value: 'MS', default: '1200', help: 'wait after each load (the extension measures 500 ms after load)' },
     'no-host': { type: 'boolean', help: 'do not register the native host (the extension observes only)' },
@@ -33,6 +36,8 @@ export interface OverheadArgs {
   variants: OverheadVariant[];
   /** Empty: loopback. */
   links: OverheadLinkSpec[];
+  browsers: Array<'chromium' | 'firefox'>;
+  tabs: OverheadTab[];
   withHost: boolean;
   json: boolean;
   /** `--serve-site HOST:PORT`: this process is the site's server (overhead-link-site.ts). */
@@ -48,10 +53,21 @@ export function parseOverheadArgs(argv: readonly string[]): OverheadArgs {
     sizes: (listValue(v.sizes) ?? ['20', '600']).map((s) => intValue(s, 'sizes', 0, 1, 5000, usage)),
     variants: (listValue(v.variants) ?? ['lean']).map(parseVariant),
     links: parseOverheadLinks(listValue(v.link) ?? []),
+    browsers: oneOf(listValue(v.browser) ?? ['chromium'], 'browser', ['chromium', 'firefox'] as const),
+    tabs: oneOf(listValue(v.tabs) ?? ['fresh'], 'tabs', OVERHEAD_TABS),
     withHost: v['no-host'] !== true,
     json: v.json === true,
   };
+  if (args.links.length > 0 && args.browsers.includes('firefox')) throw usage('--link runs Chromium only (Firefox would need its driver inside the link\'s namespace); drop --browser firefox or --link');
   if (help) args.help = helpText(OVERHEAD_COMMAND);
   if (typeof v['serve-site'] === 'string') args.serveSite = v['serve-site'];
   return args;
+}
+
+/** Each of `values` checked against `allowed`, duplicates dropped; throws E_BENCH_USAGE naming both. */
+function oneOf<T extends string>(values: readonly string[], option: string, allowed: readonly T[]): T[] {
+  for (const x of values) {
+    if (!allowed.includes(x as T)) throw usage(`--${option}: unknown "${x}"; expected ${allowed.join(' or ')} (comma-separated)`);
+  }
+  return [...new Set(values as T[])];
 }

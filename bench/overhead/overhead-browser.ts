@@ -1,8 +1,9 @@
 /**
  * One headless Chromium for the overhead benchmark, with or without the built extension (and its
  * native host registered in a temp dir, as `getlist install --user-data-dir` does for a user).
- * Each load runs in a fresh tab with the HTTP cache disabled; the numbers come from the page's
- * own Navigation Timing and from CDP `Performance.getMetrics` (main-thread script time).
+ * Each load runs in a fresh tab or in the browser's one warm tab (overhead-load.ts), HTTP cache
+ * disabled; the numbers come from the page's own Navigation Timing and from CDP
+ * `Performance.getMetrics` (main-thread script time). Firefox: overhead-firefox.ts.
  * With `clientNs` it runs inside that network namespace of the packet-level link (CDP over pipes,
  * bench/run/chromium-contender.ts `launchInNamespace`), and so does the native host it starts.
  */
@@ -14,31 +15,19 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { BenchRunError } from '../run/bench-run-error';
 import { CHROMIUM_PATH, launchInNamespace } from '../run/chromium-contender';
 import { CHROMIUM_QUIET_FLAGS } from '../run/chromium-flags';
-import { cpuDelta, processTreeCpu, type CpuByRole } from './process-cpu';
+import { measureLoad, type LoadTab, type OverheadLoad, type OverheadTab } from './overhead-load';
+
+export type { OverheadLoad, OverheadTab } from './overhead-load';
 
 export const EXTENSION_DIR = resolve(__dirname, '..', '..', 'dist', 'extension');
-const GETLIST_BIN = resolve(__dirname, '..', '..', 'bin', 'getlist.js');
-
-export interface OverheadLoad {
-  loadMs: number;
-  domContentLoadedMs: number;
-  /** CDP ScriptDuration of the tab's renderer main thread (page + content scripts), ms, after the settle wait. */
-  scriptMs: number;
-  /** The same when the load event has fired: the script time that can delay the page's own milestones. */
-  scriptAtLoadMs: number;
-  /** CDP TaskDuration: all main-thread work of the tab, ms. */
-  taskMs: number;
-  /** CPU of the browser's process tree by role from navigation start to the load event, ms. */
-  cpuAtLoad: CpuByRole;
-  /** The same to the end of the settle wait (the extension's post-load work and the host's measure). */
-  cpu: CpuByRole;
-}
+export const GETLIST_BIN = resolve(__dirname, '..', '..', 'bin', 'getlist.js');
 
 export interface OverheadBrowser {
   withExtension: boolean;
   /** `plain`, or the extension variant's name. */
   label: string;
-  load(url: string): Promise<OverheadLoad>;
+  /** @param tab a new tab for this load, or the browser's one warm tab. @default 'fresh' */
+  load(url: string, tab?: OverheadTab): Promise<OverheadLoad>;
   close(): Promise<void>;
 }
 
@@ -98,28 +87,29 @@ export async function launchOverheadBrowser(options: OverheadBrowserOptions): Pr
     await browser.waitForTarget((t) => t.type() === 'service_worker', { timeout: 15_000 });
   }
 
-  const load = async (url: string): Promise<OverheadLoad> => {
+  const openTab = async (): Promise<LoadTab> => {
     const page = await browser.newPage();
-    try {
-      await page.setCacheEnabled(false);
-      const cdp = await page.createCDPSession();
-      await cdp.send('Performance.enable');
-      const pid = browser.process()?.pid;
-      const cpu0 = processTreeCpu(pid);
-      await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
-      const cpuAtLoad = cpuDelta(cpu0, processTreeCpu(pid));
-      const atLoad = await cdp.send('Performance.getMetrics');
-      await new Promise((r) => setTimeout(r, options.settleMs));
-      const cpu = cpuDelta(cpu0, processTreeCpu(pid));
-      // A string: the bench compiles without the DOM lib.
-      const nav = (await page.evaluate(
-        `(() => { const n = performance.getEntriesByType('navigation')[0]; return { loadMs: n.loadEventStart, domContentLoadedMs: n.domContentLoadedEventStart }; })()`,
-      )) as { loadMs: number; domContentLoadedMs: number };
+    await page.setCacheEnabled(false);
+    const cdp = await page.createCDPSession();
+    await cdp.send('Performance.enable');
+    const counters = async () => {
       const { metrics } = await cdp.send('Performance.getMetrics');
-      const metric = (name: string, from = metrics) => (from.find((m) => m.name === name)?.value ?? 0) * 1000;
-      return { ...nav, scriptMs: metric('ScriptDuration'), scriptAtLoadMs: metric('ScriptDuration', atLoad.metrics), taskMs: metric('TaskDuration'), cpuAtLoad, cpu };
+      const metric = (name: string) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
+      return { scriptMs: metric('ScriptDuration'), taskMs: metric('TaskDuration') };
+    };
+    return { page, counters };
+  };
+  let warm: LoadTab | undefined;
+  const load = async (url: string, tab: OverheadTab = 'fresh'): Promise<OverheadLoad> => {
+    if (tab === 'warm') {
+      warm ??= await openTab();
+      return measureLoad(warm, url, { settleMs: options.settleMs, pid: browser.process()?.pid });
+    }
+    const fresh = await openTab();
+    try {
+      return await measureLoad(fresh, url, { settleMs: options.settleMs, pid: browser.process()?.pid });
     } finally {
-      await page.close().catch(() => undefined);
+      await fresh.page.close().catch(() => undefined);
     }
   };
 

@@ -31,7 +31,8 @@ export interface OverheadSiteOptions {
 export async function startOverheadSite(options: OverheadSiteOptions = {}): Promise<OverheadSite> {
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
-    const path = req.url ?? '/';
+    // Each run loads its own URL (`?run=i`): the query names the load, not the page.
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     const page = /^\/page-(\d+)\.html$/.exec(path);
     if (page) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(pageHtml(Number(page[1])));

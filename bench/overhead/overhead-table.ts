@@ -1,7 +1,7 @@
 /** Medians, spreads and ratios of the overhead benchmark's interleaved runs, as a table and as JSON. */
 import { median } from '../../src/stats/median';
-import type { OverheadLoad } from './overhead-browser';
-import { quantile, ratioInterval } from './overhead-stats';
+import type { OverheadLoad, OverheadTab } from './overhead-load';
+import { pairedDifference, pairedRatio, quantile, ratioInterval, type PairedEstimate } from './overhead-stats';
 import { PROCESS_ROLES, type CpuByRole } from './process-cpu';
 
 /** Where a cell ran, and how busy the machine was meanwhile. */
@@ -10,6 +10,26 @@ export interface OverheadCellContext {
   link: string;
   /** 1-minute load average when the cell's loads started and when they ended. */
   loadAverage: [number, number];
+  /** @default 'chromium' */
+  browser?: 'chromium' | 'firefox';
+  /** A new tab per load, or the browser's one warm tab (overhead-load.ts). @default 'fresh' */
+  tab?: OverheadTab;
+}
+
+/**
+ * Figures of the loads made side by side (run i of the extension's browser against run i of the
+ * browser alone, adjacent in the interleaved order): medians over pairs with 95 % bootstrap
+ * intervals over pairs (overhead-stats.ts pairedEstimate). What drifts between runs cancels.
+ */
+export interface OverheadPaired {
+  loadRatio: PairedEstimate;
+  domContentLoadedRatio: PairedEstimate;
+  /** Extension − alone, ms. */
+  domContentLoadedDeltaMs: PairedEstimate;
+  /** Navigation start → the document's first byte, extension − alone, ms: tab, process, connection. */
+  responseStartDeltaMs: PairedEstimate;
+  /** DOMContentLoaded − responseStart, extension − alone, ms: parsing the page and what runs in it. */
+  parseDeltaMs: PairedEstimate;
 }
 
 export interface OverheadCell extends Partial<OverheadCellContext> {
@@ -29,6 +49,7 @@ export interface OverheadCell extends Partial<OverheadCellContext> {
   contentScriptMs: number;
   /** The same at the load event: the share that can delay the page. */
   contentScriptAtLoadMs: number;
+  paired: OverheadPaired;
 }
 
 export interface OverheadMedians {
@@ -37,6 +58,8 @@ export interface OverheadMedians {
   loadQuartiles: [number, number];
   domContentLoadedMs: number;
   domContentLoadedQuartiles: [number, number];
+  /** Navigation start → the document's first byte. */
+  responseStartMs: number;
   scriptMs: number;
   scriptAtLoadMs: number;
   taskMs: number;
@@ -57,6 +80,7 @@ export function medians(loads: readonly OverheadLoad[]): OverheadMedians {
     loadQuartiles: q((l) => l.loadMs),
     domContentLoadedMs: m((l) => l.domContentLoadedMs),
     domContentLoadedQuartiles: q((l) => l.domContentLoadedMs),
+    responseStartMs: m((l) => l.responseStartMs),
     scriptMs: m((l) => l.scriptMs),
     scriptAtLoadMs: m((l) => l.scriptAtLoadMs),
     taskMs: m((l) => l.taskMs),
@@ -83,6 +107,19 @@ export function overheadCell(resources: number, variant: string, plain: readonly
     domContentLoadedRatioInterval: interval((l) => l.domContentLoadedMs),
     contentScriptMs: round(e.scriptMs - p.scriptMs),
     contentScriptAtLoadMs: round(e.scriptAtLoadMs - p.scriptAtLoadMs),
+    paired: pairedFigures(plain, extension),
+  };
+}
+
+export function pairedFigures(plain: readonly OverheadLoad[], extension: readonly OverheadLoad[]): OverheadPaired {
+  const rounded = (x: PairedEstimate, digits: number): PairedEstimate => ({ value: round(x.value, digits), interval: x.interval.map((v) => round(v, digits)) as [number, number] });
+  const of = (f: (l: OverheadLoad) => number) => [plain.map(f), extension.map(f)] as const;
+  return {
+    loadRatio: rounded(pairedRatio(...of((l) => l.loadMs)), 3),
+    domContentLoadedRatio: rounded(pairedRatio(...of((l) => l.domContentLoadedMs)), 3),
+    domContentLoadedDeltaMs: rounded(pairedDifference(...of((l) => l.domContentLoadedMs)), 2),
+    responseStartDeltaMs: rounded(pairedDifference(...of((l) => l.responseStartMs)), 2),
+    parseDeltaMs: rounded(pairedDifference(...of((l) => l.domContentLoadedMs - l.responseStartMs)), 2),
   };
 }
 
@@ -90,7 +127,7 @@ export function overheadCell(resources: number, variant: string, plain: readonly
 export const GOAL_RATIO = 1.03;
 
 export function formatTable(cells: readonly OverheadCell[]): string {
-  const head = ['link', 'resources', 'extension (off)', 'runs', 'load avg', 'load plain [IQR]', 'load ext [IQR]', 'ratio [95% CI]', 'DCL plain [IQR]', 'DCL ext [IQR]', 'ratio [95% CI]', 'script at load', 'script total', 'goal'];
+  const head = ['link', 'resources', 'extension (off)', 'runs', 'load avg', 'load plain [IQR]', 'load ext [IQR]', 'ratio [95% CI]', 'DCL plain [IQR]', 'DCL ext [IQR]', 'ratio [95% CI]', 'script at load', 'script total', 'goal', 'browser', 'tab'];
   const ms = (x: number, q: [number, number]) => `${x} [${q[0]}–${q[1]}]`;
   const ratio = (r: number, i: [number, number]) => `${r.toFixed(3)} [${i[0].toFixed(3)}–${i[1].toFixed(3)}]`;
   const rows = cells.map((c) => [
@@ -105,23 +142,64 @@ export function formatTable(cells: readonly OverheadCell[]): string {
     ms(c.plain.domContentLoadedMs, c.plain.domContentLoadedQuartiles),
     ms(c.extension.domContentLoadedMs, c.extension.domContentLoadedQuartiles),
     ratio(c.domContentLoadedRatio, c.domContentLoadedRatioInterval),
-    `${c.contentScriptAtLoadMs} ms`,
-    `${c.contentScriptMs} ms`,
+    notExposed(c.contentScriptAtLoadMs, `${c.contentScriptAtLoadMs} ms`),
+    notExposed(c.contentScriptMs, `${c.contentScriptMs} ms`),
     c.loadRatio <= GOAL_RATIO && c.domContentLoadedRatio <= GOAL_RATIO ? 'PASS' : 'MISS',
+    c.browser ?? 'chromium',
+    c.tab ?? 'fresh',
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (r: readonly string[]) => r.map((v, i) => v.padStart(widths[i] ?? 0)).join('  ');
   const legend = [
     'link: loopback, or the packet-level link (RTT, bottleneck rate each way; HTTP/1.1, cache off); load avg: 1-minute load average at the cell\'s start → end.',
-    'ms medians [quartiles]; ratio = extension ÷ Chromium alone, medians [95 % bootstrap interval]; goal: both ratios ≤ 1.03.',
-    'script at load / total: main-thread script time the extension adds (CDP ScriptDuration, extension − plain medians) by the load event / after the settle wait.',
+    'ms medians [quartiles]; ratio = extension ÷ the same browser alone, medians [95 % bootstrap interval]; goal: both ratios ≤ 1.03.',
+    'script at load / total: main-thread script time the extension adds (CDP ScriptDuration, extension − plain medians) by the load event / after the settle wait (Firefox: not exposed).',
+    'browser: Chromium or Firefox ESR, each against itself alone; tab: fresh = a new tab per load, warm = one tab navigating to each run\'s own URL.',
   ];
-  return [line(head), ...rows.map(line), '', ...legend].join('\n');
+  return [aligned(head, rows), '', ...legend].join('\n');
 }
+
+/**
+ * The paired figures: what the extension adds, load by load, and where in the navigation —
+ * before the document's first byte (tab, process, connection) or after it (parsing, scripts).
+ */
+export function formatPairedTable(cells: readonly OverheadCell[]): string {
+  const head = ['link', 'browser', 'tab', 'resources', 'extension (off)', 'pairs', 'load avg', 'load ratio [95% CI]', 'DCL ratio [95% CI]', 'DCL +ms [95% CI]', 'to 1st byte +ms', 'parse +ms (DCL − 1st byte)', 'DCL plain', '1st byte plain', 'goal'];
+  const est = (x: PairedEstimate, digits: number) => `${x.value.toFixed(digits)} [${x.interval[0].toFixed(digits)}–${x.interval[1].toFixed(digits)}]`;
+  const rows = cells.map((c) => [
+    c.link ?? 'loopback',
+    c.browser ?? 'chromium',
+    c.tab ?? 'fresh',
+    String(c.resources),
+    c.variant,
+    String(c.runs),
+    c.loadAverage !== undefined ? `${c.loadAverage[0]}→${c.loadAverage[1]}` : '',
+    est(c.paired.loadRatio, 3),
+    est(c.paired.domContentLoadedRatio, 3),
+    est(c.paired.domContentLoadedDeltaMs, 2),
+    est(c.paired.responseStartDeltaMs, 2),
+    est(c.paired.parseDeltaMs, 2),
+    `${c.plain.domContentLoadedMs} ms`,
+    `${c.plain.responseStartMs} ms`,
+    c.paired.loadRatio.value <= GOAL_RATIO && c.paired.domContentLoadedRatio.value <= GOAL_RATIO ? 'PASS' : 'MISS',
+  ]);
+  const legend = [
+    'Paired: run i of the extension\'s browser against run i of the browser alone (loaded side by side, the order rotating); medians over pairs [95 % bootstrap over pairs].',
+    '+ms: extension − alone; to 1st byte: navigation start → the document\'s responseStart (tab, renderer, connection); parse: responseStart → DOMContentLoaded (HTML parsing and what runs in the page).',
+    'sham: a second browser alone, the bench\'s own zero; none: Chromium\'s extension system on, getlist not loaded. goal: both paired ratios ≤ 1.03.',
+  ];
+  return [aligned(head, rows), '', ...legend].join('\n');
+}
+
+function aligned(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: readonly string[]) => r.map((v, i) => v.padStart(widths[i] ?? 0)).join('  ');
+  return [line(head), ...rows.map(line)].join('\n');
+}
+
+const notExposed = (x: number, text: string): string => (Number.isFinite(x) ? text : 'not exposed');
 
 /** CPU the extension adds per page load, by process: what attributes its cost on a busy machine. */
 export function formatCpuTable(cells: readonly OverheadCell[]): string {
-  const head = ['link', 'resources', 'extension (off)', 'CPU to load plain', 'ext', 'added', ...PROCESS_ROLES.map((r) => `+${r}`), 'CPU to settle added'];
+  const head = ['link', 'resources', 'extension (off)', 'CPU to load plain', 'ext', 'added', ...PROCESS_ROLES.map((r) => `+${r}`), 'CPU to settle added', 'browser', 'tab'];
   const rows = cells.map((c) => [
     c.link ?? 'loopback',
     String(c.resources),
@@ -131,14 +209,14 @@ export function formatCpuTable(cells: readonly OverheadCell[]): string {
     `${round(c.extension.cpuAtLoadTotalMs - c.plain.cpuAtLoadTotalMs)} ms`,
     ...PROCESS_ROLES.map((r) => String(round(c.extension.cpuAtLoad[r] - c.plain.cpuAtLoad[r]))),
     `${round(c.extension.cpuTotalMs - c.plain.cpuTotalMs)} ms`,
+    c.browser ?? 'chromium',
+    c.tab ?? 'fresh',
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (r: readonly string[]) => r.map((v, i) => v.padStart(widths[i] ?? 0)).join('  ');
   const legend = [
     'CPU of the browser\'s whole process tree (every thread\'s /proc schedstat), medians, ms: from navigation start to the load event, and to the end of the settle wait;',
     '+role: extension − plain medians per process (browser, network service, page renderer, extension service worker, native host, other).',
   ];
-  return [line(head), ...rows.map(line), '', ...legend].join('\n');
+  return [aligned(head, rows), '', ...legend].join('\n');
 }
 
 function round(x: number, digits = 1): number {

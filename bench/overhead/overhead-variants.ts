@@ -3,7 +3,8 @@
  * webRequest/DNR permission, records from the page's own timing); `detailed` is a bench-only build
  * holding Detailed capture's optional permissions from install, as a user runs after granting them
  * and restarting Chromium (extension/platform/detailed-capture.ts); `none` is Chromium with its
- * extension system on and getlist not loaded. Pieces switched off (extension/platform/bench-switches.ts)
+ * extension system on and getlist not loaded; `sham` is a second browser alone, launched exactly as the
+ * baseline, whose ratio to it is the bench's own zero. Pieces switched off (extension/platform/bench-switches.ts)
  * are joined with `+`, on the lean build (`storage+measure`) or after `detailed:` (`detailed:webrequest+headers`).
  */
 import { execFileSync } from 'node:child_process';
@@ -24,21 +25,24 @@ export interface OverheadVariant {
   detailed?: boolean;
   /** `none`: no getlist at all, Chromium's extension system on (what the extension's own cost adds to). */
   noExtension?: boolean;
+  /** `sham`: a second browser alone, launched as the baseline is: the bench's own zero. */
+  sham?: boolean;
 }
 
 /**
- * Parses `lean` (also `full`, its name before lean capture was the default), `detailed`, `none`,
+ * Parses `lean` (also `full`, its name before lean capture was the default), `detailed`, `none`, `sham`,
  * `piece+piece…` or `detailed:piece+piece…`; throws E_BENCH_USAGE naming the known pieces.
  */
 export function parseVariant(spec: string): OverheadVariant {
   if (spec === 'lean' || spec === 'full') return { name: 'lean', off: [] };
   if (spec === 'detailed') return { name: 'detailed', off: [], detailed: true };
   if (spec === 'none') return { name: 'none (extensions on, getlist not loaded)', off: [], noExtension: true };
+  if (spec === 'sham') return { name: 'sham (a second browser alone)', off: [], noExtension: true, sham: true };
   const detailed = spec.startsWith('detailed:');
   const off = (detailed ? spec.slice('detailed:'.length) : spec).split('+').map((p) => p.trim());
   for (const p of off) {
     if (!Object.hasOwn(BENCH_PIECES, p)) {
-      throw new BenchRunError('E_BENCH_USAGE', `--variants: unknown piece "${p}"; expected lean, detailed, none, or pieces joined with + (after "detailed:" for the detailed build) from: ${Object.keys(BENCH_PIECES).join(', ')}`);
+      throw new BenchRunError('E_BENCH_USAGE', `--variants: unknown piece "${p}"; expected lean, detailed, none, sham, or pieces joined with + (after "detailed:" for the detailed build) from: ${Object.keys(BENCH_PIECES).join(', ')}`);
     }
     if (!detailed && DETAILED_ONLY_PIECES.includes(p as BenchPiece)) {
       throw new BenchRunError('E_BENCH_USAGE', `--variants: "${p}" exists only in the detailed build (the lean one adds no webRequest listener): write detailed:${off.join('+')}`);

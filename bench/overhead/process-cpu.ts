@@ -47,7 +47,12 @@ export function processTreeCpu(rootPid: number | undefined, procRoot = '/proc'):
     // A pid reused while we read could make a cycle; each process counts once.
     if (seen.has(pid)) continue;
     seen.add(pid);
-    const role = pid === rootPid ? 'browser' : (readOr(`${procRoot}/${pid}/cmdline`, roleOfCmdline) ?? 'other');
+    const cmdline = pid === rootPid ? undefined : readOr(`${procRoot}/${pid}/cmdline`, (t) => t);
+    // Firefox's children all run as `-contentproc … tab|socket|…`: their names tell them apart.
+    const role = pid === rootPid ? 'browser'
+      : cmdline === undefined ? 'other'
+        : isFirefoxChild(cmdline) ? (readOr(`${procRoot}/${pid}/comm`, roleOfComm) ?? 'other')
+          : roleOfCmdline(cmdline);
     out[role] += processCpuMs(pid, procRoot);
     stack.push(...(children.get(pid) ?? []));
   }
@@ -93,6 +98,26 @@ export function roleOfCmdline(cmdline: string): ProcessRole {
   // The native host: Chromium starts the launcher `getlist install` wrote, which execs node on bin/getlist.js.
   const child = !args.some((a) => a.startsWith('--type='));
   if (child && (/(^|\/)node$/.test(args[0] ?? '') || args.some((a) => /(^|\/)getlist(\.js)?$/.test(a)))) return 'host';
+  return 'other';
+}
+
+/** A Firefox child process (content, socket, RDD, utility): started as `firefox -contentproc …`. */
+export function isFirefoxChild(cmdline: string): boolean {
+  return cmdline.split(/[\0 ]+/).includes('-contentproc');
+}
+
+/**
+ * The role of a Firefox child from its process name (`/proc/PID/comm`, which Firefox sets per
+ * content-process type; its arguments say only `tab`): `WebExtensions` hosts the extension's
+ * background page (content scripts run in the page's process, as in Chromium); web content
+ * (`Isolated Web Co`, one per site with Fission, or a preallocated `Web Content`) is the page;
+ * `Socket Process` is the network. Chromium's children never carry these names.
+ */
+export function roleOfComm(comm: string): ProcessRole {
+  const name = comm.trim();
+  if (name === 'WebExtensions') return 'extension';
+  if (name === 'Isolated Web Co' || name === 'Web Content') return 'page';
+  if (name === 'Socket Process') return 'network';
   return 'other';
 }
 

@@ -62,7 +62,7 @@ describe('--link', () => {
 });
 
 describe('the table', () => {
-  const load = (loadMs: number) => ({ loadMs, domContentLoadedMs: loadMs / 2, scriptMs: 0, scriptAtLoadMs: 0, taskMs: 0, cpuAtLoad: emptyCpu(), cpu: emptyCpu() });
+  const load = (loadMs: number) => ({ loadMs, domContentLoadedMs: loadMs / 2, responseStartMs: loadMs / 10, resources: 20, scriptMs: 0, scriptAtLoadMs: 0, taskMs: 0, cpuAtLoad: emptyCpu(), cpu: emptyCpu() });
   it('says on which link each cell ran and the load average meanwhile; loopback when no link', () => {
     const linked = overheadCell(20, 'full', [load(200), load(210)], [load(220), load(230)], { link: '40 ms, no cap', loadAverage: [1.5, 2.25] });
     expect(linked).toMatchObject({ link: '40 ms, no cap', loadAverage: [1.5, 2.25], loadRatio: 1.098 });

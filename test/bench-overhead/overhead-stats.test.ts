@@ -1,4 +1,4 @@
-import { quantile, ratioInterval } from '../../bench/overhead/overhead-stats';
+import { pairedDifference, pairedEstimate, pairedRatio, quantile, ratioInterval } from '../../bench/overhead/overhead-stats';
 import { median } from '../../src/stats/median';
 
 /** The test's own seeded generator (an LCG, not the bench's mulberry32): uniform in [0, 1). */
@@ -118,5 +118,60 @@ describe('ratioInterval (95 % percentile bootstrap of median(b) / median(a))', (
     // √(90/10) = 3: expect roughly a third, allow 2–4.5×.
     expect(w10 / w90).toBeGreaterThan(2);
     expect(w10 / w90).toBeLessThan(4.5);
+  });
+});
+
+describe('paired figures (loads made side by side, resampled as pairs)', () => {
+  it('hand-computed: the median of the per-pair figures; constant pairs give a point interval', () => {
+    expect(pairedRatio([10, 20, 40], [11, 20, 44])).toEqual({ value: 1.1, interval: [expect.closeTo(1, 9), expect.closeTo(1.1, 9)] });
+    expect(pairedDifference([10, 20, 40, 8], [11, 23, 41, 10])).toMatchObject({ value: 1.5 });
+    expect(pairedRatio([100, 50, 20], [103, 51.5, 20.6])).toEqual({ value: expect.closeTo(1.03, 9), interval: [expect.closeTo(1.03, 9), expect.closeTo(1.03, 9)] });
+    // Unequal lengths: only whole pairs count; NaN pairs (a figure a browser does not give) are skipped.
+    expect(pairedDifference([1, 2, 3], [2, 4])).toEqual({ value: 1.5, interval: expect.any(Array) });
+    expect(pairedDifference([1, Number.NaN, 3], [2, 5, 5]).value).toBe(1.5);
+    expect(pairedRatio([], [1]).value).toBeNaN();
+    expect(pairedEstimate([1, 2], [3, 4], (a, b) => b - a, 100, 7)).toEqual(pairedEstimate([1, 2], [3, 4], (a, b) => b - a, 100, 7));
+  });
+
+  it('cancels drift both sides share: a 3 % cost under ±30 % run-to-run swings is resolved only when paired', () => {
+    // Each run's machine state multiplies both loads of that run (log-normal, σ = 0.3); the
+    // extension adds 3 % and each load has 1 % noise of its own.
+    const rand = lcg(21);
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const drift = lognormal(rand, 30, 0.3);
+      a.push(drift * lognormal(rand, 1, 0.01));
+      b.push(drift * 1.03 * lognormal(rand, 1, 0.01));
+    }
+    const paired = pairedRatio(a, b);
+    expect(paired.interval[0]).toBeLessThan(1.03);
+    expect(paired.interval[1]).toBeGreaterThan(1.03);
+    expect(paired.interval[1] - paired.interval[0]).toBeLessThan(0.02);
+    const unpaired = ratioInterval(a, b);
+    expect(unpaired[1] - unpaired[0]).toBeGreaterThan(10 * (paired.interval[1] - paired.interval[0]));
+    // Break the pairing (b shifted by one run): the drift no longer cancels and the interval widens as much.
+    const shifted = pairedRatio(a, [...b.slice(1), b[0] as number]);
+    expect(shifted.interval[1] - shifted.interval[0]).toBeGreaterThan(10 * (paired.interval[1] - paired.interval[0]));
+  });
+
+  it('covers the true per-pair median about 95 % of the time', () => {
+    const rand = lcg(13);
+    let covered = 0;
+    const experiments = 300;
+    for (let e = 0; e < experiments; e++) {
+      const a: number[] = [];
+      const b: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        const drift = lognormal(rand, 30, 0.2);
+        a.push(drift);
+        // Per-pair ratios log-normal around 1.05 (their median), σ = 0.05.
+        b.push(drift * lognormal(rand, 1.05, 0.05));
+      }
+      const { interval: [lo, hi] } = pairedEstimate(a, b, (x, y) => y / x, 400, e + 1);
+      if (lo <= 1.05 && 1.05 <= hi) covered++;
+    }
+    expect(covered / experiments).toBeGreaterThan(0.9);
+    expect(covered / experiments).toBeLessThan(0.995);
   });
 });

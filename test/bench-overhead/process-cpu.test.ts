@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_PATH } from '../../bench/run/chromium-contender';
 import { CHROMIUM_QUIET_FLAGS } from '../../bench/run/chromium-flags';
-import { parentPidOfStat, processCpuMs, processTreeCpu, roleOfCmdline, runNsOfSchedstat } from '../../bench/overhead/process-cpu';
+import { isFirefoxChild, parentPidOfStat, processCpuMs, processTreeCpu, roleOfCmdline, roleOfComm, runNsOfSchedstat } from '../../bench/overhead/process-cpu';
+import { FIREFOX_PATH } from '../../bench/overhead/overhead-firefox';
 
 /** Spins the CPU for `ms` of wall-clock time. */
 function burn(ms: number): void {
@@ -70,6 +71,23 @@ describe('parsing /proc lines', () => {
   });
 });
 
+describe('Firefox\'s children: `-contentproc`, told apart by their names', () => {
+  it('the process names Firefox ESR gives its children (/proc/PID/comm, with its newline)', () => {
+    expect(roleOfComm('WebExtensions\n')).toBe('extension');
+    expect(roleOfComm('Isolated Web Co\n')).toBe('page');
+    expect(roleOfComm('Web Content\n')).toBe('page');
+    expect(roleOfComm('Socket Process\n')).toBe('network');
+    for (const other of ['RDD Process', 'Utility Process', 'forkserver', 'Privileged Cont', 'chromium']) expect(roleOfComm(`${other}\n`)).toBe('other');
+  });
+
+  it('only a -contentproc command line is a Firefox child; Chromium\'s and the host\'s are not', () => {
+    expect(isFirefoxChild('/usr/lib/firefox-esr/firefox-esr\0-contentproc\0-isForBrowser\0-prefsHandle\x000:27585\0')).toBe(true);
+    expect(isFirefoxChild('/usr/lib/firefox-esr/firefox-esr -contentproc -parentBuildID 20261103151912')).toBe(true);
+    expect(isFirefoxChild('/usr/bin/firefox-esr\0--profile\0/tmp/p\0--headless\0')).toBe(false);
+    expect(isFirefoxChild('/usr/lib/chromium/chromium --type=renderer --user-data-dir=/tmp/x-contentproc')).toBe(false);
+  });
+});
+
 describe('a process tree under a /proc of our own', () => {
   let root: string;
   beforeEach(() => {
@@ -106,6 +124,24 @@ describe('a process tree under a /proc of our own', () => {
     expect(processTreeCpu(100, root)).toEqual({ browser: 7.5, page: 30, extension: 8, network: 4, host: 9, other: 0.75 });
     expect(processTreeCpu(101, root)).toEqual({ browser: 30, page: 0, extension: 0, network: 0, host: 0, other: 0.5 });
     expect(processCpuMs(102, root)).toBe(8);
+  });
+
+  it('a Firefox tree: its children by their names, the native host by its command line', () => {
+    const ff = '/usr/lib/firefox-esr/firefox-esr';
+    const child = (pid: number, ppid: number, name: string, runNs: number) => {
+      proc(pid, ppid, name.slice(0, 15), [ff, '-contentproc', '-isForBrowser', '7', 'tab'], [runNs]);
+      writeFileSync(join(root, String(pid), 'comm'), `${name.slice(0, 15)}\n`);
+    };
+    proc(300, 1, 'firefox-esr', ['/usr/bin/firefox-esr', '--profile', '/tmp/p', '--headless'], [11e6]);
+    child(301, 300, 'forkserver', 1e6);
+    child(302, 301, 'Isolated Web Content', 40e6);
+    child(303, 301, 'WebExtensions', 6e6);
+    child(304, 301, 'Socket Process', 2e6);
+    child(305, 301, 'Web Content', 3e6);
+    proc(306, 300, 'node', ['/usr/bin/node', '/x/bin/getlist.js', 'host', 'getlist@getlist.dev'], [5e6]);
+    // A -contentproc child whose name cannot be read is `other`, never guessed.
+    proc(307, 301, 'Web Content', [ff, '-contentproc', 'tab'], [0.5e6]);
+    expect(processTreeCpu(300, root)).toEqual({ browser: 11, page: 43, extension: 6, network: 2, host: 5, other: 1.5 });
   });
 
   it('a process or thread gone between the listing and the read counts 0; no root, no /proc: zeros', () => {
@@ -161,6 +197,24 @@ describe('the real /proc agrees with getrusage', () => {
       child.kill();
     }
   });
+});
+
+describe('a real Firefox', () => {
+  it('its web content process is counted as the page, not as "other"', async () => {
+    const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, timeout: 30_000 });
+    try {
+      const page = await browser.newPage();
+      const before = processTreeCpu(browser.process()?.pid);
+      await page.goto('data:text/html,<script>const e = Date.now() + 150; let x = 0; while (Date.now() < e) x++;</script>');
+      const cpu = processTreeCpu(browser.process()?.pid);
+      expect(cpu.browser).toBeGreaterThan(0);
+      // 150 ms of wall-clock spin; on a shared 2-core machine the page gets at least a fair share of it.
+      expect(cpu.page - before.page).toBeGreaterThan(40);
+      expect(cpu.other - before.other).toBeLessThan(cpu.page - before.page);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
 
 describe('a real Chromium', () => {

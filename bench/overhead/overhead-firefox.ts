@@ -1,0 +1,95 @@
+/**
+ * One headless Firefox ESR for the overhead benchmark (WebDriver BiDi, puppeteer-core), with or
+ * without the built extension — installed temporarily with `browser.installExtension`, as
+ * about:debugging does, which grants its host permissions — and its native host registered under
+ * a temp HOME (`$HOME/.mozilla/native-messaging-hosts/`, test/e2e/harness/launch-firefox.ts).
+ * Firefox has no CDP `Performance.getMetrics`: its loads carry Navigation Timing and the process
+ * tree's CPU by role (Firefox names its processes: process-cpu.ts `roleOfComm`), script time NaN.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { BenchRunError } from '../run/bench-run-error';
+import { EXTENSION_DIR, GETLIST_BIN, type OverheadBrowser, type OverheadBrowserOptions } from './overhead-browser';
+import { measureLoad, type LoadTab, type OverheadLoad, type OverheadTab } from './overhead-load';
+
+export const FIREFOX_PATH = '/usr/bin/firefox-esr';
+
+export async function launchOverheadFirefox(options: Omit<OverheadBrowserOptions, 'clientNs' | 'extensionsEnabled'>): Promise<OverheadBrowser> {
+  const dir = mkdtempSync(join(tmpdir(), `getlist-overhead-firefox-${options.withExtension ? 'ext' : 'plain'}-`));
+  const env: Record<string, string> = { HOME: join(dir, 'home'), GETLIST_DATA_DIR: join(dir, 'data') };
+  const extensionDir = options.extensionDir ?? EXTENSION_DIR;
+  if (options.withExtension) {
+    if (!existsSync(join(extensionDir, 'manifest.json'))) throw new BenchRunError('E_RUN_FAILED', `${extensionDir} has no build; run \`npm run build\` first`);
+    if (options.withHost ?? true) {
+      execFileSync(process.execPath, [GETLIST_BIN, 'install', '--browser', 'firefox', '--json'], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+        stdio: 'ignore',
+        timeout: 15_000,
+      });
+    }
+  }
+  let browser: Browser;
+  try {
+    browser = await puppeteer.launch({
+      browser: 'firefox',
+      executablePath: FIREFOX_PATH,
+      headless: true,
+      userDataDir: join(dir, 'profile'),
+      extraPrefsFirefox: {
+        // HTTP cache off (the pages are no-store too), and no speculative work of Firefox's own.
+        'browser.cache.disk.enable': false,
+        'browser.cache.memory.enable': false,
+        'network.predictor.enabled': false,
+        'network.prefetch-next': false,
+      },
+      env: { ...process.env, ...env },
+      timeout: 30_000,
+      protocolTimeout: 90_000,
+    });
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new BenchRunError('E_RUN_FAILED', `Firefox did not start: ${(err as Error).message}`);
+  }
+  try {
+    if (options.withExtension) await browser.installExtension(extensionDir);
+  } catch (err) {
+    await browser.close().catch(() => browser.process()?.kill('SIGKILL'));
+    rmSync(dir, { recursive: true, force: true });
+    throw new BenchRunError('E_RUN_FAILED', `Firefox did not install ${extensionDir}: ${(err as Error).message}`);
+  }
+
+  const openTab = async (): Promise<LoadTab> => {
+    const page = await browser.newPage();
+    await page.setCacheEnabled(false);
+    return { page };
+  };
+  let warm: LoadTab | undefined;
+  const load = async (url: string, tab: OverheadTab = 'fresh'): Promise<OverheadLoad> => {
+    const o = { settleMs: options.settleMs, pid: browser.process()?.pid };
+    if (tab === 'warm') {
+      warm ??= await openTab();
+      return measureLoad(warm, url, o);
+    }
+    const fresh = await openTab();
+    try {
+      return await measureLoad(fresh, url, o);
+    } finally {
+      await fresh.page.close().catch(() => undefined);
+    }
+  };
+
+  return {
+    withExtension: options.withExtension,
+    label: options.label ?? (options.withExtension ? 'lean' : 'plain'),
+    load,
+    close: async () => {
+      const proc = browser.process();
+      await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]).catch(() => undefined);
+      if (proc && proc.exitCode === null) proc.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+}
