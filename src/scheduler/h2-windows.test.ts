@@ -1,0 +1,69 @@
+import { InMemoryOriginMemory, Scheduler, strategy, type Strategy } from './index';
+import { FakeClock, FakeTransport } from '../../test/support/fake-transport';
+
+const S = 'https://s.test';
+const D = 'https://d.test';
+
+function setup(s: Strategy, memory?: InMemoryOriginMemory) {
+  const clock = new FakeClock();
+  const transport = new FakeTransport();
+  const scheduler = new Scheduler({ strategy: s, transport, clock, ...(memory ? { memory } : {}) });
+  const add = (url: string) => scheduler.enqueue({ url, priority: 'image', resourceType: 'image' });
+  const opened = (origin: string) => transport.opened.filter((c) => c.origin === origin).map((c) => c.id);
+  return { clock, transport, scheduler, add, opened };
+}
+
+describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
+  test('a returning visit: a remembered round trip opens a connection per waiting request at t = 0, up to the limit; none remembered, one', () => {
+    const memory = new InMemoryOriginMemory();
+    memory.put({ origin: S, protocol: 'h2', rttMs: 100 });
+    const known = setup(strategy('getlist'), memory);
+    const fresh = setup(strategy('getlist'));
+    const h2 = setup(strategy('h2'), memory);
+    for (const t of [known, fresh, h2]) for (let i = 0; i < 8; i++) t.add(`${S}/i${i}`);
+    expect(known.opened(S)).toHaveLength(6);
+    expect(fresh.opened(S)).toHaveLength(1);
+    expect(h2.opened(S)).toHaveLength(1);
+  });
+
+  test('a slow handshake measured on another origin opens windows for what waits on a handshaking one; a quick one does not', () => {
+    const run = (handshakeMs: number) => {
+      const t = setup(strategy('getlist'));
+      t.add(`${D}/doc`);
+      t.clock.advance(handshakeMs);
+      t.scheduler.connectionReady(1, { protocol: 'h2' });
+      for (let i = 0; i < 4; i++) t.add(`${S}/i${i}`);
+      return t.opened(S).length;
+    };
+    expect(run(200)).toBe(4);
+    expect(run(5)).toBe(1);
+  });
+
+  test('the first connection up takes one stream while siblings opened with it connect; then the least loaded; a sibling opened a handshake later is not waited for', () => {
+    const memory = new InMemoryOriginMemory();
+    memory.put({ origin: S, protocol: 'h2', rttMs: 100 });
+    const t = setup(strategy('getlist', { h2ConnectionsForDemand: 3 }), memory);
+    for (let i = 0; i < 3; i++) t.add(`${S}/i${i}`);
+    expect(t.opened(S)).toEqual([1, 2, 3]);
+    t.clock.advance(200);
+    t.scheduler.connectionReady(1, { protocol: 'h2' });
+    expect(t.transport.paths()).toEqual(['/i0']);
+    t.scheduler.connectionReady(2, { protocol: 'h2' });
+    expect(t.transport.on(2).map((d) => d.request.path)).toEqual(['/i1']);
+    t.scheduler.connectionReady(3, { protocol: 'h2' });
+    expect(t.transport.on(3).map((d) => d.request.path)).toEqual(['/i2']);
+    // All up: a burst goes to the least loaded, several at once.
+    for (let i = 3; i < 9; i++) t.add(`${S}/i${i}`);
+    expect([1, 2, 3].map((id) => t.transport.on(id).length)).toEqual([3, 3, 3]);
+
+    // A fourth connection opened now is a whole handshake away: the ready ones do not wait for it.
+    const late = setup(strategy('getlist', { h2ConnectionsForDemand: 2 }), memory);
+    late.add(`${S}/a`);
+    late.clock.advance(150);
+    late.add(`${S}/b`); // opens #2, 150 ms after #1
+    expect(late.opened(S)).toEqual([1, 2]);
+    late.clock.advance(50);
+    late.scheduler.connectionReady(1, { protocol: 'h2' });
+    expect(late.transport.on(1).map((d) => d.request.path)).toEqual(['/a', '/b']);
+  });
+});
