@@ -14,8 +14,8 @@ import type { Strategy } from './strategies';
  *
  * So requests that wait for an https origin while its connections are still handshaking open
  * connections of their own, up to `h2ConnectionsForDemand`, before ALPN has said h2 — by then a
- * new connection would be a whole handshake late. Only where a handshake of this load took, or
- * the origin's remembered round trip is, at least `h2DemandMinHandshakeMs`: an extra connection
+ * new connection would be a whole handshake late. Only where a handshake of this load took at
+ * least `h2DemandMinHandshakeMs`: an extra connection
  * costs a TLS handshake's computation at both ends (a few ms) and buys round trips, which on a
  * LAN or loopback are worth less. Demand that a ready connection absorbs opens nothing, so an
  * origin found after the page's handshakes, or served quickly, keeps one connection as before.
@@ -23,9 +23,10 @@ import type { Strategy } from './strategies';
  */
 export function h2DemandLimit(o: OriginState, strategy: Strategy, pathHandshakeMs: number | undefined): number {
   const most = strategy.h2ConnectionsForDemand;
-  // A returning visit knows the origin's round trip from memory (origin-recall.ts) before any
-  // handshake of this load: its learned list then opens the windows at t = 0.
-  const slow = Math.max(pathHandshakeMs ?? -Infinity, o.rttMs ?? -Infinity);
+  // Not the remembered round trip (origin-recall.ts): opening every origin's windows at t = 0 for a
+  // revisit's whole learned list was 0.46 × browser at 100 ms with no cap, but at 10 Mbit/s that
+  // burst cost real-shop's revisit 751 → 924 ms (session 21): it needs a path-wide budget first.
+  const slow = pathHandshakeMs ?? -Infinity;
   if (most <= 1 || slow < strategy.h2DemandMinHandshakeMs) return 1;
   if (strategy.adaptConnectionsToPath) {
     // As for HTTP/1.1 (path-estimate.ts): more windows than the path holds only cause loss.
