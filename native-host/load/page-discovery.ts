@@ -107,7 +107,7 @@ export class PageDiscovery {
     for (const r of speculative) {
       if (this.seen.has(r.url)) continue;
       try {
-        const id = scheduler.enqueue({ url: r.url, priority: r.priority, resourceType: r.resourceType, expectedSize: r.bytes });
+        const id = scheduler.enqueue({ url: r.url, priority: r.priority, resourceType: r.resourceType, expectedSize: r.bytes, listed: true });
         this.seen.add(r.url);
         this.speculativeIds.set(id, r.url);
         this.unnamed.add(r.url);

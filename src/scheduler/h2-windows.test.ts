@@ -35,6 +35,20 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
     expect(run(5)).toBe(1);
   });
 
+  test('a learned list opens no windows when the first handshake is measured while it waits (the revisit\'s t = 0 burst already fills the path; session 21: real-news revisit at 10 Mbit/s 931 → 1,087 ms); the same demand unlisted does', () => {
+    const run = (listed: boolean) => {
+      const t = setup(strategy('getlist'));
+      t.add(`${D}/doc`);
+      for (let i = 0; i < 4; i++) t.scheduler.enqueue({ url: `${S}/i${i}`, priority: 'image', resourceType: 'image', listed });
+      expect(t.opened(S)).toHaveLength(1);
+      t.clock.advance(200);
+      t.scheduler.connectionReady(1, { protocol: 'h2' });
+      return t.opened(S).length;
+    };
+    expect(run(false)).toBe(4);
+    expect(run(true)).toBe(1);
+  });
+
   test('the first connection up takes one stream while siblings opened with it connect; then the least loaded; a sibling opened a handshake later is not waited for', () => {
     // The document's origin D (connection 1) took 200 ms to handshake: a slow path.
     const slowPath = (s: Strategy) => {

@@ -26,6 +26,9 @@ export function h2DemandLimit(o: OriginState, strategy: Strategy, pathHandshakeM
   // Not the remembered round trip (origin-recall.ts): opening every origin's windows at t = 0 for a
   // revisit's whole learned list was 0.46 × browser at 100 ms with no cap, but at 10 Mbit/s that
   // burst cost real-shop's revisit 751 → 924 ms (session 21): it needs a path-wide budget first.
+  // Nor once a learned list is queued (`RequestSpec.listed`; the scheduler passes no handshake):
+  // windows opened into that burst when the first handshake finished, a handshake after their
+  // siblings, carried nothing and cost real-news' revisit at 10 Mbit/s 931 → 1,087 ms (issue 14).
   const slow = pathHandshakeMs ?? -Infinity;
   if (most <= 1 || slow < strategy.h2DemandMinHandshakeMs) return 1;
   if (strategy.adaptConnectionsToPath) {

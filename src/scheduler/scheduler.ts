@@ -109,6 +109,8 @@ export class Scheduler implements TransportHandler {
   private nextConnId = 1;
   /** The longest handshake measured so far, ms (`noteHandshake`). */
   private pathHandshakeMs: number | undefined;
+  /** A learned list was enqueued (`RequestSpec.listed`): no HTTP/2 windows for demand this load. */
+  private listBurst = false;
   private nextDispatchId = 1;
   private unsettled = 0;
   /** Low-latency dispatches written and not yet settled. */
@@ -145,6 +147,7 @@ export class Scheduler implements TransportHandler {
       throw new SchedulerError('E_QUEUE_FULL', `more than ${this.maxQueued} requests waiting; refusing ${spec?.url}`);
     }
     const req = createRequest(spec, this.nextRequestId, this.clock.now(), this.urls);
+    if (spec.listed === true) this.listBurst = true;
     this.nextRequestId += 1;
     this.queued += 1;
     this.unsettled += 1;
@@ -631,7 +634,9 @@ export class Scheduler implements TransportHandler {
   }
 
   private openConnections(o: OriginState): void {
-    const want = connectionsToOpen(o, this.strategy, this.pathHandshakeMs);
+    // A revisit's learned list is already the whole path's burst at t = 0; extra windows opened
+    // into it once the first handshake is measured only add handshakes and losses (h2-windows.ts).
+    const want = connectionsToOpen(o, this.strategy, this.listBurst ? undefined : this.pathHandshakeMs);
     for (let i = 0; i < want; i++) this.open(o);
     o.warm = 0;
   }
