@@ -107,7 +107,7 @@ export class PageDiscovery {
     for (const r of speculative) {
       if (this.seen.has(r.url)) continue;
       try {
-        const id = scheduler.enqueue({ url: r.url, priority: r.priority, resourceType: r.resourceType, expectedSize: r.bytes });
+        const id = scheduler.enqueue({ url: r.url, priority: r.priority, resourceType: r.resourceType, expectedSize: r.bytes, listed: true });
         this.seen.add(r.url);
         this.speculativeIds.set(id, r.url);
         this.unnamed.add(r.url);
@@ -126,13 +126,18 @@ export class PageDiscovery {
   /**
    * What this load teaches the page's list: each sub-resource the page named and a GET fetched
    * with a 2xx answer, in discovery order; not the document or its redirects, not lazy content
-   * beyond the fold, not a guess the page did not name.
+   * beyond the fold, not a guess the page did not name. The favicon also when it was missing
+   * (404/410): the browser asks for it on every load whatever it answers, so asking early costs no
+   * request, and found only at the document's end it was what ended real-small's revisit (a 404
+   * 100 ms after its last image).
    */
   visit(results: readonly RequestResult[]): VisitResource[] {
     const out: VisitResource[] = [];
     for (const r of results) {
       const order = this.named.get(r.url);
-      if (order === undefined || this.documents.has(r.id) || this.lazyUrls.has(r.url) || r.method !== 'GET' || r.error || r.status === undefined || r.status < 200 || r.status >= 300) continue;
+      if (order === undefined || this.documents.has(r.id) || this.lazyUrls.has(r.url) || r.method !== 'GET' || r.error || r.status === undefined) continue;
+      const missingIcon = r.resourceType === 'icon' && (r.status === 404 || r.status === 410);
+      if ((r.status < 200 || r.status >= 300) && !missingIcon) continue;
       out.push({ url: r.url, resourceType: r.resourceType ?? 'other', priority: r.priority, bytes: r.bytes, order });
     }
     return out.sort((a, b) => a.order - b.order);

@@ -2,6 +2,7 @@ import type { ConnState, OriginState } from './connection-state';
 import { expectedFamily } from './content-type-check';
 import { isLowLatency } from './priority';
 import { isPipelinable, type ScheduledRequest } from './request';
+import { h2DemandLimit, h2StreamsWhileSiblingsConnect } from './h2-windows';
 import { canPair } from './response-fingerprint';
 import type { Strategy } from './strategies';
 
@@ -20,7 +21,7 @@ export function roomFor(
 ): number {
   if (c.state !== 'ready' || c.draining) return 0;
   const n = c.outstanding.length;
-  if (c.protocol === 'h2') return c.maxStreams - n;
+  if (c.protocol === 'h2') return Math.min(c.maxStreams, h2StreamsWhileSiblingsConnect(c, now, strategy)) - n;
   if (n === 0) return 1;
   if (c.gate || c.blockers > 0 || !strategy.pipelining || !isPipelinable(req.method)) return 0;
   const health = c.origin.health;
@@ -83,12 +84,13 @@ function sameFamilyAhead(c: ConnState, req: ScheduledRequest): boolean {
 }
 
 /** Connections an origin may have open at once under `strategy`. */
-export function connectionLimit(o: OriginState, strategy: Strategy): number {
+export function connectionLimit(o: OriginState, strategy: Strategy, pathHandshakeMs?: number): number {
   // Until ALPN has answered we cannot tell whether one multiplexed connection will do, so an
-  // HTTP/2-capable strategy opens one connection first and learns (browsers do the same).
-  if (o.protocol === 'unknown') return 1;
+  // HTTP/2-capable strategy opens one connection first and learns (browsers do the same) — unless
+  // requests already wait for it on a slow path (h2-windows.ts).
+  if (o.protocol === 'unknown') return h2DemandLimit(o, strategy, pathHandshakeMs);
   // One stall on the origin's connection allows a second one (stream-stall.ts).
-  if (o.protocol === 'h2') return o.h2Stalls > 0 ? strategy.h2ConnectionsOnStall : 1;
+  if (o.protocol === 'h2') return Math.max(o.h2Stalls > 0 ? strategy.h2ConnectionsOnStall : 1, h2DemandLimit(o, strategy, pathHandshakeMs));
   if (strategy.adaptConnectionsToPath) {
     // While the first response shows the path's rate, open nothing more; then keep to the cap.
     if (o.path.state === 'measuring') return Math.max(1, o.conns.length);
@@ -118,13 +120,14 @@ export function pickConnection(o: OriginState, req: ScheduledRequest, strategy: 
  * Connections to open now: enough for the demand ready connections could not absorb (each
  * waiting request may become the first on a new connection), less those already handshaking,
  * within the origin's limit. Speculative: a request goes to whichever connection is ready first.
+ * `pathHandshakeMs`: the longest handshake this load has measured (h2-windows.ts).
  */
-export function connectionsToOpen(o: OriginState, strategy: Strategy): number {
+export function connectionsToOpen(o: OriginState, strategy: Strategy, pathHandshakeMs?: number): number {
   const demand = o.queue.size + o.retries.size;
   // A preconnect target (preconnect.ts) asks for connections before any request is ready.
   const warm = o.warm - o.conns.length;
   if (demand === 0 && warm <= 0) return 0;
   let connecting = 0;
   for (const c of o.conns) if (c.state === 'connecting') connecting += 1;
-  return Math.max(0, Math.min(connectionLimit(o, strategy) - o.conns.length, Math.max(demand - connecting, warm)));
+  return Math.max(0, Math.min(connectionLimit(o, strategy, pathHandshakeMs) - o.conns.length, Math.max(demand - connecting, warm)));
 }

@@ -25,6 +25,12 @@ export interface RequestSpec {
    * webRequest type such as `main_frame`), carried into results unread by the scheduler.
    */
   resourceType?: string;
+  /**
+   * Asked from a learned list before the page named it (a revisit's whole demand at t = 0,
+   * page-list.ts `speculativeList`). Once a load has such a burst, it opens no HTTP/2 windows for
+   * demand (h2-windows.ts): the list already fills the path. @default false
+   */
+  listed?: boolean;
 }
 
 export type RequestState = 'queued' | 'sent' | 'done' | 'failed';

@@ -107,6 +107,10 @@ export class Scheduler implements TransportHandler {
   private readonly idleWaiters: Array<() => void> = [];
   private nextRequestId = 1;
   private nextConnId = 1;
+  /** The longest handshake measured so far, ms (`noteHandshake`). */
+  private pathHandshakeMs: number | undefined;
+  /** A learned list was enqueued (`RequestSpec.listed`): no HTTP/2 windows for demand this load. */
+  private listBurst = false;
   private nextDispatchId = 1;
   private unsettled = 0;
   /** Low-latency dispatches written and not yet settled. */
@@ -143,6 +147,7 @@ export class Scheduler implements TransportHandler {
       throw new SchedulerError('E_QUEUE_FULL', `more than ${this.maxQueued} requests waiting; refusing ${spec?.url}`);
     }
     const req = createRequest(spec, this.nextRequestId, this.clock.now(), this.urls);
+    if (spec.listed === true) this.listBurst = true;
     this.nextRequestId += 1;
     this.queued += 1;
     this.unsettled += 1;
@@ -212,6 +217,7 @@ export class Scheduler implements TransportHandler {
       o.protocol = 'h1';
       c.maxStreams = 1;
     }
+    this.noteHandshake(c.readyAt - c.openedAt);
     this.markDirty(o);
   }
 
@@ -612,8 +618,25 @@ export class Scheduler implements TransportHandler {
     this.send(c, target, false, now);
   }
 
+  /**
+   * The longest handshake this load has measured: where it is long, requests that wait for a
+   * handshaking https origin earn connections of their own (h2-windows.ts). Origins already
+   * waiting are looked at again when it first grows past the threshold.
+   */
+  private noteHandshake(ms: number): void {
+    const before = this.pathHandshakeMs;
+    if (before !== undefined && before >= ms) return;
+    this.pathHandshakeMs = ms;
+    const threshold = this.strategy.h2DemandMinHandshakeMs;
+    if (this.strategy.h2ConnectionsForDemand > 1 && ms >= threshold && (before === undefined || before < threshold)) {
+      for (const x of this.origins.values()) if (x.queue.size > 0 && x.protocol !== 'h1') this.markDirty(x);
+    }
+  }
+
   private openConnections(o: OriginState): void {
-    const want = connectionsToOpen(o, this.strategy);
+    // A revisit's learned list is already the whole path's burst at t = 0; extra windows opened
+    // into it once the first handshake is measured only add handshakes and losses (h2-windows.ts).
+    const want = connectionsToOpen(o, this.strategy, this.listBurst ? undefined : this.pathHandshakeMs);
     for (let i = 0; i < want; i++) this.open(o);
     o.warm = 0;
   }

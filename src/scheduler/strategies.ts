@@ -89,6 +89,15 @@ export interface Strategy {
    */
   h2ConnectionsOnStall: number;
   /**
+   * Connections an https origin may open for requests that wait while its connections are still
+   * handshaking, before ALPN has answered (h2-windows.ts): one congestion window each instead of
+   * all on one h2 connection. Only on a path where a handshake took `h2DemandMinHandshakeMs` or
+   * more. 1 = one connection until ALPN answers, as browsers do. @default 1
+   */
+  h2ConnectionsForDemand: number;
+  /** Least measured handshake (ms) for `h2ConnectionsForDemand` to apply. @default 10 */
+  h2DemandMinHandshakeMs: number;
+  /**
    * A framing order proof on first contact (order-probe.ts): when more requests wait for an
    * unproven HTTP/1.1 origin than it has connections, one `HEAD` is pipelined ahead of a `GET` of
    * the same URL — a swap of the two shows in the framing, whatever their types — and a clean
@@ -132,6 +141,8 @@ const base: Omit<Strategy, 'name'> = {
   earlyImports: false,
   pauseOnlyWhenLinkBusy: false,
   h2ConnectionsOnStall: 1,
+  h2ConnectionsForDemand: 1,
+  h2DemandMinHandshakeMs: 10,
   orderProbe: false,
   speculativeList: false,
   maxSpeculativeBytes: 2 * 1024 * 1024,
@@ -147,7 +158,7 @@ const PRESETS: Record<StrategyName, Strategy> = {
   /** P&M's GETLIST: one persistent connection per origin, the list pipelined on it, no priorities. */
   pipelined: { ...base, name: 'pipelined', maxConnectionsPerOrigin: 1, pipelining: true, maxPipelineDepth: 64 },
   /** Everything: pipelining over parallel persistent connections, priorities, pausing, HTTP/2 where offered. */
-  getlist: { ...base, name: 'getlist', pipelining: true, priorities: true, pauseLowPriority: true, http2: true, adaptConnectionsToPath: true, useOriginMemory: true, preconnect: true, earlyImports: true, pauseOnlyWhenLinkBusy: true, h2ConnectionsOnStall: 2, orderProbe: true, speculativeList: true },
+  getlist: { ...base, name: 'getlist', pipelining: true, priorities: true, pauseLowPriority: true, http2: true, adaptConnectionsToPath: true, useOriginMemory: true, preconnect: true, earlyImports: true, pauseOnlyWhenLinkBusy: true, h2ConnectionsOnStall: 2, h2ConnectionsForDemand: 6, orderProbe: true, speculativeList: true },
   /** One multiplexed HTTP/2 connection per origin that offers it; browser-style HTTP/1.1 elsewhere. */
   h2: { ...base, name: 'h2', http2: true, priorities: true },
 };
@@ -187,5 +198,7 @@ export function validateStrategy(s: Strategy): void {
   positiveInt(s, 'demoteMs', 0);
   positiveInt(s, 'probeSuccesses', 0);
   positiveInt(s, 'h2ConnectionsOnStall', 1);
+  positiveInt(s, 'h2ConnectionsForDemand', 1);
+  positiveInt(s, 'h2DemandMinHandshakeMs', 0);
   positiveInt(s, 'maxSpeculativeBytes', 0);
 }

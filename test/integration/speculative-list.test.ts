@@ -27,6 +27,8 @@ interface Site {
   html: string;
   /** Delay of the document's answer, ms. */
   documentDelayMs: number;
+  /** Answer `/favicon.ico` with this status instead of an image (a site without a favicon: 404). */
+  faviconStatus?: number;
   /** performance.now() when the last document answer was written. */
   documentAnsweredAt: number;
   close(): Promise<void>;
@@ -41,6 +43,7 @@ async function startSite(): Promise<Site> {
     return { body: bodyFor(req.path, SIZE), headers: { 'content-type': typeOf(req.path) } };
   });
   site.page = await startRawServer((req) => {
+    if (req.path === '/favicon.ico' && site.faviconStatus !== undefined) return { status: site.faviconStatus, body: Buffer.from('no icon'), headers: { 'content-type': 'text/plain' } };
     if (req.path !== '/') return { body: bodyFor(req.path, SIZE), headers: { 'content-type': typeOf(req.path) } };
     const delayMs = site.documentDelayMs;
     setTimeout(() => (site.documentAnsweredAt = performance.now()), delayMs);
@@ -137,6 +140,35 @@ describe('GETLIST on a revisit: the learned request list sent at once', () => {
     expect(rec(third, a)?.speculative).toBe('used');
     expect(rec(third, c)?.speculative).toBeUndefined();
     expect(third.speculativeUnused).toBe(0);
+  });
+
+  test.each([404, 410])('a missing favicon (%s) is asked for with the list, before the document is answered, once; another error status is left to parsing', async (status) => {
+    const memory = new InMemoryOriginMemory();
+    site.faviconStatus = status;
+    const icon = `${site.page.origin}/favicon.ico`;
+    const first = await load(site, memory);
+    expect(first.requests.find((r) => r.url === icon)?.status).toBe(status);
+    takeLog(site);
+    site.documentDelayMs = 300;
+    const revisit = await load(site, memory);
+    const log = takeLog(site);
+    expect(count(log, icon)).toBe(1);
+    expect((log.find((r) => r.url === icon) as WireRequest).at).toBeLessThan(site.documentAnsweredAt);
+    expect(revisit.requests.find((r) => r.url === icon)?.speculative).toBe('used');
+    expect(revisit.speculativeUnused).toBe(0);
+
+    // A favicon that failed otherwise (a server error) is not a fact about the page: not learned.
+    const other = new InMemoryOriginMemory();
+    site.faviconStatus = 503;
+    site.documentDelayMs = 0;
+    await load(site, other);
+    takeLog(site);
+    site.documentDelayMs = 300;
+    const again = await load(site, other);
+    const log2 = takeLog(site);
+    expect(count(log2, icon)).toBe(1);
+    expect((log2.find((r) => r.url === icon) as WireRequest).at).toBeGreaterThanOrEqual(site.documentAnsweredAt);
+    expect(again.requests.find((r) => r.url === icon)?.speculative).toBeUndefined();
   });
 
   test.each([

@@ -1,0 +1,85 @@
+import { InMemoryOriginMemory, Scheduler, strategy, type Strategy } from './index';
+import { FakeClock, FakeTransport } from '../../test/support/fake-transport';
+
+const S = 'https://s.test';
+const D = 'https://d.test';
+
+function setup(s: Strategy, memory?: InMemoryOriginMemory) {
+  const clock = new FakeClock();
+  const transport = new FakeTransport();
+  const scheduler = new Scheduler({ strategy: s, transport, clock, ...(memory ? { memory } : {}) });
+  const add = (url: string) => scheduler.enqueue({ url, priority: 'image', resourceType: 'image' });
+  const opened = (origin: string) => transport.opened.filter((c) => c.origin === origin).map((c) => c.id);
+  return { clock, transport, scheduler, add, opened };
+}
+
+describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
+  test('a remembered round trip alone opens nothing more at t = 0 (a whole learned list at once overflows a capped link); a handshake of this load does', () => {
+    const memory = new InMemoryOriginMemory();
+    memory.put({ origin: S, protocol: 'h2', rttMs: 100 });
+    const known = setup(strategy('getlist'), memory);
+    for (let i = 0; i < 8; i++) known.add(`${S}/i${i}`);
+    expect(known.opened(S)).toHaveLength(1);
+  });
+
+  test('a slow handshake measured on another origin opens windows for what waits on a handshaking one; a quick one does not', () => {
+    const run = (handshakeMs: number) => {
+      const t = setup(strategy('getlist'));
+      t.add(`${D}/doc`);
+      t.clock.advance(handshakeMs);
+      t.scheduler.connectionReady(1, { protocol: 'h2' });
+      for (let i = 0; i < 4; i++) t.add(`${S}/i${i}`);
+      return t.opened(S).length;
+    };
+    expect(run(200)).toBe(4);
+    expect(run(5)).toBe(1);
+  });
+
+  test('a learned list opens no windows when the first handshake is measured while it waits (the revisit\'s t = 0 burst already fills the path; session 21: real-news revisit at 10 Mbit/s 931 → 1,087 ms); the same demand unlisted does', () => {
+    const run = (listed: boolean) => {
+      const t = setup(strategy('getlist'));
+      t.add(`${D}/doc`);
+      for (let i = 0; i < 4; i++) t.scheduler.enqueue({ url: `${S}/i${i}`, priority: 'image', resourceType: 'image', listed });
+      expect(t.opened(S)).toHaveLength(1);
+      t.clock.advance(200);
+      t.scheduler.connectionReady(1, { protocol: 'h2' });
+      return t.opened(S).length;
+    };
+    expect(run(false)).toBe(4);
+    expect(run(true)).toBe(1);
+  });
+
+  test('the first connection up takes one stream while siblings opened with it connect; then the least loaded; a sibling opened a handshake later is not waited for', () => {
+    // The document's origin D (connection 1) took 200 ms to handshake: a slow path.
+    const slowPath = (s: Strategy) => {
+      const t = setup(s);
+      t.add(`${D}/doc`);
+      t.clock.advance(200);
+      t.scheduler.connectionReady(1, { protocol: 'h2' });
+      return t;
+    };
+    const t = slowPath(strategy('getlist', { h2ConnectionsForDemand: 3 }));
+    for (let i = 0; i < 3; i++) t.add(`${S}/i${i}`);
+    expect(t.opened(S)).toEqual([2, 3, 4]);
+    t.clock.advance(200);
+    t.scheduler.connectionReady(2, { protocol: 'h2' });
+    expect(t.transport.on(2).map((d) => d.request.path)).toEqual(['/i0']);
+    t.scheduler.connectionReady(3, { protocol: 'h2' });
+    expect(t.transport.on(3).map((d) => d.request.path)).toEqual(['/i1']);
+    t.scheduler.connectionReady(4, { protocol: 'h2' });
+    expect(t.transport.on(4).map((d) => d.request.path)).toEqual(['/i2']);
+    // All up: a burst goes to the least loaded, several at once.
+    for (let i = 3; i < 9; i++) t.add(`${S}/i${i}`);
+    expect([2, 3, 4].map((id) => t.transport.on(id).length)).toEqual([3, 3, 3]);
+
+    // A sibling opened later is a whole handshake away: the ready one does not wait for it.
+    const late = slowPath(strategy('getlist', { h2ConnectionsForDemand: 2 }));
+    late.add(`${S}/a`);
+    late.clock.advance(150);
+    late.add(`${S}/b`); // opens #3, 150 ms after #2
+    expect(late.opened(S)).toEqual([2, 3]);
+    late.clock.advance(50);
+    late.scheduler.connectionReady(2, { protocol: 'h2' });
+    expect(late.transport.on(2).map((d) => d.request.path)).toEqual(['/a', '/b']);
+  });
+});

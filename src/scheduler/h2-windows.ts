@@ -1,0 +1,60 @@
+import type { ConnState, OriginState } from './connection-state';
+import type { Strategy } from './strategies';
+
+/**
+ * More than one congestion window for an HTTP/2 origin (issue 14, first visit).
+ *
+ * One h2 connection starts from one initial window (10 segments, ≈ 14.5 kB) that at most doubles
+ * every round trip; six HTTP/1.1 connections start from six. The lower bound (bench/model/MODEL.md,
+ * family 3) lets a client use up to six windows per origin, and the real-shaped pages' traces showed
+ * where one window cost: real-shop's twelve images (184 kB) came on one h2 connection in five
+ * round trips (done 1,048 ms, bound 700), real-news' two sync scripts (149 kB) behind two
+ * stylesheets on one in four (950 ms, bound 700), and the `@import`ed sheet that names the page's
+ * backgrounds waited behind its sibling sheet's whole body on the same connection.
+ *
+ * So requests that wait for an https origin while its connections are still handshaking open
+ * connections of their own, up to `h2ConnectionsForDemand`, before ALPN has said h2 — by then a
+ * new connection would be a whole handshake late. Only where a handshake of this load took at
+ * least `h2DemandMinHandshakeMs`: an extra connection
+ * costs a TLS handshake's computation at both ends (a few ms) and buys round trips, which on a
+ * LAN or loopback are worth less. Demand that a ready connection absorbs opens nothing, so an
+ * origin found after the page's handshakes, or served quickly, keeps one connection as before.
+ * Browsers keep one h2 connection per origin; the `h2` strategy models them and keeps one.
+ */
+export function h2DemandLimit(o: OriginState, strategy: Strategy, pathHandshakeMs: number | undefined): number {
+  const most = strategy.h2ConnectionsForDemand;
+  // Not the remembered round trip (origin-recall.ts): opening every origin's windows at t = 0 for a
+  // revisit's whole learned list was 0.46 × browser at 100 ms with no cap, but at 10 Mbit/s that
+  // burst cost real-shop's revisit 751 → 924 ms (session 21): it needs a path-wide budget first.
+  // Nor once a learned list is queued (`RequestSpec.listed`; the scheduler passes no handshake):
+  // windows opened into that burst when the first handshake finished, a handshake after their
+  // siblings, carried nothing and cost real-news' revisit at 10 Mbit/s 931 → 1,087 ms (issue 14).
+  const slow = pathHandshakeMs ?? -Infinity;
+  if (most <= 1 || slow < strategy.h2DemandMinHandshakeMs) return 1;
+  if (strategy.adaptConnectionsToPath) {
+    // As for HTTP/1.1 (path-estimate.ts): more windows than the path holds only cause loss.
+    if (o.path.state === 'measuring') return Math.max(1, o.conns.length);
+    if (o.path.state === 'decided') return Math.max(1, Math.min(most, o.path.connectionCap));
+  }
+  return most;
+}
+
+/**
+ * Streams a ready h2 connection may carry while siblings opened together with it are still
+ * connecting: one. The burst found while they handshake is dealt one stream per connection in
+ * rank order, so the most urgent requests each start a window of their own (an `@import`ed sheet
+ * is not sent behind its sibling sheet's whole body), and the rest go to the least loaded once
+ * they are up. "Together": opened within a quarter of `c`'s own handshake of it, so about to be
+ * ready; one opened later (a whole handshake away) is not waited for. None such, or a handshake
+ * too quick for extra windows: no cap.
+ */
+export function h2StreamsWhileSiblingsConnect(c: ConnState, now: number, strategy: Strategy): number {
+  const handshake = (c.readyAt ?? now) - c.openedAt;
+  // Where handshakes are quick, extra windows are not wanted (h2DemandLimit): nothing to wait for.
+  if (strategy.h2ConnectionsForDemand <= 1 || handshake < strategy.h2DemandMinHandshakeMs) return Infinity;
+  const quarter = handshake / 4;
+  for (const k of c.origin.conns) {
+    if (k !== c && k.state === 'connecting' && Math.abs(k.openedAt - c.openedAt) <= quarter) return 1;
+  }
+  return Infinity;
+}
