@@ -41,6 +41,11 @@ export interface LearnedOrigin {
   bytes?: number;
   /** ms from navigation start to its last response end. */
   endMs?: number;
+  /**
+   * ms from the document's first byte to its first request sent, less that request's own DNS and
+   * connection time (as if its socket were open); absent when no response exposed its phases.
+   */
+  sentMs?: number;
 }
 
 /** What one load measured of its network path (path-sample.ts). */

@@ -1,54 +1,78 @@
 import type { LearnedEntry, LearnedOrigin } from './hint-types';
 
 /**
- * Which learned origins get the few preconnects (HintLimits.maxPreconnects), best first: the ones
- * the page fetched the most bytes from, then the one whose last response ended later, then the
- * first asked. What a warm connection buys is not one handshake's round trips but an open HTTP/2
- * session the browser's resource scheduler sees when the page's requests start: a request to an
- * origin with no such session yet is a "delayable" one Chromium holds back while render-blocking
- * requests are in flight (an inference from the timings below, not read in Chromium's source), and
- * on a page the bulk of whose bytes are images, those are the requests its completion waits on.
+ * An origin whose first request leaves this many round trips after the document's first byte or
+ * later, on the visit that sent it soonest and with its own DNS and connection time taken out, was
+ * held by the browser or inserted late by script — not waiting for a connection — and gets no
+ * preconnect. 3: more than a cold origin's own setup (DNS, TCP, TLS 1.3 ≈ 1 + 1 + 1 round trips),
+ * so a visit whose connection phases were not exposed cannot make an origin the parser asked for at
+ * once look deferred; below the ≈ 4.2 round trips almanac-median's async third-party scripts (tags,
+ * ads, analytics) were held with their sockets open at 100 ms.
+ */
+export const DEFERRED_SEND_RTTS = 3;
+
+/**
+ * Which learned origins get the few preconnects (HintLimits.maxPreconnects), best first: of the
+ * origins the page sends requests to at its start, the ones it fetched the most bytes from, then
+ * the one whose last response ended later, then the first asked. What a warm connection buys is
+ * not one handshake's round trips but an open HTTP/2 session the browser's resource scheduler sees
+ * when the page's requests start: a request to an origin with no such session yet is a "delayable"
+ * one Chromium holds back while render-blocking requests are in flight (an inference from the
+ * timings below, not read in Chromium's source), and on a page the bulk of whose bytes are images,
+ * those are the requests its completion waits on.
+ *
+ * An origin deferred even with its socket open (DEFERRED_SEND_RTTS: async and script-inserted
+ * third-party scripts, and what they fetch) is left out whatever its bytes: its requests wait on
+ * the browser's or the page's own order, not on a connection, and it is not the page's content.
+ * An origin no visit exposed send times for (no Timing-Allow-Origin, or no round trip measured)
+ * is not judged deferred: without evidence it keeps its place by bytes.
  *
  * Issue 15, almanac-median at 100 ms / 20 Mbit/s, 1-BDP queue, lean build, not bandwidth-bound
  * (session 21, 9 runs each): preconnecting static, social, fonts and the image origins img, cdn1,
  * cdn2 (1 018 kB of the page's images) finished in 1.87–1.90 s in every run so hinted, against
- * 1.92–3.53 s alone; the same list with tags, ads, analytics (script origins whose requests were
- * sent last — 960 ms after the document's first byte — but 206 kB of scripts besides ads' 265 kB
- * creative) in their place finished in 3.3–4.0 s. Ordering by first request (session 20) tied
- * these origins within 2 ms and picked the script ones. Open: this order itself picks img, cdn1,
- * ads, static, analytics, cdn2 there and measured 1.43 × alone (9 runs): ads and analytics — origins
- * of async scripts held ~440 ms even on a warm visit — cost what the image origins gain, so the
- * rule that leaves such origins out is still to be found and measured. A response whose size Resource Timing
- * does not expose (no Timing-Allow-Origin) counts as UNKNOWN_SIZE_BYTES (observe-visit.ts), so a
- * third-party image origin of many responses still ranks by how much it serves.
+ * 1.92–3.53 s alone, 0.61 × alone; the same list with tags, ads, analytics in their place, 1.18 ×;
+ * by bytes alone (img, cdn1, ads, static, analytics, cdn2) 1.43 ×. On the warm visit static, social,
+ * fonts, img, cdn1 sent their first request 12–20 ms after the document's first byte and cdn2 136 ms
+ * (≤ 1.3 round trips), tags, ads, analytics 435–443 ms (4.2–4.3). A response whose size Resource
+ * Timing does not expose counts as UNKNOWN_SIZE_BYTES (observe-visit.ts), so a third-party image
+ * origin of many responses still ranks by how much it serves.
  */
 export function rankedOrigins(entry: LearnedEntry, min: number): LearnedOrigin[] {
-  return recurringOrigins(entry, min).sort((a, b) => (b.bytes ?? 0) - (a.bytes ?? 0) || (b.endMs ?? 0) - (a.endMs ?? 0) || a.atMs - b.atMs);
+  return recurringOrigins(entry, min)
+    .filter((o) => !(o.sentRtts >= DEFERRED_SEND_RTTS))
+    .map(({ sentRtts: _, ...o }) => o)
+    .sort((a, b) => (b.bytes ?? 0) - (a.bytes ?? 0) || (b.endMs ?? 0) - (a.endMs ?? 0) || a.atMs - b.atMs);
 }
 
-/** Origins seen in at least `min` visits, with medians over those visits; critical when any visit found them so. */
-function recurringOrigins(entry: LearnedEntry, min: number): LearnedOrigin[] {
-  const counts = new Map<string, { o: LearnedOrigin; n: number; at: number[]; end: number[]; bytes: number[] }>();
+/**
+ * Origins seen in at least `min` visits, with medians over those visits; critical when any visit
+ * found them so; `sentRtts` the soonest any visit that measured its round trip sent the first
+ * request after the document's first byte, in that visit's round trips (Infinity-free: NaN when none did).
+ */
+function recurringOrigins(entry: LearnedEntry, min: number): Array<LearnedOrigin & { sentRtts: number }> {
+  const counts = new Map<string, { o: LearnedOrigin; n: number; at: number[]; end: number[]; bytes: number[]; sent: number[] }>();
   for (const v of entry.visits) {
+    const rtt = v.path?.rttMs;
     const once = new Set<string>();
     for (const o of v.origins) {
       const id = `${o.crossorigin ?? ''} ${o.origin}`;
       if (once.has(id)) continue;
       once.add(id);
-      const c = counts.get(id) ?? { o, n: 0, at: [], end: [], bytes: [] };
+      const c = counts.get(id) ?? { o, n: 0, at: [], end: [], bytes: [], sent: [] };
       if (o.critical) c.o = { ...c.o, critical: true };
       c.n++;
       c.at.push(o.atMs);
       if (o.endMs !== undefined) c.end.push(o.endMs);
       if (o.bytes !== undefined) c.bytes.push(o.bytes);
+      if (o.sentMs !== undefined && rtt !== undefined && rtt > 0) c.sent.push(o.sentMs / rtt);
       counts.set(id, c);
     }
   }
   return [...counts.values()]
     .filter((c) => c.n >= min)
     .map((c) => {
-      const { bytes: _, endMs: __, ...o } = c.o;
-      return { ...o, atMs: median(c.at), ...(c.end.length > 0 ? { endMs: median(c.end) } : {}), ...(c.bytes.length > 0 ? { bytes: median(c.bytes) } : {}) };
+      const { bytes: _, endMs: __, sentMs: ___, ...o } = c.o;
+      return { ...o, sentRtts: c.sent.length > 0 ? Math.min(...c.sent) : NaN, atMs: median(c.at), ...(c.end.length > 0 ? { endMs: median(c.end) } : {}), ...(c.bytes.length > 0 ? { bytes: median(c.bytes) } : {}) };
     });
 }
 
