@@ -3,6 +3,7 @@ import type { PageRecord, TimingEntry } from '../page/model/page-record';
 import { hintsFor } from './hint-list';
 import { CHROMIUM_HINT_LIMITS as L, type PathSample } from './hint-types';
 import { createLearnedState, recordVisit } from './learned-state';
+import { learnedStateFromJson, learnedStateToJson } from './learned-state-json';
 import { observeVisit } from './observe-visit';
 import { DEFERRED_SEND_RTTS, rankedOrigins } from './origin-rank';
 import { UNKNOWN_SIZE_BYTES } from './path-sample';
@@ -133,6 +134,13 @@ describe('issue 15: preconnects go to the origins the page sends to at its start
     for (const h of HOSTS) expect(warm.origins.find((o) => host(o.origin) === h)?.sentMs).toBe(Math.round(sentAfterFirstByte(WARM, h)));
   });
 
+  test('what the rule reads is stored: read back from storage, the state picks the same list', () => {
+    const state = learn([COLD, WARM], FAR);
+    const back = learnedStateFromJson(JSON.parse(JSON.stringify(learnedStateToJson(state))));
+    expect(back.entries.get(PAGE)!.visits[1]!.origins.find((o) => host(o.origin) === 'tags')?.sentMs).toBe(Math.round(sentAfterFirstByte(WARM, 'tags')));
+    expect(hintsFor(back.entries, PAGE, L).preconnects).toEqual(hintsFor(state.entries, PAGE, L).preconnects);
+  });
+
   test('from cold visits only, an origin held there too is left out; one warm visit that sends it at once brings it back', () => {
     // cdn2's first request left 577 ms (5.6 round trips) after the first byte on the cold visit, 136 ms on the warm one.
     expect(sentAfterFirstByte(COLD, 'cdn2') / FAR.rttMs).toBeGreaterThan(DEFERRED_SEND_RTTS);
@@ -143,6 +151,22 @@ describe('issue 15: preconnects go to the origins the page sends to at its start
   test('the threshold is in the visit’s own round trips: on a path of 4 × the round trip nothing here is deferred, and the order is by bytes alone', () => {
     const slow = { ...FAR, rttMs: 4 * FAR.rttMs };
     expect(preconnects([COLD, WARM], slow)).toEqual(['img', 'cdn1', 'ads', 'static', 'analytics', 'cdn2']);
+  });
+
+  test('a request’s own DNS and connection time is not counted as held: a cold visit whose waits were all connections judges every origin early', () => {
+    // Each request's wait from asked to sent spent on DNS and its connection (phases exposed).
+    const page = leanRecord(COLD, 1_000_000);
+    page.timings = page.timings.map((t) => ({ ...t, domainLookupStart: t.startTime, domainLookupEnd: t.startTime + 5, connectStart: t.startTime + 5, connectEnd: t.requestStart }));
+    page.requests = leanRequests(page);
+    const visit = observeVisit(page, L);
+    for (const h of HOSTS) {
+      const asked = Math.min(...COLD.rows.filter(([short]) => short.startsWith(`${h} `)).map((r) => r[2]));
+      expect(visit.origins.find((o) => host(o.origin) === h)?.sentMs).toBe(Math.round(Math.max(0, asked - COLD.nav[1])));
+    }
+    const state = createLearnedState();
+    recordVisit(state, { ...visit, path: FAR }, L);
+    recordVisit(state, { ...visit, at: visit.at + 1, path: FAR }, L);
+    expect(hintsFor(state.entries, PAGE, L).preconnects.map((p) => host(p.href))).toEqual(['img', 'cdn1', 'ads', 'static', 'analytics', 'cdn2']);
   });
 
   test('on a bandwidth-bound path only the origins of the render-blocking bytes, still by bytes, still without the deferred ones', () => {
