@@ -42,10 +42,10 @@ export interface LearnedOrigin {
   /** ms from navigation start to its last response end. */
   endMs?: number;
   /**
-   * ms from the document's first byte to its first request sent, less that request's own DNS and
-   * connection time (as if its socket were open); absent when no response exposed its phases.
+   * ms the first request the page asked of it waited between asked for and sent, less that
+   * request's own DNS and connection time (held with its socket open); absent when its phases were not exposed.
    */
-  sentMs?: number;
+  heldMs?: number;
 }
 
 /** What one load measured of its network path (path-sample.ts). */

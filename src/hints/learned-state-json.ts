@@ -80,7 +80,7 @@ function toOrigin(v: unknown): LearnedOrigin | undefined {
     ...(v.critical === true ? { critical: true as const } : {}),
     ...(isNumber(v.bytes) && v.bytes >= 0 ? { bytes: v.bytes } : {}),
     ...(isNumber(v.endMs) ? { endMs: v.endMs } : {}),
-    ...(isNumber(v.sentMs) && v.sentMs >= 0 ? { sentMs: v.sentMs } : {}),
+    ...(isNumber(v.heldMs) && v.heldMs >= 0 ? { heldMs: v.heldMs } : {}),
   };
 }
 

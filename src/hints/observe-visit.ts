@@ -46,7 +46,7 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
     const crossorigin = as === 'font' ? 'anonymous' : undefined;
     const critical = (r.type === 'stylesheet' || r.type === 'script') && page.domContentLoadedAt !== undefined && r.startedAt < page.domContentLoadedAt;
     const t = timings.get(r.url);
-    if (origin && origin !== documentOrigin) addOrigin(origins, origin, crossorigin, atMs, critical, t, page.navigation?.responseStart);
+    if (origin && origin !== documentOrigin) addOrigin(origins, origin, crossorigin, atMs, critical, t);
     if (!as || resources.has(r.url)) continue;
     const d = discoveries.get(r.url);
     // Icons are fetched by the browser when it wants (headless Chromium sometimes never does):
@@ -142,19 +142,19 @@ function usable(r: ObservedRequest): boolean {
  * Resource Timing entry its bytes (a response whose size is not exposed — no Timing-Allow-Origin,
  * no entry — counted as UNKNOWN_SIZE_BYTES, as a preload of it is) and its last response end
  * (exposed either way) — what origin-rank.ts ranks preconnects by — and, where its phases are
- * exposed, when it was sent after the document's first byte (`firstByteMs`, the navigation's
- * responseStart on the same clock) less its own DNS and connection time: when it would have left
- * on an open socket, what origin-rank.ts leaves deferred origins out by.
+ * exposed, how long the first request the page asked of it waited between being asked for and
+ * sent, less its own DNS and connection time: what the browser held it for with its socket open,
+ * what origin-rank.ts leaves deferred origins out by.
  */
-function addOrigin(origins: Map<string, LearnedOrigin>, origin: string, crossorigin: 'anonymous' | undefined, atMs: number, critical: boolean, t?: TimingEntry, firstByteMs?: number): void {
+function addOrigin(origins: Map<string, LearnedOrigin>, origin: string, crossorigin: 'anonymous' | undefined, atMs: number, critical: boolean, t?: TimingEntry): void {
   const key = `${crossorigin ?? ''} ${origin}`;
   const seen = origins.get(key);
   const isCritical = critical || seen?.critical === true;
   const bytes = (seen?.bytes ?? 0) + (t && !t.restricted ? t.encodedBodySize || t.transferSize : UNKNOWN_SIZE_BYTES);
   const endMs = t && t.responseEnd > 0 ? Math.max(Math.round(t.responseEnd), seen?.endMs ?? 0) : seen?.endMs;
   const setupMs = t && t.domainLookupStart > 0 && t.connectEnd > t.domainLookupStart ? t.connectEnd - t.domainLookupStart : 0;
-  const sent = t && !t.restricted && t.requestStart > 0 && firstByteMs !== undefined && firstByteMs > 0 ? Math.max(0, Math.round(t.requestStart - setupMs - firstByteMs)) : undefined;
-  const sentMs = sent === undefined ? seen?.sentMs : Math.min(sent, seen?.sentMs ?? sent);
+  const held = t && !t.restricted && t.requestStart > 0 ? Math.max(0, Math.round(t.requestStart - setupMs - t.startTime)) : undefined;
+  const heldMs = seen === undefined || atMs < seen.atMs ? held : seen.heldMs;
   origins.set(key, {
     origin,
     ...(crossorigin ? { crossorigin } : {}),
@@ -162,7 +162,7 @@ function addOrigin(origins: Map<string, LearnedOrigin>, origin: string, crossori
     ...(isCritical ? { critical: true as const } : {}),
     ...(bytes > 0 ? { bytes } : {}),
     ...(endMs !== undefined ? { endMs } : {}),
-    ...(sentMs !== undefined ? { sentMs } : {}),
+    ...(heldMs !== undefined ? { heldMs } : {}),
   });
 }
 

@@ -5,7 +5,7 @@ import { CHROMIUM_HINT_LIMITS as L, type PathSample } from './hint-types';
 import { createLearnedState, recordVisit } from './learned-state';
 import { learnedStateFromJson, learnedStateToJson } from './learned-state-json';
 import { observeVisit } from './observe-visit';
-import { DEFERRED_SEND_RTTS, rankedOrigins } from './origin-rank';
+import { HELD_RTTS, rankedOrigins } from './origin-rank';
 import { UNKNOWN_SIZE_BYTES } from './path-sample';
 
 /**
@@ -99,9 +99,10 @@ function preconnects(shapes: ReadonlyArray<typeof COLD>, path: PathSample): stri
   return hintsFor(learn(shapes, path).entries, PAGE, L).preconnects.map((p) => host(p.href));
 }
 
-/** ms from the document's first byte to `host`'s first request sent in `shape` (the records' own clock). */
-function sentAfterFirstByte(shape: typeof COLD, h: string): number {
-  return Math.min(...shape.rows.filter(([short]) => short.startsWith(`${h} `)).map((r) => r[3])) - shape.nav[1];
+/** ms `host`'s first-asked request in `shape` waited between asked for (startTime) and sent (requestStart): the records' own clock. */
+function heldOf(shape: typeof COLD, h: string): number {
+  const first = shape.rows.filter(([short]) => short.startsWith(`${h} `)).sort((a, b) => a[2] - b[2])[0]!;
+  return first[3] - first[2];
 }
 const HOSTS = ['static', 'fonts', 'social', 'tags', 'ads', 'analytics', 'img', 'cdn1', 'cdn2'];
 
@@ -109,8 +110,8 @@ describe('issue 15: preconnects go to the origins the page sends to at its start
   test('almanac-median, far fast path: the image origins, not the deferred script ones, get warm connections (lean build, session 21: this set 0.61 × alone, with tags, ads, analytics 1.18 ×, by bytes alone 1.43 ×)', () => {
     const list = preconnects([COLD, WARM], FAR);
     // img 496 kB, cdn1 424 kB, static 258 kB, cdn2 98 kB, social 66 kB, fonts 6 kB; ads 391 kB,
-    // analytics 177 kB, tags 14 kB left out: sent 435–443 ms (4.2–4.3 round trips) after the
-    // document's first byte on the warm visit, the others 12–136 ms.
+    // analytics 177 kB, tags 14 kB left out: held 427–434 ms (4.2 round trips) between asked for
+    // and sent on the warm visit, the others 4–125 ms.
     expect(list).toEqual(['img', 'cdn1', 'static', 'cdn2', 'social', 'fonts']);
     // Session 21's x2 set, the one measured at 0.61.
     expect([...list].sort()).toEqual(['cdn1', 'cdn2', 'fonts', 'img', 'social', 'static']);
@@ -118,32 +119,32 @@ describe('issue 15: preconnects go to the origins the page sends to at its start
     expect(list).not.toEqual(expect.arrayContaining(['ads']));
     expect(list).not.toEqual(expect.arrayContaining(['analytics']));
     expect(list).not.toEqual(expect.arrayContaining(['tags']));
-    // The same whichever visit comes first: the visit that sent soonest judges.
+    // The same whichever visit comes first: the visit that held it least judges.
     expect(preconnects([WARM, COLD], FAR)).toEqual(list);
   });
 
-  test('each origin sent within DEFERRED_SEND_RTTS of the first byte ranks by its bytes; the observer is the records’ own times and sizes', () => {
+  test('each origin held less than HELD_RTTS ranks by its bytes; the observer is the records’ own times and sizes', () => {
     const state = learn([COLD, WARM], FAR);
     const bytesOf = (h: string) => COLD.rows.filter(([short]) => short.startsWith(`${h} `)).reduce((n, r) => n + r[5], 0);
-    const early = (h: string) => Math.min(sentAfterFirstByte(COLD, h), sentAfterFirstByte(WARM, h)) < DEFERRED_SEND_RTTS * FAR.rttMs;
+    const early = (h: string) => Math.min(heldOf(COLD, h), heldOf(WARM, h)) < HELD_RTTS * FAR.rttMs;
     const expected = HOSTS.filter(early).sort((a, b) => bytesOf(b) - bytesOf(a)).slice(0, L.maxPreconnects);
     expect(HOSTS.filter((h) => !early(h)).sort()).toEqual(['ads', 'analytics', 'tags']);
     expect(hintsFor(state.entries, PAGE, L).preconnects.map((p) => host(p.href))).toEqual(expected);
-    // What the visit stored is that clock: the warm visit's send times, ms after the first byte.
+    // What the visit stored is that clock: the warm visit's holds.
     const warm = state.entries.get(PAGE)!.visits[1]!;
-    for (const h of HOSTS) expect(warm.origins.find((o) => host(o.origin) === h)?.sentMs).toBe(Math.round(sentAfterFirstByte(WARM, h)));
+    for (const h of HOSTS) expect(warm.origins.find((o) => host(o.origin) === h)?.heldMs).toBe(Math.round(heldOf(WARM, h)));
   });
 
   test('what the rule reads is stored: read back from storage, the state picks the same list', () => {
     const state = learn([COLD, WARM], FAR);
     const back = learnedStateFromJson(JSON.parse(JSON.stringify(learnedStateToJson(state))));
-    expect(back.entries.get(PAGE)!.visits[1]!.origins.find((o) => host(o.origin) === 'tags')?.sentMs).toBe(Math.round(sentAfterFirstByte(WARM, 'tags')));
+    expect(back.entries.get(PAGE)!.visits[1]!.origins.find((o) => host(o.origin) === 'tags')?.heldMs).toBe(Math.round(heldOf(WARM, 'tags')));
     expect(hintsFor(back.entries, PAGE, L).preconnects).toEqual(hintsFor(state.entries, PAGE, L).preconnects);
   });
 
   test('from cold visits only, an origin held there too is left out; one warm visit that sends it at once brings it back', () => {
-    // cdn2's first request left 577 ms (5.6 round trips) after the first byte on the cold visit, 136 ms on the warm one.
-    expect(sentAfterFirstByte(COLD, 'cdn2') / FAR.rttMs).toBeGreaterThan(DEFERRED_SEND_RTTS);
+    // cdn2's first request was held 567 ms (5.5 round trips) on the cold visit, no phases exposed, 125 ms on the warm one.
+    expect(heldOf(COLD, 'cdn2') / FAR.rttMs).toBeGreaterThan(HELD_RTTS);
     expect(preconnects([COLD, COLD], FAR)).toEqual(['img', 'cdn1', 'static', 'social', 'fonts']);
     expect(preconnects([COLD, COLD, WARM], FAR)).toEqual(['img', 'cdn1', 'static', 'cdn2', 'social', 'fonts']);
   });
@@ -153,23 +154,20 @@ describe('issue 15: preconnects go to the origins the page sends to at its start
     expect(preconnects([COLD, WARM], slow)).toEqual(['img', 'cdn1', 'ads', 'static', 'analytics', 'cdn2']);
   });
 
-  test('a request’s own DNS and connection time is not counted as held: a cold visit whose waits were all connections judges every origin early', () => {
+  test('a request’s own DNS and connection time is not counted as held: a cold visit whose waits were all connections judges no origin held', () => {
     // Each request's wait from asked to sent spent on DNS and its connection (phases exposed).
     const page = leanRecord(COLD, 1_000_000);
     page.timings = page.timings.map((t) => ({ ...t, domainLookupStart: t.startTime, domainLookupEnd: t.startTime + 5, connectStart: t.startTime + 5, connectEnd: t.requestStart }));
     page.requests = leanRequests(page);
     const visit = observeVisit(page, L);
-    for (const h of HOSTS) {
-      const asked = Math.min(...COLD.rows.filter(([short]) => short.startsWith(`${h} `)).map((r) => r[2]));
-      expect(visit.origins.find((o) => host(o.origin) === h)?.sentMs).toBe(Math.round(Math.max(0, asked - COLD.nav[1])));
-    }
+    for (const h of HOSTS) expect(visit.origins.find((o) => host(o.origin) === h)?.heldMs).toBe(0);
     const state = createLearnedState();
     recordVisit(state, { ...visit, path: FAR }, L);
     recordVisit(state, { ...visit, at: visit.at + 1, path: FAR }, L);
     expect(hintsFor(state.entries, PAGE, L).preconnects.map((p) => host(p.href))).toEqual(['img', 'cdn1', 'ads', 'static', 'analytics', 'cdn2']);
   });
 
-  test('on a bandwidth-bound path only the origins of the render-blocking bytes, still by bytes, still without the deferred ones', () => {
+  test('on a bandwidth-bound path only the origins of the render-blocking bytes, still by bytes, still without the held ones', () => {
     const bound: PathSample = { criticalBytes: 744_000, deliveryBytesPerMs: 625, rttMs: 43, method: 3 };
     const state = learn([COLD, WARM], bound);
     // tags, ads, analytics served scripts asked for before DOMContentLoaded (critical), but were held.
@@ -178,13 +176,13 @@ describe('issue 15: preconnects go to the origins the page sends to at its start
     expect(hintsFor(state.entries, PAGE, L).preconnects.map((p) => host(p.href))).toEqual(['static', 'social', 'fonts']);
   });
 
-  test('an origin whose sizes and phases are not exposed (no Timing-Allow-Origin) ranks by its responses counted as UNKNOWN_SIZE_BYTES each, and is not judged deferred', () => {
+  test('an origin whose sizes and phases are not exposed (no Timing-Allow-Origin) ranks by its responses counted as UNKNOWN_SIZE_BYTES each, and is not judged held', () => {
     const restricted = (shape: typeof COLD): typeof COLD => ({ ...shape, rows: shape.rows.map((r) => (r[0].startsWith('img ') ? ([...r.slice(0, 5), -1] as Row) : r)) });
     // img's 2 responses here (the folded rows) read 2 × 32 768 = 65 536 B: just below social's
     // 66 085, above fonts' 6 008 — counted as nothing it would rank last.
     const entry = learn([restricted(COLD), restricted(WARM)], FAR).entries.get(PAGE)!;
     expect(entry.visits[0]!.origins.find((o) => host(o.origin) === 'img')?.bytes).toBe(2 * UNKNOWN_SIZE_BYTES);
-    expect(entry.visits[1]!.origins.find((o) => host(o.origin) === 'img')?.sentMs).toBeUndefined();
+    expect(entry.visits[1]!.origins.find((o) => host(o.origin) === 'img')?.heldMs).toBeUndefined();
     expect(rankedOrigins(entry, L.minRecurrence).map((o) => host(o.origin))).toEqual(['cdn1', 'static', 'cdn2', 'social', 'img', 'fonts']);
   });
 });
