@@ -35,7 +35,9 @@ export const HELD_RTTS = 3;
  * 1.92–3.53 s alone, 0.61 × alone; the same list with tags, ads, analytics in their place, 1.18 ×;
  * by bytes alone (img, cdn1, ads, static, analytics, cdn2) 1.43 ×. Every origin was first asked for
  * within 3 ms; on the warm visit the browser sent static's, social's, fonts', img's and cdn1's
- * first request 4–9 ms later, cdn2's 125 ms (1.2 round trips), tags', ads' and analytics' 427–434 ms (4.2). A response whose size Resource
+ * first request 4–9 ms later, cdn2's 125 ms (1.2 round trips), tags', ads' and analytics' 427–434 ms
+ * (4.2). With them left out (task N2, 9 runs): cdn1, img, static, cdn2, social, fonts in the 6 runs
+ * judged not bound, 0.64 × alone [0.59–1.62], getlist 1.88–2.21 s in all 6. A response whose size Resource
  * Timing does not expose counts as UNKNOWN_SIZE_BYTES (observe-visit.ts), so a third-party image
  * origin of many responses still ranks by how much it serves.
  */
