@@ -1,4 +1,5 @@
-import type { HintLimits, HintList, LearnedEntry, LearnedOrigin, LearnedResource, PathVerdict, PreconnectHint, PreloadHint } from './hint-types';
+import type { HintLimits, HintList, LearnedEntry, LearnedResource, PathVerdict, PreconnectHint, PreloadHint } from './hint-types';
+import { rankedOrigins } from './origin-rank';
 import { pathVerdict, UNKNOWN_SIZE_BYTES } from './path-sample';
 import { pageKey, templateKey } from './site-template';
 
@@ -10,6 +11,7 @@ import { pageKey, templateKey } from './site-template';
  * in the exact form the consuming request takes; scripts are never preloaded (a classic/module
  * or credentials mismatch would fetch them twice). Ranking: fonts, style sheets, images in the
  * first viewport (largest first), then other images in the order the page asked for them.
+ * Preconnects: the origins a warm connection saves most (origin-rank.ts).
  *
  * Where visits measured the path (path-sample.ts; the page's own visits judge, else its
  * template's), a preload the first paint does not wait for may only take the bytes the link would
@@ -54,7 +56,7 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
       if (r.as === 'font') fonts++;
       preloads.push(toPreload(r));
     }
-    for (const o of recurringOrigins(entry, limits.minRecurrence)) {
+    for (const o of rankedOrigins(entry, limits.minRecurrence)) {
       const id = `${o.crossorigin ?? ''} ${o.origin}`;
       if (preconnects.length >= limits.maxPreconnects || o.origin === documentOrigin || seenPreconnect.has(id)) continue;
       if (path?.bandwidthBound && !o.critical) continue;
@@ -104,28 +106,6 @@ function recurring(entry: LearnedEntry, min: number): LearnedResource[] {
   return [...counts.values()].filter((c) => c.n >= min && c.late >= min && c.r.as !== 'script').map((c) => c.r);
 }
 
-/** Origins seen in at least `min` visits, by median first request; critical when any visit found them so. */
-function recurringOrigins(entry: LearnedEntry, min: number): LearnedOrigin[] {
-  const counts = new Map<string, { o: LearnedOrigin; n: number; at: number[] }>();
-  for (const v of entry.visits) {
-    const once = new Set<string>();
-    for (const o of v.origins) {
-      const id = `${o.crossorigin ?? ''} ${o.origin}`;
-      if (once.has(id)) continue;
-      once.add(id);
-      const c = counts.get(id) ?? { o, n: 0, at: [] };
-      if (o.critical) c.o = { ...c.o, critical: true };
-      c.n++;
-      c.at.push(o.atMs);
-      counts.set(id, c);
-    }
-  }
-  return [...counts.values()]
-    .filter((c) => c.n >= min)
-    .map((c) => ({ ...c.o, atMs: median(c.at) }))
-    .sort((a, b) => a.atMs - b.atMs);
-}
-
 function rankResources(resources: LearnedResource[]): LearnedResource[] {
   const rank = (r: LearnedResource) => (r.as === 'font' ? 0 : r.as === 'style' ? 1 : r.inViewport ? 2 : 3);
   return [...resources].sort((a, b) => rank(a) - rank(b) || (rank(a) === 2 ? b.size - a.size : a.atMs - b.atMs));
@@ -140,11 +120,6 @@ function toPreload(r: LearnedResource): PreloadHint {
     ...(r.type ? { type: r.type } : {}),
     ...(r.as === 'image' && !r.inViewport ? { fetchpriority: 'low' as const } : {}),
   };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor((s.length - 1) / 2)] ?? 0;
 }
 
 function originOf(url: string): string {

@@ -37,6 +37,15 @@ export interface LearnedOrigin {
   atMs: number;
   /** It served a style sheet or script the page asked for before DOMContentLoaded: on the way to first paint. */
   critical?: true;
+  /** Encoded body bytes of its responses (those whose size was exposed); absent in visits learned before. */
+  bytes?: number;
+  /** ms from navigation start to its last response end. */
+  endMs?: number;
+  /**
+   * ms the first request the page asked of it waited between asked for and sent, less that
+   * request's own DNS and connection time (held with its socket open); absent when its phases were not exposed.
+   */
+  heldMs?: number;
 }
 
 /** What one load measured of its network path (path-sample.ts). */

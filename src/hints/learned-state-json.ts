@@ -73,7 +73,15 @@ function toPath(v: unknown): PathSample | undefined {
 
 function toOrigin(v: unknown): LearnedOrigin | undefined {
   if (!isObject(v) || !isUrl(v.origin) || !isNumber(v.atMs)) return undefined;
-  return { origin: v.origin, ...(v.crossorigin === 'anonymous' ? { crossorigin: 'anonymous' as const } : {}), atMs: v.atMs, ...(v.critical === true ? { critical: true as const } : {}) };
+  return {
+    origin: v.origin,
+    ...(v.crossorigin === 'anonymous' ? { crossorigin: 'anonymous' as const } : {}),
+    atMs: v.atMs,
+    ...(v.critical === true ? { critical: true as const } : {}),
+    ...(isNumber(v.bytes) && v.bytes >= 0 ? { bytes: v.bytes } : {}),
+    ...(isNumber(v.endMs) ? { endMs: v.endMs } : {}),
+    ...(isNumber(v.heldMs) && v.heldMs >= 0 ? { heldMs: v.heldMs } : {}),
+  };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -5,7 +5,7 @@ import { hintsFor } from './hint-list';
 import { CHROMIUM_HINT_LIMITS as L, type PathSample } from './hint-types';
 import { createLearnedState, recordVisit } from './learned-state';
 import { observeVisit } from './observe-visit';
-import { PATH_SAMPLE_METHOD } from './path-sample';
+import { PATH_SAMPLE_METHOD, UNKNOWN_SIZE_BYTES } from './path-sample';
 
 /**
  * Lean capture learns from records rebuilt from Resource Timing (lean-requests.ts). These records
@@ -112,7 +112,8 @@ describe('lean learning: what Resource Timing does not show', () => {
     page.requests = leanRequests(page);
     const v = observeVisit(page, L);
     expect(v.resources.filter((r) => r.url.startsWith(CDN)).map((r) => r.url)).toEqual([`${CDN}/bg/bg-0.gif`, `${CDN}/bg/bg-1.gif`]);
-    expect(v.origins.find((o) => o.origin === CDN)).toEqual({ origin: CDN, atMs: 1500 });
+    // Its two backgrounds' sizes are not exposed: each counted as a preload of it is (UNKNOWN_SIZE_BYTES).
+    expect(v.origins.find((o) => o.origin === CDN)).toEqual({ origin: CDN, atMs: 1500, bytes: 2 * UNKNOWN_SIZE_BYTES });
   });
 
   test('with same-origin sheets only, a scanned background without an entry was never fetched: not learned', () => {

@@ -1,7 +1,7 @@
 import type { Discovery, ObservedRequest, PageRecord, TimingEntry } from '../page/model/page-record';
 import type { HintAs, LearnedOrigin, LearnedResource, Visit } from './hint-types';
 import { withoutFragment } from '../page/model/site-rules';
-import { pathSampleOf } from './path-sample';
+import { pathSampleOf, UNKNOWN_SIZE_BYTES } from './path-sample';
 
 /**
  * What one page load teaches, read off its `PageRecord`: the top frame's successful GET
@@ -45,9 +45,9 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
     const as = AS_BY_TYPE[r.type];
     const crossorigin = as === 'font' ? 'anonymous' : undefined;
     const critical = (r.type === 'stylesheet' || r.type === 'script') && page.domContentLoadedAt !== undefined && r.startedAt < page.domContentLoadedAt;
-    if (origin && origin !== documentOrigin) addOrigin(origins, origin, crossorigin, atMs, critical);
-    if (!as || resources.has(r.url)) continue;
     const t = timings.get(r.url);
+    if (origin && origin !== documentOrigin) addOrigin(origins, origin, crossorigin, atMs, critical, t);
+    if (!as || resources.has(r.url)) continue;
     const d = discoveries.get(r.url);
     // Icons are fetched by the browser when it wants (headless Chromium sometimes never does):
     // a preload of one can be a request the page would not have made.
@@ -137,11 +137,33 @@ function usable(r: ObservedRequest): boolean {
   return r.frameId === 0 && r.type !== 'main_frame' && r.method === 'GET' && r.error === undefined && (r.statusCode === undefined || (r.statusCode >= 200 && r.statusCode < 300)) && /^https?:/.test(r.url);
 }
 
-function addOrigin(origins: Map<string, LearnedOrigin>, origin: string, crossorigin: 'anonymous' | undefined, atMs: number, critical: boolean): void {
+/**
+ * One request to `origin` joins what the visit knows of it: first asked, critical, and from its
+ * Resource Timing entry its bytes (a response whose size is not exposed — no Timing-Allow-Origin,
+ * no entry — counted as UNKNOWN_SIZE_BYTES, as a preload of it is) and its last response end
+ * (exposed either way) — what origin-rank.ts ranks preconnects by — and, where its phases are
+ * exposed, how long the first request the page asked of it waited between being asked for and
+ * sent, less its own DNS and connection time: what the browser held it for with its socket open,
+ * what origin-rank.ts leaves deferred origins out by.
+ */
+function addOrigin(origins: Map<string, LearnedOrigin>, origin: string, crossorigin: 'anonymous' | undefined, atMs: number, critical: boolean, t?: TimingEntry): void {
   const key = `${crossorigin ?? ''} ${origin}`;
   const seen = origins.get(key);
   const isCritical = critical || seen?.critical === true;
-  origins.set(key, { origin, ...(crossorigin ? { crossorigin } : {}), atMs: Math.min(atMs, seen?.atMs ?? atMs), ...(isCritical ? { critical: true as const } : {}) });
+  const bytes = (seen?.bytes ?? 0) + (t && !t.restricted ? t.encodedBodySize || t.transferSize : UNKNOWN_SIZE_BYTES);
+  const endMs = t && t.responseEnd > 0 ? Math.max(Math.round(t.responseEnd), seen?.endMs ?? 0) : seen?.endMs;
+  const setupMs = t && t.domainLookupStart > 0 && t.connectEnd > t.domainLookupStart ? t.connectEnd - t.domainLookupStart : 0;
+  const held = t && !t.restricted && t.requestStart > 0 ? Math.max(0, Math.round(t.requestStart - setupMs - t.startTime)) : undefined;
+  const heldMs = seen === undefined || atMs < seen.atMs ? held : seen.heldMs;
+  origins.set(key, {
+    origin,
+    ...(crossorigin ? { crossorigin } : {}),
+    atMs: Math.min(atMs, seen?.atMs ?? atMs),
+    ...(isCritical ? { critical: true as const } : {}),
+    ...(bytes > 0 ? { bytes } : {}),
+    ...(endMs !== undefined ? { endMs } : {}),
+    ...(heldMs !== undefined ? { heldMs } : {}),
+  });
 }
 
 function typeOf(as: HintAs, url: string): string | undefined {

@@ -1,0 +1,86 @@
+import type { LearnedEntry, LearnedOrigin } from './hint-types';
+
+/**
+ * An origin whose first request the page asked of it waited this many round trips or more between
+ * asked for and sent — on the visit that held it least, its own DNS and connection time taken out —
+ * was held by the browser with its socket open (async third-party scripts, which Chromium sends
+ * after the page's own requests), not waiting for a connection, and gets no preconnect. Measured
+ * from the request's own asking, not from the document's first byte, so an origin found late by a
+ * dependency (a font named in a style sheet, a script-inserted one) and sent at once is not counted
+ * deferred. 3: more than a cold origin's own setup (DNS, TCP, TLS 1.3 ≈ 1 + 1 + 1 round trips), so
+ * a visit whose connection phases were not exposed cannot make an origin look held; below the
+ * ≈ 4.2 round trips almanac-median's tags, ads and analytics were held with their sockets open at 100 ms.
+ */
+export const HELD_RTTS = 3;
+
+/**
+ * Which learned origins get the few preconnects (HintLimits.maxPreconnects), best first: of the
+ * origins whose requests the browser sends as soon as asked, the ones it fetched the most bytes from, then
+ * the one whose last response ended later, then the first asked. What a warm connection buys is
+ * not one handshake's round trips but an open HTTP/2 session the browser's resource scheduler sees
+ * when the page's requests start: a request to an origin with no such session yet is a "delayable"
+ * one Chromium holds back while render-blocking requests are in flight (an inference from the
+ * timings below, not read in Chromium's source), and on a page the bulk of whose bytes are images,
+ * those are the requests its completion waits on.
+ *
+ * An origin the browser held even with its socket open (HELD_RTTS: async third-party scripts,
+ * and with them what they fetch) is left out whatever its bytes: its requests wait on the
+ * browser's own order, not on a connection, and it is not the page's content. An origin no visit
+ * exposed phases for (no Timing-Allow-Origin, or no round trip measured) is not judged held:
+ * without evidence it keeps its place by bytes.
+ *
+ * Issue 15, almanac-median at 100 ms / 20 Mbit/s, 1-BDP queue, lean build, not bandwidth-bound
+ * (session 21, 9 runs each): preconnecting static, social, fonts and the image origins img, cdn1,
+ * cdn2 (1 018 kB of the page's images) finished in 1.87–1.90 s in every run so hinted, against
+ * 1.92–3.53 s alone, 0.61 × alone; the same list with tags, ads, analytics in their place, 1.18 ×;
+ * by bytes alone (img, cdn1, ads, static, analytics, cdn2) 1.43 ×. Every origin was first asked for
+ * within 3 ms; on the warm visit the browser sent static's, social's, fonts', img's and cdn1's
+ * first request 4–9 ms later, cdn2's 125 ms (1.2 round trips), tags', ads' and analytics' 427–434 ms
+ * (4.2). With them left out (task N2, 9 runs): cdn1, img, static, cdn2, social, fonts in the 6 runs
+ * judged not bound, 0.64 × alone [0.59–1.62], getlist 1.88–2.21 s in all 6. A response whose size Resource
+ * Timing does not expose counts as UNKNOWN_SIZE_BYTES (observe-visit.ts), so a third-party image
+ * origin of many responses still ranks by how much it serves.
+ */
+export function rankedOrigins(entry: LearnedEntry, min: number): LearnedOrigin[] {
+  return recurringOrigins(entry, min)
+    .filter((o) => !(o.heldRtts >= HELD_RTTS))
+    .map(({ heldRtts: _, ...o }) => o)
+    .sort((a, b) => (b.bytes ?? 0) - (a.bytes ?? 0) || (b.endMs ?? 0) - (a.endMs ?? 0) || a.atMs - b.atMs);
+}
+
+/**
+ * Origins seen in at least `min` visits, with medians over those visits; critical when any visit
+ * found them so; `heldRtts` the least any visit that measured its round trip held the first
+ * request asked of it, in that visit's round trips (NaN when none exposed it).
+ */
+function recurringOrigins(entry: LearnedEntry, min: number): Array<LearnedOrigin & { heldRtts: number }> {
+  const counts = new Map<string, { o: LearnedOrigin; n: number; at: number[]; end: number[]; bytes: number[]; held: number[] }>();
+  for (const v of entry.visits) {
+    const rtt = v.path?.rttMs;
+    const once = new Set<string>();
+    for (const o of v.origins) {
+      const id = `${o.crossorigin ?? ''} ${o.origin}`;
+      if (once.has(id)) continue;
+      once.add(id);
+      const c = counts.get(id) ?? { o, n: 0, at: [], end: [], bytes: [], held: [] };
+      if (o.critical) c.o = { ...c.o, critical: true };
+      c.n++;
+      c.at.push(o.atMs);
+      if (o.endMs !== undefined) c.end.push(o.endMs);
+      if (o.bytes !== undefined) c.bytes.push(o.bytes);
+      if (o.heldMs !== undefined && rtt !== undefined && rtt > 0) c.held.push(o.heldMs / rtt);
+      counts.set(id, c);
+    }
+  }
+  return [...counts.values()]
+    .filter((c) => c.n >= min)
+    .map((c) => {
+      const { bytes: _, endMs: __, heldMs: ___, ...o } = c.o;
+      return { ...o, heldRtts: c.held.length > 0 ? Math.min(...c.held) : NaN, atMs: median(c.at), ...(c.end.length > 0 ? { endMs: median(c.end) } : {}), ...(c.bytes.length > 0 ? { bytes: median(c.bytes) } : {}) };
+    });
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)] ?? 0;
+}
