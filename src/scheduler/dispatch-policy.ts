@@ -120,7 +120,7 @@ export function pickConnection(o: OriginState, req: ScheduledRequest, strategy: 
  * Connections to open now: enough for the demand ready connections could not absorb (each
  * waiting request may become the first on a new connection), less those already handshaking,
  * within the origin's limit. Speculative: a request goes to whichever connection is ready first.
- * `pathHandshakeMs`: the longest handshake this load has measured (h2-windows.ts).
+ * `pathHandshakeMs`: the quickest handshake this load has measured (h2-windows.ts).
  */
 export function connectionsToOpen(o: OriginState, strategy: Strategy, pathHandshakeMs?: number): number {
   const demand = o.queue.size + o.retries.size;

@@ -107,7 +107,7 @@ export class Scheduler implements TransportHandler {
   private readonly idleWaiters: Array<() => void> = [];
   private nextRequestId = 1;
   private nextConnId = 1;
-  /** The longest handshake measured so far, ms (`noteHandshake`). */
+  /** The quickest handshake measured so far this load, ms (`noteHandshake`). */
   private pathHandshakeMs: number | undefined;
   /** A learned list was enqueued (`RequestSpec.listed`): no HTTP/2 windows for demand this load. */
   private listBurst = false;
@@ -619,16 +619,18 @@ export class Scheduler implements TransportHandler {
   }
 
   /**
-   * The longest handshake this load has measured: where it is long, requests that wait for a
-   * handshaking https origin earn connections of their own (h2-windows.ts). Origins already
-   * waiting are looked at again when it first grows past the threshold.
+   * The quickest handshake this load has measured: where even it is long, the path is far, and
+   * requests that wait for a handshaking https origin earn connections of their own
+   * (h2-windows.ts). The quickest, not the longest: one handshake slowed by the machine (a TLS
+   * handshake on a busy 2-core loopback took over 10 ms in CI and opened 31 connections to 10
+   * origins) must not make a near path look far. Origins already waiting are looked at again when
+   * the first measured handshake is past the threshold; a later, quicker one only turns it off.
    */
   private noteHandshake(ms: number): void {
     const before = this.pathHandshakeMs;
-    if (before !== undefined && before >= ms) return;
+    if (before !== undefined && before <= ms) return;
     this.pathHandshakeMs = ms;
-    const threshold = this.strategy.h2DemandMinHandshakeMs;
-    if (this.strategy.h2ConnectionsForDemand > 1 && ms >= threshold && (before === undefined || before < threshold)) {
+    if (before === undefined && this.strategy.h2ConnectionsForDemand > 1 && ms >= this.strategy.h2DemandMinHandshakeMs) {
       for (const x of this.origins.values()) if (x.queue.size > 0 && x.protocol !== 'h1') this.markDirty(x);
     }
   }

@@ -95,7 +95,7 @@ export interface Strategy {
    * more. 1 = one connection until ALPN answers, as browsers do. @default 1
    */
   h2ConnectionsForDemand: number;
-  /** Least measured handshake (ms) for `h2ConnectionsForDemand` to apply. @default 10 */
+  /** The quickest handshake of the load (ms, connection opened to ready) must take this long for `h2ConnectionsForDemand` to apply: two round trips of a 15 ms path, more than a busy machine's loopback TLS. @default 30 */
   h2DemandMinHandshakeMs: number;
   /**
    * A framing order proof on first contact (order-probe.ts): when more requests wait for an
@@ -142,7 +142,7 @@ const base: Omit<Strategy, 'name'> = {
   pauseOnlyWhenLinkBusy: false,
   h2ConnectionsOnStall: 1,
   h2ConnectionsForDemand: 1,
-  h2DemandMinHandshakeMs: 10,
+  h2DemandMinHandshakeMs: 30,
   orderProbe: false,
   speculativeList: false,
   maxSpeculativeBytes: 2 * 1024 * 1024,

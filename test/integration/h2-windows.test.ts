@@ -10,7 +10,7 @@ import { startHttp2Server } from '../support/tls-servers';
  * More than one congestion window for an HTTP/2 origin (src/scheduler/h2-windows.ts), read off the
  * image server's own log: how many sessions it accepted, which stream each carried, in which order.
  * The page and its images are on two h2 origins, each behind a relay that delays every chunk
- * 15 ms each way (a 30 ms round trip on loopback), so the document's handshake is slow and the
+ * 30 ms each way (a 60 ms round trip on loopback, past h2DemandMinHandshakeMs), so the document's handshake is slow and the
  * images are found while the image origin's first connection is still handshaking.
  */
 
@@ -56,7 +56,7 @@ async function startSite(oneWayMs: number) {
   };
 }
 
-async function load(s: Strategy, oneWayMs = 15) {
+async function load(s: Strategy, oneWayMs = 30) {
   const site = await startSite(oneWayMs);
   try {
     const run = await loadPage({ url: site.url, strategy: s, transport: { ca: testCert().cert } });
