@@ -15,7 +15,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { BenchRunError } from '../run/bench-run-error';
 import { CHROMIUM_PATH, launchInNamespace } from '../run/chromium-contender';
 import { CHROMIUM_QUIET_FLAGS } from '../run/chromium-flags';
-import { measureLoad, type LoadTab, type OverheadLoad, type OverheadTab } from './overhead-load';
+import { tabbedLoader, type LoadTab, type OverheadLoad, type OverheadTab } from './overhead-load';
 
 export type { OverheadLoad, OverheadTab } from './overhead-load';
 
@@ -99,19 +99,7 @@ export async function launchOverheadBrowser(options: OverheadBrowserOptions): Pr
     };
     return { page, counters };
   };
-  let warm: LoadTab | undefined;
-  const load = async (url: string, tab: OverheadTab = 'fresh'): Promise<OverheadLoad> => {
-    if (tab === 'warm') {
-      warm ??= await openTab();
-      return measureLoad(warm, url, { settleMs: options.settleMs, pid: browser.process()?.pid });
-    }
-    const fresh = await openTab();
-    try {
-      return await measureLoad(fresh, url, { settleMs: options.settleMs, pid: browser.process()?.pid });
-    } finally {
-      await fresh.page.close().catch(() => undefined);
-    }
-  };
+  const load = tabbedLoader(openTab, () => ({ settleMs: options.settleMs, pid: browser.process()?.pid }));
 
   return {
     withExtension: options.withExtension,

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { BenchRunError } from '../run/bench-run-error';
 import { EXTENSION_DIR, GETLIST_BIN, type OverheadBrowser, type OverheadBrowserOptions } from './overhead-browser';
-import { measureLoad, type LoadTab, type OverheadLoad, type OverheadTab } from './overhead-load';
+import { tabbedLoader, type LoadTab } from './overhead-load';
 
 export const FIREFOX_PATH = '/usr/bin/firefox-esr';
 
@@ -66,20 +66,7 @@ export async function launchOverheadFirefox(options: Omit<OverheadBrowserOptions
     await page.setCacheEnabled(false);
     return { page };
   };
-  let warm: LoadTab | undefined;
-  const load = async (url: string, tab: OverheadTab = 'fresh'): Promise<OverheadLoad> => {
-    const o = { settleMs: options.settleMs, pid: browser.process()?.pid };
-    if (tab === 'warm') {
-      warm ??= await openTab();
-      return measureLoad(warm, url, o);
-    }
-    const fresh = await openTab();
-    try {
-      return await measureLoad(fresh, url, o);
-    } finally {
-      await fresh.page.close().catch(() => undefined);
-    }
-  };
+  const load = tabbedLoader(openTab, () => ({ settleMs: options.settleMs, pid: browser.process()?.pid }));
 
   return {
     withExtension: options.withExtension,

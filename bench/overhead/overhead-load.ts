@@ -78,3 +78,23 @@ export async function measureLoad(tab: LoadTab, url: string, o: LoadOptions): Pr
   const delta = (key: 'scriptMs' | 'taskMs', end: typeof after) => (before !== undefined && end !== undefined ? counterDelta(before[key], end[key]) : Number.NaN);
   return { ...nav, scriptMs: delta('scriptMs', after), scriptAtLoadMs: delta('scriptMs', atLoad), taskMs: delta('taskMs', after), cpuAtLoad, cpu };
 }
+
+/**
+ * A browser's `load(url, tab)`: `warm` navigates one long-lived tab (opened on first use), `fresh`
+ * opens a tab for the load and closes it after.
+ */
+export function tabbedLoader(openTab: () => Promise<LoadTab>, options: () => LoadOptions): (url: string, tab?: OverheadTab) => Promise<OverheadLoad> {
+  let warm: LoadTab | undefined;
+  return async (url, tab = 'fresh') => {
+    if (tab === 'warm') {
+      warm ??= await openTab();
+      return measureLoad(warm, url, options());
+    }
+    const fresh = await openTab();
+    try {
+      return await measureLoad(fresh, url, options());
+    } finally {
+      await fresh.page.close().catch(() => undefined);
+    }
+  };
+}

@@ -13,6 +13,16 @@ function setup(s: Strategy, memory?: InMemoryOriginMemory) {
   return { clock, transport, scheduler, add, opened };
 }
 
+/** Connections S opens for 4 waiting images once D's handshake, the load's only one, took `handshakeMs`. */
+function openedAfterHandshake(handshakeMs: number): number {
+  const t = setup(strategy('getlist'));
+  t.add(`${D}/doc`);
+  t.clock.advance(handshakeMs);
+  t.scheduler.connectionReady(1, { protocol: 'h2' });
+  for (let i = 0; i < 4; i++) t.add(`${S}/i${i}`);
+  return t.opened(S).length;
+}
+
 describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
   test('a remembered round trip alone opens nothing more at t = 0 (a whole learned list at once overflows a capped link); a handshake of this load does', () => {
     const memory = new InMemoryOriginMemory();
@@ -23,16 +33,8 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
   });
 
   test('a slow handshake measured on another origin opens windows for what waits on a handshaking one; a quick one does not', () => {
-    const run = (handshakeMs: number) => {
-      const t = setup(strategy('getlist'));
-      t.add(`${D}/doc`);
-      t.clock.advance(handshakeMs);
-      t.scheduler.connectionReady(1, { protocol: 'h2' });
-      for (let i = 0; i < 4; i++) t.add(`${S}/i${i}`);
-      return t.opened(S).length;
-    };
-    expect(run(200)).toBe(4);
-    expect(run(5)).toBe(1);
+    expect(openedAfterHandshake(200)).toBe(4);
+    expect(openedAfterHandshake(5)).toBe(1);
   });
 
   test('the quickest handshake of the load judges the path: one slowed by a busy machine after a quick one opens nothing more (CI: loopback TLS past 10 ms opened 31 connections to 10 origins)', () => {
@@ -47,16 +49,8 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
     for (let i = 0; i < 4; i++) t.add(`${S}/i${i}`);
     expect(t.opened(S)).toHaveLength(1);
     // The threshold itself: a quickest handshake of 29 ms keeps one connection, 30 ms opens more.
-    const run = (handshakeMs: number) => {
-      const u = setup(strategy('getlist'));
-      u.add(`${D}/doc`);
-      u.clock.advance(handshakeMs);
-      u.scheduler.connectionReady(1, { protocol: 'h2' });
-      for (let i = 0; i < 4; i++) u.add(`${S}/i${i}`);
-      return u.opened(S).length;
-    };
-    expect(run(29)).toBe(1);
-    expect(run(30)).toBe(4);
+    expect(openedAfterHandshake(29)).toBe(1);
+    expect(openedAfterHandshake(30)).toBe(4);
   });
 
   test('a learned list opens no windows when the first handshake is measured while it waits (the revisit\'s t = 0 burst already fills the path; session 21: real-news revisit at 10 Mbit/s 931 → 1,087 ms); the same demand unlisted does', () => {
