@@ -1,6 +1,7 @@
 import type { PageRecord } from '../page/model/page-record';
 import type { Hint, HintList, LearnedEntry } from './hint-types';
 import { completeOf } from './observe-visit';
+import { median } from '../stats/median';
 
 /**
  * What became of one load's hints, for the popup.
@@ -76,11 +77,6 @@ export function hintOutcome(applied: HintList, page: PageRecord, entries: readon
   };
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-}
 
 function originOf(url: string): string {
   try {

@@ -80,6 +80,7 @@ function recurringOrigins(entry: LearnedEntry, min: number): Array<LearnedOrigin
     });
 }
 
+/** The lower median: a value some visit observed (src/stats/median averages the middle two). */
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor((s.length - 1) / 2)] ?? 0;
