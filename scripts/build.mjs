@@ -88,11 +88,6 @@ for (const [from, to] of assets) {
   if (existsSync(from)) copyFileSync(from, join(EXT, to));
   else missing.push(from);
 }
-if (benchOff.split(',').includes('content')) {
-  const manifest = JSON.parse(readFileSync(join(EXT, 'manifest.json'), 'utf8'));
-  delete manifest.content_scripts;
-  writeFileSync(join(EXT, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-}
 if (process.env.GETLIST_BENCH_DETAILED === '1') {
   // Bench only (bench/overhead.ts `detailed`): Detailed capture's optional permissions held from
   // install, as after a grant and a Chromium restart — the state a user who turned it on runs in.

@@ -3,10 +3,11 @@
  * by the background when the top frame's load has completed (`webNavigation.onCompleted`), not
  * declared in the manifest. Declared at `document_idle`, Chromium ran it between DOMContentLoaded
  * and `load` on a short page, so the page's load waited for its parse and first run
- * (bench/overhead.ts, session 20). What must see the load as it happens — the mutation records and
- * Resource Timing entries with their times — is `content-start.js` at `document_start`
- * (early-records.ts); `content.js` takes its records over in the same isolated world, so the
- * discovery times are the ones taken during the load.
+ * (bench/overhead.ts, session 20). In Detailed capture, `content-start.js` at `document_start`
+ * (early-records.ts, registered by early-recorder.ts) sees the load as it happens — the mutation
+ * records and Resource Timing entries with their times — and `content.js` takes its records over in
+ * the same isolated world. In lean capture nothing runs before `load`: `content.js` starts the same
+ * observers then, and discovery times come from the browser's own request starts.
  *
  * Invariant: one injection per top-level document (Chromium: addressed by `documentId`, so a tab
  * that navigated meanwhile does not get it in its next document; content.js also ignores a second run).

@@ -13,6 +13,8 @@ import { captureModeOf, detailedPermissions, isFirefox } from '../platform/detai
 import { reloadOnCaptureChange } from './capture-reload';
 import { injectMainContentAfterLoad } from './content-injection';
 import { pushHintsOnCommit } from './hint-push';
+import { syncEarlyRecorder } from './early-recorder';
+import { SITE_ORIGINS } from '../../src/page/model/site-rules';
 
 /**
  * The background (Chrome: service worker; Firefox: event page): the composition root. Everything
@@ -74,6 +76,10 @@ if (!benchOff('content')) {
     onCompleted: (listener) => browser.webNavigation.onCompleted.addListener(listener, { url: [{ schemes: ['http', 'https'] }] }),
     executeScript: (injection) => browser.scripting.executeScript(injection),
   });
+}
+// The document_start recorder: registered in Detailed capture only (early-recorder.ts says why).
+if (!benchOff('content')) {
+  void syncEarlyRecorder(browser.scripting, capture, SITE_ORIGINS).catch((err: unknown) => console.warn(`getlist: early recorder not synced: ${String(err)}`));
 }
 // Firefox: a grant or revocation reloads the extension so its listeners match. Chromium: a reload
 // does not change its request proxy (detailed-capture.ts); the change applies when Chromium restarts.

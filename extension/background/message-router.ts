@@ -60,7 +60,7 @@ export function createMessageRouter(deps: RouterDeps): (message: unknown, sender
 
 async function applyContent(store: PageStore, message: ContentMessage, tabId: number, url: string | undefined): Promise<void> {
   if (message.type === 'discoveries') await store.update((s) => discoveriesReported(s, tabId, url, message.items), 'dirty');
-  else await store.update((s) => timingsReported(s, tabId, url, message.entries, message.navigation));
+  else await store.update((s) => timingsReported(s, tabId, url, message.entries, message.navigation, message.bufferFull));
 }
 
 function dispatch<T extends UiRequest['type']>(handlers: UiHandlers, request: Extract<UiRequest, { type: T }>): Promise<UiResponse> {

@@ -2,9 +2,11 @@
  * What the content script must catch from `document_start`, and nothing more: the parser's
  * insertions (MutationObserver records with their delivery time and phase) and the Resource Timing
  * entries (a buffered PerformanceObserver, so entries past the page's 250-entry buffer are kept).
- * This is the whole of `content-start.js`, so the script the page waits for before it parses is a
- * few KB; the classification, mapping and messaging (`content.js`) are injected by the
- * background after `load` (content-injection.ts) and take these records over (same extension, same isolated world).
+ * This is the whole of `content-start.js`, registered in Detailed capture only (early-recorder.ts:
+ * any script at `document_start` costs the page milliseconds); the classification, mapping and
+ * messaging (`content.js`) are injected by the background after `load` (content-injection.ts) and
+ * take these records over (same extension, same isolated world), or, without them, start the same
+ * observers then (`fromStart` false).
  *
  * Invariant: the observers' callbacks only push; the consumer's hooks run after the push.
  */
@@ -20,6 +22,8 @@ export interface Pending {
 }
 
 export interface EarlyRecords {
+  /** Started while the document was still loading (`document_start`); false when started after it. */
+  fromStart: boolean;
   pending: Pending[];
   /** Resource Timing entries read out of `lists` so far (readEntries). */
   entries: PerformanceResourceTiming[];
@@ -40,17 +44,25 @@ const WATCHED_ATTRIBUTES = ['src', 'srcset', 'href', 'style', 'data', 'poster', 
 /** Where the start script leaves the records for the main script: one isolated world, one global. */
 const KEY = '__getlistEarlyRecords';
 
-export function startEarlyRecords(doc: Document): EarlyRecords {
+/** Which observers to start: both in every normal build; a bench-only build may leave one out (bench-switches.ts). */
+export interface EarlyParts {
+  mutations: boolean;
+  timings: boolean;
+}
+
+export function startEarlyRecords(doc: Document, parts: EarlyParts = { mutations: true, timings: true }): EarlyRecords {
   let dcl = doc.readyState !== 'loading';
   if (!dcl) doc.addEventListener('DOMContentLoaded', () => (dcl = true), { once: true });
   const mo = new MutationObserver((records) => {
     early.pending.push({ atMs: performance.now(), late: dcl, records, next: 0 });
     early.onMutations?.();
   });
-  const early: EarlyRecords = { pending: [], entries: [], lists: [], stopMutations: () => mo.disconnect() };
-  mo.observe(doc, { childList: true, subtree: true, attributes: true, attributeFilter: WATCHED_ATTRIBUTES });
-  if (doc.documentElement) early.pending.push({ atMs: performance.now(), late: dcl, records: [doc.documentElement], next: 0 });
-  try {
+  const early: EarlyRecords = { fromStart: !dcl, pending: [], entries: [], lists: [], stopMutations: () => mo.disconnect() };
+  if (parts.mutations) {
+    mo.observe(doc, { childList: true, subtree: true, attributes: true, attributeFilter: WATCHED_ATTRIBUTES });
+    if (doc.documentElement) early.pending.push({ atMs: performance.now(), late: dcl, records: [doc.documentElement], next: 0 });
+  }
+  if (parts.timings) try {
     new PerformanceObserver((list) => {
       early.lists.push(list);
       early.onEntries?.();

@@ -2,7 +2,8 @@
  * Content script (top frame, injected by the background once the page's load has completed,
  * extension/background/content-injection.ts): reports the page's inlined resources as the DOM
  * gained them, and its Resource Timing after `load`, from the records `content-start.js`
- * (early-records.ts) kept since `document_start`. Everything it sends is a `ContentMessage`;
+ * (early-records.ts) kept since `document_start` in Detailed capture, or from what the document
+ * holds at `load` in lean capture (early-recorder.ts). Everything it sends is a `ContentMessage`;
  * classification and timing mapping are the pure helpers in src/page. Nothing runs on the page's
  * critical path: the observers only keep what they are given, this script is parsed after `load`,
  * and the work happens in idle time after `load` (bench/overhead.ts measures what is left).
@@ -21,6 +22,12 @@ const TIMINGS_DELAY_MS = 300;
 const TIMINGS_THROTTLE_MS = 1000;
 /** The background accepts at most 5000 items per message; stay well below. */
 const MAX_PER_MESSAGE = 1000;
+/**
+ * The Resource Timing buffer's size unless the page changes it (`setResourceTimingBufferSize`):
+ * 250 in the spec, Chromium and Firefox. A buffer holding exactly this many when an observer that
+ * started after `load` reads it has, in all likelihood, dropped what came after.
+ */
+const DEFAULT_RESOURCE_TIMING_BUFFER = 250;
 
 /** Set in the isolated world by the first run: a second injection into the same document does nothing. */
 const STARTED_KEY = '__getlistMainStarted';
@@ -40,9 +47,10 @@ function main(): void {
 }
 
 /**
- * Sends the resource entries the buffered PerformanceObserver started at document_start collected
- * (entries past the page's Resource Timing buffer, 250 by default, are not lost) after `load`,
- * then the new ones whenever more arrive (throttled).
+ * Sends the resource entries the buffered PerformanceObserver collected after `load`, then the new
+ * ones whenever more arrive (throttled). Started at document_start (Detailed capture), it kept the
+ * entries past the page's Resource Timing buffer (250 by default); started after `load`, it has the
+ * buffer only, and says so when the buffer was full (`bufferFull`).
  */
 function watchTimings(early: EarlyRecords, afterLoad: () => void): void {
   const entries = early.entries;
@@ -59,9 +67,16 @@ function watchTimings(early: EarlyRecords, afterLoad: () => void): void {
     const origin = location.origin;
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
     const mapped = fresh.filter((e) => isHttpEntry(e.name)).map((e) => toTimingEntry(e, origin));
+    const bufferFull = !early.fromStart && performance.getEntriesByType('resource').length === DEFAULT_RESOURCE_TIMING_BUFFER;
     // Only the entries not sent yet (the background keeps what it has); the navigation timing each time.
     for (let i = 0; i === 0 || i < mapped.length; i += MAX_PER_MESSAGE) {
-      send({ channel: 'content', type: 'timings', entries: mapped.slice(i, i + MAX_PER_MESSAGE), ...(nav ? { navigation: { ...toNavigationTiming(nav), timeOrigin: Math.round(performance.timeOrigin) } } : {}) });
+      send({
+        channel: 'content',
+        type: 'timings',
+        entries: mapped.slice(i, i + MAX_PER_MESSAGE),
+        ...(nav ? { navigation: { ...toNavigationTiming(nav), timeOrigin: Math.round(performance.timeOrigin) } } : {}),
+        ...(bufferFull ? { bufferFull } : {}),
+      });
     }
   };
   const schedule = () => {

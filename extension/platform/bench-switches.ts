@@ -21,7 +21,7 @@ export const BENCH_PIECES = {
   discovery: 'content-script discovery',
   /** The content script's Resource Timing observer and report. */
   timings: 'content-script Resource Timing',
-  /** The content scripts themselves: the manifest declares none (build.mjs) and the background injects none (no content.js, no hint push). */
+  /** The content scripts themselves: the background injects none (no content.js, no hint push) and registers no early recorder. */
   content: 'content script injected at all',
 } as const;
 

@@ -70,10 +70,14 @@ export function observedMetrics(page: PageRecord): HTMLElement[] {
  */
 export function leanCaptureNote(page: PageRecord): HTMLElement | null {
   if (page.capture !== 'lean') return null;
+  const full = page.timingsBufferFull === true;
   return h(
     'p',
-    { class: 'note', 'data-testid': 'lean-capture' },
-    'Lean capture (the page’s own Resource and Navigation Timing). Not exposed — turn on Detailed capture: per-request headers (the HAR has none), server IP addresses, failed requests, redirect hops. ',
+    { class: 'note', 'data-testid': 'lean-capture', 'data-buffer-full': String(full) },
+    full
+      ? `The page’s Resource Timing buffer was full (${page.timings.length} entries, the browser’s limit unless the page raises it): its later requests are missing from every figure above. `
+      : '',
+    'Lean capture (the page’s own Resource and Navigation Timing, read after load; discovery times are the browser’s own request starts). Not exposed — turn on Detailed capture: per-request headers (the HAR has none), server IP addresses, failed requests, redirect hops, requests past a full Resource Timing buffer, when each element was inserted. ',
     detailedCaptureButton(browser.permissions, browser.runtime.getURL('')),
   );
 }

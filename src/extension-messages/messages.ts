@@ -12,7 +12,14 @@ import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from '../pa
  */
 export type ContentMessage =
   | { channel: 'content'; type: 'discoveries'; items: Discovery[] }
-  | { channel: 'content'; type: 'timings'; entries: TimingEntry[]; navigation?: NavigationTiming };
+  | {
+      channel: 'content';
+      type: 'timings';
+      entries: TimingEntry[];
+      navigation?: NavigationTiming;
+      /** The page's Resource Timing buffer was full before the script could observe it (PageRecord.timingsBufferFull). */
+      bufferFull?: boolean;
+    };
 
 /** A document's learned hints, pushed into it at commit (hint-push.ts): null when it gets none (or they go by DNR header). */
 export interface ContentHintsReply {

@@ -32,7 +32,14 @@ export function parseContentMessage(value: unknown): ContentMessage {
   if (m.type === 'discoveries') return { channel: 'content', type: 'discoveries', items: list(m.items, 'items').map(discovery) };
   if (m.type === 'timings') {
     const entries = list(m.entries, 'entries').map(timing);
-    return m.navigation === undefined ? { channel: 'content', type: 'timings', entries } : { channel: 'content', type: 'timings', entries, navigation: navigation(m.navigation) };
+    const bufferFull = m.bufferFull === undefined ? undefined : boolean(m.bufferFull, 'bufferFull');
+    return {
+      channel: 'content',
+      type: 'timings',
+      entries,
+      ...(m.navigation === undefined ? {} : { navigation: navigation(m.navigation) }),
+      ...(bufferFull ? { bufferFull } : {}),
+    };
   }
   // No content script asks for hints any more (the background pushes them, hint-push.ts): an older
   // content script's `hints` request gets this error, which it ignores.

@@ -14,6 +14,7 @@ import { documentShown, expectAgreement, h2Certificate, observeConnections } fro
 import { countOf, openPopupForTab, waitForText } from './harness/popup';
 import { registerHost } from './harness/register-host';
 import { loadTestPage, missingRequests } from './harness/site-load';
+import { BUFFER_PAGE_IMAGES, imageTimings, loadBufferPage, RESOURCE_TIMING_BUFFER, registeredScripts } from './harness/recorder-checks';
 import { TempDirs } from './harness/temp-dirs';
 import { isFromHost, startSite, type Site } from './site/site-server';
 
@@ -64,6 +65,36 @@ function suite(name: Name, launch: (dirs: TempDirs, extensionDir: string, spkiHa
       // The browser's record and the servers' log: the same URLs, none the servers did not see.
       expect([...new Set(record.requests.map((r) => r.url))].sort()).toEqual([...load.served].sort());
       expect(record.requests.every((r) => r.requestId.startsWith('rt:') && r.ip === undefined && r.requestHeaders === undefined)).toBe(true);
+      // 24 images fit the page's Resource Timing buffer: nothing is said to be missing.
+      expect(record.timingsBufferFull).toBeUndefined();
+      // Nothing ran before load to time insertions: every discovery of a fetched image is its request's own start.
+      const withDiscoveries = (await waitForPage(query, tabId, (p) => p.discoveries.filter((d) => d.tag === 'img').length >= 24, '24 image discoveries')).page as PageRecord;
+      const started = new Map(withDiscoveries.timings.map((t) => [t.name, t.startTime]));
+      const images = withDiscoveries.discoveries.filter((d) => d.tag === 'img');
+      expect(images.length).toBe(24);
+      for (const d of images) expect({ url: d.url, atMs: d.atMs, source: d.atSource }).toEqual({ url: d.url, atMs: started.get(d.url), source: 'resource-timing' });
+      await load.tab.close();
+    }, 40_000);
+
+    test('no script runs at document_start: the extension has registered none and declares none', async () => {
+      if (!launched) throw new Error(`${name} did not start`);
+      expect(await registeredScripts(query)).toEqual([]);
+    });
+
+    test('buffer-full.html (300 images): the record holds the 250 entries of the full buffer, says so, and the popup tells the user', async () => {
+      if (!launched) throw new Error(`${name} did not start`);
+      const { load, record, images } = await loadBufferPage(launched.browser, query, site, false);
+      // The servers saw every image; the page's buffer kept the first 250 to end, and lean capture has no other source.
+      expect(images.length).toBe(BUFFER_PAGE_IMAGES);
+      expect(imageTimings(record).length).toBe(RESOURCE_TIMING_BUFFER);
+      expect(record.timingsBufferFull).toBe(true);
+      const tabId = await findTabId(query, load.url);
+      const { page: popup, errors } = await openPopupForTab(launched.browser, launched.extensionOrigin, tabId);
+      const note = await waitForText(popup, '[data-testid=lean-capture]', (t) => t.includes('buffer was full'), 'the full-buffer note');
+      expect(note).toContain(`Resource Timing buffer was full (${RESOURCE_TIMING_BUFFER} entries`);
+      expect(await popup.$eval('[data-testid=lean-capture]', (el) => el.getAttribute('data-buffer-full'))).toBe('true');
+      expect(errors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
+      await popup.close();
       await load.tab.close();
     }, 40_000);
 
@@ -108,6 +139,7 @@ function suite(name: Name, launch: (dirs: TempDirs, extensionDir: string, spkiHa
       const { page: popup, errors } = await openPopupForTab(launched.browser, launched.extensionOrigin, tabId);
       const note = await waitForText(popup, '[data-testid=lean-capture]', (t) => t.length > 0, 'the lean capture note');
       expect(note).toContain('Not exposed — turn on Detailed capture');
+      expect(note).not.toContain('buffer was full');
       expect(await countOf(popup, '[data-testid=detailed-capture-button]')).toBe(1);
       expect(errors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
       await popup.close();

@@ -25,6 +25,13 @@ export interface PageRecord {
   /** The page's Resource Timing entries (and navigation timing) as the content script read them. */
   timings: TimingEntry[];
   navigation?: NavigationTiming;
+  /**
+   * The page's Resource Timing buffer was already full (the browser's default limit, 250 entries)
+   * when the content script first read it after `load`, with no recorder from `document_start`
+   * (lean capture, early-recorder.ts): the page's requests past the limit are in neither `timings`
+   * nor, in lean capture, `requests`, and every figure from them counts short.
+   */
+  timingsBufferFull?: boolean;
   /** The host's `measure` answer for this page (handshakes of origins it had no warm connection to). */
   measured?: MeasuredReply;
   replay?: ReplayState;

@@ -164,6 +164,11 @@ describe('page reducer', () => {
     r.timingsReported(s, 1, 'https://a.test/', [t], { responseStart: 1, domContentLoadedEventEnd: 2, loadEventEnd: 3, nextHopProtocol: 'h2' });
     expect(s.pages.get(1)?.timings).toHaveLength(1);
     expect(s.pages.get(1)?.navigation?.loadEventEnd).toBe(3);
+    expect(s.pages.get(1)?.timingsBufferFull).toBeUndefined();
+    // A full buffer, once said, stays said (later reports carry only new entries).
+    r.timingsReported(s, 1, 'https://a.test/', [], undefined, true);
+    r.timingsReported(s, 1, 'https://a.test/', [], undefined, false);
+    expect(s.pages.get(1)?.timingsBufferFull).toBe(true);
   });
 
   test('snapshot → restore keeps records and their order and drops junk', () => {

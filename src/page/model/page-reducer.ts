@@ -232,10 +232,11 @@ export function discoveriesReported(state: PageState, tabId: number, senderUrl: 
 }
 
 /** Content-script Resource Timing entries; entries already held (same name and start) are skipped. */
-export function timingsReported(state: PageState, tabId: number, senderUrl: string | undefined, entries: readonly TimingEntry[], navigation?: NavigationTiming): PageRecord | undefined {
+export function timingsReported(state: PageState, tabId: number, senderUrl: string | undefined, entries: readonly TimingEntry[], navigation?: NavigationTiming, bufferFull?: boolean): PageRecord | undefined {
   const page = pageOfDocument(state, tabId, senderUrl);
   if (!page) return undefined;
   if (navigation) page.navigation = navigation;
+  if (bufferFull) page.timingsBufferFull = true;
   const seen = new Set(page.timings.map(timingKey));
   for (const t of entries) {
     if (page.timings.length >= state.limits.maxTimings) break;
