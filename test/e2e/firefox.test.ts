@@ -16,7 +16,7 @@ import { registerHost } from './harness/register-host';
 import { saveScreenshot, saveThemeScreenshots } from './harness/screenshot';
 import { loadTestPage, measuredOrigins, missingRequests, unmatchedHandshakes, type LoadedPage } from './harness/site-load';
 import { TempDirs } from './harness/temp-dirs';
-import { BUFFER_PAGE_IMAGES, imageTimings, loadBufferPage, registeredScripts, waitForRecorder } from './harness/recorder-checks';
+import { expectRecorderKeepsEveryEntry } from './harness/recorder-checks';
 import { startSite, type Site } from './site/site-server';
 
 const PAGES = ['many-images.html', 'late-css.html', 'cross-origin.html'] as const;
@@ -79,14 +79,7 @@ describeE2e('e2e: Firefox ESR', () => {
   // Detailed capture trades milliseconds per load (early-recorder.ts) for the recorder at document_start.
   test('Detailed capture registers the document_start recorder, which keeps every entry past a full buffer (buffer-full.html, 300 images)', async () => {
     if (!firefox) throw new Error('Firefox did not start');
-    await waitForRecorder(query, true);
-    expect((await registeredScripts(query)).map((s) => ({ id: s.id, js: s.js, runAt: s.runAt }))).toEqual([{ id: 'getlist-early-records', js: ['content-start.js'], runAt: 'document_start' }]);
-    const { record, images, load } = await loadBufferPage(firefox.browser, query, site, true);
-    expect(images.length).toBe(BUFFER_PAGE_IMAGES);
-    // One entry per image the servers served, where the page's own buffer holds 250.
-    expect(imageTimings(record).sort()).toEqual([...images].sort());
-    expect(record.timingsBufferFull).toBeUndefined();
-    await load.tab.close();
+    await expectRecorderKeepsEveryEntry(firefox.browser, query, site);
   }, 40_000);
 
   test('cross-origin: the host measured handshakes to both origins, on connections the servers accepted', async () => {

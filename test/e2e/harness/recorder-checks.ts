@@ -52,3 +52,18 @@ export async function loadBufferPage(browser: Browser, query: Page, site: Site, 
 export function imageTimings(record: PageRecord): string[] {
   return [...new Set(record.timings.map((t) => t.name).filter((u) => /\/img\/full-\d+\.png$/.test(u)))];
 }
+
+/**
+ * Detailed capture: the background has registered `content-start.js` at document_start, and on
+ * buffer-full.html the record holds one entry per image the servers served (300, where the page's
+ * own buffer keeps 250) and claims no full buffer.
+ */
+export async function expectRecorderKeepsEveryEntry(browser: Browser, query: Page, site: Site): Promise<void> {
+  await waitForRecorder(query, true);
+  expect((await registeredScripts(query)).map((s) => ({ id: s.id, js: s.js, runAt: s.runAt }))).toEqual([{ id: 'getlist-early-records', js: ['content-start.js'], runAt: 'document_start' }]);
+  const { record, images, load } = await loadBufferPage(browser, query, site, true);
+  expect(images.length).toBe(BUFFER_PAGE_IMAGES);
+  expect(imageTimings(record).sort()).toEqual([...images].sort());
+  expect(record.timingsBufferFull).toBeUndefined();
+  await load.tab.close();
+}
