@@ -8,7 +8,7 @@
  * critical path: the observers only keep what they are given, this script is parsed after `load`,
  * and the work happens in idle time after `load` (bench/overhead.ts measures what is left).
  */
-import { isHttpEntry, toNavigationTiming, toTimingEntry } from '../../src/page/model/timing-mapping';
+import { DEFAULT_RESOURCE_TIMING_BUFFER, isHttpEntry, toNavigationTiming, toTimingEntry } from '../../src/page/model/timing-mapping';
 import { benchOff } from '../platform/bench-switches';
 import { startDiscovery } from './discovery-observer';
 import { readEntries, takeEarlyRecords, type EarlyRecords } from './early-records';
@@ -22,12 +22,6 @@ const TIMINGS_DELAY_MS = 300;
 const TIMINGS_THROTTLE_MS = 1000;
 /** The background accepts at most 5000 items per message; stay well below. */
 const MAX_PER_MESSAGE = 1000;
-/**
- * The Resource Timing buffer's size unless the page changes it (`setResourceTimingBufferSize`):
- * 250 in the spec, Chromium and Firefox. A buffer holding exactly this many when an observer that
- * started after `load` reads it has, in all likelihood, dropped what came after.
- */
-const DEFAULT_RESOURCE_TIMING_BUFFER = 250;
 
 /** Set in the isolated world by the first run: a second injection into the same document does nothing. */
 const STARTED_KEY = '__getlistMainStarted';
@@ -57,6 +51,8 @@ function watchTimings(early: EarlyRecords, afterLoad: () => void): void {
   let armed = false;
   let sentCount = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Decided once, at the first report: whether the buffer had filled before this observer started. */
+  let bufferFull: boolean | undefined;
 
   const flush = () => {
     timer = undefined;
@@ -67,7 +63,7 @@ function watchTimings(early: EarlyRecords, afterLoad: () => void): void {
     const origin = location.origin;
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
     const mapped = fresh.filter((e) => isHttpEntry(e.name)).map((e) => toTimingEntry(e, origin));
-    const bufferFull = !early.fromStart && performance.getEntriesByType('resource').length === DEFAULT_RESOURCE_TIMING_BUFFER;
+    bufferFull ??= !early.fromStart && performance.getEntriesByType('resource').length === DEFAULT_RESOURCE_TIMING_BUFFER;
     // Only the entries not sent yet (the background keeps what it has); the navigation timing each time.
     for (let i = 0; i === 0 || i < mapped.length; i += MAX_PER_MESSAGE) {
       send({

@@ -6,6 +6,7 @@
 import { connectionCounts } from '../../src/page/model/connection-count';
 import { documentResponse, pageBytes } from '../../src/page/model/page-bytes';
 import type { PageRecord } from '../../src/page/model/page-record';
+import { DEFAULT_RESOURCE_TIMING_BUFFER } from '../../src/page/model/timing-mapping';
 import { bytes, h } from '../ui/dom';
 import { connectionsBound, connectionsHint, connectionsText } from './connections-text';
 import { detailedCaptureButton } from '../ui/detailed-capture';
@@ -75,7 +76,7 @@ export function leanCaptureNote(page: PageRecord): HTMLElement | null {
     'p',
     { class: 'note', 'data-testid': 'lean-capture', 'data-buffer-full': String(full) },
     full
-      ? `The page’s Resource Timing buffer was full (${page.timings.length} entries, the browser’s limit unless the page raises it): its later requests are missing from every figure above. `
+      ? `The page’s Resource Timing buffer was full (${DEFAULT_RESOURCE_TIMING_BUFFER} entries, the browser’s limit unless the page raises it): its later requests are missing from every figure above. `
       : '',
     'Lean capture (the page’s own Resource and Navigation Timing, read after load; discovery times are the browser’s own request starts). Not exposed — turn on Detailed capture: per-request headers (the HAR has none), server IP addresses, failed requests, redirect hops, requests past a full Resource Timing buffer, when each element was inserted. ',
     detailedCaptureButton(browser.permissions, browser.runtime.getURL('')),

@@ -9,6 +9,13 @@ export type RawResourceTiming = Omit<TimingEntry, 'restricted'>;
 /** The fields of a `PerformanceNavigationTiming` the extension keeps. */
 export type RawNavigationTiming = NavigationTiming;
 
+/**
+ * The Resource Timing buffer's size unless the page changes it (`setResourceTimingBufferSize`):
+ * 250 in the spec, Chromium and Firefox. A buffer holding exactly this many when an observer that
+ * started after `load` reads it has, in all likelihood, dropped what came after (PageRecord.timingsBufferFull).
+ */
+export const DEFAULT_RESOURCE_TIMING_BUFFER = 250;
+
 const NAVIGATION_PHASES = ['fetchStart', 'domainLookupStart', 'connectStart', 'connectEnd', 'requestStart', 'responseEnd', 'domContentLoadedEventStart'] as const;
 
 /**
