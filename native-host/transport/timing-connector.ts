@@ -45,9 +45,12 @@ export type Now = () => number;
 /**
  * Opens sockets and measures their handshakes (ARCHITECTURE.md, "Timing is measured at the socket").
  *
- * Phases: DNS ends at the socket's `lookup` event (absent for IP literals → 0 ms), TCP at its
- * `connect` event, TLS at its `secureConnect` event. Every record carries `loopDelayMs`, the
- * event loop's busy time during the handshake: the most scheduling delay its phases may include. One connector
+ * Phases: DNS ends at the socket's `lookup` event (absent for IP literals → 0 ms); TCP runs from
+ * its first `connectionAttempt` (the SYN) to its `connect` event; TLS ends at its `secureConnect`
+ * event. Between the lookup (or the call, for an IP literal) and the attempt the socket only waits
+ * for Node to send the SYN on a later tick: that local wait is in `totalMs` and in no phase. Every
+ * record carries `loopDelayMs`, the event loop's busy time inside the phases: the most scheduling
+ * delay they may include. One connector
  * keeps one TLS session cache, so later connections to the same server can resume; use a new
  * connector for a "fresh pool".
  */
@@ -92,6 +95,9 @@ export class TimingConnector {
     const busy0 = this.loopBusy();
     const t0 = this.now();
     let tLookup: number | undefined;
+    let busyAtLookup: number | undefined;
+    let tAttempt: number | undefined;
+    let busyAtAttempt: number | undefined;
     let tConnect: number | undefined;
     let tSecure: number | undefined;
     return new Promise<TimedSocket>((resolve, reject) => {
@@ -113,7 +119,16 @@ export class TimingConnector {
             return;
           }
           const tDone = (https ? tSecure : tConnect) ?? this.now();
-          const loopDelayMs = Math.max(0, Math.min(tDone - t0, this.loopBusy() - busy0));
+          const connectAt = tConnect ?? tDone;
+          const lookupAt = tLookup ?? t0;
+          // TCP runs from the first connection attempt (the SYN), as curl's time_connect − time_namelookup does.
+          const attemptAt = Math.min(connectAt, Math.max(lookupAt, tAttempt ?? lookupAt));
+          const phasesMs = lookupAt - t0 + (tDone - attemptAt);
+          // The loop's busy time inside the phases: the start to the lookup, the attempt to the end.
+          // Before the attempt the socket holds no connection, so the loop's work there delays no phase.
+          const busyLookup = busyAtLookup ?? busy0;
+          const busyInPhases = busyLookup - busy0 + (this.loopBusy() - (busyAtAttempt ?? busyLookup));
+          const loopDelayMs = Math.max(0, Math.min(phasesMs, busyInPhases));
           const finish = (tEnd: number) => {
             if (signal?.aborted) {
               (connected as Socket).destroy();
@@ -122,8 +137,6 @@ export class TimingConnector {
             }
             const s = connected as Socket;
             const tls = https ? (s as TLSSocket) : undefined;
-            const connectAt = tConnect ?? tDone;
-            const lookupAt = tLookup ?? t0;
             resolve({
               socket: s,
               handshake: {
@@ -131,7 +144,7 @@ export class TimingConnector {
                 origin,
                 startedAt,
                 dnsMs: lookupAt - t0,
-                tcpMs: connectAt - lookupAt,
+                tcpMs: connectAt - attemptAt,
                 tlsMs: https ? tDone - connectAt : 0,
                 totalMs: tEnd - t0,
                 remoteAddress: s.remoteAddress,
@@ -166,6 +179,14 @@ export class TimingConnector {
       }
       socket.prependOnceListener('lookup', () => {
         tLookup = this.now();
+        busyAtLookup = this.loopBusy();
+      });
+      // Node sends the SYN on a later tick than this call (an IP literal: process.nextTick; a name:
+      // after its lookup), so the attempt is stamped where it happens. With several addresses
+      // (autoSelectFamily) the first attempt starts the phase, failed ones included, as curl counts it.
+      socket.prependOnceListener('connectionAttempt', () => {
+        tAttempt = this.now();
+        busyAtAttempt = this.loopBusy();
       });
       socket.prependOnceListener('connect', () => {
         tConnect = this.now();

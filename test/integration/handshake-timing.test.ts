@@ -204,8 +204,9 @@ describe('loop delay in handshake records', () => {
     try {
       const BLOCK = 60;
       const opening = connector.open(`http://127.0.0.1:${server.port}`, 1);
-      // The loopback handshake completes in the kernel at once; its 'connect' event waits for the loop.
-      blockLoop(BLOCK);
+      // Node sends the SYN on its next tick; this tick comes after it. The loopback handshake then
+      // completes in the kernel at once, and its 'connect' event waits for the loop.
+      process.nextTick(() => blockLoop(BLOCK));
       const { socket, handshake: h } = await opening;
       socket.destroy();
       expectPhasesConsistent(h);
@@ -214,6 +215,27 @@ describe('loop delay in handshake records', () => {
       expect(h.loopDelayMs).toBeLessThanOrEqual(h.totalMs + EPS);
       // What is left once the bound is taken off is the connect itself, far below the block.
       expect(h.tcpMs - (h.loopDelayMs as number)).toBeLessThan(BLOCK / 2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a loop held busy before the SYN is sent is no part of tcpMs: it is in totalMs, and not in loopDelayMs', async () => {
+    const server = await startHttpServer(respond(0), '127.0.0.1');
+    const connector = new TimingConnector();
+    try {
+      const BLOCK = 60;
+      const opening = connector.open(`http://127.0.0.1:${server.port}`, 1);
+      // Still this tick: Node has not sent the SYN yet (an IP literal connects on the next tick),
+      // as when a page's parse goes on after asking for connections.
+      blockLoop(BLOCK);
+      const { socket, handshake: h } = await opening;
+      socket.destroy();
+      expectPhasesConsistent(h);
+      expect(h.dnsMs).toBe(0);
+      expect(h.tcpMs).toBeLessThan(BLOCK / 2);
+      expect(h.loopDelayMs).toBeLessThan(BLOCK / 2);
+      expect(h.totalMs).toBeGreaterThanOrEqual(BLOCK);
     } finally {
       await server.close();
     }

@@ -69,8 +69,12 @@ export function phasesFromRecord(r: RequestRecord, handshake?: { startMs: number
     const s = Math.max(from, Math.min(handshake.startMs, sent));
     push(out, 'queued', from, s);
     push(out, 'dns', s, s + h.dnsMs);
-    push(out, 'connect', s + h.dnsMs, s + h.dnsMs + h.tcpMs);
-    push(out, 'tls', s + h.dnsMs + h.tcpMs, s + h.dnsMs + h.tcpMs + h.tlsMs);
+    // Between the lookup and the SYN the host only waited for its own next tick (timing-connector.ts):
+    // that wait is in totalMs and in no phase, so TCP and TLS end where the handshake ended.
+    const tcpStart = Math.max(s + h.dnsMs, s + h.totalMs - h.tlsMs - h.tcpMs);
+    push(out, 'queued', s + h.dnsMs, tcpStart);
+    push(out, 'connect', tcpStart, tcpStart + h.tcpMs);
+    push(out, 'tls', tcpStart + h.tcpMs, tcpStart + h.tcpMs + h.tlsMs);
     from = Math.min(sent, s + h.totalMs);
   }
   push(out, 'queued', from, sent);
