@@ -9,8 +9,10 @@ export interface HandshakeRecord {
   /** Wall-clock epoch ms when the connection attempt started. */
   startedAt: number;
   dnsMs: number;
+  /** From the first connection attempt (the SYN) to the socket's `connect` event. */
   tcpMs: number;
   tlsMs: number;
+  /** The call that asked for the connection to the connection being usable: the phases plus the host's own wait to send the SYN. */
   totalMs: number;
   remoteAddress: string | undefined;
   remotePort: number | undefined;
@@ -22,10 +24,10 @@ export interface HandshakeRecord {
   /** TLS session resumed (abbreviated handshake); false on http:. */
   resumed: boolean;
   /**
-   * The most event-loop scheduling delay the phases may include: the loop's busy time between
-   * the connect call and the handshake's last socket event (a socket event is dispatched late
-   * only while the loop is busy). Each phase end is late by at most this much. Absent on records
-   * taken before it was measured.
+   * The most event-loop scheduling delay the phases may include: the loop's busy time inside
+   * them (the connect call to the lookup, the first connection attempt to the handshake's last
+   * socket event; a socket event is dispatched late only while the loop is busy). Each phase end
+   * is late by at most this much. Absent on records taken before it was measured.
    */
   loopDelayMs?: number;
 }
