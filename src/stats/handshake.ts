@@ -6,7 +6,7 @@
 export interface HandshakeRecord {
   connectionId: number;
   origin: string;
-  /** Wall-clock epoch ms when the connection attempt started. */
+  /** Wall-clock epoch ms when the connection was asked for: where DNS (or, for an IP literal, the wait for the SYN) starts. */
   startedAt: number;
   dnsMs: number;
   /** From the first connection attempt (the SYN) to the socket's `connect` event. */

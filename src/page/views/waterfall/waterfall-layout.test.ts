@@ -70,7 +70,6 @@ describe('phasesFromRecord', () => {
     ]);
   });
 
-
   test('the host\'s wait for its own tick between the lookup and the SYN is queued, and TCP and TLS end where the handshake ended', () => {
     // totalMs 8 against phases of 6: the connect started 2 ms after the lookup ended.
     const p = phasesFromRecord(record({ discoveredMs: 0, sentMs: 11, ttfbMs: 20, doneMs: 30 }), { startMs: 2, record: { ...hs, totalMs: 8 } });
@@ -85,6 +84,7 @@ describe('phasesFromRecord', () => {
       ['download', 20, 30],
     ]);
   });
+
   test('without a handshake the wait for a connection is queued; a request never sent is all queued', () => {
     expect(phasesFromRecord(record({ discoveredMs: 1, sentMs: 5, ttfbMs: 9, doneMs: 12 })).map((x) => [x.kind, x.startMs, x.endMs])).toEqual([['queued', 1, 5], ['wait', 5, 10], ['download', 10, 12]]);
     expect(phasesFromRecord(record({ sentMs: null, ttfbMs: null, doneMs: 40, connectionId: null }))).toEqual([{ kind: 'queued', startMs: 0, endMs: 40 }]);
