@@ -33,7 +33,11 @@ const REOPEN_OPTIONS_KEY = 'getlist.capture.reopenOptions';
 const capture = captureModeOf(browser);
 const extensionBaseUrl = browser.runtime.getURL('');
 const store = new PageStore(benchOff('storage') ? NO_WRITES : browser.storage.session);
-const settings = new SettingsStore(browser.storage.local);
+const settings = new SettingsStore(browser.storage.local, (listener) =>
+  browser.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local') listener(Object.keys(changes));
+  }),
+);
 const port = new NativePort({
   connectNative: (name) => browser.runtime.connectNative(name) as unknown as NativePortLike,
   lastErrorMessage: () => browser.runtime.lastError?.message,

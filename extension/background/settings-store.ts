@@ -6,15 +6,36 @@ export interface LocalStorageLike {
   set(items: Record<string, unknown>): Promise<void>;
 }
 
+/** `storage.onChanged` as the store needs it: the keys that changed in `storage.local`. */
+export type LocalChanges = (listener: (changedKeys: readonly string[]) => void) => void;
+
 const KEY = 'getlist.settings.v1';
 
-/** The user's settings in `storage.local`; what is read is made whole, what is written is validated. */
+/**
+ * The user's settings in `storage.local`; what is read is made whole, what is written is validated.
+ * Read once and held in memory: every top-level commit asks for them (hints), and a storage read is a
+ * message to the browser process on the navigation's critical path. Another writer of the key (a
+ * benchmark, another extension page) is seen through `onLocalChanges`, which drops what is held.
+ */
 export class SettingsStore {
-  constructor(private readonly storage: LocalStorageLike) {}
+  private held: Promise<Settings> | undefined;
 
-  async get(): Promise<Settings> {
-    const items = await this.storage.get(KEY);
-    return settingsFromStorage(items[KEY]);
+  constructor(
+    private readonly storage: LocalStorageLike,
+    onLocalChanges?: LocalChanges,
+  ) {
+    onLocalChanges?.((keys) => {
+      if (keys.includes(KEY)) this.held = undefined;
+    });
+  }
+
+  get(): Promise<Settings> {
+    const read = (this.held ??= this.storage.get(KEY).then((items) => settingsFromStorage(items[KEY])));
+    // A failed read is not kept: the next caller reads again.
+    read.catch(() => {
+      if (this.held === read) this.held = undefined;
+    });
+    return read;
   }
 
   /** @throws SettingsError (code `E_INVALID_SETTINGS`) naming the invalid field. */
@@ -22,6 +43,7 @@ export class SettingsStore {
     const valid = parseSettingsPatch(patch);
     const settings = { ...(await this.get()), ...valid };
     await this.storage.set({ [KEY]: settings });
+    this.held = Promise.resolve(settings);
     return settings;
   }
 }
