@@ -264,7 +264,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
           // the real cause (a timeout, a reset), and only the rest are lost with the connection.
           conn.socket.once('close', () => queueMicrotask(() => this.lost(conn, new TransportError('E_CONNECTION_GONE', `connection ${id} to ${origin} closed`))));
           this.options.onHandshake?.(handshake);
-          this.scheduler.connectionReady(id, { protocol: handshake.protocol, handshakeRttMs: handshake.tcpMs > 0 ? handshake.tcpMs : undefined });
+          this.scheduler.connectionReady(id, { protocol: handshake.protocol, handshakeRttMs: handshake.tcpMs > 0 ? handshake.tcpMs : undefined, ...(handshake.loopDelayMs !== undefined ? { loopDelayMs: handshake.loopDelayMs } : {}) });
         },
         (err: unknown) => {
           this.options.onConnectError?.(origin, id, err);

@@ -85,6 +85,12 @@ export interface ConnectionInfo {
   maxConcurrentStreams?: number;
   /** How long the TCP handshake took (one round trip), when the transport measured it. */
   handshakeRttMs?: number;
+  /**
+   * The most of the handshake's time that was this process's own event loop being busy (the
+   * record's `loopDelayMs`: TLS crypto of connections opening together, parsing): time that says
+   * nothing about the path.
+   */
+  loopDelayMs?: number;
 }
 
 export interface ResponseStartInfo {
