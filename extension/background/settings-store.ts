@@ -30,11 +30,13 @@ export class SettingsStore {
   }
 
   get(): Promise<Settings> {
-    const read = (this.held ??= this.storage.get(KEY).then((items) => settingsFromStorage(items[KEY])));
+    if (this.held) return this.held;
+    const read = this.storage.get(KEY).then((items) => settingsFromStorage(items[KEY]));
     // A failed read is not kept: the next caller reads again.
     read.catch(() => {
       if (this.held === read) this.held = undefined;
     });
+    this.held = read;
     return read;
   }
 
