@@ -42,6 +42,7 @@ import { linkPreset } from './run/link-presets';
 import type { LinkParams } from './run/results-schema';
 import { pageInfo } from './run/page-info';
 import { queueBytesOf } from './hints/queue-size';
+import { parseHintsArgs, type HintsBrowser } from './hints/hints-args';
 
 /** The issue's two link shapes: McManus' 100 ms / 20 Mbit/s, and 40 ms / 5 Mbit/s. */
 const LINKS: Readonly<Record<string, LinkParams>> = {
@@ -56,8 +57,17 @@ const LINKS: Readonly<Record<string, LinkParams>> = {
 const LATE_PAGES = ['almanac-median', 'mcmanus-159', 'real-news', 'real-shop', 'real-small'];
 const PLAIN_PAGES = ['pm95-2544-10'];
 /** Each browser alone and with getlist; a run makes the pair back to back (order alternating by run). */
-const BROWSERS = ['chromium', 'firefox'] as const;
-type BrowserName = (typeof BROWSERS)[number];
+type BrowserName = HintsBrowser;
+
+/** Whether the bench corpus builds a page of this name. */
+function isPage(name: string): boolean {
+  try {
+    getBenchPage(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
 const pair = (b: BrowserName): [HintsContender, HintsContender] => [b, `${b}+getlist`];
 /**
  * The contenders of one run, in the order of an even run: Chromium also loads the page's `+ideal`
@@ -66,11 +76,6 @@ const pair = (b: BrowserName): [HintsContender, HintsContender] => [b, `${b}+get
  */
 const contendersOf = (b: BrowserName, o: { hintsOff: boolean; ideal: boolean }): HintsContender[] =>
   b === 'chromium' ? [...pair(b), ...(o.ideal ? ['chromium+ideal' as const] : []), ...(o.hintsOff ? ['chromium+getlist-off' as const] : [])] : pair(b);
-
-function arg(argv: readonly string[], flag: string): string[] | undefined {
-  const i = argv.indexOf(flag);
-  return i < 0 ? undefined : (argv[i + 1] ?? '').split(',').filter(Boolean);
-}
 
 function round2(x: number): number {
   return Math.round(x * 100) / 100;
@@ -265,22 +270,19 @@ function mergeTables(files: readonly string[], out: string | undefined): number 
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const tables = arg(argv, '--table');
-  if (tables) return mergeTables(tables, arg(argv, '--out')?.[0]);
+  const args = parseHintsArgs(argv, { links: Object.keys(LINKS), defaultPages: [...LATE_PAGES, ...PLAIN_PAGES], isPage });
+  if (args.help !== undefined) {
+    process.stdout.write(`${args.help}\n`);
+    return 0;
+  }
+  if (args.tables) return mergeTables(args.tables, args.out);
   await ensureLinkPrivileges();
   const root = resolve(__dirname, '..', '..');
-  const runs = Number(arg(argv, '--runs')?.[0] ?? 5);
-  const links = arg(argv, '--links') ?? Object.keys(LINKS);
-  const pages = arg(argv, '--pages') ?? [...LATE_PAGES, ...PLAIN_PAGES];
-  const browsers = (arg(argv, '--browsers') ?? ['chromium']) as BrowserName[];
-  const queueBdp = arg(argv, '--queue-bdp')?.[0];
-  const extras = { hintsOff: argv.includes('--hints-off'), ideal: !argv.includes('--no-ideal'), detailed: argv.includes('--detailed'), ...(queueBdp !== undefined ? { queueBdp: Number(queueBdp) } : {}) };
-  if (extras.queueBdp !== undefined && !(extras.queueBdp > 0)) throw new Error(`--queue-bdp must be a positive number; got ${queueBdp}`);
-  for (const b of browsers) if (!BROWSERS.includes(b)) throw new Error(`unknown browser ${b}; expected ${BROWSERS.join(', ')}`);
-  const out = arg(argv, '--out')?.[0] ?? join(root, 'bench', 'results', 'hints-latest.json');
+  const { runs, links, pages, browsers } = args;
+  const extras = { hintsOff: args.hintsOff, ideal: args.ideal, detailed: args.detailed, ...(args.queueBdp !== undefined ? { queueBdp: args.queueBdp } : {}) };
+  const out = args.out ?? join(root, 'bench', 'results', 'hints-latest.json');
   const progress = (s: string) => process.stderr.write(`[hints] ${s}\n`);
   const cells: Cell[] = [];
-  for (const l of links) if (!LINKS[l]) throw new Error(`unknown link ${l}; expected ${Object.keys(LINKS).join(', ')}`);
   const build = extras.detailed ? buildVariant({ name: 'detailed', off: [], detailed: true }) : { dir: join(root, 'dist', 'extension'), remove: () => undefined };
   try {
     for (const l of links) {
@@ -305,7 +307,8 @@ for (const [signal, n] of [['SIGINT', 2], ['SIGTERM', 15]] as const) {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`bench hints: ${(err as Error).message}\n`);
-    process.exit(1);
+    const e = err as { code?: string; message?: string };
+    process.stderr.write(`bench hints: ${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}\n`);
+    process.exit(e.code === 'E_BENCH_USAGE' ? 2 : 1);
   },
 );
