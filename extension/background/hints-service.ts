@@ -1,5 +1,5 @@
 import { hintRules, type DnrRule } from '../../src/hints/dnr-rules';
-import { hintsFor, splitForHeader } from '../../src/hints/hint-list';
+import { hintsFor } from '../../src/hints/hint-list';
 import { hintOutcome, type HintOutcome } from '../../src/hints/hint-outcome';
 import { DEFAULT_HINT_LIMITS, type HintLimits, type HintList, type LearnedEntry, type LearnedState } from '../../src/hints/hint-types';
 import { blockUrls, createLearnedState, forgetHost, recordVisit } from '../../src/hints/learned-state';
@@ -105,9 +105,8 @@ export class HintsService {
    * A webRequest event arrived (Detailed capture): Chromium proxies the pages' requests, so DNR's
    * `Link` headers reach them. Until one does, a header mechanism may have no effect — Chromium
    * holding the permission without the proxy, granted and not yet restarted (detailed-capture.ts) —
-   * and the page gets the whole list as `<link>` elements instead (hint-push.ts). The document's own
-   * request event comes before its commit, so where the proxy runs the header carries the list and
-   * only its image preloads are pushed.
+   * and the page gets the list as `<link>` elements instead (hint-push.ts). The document's own request
+   * event comes before its commit, so where the proxy runs the header alone is used.
    */
   webRequestSeen(): void {
     this.headersReachPages = true;
@@ -115,16 +114,14 @@ export class HintsService {
 
   /**
    * The hints to push into a committed document as `<link>` elements (hint-push.ts), answered
-   * from memory (the learned state is held here). Where DNR headers reach pages, only what the
-   * header does not carry: the image preloads (`splitForHeader`).
+   * from memory (the learned state is held here); none when DNR headers carry them.
    */
   async forDocument(tabId: number, url: string | undefined): Promise<ContentHintsReply> {
-    if (!isHttpUrl(url)) return { type: 'hints', list: null };
     const header = this.deps.mechanism !== 'content-script' && this.headersReachPages;
+    if (header || !isHttpUrl(url)) return { type: 'hints', list: null };
     const [, settings] = await Promise.all([this.ready, this.deps.settings.get()]);
     if (!allowedOn(settings, hostOf(url))) return { type: 'hints', list: null };
-    const full = hintsFor(this.state.entries, url, this.limits);
-    const list = header ? splitForHeader(full).push : full;
+    const list = hintsFor(this.state.entries, url, this.limits);
     return { type: 'hints', list: list.preconnects.length + list.preloads.length > 0 ? list : null };
   }
 

@@ -1,4 +1,4 @@
-import { hintsFor, linkHeaderValue, splitForHeader } from './hint-list';
+import { hintsFor, linkHeaderValue } from './hint-list';
 import type { HintLimits, LearnedState } from './hint-types';
 import { templateRegex } from './site-template';
 
@@ -10,9 +10,8 @@ import { templateRegex } from './site-template';
  *
  * Per learned page: a modifyHeaders rule (priority 3) with the page's list (its template's merged
  * in) and an `allow` rule (priority 2) on the same URL, which stops the template's rule (priority 1)
- * from appending a second list to a page that has its own. The header carries the list's
- * preconnects and font and style sheet preloads, not its image preloads (`splitForHeader`). Only
- * keys with a non-empty header list, whose host `allowed` accepts, get rules.
+ * from appending a second list to a page that has its own. Only keys with a non-empty list, whose
+ * host `allowed` accepts, get rules.
  */
 export interface DnrRule {
   id: number;
@@ -40,8 +39,7 @@ export function hintRules(state: LearnedState, o: DnrRuleOptions): DnrRule[] {
     if (!o.allowed(entry.host) || entry.visits.length < o.limits.minRecurrence) continue;
     // A template's list is what a new page of it gets; a page's is its own (with its template's).
     const url = entry.kind === 'page' ? entry.key : (entry.visits[entry.visits.length - 1]?.url ?? entry.key);
-    // Image preloads are not the header's: the page gets them at commit (splitForHeader says why).
-    const list = splitForHeader(hintsFor(entry.kind === 'page' ? state.entries : new Map([[entry.key, entry]]), url, o.limits)).header;
+    const list = hintsFor(entry.kind === 'page' ? state.entries : new Map([[entry.key, entry]]), url, o.limits);
     if (list.preconnects.length + list.preloads.length === 0) continue;
     const filter = entry.kind === 'page' ? urlCondition(entry.key) : { regexFilter: templateRegex(entry.key) };
     const isRegex = filter.regexFilter !== undefined;

@@ -74,25 +74,6 @@ function largestViewportImage(resources: readonly LearnedResource[]): string | u
   return best?.url;
 }
 
-/**
- * A list split by how early each hint should act, where a `Link` response header can carry hints
- * (DNR, Detailed capture): the header takes the preconnects and the font and style sheet preloads;
- * image preloads are pushed into the document at commit (hint-push.ts), as in lean capture. A
- * header's preloads start with the document's response headers, before the parser has found the
- * page's own style sheets; images started there took the link from them. Measured (session 24,
- * almanac-median on a 100 ms, 20 Mbit/s link, Chromium 156, 3 timed pairs): the header's 4–8 image
- * preloads started with the document, the last style sheet ended 23–35 ms later than without
- * getlist and first paint 60–80 ms later, with 98–118 packets dropped per load against 0–31;
- * lean capture, whose pushed `<link>` elements arrive about when the parser is done, kept first
- * paint at 0.98 of the browser alone on the same cell.
- */
-export function splitForHeader(list: HintList): { header: HintList; push: HintList } {
-  return {
-    header: { ...list, preloads: list.preloads.filter((p) => p.as !== 'image') },
-    push: { ...list, preconnects: [], preloads: list.preloads.filter((p) => p.as === 'image') },
-  };
-}
-
 /** The hints as one `Link` header value (RFC 8288), preconnects first. */
 export function linkHeaderValue(list: Pick<HintList, 'preconnects' | 'preloads'>): string {
   const links = [...list.preconnects, ...list.preloads].map((h) => {

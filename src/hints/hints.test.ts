@@ -1,6 +1,6 @@
 import type { PageRecord } from '../page/model/page-record';
 import { hintRules } from './dnr-rules';
-import { hintsFor, linkHeaderValue, splitForHeader } from './hint-list';
+import { hintsFor, linkHeaderValue } from './hint-list';
 import { hintOutcome } from './hint-outcome';
 import { DEFAULT_HINT_LIMITS as L, type LearnedState, type Visit } from './hint-types';
 import { blockUrls, createLearnedState, forgetHost, recordVisit } from './learned-state';
@@ -136,39 +136,6 @@ describe('learning', () => {
         `<${FONTS}/face.woff2>; rel=preload; as=font; type="font/woff2"; crossorigin=anonymous, ` +
         `<${CDN}/bg/hero.jpg>; rel=preload; as=image, <${CDN}/late/promo.gif>; rel=preload; as=image; fetchpriority=low`,
     );
-  });
-
-  test('split for a header: preconnects and font preloads in the header, image preloads pushed; the session rule carries the header part', () => {
-    const state = createLearnedState();
-    learn(state, article('/p/1', 1000));
-    learn(state, article('/p/1', 2000));
-    const list = hintsFor(state.entries, `${SITE}/p/1`, L);
-    const { header, push } = splitForHeader(list);
-    expect(header.preconnects).toEqual(list.preconnects);
-    expect(header.preloads.map((p) => p.href)).toEqual([`${FONTS}/face.woff2`]);
-    expect(push.preconnects).toEqual([]);
-    expect(push.preloads.map((p) => p.href)).toEqual([`${CDN}/bg/hero.jpg`, `${CDN}/late/promo.gif`]);
-    expect(push.preloads[1]).toMatchObject({ as: 'image', fetchpriority: 'low' });
-    const page = hintRules(state, { limits: L, allowed: () => true }).find((r) => r.priority === 3);
-    expect(page?.action).toEqual({ type: 'modifyHeaders', responseHeaders: [{ header: 'link', operation: 'append', value: linkHeaderValue(header) }] });
-  });
-
-  test('a list of image preloads alone gets no session rule: the push carries all of it', () => {
-    const state = createLearnedState();
-    // Everything on the page's own origin (nothing to preconnect), no font: late images only.
-    const imagesOnly = (at: number) => {
-      const p = JSON.parse(JSON.stringify(article('/p/img', at)).replaceAll(CDN, SITE)) as PageRecord;
-      p.requests = p.requests.filter((r) => r.type !== 'font');
-      p.timings = p.timings?.filter((t) => t.initiatorType !== 'css' || !t.name.endsWith('.woff2'));
-      return p;
-    };
-    learn(state, imagesOnly(1000));
-    learn(state, imagesOnly(2000));
-    const list = hintsFor(state.entries, `${SITE}/p/img`, L);
-    expect(list.preconnects).toEqual([]);
-    expect(list.preloads.map((p) => [p.href, p.as])).toEqual([[`${SITE}/bg/hero.jpg`, 'image'], [`${SITE}/late/promo.gif`, 'image']]);
-    expect(splitForHeader(list).push.preloads).toEqual(list.preloads);
-    expect(hintRules(state, { limits: L, allowed: () => true })).toEqual([]);
   });
 
   test('an item in only 1 of the last 5 visits is not hinted; caps hold at 6 preconnects and 10 preloads', () => {
