@@ -48,7 +48,7 @@ export interface OverheadArgs {
 export function parseOverheadArgs(argv: readonly string[]): OverheadArgs {
   const { values: v, help } = parseCommandLine([...argv], OVERHEAD_COMMAND, usage);
   const args: OverheadArgs = {
-    runs: intValue(v.runs, 'runs', 8, 1, 200, usage),
+    runs: intValue(v.runs, 'runs', 8, 1, 1000, usage),
     settleMs: intValue(v['settle-ms'], 'settle-ms', 1200, 0, 60_000, usage),
     sizes: (listValue(v.sizes) ?? ['20', '600']).map((s) => intValue(s, 'sizes', 0, 1, 5000, usage)),
     variants: (listValue(v.variants) ?? ['lean']).map(parseVariant),

@@ -14,8 +14,8 @@ export interface HintedVisit {
   view: HintsView;
   /** The servers' log of this load, browser requests only. */
   log: SiteRequest[];
-  /** `<link data-getlist-hint>` elements content-start inserted into the page. */
-  hintElements: number;
+  /** The `<link data-getlist-hint>` elements pushed into the page: `rel href`, in document order. */
+  hintElements: string[];
 }
 
 /** The background's hints view of a tab. */
@@ -53,7 +53,9 @@ export async function hintedVisit(browser: Browser, query: Page, site: Site): Pr
   const load = await loadTestPage(browser, site, HINTS_PAGE);
   const tabId = await findTabId(query, load.url);
   const view = await waitForHints(query, tabId, (v) => v.outcome !== null, 'the hinted load’s outcome');
-  const hintElements = await load.tab.evaluate(() => (globalThis as unknown as InPage).document.querySelectorAll('link[data-getlist-hint]').length);
+  const hintElements = await load.tab.evaluate(() =>
+    Array.from((globalThis as unknown as InPage).document.querySelectorAll('link[data-getlist-hint]'), (l) => `${l.getAttribute('rel') ?? ''} ${l.getAttribute('href') ?? ''}`),
+  );
   return { tabId, view, log: site.requests.slice(mark).filter((r) => !r.userAgent.startsWith('getlist/')), hintElements };
 }
 
