@@ -56,8 +56,6 @@ const LINKS: Readonly<Record<string, LinkParams>> = {
  */
 const LATE_PAGES = ['almanac-median', 'mcmanus-159', 'real-news', 'real-shop', 'real-small'];
 const PLAIN_PAGES = ['pm95-2544-10'];
-/** Each browser alone and with getlist; a run makes the pair back to back (order alternating by run). */
-type BrowserName = HintsBrowser;
 
 /** Whether the bench corpus builds a page of this name. */
 function isPage(name: string): boolean {
@@ -68,13 +66,14 @@ function isPage(name: string): boolean {
     return false;
   }
 }
-const pair = (b: BrowserName): [HintsContender, HintsContender] => [b, `${b}+getlist`];
+/** Each browser alone and with getlist; a run makes the pair back to back (order alternating by run). */
+const pair = (b: HintsBrowser): [HintsContender, HintsContender] => [b, `${b}+getlist`];
 /**
  * The contenders of one run, in the order of an even run: Chromium also loads the page's `+ideal`
  * variant (the bound; `--no-ideal` leaves it out) and, with `--hints-off`, gets the extension
  * with its hints switched off.
  */
-const contendersOf = (b: BrowserName, o: { hintsOff: boolean; ideal: boolean }): HintsContender[] =>
+const contendersOf = (b: HintsBrowser, o: { hintsOff: boolean; ideal: boolean }): HintsContender[] =>
   b === 'chromium' ? [...pair(b), ...(o.ideal ? ['chromium+ideal' as const] : []), ...(o.hintsOff ? ['chromium+getlist-off' as const] : [])] : pair(b);
 
 function round2(x: number): number {
@@ -90,7 +89,7 @@ function median(xs: readonly number[]): number {
 interface Cell {
   link: string;
   page: string;
-  browser: BrowserName;
+  browser: HintsBrowser;
   late: boolean;
   /** `[alone, +getlist]` runs, index i of each from the same pair. */
   runs: Partial<Record<HintsContender, HintsRun[]>>;
@@ -100,7 +99,7 @@ interface Cell {
   load?: [number, number];
 }
 
-async function runLink(name: string, pages: readonly string[], browsers: readonly BrowserName[], extras: { hintsOff: boolean; ideal: boolean; detailed: boolean; queueBdp?: number }, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
+async function runLink(name: string, pages: readonly string[], browsers: readonly HintsBrowser[], extras: { hintsOff: boolean; ideal: boolean; detailed: boolean; queueBdp?: number }, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
   const params = LINKS[name] as LinkParams;
   const origins = [...new Set(pages.flatMap((p) => getBenchPage(p).origins))];
   const queueBytes = queueBytesOf(params, extras.queueBdp);
