@@ -35,7 +35,7 @@ const extensionBaseUrl = browser.runtime.getURL('');
 const store = new PageStore(benchOff('storage') ? NO_WRITES : browser.storage.session);
 const settings = new SettingsStore(browser.storage.local, (listener) =>
   browser.storage.onChanged.addListener((changes, area) => {
-    if (area === 'local') listener(Object.keys(changes));
+    if (area === 'local') listener(changes);
   }),
 );
 const port = new NativePort({

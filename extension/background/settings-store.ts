@@ -6,8 +6,8 @@ export interface LocalStorageLike {
   set(items: Record<string, unknown>): Promise<void>;
 }
 
-/** `storage.onChanged` as the store needs it: the keys that changed in `storage.local`. */
-export type LocalChanges = (listener: (changedKeys: readonly string[]) => void) => void;
+/** `storage.onChanged` as the store needs it: what changed in `storage.local`, by key, with its new value. */
+export type LocalChanges = (listener: (changes: Readonly<Record<string, { newValue?: unknown }>>) => void) => void;
 
 const KEY = 'getlist.settings.v1';
 
@@ -15,7 +15,8 @@ const KEY = 'getlist.settings.v1';
  * The user's settings in `storage.local`; what is read is made whole, what is written is validated.
  * Read once and held in memory: every top-level commit asks for them (hints), and a storage read is a
  * message to the browser process on the navigation's critical path. Another writer of the key (a
- * benchmark, another extension page) is seen through `onLocalChanges`, which drops what is held.
+ * benchmark, another extension page) is seen through `onLocalChanges`, whose new value is held
+ * instead (a removed key: the defaults), with no read.
  */
 export class SettingsStore {
   private held: Promise<Settings> | undefined;
@@ -24,8 +25,9 @@ export class SettingsStore {
     private readonly storage: LocalStorageLike,
     onLocalChanges?: LocalChanges,
   ) {
-    onLocalChanges?.((keys) => {
-      if (keys.includes(KEY)) this.held = undefined;
+    onLocalChanges?.((changes) => {
+      const change = changes[KEY];
+      if (change) this.held = Promise.resolve(settingsFromStorage(change.newValue));
     });
   }
 

@@ -20,11 +20,11 @@ class CountingStorage extends MemoryStorage {
 /** A store whose `storage.onChanged` the test fires by hand. */
 function store(initial: Record<string, unknown> = {}) {
   const storage = new CountingStorage({ [KEY]: initial });
-  let fire: (keys: readonly string[]) => void = () => undefined;
+  let fire: (changes: Record<string, { newValue?: unknown }>) => void = () => undefined;
   const settings = new SettingsStore(storage, (listener) => {
     fire = listener;
   });
-  return { storage, settings, changed: (keys: readonly string[]) => fire(keys) };
+  return { storage, settings, changed: (changes: Record<string, { newValue?: unknown }>) => fire(changes) };
 }
 
 describe('SettingsStore holds the settings in memory', () => {
@@ -45,16 +45,20 @@ describe('SettingsStore holds the settings in memory', () => {
     expect((storage.items[KEY] as { hints: boolean }).hints).toBe(false);
   });
 
-  test('another writer of the key (storage.onChanged) is seen on the next get(); other keys change nothing', async () => {
+  test('another writer of the key (storage.onChanged) is seen on the next get(), from the change itself; other keys change nothing', async () => {
     const { storage, settings, changed } = store({ hints: true });
     expect((await settings.get()).hints).toBe(true);
     storage.items[KEY] = { hints: false };
-    changed(['getlist.hints.v1']);
+    changed({ 'getlist.hints.v1': { newValue: { version: 1, entries: [] } } });
     expect((await settings.get()).hints).toBe(true);
     expect(storage.reads).toBe(1);
-    changed([KEY]);
+    changed({ [KEY]: { newValue: { hints: false } } });
     expect((await settings.get()).hints).toBe(false);
-    expect(storage.reads).toBe(2);
+    expect(storage.reads).toBe(1);
+    // The key removed: the defaults (hints on), still without a read.
+    changed({ [KEY]: {} });
+    expect((await settings.get()).hints).toBe(true);
+    expect(storage.reads).toBe(1);
   });
 
   test('a failed read is not held: the next caller reads again', async () => {
