@@ -3,6 +3,7 @@ import { createMessageRouter } from './message-router';
 import { NativePort, type NativePortLike } from './native-port';
 import { PageActions } from './page-actions';
 import { listenToPages } from './page-events';
+import { createNavigationHub } from './navigation-hub';
 import { PageStore } from './page-store';
 import { SettingsStore } from './settings-store';
 import { createUiHandlers } from './ui-handlers';
@@ -64,11 +65,13 @@ const handlers = createUiHandlers({
   tabUrl: (tabId) => browser.tabs.get(tabId).then((tab) => tab.url ?? tab.pendingUrl ?? '', () => undefined),
 });
 
-listenToPages(store, actions, hints, capture);
+// One onCommitted and one onCompleted listener, shared (navigation-hub.ts).
+const navigation = createNavigationHub(browser.webNavigation);
+listenToPages(store, actions, navigation, hints, capture);
 // Lean capture's hints, pushed at commit into pages that have a learned list (hint-push.ts).
 if (!benchOff('hints') && !benchOff('content')) {
   pushHintsOnCommit({
-    onCommitted: (listener) => browser.webNavigation.onCommitted.addListener(listener, { url: [{ schemes: ['http', 'https'] }] }),
+    onCommitted: navigation.onCommitted,
     hintsFor: (tabId, url) => hints.forDocument(tabId, url),
     executeScript: (injection) => browser.scripting.executeScript(injection),
     warn: (message) => console.debug(`getlist: ${message}`),
@@ -77,7 +80,7 @@ if (!benchOff('hints') && !benchOff('content')) {
 // content.js after the page's load (content-injection.ts); bench builds without content scripts skip it.
 if (!benchOff('content')) {
   injectMainContentAfterLoad({
-    onCompleted: (listener) => browser.webNavigation.onCompleted.addListener(listener, { url: [{ schemes: ['http', 'https'] }] }),
+    onCompleted: navigation.onCompleted,
     executeScript: (injection) => browser.scripting.executeScript(injection),
   });
 }

@@ -2,11 +2,12 @@ import * as reducer from '../../src/page/model/page-reducer';
 import { requestHeadersSent, responseHeadersReceived } from '../../src/page/model/request-headers';
 import { grantsSiteAccess, SITE_ORIGINS } from '../../src/page/model/site-rules';
 import { benchOff } from '../platform/bench-switches';
-import { browser, type WebNavigation, type WebRequest } from '../platform/browser-api';
+import { browser, type WebRequest } from '../platform/browser-api';
 import type { CaptureMode } from '../platform/detailed-capture';
 import { frameIdOf } from './frame-id';
 import type { PageActions } from './page-actions';
 import type { HintsService } from './hints-service';
+import type { NavigationHub } from './navigation-hub';
 
 /** What the hints need to hear of a top-level navigation. */
 export type HintsHooks = Pick<HintsService, 'navigationCommitted' | 'pageLoaded' | 'webRequestSeen'>;
@@ -27,13 +28,13 @@ function contentTypeOf(headers: WebRequest.HttpHeaders | undefined): string {
 }
 
 /**
- * Feeds webNavigation, webRequest (Detailed capture only), tab and permission events into the page reducer. Listeners are
+ * Feeds webNavigation (commits and loads through `navigation`, navigation-hub.ts), webRequest (Detailed capture only), tab and permission events into the page reducer. Listeners are
  * added synchronously at start-up, as MV3 requires for the browser to wake the background for them.
  * Without site access (Firefox MV3 until the user grants it) they simply hear nothing; a grant
  * needs no re-registration, only the empty records of the pages missed are dropped.
  */
-export function listenToPages(store: PageStore, actions: PageActions, hints?: HintsHooks, capture: CaptureMode = 'detailed'): void {
-  if (!benchOff('navigation')) listenToNavigation(store, actions, hints);
+export function listenToPages(store: PageStore, actions: PageActions, navigation: NavigationHub, hints?: HintsHooks, capture: CaptureMode = 'detailed'): void {
+  if (!benchOff('navigation')) listenToNavigation(store, actions, navigation, hints, capture);
   // Lean capture holds no webRequest permission: the records come from the page's own timing.
   if (!benchOff('webrequest') && capture === 'detailed') listenToRequests(store, hints);
 
@@ -46,18 +47,28 @@ export function listenToPages(store: PageStore, actions: PageActions, hints?: Hi
   browser.tabs.onReplaced.addListener((_added, removed) => void store.update((s) => reducer.tabRemoved(s, removed)));
 }
 
-function listenToNavigation(store: PageStore, actions: PageActions, hints: HintsHooks | undefined): void {
-  const nav = (e: WebNavigation.OnBeforeNavigateDetailsType | WebNavigation.OnCommittedDetailsType | WebNavigation.OnCompletedDetailsType | WebNavigation.OnHistoryStateUpdatedDetailsType) => ({ tabId: e.tabId, frameId: e.frameId, url: e.url, timeStamp: e.timeStamp });
+/**
+ * Lean capture hears a navigation twice before the page is done: its commit starts the record and
+ * its load event ends it (the page's Navigation Timing, reported after `load`, gives the start and
+ * DOMContentLoaded). Detailed capture also hears its start (the record opens before the document's
+ * request, with which webRequest events are matched) and DOMContentLoaded. Each listener is an
+ * event the browser sends the background during the load: with the 20-image page's load on
+ * loopback, dropping both of these took the service worker's CPU by `load` from 1.6 to 0.9 ms and
+ * the DOMContentLoaded added from +0.65 to +0.25 ms over 300 pairs (docs/extension.md, session 25).
+ */
+function listenToNavigation(store: PageStore, actions: PageActions, navigation: NavigationHub, hints: HintsHooks | undefined, capture: CaptureMode): void {
+  const nav = (e: { tabId: number; frameId: number; url: string; timeStamp: number }) => ({ tabId: e.tabId, frameId: e.frameId, url: e.url, timeStamp: e.timeStamp });
+  const lean = capture === 'lean';
 
-  browser.webNavigation.onBeforeNavigate.addListener((e) => void store.update((s) => reducer.navigationStarted(s, nav(e)), 'dirty'));
-  browser.webNavigation.onCommitted.addListener((e) => {
+  if (!lean) browser.webNavigation.onBeforeNavigate.addListener((e) => void store.update((s) => reducer.navigationStarted(s, nav(e)), 'dirty'));
+  navigation.onCommitted((e) => {
     if (e.frameId === 0) hints?.navigationCommitted(e.tabId, e.url);
-    void store.update((s) => reducer.navigationCommitted(s, nav(e)), 'dirty');
+    void store.update((s) => (lean ? reducer.documentCommitted(s, nav(e)) : reducer.navigationCommitted(s, nav(e))), 'dirty');
   });
   // An SPA route change: same document, same record, new URL.
   browser.webNavigation.onHistoryStateUpdated.addListener((e) => void store.update((s) => reducer.historyStateUpdated(s, nav(e))));
-  browser.webNavigation.onDOMContentLoaded.addListener((e) => void store.update((s) => reducer.domContentLoaded(s, nav(e)), 'dirty'));
-  browser.webNavigation.onCompleted.addListener((e) => {
+  if (!lean) browser.webNavigation.onDOMContentLoaded.addListener((e) => void store.update((s) => reducer.domContentLoaded(s, nav(e)), 'dirty'));
+  navigation.onCompleted((e) => {
     void store.update((s) => reducer.navigationCompleted(s, nav(e))).then((page) => {
       if (!page) return;
       if (!benchOff('measure')) actions.pageLoaded(page);

@@ -3,7 +3,7 @@
 // Resource and Navigation Timing expose them (connections, bytes ±1 %, document status, every
 // request the servers saw), and the popup says "not exposed" where they do not (redirect hops,
 // headers, addresses) with the button that turns on Detailed capture.
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, Page, WebWorker } from 'puppeteer-core';
 import type { PageRecord } from '../../src/page';
 import { describeE2e, requireBrowser } from './harness/browsers';
 import { copyExtensionBuild } from './harness/extension-build';
@@ -18,7 +18,7 @@ import { BUFFER_PAGE_IMAGES, imageTimings, loadBufferPage, RESOURCE_TIMING_BUFFE
 import { TempDirs } from './harness/temp-dirs';
 import { isFromHost, startSite, type Site } from './site/site-server';
 
-type Launched = { browser: Browser; extensionOrigin: string; close(): Promise<void> };
+type Launched = { browser: Browser; extensionOrigin: string; close(): Promise<void>; serviceWorker?: () => Promise<WebWorker> };
 type Name = 'chromium' | 'firefox';
 
 function suite(name: Name, launch: (dirs: TempDirs, extensionDir: string, spkiHash: string) => Promise<Launched>): void {
@@ -75,6 +75,48 @@ function suite(name: Name, launch: (dirs: TempDirs, extensionDir: string, spkiHa
       for (const d of images) expect({ url: d.url, atMs: d.atMs, source: d.atSource }).toEqual({ url: d.url, atMs: started.get(d.url), source: 'resource-timing' });
       await load.tab.close();
     }, 40_000);
+
+    // Lean capture listens to a navigation's commit and load only (page-events.ts): the record's start
+    // and DOMContentLoaded are the page's own, read here from the page's main world.
+    test('the record starts at the page\'s own navigation start, with its DOMContentLoaded; the next navigation starts a new record', async () => {
+      if (!launched) throw new Error(`${name} did not start`);
+      const load = await loadTestPage(launched.browser, site, 'index.html');
+      const tabId = await findTabId(query, load.url);
+      const own = await load.tab.evaluate(() => {
+        const perf = performance as unknown as { timeOrigin: number; getEntriesByType(type: string): Array<{ domContentLoadedEventEnd: number; loadEventEnd: number }> };
+        const nav = perf.getEntriesByType('navigation')[0];
+        return { timeOrigin: perf.timeOrigin, dcl: nav?.domContentLoadedEventEnd ?? NaN, loadEnd: nav?.loadEventEnd ?? NaN };
+      });
+      const first = (await waitForPage(query, tabId, (p) => p.url === load.url && p.navigation !== undefined && p.loadAt !== undefined, 'the page timing and load')).page as PageRecord;
+      expect(first.capture).toBe('lean');
+      // Navigation Timing's values are whole ms in the record (timing-mapping.ts).
+      expect(Math.abs(first.startedAt - own.timeOrigin)).toBeLessThanOrEqual(1);
+      expect(Math.abs((first.domContentLoadedAt ?? NaN) - (own.timeOrigin + own.dcl))).toBeLessThanOrEqual(1.5);
+      // The commit came after the navigation started; the load event (webNavigation's) after the page's own load end.
+      expect(first.committedAt).toBeGreaterThanOrEqual(first.startedAt);
+      expect(first.loadAt).toBeGreaterThanOrEqual(own.timeOrigin + own.loadEnd - 1);
+
+      const next = site.url('late-css.html');
+      await load.tab.goto(next, { waitUntil: 'load' });
+      const second = (await waitForPage(query, tabId, (p) => p.url === next && p.navigation !== undefined, 'the next page\'s record')).page as PageRecord;
+      expect(second.pageId).not.toBe(first.pageId);
+      expect(second.startedAt).toBeGreaterThan(first.loadAt ?? Infinity);
+
+      await load.tab.close();
+    }, 40_000);
+
+    // Chromium's service worker is reachable from puppeteer; Firefox's event page is not, here.
+    if (name === 'chromium') {
+      test('the background listens to a navigation\'s commit and load, not to its start or DOMContentLoaded', async () => {
+        const worker = await launched?.serviceWorker?.();
+        if (!worker) throw new Error(`${name}: no service worker`);
+        const held = await worker.evaluate(() => {
+          const n = (globalThis as unknown as { chrome: { webNavigation: Record<string, { hasListeners(): boolean }> } }).chrome.webNavigation;
+          return Object.fromEntries(['onBeforeNavigate', 'onCommitted', 'onDOMContentLoaded', 'onCompleted', 'onHistoryStateUpdated'].map((e) => [e, n[e]?.hasListeners() ?? false]));
+        });
+        expect(held).toEqual({ onBeforeNavigate: false, onCommitted: true, onDOMContentLoaded: false, onCompleted: true, onHistoryStateUpdated: true });
+      });
+    }
 
     test('no script runs at document_start: the extension has registered none and declares none', async () => {
       if (!launched) throw new Error(`${name} did not start`);

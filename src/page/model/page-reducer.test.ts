@@ -142,6 +142,36 @@ describe('page reducer', () => {
     expect(s.pages.has(1)).toBe(false);
   });
 
+  test('lean capture: each top-level commit starts a record; the page timing gives its start and DOMContentLoaded; a non-http commit forgets the tab', () => {
+    const s = r.createPageState();
+    const first = r.documentCommitted(s, nav(4, 'https://a.test/', 2000.4));
+    expect(first).toMatchObject({ pageId: '4:2000', url: 'https://a.test/', startedAt: 2000.4, committedAt: 2000.4, capture: 'lean' });
+    expect(r.documentCommitted(s, nav(4, 'https://ad.test/frame', 2001, 2))).toBeUndefined();
+    r.navigationCompleted(s, nav(4, 'https://a.test/', 2090));
+    // Navigation Timing (page clock): the navigation started 12 ms before its commit; DOMContentLoaded ended at 61 ms.
+    const navTiming = { timeOrigin: 1988, responseStart: 9, domContentLoadedEventStart: 60, domContentLoadedEventEnd: 61, loadEventEnd: 95, nextHopProtocol: 'http/1.1', fetchStart: 1 };
+    r.timingsReported(s, 4, 'https://a.test/', [], navTiming);
+    expect(s.pages.get(4)).toMatchObject({ pageId: '4:2000', startedAt: 1988, domContentLoadedAt: 2049, committedAt: 2000.4, loadAt: 2090 });
+    expect(s.pages.get(4)?.requests[0]).toMatchObject({ type: 'main_frame', startedAt: 1989 });
+    // A timing without its origin (an older content script) leaves the commit's times.
+    r.documentCommitted(s, nav(4, 'https://a.test/next', 3000));
+    r.timingsReported(s, 4, 'https://a.test/next', [], { ...navTiming, timeOrigin: undefined });
+    expect(s.pages.get(4)).toMatchObject({ pageId: '4:3000', url: 'https://a.test/next', startedAt: 3000 });
+    expect(s.pages.get(4)?.domContentLoadedAt).toBeUndefined();
+    // A reload of the same URL is a new document, so a new record.
+    expect(r.documentCommitted(s, nav(4, 'https://a.test/next', 3500))?.pageId).toBe('4:3500');
+    r.documentCommitted(s, nav(4, 'about:blank', 4000));
+    expect(s.pages.has(4)).toBe(false);
+  });
+
+  test('a Detailed record keeps the browser-clock times webNavigation gave it, whatever the page timing says', () => {
+    const s = r.createPageState();
+    loadPage(s, 2, 'https://a.test/', 500);
+    r.timingsReported(s, 2, 'https://a.test/', [], { timeOrigin: 480, responseStart: 9, domContentLoadedEventEnd: 61, loadEventEnd: 95, nextHopProtocol: 'h2' });
+    expect(s.pages.get(2)).toMatchObject({ capture: 'detailed', startedAt: 500 });
+    expect(s.pages.get(2)?.domContentLoadedAt).toBeUndefined();
+  });
+
   test('bounds: tabs (oldest dropped), requests and discoveries', () => {
     const s = r.createPageState({ maxTabs: 3, maxRequests: 4, maxDiscoveries: 2 });
     for (let tab = 1; tab <= 5; tab++) loadPage(s, tab, 'https://a.test/', tab * 100);

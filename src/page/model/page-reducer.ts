@@ -114,6 +114,24 @@ export function navigationCommitted(state: PageState, e: NavigationEvent): PageR
 }
 
 /**
+ * webNavigation.onCommitted when it is the only start of a record: lean capture listens to no
+ * onBeforeNavigate (each event the browser sends the background costs the page it is loading,
+ * bench/overhead.ts), so every top-level commit is a new document and starts the record of it. Its
+ * times are the commit's until the page's Navigation Timing arrives (`timingsReported`), which
+ * gives the navigation's true start. A commit of a non-http(s) URL forgets the tab.
+ */
+export function documentCommitted(state: PageState, e: NavigationEvent): PageRecord | undefined {
+  if (e.frameId !== 0) return undefined;
+  if (!isHttpUrl(e.url)) {
+    state.pages.delete(e.tabId);
+    return undefined;
+  }
+  const page = startRecord(state, e.tabId, e.url, e.timeStamp);
+  page.committedAt = e.timeStamp;
+  return page;
+}
+
+/**
  * webNavigation.onHistoryStateUpdated: `history.pushState`/`replaceState` (an SPA route change).
  * The document, its requests and its timings stay the same, so the record only takes the new URL;
  * an update older than the record's commit belongs to the previous document and is ignored.
@@ -235,7 +253,10 @@ export function discoveriesReported(state: PageState, tabId: number, senderUrl: 
 export function timingsReported(state: PageState, tabId: number, senderUrl: string | undefined, entries: readonly TimingEntry[], navigation?: NavigationTiming, bufferFull?: boolean): PageRecord | undefined {
   const page = pageOfDocument(state, tabId, senderUrl);
   if (!page) return undefined;
-  if (navigation) page.navigation = navigation;
+  if (navigation) {
+    page.navigation = navigation;
+    if (page.capture === 'lean') takeNavigationTimes(page, navigation);
+  }
   if (bufferFull) page.timingsBufferFull = true;
   const seen = new Set(page.timings.map(timingKey));
   for (const t of entries) {
@@ -284,6 +305,19 @@ export function restore(stored: unknown, limits: Partial<PageLimits> = {}): Page
   if (!Array.isArray(stored)) return state;
   for (const p of stored) if (looksLikeRecord(p)) insert(state, migrateRecord(p));
   return state;
+}
+
+/**
+ * A lean record's start and DOMContentLoaded from the page's own clock: `performance.timeOrigin` is
+ * the navigation's start (before redirects, as onBeforeNavigate was), and the lean requests are
+ * already placed on it (lean-requests.ts). The webNavigation times it replaces, where they came
+ * (Detailed capture's listeners), differ by the event's trip to the background.
+ */
+function takeNavigationTimes(page: PageRecord, navigation: NavigationTiming): void {
+  const origin = navigation.timeOrigin;
+  if (origin === undefined || !Number.isFinite(origin) || origin <= 0) return;
+  page.startedAt = origin;
+  if (navigation.domContentLoadedEventEnd > 0) page.domContentLoadedAt = origin + navigation.domContentLoadedEventEnd;
 }
 
 function startRecord(state: PageState, tabId: number, url: string, timeStamp: number): PageRecord {
