@@ -16,6 +16,8 @@
  * ratio of medians, each cell carries paired figures (run i against run i, side by side) and splits
  * DOMContentLoaded at the document's first byte (overhead-table.ts formatPairedTable).
  *
+ * `--pool a.json,b.json` runs nothing: it pools the pairs of earlier `--json` outputs (overhead-pool.ts).
+ *
  * `--link 40/none,100/20` runs the same over the packet-level link (bench/link, as bench/real and
  * bench/hints use it): Chromium and its native host in the client namespace, the site's server in
  * the server namespace, one link after the other. Each cell carries its load average at start
@@ -33,6 +35,7 @@ import type { OverheadLinkSpec } from './overhead/overhead-link-spec';
 import { startOverheadSite, type OverheadSite } from './overhead/overhead-site';
 import { formatCpuTable, formatPairedTable, formatTable, overheadCell, type OverheadCell } from './overhead/overhead-table';
 import { buildVariant } from './overhead/overhead-variants';
+import { formatPooledTable, poolFiles } from './overhead/overhead-pool';
 
 /** The page's Resource Timing buffer (both browsers' default): a 600-image page lists its first 250. */
 const RESOURCE_TIMING_BUFFER = 250;
@@ -97,6 +100,11 @@ async function main(): Promise<void> {
     return;
   }
   if (args.serveSite !== undefined) return serveSite(args.serveSite);
+  if (args.pool !== undefined) {
+    const pooled = poolFiles(args.pool);
+    process.stdout.write(args.json ? `${JSON.stringify(pooled, null, 2)}\n` : `${formatPooledTable(pooled)}\n`);
+    return;
+  }
   if (args.links.length > 0) await ensureLinkPrivileges();
   const builds: Array<ReturnType<typeof buildVariant>> = [];
   const cells: OverheadCell[] = [];

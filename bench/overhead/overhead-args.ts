@@ -9,7 +9,7 @@ import { parseVariant, type OverheadVariant } from './overhead-variants';
 const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
 
 export const OVERHEAD_COMMAND: CommandSpec = {
-  usage: 'node dist/bench/overhead.js [--runs N] [--sizes 20,600] [--variants lean,detailed,none,sham,PIECE+PIECE,detailed:PIECE+PIECE,…] [--browser chromium,firefox] [--tabs fresh,warm] [--link NAME|RTT/RATE,…] [--settle-ms MS] [--no-host] [--json]',
+  usage: 'node dist/bench/overhead.js [--runs N] [--sizes 20,600] [--variants lean,detailed,none,sham,PIECE+PIECE,detailed:PIECE+PIECE,…] [--browser chromium,firefox] [--tabs fresh,warm] [--link NAME|RTT/RATE,…] [--settle-ms MS] [--no-host] [--json] | --pool FILE,… [--json]',
   options: {
     runs: { type: 'string', value: 'N', default: '8', help: 'loads per page and browser (medians over these)' },
     sizes: { type: 'string', value: 'a,b', default: '20,600', help: 'pages to load, by their number of images' },
@@ -19,7 +19,8 @@ export const OVERHEAD_COMMAND: CommandSpec = {
     link: { type: 'string', value: 'L,…', help: 'run over the packet-level link instead of loopback (as root or rootless): a preset name (mcmanus-100, …) or RTT/RATE with RTT in ms and RATE in Mbit/s or none, e.g. 40/none,100/20; each link in turn' },
     'settle-ms': { type: 'string', value: 'MS', default: '1200', help: 'wait after each load (the extension measures 500 ms after load)' },
     'no-host': { type: 'boolean', help: 'do not register the native host (the extension observes only)' },
-    json: { type: 'boolean', help: 'print the cells as JSON instead of the table' },
+    json: { type: 'boolean', help: 'print the cells as JSON instead of the table (each cell keeps its pairs, for --pool)' },
+    pool: { type: 'string', value: 'FILE,…', help: 'run nothing: pool the pairs of earlier --json outputs into one paired figure per browser, link, page, tab kind and build' },
     'serve-site': { type: 'string', value: 'HOST:PORT', hidden: true, help: 'internal: serve the site (run in the link\'s server namespace)' },
   },
   notes: [
@@ -40,6 +41,8 @@ export interface OverheadArgs {
   tabs: OverheadTab[];
   withHost: boolean;
   json: boolean;
+  /** `--pool`: the --json files to pool (overhead-pool.ts); nothing is run. */
+  pool?: string[];
   /** `--serve-site HOST:PORT`: this process is the site's server (overhead-link-site.ts). */
   serveSite?: string;
 }
@@ -61,6 +64,13 @@ export function parseOverheadArgs(argv: readonly string[]): OverheadArgs {
   if (args.links.length > 0 && args.browsers.includes('firefox')) throw usage('--link runs Chromium only (Firefox would need its driver inside the link\'s namespace); drop --browser firefox or --link');
   if (help) args.help = helpText(OVERHEAD_COMMAND);
   if (typeof v['serve-site'] === 'string') args.serveSite = v['serve-site'];
+  const pool = listValue(v.pool);
+  if (pool !== undefined) {
+    if (pool.length === 0) throw usage('--pool: name at least one --json output file');
+    const running = ['runs', 'sizes', 'variants', 'browser', 'tabs', 'link', 'settle-ms', 'no-host'].filter((k) => v[k] !== undefined);
+    if (running.length > 0) throw usage(`--pool runs nothing; --${running.join(', --')} would be ignored`);
+    args.pool = pool;
+  }
   return args;
 }
 

@@ -50,6 +50,20 @@ export interface OverheadCell extends Partial<OverheadCellContext> {
   /** The same at the load event: the share that can delay the page. */
   contentScriptAtLoadMs: number;
   paired: OverheadPaired;
+  /**
+   * Every pair's milestones, in run order: what `--pool` (overhead-pool.ts) pools across runs into
+   * one paired median. Absent from JSON written before session 26.
+   */
+  pairs?: OverheadPair[];
+}
+
+/** The milestones of one load, as a pair keeps them (ms from navigation start). */
+export type PairedLoad = Pick<OverheadLoad, 'loadMs' | 'domContentLoadedMs' | 'responseStartMs'>;
+
+/** Run i of the browser alone and run i of the extension's browser, loaded side by side. */
+export interface OverheadPair {
+  plain: PairedLoad;
+  extension: PairedLoad;
 }
 
 export interface OverheadMedians {
@@ -108,12 +122,15 @@ export function overheadCell(resources: number, variant: string, plain: readonly
     contentScriptMs: round(e.scriptMs - p.scriptMs),
     contentScriptAtLoadMs: round(e.scriptAtLoadMs - p.scriptAtLoadMs),
     paired: pairedFigures(plain, extension),
+    pairs: Array.from({ length: Math.min(plain.length, extension.length) }, (_, i) => ({ plain: milestones(plain[i] as OverheadLoad), extension: milestones(extension[i] as OverheadLoad) })),
   };
 }
 
-export function pairedFigures(plain: readonly OverheadLoad[], extension: readonly OverheadLoad[]): OverheadPaired {
+const milestones = (l: PairedLoad): PairedLoad => ({ loadMs: l.loadMs, domContentLoadedMs: l.domContentLoadedMs, responseStartMs: l.responseStartMs });
+
+export function pairedFigures(plain: readonly PairedLoad[], extension: readonly PairedLoad[]): OverheadPaired {
   const rounded = (x: PairedEstimate, digits: number): PairedEstimate => ({ value: round(x.value, digits), interval: x.interval.map((v) => round(v, digits)) as [number, number] });
-  const of = (f: (l: OverheadLoad) => number) => [plain.map(f), extension.map(f)] as const;
+  const of = (f: (l: PairedLoad) => number) => [plain.map(f), extension.map(f)] as const;
   return {
     loadRatio: rounded(pairedRatio(...of((l) => l.loadMs)), 3),
     domContentLoadedRatio: rounded(pairedRatio(...of((l) => l.domContentLoadedMs)), 3),
@@ -189,7 +206,7 @@ export function formatPairedTable(cells: readonly OverheadCell[]): string {
   return [aligned(head, rows), '', ...legend].join('\n');
 }
 
-function aligned(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+export function aligned(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (r: readonly string[]) => r.map((v, i) => v.padStart(widths[i] ?? 0)).join('  ');
   return [line(head), ...rows.map(line)].join('\n');
