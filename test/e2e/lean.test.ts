@@ -105,7 +105,8 @@ function suite(name: Name, launch: (dirs: TempDirs, extensionDir: string, spkiHa
       await load.tab.close();
     }, 40_000);
 
-    // Chromium's service worker is reachable from puppeteer; Firefox's event page is not, here.
+    // Chromium only: Firefox's events have hasListener(fn) but no hasListeners() to ask without the
+    // listener's own reference (its event page is reachable, through runtime.getBackgroundPage()).
     if (name === 'chromium') {
       test('the background listens to a navigation\'s commit and load, not to its start or DOMContentLoaded', async () => {
         const worker = await launched?.serviceWorker?.();
