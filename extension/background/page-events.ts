@@ -52,9 +52,9 @@ export function listenToPages(store: PageStore, actions: PageActions, navigation
  * its load event ends it (the page's Navigation Timing, reported after `load`, gives the start and
  * DOMContentLoaded). Detailed capture also hears its start (the record opens before the document's
  * request, with which webRequest events are matched) and DOMContentLoaded. Each listener is an
- * event the browser sends the background during the load: with the 20-image page's load on
- * loopback, dropping both of these took the service worker's CPU by `load` from 1.6 to 0.9 ms and
- * the DOMContentLoaded added from +0.65 to +0.25 ms over 300 pairs (docs/extension.md, session 25).
+ * event the browser sends the background during the load: on the 20-image loopback page, hearing
+ * two events instead of four took the service worker's CPU by `load` from 1.5 to 0.9 ms and the
+ * paired DOMContentLoaded ratio from 1.048 to 0.983 over 500 pairs each (docs/extension.md).
  */
 function listenToNavigation(store: PageStore, actions: PageActions, navigation: NavigationHub, hints: HintsHooks | undefined, capture: CaptureMode): void {
   const nav = (e: { tabId: number; frameId: number; url: string; timeStamp: number }) => ({ tabId: e.tabId, frameId: e.frameId, url: e.url, timeStamp: e.timeStamp });
