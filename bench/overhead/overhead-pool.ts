@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { BenchRunError } from '../run/bench-run-error';
-import { aligned, GOAL_RATIO, pairedFigures, type OverheadCell, type OverheadPaired, type OverheadPair } from './overhead-table';
+import { aligned, est, pairedFigures, pairedGoal, type OverheadCell, type OverheadPaired, type OverheadPair } from './overhead-table';
 
 export interface PooledCell {
   key: string;
@@ -52,7 +52,7 @@ export function readCells(file: string): OverheadCell[] {
 }
 
 export function poolCells(sources: ReadonlyArray<{ file: string; cells: readonly OverheadCell[] }>): PooledCell[] {
-  const pooled = new Map<string, { cell: PooledCell; pairs: OverheadPair[] }>();
+  const pooled = new Map<string, { cell: Omit<PooledCell, 'pairs' | 'paired'>; pairs: OverheadPair[] }>();
   for (const { file, cells } of sources) {
     for (const c of cells) {
       if (!Array.isArray(c.pairs)) throw usage(`--pool: ${file} (${describe(c)}) has no per-pair loads: it was written before the bench kept them; run it again with --json`);
@@ -62,13 +62,12 @@ export function poolCells(sources: ReadonlyArray<{ file: string; cells: readonly
       const key = [browser, link, c.resources, tab, c.variant].join('|');
       let entry = pooled.get(key);
       if (!entry) {
-        entry = { cell: { key, browser, link, resources: c.resources, tab, variant: c.variant, runs: [], pairs: 0, paired: c.paired }, pairs: [] };
+        entry = { cell: { key, browser, link, resources: c.resources, tab, variant: c.variant, runs: [] }, pairs: [] };
         pooled.set(key, entry);
       }
       if (!c.pairs.every(isPair)) throw usage(`--pool: ${file} (${describe(c)}) holds a pair without its load, DOMContentLoaded and first-byte times`);
-      const pairs = c.pairs;
-      entry.pairs.push(...pairs);
-      entry.cell.runs.push({ file, pairs: pairs.length, domContentLoadedRatio: c.paired.domContentLoadedRatio.value, domContentLoadedDeltaMs: c.paired.domContentLoadedDeltaMs.value });
+      entry.pairs.push(...c.pairs);
+      entry.cell.runs.push({ file, pairs: c.pairs.length, domContentLoadedRatio: c.paired.domContentLoadedRatio.value, domContentLoadedDeltaMs: c.paired.domContentLoadedDeltaMs.value });
     }
   }
   return [...pooled.values()].map(({ cell, pairs }) => ({
@@ -80,7 +79,6 @@ export function poolCells(sources: ReadonlyArray<{ file: string; cells: readonly
 
 export function formatPooledTable(cells: readonly PooledCell[]): string {
   const head = ['link', 'browser', 'tab', 'resources', 'extension (off)', 'runs', 'pairs', 'load ratio [95% CI]', 'DCL ratio [95% CI]', 'DCL +ms [95% CI]', 'to 1st byte +ms', 'parse +ms', 'each run: DCL ratio (pairs)', 'goal'];
-  const est = (x: { value: number; interval: [number, number] }, digits: number) => `${x.value.toFixed(digits)} [${x.interval[0].toFixed(digits)}–${x.interval[1].toFixed(digits)}]`;
   const rows = cells.map((c) => [
     c.link,
     c.browser,
@@ -95,7 +93,7 @@ export function formatPooledTable(cells: readonly PooledCell[]): string {
     est(c.paired.responseStartDeltaMs, 2),
     est(c.paired.parseDeltaMs, 2),
     c.runs.map((r) => `${r.domContentLoadedRatio.toFixed(3)} (${r.pairs})`).join(', '),
-    c.paired.loadRatio.value <= GOAL_RATIO && c.paired.domContentLoadedRatio.value <= GOAL_RATIO ? 'PASS' : 'MISS',
+    pairedGoal(c.paired),
   ]);
   const legend = [
     'Pooled: the pairs of every run given (--pool), joined per browser, link, page, tab kind and build; medians over all pairs [95 % bootstrap over pairs].',

@@ -180,7 +180,6 @@ export function formatTable(cells: readonly OverheadCell[]): string {
  */
 export function formatPairedTable(cells: readonly OverheadCell[]): string {
   const head = ['link', 'browser', 'tab', 'resources', 'extension (off)', 'pairs', 'load avg', 'load ratio [95% CI]', 'DCL ratio [95% CI]', 'DCL +ms [95% CI]', 'to 1st byte +ms', 'parse +ms (DCL − 1st byte)', 'DCL plain', '1st byte plain', 'goal'];
-  const est = (x: PairedEstimate, digits: number) => `${x.value.toFixed(digits)} [${x.interval[0].toFixed(digits)}–${x.interval[1].toFixed(digits)}]`;
   const rows = cells.map((c) => [
     c.link ?? 'loopback',
     c.browser ?? 'chromium',
@@ -196,7 +195,7 @@ export function formatPairedTable(cells: readonly OverheadCell[]): string {
     est(c.paired.parseDeltaMs, 2),
     `${c.plain.domContentLoadedMs} ms`,
     `${c.plain.responseStartMs} ms`,
-    c.paired.loadRatio.value <= GOAL_RATIO && c.paired.domContentLoadedRatio.value <= GOAL_RATIO ? 'PASS' : 'MISS',
+    pairedGoal(c.paired),
   ]);
   const legend = [
     'Paired: run i of the extension\'s browser against run i of the browser alone (loaded side by side, the order rotating); medians over pairs [95 % bootstrap over pairs].',
@@ -205,6 +204,12 @@ export function formatPairedTable(cells: readonly OverheadCell[]): string {
   ];
   return [aligned(head, rows), '', ...legend].join('\n');
 }
+
+/** A paired figure as the tables print it: value [interval], to `digits` decimals. */
+export const est = (x: PairedEstimate, digits: number): string => `${x.value.toFixed(digits)} [${x.interval[0].toFixed(digits)}–${x.interval[1].toFixed(digits)}]`;
+
+/** The goal on paired figures: both the load and the DOMContentLoaded ratio ≤ GOAL_RATIO. */
+export const pairedGoal = (p: OverheadPaired): 'PASS' | 'MISS' => (p.loadRatio.value <= GOAL_RATIO && p.domContentLoadedRatio.value <= GOAL_RATIO ? 'PASS' : 'MISS');
 
 export function aligned(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
