@@ -69,6 +69,8 @@ export class HintsService {
   readonly ready: Promise<void>;
   private state: LearnedState = createLearnedState();
   private readonly tabs = new Map<number, TabHints>();
+  /** Each tab's last commit and its hint list, until forDocument takes it. */
+  private readonly commits = new Map<number, { url: string; list: Promise<HintList | undefined> }>();
   private readonly learned = new Set<string>();
   private syncing: Promise<void> = Promise.resolve();
   private headersReachPages = false;
@@ -90,15 +92,30 @@ export class HintsService {
     void this.ready.then(() => this.syncRules());
   }
 
-  /** webNavigation.onCommitted (top frame): notes the hints the rules gave this navigation. */
+  /**
+   * webNavigation.onCommitted (top frame): works out the hints this navigation gets, once — the list
+   * the rules gave it, or the one forDocument pushes into it — and notes it as the tab's applied list.
+   */
   navigationCommitted(tabId: number, url: string): void {
     this.tabs.delete(tabId);
+    this.commits.delete(tabId);
     if (!isHttpUrl(url)) return;
-    void Promise.all([this.ready, this.deps.settings.get()]).then(([, settings]) => {
-      if (!allowedOn(settings, hostOf(url))) return;
-      const applied = hintsFor(this.state.entries, url, this.limits);
-      if (applied.preconnects.length + applied.preloads.length > 0) this.tabs.set(tabId, { url, applied });
-    });
+    const list = this.listFor(url);
+    this.commits.set(tabId, { url, list });
+    void list.then(
+      (applied) => {
+        if (applied) this.tabs.set(tabId, { url, applied });
+      },
+      () => undefined,
+    );
+  }
+
+  /** The hints a navigation to `url` gets now; undefined when none (or none allowed on its site). */
+  private async listFor(url: string): Promise<HintList | undefined> {
+    const [, settings] = await Promise.all([this.ready, this.deps.settings.get()]);
+    if (!allowedOn(settings, hostOf(url))) return undefined;
+    const list = hintsFor(this.state.entries, url, this.limits);
+    return list.preconnects.length + list.preloads.length > 0 ? list : undefined;
   }
 
   /**
@@ -114,15 +131,17 @@ export class HintsService {
 
   /**
    * The hints to push into a committed document as `<link>` elements (hint-push.ts), answered
-   * from memory (the learned state is held here); none when DNR headers carry them.
+   * from memory (the learned state is held here); none when DNR headers carry them. For the
+   * commit navigationCommitted has just seen (the navigation hub calls it first), its list: what is
+   * pushed is what the popup reports as applied, computed once.
    */
   async forDocument(tabId: number, url: string | undefined): Promise<ContentHintsReply> {
+    const commit = this.commits.get(tabId);
+    this.commits.delete(tabId);
     const header = this.deps.mechanism !== 'content-script' && this.headersReachPages;
     if (header || !isHttpUrl(url)) return { type: 'hints', list: null };
-    const [, settings] = await Promise.all([this.ready, this.deps.settings.get()]);
-    if (!allowedOn(settings, hostOf(url))) return { type: 'hints', list: null };
-    const list = hintsFor(this.state.entries, url, this.limits);
-    return { type: 'hints', list: list.preconnects.length + list.preloads.length > 0 ? list : null };
+    const list = await (commit?.url === url ? commit.list : this.listFor(url));
+    return { type: 'hints', list: list ?? null };
   }
 
   /** webNavigation.onCompleted (top frame): learns from the page once its late reports are in. */
@@ -159,6 +178,8 @@ export class HintsService {
   async forget(origin?: string): Promise<number> {
     await this.ready;
     let removed: number;
+    // A list worked out before the forgetting is not pushed after it: forDocument works it out again.
+    this.commits.clear();
     if (origin === undefined) {
       removed = this.state.entries.size;
       this.state = createLearnedState();

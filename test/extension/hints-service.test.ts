@@ -88,6 +88,24 @@ describe('HintsService', () => {
     expect(await hints.forDocument(1, undefined)).toEqual({ type: 'hints', list: null });
   });
 
+  test('lean capture: the list pushed at commit is the list the popup reports as applied, worked out once; a forget in between is honoured', async () => {
+    const { store, hints } = service({ mechanism: 'content-script' });
+    await hints.learn(1, await load(store, 1000));
+    await hints.learn(1, await load(store, 2000));
+    // The navigation hub calls the page record's subscriber (navigationCommitted) before the push's.
+    hints.navigationCommitted(1, URL_A);
+    const pushed = (await hints.forDocument(1, URL_A)).list;
+    expect(pushed?.preloads.map((p) => p.href)).toEqual(['https://fonts.test/a.woff2', 'https://site.test/late.png']);
+    expect((await hints.view(1, URL_A)).applied).toBe(pushed);
+    // A document the commit was not for (another URL) gets its own list, not the commit's.
+    hints.navigationCommitted(1, URL_A);
+    expect(await hints.forDocument(1, 'https://site.test/never-visited')).toEqual({ type: 'hints', list: null });
+    // Forgotten between the commit and the push: nothing is pushed.
+    hints.navigationCommitted(1, URL_A);
+    await hints.forget();
+    expect(await hints.forDocument(1, URL_A)).toEqual({ type: 'hints', list: null });
+  });
+
   test('with the DNR header mechanism, content-start gets the list only until a webRequest event shows headers reach pages', async () => {
     const { store, hints } = service();
     await hints.learn(1, await load(store, 1000));
