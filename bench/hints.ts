@@ -11,11 +11,11 @@
  * are CDP's, Firefox's its own Resource and Paint Timing (its driver runs inside the namespace).
  * `node dist/bench/hints.js --table a.json,b.json [--out merged.json]` prints one table of cells run
  * separately (each run under the shared benchmark lock). `--hints-off` adds Chromium with the extension and its hints switched off: the extension's own
- * cost, so what the hints cost is told apart from it. Chromium also loads each page's `+ideal`
- * variant (bench/corpus/ideal-hints.ts: the head carries every late resource's preload and every
- * origin's preconnect) after the same warm-up, alone: the "ideal ÷ alone" column is the bound on
- * what any hinting gains on that page and link, and says whether the goal (≤ 0.80) is reachable;
- * `--no-ideal` leaves it out. `--detailed` loads a build holding Detailed capture's permissions from
+ * cost, so what the hints cost is told apart from it. Chromium also loads each page's two bound
+ * variants (bench/corpus/ideal-hints.ts) after the same warm-up, alone: `+ideal`, whose head carries
+ * every late resource's preload and every origin's preconnect, and `+all`, which preloads every
+ * subresource with `fetchpriority=high` (requests the browser finds early but holds, too); the
+ * better of the two says whether the goal (≤ 0.80) is reachable by hinting; `--no-ideal` leaves both out. `--detailed` loads a build holding Detailed capture's permissions from
  * install (webRequest, DNR: hints as a `Link` header, records from webRequest) instead of the shipped
  * lean one (Resource Timing records, hints as `<link>` elements): the two learn from different records.
  * `--queue-bdp X` sizes the link's drop-tail queue to X bandwidth-delay products per direction
@@ -26,7 +26,7 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { getBenchPage } from './corpus/bench-corpus';
 import { buildVariant } from './overhead/overhead-variants';
-import { IDEAL_SUFFIX } from './corpus/ideal-hints';
+import { ALL_SUFFIX, IDEAL_SUFFIX } from './corpus/ideal-hints';
 import { hintsFor } from '../src/hints/hint-list';
 import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS } from '../src/hints/hint-types';
 import { learnedStateFromJson } from '../src/hints/learned-state-json';
@@ -74,7 +74,7 @@ const pair = (b: HintsBrowser): [HintsContender, HintsContender] => [b, `${b}+ge
  * with its hints switched off.
  */
 const contendersOf = (b: HintsBrowser, o: { hintsOff: boolean; ideal: boolean }): HintsContender[] =>
-  b === 'chromium' ? [...pair(b), ...(o.ideal ? ['chromium+ideal' as const] : []), ...(o.hintsOff ? ['chromium+getlist-off' as const] : [])] : pair(b);
+  b === 'chromium' ? [...pair(b), ...(o.ideal ? (['chromium+ideal', 'chromium+all'] as const) : []), ...(o.hintsOff ? ['chromium+getlist-off' as const] : [])] : pair(b);
 
 function round2(x: number): number {
   return Math.round(x * 100) / 100;
@@ -112,14 +112,15 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
     const hostMap = Object.fromEntries(origins.map((n, i) => [n, link.serverAddrs[i] ?? '']));
     // Chromium is given the names by flag; Firefox reads the namespace's hosts file.
     link.setClientHosts(hostMap);
-    served = await startOrigins({ bindings: origins.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })), pages: [...pages, ...pages.map((p) => `${p}${IDEAL_SUFFIX}`)], linkHosts: 'name', spawn: netnsSpawn(link.serverNs) });
+    served = await startOrigins({ bindings: origins.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })), pages: [...pages, ...pages.flatMap((p) => [`${p}${IDEAL_SUFFIX}`, `${p}${ALL_SUFFIX}`])], linkHosts: 'name', spawn: netnsSpawn(link.serverNs) });
     const droppedPackets = async () => {
       const { up, down } = await link.stats();
       return up.droppedLoss + up.droppedQueue + down.droppedLoss + down.droppedQueue;
     };
     for (const page of pages) {
-      const url = served.pageUrl(page, getBenchPage(page).documentScheme ?? 'https');
-      const idealUrl = served.pageUrl(`${page}${IDEAL_SUFFIX}`, getBenchPage(page).documentScheme ?? 'https');
+      const scheme = getBenchPage(page).documentScheme ?? 'https';
+      const url = served.pageUrl(page, scheme);
+      const urls: Partial<Record<HintsContender, string>> = { 'chromium+ideal': served.pageUrl(`${page}${IDEAL_SUFFIX}`, scheme), 'chromium+all': served.pageUrl(`${page}${ALL_SUFFIX}`, scheme) };
       const lateResources = new Set(getBenchPage(page).resources.filter((r) => r.discoveredBy !== 'html').map((r) => `${r.origin}${r.path}`));
       const byBrowser = new Map(browsers.map((browser) => [browser, { link: cellLink, page, browser, late: LATE_PAGES.includes(page), runs: Object.fromEntries(contendersOf(browser, extras).map((c) => [c, []])), errors: [] } as Cell]));
       cells.push(...byBrowser.values());
@@ -131,7 +132,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
           for (const contender of order) {
             try {
               const session = browser === 'firefox' ? firefoxSession : hintsSession;
-              const r = await session({ clientNs: link.clientNs, url: contender === 'chromium+ideal' ? idealUrl : url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served, lateResources, droppedPackets });
+              const r = await session({ clientNs: link.clientNs, url: urls[contender] ?? url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served, lateResources, droppedPackets });
               if (r.learned !== undefined) {
                 if (cell.overhead === undefined) cell.overhead = hintsOverhead(r.learned, url);
                 // The path verdict the measured load's list was cut by (src/hints/path-sample.ts).
@@ -204,26 +205,39 @@ function offCell(a: readonly HintsRun[], off: readonly HintsRun[] | undefined): 
 }
 
 /**
- * Chromium on the page's `+ideal` variant against Chromium alone: complete ratio [paired range],
- * FCP and LCP ratios, its extra / duplicate requests (its document's path read as the page's), and
- * whether the issue's goal (complete ≤ 0.80 × alone) is within reach of any hinting.
+ * Chromium on one of the page's bound variants (`+ideal`, `+all`) against Chromium alone: complete
+ * ratio [paired range], FCP and LCP ratios, its extra / duplicate requests (its document's path read
+ * as the page's); undefined complete when the variant was not run.
  */
-function idealCell(a: readonly HintsRun[], ideal: readonly HintsRun[] | undefined): string {
-  if (!ideal || ideal.length === 0) return '— | —';
+function boundCell(a: readonly HintsRun[], bound: readonly HintsRun[] | undefined): { cell: string; complete?: number } {
+  if (!bound || bound.length === 0) return { cell: '—' };
   const m = (rs: readonly HintsRun[], f: (r: HintsRun) => number | null) => median(rs.map(f).filter((x): x is number => x !== null));
-  const paired = a.flatMap((r, i) => (ideal[i] && r.completeMs > 0 ? [(ideal[i] as HintsRun).completeMs / r.completeMs] : []));
-  const ratio = (f: (r: HintsRun) => number | null) => m(ideal, f) / m(a, f);
+  const paired = a.flatMap((r, i) => (bound[i] && r.completeMs > 0 ? [(bound[i] as HintsRun).completeMs / r.completeMs] : []));
+  const ratio = (f: (r: HintsRun) => number | null) => m(bound, f) / m(a, f);
   const complete = ratio((r) => r.completeMs);
   const baseline = new Set(a.flatMap((r) => r.paths));
-  const extra = new Set(ideal.flatMap((r) => r.paths.map(asBasePath).filter((p) => !baseline.has(p))));
-  const dups = ideal.reduce((n, r) => n + r.duplicates.length, 0);
+  const extra = new Set(bound.flatMap((r) => r.paths.map(asBasePath).filter((p) => !baseline.has(p))));
+  const dups = bound.reduce((n, r) => n + r.duplicates.length, 0);
   const spread = paired.length > 1 ? ` [${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)}]` : '';
-  return `**${complete.toFixed(2)}**${spread} / ${ratio((r) => r.fcpMs).toFixed(2)} / ${ratio((r) => r.lcpMs).toFixed(2)}; ${extra.size} / ${dups} | ${complete <= 0.8 ? 'yes' : `no: ideal ${complete.toFixed(3)}`}`;
+  return { cell: `**${complete.toFixed(2)}**${spread} / ${ratio((r) => r.fcpMs).toFixed(2)} / ${ratio((r) => r.lcpMs).toFixed(2)}; ${extra.size} / ${dups}`, complete };
 }
 
-/** The `+ideal` variant's document path read as the page's own (ideal-hints.ts). */
+/**
+ * The `+ideal` (late resources preloaded) and `+all` (every subresource, high priority) columns, and
+ * whether the issue's goal (complete ≤ 0.80 × alone) is within reach of hinting: by the better of the two.
+ */
+function boundCells(c: Cell, a: readonly HintsRun[]): string {
+  if (c.browser !== 'chromium') return '— | — | —';
+  const ideal = boundCell(a, c.runs['chromium+ideal']);
+  const all = boundCell(a, c.runs['chromium+all']);
+  const best = Math.min(ideal.complete ?? Infinity, all.complete ?? Infinity);
+  const verdict = best === Infinity ? '—' : best <= 0.8 ? `yes: ${best.toFixed(3)}` : `no: best ${best.toFixed(3)}`;
+  return `${ideal.cell} | ${all.cell} | ${verdict}`;
+}
+
+/** A bound variant's document path read as the page's own (ideal-hints.ts). */
 function asBasePath(p: string): string {
-  return p.replace(/\.ideal\.html$/, '.html');
+  return p.replace(/\.(?:ideal|all)\.html$/, '.html');
 }
 
 function pathCell(b: readonly HintsRun[]): string {
@@ -235,8 +249,8 @@ function pathCell(b: readonly HintsRun[]): string {
 
 function table(cells: readonly Cell[]): string {
   const rows = [
-    '| browser | link | page | late | late-found done (alone, ms) | runs | path (critical bytes in RTTs) | complete ms (alone / +getlist / ratio [paired range]) | FCP ms | LCP ms | ideal hints ÷ alone: complete [paired range] / FCP / LCP; extra / dup | complete ≤ 0.80 reachable by hinting | hints | server requests (alone / +getlist) | extra | duplicates | hintsFor µs | getlist, hints off: complete / FCP ratio to alone | load avg (start → end) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| browser | link | page | late | late-found done (alone, ms) | runs | path (critical bytes in RTTs) | complete ms (alone / +getlist / ratio [paired range]) | FCP ms | LCP ms | ideal hints (late preloaded) ÷ alone: complete [paired range] / FCP / LCP; extra / dup | all preloaded, fetchpriority=high ÷ alone: the same | complete ≤ 0.80 reachable by hinting (the better bound) | hints | server requests (alone / +getlist) | extra | duplicates | hintsFor µs | getlist, hints off: complete / FCP ratio to alone | load avg (start → end) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const c of cells) {
     const [alone, hinted] = pair(c.browser);
@@ -247,7 +261,7 @@ function table(cells: readonly Cell[]): string {
     const extra = new Set(b.flatMap((r) => r.paths.filter((p) => !baseline.has(p))));
     const dups = b.reduce((n, r) => n + r.duplicates.length, 0);
     rows.push(
-      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${c.browser === 'chromium' ? idealCell(a, c.runs['chromium+ideal']) : '— | —'} | ${median(b.map((r) => r.hints ?? 0))} | ${m(a, (r) => r.serverRequests)} / ${m(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs['chromium+getlist-off'])} | ${c.load ? `${c.load[0]} → ${c.load[1]}` : '—'} |`,
+      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${boundCells(c, a)} | ${median(b.map((r) => r.hints ?? 0))} | ${m(a, (r) => r.serverRequests)} / ${m(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs['chromium+getlist-off'])} | ${c.load ? `${c.load[0]} → ${c.load[1]}` : '—'} |`,
     );
   }
   return rows.join('\n');

@@ -12,7 +12,7 @@ import { ALMANAC_ORIGINS, ALMANAC_SHAPES } from './almanac-shape';
 import { BenchCorpusError, type BenchPage, type BenchPageBuild } from './bench-page-types';
 import { buildAlmanacPage } from './page-almanac';
 import { buildRealPage, REAL_PAGE_NAMES } from './page-real';
-import { idealBaseName, idealVariant } from './ideal-hints';
+import { idealVariant, variantOf } from './ideal-hints';
 
 export * from './bench-page-types';
 export { ALMANAC_MEDIAN, ALMANAC_ORIGINS, ALMANAC_P90, ALMANAC_SOURCE } from './almanac-shape';
@@ -51,12 +51,13 @@ function fromDemoPage(p: CorpusPage): BenchPage {
 
 /**
  * Builds one page by name (`almanac-median`, `almanac-p90`, or any demo page name or alias; any of
- * them with `+ideal`: the variant whose head carries the ideal hints, ideal-hints.ts).
+ * them with `+ideal`: the variant whose head carries the ideal hints, or `+all`: every subresource
+ * preloaded at high priority, ideal-hints.ts).
  * Throws {@link BenchCorpusError} `E_BENCH_UNKNOWN_PAGE` for other names.
  */
 export function buildBenchPage(name: string): BenchPageBuild {
-  const idealOf = idealBaseName(name);
-  if (idealOf !== undefined) return idealVariant(benchPageBuild(idealOf));
+  const hinted = variantOf(name);
+  if (hinted !== undefined) return idealVariant(benchPageBuild(hinted.base), hinted.variant);
   const shape = ALMANAC_SHAPES.find((s) => s.name === name);
   if (shape !== undefined) return buildAlmanacPage(shape);
   const real = buildRealPage(name);

@@ -19,14 +19,15 @@ import type { PathSample, PathVerdict } from '../../src/hints/hint-types';
 /**
  * Each browser alone, with getlist, (Chromium, `--hints-off`) with getlist and its hints switched
  * off in the options: the extension's own cost, apart from what the hints do; and (Chromium)
- * alone on the page's `+ideal` variant, whose head carries the ideal hints
- * (bench/corpus/ideal-hints.ts): the bound on what any hinting can gain.
+ * alone on the page's `+ideal` variant, whose head carries the ideal hints, and on its `+all`
+ * variant, every subresource preloaded at high priority (bench/corpus/ideal-hints.ts): the bounds on
+ * what hinting can gain.
  */
-export type HintsContender = 'chromium' | 'chromium+getlist' | 'chromium+getlist-off' | 'chromium+ideal' | 'firefox' | 'firefox+getlist';
+export type HintsContender = 'chromium' | 'chromium+getlist' | 'chromium+getlist-off' | 'chromium+ideal' | 'chromium+all' | 'firefox' | 'firefox+getlist';
 
 export interface HintsSessionOptions {
   clientNs: string;
-  /** The page (`chromium+ideal`: its `+ideal` variant). */
+  /** The page (`chromium+ideal`, `chromium+all`: its `+ideal`, `+all` variant). */
   url: string;
   hostResolverRules: string;
   spkiHashes: readonly string[];

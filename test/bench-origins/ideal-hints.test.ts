@@ -76,6 +76,33 @@ describe('ideal-hints page variant (the attainable-gain bound of issue 15)', () 
     expect(strip(b)).toBe(strip(a));
   });
 
+  it.each(PAGES)('%s+all preloads every subresource the page loads, each once, at high priority, in the form its request takes', (name) => {
+    const base = getBenchPage(name);
+    const variant = getBenchPage(`${name}+all`);
+    expect(variant.resources).toEqual(base.resources);
+    expect(variant.document.path).toMatch(/\.all\.html$/);
+    const doc = body(`${name}+all`, variant.document.origin, variant.document.path);
+    const prefix = (o: string) => (base.singleOrigin ? '' : byName(o, base.schemes?.[o]));
+    // Read off the base document and its sheets: every URL they name that the page loads.
+    // The icon aside: browsers fetch it when they like, so a preload of it may be a request the page does not make.
+    const baseDoc = body(name, base.document.origin, base.document.path);
+    const icons = new Set(links(baseDoc, 'icon').map((l) => l.href));
+    const named = new Set([...lateUrls(name), ...[...baseDoc.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? '')].filter((u) => !icons.has(u)));
+    const loaded = base.resources.map((r) => `${prefix(r.origin)}${r.path}`).filter((u) => named.has(u));
+    const head = doc.slice(0, doc.indexOf('<title>'));
+    const preloads = links(head, 'preload').filter((l) => l.fetchpriority === 'high');
+    expect(preloads.map((l) => l.href).sort()).toEqual([...new Set(loaded)].sort());
+    for (const l of preloads) {
+      const isFont = /\.woff2?$/.test(l.href ?? '');
+      expect(l.as).toBe(isFont ? 'font' : /\.css$/.test(l.href ?? '') ? 'style' : /\.js$/.test(l.href ?? '') ? 'script' : 'image');
+      // Classic, credentialed scripts: a preload without crossorigin is the one their request matches.
+      expect('crossorigin' in l).toBe(isFont);
+    }
+    // The same preconnects as the +ideal variant.
+    const ideal = body(`${name}+ideal`, getBenchPage(`${name}+ideal`).document.origin, getBenchPage(`${name}+ideal`).document.path);
+    expect(links(head, 'preconnect')).toEqual(links(ideal.slice(0, ideal.indexOf('<title>')), 'preconnect'));
+  });
+
   it('a page with nothing late gets the same document under the variant path', () => {
     const base = getBenchPage('pm95-2544-10');
     const variant = getBenchPage('pm95-2544-10+ideal');
