@@ -170,8 +170,11 @@ export interface PreloadHint {
   as: HintAs;
   crossorigin?: 'anonymous';
   type?: string;
-  /** `low` for images outside the first viewport, so they never compete with critical ones. */
-  fetchpriority?: 'low';
+  /**
+   * Images only (hint-list.ts `imagePriority`): `high` where the path was measured (the preload is
+   * the LCP candidate or fits the link's idle bytes), `low` outside the first viewport where it was not.
+   */
+  fetchpriority?: 'high' | 'low';
 }
 
 export type Hint = PreconnectHint | PreloadHint;
