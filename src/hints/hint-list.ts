@@ -54,7 +54,7 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
       }
       seenPreload.add(r.url);
       if (r.as === 'font') fonts++;
-      preloads.push(toPreload(r, imagePriority(r, path !== undefined, lcpCandidate)));
+      preloads.push(toPreload(r));
     }
     for (const o of rankedOrigins(entry, limits.minRecurrence)) {
       const id = `${o.crossorigin ?? ''} ${o.origin}`;
@@ -111,31 +111,14 @@ function rankResources(resources: LearnedResource[]): LearnedResource[] {
   return [...resources].sort((a, b) => rank(a) - rank(b) || (rank(a) === 2 ? b.size - a.size : a.atMs - b.atMs));
 }
 
-/**
- * An image preload's `fetchpriority`. Where visits measured the path, an image preload either is
- * what the paint waits for (the LCP candidate) or fits the bytes the link carries idle before first
- * paint (the budget above): `high`. At the default (low) priority Chromium holds an image preload
- * as it holds the page's own images — to an origin without an HTTP/2 session, while render-blocking
- * requests are in flight — so it is not early at all (issue 15, session 27: real-news at 100 ms /
- * 20 Mbit/s, three CDN backgrounds preloaded `low` at 242 ms ended at 1,303–1,308 ms, the page's
- * last responses; preloaded `high` in the `+all` bound they ended at 720–725). On an unmeasured
- * path nothing says the link has room: an image outside the first viewport stays `low`, one in it
- * at the browser's default.
- */
-function imagePriority(r: LearnedResource, measured: boolean, lcpCandidate: string | undefined): PreloadHint['fetchpriority'] {
-  if (r.as !== 'image') return undefined;
-  if (measured || r.url === lcpCandidate) return 'high';
-  return r.inViewport ? undefined : 'low';
-}
-
-function toPreload(r: LearnedResource, fetchpriority: PreloadHint['fetchpriority']): PreloadHint {
+function toPreload(r: LearnedResource): PreloadHint {
   return {
     rel: 'preload',
     href: r.url,
     as: r.as,
     ...(r.crossorigin ? { crossorigin: r.crossorigin } : {}),
     ...(r.type ? { type: r.type } : {}),
-    ...(fetchpriority ? { fetchpriority } : {}),
+    ...(r.as === 'image' && !r.inViewport ? { fetchpriority: 'low' as const } : {}),
   };
 }
 

@@ -170,11 +170,8 @@ export interface PreloadHint {
   as: HintAs;
   crossorigin?: 'anonymous';
   type?: string;
-  /**
-   * Images only (hint-list.ts `imagePriority`): `high` where the path was measured (the preload is
-   * the LCP candidate or fits the link's idle bytes), `low` outside the first viewport where it was not.
-   */
-  fetchpriority?: 'high' | 'low';
+  /** `low` for images outside the first viewport, so they never compete with critical ones. */
+  fetchpriority?: 'low';
 }
 
 export type Hint = PreconnectHint | PreloadHint;

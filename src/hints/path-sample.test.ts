@@ -258,15 +258,6 @@ describe('hints that never cost on a bandwidth-bound path', () => {
     expect(list.path).toEqual({ criticalRtts: 0.75, bandwidthBound: false, budgetBytes: 812_000, samples: 2 });
     expect(list.preloads.map((p) => p.href)).toEqual([`${FONTS}/face.woff2`, `${CDN}/imported.css`, `${CDN}/bg/hero.jpg`, `${CDN}/bg/small.png`, `${CDN}/late/promo.gif`]);
     expect(list.preconnects).toEqual(preconnects);
-    // The path has room for them: every image preload at high priority, in the first viewport or not
-    // (at the default, low, Chromium holds an image preload as it holds the page's own images).
-    expect(list.preloads.map((p) => `${p.as} ${p.fetchpriority ?? 'default'}`)).toEqual(['font default', 'style default', 'image high', 'image high', 'image high']);
-    // Unmeasured, nothing says the link has room: promo.gif, outside the first viewport, stays low; the two in it keep the default.
-    const unmeasured = learned(FAR, FAR);
-    for (const e of unmeasured.entries.values()) for (const v of e.visits) delete v.path;
-    const plain = hintsFor(unmeasured.entries, URL_, L);
-    expect(plain.path).toBeUndefined();
-    expect(plain.preloads.filter((p) => p.as === 'image').map((p) => p.fetchpriority ?? 'default')).toEqual(['default', 'default', 'low']);
   });
 
   test('a bandwidth-bound path gets only what the first paint needs: the late sheet, the LCP image candidate, a connection to the origin of the render-blocking bytes', () => {
@@ -274,7 +265,7 @@ describe('hints that never cost on a bandwidth-bound path', () => {
     expect(list.path?.bandwidthBound).toBe(true);
     expect(list.preloads).toEqual([
       { rel: 'preload', href: `${CDN}/imported.css`, as: 'style', type: 'text/css' },
-      { rel: 'preload', href: `${CDN}/bg/hero.jpg`, as: 'image', fetchpriority: 'high' },
+      { rel: 'preload', href: `${CDN}/bg/hero.jpg`, as: 'image' },
     ]);
     // The font origin served nothing before DOMContentLoaded but the (dropped) font.
     expect(list.preconnects).toEqual([{ rel: 'preconnect', href: CDN }]);
