@@ -31,7 +31,7 @@ import { hintsFor } from '../src/hints/hint-list';
 import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS } from '../src/hints/hint-types';
 import { learnedStateFromJson } from '../src/hints/learned-state-json';
 import { pageKey } from '../src/hints/site-template';
-import { hintsOverhead, type HintsOverhead } from './hints/hints-overhead';
+import { hintsOverhead } from './hints/hints-overhead';
 import { firefoxSession, killFirefoxDriversSync } from './hints/firefox-session';
 import { hintsSession, killHintBrowsersSync, type HintsContender, type HintsRun } from './hints/hints-session';
 import { hostResolverRules } from './link/host-resolution';
@@ -43,6 +43,7 @@ import type { LinkParams } from './run/results-schema';
 import { pageInfo } from './run/page-info';
 import { queueBytesOf } from './hints/queue-size';
 import { parseHintsArgs, type HintsBrowser } from './hints/hints-args';
+import { pair, table, type Cell } from './hints/hints-table';
 
 /** The issue's two link shapes: McManus' 100 ms / 20 Mbit/s, and 40 ms / 5 Mbit/s. */
 const LINKS: Readonly<Record<string, LinkParams>> = {
@@ -66,12 +67,10 @@ function isPage(name: string): boolean {
     return false;
   }
 }
-/** Each browser alone and with getlist; a run makes the pair back to back (order alternating by run). */
-const pair = (b: HintsBrowser): [HintsContender, HintsContender] => [b, `${b}+getlist`];
 /**
  * The contenders of one run, in the order of an even run: Chromium also loads the page's `+ideal`
- * variant (the bound; `--no-ideal` leaves it out) and, with `--hints-off`, gets the extension
- * with its hints switched off.
+ * and `+all` variants (the bounds; `--no-ideal` leaves them out) and, with `--hints-off`, gets the
+ * extension with its hints switched off.
  */
 const contendersOf = (b: HintsBrowser, o: { hintsOff: boolean; ideal: boolean }): HintsContender[] =>
   b === 'chromium' ? [...pair(b), ...(o.ideal ? (['chromium+ideal', 'chromium+all'] as const) : []), ...(o.hintsOff ? ['chromium+getlist-off' as const] : [])] : pair(b);
@@ -80,24 +79,6 @@ function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length === 0 ? NaN : s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
-
-interface Cell {
-  link: string;
-  page: string;
-  browser: HintsBrowser;
-  late: boolean;
-  /** `[alone, +getlist]` runs, index i of each from the same pair. */
-  runs: Partial<Record<HintsContender, HintsRun[]>>;
-  errors: string[];
-  overhead?: HintsOverhead;
-  /** 1-minute load average when the cell started and when it ended (a shared machine). */
-  load?: [number, number];
-}
 
 async function runLink(name: string, pages: readonly string[], browsers: readonly HintsBrowser[], extras: { hintsOff: boolean; ideal: boolean; detailed: boolean; queueBdp?: number }, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
   const params = LINKS[name] as LinkParams;
@@ -169,111 +150,6 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
   return cells;
 }
 
-/**
- * Runs are pairs (both contenders back to back, order alternating): a metric's spread is the
- * range of the paired ratios +getlist / alone, beside the ratio of the medians.
- */
-function ratioCell(a: readonly HintsRun[], b: readonly HintsRun[], f: (r: HintsRun) => number | null): string {
-  const m = (rs: readonly HintsRun[]) => median(rs.map(f).filter((x): x is number => x !== null));
-  const x = m(a);
-  const y = m(b);
-  const paired: number[] = [];
-  a.forEach((r, i) => {
-    const u = f(r);
-    const other = b[i];
-    const v = other ? f(other) : null;
-    if (u !== null && v !== null && u > 0) paired.push(v / u);
-  });
-  const spread = paired.length > 1 ? ` [${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)}]` : '';
-  return `${Math.round(x)} / ${Math.round(y)} / **${(y / x).toFixed(2)}**${spread}`;
-}
-
-/** When the late-found resources were done unhinted, against the page's completion (medians). */
-function lateCell(a: readonly HintsRun[]): string {
-  const ends = a.flatMap((r) => (r.lateEndMs !== undefined ? [r.lateEndMs] : []));
-  return ends.length === 0 ? '—' : `${Math.round(median(ends))} of ${Math.round(median(a.map((r) => r.completeMs)))}`;
-}
-
-/** The extension with its hints switched off, against the browser alone: the extension's own cost. */
-function offCell(a: readonly HintsRun[], off: readonly HintsRun[] | undefined): string {
-  if (!off || off.length === 0) return '—';
-  const r = (f: (x: HintsRun) => number | null) => {
-    const m = (rs: readonly HintsRun[]) => median(rs.map(f).filter((x): x is number => x !== null));
-    return (m(off) / m(a)).toFixed(2);
-  };
-  return `${r((x) => x.completeMs)} / ${r((x) => x.fcpMs)}`;
-}
-
-/**
- * Chromium on one of the page's bound variants (`+ideal`, `+all`) against Chromium alone: complete
- * ratio [paired range], FCP and LCP ratios, its extra / duplicate requests (its document's path read
- * as the page's); undefined complete when the variant was not run.
- */
-function boundCell(a: readonly HintsRun[], bound: readonly HintsRun[] | undefined): { cell: string; complete?: number; fcp?: number } {
-  if (!bound || bound.length === 0) return { cell: '—' };
-  const m = (rs: readonly HintsRun[], f: (r: HintsRun) => number | null) => median(rs.map(f).filter((x): x is number => x !== null));
-  const paired = a.flatMap((r, i) => (bound[i] && r.completeMs > 0 ? [(bound[i] as HintsRun).completeMs / r.completeMs] : []));
-  const ratio = (f: (r: HintsRun) => number | null) => m(bound, f) / m(a, f);
-  const complete = ratio((r) => r.completeMs);
-  const baseline = new Set(a.flatMap((r) => r.paths));
-  const extra = new Set(bound.flatMap((r) => r.paths.map(asBasePath).filter((p) => !baseline.has(p))));
-  const dups = bound.reduce((n, r) => n + r.duplicates.length, 0);
-  const spread = paired.length > 1 ? ` [${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)}]` : '';
-  const fcp = ratio((r) => r.fcpMs);
-  return { cell: `**${complete.toFixed(2)}**${spread} / ${fcp.toFixed(2)} / ${ratio((r) => r.lcpMs).toFixed(2)}; ${extra.size} / ${dups}`, complete, fcp };
-}
-
-/** FCP ratio a bound may read and still count as "no worse" (the 5-run noise of FCP on these links). */
-const FCP_NO_WORSE = 1.05;
-
-/**
- * The `+ideal` (late resources preloaded) and `+all` (every subresource, high priority) columns, and
- * whether the issue's goal — complete ≤ 0.80 × alone with first paint no worse (FCP ≤ FCP_NO_WORSE ×) —
- * is within reach of hinting: by getlist's load or a bound that meets both; else the best complete, and what it cost first paint.
- */
-function boundCells(c: Cell, a: readonly HintsRun[], hinted: readonly HintsRun[]): string {
-  if (c.browser !== 'chromium') return '— | — | —';
-  const ideal = boundCell(a, c.runs['chromium+ideal']);
-  const all = boundCell(a, c.runs['chromium+all']);
-  // getlist's own load is hinting too: where it meets the goal, the goal is reachable whatever the bounds read.
-  const run = [boundCell(a, hinted), ideal, all].filter((b): b is typeof b & { complete: number; fcp: number } => b.complete !== undefined && b.fcp !== undefined);
-  const meets = run.filter((b) => b.complete <= 0.8 && b.fcp <= FCP_NO_WORSE).sort((x, y) => x.complete - y.complete)[0];
-  const best = [...run].sort((x, y) => x.complete - y.complete)[0];
-  const verdict = meets ? `yes: ${meets.complete.toFixed(3)}` : best ? `no: best ${best.complete.toFixed(3)}${best.complete <= 0.8 ? ` at FCP ${best.fcp.toFixed(2)}` : ''}` : '—';
-  return `${ideal.cell} | ${all.cell} | ${verdict}`;
-}
-
-/** A bound variant's document path read as the page's own (ideal-hints.ts). */
-function asBasePath(p: string): string {
-  return p.replace(/\.(?:ideal|all)\.html$/, '.html');
-}
-
-function pathCell(b: readonly HintsRun[]): string {
-  const paths = b.flatMap((r) => (r.path ? [r.path] : []));
-  if (paths.length === 0) return '—';
-  const bound = paths.filter((p) => p.bandwidthBound).length;
-  return `${median(paths.map((p) => p.criticalRtts)).toFixed(1)} RTTs, ${bound}/${paths.length} bw-bound`;
-}
-
-function table(cells: readonly Cell[]): string {
-  const rows = [
-    '| browser | link | page | late | late-found done (alone, ms) | runs | path (critical bytes in RTTs) | complete ms (alone / +getlist / ratio [paired range]) | FCP ms | LCP ms | ideal hints (late preloaded) ÷ alone: complete [paired range] / FCP / LCP; extra / dup | all preloaded, fetchpriority=high ÷ alone: the same | complete ≤ 0.80 with FCP no worse (≤ 1.05) reachable by hinting (getlist or either bound) | hints | server requests (alone / +getlist) | extra | duplicates | hintsFor µs | getlist, hints off: complete / FCP ratio to alone | load avg (start → end) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-  ];
-  for (const c of cells) {
-    const [alone, hinted] = pair(c.browser);
-    const a = c.runs[alone] ?? [];
-    const b = c.runs[hinted] ?? [];
-    const m = (rs: HintsRun[], f: (r: HintsRun) => number | null) => median(rs.map(f).filter((x): x is number => x !== null));
-    const baseline = new Set(a.flatMap((r) => r.paths));
-    const extra = new Set(b.flatMap((r) => r.paths.filter((p) => !baseline.has(p))));
-    const dups = b.reduce((n, r) => n + r.duplicates.length, 0);
-    rows.push(
-      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${boundCells(c, a, b)} | ${median(b.map((r) => r.hints ?? 0))} | ${m(a, (r) => r.serverRequests)} / ${m(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs['chromium+getlist-off'])} | ${c.load ? `${c.load[0]} → ${c.load[1]}` : '—'} |`,
-    );
-  }
-  return rows.join('\n');
-}
 
 /** `--table a.json,b.json [--out merged.json]`: one table of cells measured by separate (locked) runs. */
 function mergeTables(files: readonly string[], out: string | undefined): number {

@@ -1,0 +1,45 @@
+import type { HintsContender, HintsRun } from './hints-session';
+import { boundCells, table, type Cell } from './hints-table';
+
+/** Three paired runs of one contender: page complete and first paint, ms. */
+const runs = (complete: number, fcp: number, paths: string[] = ['o/a.css', 'o/b.gif']): HintsRun[] =>
+  [0.98, 1, 1.02].map((k) => ({ completeMs: complete * k, fcpMs: fcp * k, lcpMs: fcp * k, serverRequests: paths.length, duplicates: [], paths, warmUpVisits: 2 }));
+
+const cell = (browser: 'chromium' | 'firefox', r: Partial<Record<HintsContender, HintsRun[]>>): Cell => ({ link: 'mcmanus-100', page: 'real-news', browser, late: true, runs: r, errors: [] });
+
+describe('the hints table: is complete ≤ 0.80 × alone, first paint no worse, within reach of hinting?', () => {
+  const alone = runs(1000, 500);
+
+  test('getlist meeting it answers yes, whatever the bounds read', () => {
+    const c = cell('chromium', { chromium: alone, 'chromium+getlist': runs(700, 510), 'chromium+ideal': runs(950, 500), 'chromium+all': runs(900, 700) });
+    expect(boundCells(c, alone, c.runs['chromium+getlist'] ?? [])).toMatch(/\| yes: 0\.700$/);
+  });
+
+  test('a bound that reaches 0.80 only by delaying first paint beyond 1.05 × is no', () => {
+    const c = cell('chromium', { chromium: alone, 'chromium+getlist': runs(950, 500), 'chromium+ideal': runs(900, 500), 'chromium+all': runs(720, 700) });
+    expect(boundCells(c, alone, c.runs['chromium+getlist'] ?? [])).toMatch(/\| no: best 0\.720 at FCP 1\.40$/);
+  });
+
+  test('the bound that meets both is named; none reaching 0.80 gives the best complete', () => {
+    const meets = cell('chromium', { chromium: alone, 'chromium+getlist': runs(950, 500), 'chromium+ideal': runs(850, 500), 'chromium+all': runs(780, 520) });
+    expect(boundCells(meets, alone, meets.runs['chromium+getlist'] ?? [])).toMatch(/\| yes: 0\.780$/);
+    const short = cell('chromium', { chromium: alone, 'chromium+getlist': runs(950, 500), 'chromium+ideal': runs(930, 500), 'chromium+all': runs(880, 500) });
+    expect(boundCells(short, alone, short.runs['chromium+getlist'] ?? [])).toMatch(/\| no: best 0\.880$/);
+  });
+
+  test('an older run without the +all variant, and Firefox (no bound variants), still print', () => {
+    const old = cell('chromium', { chromium: alone, 'chromium+getlist': runs(950, 500), 'chromium+ideal': runs(930, 500) });
+    expect(boundCells(old, alone, old.runs['chromium+getlist'] ?? [])).toMatch(/; 0 \/ 0 \| — \| no: best 0\.930$/);
+    expect(boundCells(cell('firefox', { firefox: alone, 'firefox+getlist': runs(700, 500) }), alone, runs(700, 500))).toBe('— | — | —');
+    // Every row has as many cells as the header.
+    const t = table([old, cell('firefox', { firefox: alone, 'firefox+getlist': runs(700, 500) })]).split('\n');
+    const width = (line: string) => line.split('|').length;
+    for (const line of t) expect(width(line)).toBe(width(t[0] ?? ''));
+  });
+
+  test('a bound variant fetching a URL the page alone did not counts as an extra request; its own document path does not', () => {
+    const c = cell('chromium', { chromium: alone, 'chromium+getlist': runs(950, 500), 'chromium+all': runs(780, 500, ['o/a.css', 'o/b.gif', 'o/index.all.html', 'o/x.gif']) });
+    const a = runs(1000, 500, ['o/a.css', 'o/b.gif', 'o/index.html']);
+    expect(boundCells(c, a, c.runs['chromium+getlist'] ?? [])).toContain('; 1 / 0 |');
+  });
+});
