@@ -11,14 +11,15 @@
  *
  * Served at `<document path>` with `.html` → `.ideal.html`, under the page name `<page>+ideal`.
  *
- * The `+all` variant (`.all.html`) is the wider bound: the same preconnects, and *every* subresource
- * preloaded (parser-found ones too; the icon aside), each with `fetchpriority=high`. It measures what the late-only
- * bound leaves out: requests the browser finds early but holds — Chromium's resource scheduler keeps
- * low-priority requests (images, async and deferred scripts) to an HTTP/1.1 origin waiting while
- * render-blocking ones are in flight (issue 15, session 27: real-news at 100 ms / 20 Mbit/s, its
- * images and third-party scripts sent ~650 ms after the parser asked for them; the `+ideal` variant
- * read 0.91 × Chromium alone there, `+all` 0.66). Scripts are preloaded `as=script` without
- * `crossorigin`: the corpus' scripts are classic and credentialed, so each preload is matched.
+ * The `+all` variant (`.all.html`) is the wider bound: the same preconnects, and *every*
+ * subresource preloaded (parser-found ones too; the icon aside), each with `fetchpriority=high`.
+ * It measures what the late-only bound leaves out: requests the browser finds early but holds —
+ * Chromium's resource scheduler keeps low-priority requests (images, async and deferred scripts)
+ * waiting while render-blocking ones are in flight (issue 15, session 27: on real-news at 100 ms /
+ * 20 Mbit/s, 11 images and 3 scripts the parser asked for at 222–309 ms ended at 1,002–1,245 ms,
+ * after the render-blocking head scripts ended at 861–886 ms; `+ideal` read 0.92 × Chromium alone
+ * there, `+all` 0.66). Scripts are preloaded `as=script` without `crossorigin`: the corpus'
+ * scripts are classic and credentialed, so each preload is matched.
  * Invariants: the variant makes exactly the base page's requests (the document's URL aside), its
  * subresource bytes are the base page's (shared files), and the document keeps its size when its
  * trailing padding comment can absorb the hints (the almanac and real-shaped pages); a document
@@ -84,7 +85,7 @@ export function idealHintMarkup(page: BenchPage, baseUrl: OriginBaseUrl, variant
 }
 
 /** `/x/index.html` → `/x/index.ideal.html` (or `.all.html`). */
-export function variantPath(path: string, variant: HintVariant): string {
+function variantPath(path: string, variant: HintVariant): string {
   return /\.html$/.test(path) ? path.replace(/\.html$/, `.${variant}.html`) : `${path}.${variant}.html`;
 }
 
