@@ -9,10 +9,27 @@ import type { HintsContender, HintsRun } from './hints-session';
 /** Each browser alone and with getlist; a run makes the pair back to back (order alternating by run). */
 export const pair = (b: HintsBrowser): [HintsContender, HintsContender] => [b, `${b}+getlist`];
 
-export function median(xs: readonly number[]): number {
+function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length === 0 ? NaN : s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+/** The median of a metric over runs, runs without it left out. */
+function medianOf(rs: readonly HintsRun[], f: (r: HintsRun) => number | null): number {
+  return median(rs.map(f).filter((x): x is number => x !== null));
+}
+
+/** The range of the paired ratios b[i] / a[i] of a metric, ` [min–max]`; empty under two pairs. */
+function pairedRange(a: readonly HintsRun[], b: readonly HintsRun[], f: (r: HintsRun) => number | null): string {
+  const paired: number[] = [];
+  a.forEach((r, i) => {
+    const u = f(r);
+    const other = b[i];
+    const v = other ? f(other) : null;
+    if (u !== null && v !== null && u > 0) paired.push(v / u);
+  });
+  return paired.length > 1 ? ` [${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)}]` : '';
 }
 
 export interface Cell {
@@ -33,18 +50,9 @@ export interface Cell {
  * range of the paired ratios +getlist / alone, beside the ratio of the medians.
  */
 function ratioCell(a: readonly HintsRun[], b: readonly HintsRun[], f: (r: HintsRun) => number | null): string {
-  const m = (rs: readonly HintsRun[]) => median(rs.map(f).filter((x): x is number => x !== null));
-  const x = m(a);
-  const y = m(b);
-  const paired: number[] = [];
-  a.forEach((r, i) => {
-    const u = f(r);
-    const other = b[i];
-    const v = other ? f(other) : null;
-    if (u !== null && v !== null && u > 0) paired.push(v / u);
-  });
-  const spread = paired.length > 1 ? ` [${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)}]` : '';
-  return `${Math.round(x)} / ${Math.round(y)} / **${(y / x).toFixed(2)}**${spread}`;
+  const x = medianOf(a, f);
+  const y = medianOf(b, f);
+  return `${Math.round(x)} / ${Math.round(y)} / **${(y / x).toFixed(2)}**${pairedRange(a, b, f)}`;
 }
 
 /** When the late-found resources were done unhinted, against the page's completion (medians). */
@@ -56,10 +64,7 @@ function lateCell(a: readonly HintsRun[]): string {
 /** The extension with its hints switched off, against the browser alone: the extension's own cost. */
 function offCell(a: readonly HintsRun[], off: readonly HintsRun[] | undefined): string {
   if (!off || off.length === 0) return '—';
-  const r = (f: (x: HintsRun) => number | null) => {
-    const m = (rs: readonly HintsRun[]) => median(rs.map(f).filter((x): x is number => x !== null));
-    return (m(off) / m(a)).toFixed(2);
-  };
+  const r = (f: (x: HintsRun) => number | null) => (medianOf(off, f) / medianOf(a, f)).toFixed(2);
   return `${r((x) => x.completeMs)} / ${r((x) => x.fcpMs)}`;
 }
 
@@ -70,16 +75,13 @@ function offCell(a: readonly HintsRun[], off: readonly HintsRun[] | undefined): 
  */
 function boundCell(a: readonly HintsRun[], bound: readonly HintsRun[] | undefined): { cell: string; complete?: number; fcp?: number } {
   if (!bound || bound.length === 0) return { cell: '—' };
-  const m = (rs: readonly HintsRun[], f: (r: HintsRun) => number | null) => median(rs.map(f).filter((x): x is number => x !== null));
-  const paired = a.flatMap((r, i) => (bound[i] && r.completeMs > 0 ? [(bound[i] as HintsRun).completeMs / r.completeMs] : []));
-  const ratio = (f: (r: HintsRun) => number | null) => m(bound, f) / m(a, f);
+  const ratio = (f: (r: HintsRun) => number | null) => medianOf(bound, f) / medianOf(a, f);
   const complete = ratio((r) => r.completeMs);
   const baseline = new Set(a.flatMap((r) => r.paths));
   const extra = new Set(bound.flatMap((r) => r.paths.map(asBasePath).filter((p) => !baseline.has(p))));
   const dups = bound.reduce((n, r) => n + r.duplicates.length, 0);
-  const spread = paired.length > 1 ? ` [${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)}]` : '';
   const fcp = ratio((r) => r.fcpMs);
-  return { cell: `**${complete.toFixed(2)}**${spread} / ${fcp.toFixed(2)} / ${ratio((r) => r.lcpMs).toFixed(2)}; ${extra.size} / ${dups}`, complete, fcp };
+  return { cell: `**${complete.toFixed(2)}**${pairedRange(a, bound, (r) => r.completeMs)} / ${fcp.toFixed(2)} / ${ratio((r) => r.lcpMs).toFixed(2)}; ${extra.size} / ${dups}`, complete, fcp };
 }
 
 /** FCP ratio a bound may read and still count as "no worse" (the 5-run noise of FCP on these links). */
@@ -123,12 +125,11 @@ export function table(cells: readonly Cell[]): string {
     const [alone, hinted] = pair(c.browser);
     const a = c.runs[alone] ?? [];
     const b = c.runs[hinted] ?? [];
-    const m = (rs: HintsRun[], f: (r: HintsRun) => number | null) => median(rs.map(f).filter((x): x is number => x !== null));
     const baseline = new Set(a.flatMap((r) => r.paths));
     const extra = new Set(b.flatMap((r) => r.paths.filter((p) => !baseline.has(p))));
     const dups = b.reduce((n, r) => n + r.duplicates.length, 0);
     rows.push(
-      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${boundCells(c, a, b)} | ${median(b.map((r) => r.hints ?? 0))} | ${m(a, (r) => r.serverRequests)} / ${m(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs['chromium+getlist-off'])} | ${c.load ? `${c.load[0]} → ${c.load[1]}` : '—'} |`,
+      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${boundCells(c, a, b)} | ${median(b.map((r) => r.hints ?? 0))} | ${medianOf(a, (r) => r.serverRequests)} / ${medianOf(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs['chromium+getlist-off'])} | ${c.load ? `${c.load[0]} → ${c.load[1]}` : '—'} |`,
     );
   }
   return rows.join('\n');
