@@ -16,6 +16,16 @@
  * at the response headers.
  * `scripting` adds no request proxy (unlike webRequest/DNR, detailed-capture.ts).
  *
+ * In Chromium the links are inserted from the page's main world (`world: 'MAIN'`): Chromium gives
+ * what an extension's isolated world starts no Resource Timing entry (Chromium 156, session 28: a
+ * preloaded font inserted from the isolated world was fetched, once, and used, and the page's
+ * Resource Timing never listed it), so a lean record lost every hinted request — its bytes, the
+ * outcome's "fetched" (a used font read "never fetched"), the second fetch of a preload the page
+ * did not match, and what the hinted visit taught. From the main world the page lists them as it
+ * lists its own (test/e2e/hints-paint.test.ts). The function only creates `<link>` elements with
+ * the list's URLs, which the page could read from the DOM either way. Firefox lists what its
+ * content scripts insert and keeps the extension's world.
+ *
  * Invariant: one push per committed top-level document, addressed by `documentId` where the
  * browser gives one (Chromium); elsewhere by frame, and the injected function checks the URL.
  */
@@ -27,7 +37,9 @@ import type { InjectionTarget, LoadCompleted } from './content-injection';
 export interface HintPushDeps {
   onCommitted(listener: (details: LoadCompleted) => void): void;
   hintsFor(tabId: number, url: string): Promise<ContentHintsReply>;
-  executeScript(injection: { target: InjectionTarget; func: (list: HintList, url: string) => number; args: [HintList, string]; injectImmediately: true }): Promise<unknown>;
+  executeScript(injection: { target: InjectionTarget; func: (list: HintList, url: string) => number; args: [HintList, string]; injectImmediately: true; world?: 'MAIN' }): Promise<unknown>;
+  /** The world the links are inserted from (Chromium: `MAIN`; see below). */
+  world?: 'MAIN';
   warn?: (message: string) => void;
 }
 
@@ -37,7 +49,7 @@ export function pushHintsOnCommit(deps: HintPushDeps): void {
     const target: InjectionTarget = e.documentId ? { tabId: e.tabId, documentIds: [e.documentId] } : { tabId: e.tabId, frameIds: [0] };
     void deps
       .hintsFor(e.tabId, e.url)
-      .then((reply) => (reply.list ? deps.executeScript({ target, func: insertHintLinks, args: [reply.list, e.url], injectImmediately: true }) : undefined))
+      .then((reply) => (reply.list ? deps.executeScript({ target, func: insertHintLinks, args: [reply.list, e.url], injectImmediately: true, ...(deps.world ? { world: deps.world } : {}) }) : undefined))
       // Expected: the tab closed or navigated on, an error page, a host the user has not granted (Firefox).
       .catch((err: unknown) => deps.warn?.(`hints not pushed: ${String(err)}`));
   });

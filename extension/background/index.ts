@@ -74,6 +74,7 @@ if (!benchOff('hints') && !benchOff('content')) {
     onCommitted: navigation.onCommitted,
     hintsFor: (tabId, url) => hints.forDocument(tabId, url),
     executeScript: (injection) => browser.scripting.executeScript(injection),
+    ...(isFirefox(extensionBaseUrl) ? {} : { world: 'MAIN' as const }),
     warn: (message) => console.debug(`getlist: ${message}`),
   });
 }

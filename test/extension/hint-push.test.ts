@@ -25,11 +25,11 @@ async function load(store: PageStore, t: number, url = URL_A): Promise<string> {
 }
 
 /** The pushes a HintsService's learned state gives, per committed document. */
-async function pushes(hints: HintsService, commits: LoadCompleted[]): Promise<Array<Parameters<HintPushDeps['executeScript']>[0]>> {
+async function pushes(hints: HintsService, commits: LoadCompleted[], world?: 'MAIN'): Promise<Array<Parameters<HintPushDeps['executeScript']>[0]>> {
   let listener: ((e: LoadCompleted) => void) | undefined;
   const injected: Array<Parameters<HintPushDeps['executeScript']>[0]> = [];
   const warned: string[] = [];
-  pushHintsOnCommit({ onCommitted: (l) => (listener = l), hintsFor: (tabId, url) => hints.forDocument(tabId, url), executeScript: async (i) => void injected.push(i), warn: (m) => warned.push(m) });
+  pushHintsOnCommit({ onCommitted: (l) => (listener = l), hintsFor: (tabId, url) => hints.forDocument(tabId, url), executeScript: async (i) => void injected.push(i), warn: (m) => warned.push(m), ...(world ? { world } : {}) });
   for (const c of commits) listener?.(c);
   await new Promise((r) => setTimeout(r, 10));
   expect(warned).toEqual([]);
@@ -61,6 +61,11 @@ describe('hints pushed at commit', () => {
       { target: { tabId: 1, documentIds: ['D1'] }, args: [list, URL_A], injectImmediately: true, func: 'insertHintLinks' },
       { target: { tabId: 2, frameIds: [0] }, args: [list, URL_A], injectImmediately: true, func: 'insertHintLinks' },
     ]);
+    // Firefox: the extension's own world (no `world` asked). Chromium: the page's main world, or the
+    // page's Resource Timing would have no entry for what the links fetch (test/e2e/hints-paint.test.ts).
+    expect(sent.every((i) => i.world === undefined)).toBe(true);
+    const fromMain = await pushes(hints, [{ tabId: 1, frameId: 0, url: URL_A, documentId: 'D2' }], 'MAIN');
+    expect(fromMain.map((i) => ({ world: i.world, args: i.args }))).toEqual([{ world: 'MAIN', args: [list, URL_A] }]);
     // The same learned state, read by a background whose settings say no: nothing pushed.
     for (const settings of [{ hints: false }, { hintsDisabledSites: ['site.test'] }, { excludedSites: ['site.test'] }]) {
       expect({ settings, sent: await pushes(make(settings, local, store), [{ tabId: 1, frameId: 0, url: URL_A }]) }).toEqual({ settings, sent: [] });
