@@ -124,6 +124,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
                 const list = hintsFor(state.entries, url, browser === 'firefox' ? DEFAULT_HINT_LIMITS : CHROMIUM_HINT_LIMITS);
                 const visits = state.entries.get(pageKey(url) ?? '')?.visits ?? [];
                 r.samples = visits.map((v) => v.path ?? null);
+                r.paints = visits.map((v) => [v.documentMs ?? null, v.paintMs ?? null]);
                 r.learnedResources = visits.map((v) => v.resources.map((x) => `${x.late ? 'late' : 'early'} ${x.as} ${x.size} ${x.url}`));
                 if (list.path) r.path = list.path;
                 r.preloads = list.preloads.map((p) => `${p.as} ${p.href}`);

@@ -67,6 +67,11 @@ export interface HintsRun {
   learned?: unknown;
   /** What each learned visit of the page measured of its path (null: nothing), oldest first (getlist only). */
   samples?: Array<PathSample | null>;
+  /**
+   * Per learned visit of the page, oldest first: its document's first byte and its first paint
+   * without a font preloaded, ms (null: not measured) — what the Chromium font rule judges by (getlist only).
+   */
+  paints?: Array<[number | null, number | null]>;
   /** Per learned visit of the page, oldest first, the resources it recorded (`late|early as size url`; getlist only). */
   learnedResources?: string[][];
   /** The page's preloads (`as url`) as the learned state gives them (getlist only). */
@@ -104,13 +109,18 @@ const TIMING_FIELDS = ['startTime', 'requestStart', 'responseStart', 'responseEn
 const DUMP_TIMINGS = `(() => { const pick = (e) => Object.fromEntries(${JSON.stringify(TIMING_FIELDS)}.map((k) => [k, typeof e[k] === 'number' ? Math.round(e[k] * 10) / 10 : e[k]]));
   return { navigation: pick(performance.getEntriesByType('navigation')[0]), resources: performance.getEntriesByType('resource').map(pick) }; })()`;
 
-/** The measured load's requests (CDP), `start end url` ms from the document's request, in start order. */
+/**
+ * The measured load's requests (CDP), `start end url priority sent` — ms from the document's
+ * request; `sent` when the network stack wrote the request (`timing.requestTime + sendStart`: a
+ * request the browser held starts long before it is sent) — in start order.
+ */
 function timelineOf(events: CdpNetworkEvents): string[] {
   const doc = events.sent[0];
   if (!doc) return [];
   const ends = new Map(events.ended.map((e) => [e.requestId, e.timestamp]));
+  const sentAt = new Map(events.responses.map((r) => [r.requestId, r.timing && r.timing.sendStart !== undefined && r.timing.sendStart >= 0 ? r.timing.requestTime + r.timing.sendStart / 1000 : undefined]));
   const ms = (t: number | undefined) => (t === undefined ? '-' : String(Math.round((t - doc.timestamp) * 1000)));
-  return events.sent.map((e) => `${ms(e.timestamp)} ${ms(ends.get(e.requestId))} ${e.url}`);
+  return events.sent.map((e) => `${ms(e.timestamp)} ${ms(ends.get(e.requestId))} ${e.url} ${e.priority ?? '-'} ${ms(sentAt.get(e.requestId))}`);
 }
 
 const EXTENSION_ID = 'kelbbeopokdfcgnhndalcnpcofnpkfln';

@@ -94,7 +94,7 @@ export async function recordNetwork(page: Page): Promise<{ events: CdpNetworkEve
   const client = await page.createCDPSession();
   client.on('Network.requestWillBeSent', (e) => {
     last = Date.now();
-    sent.push({ requestId: e.requestId, url: e.request.url, timestamp: e.timestamp, wallTime: e.wallTime, type: e.type });
+    sent.push({ requestId: e.requestId, url: e.request.url, timestamp: e.timestamp, wallTime: e.wallTime, type: e.type, priority: e.request.initialPriority });
   });
   client.on('Network.responseReceived', (e) => {
     last = Date.now();

@@ -17,6 +17,8 @@ export interface CdpRequestSent {
   wallTime?: number;
   /** CDP resource type, e.g. "Document", "Stylesheet", "Font". */
   type?: string;
+  /** `request.initialPriority`, e.g. "VeryHigh", "Low"; only the per-request timeline reads it. */
+  priority?: string;
 }
 
 export interface CdpResponseReceived {

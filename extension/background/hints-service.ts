@@ -162,7 +162,8 @@ export class HintsService {
     const tab = this.tabs.get(tabId);
     const applied = tab && tab.url === page.url ? tab.applied : undefined;
     const hinted = new Set(applied?.preloads.map((p) => p.href) ?? []);
-    const visit = observeVisit(page, { hinted, resourcesPerVisit: this.limits.resourcesPerVisit, originsPerVisit: this.limits.originsPerVisit });
+    const fontHinted = applied?.preloads.some((p) => p.as === 'font') === true;
+    const visit = observeVisit(page, { hinted, fontHinted, resourcesPerVisit: this.limits.resourcesPerVisit, originsPerVisit: this.limits.originsPerVisit });
     if (applied && tab) {
       tab.pageId = pageId;
       tab.outcome = hintOutcome(applied, page, this.entriesOf(page.url));

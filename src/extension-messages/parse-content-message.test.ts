@@ -13,3 +13,19 @@ describe('parseContentMessage: timings', () => {
     expect(() => parseContentMessage({ channel: 'content', type: 'timings', entries: [], bufferFull: 'yes' })).toThrow(/bufferFull/);
   });
 });
+
+describe('parseContentMessage: the navigation timing', () => {
+  const NAV = { responseStart: 310, domContentLoadedEventEnd: 700, loadEventEnd: 1200, nextHopProtocol: 'h2' };
+
+  test('the first contentful paint is kept when sent, and a message without it is still valid', () => {
+    const withPaint = parseContentMessage({ channel: 'content', type: 'timings', entries: [], navigation: { ...NAV, firstContentfulPaint: 896.4 } });
+    expect(withPaint).toEqual({ channel: 'content', type: 'timings', entries: [], navigation: { ...NAV, firstContentfulPaint: 896.4 } });
+    expect(parseContentMessage({ channel: 'content', type: 'timings', entries: [], navigation: NAV })).toEqual({ channel: 'content', type: 'timings', entries: [], navigation: NAV });
+  });
+
+  test('a paint that is not a finite number is refused with the field named', () => {
+    for (const bad of ['896', null, Number.NaN, Infinity]) {
+      expect(() => parseContentMessage({ channel: 'content', type: 'timings', entries: [], navigation: { ...NAV, firstContentfulPaint: bad } })).toThrow(/navigation\.firstContentfulPaint/);
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import type { HintLimits, HintList, LearnedEntry, LearnedResource, PathVerdict, PreconnectHint, PreloadHint } from './hint-types';
 import { rankedOrigins } from './origin-rank';
+import { fontsBeforePaint } from './paint-slack';
 import { pathVerdict, UNKNOWN_SIZE_BYTES } from './path-sample';
 import { pageKey, templateKey } from './site-template';
 
@@ -25,7 +26,8 @@ import { pageKey, templateKey } from './site-template';
  * paints in a fallback and the font is not on the paint's path. Everything else is dropped, not
  * sent at low priority: origins are separate connections on one link, so no stream priority
  * keeps a low preload out of a render-blocking sheet's way. At most `maxFontPreloads` fonts on any
- * path: none in Chromium, which holds the first paint for a preloaded font (CHROMIUM_HINT_LIMITS).
+ * path; in Chromium, which holds the first paint for a pending preloaded font, only those earlier
+ * visits say arrive before the page paints (`fontPreloads: 'before-paint'`, paint-slack.ts).
  */
 export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string, limits: HintLimits): HintList {
   const keys = [pageKey(url), templateKey(url)].filter((k, i, all): k is string => k !== undefined && all.indexOf(k) === i);
@@ -40,13 +42,16 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
   const path = used.map((e) => pathVerdict(e.visits)).find((v): v is PathVerdict => v !== undefined);
   const lcpCandidate = path ? largestViewportImage(used.flatMap((e) => recurring(e, limits.minRecurrence))) : undefined;
   const paintNeeds = (r: LearnedResource) => r.as === 'style' || r.url === lcpCandidate;
+  // Chromium: only the fonts earlier visits say arrive before the page paints (paint-slack.ts),
+  // judged by the first key whose visits measured it, as the path verdict is.
+  const fontsOk = limits.fontPreloads === 'before-paint' ? beforePaint(used, blocked, limits, url) : undefined;
   // Bytes the other preloads may take: what the link carries in the idle time before first paint.
   let budget = path ? path.budgetBytes : Infinity;
   let fonts = 0;
   for (const entry of used) {
     for (const r of rankResources(recurring(entry, limits.minRecurrence))) {
       if (preloads.length >= limits.maxPreloads || blocked.has(r.url) || seenPreload.has(r.url) || r.url === url) continue;
-      if (r.as === 'font' && fonts >= limits.maxFontPreloads) continue;
+      if (r.as === 'font' && (fonts >= limits.maxFontPreloads || (fontsOk !== undefined && !fontsOk.has(r.url)))) continue;
       if (!paintNeeds(r)) {
         const bytes = r.size > 0 ? r.size : UNKNOWN_SIZE_BYTES;
         if (bytes > budget) continue;
@@ -65,6 +70,14 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
     }
   }
   return { url, keys: used.map((e) => e.key), preconnects, preloads, ...(path ? { path } : {}) };
+}
+
+/** The late fonts, in the order they would be preloaded, that arrive before the first paint of the judging key's visits. */
+function beforePaint(used: readonly LearnedEntry[], blocked: ReadonlySet<string>, limits: HintLimits, url: string): Set<string> {
+  const judge = used.find((e) => e.visits.some((v) => v.path !== undefined && v.documentMs !== undefined && v.paintMs !== undefined));
+  if (!judge) return new Set();
+  const fonts = rankResources(recurring(judge, limits.minRecurrence)).filter((r) => r.as === 'font' && !blocked.has(r.url) && r.url !== url);
+  return fontsBeforePaint(judge.visits, fonts.slice(0, limits.maxFontPreloads), url);
 }
 
 /** The LCP image candidate: the largest late image seen in the first viewport. */

@@ -86,6 +86,14 @@ export interface Visit {
   completeMs?: number;
   /** The path as this load measured it; absent when it could not (no large response, no round trip). */
   path?: PathSample;
+  /** The document's first byte (Navigation Timing `responseStart`), ms from navigation start: when hints sent with the response act. */
+  documentMs?: number;
+  /**
+   * First contentful paint, ms from navigation start; only of a load that had no font preloaded
+   * (a preloaded font can hold Chromium's paint, and the font rule, paint-slack.ts, must compare
+   * against a paint without the hold); absent otherwise and where the browser gave none.
+   */
+  paintMs?: number;
   resources: LearnedResource[];
   origins: LearnedOrigin[];
 }
@@ -127,8 +135,13 @@ export interface HintLimits {
   maxPreconnects: number;
   /** Preloads per navigation. @default 10 */
   maxPreloads: number;
-  /** Of those, font preloads (CHROMIUM_HINT_LIMITS: 0). @default 10 */
+  /** Of those, font preloads. @default 10 */
   maxFontPreloads: number;
+  /**
+   * `any`: a late font is preloaded like any other late resource. `before-paint` (Chromium): only
+   * where earlier visits say it arrives before the page paints anyway (paint-slack.ts). @default 'any'
+   */
+  fontPreloads: 'any' | 'before-paint';
 }
 
 export const DEFAULT_HINT_LIMITS: HintLimits = {
@@ -142,6 +155,7 @@ export const DEFAULT_HINT_LIMITS: HintLimits = {
   maxPreconnects: 6,
   maxPreloads: 10,
   maxFontPreloads: 10,
+  fontPreloads: 'any',
 };
 
 /**
@@ -151,11 +165,14 @@ export const DEFAULT_HINT_LIMITS: HintLimits = {
  * preload than without it (issue 15: real-small at 100 ms, FCP 648 → 776 ms with the font
  * preloaded, the paint coming just after the font, the page's last response; a one-page check in
  * Chromium 156 — CSS at ~120 ms, font at 600 ms — FCP 144–180 ms bare, 228–240 with a `Link`
- * preload of the font, with `fetchpriority=low` too). So Chromium gets no font preloads; the
- * font's origin is still preconnected with `crossorigin`, the part of the font's wait that does
- * not hold the paint. Firefox has no such hold and keeps them (DEFAULT_HINT_LIMITS).
+ * preload of the font, with `fetchpriority=low` too: bench/hints/font-paint-hold.ts). A font that
+ * arrives before the page would have painted costs nothing (real-shop and real-news at 100 ms: the
+ * `+ideal` bound's font preloads ended before an unchanged first paint). So Chromium
+ * preloads a font only where earlier visits say it arrives in time (paint-slack.ts); otherwise the
+ * font's origin is still preconnected with `crossorigin`, the part of the font's wait that does not
+ * hold the paint. Firefox has no such hold (DEFAULT_HINT_LIMITS).
  */
-export const CHROMIUM_HINT_LIMITS: HintLimits = { ...DEFAULT_HINT_LIMITS, maxFontPreloads: 0 };
+export const CHROMIUM_HINT_LIMITS: HintLimits = { ...DEFAULT_HINT_LIMITS, fontPreloads: 'before-paint' };
 
 export interface PreconnectHint {
   rel: 'preconnect';

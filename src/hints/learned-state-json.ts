@@ -46,6 +46,8 @@ function toVisit(v: unknown): Visit | undefined {
     hinted: v.hinted,
     ...(isNumber(v.completeMs) ? { completeMs: v.completeMs } : {}),
     ...(path ? { path } : {}),
+    ...(isNumber(v.documentMs) && v.documentMs > 0 ? { documentMs: v.documentMs } : {}),
+    ...(isNumber(v.paintMs) && v.paintMs > 0 ? { paintMs: v.paintMs } : {}),
     resources: v.resources.map(toResource).filter((x): x is LearnedResource => x !== undefined),
     origins: v.origins.map(toOrigin).filter((x): x is LearnedOrigin => x !== undefined),
   };

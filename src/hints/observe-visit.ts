@@ -24,6 +24,8 @@ const FONT_TYPES: Readonly<Record<string, string>> = { woff2: 'font/woff2', woff
 export interface ObserveOptions {
   /** URLs the load was hinted to preload. */
   hinted?: ReadonlySet<string>;
+  /** A font was among them: the load's paint may have been held for it, fetched or not (paint-slack.ts). */
+  fontHinted?: boolean;
   resourcesPerVisit: number;
   originsPerVisit: number;
 }
@@ -87,12 +89,19 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
   const kept = [...resources.values()].sort((a, b) => Number(b.late) - Number(a.late) || a.atMs - b.atMs).slice(0, o.resourcesPerVisit);
   const completeMs = completeOf(page);
   const path = pathSampleOf(page);
+  const documentMs = page.navigation && page.navigation.responseStart > 0 ? Math.round(page.navigation.responseStart) : undefined;
+  // A paint a preloaded font may have held is no baseline for the font rule (paint-slack.ts).
+  const fontPreloaded = o.fontHinted === true || [...resources.values()].some((r) => r.as === 'font' && hinted.has(r.url));
+  const fcp = page.navigation?.firstContentfulPaint;
+  const paintMs = !fontPreloaded && fcp !== undefined && fcp > 0 ? Math.round(fcp) : undefined;
   return {
     at: page.startedAt,
     url: page.url,
     hinted: hinted.size > 0,
     ...(completeMs !== undefined ? { completeMs } : {}),
     ...(path ? { path } : {}),
+    ...(documentMs !== undefined ? { documentMs } : {}),
+    ...(paintMs !== undefined ? { paintMs } : {}),
     resources: kept,
     origins: [...origins.values()].sort((a, b) => a.atMs - b.atMs).slice(0, o.originsPerVisit),
   };

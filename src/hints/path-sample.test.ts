@@ -24,7 +24,7 @@ interface Link {
  * bytes. Late: the import, a font, two CSS backgrounds in the first viewport (50 kB, 3 kB), a
  * script-inserted image below it. An async script after DOMContentLoaded is not critical.
  */
-function load(link: Link, startedAt: number): PageRecord {
+function load(link: Link, startedAt: number, firstContentfulPaint?: number): PageRecord {
   const { rate, rttMs: rtt } = link;
   const items: Array<[string, string, string, number, number, boolean?]> = [
     // url, webRequest type, initiator, start, bytes, in the first viewport
@@ -57,7 +57,7 @@ function load(link: Link, startedAt: number): PageRecord {
     discoveries: [{ url: `${CDN}/late/promo.gif`, kind: 'image', priority: 'image', atMs: 940, inViewport: false, tag: 'img', late: true }, ...items.filter((x) => x[5]).map(([url, , , start]) => ({ url, kind: 'image' as const, priority: 'visible-image' as const, atMs: start, inViewport: true, tag: 'css', late: true }))],
     timings: items.map(timing),
     // The document's own connection: TCP and TLS with no TLS mark (two round trips), then its request.
-    navigation: { responseStart: docStart, responseEnd: docStart + 30_000 / rate, connectStart: 5, connectEnd: 5 + 2 * rtt, requestStart: 5 + 2 * rtt, encodedBodySize: 30_000, domContentLoadedEventEnd: 900, loadEventEnd: 1500, nextHopProtocol: 'h2' },
+    navigation: { responseStart: docStart, responseEnd: docStart + 30_000 / rate, connectStart: 5, connectEnd: 5 + 2 * rtt, requestStart: 5 + 2 * rtt, encodedBodySize: 30_000, domContentLoadedEventEnd: 900, loadEventEnd: 1500, nextHopProtocol: 'h2', ...(firstContentfulPaint ? { firstContentfulPaint } : {}) },
   };
 }
 
@@ -67,8 +67,13 @@ const FAR: Link = { rate: 2500, rttMs: 100 };
 const MID: Link = { rate: 1250, rttMs: 50 };
 
 function learned(...links: Link[]): LearnedState {
+  return learnedPainted(undefined, links);
+}
+
+/** The same visits, each first painting at `fcp` ms (Paint Timing), with the URLs in `hinted` preloaded. */
+function learnedPainted(fcp: number | undefined, links: Link[], hinted?: ReadonlySet<string>): LearnedState {
   const state = createLearnedState();
-  links.forEach((link, i) => recordVisit(state, observeVisit(load(link, 1000 * (i + 1)), L), L));
+  links.forEach((link, i) => recordVisit(state, observeVisit(load(link, 1000 * (i + 1), fcp), { ...L, ...(hinted ? { hinted } : {}) }), L));
   return state;
 }
 
@@ -324,14 +329,59 @@ describe('hints that never cost on a bandwidth-bound path', () => {
 });
 
 describe('hints that never hold Chromium’s first paint', () => {
-  test('Chromium gets no font preload, on a fast path too, and the font’s origin is still preconnected for CORS; Firefox keeps it', () => {
-    const state = learned(FAR, FAR);
-    const chromium = hintsFor(state.entries, URL_, CHROMIUM_HINT_LIMITS);
-    // issue 15 (real-small, 100 ms): with the font preloaded Chromium painted after the font, 1.20 × its FCP alone.
-    expect(chromium.preloads.map((p) => p.href)).toEqual([`${CDN}/imported.css`, `${CDN}/bg/hero.jpg`, `${CDN}/bg/small.png`, `${CDN}/late/promo.gif`]);
-    expect(chromium.preconnects).toEqual(expect.arrayContaining([{ rel: 'preconnect', href: FONTS, crossorigin: 'anonymous' }]));
-    expect(hintsFor(state.entries, URL_, L).preloads.filter((p) => p.as === 'font')).toEqual([{ rel: 'preload', href: `${FONTS}/face.woff2`, as: 'font', crossorigin: 'anonymous', type: 'font/woff2' }]);
-    // A font not preloaded takes none of the idle bytes: MID's 62 000 carry small.png's 3 000 and promo.gif's 40 000.
-    expect(hintsFor(learned(MID, MID).entries, URL_, CHROMIUM_HINT_LIMITS).preloads.map((p) => p.href)).toEqual([`${CDN}/imported.css`, `${CDN}/bg/hero.jpg`, `${CDN}/bg/small.png`, `${CDN}/late/promo.gif`]);
+  const font = { rel: 'preload', href: `${FONTS}/face.woff2`, as: 'font', crossorigin: 'anonymous', type: 'font/woff2' };
+  const withoutFont = [`${CDN}/imported.css`, `${CDN}/bg/hero.jpg`, `${CDN}/bg/small.png`, `${CDN}/late/promo.gif`];
+
+  test('Chromium preloads a late font only where the visits say it arrives a round trip before the page paints anyway', () => {
+    // FAR: the document's first byte at 305 ms (TCP, TLS, its request). The font's origin takes as
+    // long to reach (305 ms more), and its 20 000 bytes two rounds of slow start on the new
+    // connection (100 ms; 8 ms at the link's rate): 710 ms — after the 188 000 critical bytes
+    // (305 + 83 ms). So a paint at 810 ms or later leaves it a round trip; one at 809 does not.
+    const late = hintsFor(learnedPainted(810, [FAR, FAR]).entries, URL_, CHROMIUM_HINT_LIMITS);
+    expect(late.preloads[0]).toEqual(font);
+    expect(late.preloads.map((p) => p.href).filter((h) => h !== font.href)).toEqual(withoutFont);
+    expect(hintsFor(learnedPainted(809, [FAR, FAR]).entries, URL_, CHROMIUM_HINT_LIMITS).preloads.map((p) => p.href)).toEqual(withoutFont);
+    // Either way the font's origin is preconnected for CORS: the part of its wait that holds no paint.
+    for (const fcp of [809, 810]) expect(hintsFor(learnedPainted(fcp, [FAR, FAR]).entries, URL_, CHROMIUM_HINT_LIMITS).preconnects).toEqual(expect.arrayContaining([{ rel: 'preconnect', href: FONTS, crossorigin: 'anonymous' }]));
+    // Visits that measured no paint (older builds, a page that never painted): no font preload.
+    expect(hintsFor(learned(FAR, FAR).entries, URL_, CHROMIUM_HINT_LIMITS).preloads.map((p) => p.href)).toEqual(withoutFont);
+    // Firefox has no hold: the font whatever the paint.
+    expect(hintsFor(learned(FAR, FAR).entries, URL_, L).preloads.filter((p) => p.as === 'font')).toEqual([font]);
+  });
+
+  test('no font on a bandwidth-bound path, and every visit must agree', () => {
+    // SLOW (40 ms, 625 B/ms): the path is bound, so no preload the paint does not need is sent at
+    // all, however late the paint.
+    expect(hintsFor(learnedPainted(5000, [SLOW, SLOW]).entries, URL_, CHROMIUM_HINT_LIMITS).preloads.filter((p) => p.as === 'font')).toEqual([]);
+    // MID (50 ms, 1 250 B/ms): 155 + 155 + 50 = 360 ms; a paint at 410 ms leaves a round trip, 409 not.
+    expect(hintsFor(learnedPainted(410, [MID, MID]).entries, URL_, CHROMIUM_HINT_LIMITS).preloads[0]).toEqual(font);
+    expect(hintsFor(learnedPainted(409, [MID, MID]).entries, URL_, CHROMIUM_HINT_LIMITS).preloads.filter((p) => p.as === 'font')).toEqual([]);
+    // One visit over MID and one over FAR, both painting at 420 ms: FAR's estimate (710) says no.
+    expect(hintsFor(learnedPainted(420, [MID, MID]).entries, URL_, CHROMIUM_HINT_LIMITS).preloads[0]).toEqual(font);
+    const state = createLearnedState();
+    for (const [i, link] of [MID, FAR].entries()) recordVisit(state, observeVisit(load(link, 1000 * (i + 1), 420), L), L);
+    expect(hintsFor(state.entries, URL_, CHROMIUM_HINT_LIMITS).preloads.filter((p) => p.as === 'font')).toEqual([]);
+  });
+
+  test('a load that had the font preloaded is no baseline: its paint may have been held for it', () => {
+    const hinted = learnedPainted(900, [FAR, FAR], new Set([`${FONTS}/face.woff2`]));
+    expect(hinted.entries.get(URL_)!.visits.map((v) => v.paintMs)).toEqual([undefined, undefined]);
+    expect(hintsFor(hinted.entries, URL_, CHROMIUM_HINT_LIMITS).preloads.filter((p) => p.as === 'font')).toEqual([]);
+    // Other preloads do not hold the paint: the load is a baseline.
+    expect(learnedPainted(900, [FAR], new Set([`${CDN}/bg/hero.jpg`])).entries.get(URL_)!.visits[0]).toMatchObject({ paintMs: 900, documentMs: 305 });
+    // The fields survive storage; a wrong value in storage is dropped, not read as a paint.
+    const json = JSON.parse(JSON.stringify(learnedStateToJson(learnedPainted(900, [FAR, FAR])))) as { entries: Array<{ visits: Array<Record<string, unknown>> }> };
+    expect(learnedStateFromJson(json).entries.get(URL_)!.visits[0]).toMatchObject({ paintMs: 900, documentMs: 305 });
+    json.entries[0]!.visits[0]!.paintMs = 'soon';
+    json.entries[0]!.visits[1]!.documentMs = -3;
+    const back = learnedStateFromJson(json).entries.get(URL_)!.visits;
+    expect(back[0]!.paintMs).toBeUndefined();
+    expect(back[1]!.documentMs).toBeUndefined();
+  });
+
+  test('a font the paint does not wait for still takes the idle bytes it uses', () => {
+    // MID's 62 000 idle bytes: the font's 20 000 first (fonts rank first), then small.png's 3 000;
+    // promo.gif's 40 000 no longer fit.
+    expect(hintsFor(learnedPainted(5000, [MID, MID]).entries, URL_, CHROMIUM_HINT_LIMITS).preloads.map((p) => p.href)).toEqual([font.href, `${CDN}/imported.css`, `${CDN}/bg/hero.jpg`, `${CDN}/bg/small.png`]);
   });
 });

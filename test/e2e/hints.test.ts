@@ -4,27 +4,25 @@
 // Chromium with Detailed capture), and the test server's log — not the extension — shows the hinted requests arriving
 // before the style sheet that names them could have been answered, each exactly once, and no
 // request the unhinted loads did not make.
-import type { Browser, Page } from 'puppeteer-core';
-import { describeE2e, requireBrowser } from './harness/browsers';
-import { copyExtensionBuild, type ExtensionCopy } from './harness/extension-build';
-import { openExtensionPage } from './harness/extension-pages';
+import { describeE2e } from './harness/browsers';
+import type { ExtensionCopy } from './harness/extension-build';
 import { openPopupForTab, waitForText } from './harness/popup';
-import { afterDocument, afterSheet, hintedVisit, learnVisit, paths, type HintedVisit } from './harness/hints-check';
+import { afterDocument, afterSheet, hintedVisit, learnVisit, paths, useHintsFixture, type HintedVisit, type HintsBrowser } from './harness/hints-check';
 import { launchChromium, type LaunchedChromium } from './harness/launch-chromium';
 import { launchChromiumDetailed } from './harness/detailed-capture';
 import { launchFirefox, type LaunchedFirefox } from './harness/launch-firefox';
-import { TempDirs } from './harness/temp-dirs';
-import { startSite, type Site } from './site/site-server';
+import type { TempDirs } from './harness/temp-dirs';
 import type { SiteRequest } from './site/site-server';
 
-type Launched = { browser: Browser; extensionOrigin: string; close(): Promise<void> };
 
 /**
  * Requests the server must see before the held-back sheet could have been answered. Firefox holds
  * image requests (preloads included) while a render-blocking sheet is pending — the unhinted
- * parser image from the other origin waits too — so there only the font can go early. Chromium gets
- * no font preload (it holds the first paint for one: CHROMIUM_HINT_LIMITS), so there the font still
- * waits for the sheet, and only its origin's CORS connection is early.
+ * parser image from the other origin waits too — so there only the font can go early. Chromium
+ * preloads a font only where the visits measured their path and say it arrives before the paint
+ * (CHROMIUM_HINT_LIMITS; hints-paint.test.ts has such a page): this page's loopback responses give
+ * no path sample, so there the font still waits for the sheet, and only its origin's CORS
+ * connection is early.
  */
 const EARLY = { chromium: ['/img/hint-bg.png'], firefox: ['/font/face.woff2'] } as const;
 const FONT_PRELOADS = { chromium: 0, firefox: 1 } as const;
@@ -32,31 +30,15 @@ const FONT_PRELOADS = { chromium: 0, firefox: 1 } as const;
 /** How the hints reach the page: `<link>` elements pushed at commit (lean, hint-push.ts), or DNR's `Link` header (Chromium, Detailed capture). */
 type Mechanism = 'link-elements' | 'link-header';
 
-function suite(name: 'chromium' | 'firefox', mechanism: Mechanism, launch: (dirs: TempDirs, extension: ExtensionCopy) => Promise<Launched>): void {
+function suite(name: 'chromium' | 'firefox', mechanism: Mechanism, launch: (dirs: TempDirs, extension: ExtensionCopy) => Promise<HintsBrowser>): void {
   describeE2e(`e2e hints: ${name} (${mechanism === 'link-header' ? 'Detailed capture: DNR Link header' : 'lean capture: <link> elements'})`, () => {
-    const dirs = new TempDirs();
-    let site: Site;
-    let launched: Launched | undefined;
-    let query: Page;
+    const fx = useHintsFixture(name, launch);
     const unhinted: SiteRequest[][] = [];
     let hinted: HintedVisit;
 
-    beforeAll(async () => {
-      requireBrowser(name);
-      const extension = copyExtensionBuild(dirs);
-      site = await startSite();
-      launched = await launch(dirs, extension);
-      query = (await openExtensionPage(launched.browser, `${launched.extensionOrigin}/${extension.queryPage}`)).page;
-    }, 40_000);
-    afterAll(async () => {
-      await launched?.close();
-      await site?.close();
-      dirs.removeAll();
-    });
-
     test('two unhinted visits are learned; unhinted, the late resources wait for the held-back sheet', async () => {
-      if (!launched) throw new Error(`${name} did not start`);
-      for (const visits of [1, 2]) unhinted.push(await learnVisit(launched.browser, query, site, visits));
+      if (!fx.launched) throw new Error(`${name} did not start`);
+      for (const visits of [1, 2]) unhinted.push(await learnVisit(fx.launched.browser, fx.query, fx.site, visits));
       for (const log of unhinted) {
         expect(afterSheet(log, '/img/hint-bg.png')).toBeGreaterThanOrEqual(0);
         expect(afterSheet(log, '/font/face.woff2')).toBeGreaterThanOrEqual(0);
@@ -64,21 +46,21 @@ function suite(name: 'chromium' | 'firefox', mechanism: Mechanism, launch: (dirs
     }, 60_000);
 
     test('the third visit is hinted: preconnects and preloads with the consuming requests’ as and crossorigin', async () => {
-      if (!launched) throw new Error(`${name} did not start`);
-      hinted = await hintedVisit(launched.browser, query, site);
+      if (!fx.launched) throw new Error(`${name} did not start`);
+      hinted = await hintedVisit(fx.launched.browser, fx.query, fx.site);
       // Which mechanism is earlier (docs/extension.md): GETLIST_E2E_DEBUG=1 prints document → hinted request.
       if (process.env.GETLIST_E2E_DEBUG) console.log(`hints ${name} ${mechanism}: ${EARLY[name].map((p) => `${p} ${afterDocument(hinted.log, p)} ms after the document`).join(', ')}`);
       const preloads = hinted.view.applied?.preloads ?? [];
-      const font = { rel: 'preload', href: `${site.other}/font/face.woff2`, as: 'font', crossorigin: 'anonymous', type: 'font/woff2' };
+      const font = { rel: 'preload', href: `${fx.site.other}/font/face.woff2`, as: 'font', crossorigin: 'anonymous', type: 'font/woff2' };
       expect(preloads.filter((p) => p.as === 'font')).toEqual(FONT_PRELOADS[name] === 1 ? [font] : []);
       expect(preloads).toEqual(expect.arrayContaining([
-        expect.objectContaining({ rel: 'preload', href: `${site.main}/img/hint-bg.png`, as: 'image' }),
-        expect.objectContaining({ rel: 'preload', href: `${site.main}/img/hint-inserted.png`, as: 'image' }),
+        expect.objectContaining({ rel: 'preload', href: `${fx.site.main}/img/hint-bg.png`, as: 'image' }),
+        expect.objectContaining({ rel: 'preload', href: `${fx.site.main}/img/hint-inserted.png`, as: 'image' }),
       ]));
-      expect(hinted.view.applied?.preconnects).toEqual(expect.arrayContaining([{ rel: 'preconnect', href: site.other, crossorigin: 'anonymous' }]));
+      expect(hinted.view.applied?.preconnects).toEqual(expect.arrayContaining([{ rel: 'preconnect', href: fx.site.other, crossorigin: 'anonymous' }]));
       // Named by the other origin's sheet (no Resource Timing entry in Chromium: lean learning takes it
       // from the style scan), in the form the CSS fetch takes: no crossorigin.
-      expect(preloads).toContainEqual({ rel: 'preload', href: `${site.other}/img/hint-cross-bg.png`, as: 'image' });
+      expect(preloads).toContainEqual({ rel: 'preload', href: `${fx.site.other}/img/hint-cross-bg.png`, as: 'image' });
       // The mechanism: one element per hint applied, each the hint itself, or none where the header carries them.
       const all = [...(hinted.view.applied?.preconnects ?? []), ...(hinted.view.applied?.preloads ?? [])];
       expect([...hinted.hintElements].sort()).toEqual(mechanism === 'link-elements' ? all.map((h) => `${h.rel} ${h.href}`).sort() : []);
@@ -95,7 +77,7 @@ function suite(name: 'chromium' | 'firefox', mechanism: Mechanism, launch: (dirs
     }
 
     test('a background the browser never fetched (its element not rendered) is never hinted: preloaded only if the unhinted loads fetched it', () => {
-      const gone = `${site.other}/img/hint-gone.png`;
+      const gone = `${fx.site.other}/img/hint-gone.png`;
       const fetchedUnhinted = unhinted.every((log) => paths(log).includes(gone));
       expect(unhinted.some((log) => paths(log).includes(gone))).toBe(fetchedUnhinted);
       expect((hinted.view.applied?.preloads ?? []).some((p) => p.href === gone)).toBe(fetchedUnhinted);
@@ -116,10 +98,10 @@ function suite(name: 'chromium' | 'firefox', mechanism: Mechanism, launch: (dirs
     });
 
     test('the popup shows the hints applied, used and wasted, and the comparison with the unhinted visits', async () => {
-      if (!launched) throw new Error(`${name} did not start`);
+      if (!fx.launched) throw new Error(`${name} did not start`);
       const applied = (hinted.view.applied?.preconnects.length ?? 0) + (hinted.view.applied?.preloads.length ?? 0);
       const used = hinted.view.outcome?.verdicts.filter((v) => v.verdict === 'used').length ?? -1;
-      const { page: popup, errors } = await openPopupForTab(launched.browser, launched.extensionOrigin, hinted.tabId);
+      const { page: popup, errors } = await openPopupForTab(fx.launched.browser, fx.launched.extensionOrigin, hinted.tabId);
       const summary = await waitForText(popup, '[data-testid=hints-summary]', (t) => t.includes('used'), 'the hints summary');
       expect(summary).toContain(`${applied} hints applied`);
       expect(summary).toContain(`${used} used`);

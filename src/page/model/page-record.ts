@@ -195,6 +195,11 @@ export interface NavigationTiming {
   /** '' when not exposed. */
   contentType?: string;
   redirectCount?: number;
+  /**
+   * First contentful paint (Paint Timing), ms from navigation start; absent before the page painted,
+   * where the browser has no Paint Timing, and in records of older versions.
+   */
+  firstContentfulPaint?: number;
 }
 
 export interface ReplayState {

@@ -7,7 +7,7 @@ import type { NavigationTiming, TimingEntry } from './page-record';
 export type RawResourceTiming = Omit<TimingEntry, 'restricted'>;
 
 /** The fields of a `PerformanceNavigationTiming` the extension keeps. */
-export type RawNavigationTiming = NavigationTiming;
+export type RawNavigationTiming = Omit<NavigationTiming, 'firstContentfulPaint'>;
 
 /**
  * The Resource Timing buffer's size unless the page changes it (`setResourceTimingBufferSize`):

@@ -1,9 +1,50 @@
 import type { Browser, Page } from 'puppeteer-core';
 import type { HintsView } from '../../../src/extension-messages/messages';
-import { findTabId, sendUi, WAIT_MS } from './extension-pages';
+import { requireBrowser, type BrowserName } from './browsers';
+import { copyExtensionBuild, type ExtensionCopy } from './extension-build';
+import { findTabId, openExtensionPage, sendUi, WAIT_MS } from './extension-pages';
 import type { InPage } from './in-page';
 import { loadTestPage } from './site-load';
-import type { Site, SiteRequest } from '../site/site-server';
+import { TempDirs } from './temp-dirs';
+import { startSite, type Site, type SiteRequest } from '../site/site-server';
+
+/** A browser with the extension, as the hints suites launch it. */
+export interface HintsBrowser {
+  browser: Browser;
+  extensionOrigin: string;
+  close(): Promise<void>;
+}
+
+/** What a hints suite's tests share; set in its `beforeAll`. */
+export interface HintsFixture<L extends HintsBrowser> {
+  site: Site;
+  /** Undefined when the browser did not start (each test says so). */
+  launched?: L;
+  /** The extension's query page, for get-hints and storage reads. */
+  query: Page;
+}
+
+/**
+ * Starts the test site and the browser (`launch`, with a fresh copy of the extension build) before
+ * the suite's tests and stops both after; the tests read them from the returned fixture.
+ */
+export function useHintsFixture<L extends HintsBrowser>(name: BrowserName, launch: (dirs: TempDirs, extension: ExtensionCopy) => Promise<L>): HintsFixture<L> {
+  const dirs = new TempDirs();
+  const fx = {} as HintsFixture<L>;
+  beforeAll(async () => {
+    requireBrowser(name);
+    const extension = copyExtensionBuild(dirs);
+    fx.site = await startSite();
+    fx.launched = await launch(dirs, extension);
+    fx.query = (await openExtensionPage(fx.launched.browser, `${fx.launched.extensionOrigin}/${extension.queryPage}`)).page;
+  }, 40_000);
+  afterAll(async () => {
+    await fx.launched?.close();
+    await fx.site?.close();
+    dirs.removeAll();
+  });
+  return fx;
+}
 
 export const HINTS_PAGE = 'hints.html';
 /** hints.css is held back this long (`?delay=` in hints.html): what only it names cannot be asked for sooner unhinted. */

@@ -12,6 +12,10 @@ export interface InPage {
     querySelectorAll(selector: string): ArrayLike<InPageElement>;
   };
   fetch(url: string): Promise<{ text(): Promise<string> }>;
+  performance: {
+    getEntriesByName(name: string, type?: string): ArrayLike<{ startTime: number }>;
+    getEntriesByType(type: string): ArrayLike<{ name: string; startTime: number; responseStart: number }>;
+  };
   browser?: InPageExtensionApi;
   chrome?: InPageExtensionApi;
 }
@@ -26,4 +30,5 @@ export interface InPageExtensionApi {
   runtime: { sendMessage(message: unknown): Promise<unknown> };
   tabs: { query(filter: object): Promise<{ id?: number; url?: string }[]> };
   permissions: { contains(p: object): Promise<boolean> };
+  storage: { local: { get(key: string): Promise<Record<string, unknown>> } };
 }
