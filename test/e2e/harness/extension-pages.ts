@@ -37,10 +37,15 @@ export async function openExtensionPage(browser: Browser, url: string): Promise<
 
 /** Sends a UI-channel message from an extension page, as the popup does. */
 export async function sendUi(extensionPage: Page, message: Record<string, unknown>): Promise<UiResponse> {
-  return extensionPage.evaluate(async (msg) => {
+  // Serialised to JSON in the page: WebDriver BiDi (Firefox) returns an object the reply holds twice
+  // — a hints view's verdict `hint` is its applied list's own object — as a bare reference that
+  // puppeteer leaves out, so the second occurrence would read as missing.
+  const json = await extensionPage.evaluate(async (msg) => {
     const g = globalThis as unknown as InPage;
-    return (g.browser ?? g.chrome)?.runtime.sendMessage({ channel: 'ui', ...msg });
-  }, message) as Promise<UiResponse>;
+    const reply = await (g.browser ?? g.chrome)?.runtime.sendMessage({ channel: 'ui', ...msg });
+    return reply === undefined ? null : JSON.stringify(reply);
+  }, message);
+  return (json === null ? undefined : JSON.parse(json)) as UiResponse;
 }
 
 export type GetPageResponse = Extract<UiResponse, { type: 'get-page' }>;
