@@ -1,6 +1,6 @@
 import type { HintLimits, HintList, LearnedEntry, LearnedResource, PathVerdict, PreconnectHint, PreloadHint } from './hint-types';
 import { rankedOrigins } from './origin-rank';
-import { fontsBeforePaint } from './paint-slack';
+import { fontsBeforePaint, measuredPaint } from './paint-slack';
 import { pathVerdict, UNKNOWN_SIZE_BYTES } from './path-sample';
 import { pageKey, templateKey } from './site-template';
 
@@ -40,16 +40,18 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
   // A URL fetched twice when hinted under any of the keys is never hinted again.
   const blocked = new Set(used.flatMap((e) => e.blocked));
   const path = used.map((e) => pathVerdict(e.visits)).find((v): v is PathVerdict => v !== undefined);
-  const lcpCandidate = path ? largestViewportImage(used.flatMap((e) => recurring(e, limits.minRecurrence))) : undefined;
+  // Each key's recurring late resources, in preload rank order: worked out once.
+  const ranked = new Map(used.map((e) => [e, rankResources(recurring(e, limits.minRecurrence))]));
+  const lcpCandidate = path ? largestViewportImage([...ranked.values()].flat()) : undefined;
   const paintNeeds = (r: LearnedResource) => r.as === 'style' || r.url === lcpCandidate;
   // Chromium: only the fonts earlier visits say arrive before the page paints (paint-slack.ts),
   // judged by the first key whose visits measured it, as the path verdict is.
-  const fontsOk = limits.fontPreloads === 'before-paint' ? beforePaint(used, blocked, limits, url) : undefined;
+  const fontsOk = limits.fontPreloads === 'before-paint' ? beforePaint(ranked, blocked, limits, url) : undefined;
   // Bytes the other preloads may take: what the link carries in the idle time before first paint.
   let budget = path ? path.budgetBytes : Infinity;
   let fonts = 0;
   for (const entry of used) {
-    for (const r of rankResources(recurring(entry, limits.minRecurrence))) {
+    for (const r of ranked.get(entry) ?? []) {
       if (preloads.length >= limits.maxPreloads || blocked.has(r.url) || seenPreload.has(r.url) || r.url === url) continue;
       if (r.as === 'font' && (fonts >= limits.maxFontPreloads || (fontsOk !== undefined && !fontsOk.has(r.url)))) continue;
       if (!paintNeeds(r)) {
@@ -73,10 +75,10 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
 }
 
 /** The late fonts, in the order they would be preloaded, that arrive before the first paint of the judging key's visits. */
-function beforePaint(used: readonly LearnedEntry[], blocked: ReadonlySet<string>, limits: HintLimits, url: string): Set<string> {
-  const judge = used.find((e) => e.visits.some((v) => v.path !== undefined && v.documentMs !== undefined && v.paintMs !== undefined));
+function beforePaint(ranked: ReadonlyMap<LearnedEntry, readonly LearnedResource[]>, blocked: ReadonlySet<string>, limits: HintLimits, url: string): Set<string> {
+  const judge = [...ranked.keys()].find((e) => e.visits.some(measuredPaint));
   if (!judge) return new Set();
-  const fonts = rankResources(recurring(judge, limits.minRecurrence)).filter((r) => r.as === 'font' && !blocked.has(r.url) && r.url !== url);
+  const fonts = (ranked.get(judge) ?? []).filter((r) => r.as === 'font' && !blocked.has(r.url) && r.url !== url);
   return fontsBeforePaint(judge.visits, fonts.slice(0, limits.maxFontPreloads), url);
 }
 

@@ -24,7 +24,7 @@ const FONT_TYPES: Readonly<Record<string, string>> = { woff2: 'font/woff2', woff
 export interface ObserveOptions {
   /** URLs the load was hinted to preload. */
   hinted?: ReadonlySet<string>;
-  /** A font was among them: the load's paint may have been held for it, fetched or not (paint-slack.ts). */
+  /** A font was among them: the load's paint may have been held for it, fetched or not (its paint is no baseline, paint-slack.ts). */
   fontHinted?: boolean;
   resourcesPerVisit: number;
   originsPerVisit: number;
@@ -91,9 +91,8 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
   const path = pathSampleOf(page);
   const documentMs = page.navigation && page.navigation.responseStart > 0 ? Math.round(page.navigation.responseStart) : undefined;
   // A paint a preloaded font may have held is no baseline for the font rule (paint-slack.ts).
-  const fontPreloaded = o.fontHinted === true || [...resources.values()].some((r) => r.as === 'font' && hinted.has(r.url));
   const fcp = page.navigation?.firstContentfulPaint;
-  const paintMs = !fontPreloaded && fcp !== undefined && fcp > 0 ? Math.round(fcp) : undefined;
+  const paintMs = o.fontHinted !== true && fcp !== undefined && fcp > 0 ? Math.round(fcp) : undefined;
   return {
     at: page.startedAt,
     url: page.url,

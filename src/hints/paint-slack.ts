@@ -38,7 +38,7 @@ import { UNKNOWN_SIZE_BYTES } from './path-sample';
  * whose bytes come after its.
  */
 export function fontsBeforePaint(visits: readonly Visit[], fonts: readonly LearnedResource[], pageUrl: string): Set<string> {
-  const judged = visits.filter((v) => v.path !== undefined && v.documentMs !== undefined && v.paintMs !== undefined);
+  const judged = visits.filter(measuredPaint);
   const ok = new Set<string>();
   if (judged.length === 0) return ok;
   const documentOrigin = originOf(pageUrl);
@@ -63,6 +63,11 @@ export function fontsBeforePaint(visits: readonly Visit[], fonts: readonly Learn
     ok.add(font.url);
   }
   return ok;
+}
+
+/** The visit measured what the rule needs: its path, its document's first byte and a paint with no font preloaded. */
+export function measuredPaint(v: Visit): boolean {
+  return v.path !== undefined && v.documentMs !== undefined && v.paintMs !== undefined;
 }
 
 /** A new TCP connection's initial congestion window: ten segments of 1,460 bytes (RFC 6928). */

@@ -3,7 +3,7 @@ import { hintsFor } from './hint-list';
 import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS as L, type LearnedState, type Visit } from './hint-types';
 import { createLearnedState, recordVisit } from './learned-state';
 import { learnedStateFromJson, learnedStateToJson } from './learned-state-json';
-import { observeVisit } from './observe-visit';
+import { observeVisit, type ObserveOptions } from './observe-visit';
 import { BANDWIDTH_BOUND_RTTS, PATH_SAMPLE_METHOD, pathSampleOf, pathVerdict } from './path-sample';
 
 const SITE = 'https://shop.example';
@@ -70,10 +70,10 @@ function learned(...links: Link[]): LearnedState {
   return learnedPainted(undefined, links);
 }
 
-/** The same visits, each first painting at `fcp` ms (Paint Timing), with the URLs in `hinted` preloaded. */
-function learnedPainted(fcp: number | undefined, links: Link[], hinted?: ReadonlySet<string>): LearnedState {
+/** The same visits, each first painting at `fcp` ms (Paint Timing), hinted as `hints` says. */
+function learnedPainted(fcp: number | undefined, links: Link[], hints: Pick<ObserveOptions, 'hinted' | 'fontHinted'> = {}): LearnedState {
   const state = createLearnedState();
-  links.forEach((link, i) => recordVisit(state, observeVisit(load(link, 1000 * (i + 1), fcp), { ...L, ...(hinted ? { hinted } : {}) }), L));
+  links.forEach((link, i) => recordVisit(state, observeVisit(load(link, 1000 * (i + 1), fcp), { ...L, ...hints }), L));
   return state;
 }
 
@@ -364,11 +364,11 @@ describe('hints that never hold Chromium’s first paint', () => {
   });
 
   test('a load that had the font preloaded is no baseline: its paint may have been held for it', () => {
-    const hinted = learnedPainted(900, [FAR, FAR], new Set([`${FONTS}/face.woff2`]));
+    const hinted = learnedPainted(900, [FAR, FAR], { hinted: new Set([`${FONTS}/face.woff2`]), fontHinted: true });
     expect(hinted.entries.get(URL_)!.visits.map((v) => v.paintMs)).toEqual([undefined, undefined]);
     expect(hintsFor(hinted.entries, URL_, CHROMIUM_HINT_LIMITS).preloads.filter((p) => p.as === 'font')).toEqual([]);
     // Other preloads do not hold the paint: the load is a baseline.
-    expect(learnedPainted(900, [FAR], new Set([`${CDN}/bg/hero.jpg`])).entries.get(URL_)!.visits[0]).toMatchObject({ paintMs: 900, documentMs: 305 });
+    expect(learnedPainted(900, [FAR], { hinted: new Set([`${CDN}/bg/hero.jpg`]) }).entries.get(URL_)!.visits[0]).toMatchObject({ paintMs: 900, documentMs: 305 });
     // The fields survive storage; a wrong value in storage is dropped, not read as a paint.
     const json = JSON.parse(JSON.stringify(learnedStateToJson(learnedPainted(900, [FAR, FAR])))) as { entries: Array<{ visits: Array<Record<string, unknown>> }> };
     expect(learnedStateFromJson(json).entries.get(URL_)!.visits[0]).toMatchObject({ paintMs: 900, documentMs: 305 });
