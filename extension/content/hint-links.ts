@@ -17,7 +17,7 @@ import type { HintList } from '../../src/hints/hint-types';
  */
 export function insertHintLinks(list: HintList, url: string): number {
   // Typed structurally: the background's unit tests compile this without the DOM library.
-  const { document: doc, location } = globalThis as unknown as PageGlobals;
+  const { document: doc, location, MutationObserver: Observer } = globalThis as unknown as PageGlobals;
   if (location.href.split('#')[0] !== url.split('#')[0]) return 0;
   if (doc.contentType !== 'text/html' && doc.contentType !== 'application/xhtml+xml') return 0;
   const links = [...list.preconnects, ...list.preloads].map((hint) => {
@@ -33,9 +33,19 @@ export function insertHintLinks(list: HintList, url: string): number {
     link.dataset.getlistHint = '';
     return link;
   });
-  const parent = doc.head ?? doc.documentElement;
-  if (!parent) return 0;
-  parent.append(...links);
+  const insert = (): boolean => {
+    const parent = doc.head ?? doc.documentElement;
+    parent?.append(...links);
+    return parent !== null;
+  };
+  if (insert()) return links.length;
+  // Injected at commit before the parser made the document's first element — Firefox, on a
+  // document whose first bytes had not arrived (real-small at 100 ms: 2 of 3 loads got no hint):
+  // the links go in as soon as it does.
+  const observer = new Observer(() => {
+    if (insert()) observer.disconnect();
+  });
+  observer.observe(doc, { childList: true });
   return links.length;
 }
 
@@ -50,12 +60,15 @@ interface LinkElement {
   setAttribute(name: string, value: string): void;
 }
 
+interface PageDocument {
+  contentType: string;
+  head: { append(...nodes: LinkElement[]): void } | null;
+  documentElement: { append(...nodes: LinkElement[]): void } | null;
+  createElement(tag: 'link'): LinkElement;
+}
+
 interface PageGlobals {
   location: { href: string };
-  document: {
-    contentType: string;
-    head: { append(...nodes: LinkElement[]): void } | null;
-    documentElement: { append(...nodes: LinkElement[]): void } | null;
-    createElement(tag: 'link'): LinkElement;
-  };
+  document: PageDocument;
+  MutationObserver: new (callback: () => void) => { observe(target: PageDocument, options: { childList: true }): void; disconnect(): void };
 }

@@ -17,8 +17,12 @@ import type { TempDirs } from './harness/temp-dirs';
 import { loadTestPage } from './harness/site-load';
 import type { Site, SiteRequest } from './site/site-server';
 
-/** Every response but the sheet's is held 20 ms, the document's included (hints-paint.html). */
-const PAGE = 'hints-paint.html?delay=20';
+/**
+ * Every response but the sheet's is held 20 ms, the document's included (hints-paint.html); the
+ * document's body past its doctype 300 ms more, so the hints are pushed at a commit with no element
+ * parsed yet (Firefox inserted none there before the links waited for the first one).
+ */
+const PAGE = 'hints-paint.html?delay=20&body-delay=300';
 const SHEET_DELAY_MS = 400;
 const FONT = '/font/paint-face.woff2?delay=20';
 

@@ -67,7 +67,8 @@ export function isFromHost(r: SiteRequest): boolean {
  * Routes: `/<page>.html` and `/<file>.css|.js` from `pages/` (`{{OTHER}}` becomes the other
  * origin); `/img/<anything>.png` a 16×16 PNG (`?bytes=N` pads it to N bytes); `/font/<anything>.woff2`
  * a few bytes served as a font with `Access-Control-Allow-Origin: *` (fonts are fetched with CORS).
- * `?delay=MS` holds the response back; `?tao=1` adds `Timing-Allow-Origin: *`; `?redirect=3xx` answers
+ * `?delay=MS` holds the response back; `?body-delay=MS` then sends the headers and the body up to
+ * its `<html` and holds the rest back (a document committed with no element parsed yet); `?tao=1` adds `Timing-Allow-Origin: *`; `?redirect=3xx` answers
  * that status with a Location to the same URL without the parameter; anything else is a
  * 404 (text/plain). Everything is `no-store`, so each page load reaches the servers. With
  * `options.h2` both origins are `https:` and speak HTTP/2 only.
@@ -98,6 +99,7 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
     }
     const url = new URL(pathAndQuery, origin);
     const delay = Number(url.searchParams.get('delay') ?? '0');
+    const bodyDelay = Number(url.searchParams.get('body-delay') ?? '0');
     const headers: Record<string, string> = { 'cache-control': 'no-store' };
     if (url.searchParams.get('tao') === '1') headers['timing-allow-origin'] = '*';
     if (url.pathname.startsWith('/font/')) headers['access-control-allow-origin'] = '*';
@@ -117,7 +119,13 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
       }
       res.writeHead(200, { ...headers, 'content-type': found.type, 'content-length': String(found.body.length) });
       if (req.method === 'HEAD') res.end();
-      else res.end(found.body);
+      else if (bodyDelay > 0) {
+        const split = Math.max(0, found.body.indexOf('<html'));
+        if (split > 0) (res as { write(chunk: Buffer): boolean }).write(found.body.subarray(0, split));
+        // HTTP/2's compatibility response sends its headers at writeHead.
+        else if (res instanceof http.ServerResponse) res.flushHeaders();
+        setTimeout(() => res.end(found.body.subarray(split)), Math.min(bodyDelay, 5000));
+      } else res.end(found.body);
     };
     if (delay > 0) setTimeout(send, Math.min(delay, 5000));
     else send();
