@@ -6,7 +6,7 @@ import { createLearnedState, recordVisit } from './learned-state';
 import { learnedStateFromJson, learnedStateToJson } from './learned-state-json';
 import { observeVisit } from './observe-visit';
 import { HELD_RTTS, rankedOrigins } from './origin-rank';
-import { UNKNOWN_SIZE_BYTES } from './path-sample';
+import { PATH_SAMPLE_METHOD, UNKNOWN_SIZE_BYTES } from './path-sample';
 
 /**
  * almanac-median's origins as Chromium 156 recorded them in lean capture at 100 ms / 20 Mbit/s
@@ -85,7 +85,7 @@ function leanRecord(shape: typeof COLD, startedAt: number): PageRecord {
 }
 
 /** Not bandwidth-bound (the far link read as the less bound visit of session 21's pairs reads it). */
-const FAR: PathSample = { criticalBytes: 744_000, deliveryBytesPerMs: 2163.958, rttMs: 102.6, method: 3 };
+const FAR: PathSample = { criticalBytes: 744_000, deliveryBytesPerMs: 2163.958, rttMs: 102.6, method: PATH_SAMPLE_METHOD };
 
 function learn(shapes: ReadonlyArray<typeof COLD>, path: PathSample) {
   const state = createLearnedState();
@@ -168,7 +168,7 @@ describe('issue 15: preconnects go to the origins the page sends to at its start
   });
 
   test('on a bandwidth-bound path only the origins of the render-blocking bytes, still by bytes, still without the held ones', () => {
-    const bound: PathSample = { criticalBytes: 744_000, deliveryBytesPerMs: 625, rttMs: 43, method: 3 };
+    const bound: PathSample = { criticalBytes: 744_000, deliveryBytesPerMs: 625, rttMs: 43, method: PATH_SAMPLE_METHOD };
     const state = learn([COLD, WARM], bound);
     // tags, ads, analytics served scripts asked for before DOMContentLoaded (critical), but were held.
     const warm = state.entries.get(PAGE)!.visits[1]!;

@@ -94,6 +94,22 @@ describe('the path a page is loaded over', () => {
     expect(pathSampleOf(hidden)).toBeUndefined();
   });
 
+  test('a document whose reported end is its first byte gives no rate (Firefox ESR 153’s navigation entry)', () => {
+    // real-news' 32,000-byte document at 100 ms in Firefox: requestStart 112, responseStart 213,
+    // responseEnd 213 — while another response's round trip was 99–100 ms. Here: the document's
+    // own round trip 105 ms, a style sheet's 100; the document's span would be 5 ms (6,000 B/ms).
+    const firefox = load(FAR, 0);
+    firefox.navigation = { ...firefox.navigation!, requestStart: 200, responseStart: 305, responseEnd: 305 };
+    const sheet = firefox.timings[0]!;
+    firefox.timings[0] = { ...sheet, responseStart: sheet.requestStart + 100 };
+    // The rate stays a lower bound on the link's 2,500 B/ms: from the other responses' spans alone.
+    const sample = pathSampleOf(firefox);
+    expect(sample?.rttMs).toBe(100);
+    expect(sample?.deliveryBytesPerMs).toBeGreaterThan(0);
+    expect(sample?.deliveryBytesPerMs).toBeLessThanOrEqual(2500);
+    // A document with its real end still counts (the first test: the link's rate, 2,500 B/ms).
+  });
+
   test('the least bound visit judges the path: every sample is a lower bound on the link’s rate', () => {
     const slow = observeVisit(load(SLOW, 0), L);
     const far = observeVisit(load(FAR, 0), L);
