@@ -1,4 +1,5 @@
 import type { PageRecord, TimingEntry } from '../page/model/page-record';
+import { documentResponseEnd } from '../page/model/timing-mapping';
 import type { PathSample, PathVerdict, Visit } from './hint-types';
 
 /**
@@ -102,11 +103,9 @@ export function pathSampleOf(page: PageRecord): PathSample | undefined {
     const from = requestStart + rttMs;
     if (end - from >= 1) spans.push({ from, to: end, bytes });
   };
-  // A document whose end is its first byte did not report its end: Firefox ESR 153 gives the
-  // navigation entry `responseEnd` = `responseStart` (real-news' 32,000-byte document at 100 ms:
-  // 213 / 213 ms, and 105 / 105 on a warm visit), which read its link at 16,000–32,000 B/ms and
-  // cleared a bound path at 40 ms (session 28). Its resources' ends are real.
-  if (nav && (nav.transferSize ?? 1) > 0 && (nav.responseEnd === undefined || nav.responseEnd > nav.responseStart)) add(nav.encodedBodySize ?? 0, nav.requestStart, nav.responseEnd);
+  // Not a document whose end is unknown (Firefox reports it at the first byte: read as its end, it
+  // put real-news' link at 16,000–32,000 B/ms and cleared a bound path at 40 ms, session 28).
+  if (nav && (nav.transferSize ?? 1) > 0) add(nav.encodedBodySize ?? 0, nav.requestStart, documentResponseEnd(nav));
   for (const t of network) add(sizeOf(t), t.requestStart, t.responseEnd);
   const rate = deliveryRate(spans);
   if (rate === 0) return undefined;

@@ -69,6 +69,14 @@ describe('leanRequests: the page\'s requests as its own Resource and Navigation 
     expect(out.some((r) => r.ip !== undefined || r.error !== undefined || r.requestHeaders !== undefined)).toBe(false);
   });
 
+  it('leaves the document\'s end unknown where the browser reported it at the first byte (Firefox ESR 153), never the first byte as its end', () => {
+    const firefox = leanRequests({ ...page, navigation: { ...nav, responseStart: 213, responseEnd: 213, encodedBodySize: 32_000 } })[0];
+    expect(firefox).not.toHaveProperty('endedAt');
+    expect(firefox?.startedAt).toBe(T0 + 3 + 1);
+    // A body-less document can end at its first byte; its end stands.
+    expect(leanRequests({ ...page, navigation: { ...nav, responseStart: 20, responseEnd: 20, encodedBodySize: 0 } })[0]?.endedAt).toBe(T0 + 3 + 20);
+  });
+
   it('falls back to the record start without a timeOrigin', () => {
     const { timeOrigin: _unused, ...old } = nav;
     expect(leanRequests({ ...page, navigation: old })[0]?.startedAt).toBe(T0 + 1);

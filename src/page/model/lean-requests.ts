@@ -2,6 +2,7 @@ import type { ResourceKind } from '../../discovery';
 import { isFromCache } from './connection-count';
 import type { ObservedRequest, PageRecord, TimingEntry } from './page-record';
 import { withoutFragment } from './site-rules';
+import { documentResponseEnd } from './timing-mapping';
 
 /**
  * Lean capture (the default, no `webRequest`): a page's requests as the browser itself recorded
@@ -31,6 +32,7 @@ export function leanRequests(page: Pick<PageRecord, 'url' | 'startedAt' | 'timin
   const out: ObservedRequest[] = [];
   const nav = page.navigation;
   if (nav) {
+    const documentEnd = documentResponseEnd(nav);
     out.push({
       requestId: `${LEAN_ID_PREFIX}document`,
       url: page.url,
@@ -38,7 +40,7 @@ export function leanRequests(page: Pick<PageRecord, 'url' | 'startedAt' | 'timin
       type: 'main_frame',
       frameId: 0,
       startedAt: origin + (nav.fetchStart ?? 0),
-      ...(nav.responseEnd ? { endedAt: origin + nav.responseEnd } : {}),
+      ...(documentEnd !== undefined ? { endedAt: origin + documentEnd } : {}),
       ...(nav.responseStatus ? { statusCode: nav.responseStatus } : {}),
       ...(nav.contentType ? { contentType: nav.contentType } : {}),
     });

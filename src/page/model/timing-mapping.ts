@@ -69,6 +69,19 @@ export function toNavigationTiming(raw: RawNavigationTiming): NavigationTiming {
   return nav;
 }
 
+/**
+ * The document's response end, or undefined where the browser did not report it: Firefox ESR 153's
+ * navigation entry gives `responseEnd` = `responseStart` (real-news' 32,000-byte document at 100 ms:
+ * 213 / 213 ms cold, 105 / 105 warm; its resources' ends are real). A document with a body cannot
+ * arrive in no time, so such an end is unknown, not the first byte — for the lean record's document
+ * row and for the path's delivery rate (src/hints/path-sample.ts) alike.
+ */
+export function documentResponseEnd(nav: Pick<NavigationTiming, 'responseStart' | 'responseEnd' | 'encodedBodySize'>): number | undefined {
+  if (nav.responseEnd === undefined || nav.responseEnd <= 0) return undefined;
+  if (nav.responseEnd <= nav.responseStart && (nav.encodedBodySize ?? 0) > 0) return undefined;
+  return nav.responseEnd;
+}
+
 /** Only http(s) entries describe network fetches worth reporting (`data:`, `blob:` do not). */
 export function isHttpEntry(name: string): boolean {
   return name.startsWith('http://') || name.startsWith('https://');
