@@ -11,7 +11,7 @@
  * are CDP's, Firefox's its own Resource and Paint Timing (its driver runs inside the namespace).
  * `node dist/bench/hints.js --table a.json,b.json [--out merged.json]` prints one table of cells run
  * separately (each run under the shared benchmark lock). `--hints-off` adds Chromium with the extension and its hints switched off: the extension's own
- * cost, so what the hints cost is told apart from it. Chromium also loads each page's two bound
+ * cost, so what the hints cost is told apart from it. Each browser also loads each page's two bound
  * variants (bench/corpus/ideal-hints.ts) after the same warm-up, alone: `+ideal`, whose head carries
  * every late resource's preload and every origin's preconnect, and `+all`, which preloads every
  * subresource with `fetchpriority=high` (requests the browser finds early but holds, too). The goal
@@ -45,7 +45,7 @@ import type { LinkParams } from './run/results-schema';
 import { pageInfo } from './run/page-info';
 import { queueBytesOf } from './hints/queue-size';
 import { parseHintsArgs, type HintsBrowser } from './hints/hints-args';
-import { pair, table, type Cell } from './hints/hints-table';
+import { bounds, pair, table, type Cell } from './hints/hints-table';
 
 /** The issue's two link shapes: McManus' 100 ms / 20 Mbit/s, and 40 ms / 5 Mbit/s. */
 const LINKS: Readonly<Record<string, LinkParams>> = {
@@ -70,12 +70,15 @@ function isPage(name: string): boolean {
   }
 }
 /**
- * The contenders of one run, in the order of an even run: Chromium also loads the page's `+ideal`
- * and `+all` variants (the bounds; `--no-ideal` leaves them out) and, with `--hints-off`, gets the
- * extension with its hints switched off.
+ * The contenders of one run, in the order of an even run: each browser also loads the page's `+ideal`
+ * and `+all` variants (the bounds; `--no-ideal` leaves them out) and, with `--hints-off`, Chromium
+ * gets the extension with its hints switched off.
  */
-const contendersOf = (b: HintsBrowser, o: { hintsOff: boolean; ideal: boolean }): HintsContender[] =>
-  b === 'chromium' ? [...pair(b), ...(o.ideal ? (['chromium+ideal', 'chromium+all'] as const) : []), ...(o.hintsOff ? ['chromium+getlist-off' as const] : [])] : pair(b);
+const contendersOf = (b: HintsBrowser, o: { hintsOff: boolean; ideal: boolean }): HintsContender[] => [
+  ...pair(b),
+  ...(o.ideal ? bounds(b) : []),
+  ...(o.hintsOff && b === 'chromium' ? ['chromium+getlist-off' as const] : []),
+];
 
 function round2(x: number): number {
   return Math.round(x * 100) / 100;
@@ -103,7 +106,8 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
     for (const page of pages) {
       const scheme = getBenchPage(page).documentScheme ?? 'https';
       const url = served.pageUrl(page, scheme);
-      const urls: Partial<Record<HintsContender, string>> = { 'chromium+ideal': served.pageUrl(`${page}${IDEAL_SUFFIX}`, scheme), 'chromium+all': served.pageUrl(`${page}${ALL_SUFFIX}`, scheme) };
+      const variant = { ideal: served.pageUrl(`${page}${IDEAL_SUFFIX}`, scheme), all: served.pageUrl(`${page}${ALL_SUFFIX}`, scheme) };
+      const urls: Partial<Record<HintsContender, string>> = Object.fromEntries(browsers.flatMap((b) => bounds(b).map((c, i) => [c, i === 0 ? variant.ideal : variant.all])));
       const lateResources = new Set(getBenchPage(page).resources.filter((r) => r.discoveredBy !== 'html').map((r) => `${r.origin}${r.path}`));
       const byBrowser = new Map(browsers.map((browser) => [browser, { link: cellLink, page, browser, late: LATE_PAGES.includes(page), runs: Object.fromEntries(contendersOf(browser, extras).map((c) => [c, []])), errors: [] } as Cell]));
       cells.push(...byBrowser.values());

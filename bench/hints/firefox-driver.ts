@@ -36,6 +36,8 @@ export interface FirefoxDriverResult {
   warmUpVisits: number;
   hints?: number;
   learned?: unknown;
+  /** With GETLIST_HINTS_TIMELINE=1, the measured load's entries as Chromium's timeline has them (hints-session.ts). */
+  timeline?: string[];
 }
 
 const FIREFOX = '/usr/bin/firefox-esr';
@@ -128,6 +130,15 @@ async function warmUp(browser: Browser, o: FirefoxDriverOptions, uuid: string): 
 /** Hints applied to the measured load: the `<link data-getlist-hint>` elements content-start inserted (Firefox's only mechanism: DNR cannot be an optional permission there). */
 const LINK_HINTS = `document.querySelectorAll('link[data-getlist-hint]').length`;
 
+/**
+ * The measured load's requests from its own Navigation and Resource Timing, in start order, as
+ * `start end url - sent` in ms from navigation start (the columns of Chromium's CDP timeline, whose
+ * priority Firefox does not expose; `sent` is `requestStart`, `-` where the entry hides it).
+ */
+const TIMELINE = `[...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+  .sort((a, b) => a.startTime - b.startTime)
+  .map((e) => [Math.round(e.startTime), Math.round(e.responseEnd), e.name, '-', e.requestStart > 0 ? Math.round(e.requestStart) : '-'].join(' '))`;
+
 /** Waits until the page's Resource Timing holds the expected requests and has been still for a second. */
 async function settle(page: Page, expected: number, deadline: number): Promise<void> {
   let last = -1;
@@ -172,7 +183,8 @@ async function measure(o: FirefoxDriverOptions, uuid: string, warmUpVisits: numb
         resolve({ complete: Math.max(0, ...ends), fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null, lcp });
       }, 200);
     })`)) as { complete: number; fcp: number | null; lcp: number | null };
-    return { completeMs: m.complete, fcpMs: m.fcp, lcpMs: m.lcp, warmUpVisits, ...(hints !== undefined ? { hints } : {}), ...(learned !== undefined ? { learned } : {}) };
+    const timeline = process.env.GETLIST_HINTS_TIMELINE === '1' ? ((await page.evaluate(TIMELINE)) as string[]) : undefined;
+    return { completeMs: m.complete, fcpMs: m.fcp, lcpMs: m.lcp, warmUpVisits, ...(hints !== undefined ? { hints } : {}), ...(learned !== undefined ? { learned } : {}), ...(timeline ? { timeline } : {}) };
   } finally {
     await close(browser);
   }

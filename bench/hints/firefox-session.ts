@@ -56,6 +56,7 @@ export async function firefoxSession(o: HintsSessionOptions): Promise<HintsRun> 
           warmUpVisits: r.warmUpVisits,
           ...(r.hints !== undefined ? { hints: r.hints } : {}),
           ...(r.learned !== undefined ? { learned: r.learned } : {}),
+          ...(r.timeline !== undefined ? { timeline: r.timeline } : {}),
         };
       }
     }

@@ -23,11 +23,11 @@ import type { PathSample, PathVerdict } from '../../src/hints/hint-types';
  * variant, every subresource preloaded at high priority (bench/corpus/ideal-hints.ts): the bounds on
  * what hinting can gain.
  */
-export type HintsContender = 'chromium' | 'chromium+getlist' | 'chromium+getlist-off' | 'chromium+ideal' | 'chromium+all' | 'firefox' | 'firefox+getlist';
+export type HintsContender = 'chromium' | 'chromium+getlist' | 'chromium+getlist-off' | 'chromium+ideal' | 'chromium+all' | 'firefox' | 'firefox+getlist' | 'firefox+ideal' | 'firefox+all';
 
 export interface HintsSessionOptions {
   clientNs: string;
-  /** The page (`chromium+ideal`, `chromium+all`: its `+ideal`, `+all` variant). */
+  /** The page (`+ideal`, `+all` contenders: its `+ideal`, `+all` variant). */
   url: string;
   hostResolverRules: string;
   spkiHashes: readonly string[];

@@ -27,10 +27,15 @@ describe('the hints table: is complete ≤ 0.80 × alone, first paint no worse, 
     expect(boundCells(short, alone, short.runs['chromium+getlist'] ?? [])).toMatch(/\| no: best 0\.880$/);
   });
 
-  test('an older run without the +all variant, and Firefox (no bound variants), still print', () => {
+  test("Firefox's cells read Firefox's own bound variants, not Chromium's", () => {
+    const c = cell('firefox', { firefox: alone, 'firefox+getlist': runs(950, 500), 'firefox+ideal': runs(780, 500), 'firefox+all': runs(900, 500), 'chromium+ideal': runs(600, 500) });
+    expect(boundCells(c, alone, c.runs['firefox+getlist'] ?? [])).toMatch(/^\*\*0\.78\*\* \[0\.78–0\.78\] \/ 1\.00 \/ 1\.00; 0 \/ 0 \| \*\*0\.90\*\*.* \| yes: 0\.780$/);
+  });
+
+  test('an older run without the +all variant, and a Firefox run without bound variants, still print', () => {
     const old = cell('chromium', { chromium: alone, 'chromium+getlist': runs(950, 500), 'chromium+ideal': runs(930, 500) });
     expect(boundCells(old, alone, old.runs['chromium+getlist'] ?? [])).toMatch(/; 0 \/ 0 \| — \| no: best 0\.930$/);
-    expect(boundCells(cell('firefox', { firefox: alone, 'firefox+getlist': runs(700, 500) }), alone, runs(700, 500))).toBe('— | — | —');
+    expect(boundCells(cell('firefox', { firefox: alone, 'firefox+getlist': runs(700, 500) }), alone, runs(700, 500))).toBe('— | — | yes: 0.700');
     // Every row has as many cells as the header.
     const t = table([old, cell('firefox', { firefox: alone, 'firefox+getlist': runs(700, 500) })]).split('\n');
     const width = (line: string) => line.split('|').length;

@@ -8,6 +8,8 @@ import type { HintsContender, HintsRun } from './hints-session';
 
 /** Each browser alone and with getlist; a run makes the pair back to back (order alternating by run). */
 export const pair = (b: HintsBrowser): [HintsContender, HintsContender] => [b, `${b}+getlist`];
+/** A browser's two bound variants of a page: `+ideal` (late resources preloaded), `+all` (every subresource, high priority). */
+export const bounds = (b: HintsBrowser): [HintsContender, HintsContender] => [`${b}+ideal`, `${b}+all`];
 
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -69,7 +71,7 @@ function offCell(a: readonly HintsRun[], off: readonly HintsRun[] | undefined): 
 }
 
 /**
- * Chromium on one of the page's bound variants (`+ideal`, `+all`) against Chromium alone: complete
+ * A browser on one of the page's bound variants (`+ideal`, `+all`) against the browser alone: complete
  * ratio [paired range], FCP and LCP ratios, its extra / duplicate requests (its document's path read
  * as the page's); undefined complete when the variant was not run.
  */
@@ -93,9 +95,9 @@ const FCP_NO_WORSE = 1.05;
  * is within reach of hinting: by getlist's load or a bound that meets both; else the best complete, and what it cost first paint.
  */
 export function boundCells(c: Cell, a: readonly HintsRun[], hinted: readonly HintsRun[]): string {
-  if (c.browser !== 'chromium') return '— | — | —';
-  const ideal = boundCell(a, c.runs['chromium+ideal']);
-  const all = boundCell(a, c.runs['chromium+all']);
+  const [idealOf, allOf] = bounds(c.browser);
+  const ideal = boundCell(a, c.runs[idealOf]);
+  const all = boundCell(a, c.runs[allOf]);
   // getlist's own load is hinting too: where it meets the goal, the goal is reachable whatever the bounds read.
   const run = [boundCell(a, hinted), ideal, all].filter((b): b is typeof b & { complete: number; fcp: number } => b.complete !== undefined && b.fcp !== undefined);
   const meets = run.filter((b) => b.complete <= 0.8 && b.fcp <= FCP_NO_WORSE).sort((x, y) => x.complete - y.complete)[0];
