@@ -45,7 +45,7 @@ import type { LinkParams } from './run/results-schema';
 import { pageInfo } from './run/page-info';
 import { queueBytesOf } from './hints/queue-size';
 import { parseHintsArgs, type HintsBrowser } from './hints/hints-args';
-import { bounds, pair, table, type Cell } from './hints/hints-table';
+import { bounds, lcpName, pair, table, type Cell } from './hints/hints-table';
 
 /** The issue's two link shapes: McManus' 100 ms / 20 Mbit/s, and 40 ms / 5 Mbit/s. */
 const LINKS: Readonly<Record<string, LinkParams>> = {
@@ -138,7 +138,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
               }
               delete r.learned;
               done.set(contender, r);
-              progress(`${cellLink} ${page} run ${run + 1}/${runs} ${contender}: ${Math.round(r.completeMs)} ms, fcp ${Math.round(r.fcpMs ?? NaN)}, lcp ${Math.round(r.lcpMs ?? NaN)}, ${r.serverRequests} requests${r.hints !== undefined ? `, ${r.hints} hints` : ''}${r.path ? `, path ${r.path.criticalRtts} RTTs${r.path.bandwidthBound ? ' (bandwidth-bound)' : ''}` : ''}${r.preloads ? `, preloads [${r.preloads.map((p) => p.replace(/^(\w+) .*\//, '$1 ')).join(', ')}]` : ''}${r.droppedPackets !== undefined ? `, ${r.droppedPackets} dropped` : ''}${r.duplicates.length ? `, DUPLICATES ${r.duplicates.join(' ')}` : ''}`);
+              progress(`${cellLink} ${page} run ${run + 1}/${runs} ${contender}: ${Math.round(r.completeMs)} ms, fcp ${Math.round(r.fcpMs ?? NaN)}, lcp ${Math.round(r.lcpMs ?? NaN)}${r.lcpElement ? ` (${lcpName(r.lcpElement)})` : ''}, ${r.serverRequests} requests${r.hints !== undefined ? `, ${r.hints} hints` : ''}${r.path ? `, path ${r.path.criticalRtts} RTTs${r.path.bandwidthBound ? ' (bandwidth-bound)' : ''}` : ''}${r.preloads ? `, preloads [${r.preloads.map((p) => p.replace(/^(\w+) .*\//, '$1 ')).join(', ')}]` : ''}${r.droppedPackets !== undefined ? `, ${r.droppedPackets} dropped` : ''}${r.duplicates.length ? `, DUPLICATES ${r.duplicates.join(' ')}` : ''}`);
             } catch (err) {
               cell.errors.push(`${contender} run ${run + 1}: ${(err as Error).message}`);
               progress(`${cellLink} ${page} run ${run + 1} ${contender}: ERROR ${(err as Error).message.slice(0, 200)}`);

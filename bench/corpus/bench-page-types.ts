@@ -5,6 +5,7 @@
  */
 import { CodedError } from '../../src/errors/coded-error';
 import type { CorpusBody, ResourceKind } from '../../native-host/demo/corpus-types';
+import type { GifPixels } from '../../native-host/demo/synth-bytes';
 
 export type { CorpusBody, ResourceKind } from '../../native-host/demo/corpus-types';
 
@@ -33,6 +34,11 @@ export interface BenchResource extends OriginPath {
   readonly referencedFrom: OriginPath;
   /** True for `<head>` stylesheets and synchronous `<head>` scripts. */
   readonly renderBlocking: boolean;
+  /**
+   * An image's picture size, the size the page shows it at (synth-bytes.ts `gifPictureBytes`); absent:
+   * a 1×1 GIF (tracking pixels, icons, and images too small a body to hold their picture).
+   */
+  readonly pixels?: GifPixels;
 }
 
 export interface BenchDocument extends OriginPath {

@@ -11,7 +11,7 @@
  */
 import { CONTENT_TYPES } from '../../native-host/demo/corpus-types';
 import { Prng } from '../../native-host/demo/prng';
-import { fontBytes, gifBytes } from '../../native-host/demo/synth-bytes';
+import { fontBytes, gifBytes, gifPictureBytes, minGifPictureSize, type GifPixels } from '../../native-host/demo/synth-bytes';
 import { cssRules, heading, jsFunctions, paragraph } from '../../native-host/demo/synth-text';
 import { ALMANAC_ORIGINS as O, ALMANAC_SOURCE, type AlmanacShape } from './almanac-shape';
 import type { BenchPage, BenchPageBuild, BenchResource, CorpusBody, OriginPath } from './bench-page-types';
@@ -82,14 +82,18 @@ export function buildAlmanacPage(shape: AlmanacShape): BenchPageBuild {
   const imageSizes = splitBytes(rng, img.bytes - FAVICON_BYTES - PIXEL_BYTES, imageCount - 2, 64);
   const htmlImages = imageSizes.slice(0, img.html - 2).map((size, i) => {
     const origin = IMAGE_ORIGINS[i % IMAGE_ORIGINS.length] as string;
-    return res(origin, `/i/${size > 30_000 ? 'photo' : 'thumb'}-${i}.gif`, 'image', CONTENT_TYPES.gif, size);
+    const side = figureSide(size);
+    return withPicture(res(origin, `/i/${size > 30_000 ? 'photo' : 'thumb'}-${i}.gif`, 'image', CONTENT_TYPES.gif, size), { width: side, height: side });
   });
   const cssImages = imageSizes.slice(img.html - 2, img.html - 2 + img.css).map((size, i) =>
-    res(O.cdn1, `/bg/bg-${i}.gif`, 'image', CONTENT_TYPES.gif, size, 'css', firstParty[i % firstParty.length] ?? doc));
+    withPicture(res(O.cdn1, `/bg/bg-${i}.gif`, 'image', CONTENT_TYPES.gif, size, 'css', firstParty[i % firstParty.length] ?? doc), BACKGROUND_PIXELS));
   const scriptImages = imageSizes.slice(img.html - 2 + img.css).map((size, i) =>
-    i % 2 === 0
-      ? res(O.img, `/late/promo-${i}.gif`, 'image', CONTENT_TYPES.gif, size, 'script')
-      : res(O.ads, `/creative/ad-${i}.gif`, 'image', CONTENT_TYPES.gif, size, 'script'));
+    withPicture(
+      i % 2 === 0
+        ? res(O.img, `/late/promo-${i}.gif`, 'image', CONTENT_TYPES.gif, size, 'script')
+        : res(O.ads, `/creative/ad-${i}.gif`, 'image', CONTENT_TYPES.gif, size, 'script'),
+      SCRIPT_IMAGE_PIXELS,
+    ));
 
   for (const [i, sheet] of sheets.entries()) {
     let body = '';
@@ -138,6 +142,22 @@ interface DocumentParts {
   backgrounds: number;
 }
 
+/** The side of a figure's square `<img>`: photos (over 30 kB) 640 px, thumbnails 160 px. */
+const figureSide = (size: number): number => (size > 30_000 ? 640 : 160);
+/** Script-inserted images: a 300×250 ad or promo slot (the IAB medium rectangle). */
+const SCRIPT_IMAGE_PIXELS: GifPixels = { width: 300, height: 250 };
+/** A CSS background's picture: a strip, shown `cover` in a full-width block. */
+export const BACKGROUND_PIXELS: GifPixels = { width: 640, height: 40 };
+
+/**
+ * The image drawn at the size the page shows it, so the browser counts its paint as that large
+ * (Largest Contentful Paint); a body too small to hold that picture stays a 1×1 GIF, as a real
+ * image of so few bytes would be an icon or a spacer.
+ */
+export function withPicture(r: BenchResource, pixels: GifPixels): BenchResource {
+  return r.size >= minGifPictureSize(pixels) ? { ...r, pixels } : r;
+}
+
 function buildDocument(rng: Prng, shape: AlmanacShape, p: DocumentParts): Text {
   const u = (r: BenchResource): string => link(r.origin, r.path);
   const head = [
@@ -155,14 +175,14 @@ function buildDocument(rng: Prng, shape: AlmanacShape, p: DocumentParts): Text {
     `<header><h1>${heading(rng)}</h1></header>`,
   ];
   const figures = p.htmlImages.map((r, i) => {
-    const side = r.size > 30_000 ? 640 : 160;
+    const side = figureSide(r.size);
     return `<figure><img src="${u(r)}" width="${side}" height="${side}" alt="figure ${i + 1}"></figure>`;
   });
   // Script-inserted images: invisible to HTML and CSS parsers, found only when this runs.
   const inserter = [
     '<script>document.addEventListener("DOMContentLoaded",function(){',
     `[${p.scriptImages.map((r) => `"${u(r)}"`).join(',')}].forEach(function(s){`,
-    'var i=document.createElement("img");i.src=s;i.alt="";i.width=300;i.height=250;document.body.appendChild(i)});});</script>',
+    `var i=document.createElement("img");i.src=s;i.alt="";i.width=${SCRIPT_IMAGE_PIXELS.width};i.height=${SCRIPT_IMAGE_PIXELS.height};document.body.appendChild(i)});});</script>`,
   ].join('');
   const range = (n: number): number[] => Array.from({ length: n }, (_, k) => k);
   const tail = [
@@ -213,7 +233,7 @@ export function makeBenchBuild(page: BenchPage, texts: ReadonlyMap<string, Text>
       let hit = binaries.get(k);
       if (hit === undefined) {
         const r = byKey.get(k) as BenchResource;
-        hit = { contentType, body: r.kind === 'font' ? fontBytes(r.size, k) : gifBytes(r.size, k) };
+        hit = { contentType, body: r.kind === 'font' ? fontBytes(r.size, k) : r.pixels ? gifPictureBytes(r.size, k, r.pixels) : gifBytes(r.size, k) };
         binaries.set(k, hit);
       }
       return hit;

@@ -19,7 +19,8 @@ import { cssRules, heading, jsFunctions, paragraph } from '../../native-host/dem
 import { ALMANAC_ORIGINS as O } from './almanac-shape';
 import type { BenchPage, BenchPageBuild, BenchResource, OriginPath } from './bench-page-types';
 import { link, worstCaseLength } from './link-template';
-import { makeBenchBuild, type Text } from './page-almanac';
+import { BACKGROUND_PIXELS, makeBenchBuild, withPicture, type Text } from './page-almanac';
+import type { GifPixels } from '../../native-host/demo/synth-bytes';
 
 type Scheme = 'http' | 'https';
 
@@ -104,6 +105,9 @@ export function realPageHints(name: string): readonly string[] {
 }
 
 const key = (r: OriginPath): string => `${r.origin}${r.path}`;
+/** The lead picture's size, and every other figure's (their `width`/`height` attributes). */
+const LEAD_PIXELS: GifPixels = { width: 800, height: 450 };
+const FIGURE_PIXELS: GifPixels = { width: 320, height: 200 };
 
 export function buildRealPage(name: string): BenchPageBuild | undefined {
   const shape = REAL_SHAPES.find((s) => s.name === name);
@@ -123,9 +127,9 @@ export function buildRealPage(name: string): BenchPageBuild | undefined {
   const late = shape.late && res(shape.late[0], '/css/late.css', 'stylesheet', CONTENT_TYPES.css, shape.late[1]);
   const fonts = shape.fonts.sizes.map((size, i) => res(shape.fonts.origin, `/fonts/f${i}.woff2`, 'font', CONTENT_TYPES.woff2, size, 'css', fontSheet));
   const bgSheet = imported ?? firstSheet;
-  const backgrounds = shape.backgrounds.sizes.map((size, i) => res(shape.backgrounds.origin, `/bg/b${i}.gif`, 'image', CONTENT_TYPES.gif, size, 'css', bgSheet));
+  const backgrounds = shape.backgrounds.sizes.map((size, i) => withPicture(res(shape.backgrounds.origin, `/bg/b${i}.gif`, 'image', CONTENT_TYPES.gif, size, 'css', bgSheet), BACKGROUND_PIXELS));
   const scripts = shape.scripts.map(([origin, size, mode], i) => ({ r: res(origin, `/js/j${i}.js`, 'script', CONTENT_TYPES.js, size, 'html', doc, mode === 'sync'), mode }));
-  const images = shape.images.sizes.map((size, i) => res(shape.images.origin, `/img/p${i}.gif`, 'image', CONTENT_TYPES.gif, size));
+  const images = shape.images.sizes.map((size, i) => withPicture(res(shape.images.origin, `/img/p${i}.gif`, 'image', CONTENT_TYPES.gif, size), i === 0 ? LEAD_PIXELS : FIGURE_PIXELS));
   const pixel = shape.pixel === undefined ? undefined : res(shape.pixel, '/px.gif', 'image', CONTENT_TYPES.gif, 43);
 
   const css = (r: BenchResource, body: string, prefix: string): void => {
@@ -155,9 +159,14 @@ export function buildRealPage(name: string): BenchPageBuild | undefined {
     `<header><h1>${heading(rng)}</h1></header>`,
   ];
   // Responsive markup whose one-DPR choice is the `src` itself: every client fetches the same URL.
-  const figures = images.map((r, i) => (i % 3 === 2
-    ? `<picture><source srcset="${u(r)}" media="(min-width: 1px)"><img src="${u(r)}" alt="p${i}" width="320" height="200"></picture>`
-    : `<img src="${u(r)}" srcset="${u(r)} 1x" sizes="(max-width: 600px) 100vw, 320px" alt="p${i}" width="320" height="200">`));
+  // The first is the page's lead picture, full width: most pages' largest paint is an image (the
+  // Web Almanac's Performance chapters), and only a picture that large can be this page's.
+  const dims = (p: GifPixels) => `width="${p.width}" height="${p.height}"`;
+  const figures = images.map((r, i) => (i === 0
+    ? `<img src="${u(r)}" srcset="${u(r)} 1x" sizes="100vw" alt="p${i}" ${dims(LEAD_PIXELS)} style="max-width:100%;height:auto">`
+    : i % 3 === 2
+      ? `<picture><source srcset="${u(r)}" media="(min-width: 1px)"><img src="${u(r)}" alt="p${i}" ${dims(FIGURE_PIXELS)}></picture>`
+      : `<img src="${u(r)}" srcset="${u(r)} 1x" sizes="(max-width: 600px) 100vw, 320px" alt="p${i}" ${dims(FIGURE_PIXELS)}>`));
   const range = (n: number): number[] => Array.from({ length: n }, (_, k) => k);
   const tail = [
     `<footer>${range(backgrounds.length).map((k) => `<div class="bg-${k}"></div>`).join('')}`,

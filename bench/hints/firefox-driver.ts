@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { PAINT_ENTRIES, type PaintEntries } from './paint-entries';
 
 export interface FirefoxDriverOptions {
   url: string;
@@ -33,6 +34,7 @@ export interface FirefoxDriverResult {
   completeMs: number;
   fcpMs: number | null;
   lcpMs: number | null;
+  lcpElement: string | null;
   warmUpVisits: number;
   hints?: number;
   learned?: unknown;
@@ -172,19 +174,11 @@ async function measure(o: FirefoxDriverOptions, uuid: string, warmUpVisits: numb
     await page.goto(o.url, { waitUntil: 'load', timeout: o.timeoutMs });
     await settle(page, o.expectedRequests, deadline);
     if (o.withExtension) hints = (await page.evaluate(LINK_HINTS)) as number;
+    const paints = (await page.evaluate(PAINT_ENTRIES)) as PaintEntries;
     // Navigation start → the last response end Resource Timing shows (the document's included).
-    const m = (await page.evaluate(`new Promise((resolve) => {
-      let lcp = null;
-      try { new PerformanceObserver((l) => { for (const e of l.getEntries()) lcp = e.startTime; }).observe({ type: 'largest-contentful-paint', buffered: true }); } catch {}
-      setTimeout(() => {
-        const ends = performance.getEntriesByType('resource').map((e) => e.responseEnd);
-        const nav = performance.getEntriesByType('navigation')[0];
-        if (nav) ends.push(nav.responseEnd);
-        resolve({ complete: Math.max(0, ...ends), fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null, lcp });
-      }, 200);
-    })`)) as { complete: number; fcp: number | null; lcp: number | null };
+    const complete = (await page.evaluate(`Math.max(0, ...performance.getEntriesByType('resource').map((e) => e.responseEnd), ...performance.getEntriesByType('navigation').map((e) => e.responseEnd))`)) as number;
     const timeline = process.env.GETLIST_HINTS_TIMELINE === '1' ? ((await page.evaluate(TIMELINE)) as string[]) : undefined;
-    return { completeMs: m.complete, fcpMs: m.fcp, lcpMs: m.lcp, warmUpVisits, ...(hints !== undefined ? { hints } : {}), ...(learned !== undefined ? { learned } : {}), ...(timeline ? { timeline } : {}) };
+    return { completeMs: complete, fcpMs: paints.fcp, lcpMs: paints.lcp, lcpElement: paints.lcpElement, warmUpVisits, ...(hints !== undefined ? { hints } : {}), ...(learned !== undefined ? { learned } : {}), ...(timeline ? { timeline } : {}) };
   } finally {
     await close(browser);
   }

@@ -52,6 +52,7 @@ export async function firefoxSession(o: HintsSessionOptions): Promise<HintsRun> 
           completeMs: r.completeMs,
           fcpMs: r.fcpMs,
           lcpMs: r.lcpMs,
+          lcpElement: r.lcpElement,
           ...servedSince(o.origins, before),
           warmUpVisits: r.warmUpVisits,
           ...(r.hints !== undefined ? { hints: r.hints } : {}),

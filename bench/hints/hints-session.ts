@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, WebWorker } from 'puppeteer-core';
 import { chromiumNetworkTiming, type CdpNetworkEvents } from '../run/chromium-network-timing';
+import { PAINT_ENTRIES, type PaintEntries } from './paint-entries';
 import { launchInNamespace, recordNetwork, settle, type ChromiumLoadOptions } from '../run/chromium-contender';
 import type { Origins } from '../origins/start-origins';
 import type { PathSample, PathVerdict } from '../../src/hints/hint-types';
@@ -48,6 +49,8 @@ export interface HintsRun {
   completeMs: number;
   fcpMs: number | null;
   lcpMs: number | null;
+  /** What the largest contentful paint was: an image's URL, else the element's tag (absent in runs before session 29). */
+  lcpElement?: string | null;
   /** Requests the origins logged for the measured load. */
   serverRequests: number;
   /** Paths the origins served more than once in the measured load. */
@@ -280,11 +283,7 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
     await page.goto(o.url, { waitUntil: 'load', timeout: o.timeoutMs });
     await settle(events, lastEventAt, { expectedRequests: o.expectedRequests } as ChromiumLoadOptions, deadline);
     if (o.contender === 'chromium+getlist') hints = (await page.evaluate(LINK_HINTS)) as number;
-    const paints = (await page.evaluate(`new Promise((resolve) => {
-      let lcp = null;
-      try { new PerformanceObserver((l) => { for (const e of l.getEntries()) lcp = e.startTime; }).observe({ type: 'largest-contentful-paint', buffered: true }); } catch {}
-      setTimeout(() => resolve({ fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null, lcp }), 200);
-    })`)) as { fcp: number | null; lcp: number | null };
+    const paints = (await page.evaluate(PAINT_ENTRIES)) as PaintEntries;
     const dropsAfter = await o.droppedPackets?.();
     const network = chromiumNetworkTiming(events);
     if (!network) throw new Error(`${o.contender} ${o.url}: no finished document request`);
@@ -294,6 +293,7 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
       ...(lateEndMs !== undefined ? { lateEndMs } : {}),
       fcpMs: paints.fcp,
       lcpMs: paints.lcp,
+      lcpElement: paints.lcpElement,
       ...servedSince(o.origins, before),
       warmUpVisits,
       ...(hints !== undefined ? { hints } : {}),

@@ -48,3 +48,13 @@ describe('the hints table: is complete ≤ 0.80 × alone, first paint no worse, 
     expect(boundCells(c, a, c.runs['chromium+getlist'] ?? [])).toContain('; 1 / 0 |');
   });
 });
+
+describe('the hints table names each LCP', () => {
+  test("an image LCP by its file name, another by its tag, alone's then getlist's", () => {
+    const withLcp = (rs: HintsRun[], e: string[]) => rs.map((r, i) => ({ ...r, lcpElement: e[i] ?? null }));
+    const alone = withLcp(runs(1000, 500), ['https://img.example.test/x/p0.gif', 'https://img.example.test/x/p0.gif', 'p']);
+    const hinted = withLcp(runs(900, 500), ['https://img.example.test/x/p0.gif', 'https://img.example.test/x/p0.gif', 'https://img.example.test/x/p0.gif']);
+    const row = table([cell('chromium', { chromium: alone, 'chromium+getlist': hinted })]).split('\n')[2] ?? '';
+    expect(row).toContain(' (p0.gif ×2, p ×1) (p0.gif ×3) |');
+  });
+});

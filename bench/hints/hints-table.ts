@@ -8,6 +8,18 @@ import type { HintsContender, HintsRun } from './hints-session';
 
 /** Each browser alone and with getlist; a run makes the pair back to back (order alternating by run). */
 export const pair = (b: HintsBrowser): [HintsContender, HintsContender] => [b, `${b}+getlist`];
+/** A largest contentful paint as a table shows it: an image's file name, else the element's tag. */
+export function lcpName(element: string): string {
+  return /^https?:/.test(element) ? element.replace(/^.*\//, '') : element;
+}
+
+/** The LCP elements of a contender's runs, most frequent first: ` (p0.gif ×3)`; empty when no run recorded one. */
+function lcpElements(runs: readonly HintsRun[]): string {
+  const counts = new Map<string, number>();
+  for (const r of runs) if (r.lcpElement) counts.set(lcpName(r.lcpElement), (counts.get(lcpName(r.lcpElement)) ?? 0) + 1);
+  return counts.size === 0 ? '' : ` (${[...counts].sort((x, y) => y[1] - x[1]).map(([n, k]) => `${n} ×${k}`).join(', ')})`;
+}
+
 /** A browser's two bound variants of a page: `+ideal` (late resources preloaded), `+all` (every subresource, high priority). */
 export const bounds = (b: HintsBrowser): [HintsContender, HintsContender] => [`${b}+ideal`, `${b}+all`];
 
@@ -131,7 +143,7 @@ export function table(cells: readonly Cell[]): string {
     const extra = new Set(b.flatMap((r) => r.paths.filter((p) => !baseline.has(p))));
     const dups = b.reduce((n, r) => n + r.duplicates.length, 0);
     rows.push(
-      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)} | ${boundCells(c, a, b)} | ${median(b.map((r) => r.hints ?? 0))} | ${medianOf(a, (r) => r.serverRequests)} / ${medianOf(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs['chromium+getlist-off'])} | ${c.load ? `${c.load[0]} → ${c.load[1]}` : '—'} |`,
+      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)}${lcpElements(a)}${lcpElements(b)} | ${boundCells(c, a, b)} | ${median(b.map((r) => r.hints ?? 0))} | ${medianOf(a, (r) => r.serverRequests)} / ${medianOf(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs['chromium+getlist-off'])} | ${c.load ? `${c.load[0]} → ${c.load[1]}` : '—'} |`,
     );
   }
   return rows.join('\n');

@@ -129,3 +129,48 @@ describe('demo pages in the bench corpus', () => {
     expect(build.bodyOf(bench.origins[0] ?? '', bench.document.path, byName)?.body.length).toBe(demo.documentSize);
   });
 });
+
+describe('images are pictures of the size the page shows them at (Largest Contentful Paint can be an image)', () => {
+  /** The `<img>` elements' sizes by URL: `width`/`height` attributes, or the inline script's `i.width`/`i.height`. */
+  function shownSizes(html: string): Map<string, [number, number]> {
+    const out = new Map<string, [number, number]>();
+    for (const m of html.matchAll(/<img src="([^"]+)"[^>]*?width="(\d+)" height="(\d+)"/g)) out.set(m[1] ?? '', [Number(m[2]), Number(m[3])]);
+    const inserted = /\[([^\]]*)\]\.forEach[^]*?i\.width=(\d+);i\.height=(\d+)/.exec(html);
+    for (const u of [...(inserted?.[1] ?? '').matchAll(/"([^"]+)"/g)]) out.set(u[1] ?? '', [Number(inserted?.[2]), Number(inserted?.[3])]);
+    return out;
+  }
+  const gifSize = (b: Buffer): [number, number] => [b.readUInt16LE(6), b.readUInt16LE(8)];
+
+  it.each(['real-news', 'real-shop', 'real-small', 'almanac-median'])('%s: every image the document shows is served at its shown size; only the tracking pixel is 1×1', (name) => {
+    const page = getBenchPage(name);
+    const build = benchPageBuild(name);
+    const shown = shownSizes(text(page, page.document.origin, page.document.path, byName));
+    const ones: string[] = [];
+    for (const r of page.resources.filter((x) => x.kind === 'image')) {
+      const body = build.bodyOf(r.origin, r.path, byName)?.body as Buffer;
+      expect(body.subarray(0, 6).toString('latin1')).toBe('GIF89a');
+      const at = shown.get(`https://${r.origin}${r.path}`);
+      if (r.discoveredBy === 'css') {
+        expect(gifSize(body)).toEqual([640, 40]);
+      } else if (at && at[0] > 1) {
+        expect(gifSize(body)).toEqual(at);
+      } else {
+        expect(at).toEqual([1, 1]);
+        expect(gifSize(body)).toEqual([1, 1]);
+        ones.push(r.path);
+      }
+    }
+    expect(ones.every((p) => /\/(?:px|pixel)\.gif$/.test(p))).toBe(true);
+    expect(ones.length).toBeLessThanOrEqual(1);
+  });
+
+  it('real pages lead with a full-width picture larger than any other', () => {
+    for (const name of ['real-news', 'real-shop', 'real-small']) {
+      const page = getBenchPage(name);
+      const lead = page.resources.find((r) => r.path.endsWith('/img/p0.gif'));
+      expect(lead?.pixels).toEqual({ width: 800, height: 450 });
+      const others = page.resources.filter((r) => r !== lead && r.pixels).map((r) => (r.pixels?.width ?? 0) * (r.pixels?.height ?? 0));
+      expect(Math.max(...others)).toBeLessThan(800 * 450);
+    }
+  });
+});
