@@ -10,7 +10,7 @@
  * (extra or duplicate requests must be 0); writes bench/results/hints-latest.json. Chromium's times
  * are CDP's, Firefox's its own Resource and Paint Timing (its driver runs inside the namespace).
  * `node dist/bench/hints.js --table a.json,b.json [--out merged.json]` prints one table of cells run
- * separately (each run under the shared benchmark lock). `--hints-off` adds Chromium with the extension and its hints switched off: the extension's own
+ * separately (each run under the shared benchmark lock). `--hints-off` adds each browser with the extension and its hints switched off: the extension's own
  * cost, so what the hints cost is told apart from it. Each browser also loads each page's two bound
  * variants (bench/corpus/ideal-hints.ts) after the same warm-up, alone: `+ideal`, whose head carries
  * every late resource's preload and every origin's preconnect, and `+all`, which preloads every
@@ -30,7 +30,7 @@ import { getBenchPage } from './corpus/bench-corpus';
 import { buildVariant } from './overhead/overhead-variants';
 import { ALL_SUFFIX, IDEAL_SUFFIX } from './corpus/ideal-hints';
 import { hintsFor } from '../src/hints/hint-list';
-import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS } from '../src/hints/hint-types';
+import { CHROMIUM_HINT_LIMITS, FIREFOX_HINT_LIMITS } from '../src/hints/hint-types';
 import { learnedStateFromJson } from '../src/hints/learned-state-json';
 import { pageKey } from '../src/hints/site-template';
 import { hintsOverhead } from './hints/hints-overhead';
@@ -71,13 +71,13 @@ function isPage(name: string): boolean {
 }
 /**
  * The contenders of one run, in the order of an even run: each browser also loads the page's `+ideal`
- * and `+all` variants (the bounds; `--no-ideal` leaves them out) and, with `--hints-off`, Chromium
- * gets the extension with its hints switched off.
+ * and `+all` variants (the bounds; `--no-ideal` leaves them out) and, with `--hints-off`, the
+ * extension with its hints switched off.
  */
 const contendersOf = (b: HintsBrowser, o: { hintsOff: boolean; ideal: boolean }): HintsContender[] => [
   ...pair(b),
   ...(o.ideal ? bounds(b) : []),
-  ...(o.hintsOff && b === 'chromium' ? ['chromium+getlist-off' as const] : []),
+  ...(o.hintsOff ? [`${b}+getlist-off` as const] : []),
 ];
 
 function round2(x: number): number {
@@ -125,7 +125,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
                 // The path verdict the measured load's list was cut by (src/hints/path-sample.ts).
                 const state = learnedStateFromJson(r.learned);
                 // The limits the extension uses in this browser (extension/background/index.ts).
-                const list = hintsFor(state.entries, url, browser === 'firefox' ? DEFAULT_HINT_LIMITS : CHROMIUM_HINT_LIMITS);
+                const list = hintsFor(state.entries, url, browser === 'firefox' ? FIREFOX_HINT_LIMITS : CHROMIUM_HINT_LIMITS);
                 const visits = state.entries.get(pageKey(url) ?? '')?.visits ?? [];
                 r.samples = visits.map((v) => v.path ?? null);
                 r.paints = visits.map((v) => [v.documentMs ?? null, v.paintMs ?? null]);

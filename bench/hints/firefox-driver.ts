@@ -23,6 +23,8 @@ import { PAINT_ENTRIES, type PaintEntries } from './paint-entries';
 export interface FirefoxDriverOptions {
   url: string;
   withExtension: boolean;
+  /** The extension with Options → "Early hints" off: nothing learned, nothing hinted, the rest of it running (its own cost). */
+  hintsOff?: boolean;
   extensionDir: string;
   /** Profile directory (kept across the restart). */
   dir: string;
@@ -107,7 +109,9 @@ async function learnedVisits(ext: Page, url: string): Promise<number> {
 }
 
 async function warmUp(browser: Browser, o: FirefoxDriverOptions, uuid: string): Promise<number> {
-  const ext = o.withExtension ? await extensionPage(browser, uuid) : undefined;
+  const settings = o.withExtension ? await extensionPage(browser, uuid) : undefined;
+  if (o.hintsOff) await settings?.evaluate(`browser.storage.local.set({ 'getlist.settings.v1': { hints: false } })`);
+  const ext = o.hintsOff ? undefined : settings;
   let learned = 0;
   let visits = 0;
   while (learned < 2 && visits < 4) {
@@ -125,7 +129,7 @@ async function warmUp(browser: Browser, o: FirefoxDriverOptions, uuid: string): 
     await page.close();
   }
   if (learned < 2) throw new Error(`the extension learned ${learned} of ${visits} warm-up visits of ${o.url}`);
-  await ext?.close();
+  await settings?.close();
   return visits;
 }
 
@@ -162,7 +166,7 @@ async function measure(o: FirefoxDriverOptions, uuid: string, warmUpVisits: numb
   try {
     let hints: number | undefined;
     let learned: unknown;
-    if (o.withExtension) {
+    if (o.withExtension && !o.hintsOff) {
       const ext = await extensionPage(browser, uuid);
       learned = await ext.evaluate(`browser.storage.local.get(${JSON.stringify(KEY)}).then((x) => x[${JSON.stringify(KEY)}])`);
       await ext.close();

@@ -22,7 +22,7 @@ export function killFirefoxDriversSync(): void {
 
 export async function firefoxSession(o: HintsSessionOptions): Promise<HintsRun> {
   const dir = mkdtempSync(join(tmpdir(), 'getlist-bench-hints-ff-'));
-  const options: FirefoxDriverOptions = { url: o.url, withExtension: o.contender === 'firefox+getlist', extensionDir: o.extensionDir, dir, expectedRequests: o.expectedRequests, timeoutMs: o.timeoutMs };
+  const options: FirefoxDriverOptions = { url: o.url, withExtension: o.contender.startsWith('firefox+getlist'), hintsOff: o.contender === 'firefox+getlist-off', extensionDir: o.extensionDir, dir, expectedRequests: o.expectedRequests, timeoutMs: o.timeoutMs };
   // Detached: a group of its own, so the browser the driver started dies with it on a timeout.
   const child = spawn('ip', ['netns', 'exec', o.clientNs, process.execPath, DRIVER, JSON.stringify(options)], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   live.add(child);

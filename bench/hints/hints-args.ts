@@ -14,7 +14,7 @@ export const HINTS_COMMAND: CommandSpec = {
     links: { type: 'string', value: 'a,b', help: 'packet-level link presets to run, one after the other (default: every preset)' },
     pages: { type: 'string', value: 'a,b', help: 'bench corpus pages to load (default: the late-discovery pages and the plain one)' },
     browsers: { type: 'string', value: 'b,…', default: 'chromium', help: 'chromium, firefox (Firefox ESR, driven inside the client namespace)' },
-    'hints-off': { type: 'boolean', help: 'add Chromium with the extension and its hints switched off (the extension\'s own cost)' },
+    'hints-off': { type: 'boolean', help: 'add each browser with the extension and its hints switched off (the extension\'s own cost)' },
     'no-ideal': { type: 'boolean', help: 'leave out the page\'s bound variants: +ideal (every late resource preloaded, every origin preconnected) and +all (every subresource preloaded, fetchpriority=high)' },
     detailed: { type: 'boolean', help: 'load a build holding Detailed capture\'s permissions (hints as a Link header) instead of the shipped lean one' },
     'queue-bdp': { type: 'string', value: 'X', help: 'size the link\'s drop-tail queue to X bandwidth-delay products per direction (default: the link\'s own)' },

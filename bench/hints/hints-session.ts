@@ -24,7 +24,7 @@ import type { PathSample, PathVerdict } from '../../src/hints/hint-types';
  * variant, every subresource preloaded at high priority (bench/corpus/ideal-hints.ts): the bounds on
  * what hinting can gain.
  */
-export type HintsContender = 'chromium' | 'chromium+getlist' | 'chromium+getlist-off' | 'chromium+ideal' | 'chromium+all' | 'firefox' | 'firefox+getlist' | 'firefox+ideal' | 'firefox+all';
+export type HintsContender = 'chromium' | 'chromium+getlist' | 'chromium+getlist-off' | 'chromium+ideal' | 'chromium+all' | 'firefox' | 'firefox+getlist' | 'firefox+getlist-off' | 'firefox+ideal' | 'firefox+all';
 
 export interface HintsSessionOptions {
   clientNs: string;

@@ -143,7 +143,7 @@ export function table(cells: readonly Cell[]): string {
     const extra = new Set(b.flatMap((r) => r.paths.filter((p) => !baseline.has(p))));
     const dups = b.reduce((n, r) => n + r.duplicates.length, 0);
     rows.push(
-      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)}${lcpElements(a)}${lcpElements(b)} | ${boundCells(c, a, b)} | ${median(b.map((r) => r.hints ?? 0))} | ${medianOf(a, (r) => r.serverRequests)} / ${medianOf(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs['chromium+getlist-off'])} | ${c.load ? `${c.load[0]} → ${c.load[1]}` : '—'} |`,
+      `| ${c.browser} | ${c.link} | ${c.page} | ${c.late ? 'yes' : 'no'} | ${lateCell(a)} | ${Math.min(a.length, b.length)} | ${pathCell(b)} | ${ratioCell(a, b, (r) => r.completeMs)} | ${ratioCell(a, b, (r) => r.fcpMs)} | ${ratioCell(a, b, (r) => r.lcpMs)}${lcpElements(a)}${lcpElements(b)} | ${boundCells(c, a, b)} | ${median(b.map((r) => r.hints ?? 0))} | ${medianOf(a, (r) => r.serverRequests)} / ${medianOf(b, (r) => r.serverRequests)} | ${extra.size} | ${dups} | ${c.overhead?.perNavigationUs ?? '—'} | ${offCell(a, c.runs[`${c.browser}+getlist-off`])} | ${c.load ? `${c.load[0]} → ${c.load[1]}` : '—'} |`,
     );
   }
   return rows.join('\n');

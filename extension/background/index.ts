@@ -9,7 +9,7 @@ import { SettingsStore } from './settings-store';
 import { createUiHandlers } from './ui-handlers';
 import { HintsService, type DnrLike } from './hints-service';
 import { benchOff } from '../platform/bench-switches';
-import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS } from '../../src/hints/hint-types';
+import { CHROMIUM_HINT_LIMITS, FIREFOX_HINT_LIMITS } from '../../src/hints/hint-types';
 import { captureModeOf, detailedPermissions, isFirefox } from '../platform/detailed-capture';
 import { reloadOnCaptureChange } from './capture-reload';
 import { injectMainContentAfterLoad } from './content-injection';
@@ -54,7 +54,7 @@ const hints = new HintsService({
   settings,
   isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
   // Firefox's extension pages are moz-extension:; Chromium holds first paint for preloaded fonts.
-  limits: isFirefox(extensionBaseUrl) ? DEFAULT_HINT_LIMITS : CHROMIUM_HINT_LIMITS,
+  limits: isFirefox(extensionBaseUrl) ? FIREFOX_HINT_LIMITS : CHROMIUM_HINT_LIMITS,
 });
 const handlers = createUiHandlers({
   store,

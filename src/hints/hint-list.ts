@@ -20,7 +20,7 @@ import { pageKey, templateKey } from './site-template';
  * as UNKNOWN_SIZE_BYTES; what the paint waits for — late style sheets (`@import`, a late `<link>`,
  * render-blocking themselves) and the one LCP image candidate (the largest late image in the first
  * viewport) — is always preloaded. On a bandwidth-bound path (no idle bytes) preconnects go only
- * to origins that served style sheets or scripts before DOMContentLoaded (a connection opened
+ * to origins that served style sheets or parser-blocking scripts before DOMContentLoaded (a connection opened
  * early to an image origin lets its bytes in sooner, ahead of the render-blocking ones). Fonts are dropped there: what the extension sees cannot
  * tell a font the first viewport uses, nor `font-display` — with `swap` (the pages measured) text
  * paints in a fallback and the font is not on the paint's path. Everything else is dropped, not
@@ -66,7 +66,7 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
     for (const o of rankedOrigins(entry, limits.minRecurrence)) {
       const id = `${o.crossorigin ?? ''} ${o.origin}`;
       if (preconnects.length >= limits.maxPreconnects || o.origin === documentOrigin || seenPreconnect.has(id)) continue;
-      if (path?.bandwidthBound && !o.critical) continue;
+      if (path?.bandwidthBound && (!o.critical || !limits.boundPathPreconnects)) continue;
       seenPreconnect.add(id);
       preconnects.push({ rel: 'preconnect', href: o.origin, ...(o.crossorigin ? { crossorigin: o.crossorigin } : {}) });
     }

@@ -90,6 +90,22 @@ describe('learning', () => {
     expect(v.completeMs).toBe(900);
   });
 
+  test('an origin is on the way to first paint for a style sheet or a parser-blocking script, not for an async or deferred one', () => {
+    const TAGS = 'https://tags.example';
+    const withScript = (d: Partial<PageRecord['discoveries'][number]> | undefined) => {
+      const page = article('/n/1', 0);
+      page.requests.push({ requestId: 't', url: `${TAGS}/t.js`, method: 'GET', type: 'script', frameId: 0, startedAt: 200, statusCode: 200 });
+      if (d) page.discoveries.push({ url: `${TAGS}/t.js`, kind: 'script', priority: 'script', atMs: 200, inViewport: false, tag: 'script', late: false, ...d });
+      return observeVisit(page, L).origins.find((o) => o.origin === TAGS)?.critical;
+    };
+    expect(withScript({ priority: 'blocking' })).toBe(true);
+    expect(withScript({ priority: 'script' })).toBeUndefined();
+    // Reported late (a content script that started after parsing reports every element so): still blocking.
+    expect(withScript({ priority: 'blocking', late: true })).toBe(true);
+    // Never seen by the content script: counted blocking, as without the rule.
+    expect(withScript(undefined)).toBe(true);
+  });
+
   test('a background named by a cross-origin style sheet (no Resource Timing entry in Chromium) is late by the style scan, even requested before DOMContentLoaded', () => {
     // As Chromium records real-news: the CDN background fetched for an @imported sheet of another
     // origin, at +300 (before DOMContentLoaded at +400), with no timing entry; the style scan found it after load.

@@ -46,11 +46,11 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
     const origin = originOf(r.url);
     const as = AS_BY_TYPE[r.type];
     const crossorigin = as === 'font' ? 'anonymous' : undefined;
-    const critical = (r.type === 'stylesheet' || r.type === 'script') && page.domContentLoadedAt !== undefined && r.startedAt < page.domContentLoadedAt;
+    const d = discoveries.get(r.url);
+    const critical = blocksRendering(r.type, d) && page.domContentLoadedAt !== undefined && r.startedAt < page.domContentLoadedAt;
     const t = timings.get(r.url);
     if (origin && origin !== documentOrigin) addOrigin(origins, origin, crossorigin, atMs, critical, t);
     if (!as || resources.has(r.url)) continue;
-    const d = discoveries.get(r.url);
     // Icons are fetched by the browser when it wants (headless Chromium sometimes never does):
     // a preload of one can be a request the page would not have made.
     if (d?.kind === 'icon' || /\/favicon\.ico$/i.test(pathOf(r.url))) continue;
@@ -132,6 +132,22 @@ function learnUnrecorded(page: PageRecord, discoveries: ReadonlyMap<string, Disc
     if (origin !== documentOrigin) addOrigin(origins, origin, undefined, Math.max(0, Math.round(d.atMs)), false);
     resources.set(url, { url, as: 'image', late: true, atMs: Math.max(0, Math.round(d.atMs)), inViewport: d.inViewport, size: 0 });
   }
+}
+
+/**
+ * A style sheet, or a script without `async`, `defer` or `type=module` (the content script classed
+ * it `blocking`: src/discovery/classify-script.ts): what the first paint waits for. A script whose
+ * element says async, deferred or module does not hold the paint (issue 15: real-news' async tags
+ * and analytics scripts made their origins critical, so on a bandwidth-bound link Firefox was told
+ * to preconnect them). A script the content script never saw (no discovery) counts as blocking, as
+ * before, and so does a blocking-looking one it reports inserted late (a content script that
+ * started after a fast parse reports parser-found elements late too): without evidence, the
+ * cautious side.
+ */
+function blocksRendering(type: string, d: Discovery | undefined): boolean {
+  if (type === 'stylesheet') return true;
+  if (type !== 'script') return false;
+  return d === undefined || d.priority === 'blocking';
 }
 
 /** Navigation start → the last response end the page's Resource Timing shows (the document included). */

@@ -1,7 +1,7 @@
 import { leanRequests } from '../page/model/lean-requests';
 import type { PageRecord, TimingEntry } from '../page/model/page-record';
 import { hintsFor } from './hint-list';
-import { CHROMIUM_HINT_LIMITS as L, type PathSample } from './hint-types';
+import { CHROMIUM_HINT_LIMITS as L, FIREFOX_HINT_LIMITS, type PathSample } from './hint-types';
 import { createLearnedState, recordVisit } from './learned-state';
 import { learnedStateFromJson, learnedStateToJson } from './learned-state-json';
 import { observeVisit } from './observe-visit';
@@ -174,6 +174,9 @@ describe('issue 15: preconnects go to the origins the page sends to at its start
     const warm = state.entries.get(PAGE)!.visits[1]!;
     for (const h of ['tags', 'ads', 'analytics']) expect(warm.origins.find((o) => host(o.origin) === h)?.critical).toBe(true);
     expect(hintsFor(state.entries, PAGE, L).preconnects.map((p) => host(p.href))).toEqual(['static', 'social', 'fonts']);
+    // Firefox: none on such a path (its first paint came later with them); off it, the same ranking.
+    expect(hintsFor(state.entries, PAGE, FIREFOX_HINT_LIMITS).preconnects).toEqual([]);
+    expect(hintsFor(learn([COLD, WARM], FAR).entries, PAGE, FIREFOX_HINT_LIMITS).preconnects).toEqual(hintsFor(learn([COLD, WARM], FAR).entries, PAGE, L).preconnects);
   });
 
   test('an origin whose sizes and phases are not exposed (no Timing-Allow-Origin) ranks by its responses counted as UNKNOWN_SIZE_BYTES each, and is not judged held', () => {
