@@ -21,7 +21,8 @@ import { pageKey, templateKey } from './site-template';
  * render-blocking themselves) and the one LCP image candidate (the largest late image in the first
  * viewport) — is always preloaded. On a bandwidth-bound path (no idle bytes) preconnects go only
  * to origins that served style sheets or parser-blocking scripts before DOMContentLoaded (a connection opened
- * early to an image origin lets its bytes in sooner, ahead of the render-blocking ones). Fonts are dropped there: what the extension sees cannot
+ * early to an image origin lets its bytes in sooner, ahead of the render-blocking ones), and in
+ * Firefox to none (`boundPathPreconnects`, FIREFOX_HINT_LIMITS). Fonts are dropped there: what the extension sees cannot
  * tell a font the first viewport uses, nor `font-display` — with `swap` (the pages measured) text
  * paints in a fallback and the font is not on the paint's path. Everything else is dropped, not
  * sent at low priority: origins are separate connections on one link, so no stream priority
