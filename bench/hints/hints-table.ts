@@ -16,7 +16,7 @@ export function lcpName(element: string): string {
 /** The LCP elements of a contender's runs, most frequent first: ` (p0.gif ×3)`; empty when no run recorded one. */
 function lcpElements(runs: readonly HintsRun[]): string {
   const counts = new Map<string, number>();
-  for (const r of runs) if (r.lcpElement) counts.set(lcpName(r.lcpElement), (counts.get(lcpName(r.lcpElement)) ?? 0) + 1);
+  for (const name of runs.flatMap((r) => (r.lcpElement ? [lcpName(r.lcpElement)] : []))) counts.set(name, (counts.get(name) ?? 0) + 1);
   return counts.size === 0 ? '' : ` (${[...counts].sort((x, y) => y[1] - x[1]).map(([n, k]) => `${n} ×${k}`).join(', ')})`;
 }
 

@@ -45,11 +45,19 @@ export function gifBytes(size: number, seed: string): Buffer {
   if (!Number.isInteger(size) || size < MIN_GIF_SIZE) {
     throw new SynthSizeError(`GIF size must be an integer >= ${MIN_GIF_SIZE}, got ${size}`);
   }
+  return assembleGif(size, GIF_HEAD, GIF_TAIL, new Prng(seed));
+}
+
+/**
+ * `head` (signature, screen, colour table), a comment extension of pseudo-random bytes that makes
+ * the whole exactly `size` bytes, then `tail` (image descriptor, LZW data, trailer). The caller has
+ * checked that `size` leaves the comment 0 or at least 2 bytes of sub-blocks.
+ */
+function assembleGif(size: number, head: ArrayLike<number>, tail: ArrayLike<number>, rng: Prng): Buffer {
   const out = Buffer.alloc(size);
-  let at = 0;
-  for (const b of GIF_HEAD) out[at++] = b;
-  at = writeComment(out, at, size - GIF_FIXED, new Prng(seed));
-  for (const b of GIF_TAIL) out[at++] = b;
+  out.set(head, 0);
+  const at = writeComment(out, head.length, size - head.length - tail.length - GIF_COMMENT_OVERHEAD, rng);
+  out.set(tail, at);
   return out;
 }
 
@@ -93,26 +101,17 @@ export interface GifPixels {
  *   width × height / 80 bytes at 320×200, less per pixel for larger pictures).
  */
 export function gifPictureBytes(size: number, seed: string, pixels: GifPixels): Buffer {
-  const { width, height } = checkPixels(pixels);
-  const data = bandsData(width, height);
-  const fixed = GIF_PICTURE_HEAD + GIF_PICTURE_DESCRIPTOR + data.length + 1 + GIF_COMMENT_OVERHEAD;
-  if (!Number.isInteger(size) || size < fixed + 2) {
-    throw new SynthSizeError(`a ${width}×${height} GIF needs at least ${fixed + 2} bytes, got ${size}`);
+  const min = minGifPictureSize(pixels);
+  const { width, height } = pixels;
+  if (!Number.isInteger(size) || size < min) {
+    throw new SynthSizeError(`a ${width}×${height} GIF needs at least ${min} bytes, got ${size}`);
   }
   const rng = new Prng(seed);
   const colours = [0, 1].map(() => [rng.int(0, 255), rng.int(0, 255), rng.int(0, 255)]).flat();
   const u16 = (n: number) => [n & 0xff, n >> 8];
   const head = [0x47, 0x49, 0x46, 0x38, 0x39, 0x61, ...u16(width), ...u16(height), 0x80, 0x00, 0x00, ...colours];
   const descriptor = [0x2c, 0x00, 0x00, 0x00, 0x00, ...u16(width), ...u16(height), 0x00, GIF_MIN_CODE_SIZE];
-  const out = Buffer.alloc(size);
-  let at = 0;
-  for (const b of head) out[at++] = b;
-  at = writeComment(out, at, size - fixed, rng);
-  for (const b of descriptor) out[at++] = b;
-  data.copy(out, at);
-  at += data.length;
-  out[at++] = 0x3b; // trailer
-  return out;
+  return assembleGif(size, head, Buffer.concat([Buffer.from(descriptor), bandsData(width, height), Buffer.from([0x3b])]), rng);
 }
 
 /** GIF's 16-bit dimensions, at most 4,000 × 4,000 here (a picture is drawn in memory first). */
@@ -126,9 +125,6 @@ function checkPixels(pixels: GifPixels): GifPixels {
 
 /** GIF's smallest LZW code size (two-colour pictures use it too: GIF89a §22). */
 const GIF_MIN_CODE_SIZE = 2;
-/** Signature, logical screen descriptor and a two-colour table; the image descriptor and its code size byte. */
-const GIF_PICTURE_HEAD = 6 + 7 + 6;
-const GIF_PICTURE_DESCRIPTOR = 10 + 1;
 
 /** The bands' LZW data as sub-blocks, by picture size: the same for every seed, so made once. */
 const bandsCache = new Map<string, Buffer>();
@@ -146,8 +142,10 @@ function bandsData(width: number, height: number): Buffer {
 
 /** The smallest body {@link gifPictureBytes} can draw a picture of this size in. */
 export function minGifPictureSize(pixels: GifPixels): number {
-  checkPixels(pixels);
-  return GIF_PICTURE_HEAD + GIF_PICTURE_DESCRIPTOR + bandsData(pixels.width, pixels.height).length + 1 + GIF_COMMENT_OVERHEAD + 2;
+  const { width, height } = checkPixels(pixels);
+  // Signature 6, screen 7, two-colour table 6, image descriptor 10, LZW code size 1, trailer 1,
+  // the comment's own 3 and its smallest body 2; then the bands' sub-blocks.
+  return 6 + 7 + 6 + 10 + 1 + 1 + GIF_COMMENT_OVERHEAD + 2 + bandsData(width, height).length;
 }
 
 /**
