@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { helpText, parseCommandLine, type CommandSpec } from './cli/command-line';
 import { ensureLinkPrivileges } from './link/rootless';
 import { REAL_PAGE_NAMES } from './corpus/page-real';
-import { REAL_CONTENDERS, realLinks, realTable, runRealLink, type RealCellResult, type RealContender } from './real/real-bench';
+import { REAL_CONTENDERS, realLinks, realServerLines, realTable, runRealLink, type RealCellResult, type RealContender } from './real/real-bench';
 import { realTimeline } from './real/real-timeline';
 
 const COMMAND: CommandSpec = {
@@ -50,6 +50,8 @@ async function main(argv: readonly string[]): Promise<number> {
   if (bad.length > 0) throw new UsageError(`--contenders: unknown ${bad.join(', ')}; expected some of ${REAL_CONTENDERS.join(', ')}`);
   const print = (cells: readonly RealCellResult[]): void => {
     process.stdout.write(`${realTable(cells)}\n`);
+    const server = realServerLines(cells);
+    if (server !== '') process.stdout.write(`\n${server}\n`);
     if (cl.values.timeline) for (const c of cells) process.stdout.write(`\n${realTimeline(c, Object.keys(c.runs))}\n`);
   };
   if (cl.values.report !== undefined) {

@@ -7,8 +7,9 @@
  * memory); `getlist-revisit` (`getlist load --strategy getlist --revisit`: one unmeasured load in
  * the same process, then the measured one starts from what it learned — origin memory, the page's
  * origin list, size hints; no HTTP cache for anyone); `chromium` (headless Chromium, fresh
- * profile every load, h2 wherever an origin offers it, as on the real web). Every contender loads
- * the document over the page's own scheme.
+ * profile every load, h2 wherever an origin offers it, as on the real web); `chromium-h1` (the same
+ * with `--disable-http2`: HTTP/1.1 everywhere, TLS where the origin is https — real Chromium's
+ * counterpart of `browser`). Every contender loads the document over the page's own scheme.
  */
 import { startLink } from '../link/link-emulator';
 import type { LinkOptions } from '../link/link-options';
@@ -20,9 +21,10 @@ import { loadWithChromium } from '../run/chromium-contender';
 import { firstLoadRun, parseGetlistJson, runGetlistLoad } from '../run/getlist-contender';
 import { originsFor } from '../run/run-link';
 import { getlistTrace, type LoadTrace } from '../run/load-trace';
+import { serverView } from '../run/access-log-delta';
 import { NO_CAP_BITS_PER_SEC, realBound, type BoundVisit } from './real-bounds';
 
-export const REAL_CONTENDERS = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium'] as const;
+export const REAL_CONTENDERS = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium', 'chromium-h1'] as const;
 export type RealContender = (typeof REAL_CONTENDERS)[number];
 
 export interface RealLink {
@@ -44,6 +46,23 @@ export interface RealCellResult {
   errors: Record<string, string[]>;
   /** Per load of each contender (Chromium's from its CDP events), in run order (real-timeline.ts). */
   traces: Record<string, LoadTrace[]>;
+  /**
+   * Per load of each contender, in run order, what the origin servers logged during it: requests,
+   * `HEAD`s apart (`/favicon.ico` left out: getlist asks for it as a browser does, Chromium in its own time, maybe
+   * after the load), connections and protocols. `getlist-revisit`'s
+   * covers both of its loads, the unmeasured one that learns and the measured one.
+   */
+  server: Record<string, RealServerLoad[]>;
+}
+
+export interface RealServerLoad {
+  /** Requests other than `HEAD`. */
+  requests: number;
+  /** `HEAD` requests: getlist's pipelining probes (one per plain-http origin it may pipeline). */
+  heads: number;
+  connections: number;
+  /** As nginx logs them: `HTTP/1.1`, `HTTP/2.0`. */
+  protocols: string[];
 }
 
 export function realLinks(rtts: readonly number[], caps: readonly (number | undefined)[]): RealLink[] {
@@ -75,18 +94,23 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
     for (const cell of cells) {
       const page = getBenchPage(cell.page);
       const url = origins.pageUrl(cell.page, page.documentScheme ?? 'http');
-      const result: RealCellResult = { link: link.name, rttMs: link.rttMs, capBitsPerSec: link.capBitsPerSec ?? null, page: cell.page, requests: requestCount(page), runs: {}, errors: {}, traces: {} };
+      const result: RealCellResult = { link: link.name, rttMs: link.rttMs, capBitsPerSec: link.capBitsPerSec ?? null, page: cell.page, requests: requestCount(page), runs: {}, errors: {}, traces: {}, server: {} };
       for (const c of cell.contenders) {
         result.runs[c] = [];
         result.errors[c] = [];
         result.traces[c] = [];
+        result.server[c] = [];
       }
       for (let run = 0; run < runs; run++) {
         for (const c of rotation(cell.contenders, run)) {
           let ms: number | null = null;
+          const before = origins.accessLog().length;
           try {
-            if (c === 'chromium') {
-              const r = await loadWithChromium({ clientNs: l.clientNs, url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [origins.spkiHash, origins.caSpkiHash], timeoutMs, expectedRequests: result.requests });
+            if (c === 'chromium' || c === 'chromium-h1') {
+              const r = await loadWithChromium({
+                clientNs: l.clientNs, url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [origins.spkiHash, origins.caSpkiHash], timeoutMs,
+                expectedRequests: result.requests, http1Only: c === 'chromium-h1',
+              });
               ms = r.network.totalMs;
               result.traces[c]?.push(r.timeline);
             } else {
@@ -102,6 +126,10 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
             result.errors[c]?.push(String((err as Error).message).slice(0, 200));
           }
           result.runs[c]?.push(ms);
+          const logged = origins.accessLog().slice(before).filter((e) => e.path !== '/favicon.ico');
+          const seen = serverView(logged);
+          const heads = logged.filter((e) => e.method === 'HEAD').length;
+          result.server[c]?.push({ requests: seen.requests - heads, heads, connections: seen.connectionsOpened, protocols: seen.protocols });
           progress(`${link.name} ${cell.page} run ${run + 1}/${runs} ${c}: ${ms === null ? 'failed' : `${Math.round(ms)} ms`}`);
         }
       }
@@ -127,21 +155,43 @@ export function median(xs: ReadonlyArray<number | null>): number | null {
  * the medians, then the ratios the goals use, from the same cell's runs.
  */
 export function realTable(cells: readonly RealCellResult[]): string {
-  const head = ['link', 'page', 'req', 'bound', 'bnd-rev', 'bnd-list', 'browser', 'getlist', 'revisit', 'h2', 'chromium', 'gl÷bnd', 'rev÷bnd', 'gl÷br', 'rev÷br', 'gl÷chr', 'rev÷chr', 'gl÷h2', 'rev÷h2', 'bnd÷br', 'bnr÷br', 'bnl÷br'];
+  const head = [
+    'link', 'page', 'req', 'bound', 'bnd-rev', 'bnd-list', 'browser', 'getlist', 'revisit', 'h2', 'chromium', 'chr-h1',
+    'gl÷bnd', 'rev÷bnd', 'gl÷br', 'rev÷br', 'gl÷chr', 'rev÷chr', 'gl÷ch1', 'rev÷ch1', 'gl÷h2', 'rev÷h2', 'bnd÷br', 'bnr÷br', 'bnl÷br',
+  ];
   const f = (x: number | null): string => (x === null ? '—' : String(Math.round(x)));
   const r = (a: number | null, b: number | null): string => (a === null || b === null ? '—' : (a / b).toFixed(2));
   const rows = cells.map((c) => {
     const m = (k: string) => median(c.runs[k] ?? []);
-    const [br, gl, rv, h2, ch] = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium'].map(m) as Array<number | null>;
+    const [br, gl, rv, h2, ch, c1] = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium', 'chromium-h1'].map(m) as Array<number | null>;
     const [bf, bv, bl] = (['first', 'revisit', 'list'] as const).map((v) => boundOf(c, v));
-    return [c.link, c.page, String(c.requests), f(bf ?? null), f(bv ?? null), f(bl ?? null), f(br ?? null), f(gl ?? null), f(rv ?? null), f(h2 ?? null), f(ch ?? null),
+    return [c.link, c.page, String(c.requests), f(bf ?? null), f(bv ?? null), f(bl ?? null), f(br ?? null), f(gl ?? null), f(rv ?? null), f(h2 ?? null), f(ch ?? null), f(c1 ?? null),
       r(gl ?? null, bf ?? null), r(rv ?? null, bv ?? null),
-      r(gl ?? null, br ?? null), r(rv ?? null, br ?? null), r(gl ?? null, ch ?? null), r(rv ?? null, ch ?? null), r(gl ?? null, h2 ?? null), r(rv ?? null, h2 ?? null),
+      r(gl ?? null, br ?? null), r(rv ?? null, br ?? null), r(gl ?? null, ch ?? null), r(rv ?? null, ch ?? null), r(gl ?? null, c1 ?? null), r(rv ?? null, c1 ?? null), r(gl ?? null, h2 ?? null), r(rv ?? null, h2 ?? null),
       r(bf ?? null, br ?? null), r(bv ?? null, br ?? null), r(bl ?? null, br ?? null)];
   });
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   return [head, ...rows].map((row) => row.map((x, i) => (i < 2 ? x.padEnd(w[i] ?? 0) : x.padStart(w[i] ?? 0))).join('  ')).join('\n');
 }
+
+/**
+ * What the servers saw, a line per cell: each contender's median requests and connections per
+ * load and every protocol it was served over (the access log's, not the client's own account).
+ * Cells from results written before the server view was kept are left out.
+ */
+export function realServerLines(cells: readonly RealCellResult[]): string {
+  return cells.filter((c) => c.server !== undefined).map((c) => {
+    const parts = Object.entries(c.server).filter(([, loads]) => loads.length > 0).map(([k, loads]) => {
+      const protocols = [...new Set(loads.flatMap((l) => l.protocols))].sort();
+      const n = (xs: number[]) => f0(median(xs));
+      const heads = median(loads.map((l) => l.heads ?? 0)) ?? 0;
+      return `${k} ${n(loads.map((l) => l.requests))} req${heads > 0 ? ` (+${f0(heads)} HEAD)` : ''}, ${n(loads.map((l) => l.connections))} conn, ${protocols.join('+') || '—'}`;
+    });
+    return `server ${c.link} ${c.page}: ${parts.join(' · ')}`;
+  }).join('\n');
+}
+
+const f0 = (x: number | null): string => (x === null ? '—' : String(Math.round(x)));
 
 /** The cell's lower bound, ms (real-bounds.ts). */
 function boundOf(c: RealCellResult, visit: BoundVisit): number {

@@ -38,6 +38,8 @@ export interface ChromiumLoadOptions {
    * still be about to ask for more). @default 5000
    */
   shortfallQuietMs?: number;
+  /** HTTP/1.1 only (`--disable-http2`): TLS origins that offer h2 are asked over HTTP/1.1. @default false */
+  http1Only?: boolean;
 }
 
 export interface ChromiumLoad {
@@ -133,6 +135,8 @@ export interface NamespaceLaunchExtras {
   env?: Record<string, string>;
   /** Without an extension: keep Chromium's extension system on (no `--disable-extensions`). @default false */
   extensionsEnabled?: boolean;
+  /** More command-line switches for Chromium. @default none */
+  args?: readonly string[];
 }
 
 /**
@@ -158,6 +162,7 @@ export function launchInNamespace(
       `--host-resolver-rules=${o.hostResolverRules}`,
       `--ignore-certificate-errors-spki-list=${o.spkiHashes.join(',')}`,
       ...(extensionDir !== undefined ? [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`] : []),
+      ...(extras.args ?? []),
     ],
     timeout: 30_000,
     protocolTimeout: o.timeoutMs + 10_000,
@@ -173,7 +178,7 @@ export async function loadWithChromium(o: ChromiumLoadOptions): Promise<Chromium
   let browser: Browser | undefined;
   try {
     try {
-      browser = await launchInNamespace(o, dir);
+      browser = await launchInNamespace(o, dir, undefined, o.http1Only === true ? { args: ['--disable-http2'] } : {});
       const proc = browser.process();
       if (proc !== null) liveBrowsers.add(proc);
     } catch (err) {
