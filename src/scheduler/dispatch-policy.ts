@@ -84,13 +84,13 @@ function sameFamilyAhead(c: ConnState, req: ScheduledRequest): boolean {
 }
 
 /** Connections an origin may have open at once under `strategy`. */
-export function connectionLimit(o: OriginState, strategy: Strategy, pathHandshakeMs?: number): number {
+export function connectionLimit(o: OriginState, strategy: Strategy, pathHandshakeMs?: number, pathRoom?: number): number {
   // Until ALPN has answered we cannot tell whether one multiplexed connection will do, so an
   // HTTP/2-capable strategy opens one connection first and learns (browsers do the same) — unless
   // requests already wait for it on a slow path (h2-windows.ts).
-  if (o.protocol === 'unknown') return h2DemandLimit(o, strategy, pathHandshakeMs);
+  if (o.protocol === 'unknown') return h2DemandLimit(o, strategy, pathHandshakeMs, pathRoom);
   // One stall on the origin's connection allows a second one (stream-stall.ts).
-  if (o.protocol === 'h2') return Math.max(o.h2Stalls > 0 ? strategy.h2ConnectionsOnStall : 1, h2DemandLimit(o, strategy, pathHandshakeMs));
+  if (o.protocol === 'h2') return Math.max(o.h2Stalls > 0 ? strategy.h2ConnectionsOnStall : 1, h2DemandLimit(o, strategy, pathHandshakeMs, pathRoom));
   if (strategy.adaptConnectionsToPath) {
     // While the first response shows the path's rate, open nothing more; then keep to the cap.
     if (o.path.state === 'measuring') return Math.max(1, o.conns.length);
@@ -122,12 +122,12 @@ export function pickConnection(o: OriginState, req: ScheduledRequest, strategy: 
  * within the origin's limit. Speculative: a request goes to whichever connection is ready first.
  * `pathHandshakeMs`: the quickest handshake this load has measured (h2-windows.ts).
  */
-export function connectionsToOpen(o: OriginState, strategy: Strategy, pathHandshakeMs?: number): number {
+export function connectionsToOpen(o: OriginState, strategy: Strategy, pathHandshakeMs?: number, pathRoom?: number): number {
   const demand = o.queue.size + o.retries.size;
   // A preconnect target (preconnect.ts) asks for connections before any request is ready.
   const warm = o.warm - o.conns.length;
   if (demand === 0 && warm <= 0) return 0;
   let connecting = 0;
   for (const c of o.conns) if (c.state === 'connecting') connecting += 1;
-  return Math.max(0, Math.min(connectionLimit(o, strategy, pathHandshakeMs) - o.conns.length, Math.max(demand - connecting, warm)));
+  return Math.max(0, Math.min(connectionLimit(o, strategy, pathHandshakeMs, pathRoom) - o.conns.length, Math.max(demand - connecting, warm)));
 }

@@ -13,12 +13,37 @@ function setup(s: Strategy, memory?: InMemoryOriginMemory) {
   return { clock, transport, scheduler, add, opened };
 }
 
-/** Connections S opens for 4 waiting images once D's handshake, the load's only one, took `handshakeMs`. */
-function openedAfterHandshake(handshakeMs: number): number {
-  const t = setup(strategy('getlist'));
+type Setup = ReturnType<typeof setup>;
+
+/**
+ * D's document (the load's first request, on connection 1) starts, and its body arrives as h2
+ * DATA frames: `[bytes, ms after the one before]`.
+ */
+function docFrames(t: Setup, frames: ReadonlyArray<readonly [number, number]>): void {
+  const doc = t.transport.dispatchOf('/doc').id;
+  t.scheduler.responseStarted(doc, { status: 200, httpVersion: '2', keepAlive: true });
+  for (const [bytes, gap] of frames) {
+    t.clock.advance(gap);
+    t.scheduler.responseData(doc, bytes);
+  }
+}
+
+/** Two 8 kB frames in the same millisecond: a link with room for any number of windows. */
+const ROOMY = [[8192, 0], [8192, 0]] as const;
+
+/** D's document connection ready after `handshakeMs` (its TCP round trip half of it), then its first flight. */
+function docLoaded(s: Strategy, handshakeMs: number, frames: ReadonlyArray<readonly [number, number]> = ROOMY, loopDelayMs?: number): Setup {
+  const t = setup(s);
   t.add(`${D}/doc`);
   t.clock.advance(handshakeMs);
-  t.scheduler.connectionReady(1, { protocol: 'h2' });
+  t.scheduler.connectionReady(1, { protocol: 'h2', handshakeRttMs: handshakeMs / 2, ...(loopDelayMs !== undefined ? { loopDelayMs } : {}) });
+  docFrames(t, frames);
+  return t;
+}
+
+/** Connections S opens for 4 waiting images once D's handshake, the load's only one, took `handshakeMs`. */
+function openedAfterHandshake(handshakeMs: number): number {
+  const t = docLoaded(strategy('getlist'), handshakeMs);
   for (let i = 0; i < 4; i++) t.add(`${S}/i${i}`);
   return t.opened(S).length;
 }
@@ -43,9 +68,10 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
     t.add(`${D}/doc`);
     t.add(`${E}/x`);
     t.clock.advance(3);
-    t.scheduler.connectionReady(1, { protocol: 'h2' });
+    t.scheduler.connectionReady(1, { protocol: 'h2', handshakeRttMs: 1.5 });
     t.clock.advance(60);
-    t.scheduler.connectionReady(2, { protocol: 'h2' }); // 63 ms: past the threshold, but the path answered in 3
+    t.scheduler.connectionReady(2, { protocol: 'h2', handshakeRttMs: 30 }); // 63 ms: past the threshold, but the path answered in 3
+    docFrames(t, ROOMY);
     for (let i = 0; i < 4; i++) t.add(`${S}/i${i}`);
     expect(t.opened(S)).toHaveLength(1);
     // The threshold itself: a quickest handshake of 29 ms keeps one connection, 30 ms opens more.
@@ -55,10 +81,7 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
 
   test('the process\'s own busy loop is no part of the path: a 40 ms handshake of which 35 ms was loop delay opens nothing more; the same with 5 ms of it does (CI: 36 connections to 10 loopback origins)', () => {
     const opened = (loopDelayMs: number) => {
-      const t = setup(strategy('getlist'));
-      t.add(`${D}/doc`);
-      t.clock.advance(40);
-      t.scheduler.connectionReady(1, { protocol: 'h2', loopDelayMs });
+      const t = docLoaded(strategy('getlist'), 40, ROOMY, loopDelayMs);
       for (let i = 0; i < 4; i++) t.add(`${S}/i${i}`);
       return t.opened(S).length;
     };
@@ -73,7 +96,8 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
       for (let i = 0; i < 4; i++) t.scheduler.enqueue({ url: `${S}/i${i}`, priority: 'image', resourceType: 'image', listed });
       expect(t.opened(S)).toHaveLength(1);
       t.clock.advance(200);
-      t.scheduler.connectionReady(1, { protocol: 'h2' });
+      t.scheduler.connectionReady(1, { protocol: 'h2', handshakeRttMs: 100 });
+      docFrames(t, ROOMY);
       return t.opened(S).length;
     };
     expect(run(false)).toBe(4);
@@ -82,13 +106,7 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
 
   test('the first connection up takes one stream while siblings opened with it connect; then the least loaded; a sibling opened a handshake later is not waited for', () => {
     // The document's origin D (connection 1) took 200 ms to handshake: a slow path.
-    const slowPath = (s: Strategy) => {
-      const t = setup(s);
-      t.add(`${D}/doc`);
-      t.clock.advance(200);
-      t.scheduler.connectionReady(1, { protocol: 'h2' });
-      return t;
-    };
+    const slowPath = (s: Strategy) => docLoaded(s, 200);
     const t = slowPath(strategy('getlist', { h2ConnectionsForDemand: 3 }));
     for (let i = 0; i < 3; i++) t.add(`${S}/i${i}`);
     expect(t.opened(S)).toEqual([2, 3, 4]);
@@ -112,5 +130,53 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
     late.clock.advance(50);
     late.scheduler.connectionReady(2, { protocol: 'h2' });
     expect(late.transport.on(2).map((d) => d.request.path)).toEqual(['/a', '/b']);
+  });
+  test('the windows wait for the load\'s first flight: none while it is unmeasured, and requests already waiting get theirs once a flight shows room', () => {
+    const t = setup(strategy('getlist'));
+    t.add(`${D}/doc`);
+    t.clock.advance(200);
+    t.scheduler.connectionReady(1, { protocol: 'h2', handshakeRttMs: 100 });
+    for (let i = 0; i < 4; i++) t.add(`${S}/i${i}`);
+    expect(t.opened(S)).toHaveLength(1);
+    // One 8 kB frame is not a rate: h2 delivers whole frames, however slow the link.
+    docFrames(t, [[8192, 0]]);
+    expect(t.opened(S)).toHaveLength(1);
+    t.scheduler.responseData(t.transport.dispatchOf('/doc').id, 8192);
+    expect(t.opened(S)).toHaveLength(4);
+  });
+
+  test('a link with little room (10 Mbit/s, 40 ms: 2 × 50 kB ÷ 14,480 B = 7 windows) opens only what it takes, counting every origin\'s busy connections', () => {
+    // 8 kB frames 6.5 ms apart: 1.26 B/µs, about 10 Mbit/s.
+    const slow = [[8192, 0], [8192, 6.5]] as const;
+    const t = docLoaded(strategy('getlist'), 80, slow);
+    const E = 'https://e.test';
+    const F = 'https://f.test';
+    t.add(`${E}/style.css`);
+    t.add(`${F}/font.woff2`);
+    // Busy: D (the document, still arriving), E and F connecting: 3 of 7.
+    for (let i = 0; i < 12; i++) t.add(`${S}/i${i}`);
+    expect(t.opened(S)).toHaveLength(4);
+    // The same load with room for any number: all six.
+    const roomy = docLoaded(strategy('getlist'), 80);
+    roomy.add(`${E}/style.css`);
+    roomy.add(`${F}/font.woff2`);
+    for (let i = 0; i < 12; i++) roomy.add(`${S}/i${i}`);
+    expect(roomy.opened(S)).toHaveLength(6);
+  });
+
+  test('a link already full opens one connection per origin, as `h2` does', () => {
+    // 1448-byte segments 11.6 ms apart over HTTP/1.1: 1 Mbit/s, 2 × 5 kB ÷ 14,480 B → 1 window.
+    const t = setup(strategy('getlist'));
+    t.add(`${D}/doc`);
+    t.clock.advance(80);
+    t.scheduler.connectionReady(1, { protocol: 'http/1.1', handshakeRttMs: 40 });
+    const doc = t.transport.dispatchOf('/doc').id;
+    t.scheduler.responseStarted(doc, { status: 200, httpVersion: '1.1', keepAlive: true });
+    for (let i = 0; i < 5; i++) {
+      t.clock.advance(i === 0 ? 0 : 11.6);
+      t.scheduler.responseData(doc, 1448);
+    }
+    for (let i = 0; i < 4; i++) t.add(`${S}/i${i}`);
+    expect(t.opened(S)).toHaveLength(1);
   });
 });

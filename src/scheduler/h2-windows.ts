@@ -19,9 +19,12 @@ import type { Strategy } from './strategies';
  * costs a TLS handshake's computation at both ends (a few ms) and buys round trips, which on a
  * LAN or loopback are worth less. Demand that a ready connection absorbs opens nothing, so an
  * origin found after the page's handshakes, or served quickly, keeps one connection as before.
- * Browsers keep one h2 connection per origin; the `h2` strategy models them and keeps one.
+ * And only within what the client's link takes at once (`pathRoom`, load-path.ts: its initial
+ * windows less the connections already connecting or busy, every origin's): until the load's first
+ * flight has said, or where the link is full, an origin keeps one. Browsers keep one h2 connection
+ * per origin; the `h2` strategy models them and keeps one.
  */
-export function h2DemandLimit(o: OriginState, strategy: Strategy, pathHandshakeMs: number | undefined): number {
+export function h2DemandLimit(o: OriginState, strategy: Strategy, pathHandshakeMs: number | undefined, pathRoom: number | undefined): number {
   const most = strategy.h2ConnectionsForDemand;
   // Not the remembered round trip (origin-recall.ts): opening every origin's windows at t = 0 for a
   // revisit's whole learned list was 0.46 × browser at 100 ms with no cap, but at 10 Mbit/s that
@@ -30,13 +33,14 @@ export function h2DemandLimit(o: OriginState, strategy: Strategy, pathHandshakeM
   // windows opened into that burst when the first handshake finished, a handshake after their
   // siblings, carried nothing and cost real-news' revisit at 10 Mbit/s 931 → 1,087 ms (issue 14).
   const slow = pathHandshakeMs ?? -Infinity;
-  if (most <= 1 || slow < strategy.h2DemandMinHandshakeMs) return 1;
+  if (most <= 1 || slow < strategy.h2DemandMinHandshakeMs || pathRoom === undefined) return 1;
+  const fits = Math.max(1, Math.min(most, o.conns.length + pathRoom));
   if (strategy.adaptConnectionsToPath) {
     // As for HTTP/1.1 (path-estimate.ts): more windows than the path holds only cause loss.
     if (o.path.state === 'measuring') return Math.max(1, o.conns.length);
-    if (o.path.state === 'decided') return Math.max(1, Math.min(most, o.path.connectionCap));
+    if (o.path.state === 'decided') return Math.max(1, Math.min(fits, o.path.connectionCap));
   }
-  return most;
+  return fits;
 }
 
 /**

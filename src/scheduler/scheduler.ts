@@ -5,6 +5,7 @@ import { DeliveryMeter } from './delivery-meter';
 import { connectionsToOpen, pickConnection } from './dispatch-policy';
 import { SchedulerError, errorCodeOf, toErrorInfo } from './errors';
 import { HeldResponses } from './held-responses';
+import { LoadPath } from './load-path';
 import { LowLatencyPauser } from './low-latency-pauser';
 import { decidePathSize, measureFirstFlight, type PathSizing } from './path-sizing';
 import type { OriginMemory } from './origin-memory';
@@ -111,6 +112,8 @@ export class Scheduler implements TransportHandler {
   private pathHandshakeMs: number | undefined;
   /** A learned list was enqueued (`RequestSpec.listed`): no HTTP/2 windows for demand this load. */
   private listBurst = false;
+  /** The client's link as the load's first measured flight showed it: the budget for HTTP/2 windows for demand. */
+  private readonly loadPath = new LoadPath();
   private nextDispatchId = 1;
   private unsettled = 0;
   /** Low-latency dispatches written and not yet settled. */
@@ -370,6 +373,17 @@ export class Scheduler implements TransportHandler {
       if ((this.urgentOutstanding > 0 || this.pauser.pausedCount > 0) && this.meter.linkBusy(now) !== this.linkBusy) this.markDirty(d.conn.origin);
     }
     if (this.strategy.adaptConnectionsToPath && d.conn.protocol === 'http/1.1' && measureFirstFlight(d, bytes, now)) this.decidePath(d.conn.origin);
+    if (this.strategy.h2ConnectionsForDemand > 1 && this.loadPath.windows === undefined) this.measureLoadPath(d, bytes, now);
+  }
+
+  /** Feeds the load's path measurement (load-path.ts); once it decides, waiting demand is looked at again. */
+  private measureLoadPath(d: DispatchState, bytes: number, now: number): void {
+    // The round trip as path-sizing.ts takes it: the handshake's, or the request's time to first
+    // byte if longer (a relay or proxy that accepts the connection itself hides the path from it).
+    const rttMs = Math.max(d.conn.origin.rttMs ?? 0, d.firstByteAt === undefined ? 0 : d.firstByteAt - d.sentAt);
+    if (!this.loadPath.add(d.id, bytes, now, rttMs, d.conn.protocol === 'h2')) return;
+    // Requests that waited for the path's verdict may now earn windows of their own.
+    for (const x of this.origins.values()) if (x.queue.size > 0 && x.protocol !== 'h1') this.markDirty(x);
   }
 
   /**
@@ -640,9 +654,21 @@ export class Scheduler implements TransportHandler {
   private openConnections(o: OriginState): void {
     // A revisit's learned list is already the whole path's burst at t = 0; extra windows opened
     // into it once the first handshake is measured only add handshakes and losses (h2-windows.ts).
-    const want = connectionsToOpen(o, this.strategy, this.listBurst ? undefined : this.pathHandshakeMs);
+    const want = connectionsToOpen(o, this.strategy, this.listBurst ? undefined : this.pathHandshakeMs, this.pathRoom());
     for (let i = 0; i < want; i++) this.open(o);
     o.warm = 0;
+  }
+
+  /**
+   * Initial windows the client's link still takes (load-path.ts): its budget less the connections
+   * that are connecting or carrying requests, every origin's. Undefined until a flight said.
+   */
+  private pathRoom(): number | undefined {
+    const windows = this.loadPath.windows;
+    if (windows === undefined || windows === Infinity) return windows;
+    let active = 0;
+    for (const c of this.conns.values()) if (c.state === 'connecting' || c.outstanding.length > 0) active += 1;
+    return Math.max(0, windows - active);
   }
 
   private open(o: OriginState): void {
@@ -775,6 +801,7 @@ export class Scheduler implements TransportHandler {
     if (d.blocksPipeline) d.conn.blockers -= 1;
     if (isLowLatency(d.request.priority)) this.urgentOutstanding -= 1;
     this.dispatches.delete(d.id);
+    this.loadPath.ended(d.id);
     const i = d.conn.outstanding.indexOf(d);
     if (i >= 0) d.conn.outstanding.splice(i, 1);
     if (d.conn.gate === d) d.conn.gate = undefined;

@@ -11,7 +11,9 @@ import { startHttp2Server } from '../support/tls-servers';
  * image server's own log: how many sessions it accepted, which stream each carried, in which order.
  * The page and its images are on two h2 origins, each behind a relay that delays every chunk
  * 30 ms each way (a 60 ms round trip on loopback, past h2DemandMinHandshakeMs), so the document's handshake is slow and the
- * images are found while the image origin's first connection is still handshaking.
+ * images are found while the image origin's first connection is still handshaking. The document
+ * carries `padBytes` of comment so that its first flight can show the link's rate (load-path.ts):
+ * windows open only where a flight has shown room for them.
  */
 
 const IMAGES = Array.from({ length: 8 }, (_, i) => `/i${i}.gif`);
@@ -22,7 +24,7 @@ interface Stream {
   path: string;
 }
 
-async function startSite(oneWayMs: number) {
+async function startSite(oneWayMs: number, padBytes: number) {
   const streams: Stream[] = [];
   const ids = new WeakMap<http2.Http2Session, number>();
   let sessionsSeen = 0;
@@ -36,7 +38,7 @@ async function startSite(oneWayMs: number) {
   });
   const imagesProxy = await startDelayProxy(images.port, oneWayMs);
   const imageOrigin = `https://localhost:${imagesProxy.port}`;
-  const html = `<!DOCTYPE html><html><head><title>t</title></head><body>${IMAGES.map((p) => `<img src="${imageOrigin}${p}" width="10" height="10">`).join('')}</body></html>`;
+  const html = `<!DOCTYPE html><html><head><title>t</title></head><body>${IMAGES.map((p) => `<img src="${imageOrigin}${p}" width="10" height="10">`).join('')}<!--${'x'.repeat(padBytes)}--></body></html>`;
   const page = await startHttp2Server((_req, res) => {
     res.setHeader('content-type', 'text/html');
     res.end(html);
@@ -56,8 +58,8 @@ async function startSite(oneWayMs: number) {
   };
 }
 
-async function load(s: Strategy, oneWayMs = 30) {
-  const site = await startSite(oneWayMs);
+async function load(s: Strategy, oneWayMs = 30, padBytes = 40_000) {
+  const site = await startSite(oneWayMs, padBytes);
   try {
     const run = await loadPage({ url: site.url, strategy: s, transport: { ca: testCert().cert } });
     const onImages = run.requests.filter((r) => r.url.startsWith(site.imageOrigin));
@@ -98,5 +100,12 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
     const { run, sessions } = await load(strategy('getlist', { h2DemandMinHandshakeMs: 10_000 }));
     expect(run.errors).toBe(0);
     expect(sessions).toBe(1);
+  });
+
+  test('getlist keeps one session when no response of the load was long enough to show the link\'s rate (a 1 kB document)', async () => {
+    const { run, sessions, streams } = await load(strategy('getlist'), 30, 0);
+    expect(run.errors).toBe(0);
+    expect(sessions).toBe(1);
+    expect(streams.map((s) => s.path).sort()).toEqual([...IMAGES].sort());
   });
 });
