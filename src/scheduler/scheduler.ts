@@ -654,7 +654,8 @@ export class Scheduler implements TransportHandler {
   private openConnections(o: OriginState): void {
     // A revisit's learned list is already the whole path's burst at t = 0; extra windows opened
     // into it once the first handshake is measured only add handshakes and losses (h2-windows.ts).
-    const want = connectionsToOpen(o, this.strategy, this.listBurst ? undefined : this.pathHandshakeMs, this.pathRoom());
+    const windows = this.strategy.h2ConnectionsForDemand > 1 && !this.listBurst && o.protocol !== 'h1';
+    const want = connectionsToOpen(o, this.strategy, this.listBurst ? undefined : this.pathHandshakeMs, windows ? this.pathRoom() : undefined);
     for (let i = 0; i < want; i++) this.open(o);
     o.warm = 0;
   }
