@@ -143,7 +143,7 @@ const LINK_HINTS = `document.querySelectorAll('link[data-getlist-hint]').length`
  */
 const TIMELINE = `[...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
   .sort((a, b) => a.startTime - b.startTime)
-  .map((e) => [Math.round(e.startTime), Math.round(e.responseEnd), e.name, '-', e.requestStart > 0 ? Math.round(e.requestStart) : '-'].join(' '))`;
+  .map((e) => [Math.round(e.startTime), Math.round(e.responseEnd), e.name, '-', ...[e.requestStart, e.responseStart].map((t) => (t > 0 ? Math.round(t) : '-'))].join(' '))`;
 
 /** Waits until the page's Resource Timing holds the expected requests and has been still for a second. */
 async function settle(page: Page, expected: number, deadline: number): Promise<void> {

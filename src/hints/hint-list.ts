@@ -21,8 +21,8 @@ import { pageKey, templateKey } from './site-template';
  * render-blocking themselves) and the one LCP image candidate (the largest late image in the first
  * viewport) — is always preloaded. On a bandwidth-bound path (no idle bytes) preconnects go only
  * to origins that served style sheets or parser-blocking scripts before DOMContentLoaded (a connection opened
- * early to an image origin lets its bytes in sooner, ahead of the render-blocking ones), and in
- * Firefox to none (`boundPathPreconnects`, FIREFOX_HINT_LIMITS). Fonts are dropped there: what the extension sees cannot
+ * early to an image origin lets its bytes in sooner, ahead of the render-blocking ones); Firefox
+ * gets no hint at all there (`boundPathHints: 'none'`, FIREFOX_HINT_LIMITS). Fonts are dropped there: what the extension sees cannot
  * tell a font the first viewport uses, nor `font-display` — with `swap` (the pages measured) text
  * paints in a fallback and the font is not on the paint's path. Everything else is dropped, not
  * sent at low priority: origins are separate connections on one link, so no stream priority
@@ -41,6 +41,7 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
   // A URL fetched twice when hinted under any of the keys is never hinted again.
   const blocked = new Set(used.flatMap((e) => e.blocked));
   const path = used.map((e) => pathVerdict(e.visits)).find((v): v is PathVerdict => v !== undefined);
+  if (path?.bandwidthBound && limits.boundPathHints === 'none') return { url, keys: used.map((e) => e.key), preconnects, preloads, path };
   // Each key's recurring late resources, in preload rank order: worked out once.
   const ranked = new Map(used.map((e) => [e, rankResources(recurring(e, limits.minRecurrence))]));
   const lcpCandidate = path ? largestViewportImage([...ranked.values()].flat()) : undefined;
@@ -67,7 +68,7 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
     for (const o of rankedOrigins(entry, limits.minRecurrence)) {
       const id = `${o.crossorigin ?? ''} ${o.origin}`;
       if (preconnects.length >= limits.maxPreconnects || o.origin === documentOrigin || seenPreconnect.has(id)) continue;
-      if (path?.bandwidthBound && (!o.critical || !limits.boundPathPreconnects)) continue;
+      if (path?.bandwidthBound && !o.critical) continue;
       seenPreconnect.add(id);
       preconnects.push({ rel: 'preconnect', href: o.origin, ...(o.crossorigin ? { crossorigin: o.crossorigin } : {}) });
     }

@@ -143,10 +143,11 @@ export interface HintLimits {
    */
   fontPreloads: 'any' | 'before-paint';
   /**
-   * On a bandwidth-bound path, preconnect the origins of the render-blocking bytes (`true`), or
-   * nothing (`false`: Firefox, FIREFOX_HINT_LIMITS). @default true
+   * On a bandwidth-bound path: `paint-path`, preconnect the origins of the render-blocking bytes
+   * and preload what the first paint waits for; `none` (Firefox, FIREFOX_HINT_LIMITS), no hint at
+   * all. @default 'paint-path'
    */
-  boundPathPreconnects: boolean;
+  boundPathHints: 'paint-path' | 'none';
 }
 
 export const DEFAULT_HINT_LIMITS: HintLimits = {
@@ -161,7 +162,7 @@ export const DEFAULT_HINT_LIMITS: HintLimits = {
   maxPreloads: 10,
   maxFontPreloads: 10,
   fontPreloads: 'any',
-  boundPathPreconnects: true,
+  boundPathHints: 'paint-path',
 };
 
 /**
@@ -181,14 +182,20 @@ export const DEFAULT_HINT_LIMITS: HintLimits = {
 export const CHROMIUM_HINT_LIMITS: HintLimits = { ...DEFAULT_HINT_LIMITS, fontPreloads: 'before-paint' };
 
 /**
- * Firefox's first paint came later when its render-blocking origins were preconnected on a
- * bandwidth-bound path: 40 ms / 5 Mbit/s, almanac-median, first contentful paint 1.20 × Firefox
- * alone over 10 runs (the list: static, social and fonts, nothing else), 1.23 × over 6 more in
- * which the extension with its hints off read 1.09 ×; real-news 1.07 × over 10 (the same
- * preconnects and its `@import`ed sheet); Chromium with the same lists 0.99 and 1.01 (session 29).
- * There Firefox gets only what the paint waits for; off such a path it gets every hint.
+ * Firefox paints later with any hint on a bandwidth-bound path (40 ms / 5 Mbit/s, issue 15):
+ * - its render-blocking origins preconnected: almanac-median, first contentful paint 1.20 × Firefox
+ *   alone over 10 runs, 1.23 × over 6 more in which the extension with its hints off read 1.09 ×
+ *   (Chromium with the same list 0.99; session 29);
+ * - real-news' `@import`ed sheet preloaded, the one thing its first paint waits for: 1.16 × over 6
+ *   runs and 1.34 × over 8 (session 30), hints off 1.00 ×. Firefox holds a page's images while its
+ *   render-blocking requests are in flight, but not in every load: in the 8 loads with the preload,
+ *   5 sent the 16 images at ~200 ms, beside the render-blocking bytes on a 5 Mbit/s link, and
+ *   painted at 1,111–1,273 ms; the 3 that held them to ~600 ms painted at 870–890, as did every
+ *   load with hints off (8 of 8 held). Firefox alone lost the hold in 2 of 8. And the preload
+ *   brought the sheet no sooner even in the held loads (it ended at 573–589 ms, 520–532 unhinted).
+ * So on such a path Firefox gets no hint; off it, every hint.
  */
-export const FIREFOX_HINT_LIMITS: HintLimits = { ...DEFAULT_HINT_LIMITS, boundPathPreconnects: false };
+export const FIREFOX_HINT_LIMITS: HintLimits = { ...DEFAULT_HINT_LIMITS, boundPathHints: 'none' };
 
 export interface PreconnectHint {
   rel: 'preconnect';

@@ -2,7 +2,7 @@ import { parseContentMessage } from '../extension-messages/parse-content-message
 import { leanRequests } from '../page/model/lean-requests';
 import type { Discovery, ObservedRequest, PageRecord, TimingEntry } from '../page/model/page-record';
 import { hintsFor } from './hint-list';
-import { CHROMIUM_HINT_LIMITS as L, type PathSample } from './hint-types';
+import { CHROMIUM_HINT_LIMITS as L, FIREFOX_HINT_LIMITS, type HintLimits, type PathSample } from './hint-types';
 import { createLearnedState, recordVisit } from './learned-state';
 import { observeVisit } from './observe-visit';
 import { PATH_SAMPLE_METHOD, UNKNOWN_SIZE_BYTES } from './path-sample';
@@ -81,14 +81,14 @@ function detailedRecord(startedAt: number, s: Shape = {}): PageRecord {
   return { ...base(startedAt), capture: 'detailed', requests, timings: l.timings, discoveries: l.discoveries };
 }
 
-function hintsAfter(records: readonly PageRecord[], paths: ReadonlyArray<PathSample | undefined> = []) {
+function hintsAfter(records: readonly PageRecord[], paths: ReadonlyArray<PathSample | undefined> = [], limits: HintLimits = L) {
   const state = createLearnedState();
   records.forEach((page, i) => {
-    const visit = observeVisit(page, L);
+    const visit = observeVisit(page, limits);
     const path = paths[i];
-    recordVisit(state, path ? { ...visit, path } : visit, L);
+    recordVisit(state, path ? { ...visit, path } : visit, limits);
   });
-  return hintsFor(state.entries, PAGE, L);
+  return hintsFor(state.entries, PAGE, limits);
 }
 
 const preloads = (list: ReturnType<typeof hintsFor>) => list.preloads.map((p) => p.href).sort();
@@ -151,6 +151,13 @@ describe('lean learning: what Resource Timing does not show', () => {
     const list = hintsAfter([leanRecord(1000), leanRecord(2000), leanRecord(3000)], [bound, bound, bound]);
     expect(list.path?.bandwidthBound).toBe(true);
     expect(preloads(list)).toEqual([`${CDN}/bg/bg-1.gif`]);
+    // Firefox: no hint at all on such a path (FIREFOX_HINT_LIMITS); off it, the same preloads as Chromium.
+    const firefox = hintsAfter([leanRecord(1000), leanRecord(2000), leanRecord(3000)], [bound, bound, bound], FIREFOX_HINT_LIMITS);
+    expect(firefox.path?.bandwidthBound).toBe(true);
+    expect([firefox.preloads, firefox.preconnects]).toEqual([[], []]);
+    const records = () => [leanRecord(1000), leanRecord(2000), leanRecord(3000)];
+    expect(preloads(hintsAfter(records(), [], FIREFOX_HINT_LIMITS))).toEqual(preloads(hintsAfter(records())));
+    expect(preloads(hintsAfter(records()))).not.toEqual([]);
   });
 
   test('the preload cap holds with many unrecorded backgrounds', () => {
