@@ -48,9 +48,9 @@ export interface RealCellResult {
   traces: Record<string, LoadTrace[]>;
   /**
    * Per load of each contender, in run order, what the origin servers logged during it: requests,
-   * `HEAD`s apart (`/favicon.ico` left out: getlist asks for it as a browser does, Chromium in its own time, maybe
-   * after the load), connections and protocols. `getlist-revisit`'s
-   * covers both of its loads, the unmeasured one that learns and the measured one.
+   * `HEAD`s apart, connections and protocols. `/favicon.ico` is left out: getlist asks for it as a
+   * browser does, Chromium in its own time, maybe after the load. `getlist-revisit`'s covers both
+   * of its loads, the unmeasured one that learns and the measured one.
    */
   server: Record<string, RealServerLoad[]>;
 }
@@ -149,6 +149,9 @@ export function median(xs: ReadonlyArray<number | null>): number | null {
   return v.length % 2 ? (v[m] as number) : ((v[m - 1] as number) + (v[m] as number)) / 2;
 }
 
+/** A median for the tables: rounded, or a dash for none. */
+const ms = (x: number | null): string => (x === null ? '—' : String(Math.round(x)));
+
 /**
  * One row per cell: the lower bounds (first visit; revisit, every origin's handshake from t = 0;
  * `bnd-list`, a revisit that also knows every request at t = 0 from the page's learned list),
@@ -159,13 +162,12 @@ export function realTable(cells: readonly RealCellResult[]): string {
     'link', 'page', 'req', 'bound', 'bnd-rev', 'bnd-list', 'browser', 'getlist', 'revisit', 'h2', 'chromium', 'chr-h1',
     'gl÷bnd', 'rev÷bnd', 'gl÷br', 'rev÷br', 'gl÷chr', 'rev÷chr', 'gl÷ch1', 'rev÷ch1', 'gl÷h2', 'rev÷h2', 'bnd÷br', 'bnr÷br', 'bnl÷br',
   ];
-  const f = (x: number | null): string => (x === null ? '—' : String(Math.round(x)));
   const r = (a: number | null, b: number | null): string => (a === null || b === null ? '—' : (a / b).toFixed(2));
   const rows = cells.map((c) => {
     const m = (k: string) => median(c.runs[k] ?? []);
     const [br, gl, rv, h2, ch, c1] = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium', 'chromium-h1'].map(m) as Array<number | null>;
     const [bf, bv, bl] = (['first', 'revisit', 'list'] as const).map((v) => boundOf(c, v));
-    return [c.link, c.page, String(c.requests), f(bf ?? null), f(bv ?? null), f(bl ?? null), f(br ?? null), f(gl ?? null), f(rv ?? null), f(h2 ?? null), f(ch ?? null), f(c1 ?? null),
+    return [c.link, c.page, String(c.requests), ms(bf ?? null), ms(bv ?? null), ms(bl ?? null), ms(br ?? null), ms(gl ?? null), ms(rv ?? null), ms(h2 ?? null), ms(ch ?? null), ms(c1 ?? null),
       r(gl ?? null, bf ?? null), r(rv ?? null, bv ?? null),
       r(gl ?? null, br ?? null), r(rv ?? null, br ?? null), r(gl ?? null, ch ?? null), r(rv ?? null, ch ?? null), r(gl ?? null, c1 ?? null), r(rv ?? null, c1 ?? null), r(gl ?? null, h2 ?? null), r(rv ?? null, h2 ?? null),
       r(bf ?? null, br ?? null), r(bv ?? null, br ?? null), r(bl ?? null, br ?? null)];
@@ -183,15 +185,13 @@ export function realServerLines(cells: readonly RealCellResult[]): string {
   return cells.filter((c) => c.server !== undefined).map((c) => {
     const parts = Object.entries(c.server).filter(([, loads]) => loads.length > 0).map(([k, loads]) => {
       const protocols = [...new Set(loads.flatMap((l) => l.protocols))].sort();
-      const n = (xs: number[]) => f0(median(xs));
-      const heads = median(loads.map((l) => l.heads ?? 0)) ?? 0;
-      return `${k} ${n(loads.map((l) => l.requests))} req${heads > 0 ? ` (+${f0(heads)} HEAD)` : ''}, ${n(loads.map((l) => l.connections))} conn, ${protocols.join('+') || '—'}`;
+      const n = (xs: number[]) => ms(median(xs));
+      const heads = median(loads.map((l) => l.heads)) ?? 0;
+      return `${k} ${n(loads.map((l) => l.requests))} req${heads > 0 ? ` (+${ms(heads)} HEAD)` : ''}, ${n(loads.map((l) => l.connections))} conn, ${protocols.join('+') || '—'}`;
     });
     return `server ${c.link} ${c.page}: ${parts.join(' · ')}`;
   }).join('\n');
 }
-
-const f0 = (x: number | null): string => (x === null ? '—' : String(Math.round(x)));
 
 /** The cell's lower bound, ms (real-bounds.ts). */
 function boundOf(c: RealCellResult, visit: BoundVisit): number {
