@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** Why the namespace tests cannot run here, or undefined when they can (root, and not GETLIST_NETNS=0). */
 export function netnsSkipReason(): string | undefined {
@@ -11,6 +13,23 @@ export function netnsSkipReason(): string | undefined {
 /** `describe`, or `describe.skip` with the reason printed once. */
 export function describeNetns(name: string, body: () => void): void {
   describeUnless(netnsSkipReason(), name, body);
+}
+
+/**
+ * Why a benchmark cell that loads pages with the built CLI and a real browser on the link cannot
+ * run here: the namespace reasons, GETLIST_E2E=0, or no `npm run build` under `root`.
+ */
+export function browserCellSkipReason(root: string): string | undefined {
+  const netns = netnsSkipReason();
+  if (netns !== undefined) return netns;
+  if (process.env.GETLIST_E2E === '0') return 'GETLIST_E2E=0 (no browser)';
+  if (!existsSync(join(root, 'dist', 'getlist.js'))) return 'dist/getlist.js is not built (npm run build)';
+  return undefined;
+}
+
+/** `describe` for such a cell, or `describe.skip` with the reason printed once. */
+export function describeBrowserCell(root: string, name: string, body: () => void): void {
+  describeUnless(browserCellSkipReason(root), name, body);
 }
 
 /** The uid the rootless tests run as: a real, unprivileged process (nobody). */

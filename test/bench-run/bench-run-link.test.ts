@@ -2,27 +2,16 @@
  * One tiny cell end to end: a 20 ms link, nginx in the server namespace, pm95-2544-1 loaded by
  * getlist (https) and by real Chromium (http), one run each. Root only.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLink } from '../../bench/run/run-link';
 import { runBench } from '../../bench/run/bench-run';
 import type { BenchResults } from '../../bench/run/results-schema';
-import { netnsSkipReason } from '../bench-link/netns-gate';
+import { describeBrowserCell } from '../bench-link/netns-gate';
 
 const root = join(__dirname, '..', '..');
 const cliPath = join(root, 'bin', 'getlist.js');
 
-function skipReason(): string | undefined {
-  const netns = netnsSkipReason();
-  if (netns !== undefined) return netns;
-  if (process.env.GETLIST_E2E === '0') return 'GETLIST_E2E=0 (no browser)';
-  if (!existsSync(join(root, 'dist', 'getlist.js'))) return 'dist/getlist.js is not built (npm run build)';
-  return undefined;
-}
-
-const reason = skipReason();
-if (reason !== undefined) process.stdout.write(`skipping bench run integration: ${reason}\n`);
-(reason === undefined ? describe : describe.skip)('bench run: one cell on a real link', () => {
+describeBrowserCell(root, 'bench run: one cell on a real link', () => {
   test('getlist (http), getlist-tls (https) and chromium-h1 load pm95-2544-1; the access log sees every request', async () => {
     const lines: string[] = [];
     const { cells, info } = await runLink({

@@ -3,25 +3,14 @@
  * once by getlist's `h2` strategy, by real Chromium and by real Chromium with HTTP/2 off
  * (`chromium-h1`), each checked against what nginx logged during that load. Root only.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runRealLink } from '../../bench/real/real-bench';
-import { netnsSkipReason } from '../bench-link/netns-gate';
+import { describeBrowserCell } from '../bench-link/netns-gate';
 
 const root = join(__dirname, '..', '..');
 const cliPath = join(root, 'bin', 'getlist.js');
 
-function skipReason(): string | undefined {
-  const netns = netnsSkipReason();
-  if (netns !== undefined) return netns;
-  if (process.env.GETLIST_E2E === '0') return 'GETLIST_E2E=0 (no browser)';
-  if (!existsSync(join(root, 'dist', 'getlist.js'))) return 'dist/getlist.js is not built (npm run build)';
-  return undefined;
-}
-
-const reason = skipReason();
-if (reason !== undefined) process.stdout.write(`skipping real bench integration: ${reason}\n`);
-(reason === undefined ? describe : describe.skip)('real bench: one real-shaped cell on a real link', () => {
+describeBrowserCell(root, 'real bench: one real-shaped cell on a real link', () => {
   test('chromium-h1 is served over HTTP/1.1 only and chromium over h2; every contender fetches the page once, as the server logs it', async () => {
     const [cell] = await runRealLink(
       { name: 'real-20', rttMs: 20, capBitsPerSec: undefined },
