@@ -19,7 +19,7 @@ export function describeNetns(name: string, body: () => void): void {
  * Why a benchmark cell that loads pages with the built CLI and a real browser on the link cannot
  * run here: the namespace reasons, GETLIST_E2E=0, or no `npm run build` under `root`.
  */
-export function browserCellSkipReason(root: string): string | undefined {
+function browserCellSkipReason(root: string): string | undefined {
   const netns = netnsSkipReason();
   if (netns !== undefined) return netns;
   if (process.env.GETLIST_E2E === '0') return 'GETLIST_E2E=0 (no browser)';
