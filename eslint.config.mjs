@@ -11,6 +11,34 @@ export const srcForbiddenGlobals = [
   '__dirname', '__filename', 'global', 'setImmediate', 'localStorage', 'fetch', 'XMLHttpRequest',
 ];
 
+/**
+ * The APIs that open a connection (or a dispatcher that would). In native-host/ only the
+ * connection gate's own modules may use them: every connection the host or the CLI opens goes
+ * through native-host/transport/timing-connector.ts and its gate (connection-gate.ts).
+ * test/connection-gate.test.ts plants each one and checks it is caught.
+ */
+export const connectionApis = {
+  'node:net': ['connect', 'createConnection', 'Socket'],
+  'node:tls': ['connect', 'TLSSocket'],
+  'node:http': ['request', 'get', 'Agent', 'globalAgent', 'ClientRequest'],
+  'node:https': ['request', 'get', 'Agent', 'globalAgent'],
+  'node:http2': ['connect'],
+  'node:dgram': ['createSocket'],
+  undici: [
+    'fetch', 'request', 'stream', 'pipeline', 'connect', 'upgrade', 'Client', 'Pool', 'Agent', 'BalancedPool',
+    'ProxyAgent', 'EnvHttpProxyAgent', 'RetryAgent', 'H2CClient', 'Dispatcher', 'buildConnector', 'WebSocket',
+    'EventSource', 'setGlobalDispatcher', 'getGlobalDispatcher', 'MockAgent',
+  ],
+};
+export const connectionGlobals = ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest'];
+const gateMessage = 'Connections go through native-host/transport/timing-connector.ts (the connection gate: bad ports, Private Network Access).';
+const connectionImportPaths = Object.entries(connectionApis).flatMap(([name, importNames]) => {
+  const bare = name.replace(/^node:/, '');
+  return [...new Set([name, bare])].map((n) => ({ name: n, importNames, allowTypeImports: true, message: gateMessage }));
+});
+// undici's internals (`undici/lib/...`) would reach the same dialers by another path.
+const connectionImportPatterns = [{ group: ['undici/*'], allowTypeImports: true, message: gateMessage }];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -71,6 +99,24 @@ export default tseslint.config(
     rules: {
       // The native host's stdout carries frames only; logging goes to stderr.
       'no-console': ['error', { allow: ['error', 'warn'] }],
+    },
+  },
+  {
+    // One gate for every connection (connection-gate.ts). The demo's link relay forwards to the
+    // demo server it started itself, on loopback; it is the one other place that connects.
+    files: ['native-host/**/*.ts'],
+    ignores: ['**/*.test.ts', 'native-host/transport/timing-connector.ts', 'native-host/transport/undici-transport.ts', 'native-host/demo/relay-connection.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: connectionImportPaths, patterns: connectionImportPatterns }],
+      'no-restricted-globals': ['error', ...connectionGlobals.map((name) => ({ name, message: gateMessage }))],
+    },
+  },
+  {
+    // undici-transport.ts hands undici the gate's sockets: it may build a Client, nothing that dials.
+    files: ['native-host/transport/undici-transport.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: connectionImportPaths.map((p) => ({ ...p, importNames: p.importNames.filter((n) => n !== 'Client') })), patterns: connectionImportPatterns }],
+      'no-restricted-globals': ['error', ...connectionGlobals.map((name) => ({ name, message: gateMessage }))],
     },
   },
 );

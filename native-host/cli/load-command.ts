@@ -3,6 +3,9 @@ import type { OriginMemory, Strategy } from '../../src/scheduler';
 import { InMemoryOriginMemory } from '../../src/scheduler';
 import { readMemoryFile, writeMemoryFile } from '../load/memory-file';
 import { loadPage, type LoadPageOptions } from '../load/page-loader';
+import type { AddressCheck } from '../transport/connection-gate';
+import type { HostMapping } from '../transport/host-mapping';
+import { mappedLookup, privateNetworkCheck } from '../transport/private-network';
 import { boolFlag, intFlag, parseArgs, stringFlag, type FlagSpec } from './args';
 import { CliError } from './cli-error';
 import { usageLine, type CommandHelp } from './command-help';
@@ -113,8 +116,10 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   const json = boolFlag(args, 'json');
   const { userAgent, hostMappings, ...fidelity } = fidelityOptions(args);
   const safety = safetyOptions(args);
+  const addressCheck = await pagePrivateNetworkCheck(url, safety.allowPrivateNetwork, hostMappings);
   const transport = {
     ...transportOptions(args),
+    ...(addressCheck ? { addressCheck } : {}),
     requestTimeoutMs: safety.requestTimeoutMs,
     requestTotalTimeoutMs: safety.requestTotalTimeoutMs,
     ...(userAgent !== undefined ? { userAgent } : {}),
@@ -169,4 +174,13 @@ export function failedRequestLines(runs: readonly Run[], limit = 20): string {
 function oneLine(message: string): string {
   const first = message.split('\n')[0] ?? '';
   return first.length > 160 ? `${first.slice(0, 157)}…` : first;
+}
+
+/**
+ * Private Network Access for the page `load` fetches, as a browser applies it to the page's
+ * subresources: undefined for a URL that does not parse (the load reports that itself).
+ */
+async function pagePrivateNetworkCheck(url: string, allowed: boolean, hostMappings: readonly HostMapping[] | undefined): Promise<AddressCheck | undefined> {
+  if (!URL.canParse(url)) return undefined;
+  return privateNetworkCheck(url, allowed, hostMappings && mappedLookup(url, hostMappings), 'with --allow-private-network');
 }

@@ -18,12 +18,17 @@ export const SAFETY_FLAGS = {
     type: 'boolean',
     description: 'also connect to the ports browsers refuse (the Fetch standard\'s "bad ports", e.g. 25); otherwise such requests fail with E_UNSAFE_PORT',
   },
+  'allow-private-network': {
+    type: 'boolean',
+    description: "let a public page make getlist connect to private or loopback addresses (Private Network Access, as browsers apply it); otherwise such requests fail with E_PRIVATE_NETWORK before any connection is attempted",
+  },
 } satisfies Record<string, FlagSpec>;
 
 export interface SafetyOptions {
   requestTotalTimeoutMs: number;
   requestTimeoutMs: number;
   allowUnsafePorts: boolean;
+  allowPrivateNetwork: boolean;
 }
 
 export function safetyOptions(args: ParsedArgs): SafetyOptions {
@@ -31,5 +36,6 @@ export function safetyOptions(args: ParsedArgs): SafetyOptions {
     requestTotalTimeoutMs: intFlag(args, 'request-timeout', 60_000, 10, 3_600_000),
     requestTimeoutMs: intFlag(args, 'idle-timeout', 30_000, 10, 3_600_000),
     allowUnsafePorts: boolFlag(args, 'allow-unsafe-ports'),
+    allowPrivateNetwork: boolFlag(args, 'allow-private-network'),
   };
 }

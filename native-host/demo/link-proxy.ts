@@ -16,7 +16,7 @@
  * - no drop-tail: TCP over loopback would never see the drops. A source is paused instead
  *   while its direction holds more than `queueBytes` beyond what is in flight.
  */
-import { createServer, Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { CodedError } from '../../src/errors/coded-error';
 import { LinkClock, realClock } from './link-clock';

@@ -2,7 +2,8 @@ import type { MeasureFailure } from '../../src/protocol';
 import { errorCodeOf } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { roundHandshake } from '../../src/run';
-import type { AddressCheck, TimingConnector } from '../transport/timing-connector';
+import type { AddressCheck } from '../transport/connection-gate';
+import type { TimingConnector } from '../transport/timing-connector';
 import type { WarmConnections } from './warm-connections';
 
 export interface MeasureOptions {

@@ -6,8 +6,8 @@ import type { PageSummary, StoredHandshake } from '../store/store-types';
 import { CaFileError, readCaFile } from '../transport/ca-file';
 import type { HostContext } from './host-context';
 import { measureOrigins, originsOf } from './measure';
-import { mapTarget, parseResolve, type HostMapping } from '../../src/targets/host-mapping';
-import { privateNetworkCheck, type LookupAll } from './private-network';
+import { parseResolve } from '../../src/targets/host-mapping';
+import { mappedLookup, privateNetworkCheck } from '../transport/private-network';
 import { replayList } from './replay';
 
 /**
@@ -83,16 +83,6 @@ async function storeMemory(req: ScheduleRequest, ctx: HostContext): Promise<Stor
     ctx.log.error('could not read origin memory; replaying as a first visit', err);
     return undefined;
   }
-}
-
-/**
- * The page's own address as the user's mapping gives it (a local development site mapped to
- * 127.0.0.1 is a local page, so its mapped subresources are not "more private"); DNS otherwise.
- */
-function mappedLookup(documentUrl: string, mappings: readonly HostMapping[]): LookupAll | undefined {
-  const url = new URL(documentUrl);
-  const target = mapTarget(mappings, url.hostname, Number(url.port || (url.protocol === 'https:' ? 443 : 80)));
-  return target.mapped ? async () => [target.host] : undefined;
 }
 
 /** The user's CA file as `ca`, or the replay fails with `E_CA_FILE` before anything is fetched. */

@@ -75,7 +75,13 @@ export async function runSession(options: RunSessionOptions, start: (scheduler: 
   const results: RequestResult[] = [];
   const handshakes: HandshakeRecord[] = [];
   const decodedBytes = new Map<number, number>();
-  const transport = new UndiciTransport({ ...options.transport, ...decodingHooks(options.hooks, decodedBytes), now, onHandshake: (h) => handshakes.push(h) });
+  const transport = new UndiciTransport({
+    ...options.transport,
+    ...(options.allowUnsafePorts ? { allowUnsafePorts: true } : {}),
+    ...decodingHooks(options.hooks, decodedBytes),
+    now,
+    onHandshake: (h) => handshakes.push(h),
+  });
   const scheduler = new Scheduler({
     strategy: options.strategy,
     transport,

@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { buildConnector } from 'undici';
 import type { HandshakeRecord } from '../../src/stats/handshake';
+import { connectWithCheck, gatedLookup, refuseTarget, type AddressCheck } from './connection-gate';
 import { mapTarget, type HostMapping } from './host-mapping';
 import { loopBusyMs, type LoopBusyClock } from './loop-busy';
 
@@ -25,15 +26,20 @@ export interface TimingConnectorOptions {
    */
   hostMappings?: readonly HostMapping[];
   /**
-   * Checked against the address each socket actually connected to, as soon as TCP is up and
-   * before a byte is sent (TLS included): an error refuses the connection with it. Checking the
-   * connected address rather than the name leaves no gap for DNS rebinding. @default allow all
+   * Checked against every address before a connection is attempted to it (the literal, or each
+   * address DNS gives), and again against the address the socket actually connected to before a
+   * byte is sent (TLS included): an error refuses the connection with it (connection-gate.ts).
+   * @default allow all
    */
   addressCheck?: AddressCheck;
+  /**
+   * Also connect to the Fetch standard's bad ports; otherwise such a connection fails with
+   * `E_UNSAFE_PORT` before it is attempted. @default false
+   */
+  allowUnsafePorts?: boolean;
 }
 
-/** An error when a connection to `address` (textual IP) must not be used. */
-export type AddressCheck = (address: string) => Error | undefined;
+export type { AddressCheck } from './connection-gate';
 
 export interface TimedSocket {
   socket: Socket;
@@ -73,12 +79,16 @@ export class TimingConnector {
       timeout: options.timeoutMs ?? 10_000,
       ...(options.ca !== undefined ? { ca: options.ca } : {}),
       rejectUnauthorized: options.rejectUnauthorized ?? true,
+      // undici passes this to net/tls.connect: every name resolves through the connection gate.
+      lookup: gatedLookup,
     } as buildConnector.BuildOptions);
   }
 
   /**
-   * Opens one connection. Aborting `signal` destroys the socket, so the promise rejects at once
-   * instead of waiting for the connect timeout. `addressCheck` overrides the connector's own.
+   * Opens one connection, through the connection gate (connection-gate.ts): a bad port or a refused
+   * address fails it before any attempt. Aborting `signal` destroys the socket, so the promise
+   * rejects at once instead of waiting for the connect timeout. `addressCheck` overrides the
+   * connector's own.
    *
    * Each phase end is timestamped in the socket's own listener for that event, put ahead of
    * every other listener (undici's, the caller's), so no handler's work runs between the event
@@ -91,6 +101,8 @@ export class TimingConnector {
     const url = new URL(origin);
     const https = url.protocol === 'https:';
     const target = mapTarget(this.options.hostMappings ?? [], url.hostname, Number(url.port || (https ? 443 : 80)));
+    const refusedTarget = refuseTarget({ allowUnsafePorts: this.options.allowUnsafePorts ?? false, ...(addressCheck ? { addressCheck } : {}) }, origin, target.host, target.port);
+    if (refusedTarget) return Promise.reject(refusedTarget);
     const startedAt = Date.now();
     const busy0 = this.loopBusy();
     const t0 = this.now();
@@ -104,7 +116,7 @@ export class TimingConnector {
       let pending: Socket | undefined = undefined;
       // Destroying the socket makes the connector call back with the error.
       const onAbort = () => pending?.destroy(abortError(origin));
-      const socket = this.connect(
+      const socket = connectWithCheck(addressCheck, () => this.connect(
         {
           hostname: target.host,
           host: url.host,
@@ -168,7 +180,7 @@ export class TimingConnector {
           if (delay > 0) setTimeout(() => finish(this.now()), delay);
           else setImmediate(finish, tDone);
         },
-      ) as unknown as Socket;
+      )) as unknown as Socket;
       pending = socket;
       signal?.addEventListener('abort', onAbort, { once: true });
       if (https) {

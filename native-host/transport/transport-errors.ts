@@ -11,10 +11,12 @@ import { CodedError } from '../../src/errors/coded-error';
  *                         `101`, both `Transfer-Encoding` and `Content-Length`, a bad length).
  * - `E_RESPONSE_STALLED`  nothing arrived for the inactivity timeout (headers or body).
  * - `E_REQUEST_TIMEOUT`   the response did not complete within the per-request total timeout.
- * - `E_PRIVATE_NETWORK`   the address would let a public page reach a more private network.
+ * - `E_PRIVATE_NETWORK`   the address would let a public page reach a more private network
+ *                         (refused before any connection attempt, connection-gate.ts).
+ * - `E_UNSAFE_PORT`       the port is one of the Fetch standard's bad ports (never connected).
  * - `E_CONNECTION_GONE`   the connection closed (or was closed) under the request.
  */
-export type TransportErrorCode = 'E_DESYNC' | 'E_BAD_RESPONSE' | 'E_RESPONSE_STALLED' | 'E_REQUEST_TIMEOUT' | 'E_PRIVATE_NETWORK' | 'E_CONNECTION_GONE';
+export type TransportErrorCode = 'E_DESYNC' | 'E_BAD_RESPONSE' | 'E_RESPONSE_STALLED' | 'E_REQUEST_TIMEOUT' | 'E_PRIVATE_NETWORK' | 'E_UNSAFE_PORT' | 'E_CONNECTION_GONE';
 
 export class TransportError extends CodedError<TransportErrorCode> {
   override readonly name = 'TransportError';

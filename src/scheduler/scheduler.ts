@@ -173,12 +173,14 @@ export class Scheduler implements TransportHandler {
   /**
    * Opens up to `connections` connections to `origin` now, before any request for it is ready
    * (a learned list, `<link rel=preconnect>`), within the origin's limit. The connections take
-   * requests like any other; unused ones close with the scheduler. Throws `SchedulerError`
+   * requests like any other; unused ones close with the scheduler. An origin on a bad port is
+   * never connected (unless `allowUnsafePorts`), as browsers ignore such hints. Throws `SchedulerError`
    * `E_INVALID_URL` / `E_UNSUPPORTED_SCHEME` for a bad origin.
    */
   preconnect(origin: string, connections = 1): void {
     if (this.closed) return;
     const req = createRequest({ url: `${origin}/`, priority: 'other' }, 0, 0);
+    if (!this.allowUnsafePorts && isBadPort(req.port)) return;
     const o = this.originFor(req.origin);
     if (connections > o.warm) {
       o.warm = connections;
@@ -235,9 +237,9 @@ export class Scheduler implements TransportHandler {
     const ready = o.conns.some((x) => x.state === 'ready');
     if (!ready && (o.conns.length === 0 || o.consecutiveConnectFailures >= MAX_CONSECUTIVE_CONNECT_FAILURES)) {
       const code = errorCodeOf(error);
-      // A refused address keeps its own code: it is a decision, not a network failure.
-      const why = code === 'E_PRIVATE_NETWORK'
-        ? new SchedulerError('E_PRIVATE_NETWORK', toErrorInfo(error).message)
+      // A refused target keeps its own code: it is a decision, not a network failure.
+      const why = code === 'E_PRIVATE_NETWORK' || code === 'E_UNSAFE_PORT'
+        ? new SchedulerError(code, toErrorInfo(error).message)
         : new SchedulerError('E_CONNECT_FAILED', `could not connect to ${o.origin}: ${toErrorInfo(error).message}`, code);
       for (const req of [...o.retries.clear(), ...o.queue.drain()]) this.fail(req, why);
       o.consecutiveConnectFailures = 0;

@@ -1,5 +1,5 @@
 import type { HostMessage, ReplayResultMessage } from '../../src/protocol';
-import { pageAddressSpace, privateNetworkCheck } from '../../native-host/host/private-network';
+import { pageAddressSpace, privateNetworkCheck } from '../../native-host/transport/private-network';
 import { eachWithHostAndOrigin, SpawnedHost } from './host-harness';
 import type { TestOrigin } from './test-origin';
 

@@ -4,7 +4,8 @@
 //
 // stdin:  {"cwd": string, "texts": [{"code": string, "filePath": string}], "files": string[]}
 // stdout: {"texts": LintSummary[], "files": LintSummary[],
-//          "config": {"srcForbiddenImports": string[], "srcForbiddenGlobals": string[]}}
+//          "config": {"srcForbiddenImports": string[], "srcForbiddenGlobals": string[],
+//                     "connectionApis": {[module]: string[]}, "connectionGlobals": string[]}}
 //         LintSummary = {filePath, errorCount, messages: [{ruleId, severity, message, line}]}
 import { ESLint } from 'eslint';
 import { join } from 'node:path';
@@ -27,5 +28,5 @@ const summarize = (results) =>
 const texts = [];
 for (const t of job.texts ?? []) texts.push(...summarize(await eslint.lintText(t.code, { filePath: t.filePath })));
 const files = job.files && job.files.length > 0 ? summarize(await eslint.lintFiles(job.files)) : [];
-const { srcForbiddenImports, srcForbiddenGlobals } = await import(pathToFileURL(join(job.cwd, 'eslint.config.mjs')).href);
-process.stdout.write(JSON.stringify({ texts, files, config: { srcForbiddenImports, srcForbiddenGlobals } }));
+const { srcForbiddenImports, srcForbiddenGlobals, connectionApis, connectionGlobals } = await import(pathToFileURL(join(job.cwd, 'eslint.config.mjs')).href);
+process.stdout.write(JSON.stringify({ texts, files, config: { srcForbiddenImports, srcForbiddenGlobals, connectionApis, connectionGlobals } }));

@@ -1,0 +1,71 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { isBadPort } from '../../src/targets/bad-ports';
+import { TransportError } from './transport-errors';
+
+/** An error when a connection to `address` (textual IP) must not be made or used. */
+export type AddressCheck = (address: string) => Error | undefined;
+
+/**
+ * What a connection must pass. Every socket the host or the CLI opens goes through
+ * timing-connector.ts (eslint.config.mjs forbids opening one anywhere else), which applies it:
+ *
+ * - before anything is sent, on the port the SYN would go to: the Fetch standard's bad ports
+ *   (https://fetch.spec.whatwg.org/#port-blocking), as browsers refuse them for every http(s) URL;
+ * - before the SYN, on every address DNS gives (or the literal): `addressCheck` (Private Network
+ *   Access, private-network.ts). A refused address never sees a connection attempt, so "refused"
+ *   tells a page nothing about which of its ports are open;
+ * - once connected, on the address actually reached: `addressCheck` again, so a name that resolves
+ *   differently between two lookups (DNS rebinding) gains nothing.
+ */
+export interface ConnectionGate {
+  /** Also connect to the bad ports (the CLI's `--allow-unsafe-ports`). @default false */
+  allowUnsafePorts?: boolean;
+  /** @default allow every address */
+  addressCheck?: AddressCheck;
+}
+
+/** The refusal of a connection to `host`:`port` before it is attempted, if any. */
+export function refuseTarget(gate: ConnectionGate, origin: string, host: string, port: number): Error | undefined {
+  if (!gate.allowUnsafePorts && isBadPort(port)) {
+    return new TransportError('E_UNSAFE_PORT', `port ${port} is one browsers refuse to connect to (Fetch "bad ports"); not connecting to ${origin}`);
+  }
+  const literal = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  return isIP(literal) !== 0 ? gate.addressCheck?.(literal) : undefined;
+}
+
+const checks = new AsyncLocalStorage<AddressCheck | undefined>();
+
+/**
+ * Runs `connect` (which must start a `net`/`tls` connection that resolves its name with
+ * `gatedLookup`) so that the lookup applies `check`. Node calls the lookup within the connect
+ * call, so the check travels with it even when one connector serves several policies at once.
+ */
+export function connectWithCheck<T>(check: AddressCheck | undefined, connect: () => T): T {
+  return checks.run(check, connect);
+}
+
+/**
+ * `dns.lookup` with the current address check applied to its answer: refused addresses are
+ * dropped before Node tries any (with `autoSelectFamily`, Node asks for all of them); when none is
+ * left, the connection fails with the first refusal and no SYN is sent.
+ */
+export const gatedLookup: LookupFunction = (hostname, options, callback) => {
+  const check = checks.getStore();
+  dnsLookup(hostname, options, (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
+    if (err || !check) {
+      (callback as (e: NodeJS.ErrnoException | null, a: string | LookupAddress[], f?: number) => void)(err, address, family);
+      return;
+    }
+    const all = Array.isArray(address) ? address : [{ address, family: family ?? 4 }];
+    const allowed = all.filter((a) => check(a.address) === undefined);
+    if (allowed.length === 0) {
+      const refusal = (check(all[0]?.address ?? '') ?? new Error(`no address for ${hostname}`)) as NodeJS.ErrnoException;
+      (callback as (e: NodeJS.ErrnoException | null, a: string, f?: number) => void)(refusal, '', undefined);
+      return;
+    }
+    if (Array.isArray(address)) (callback as (e: null, a: LookupAddress[]) => void)(null, allowed);
+    else (callback as (e: null, a: string, f: number) => void)(null, (allowed[0] as LookupAddress).address, (allowed[0] as LookupAddress).family);
+  });
+};
