@@ -65,7 +65,7 @@ export function isFromHost(r: SiteRequest): boolean {
  * observed with what reached the wire.
  *
  * Routes: `/<page>.html` and `/<file>.css|.js` from `pages/` (`{{OTHER}}` becomes the other
- * origin); `/img/<anything>.png` a 16×16 PNG (`?bytes=N` pads it to N bytes); `/font/<anything>.woff2`
+ * origin, `{{BAD_PORT}}` the `?bad-port=N` parameter); `/img/<anything>.png` a 16×16 PNG (`?bytes=N` pads it to N bytes); `/font/<anything>.woff2`
  * a few bytes served as a font with `Access-Control-Allow-Origin: *` (fonts are fetched with CORS).
  * `?delay=MS` holds the response back; `?body-delay=MS` then sends the headers and the body up to
  * its `<html` and holds the rest back (a document committed with no element parsed yet); `?tao=1` adds `Timing-Allow-Origin: *`; `?redirect=3xx` answers
@@ -103,7 +103,7 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
     const headers: Record<string, string> = { 'cache-control': 'no-store' };
     if (url.searchParams.get('tao') === '1') headers['timing-allow-origin'] = '*';
     if (url.pathname.startsWith('/font/')) headers['access-control-allow-origin'] = '*';
-    const found = resolve(url.pathname, other, Number(url.searchParams.get('bytes') ?? '0'));
+    const found = resolve(url.pathname, other, Number(url.searchParams.get('bytes') ?? '0'), /^\d{1,5}$/.exec(url.searchParams.get('bad-port') ?? '')?.[0] ?? '0');
     const redirect = Number(url.searchParams.get('redirect') ?? '0');
     const send = () => {
       if (redirect >= 300 && redirect < 400) {
@@ -163,7 +163,7 @@ const REDIRECT_BODY = Buffer.from('moved: see Location\n');
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript' };
 
 /** `bytes` pads a PNG to that size (decoders ignore what follows IEND): big enough bodies make ±1 % byte checks meaningful. */
-function resolve(pathname: string, other: string, bytes = 0): { type: string; body: Buffer } | undefined {
+function resolve(pathname: string, other: string, bytes = 0, badPort = '0'): { type: string; body: Buffer } | undefined {
   if (pathname.startsWith('/img/') && pathname.endsWith('.png')) {
     return { type: 'image/png', body: bytes > PNG.length ? Buffer.concat([PNG, Buffer.alloc(Math.min(bytes, 4 << 20) - PNG.length)]) : PNG };
   }
@@ -173,7 +173,7 @@ function resolve(pathname: string, other: string, bytes = 0): { type: string; bo
   if (!type || name.includes('/') || name.includes('..')) return undefined;
   const file = path.join(PAGES, name);
   if (!fs.existsSync(file)) return undefined;
-  return { type, body: Buffer.from(fs.readFileSync(file, 'utf8').replaceAll('{{OTHER}}', other)) };
+  return { type, body: Buffer.from(fs.readFileSync(file, 'utf8').replaceAll('{{OTHER}}', other).replaceAll('{{BAD_PORT}}', badPort)) };
 }
 
 /** A 16×16 opaque PNG, built once (no binary fixture in the tree). */
