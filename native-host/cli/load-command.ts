@@ -114,7 +114,7 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   const { userAgent, hostMappings, ...fidelity } = fidelityOptions(args);
   const safety = safetyOptions(args);
   const transport = {
-    ...transportOptions(args),
+    ...(await transportOptions(args)),
     requestTimeoutMs: safety.requestTimeoutMs,
     requestTotalTimeoutMs: safety.requestTotalTimeoutMs,
     ...(userAgent !== undefined ? { userAgent } : {}),
@@ -133,7 +133,7 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
     let fileMemory: InMemoryOriginMemory | undefined;
     if (fromStore && recorder) memory = await recorder.storeMemory(url);
     else if (memoryFile !== undefined) {
-      memory = fileMemory = readMemoryFile(memoryFile, listener ? { listener } : {});
+      memory = fileMemory = await readMemoryFile(memoryFile, listener ? { listener } : {});
       // Skipped, not fatal: a corrupt record only costs what it would have taught.
       for (const problem of fileMemory.skipped) io.err(`getlist: E_MEMORY_RECORD: ${memoryFile}: skipped ${problem}\n`);
     }
