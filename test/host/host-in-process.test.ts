@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { runHost } from '../../native-host/host/host';
 import type { HandshakeStore } from '../../native-host/store/store-types';
-import type { HostMessage } from '../../src/protocol';
+import { PROTOCOL_VERSION, type HostMessage } from '../../src/protocol';
 import { FrameReader } from './frame-reader';
 import { frame } from './host-harness';
 import { MemoryStore } from './memory-store';
@@ -76,7 +76,7 @@ test('measure and replay write to the store: handshakes by source, one page summ
     expect.objectContaining({ pageId: 'p1', url: doc, strategy: 'serial', mode: 'replay', requests: 1, bytes: 9, errors: 0, connectionsOpened: 1 }),
     expect.objectContaining({ pageId: 'p1', url: doc, strategy: 'browser', mode: 'replay', requests: 1, bytes: 9, errors: 0, connectionsOpened: 1 }),
   ]);
-  expect(await h.ask({ id: 'h', type: 'hello', protocolVersion: 2 })).toMatchObject({ hostVersion: '9.9.9', capabilities: { store: '/memory' } });
+  expect(await h.ask({ id: 'h', type: 'hello', protocolVersion: PROTOCOL_VERSION })).toMatchObject({ hostVersion: '9.9.9', capabilities: { store: '/memory' } });
   h.stdin.end();
   expect(await h.exited).toBe(0);
   expect(store.closed).toBe(true);

@@ -30,7 +30,7 @@ describe('getlist doctor', () => {
     const c = capture();
     expect(await doctorCommand(['--browser', 'chrome,firefox'], c.io, { sys })).toBe(0);
     expect(c.out()).toMatch(/^chrome$/m);
-    expect(c.out()).toMatch(/ok\s+host answers\s+hello answered in \d+ ms \(getlist fake, protocol 2\)/);
+    expect(c.out()).toMatch(/ok\s+host answers\s+hello answered in \d+ ms \(getlist fake, protocol 3\)/);
     expect(c.out()).not.toMatch(/FAIL/);
     const seen = JSON.parse(fs.readFileSync(path.join(sys.home, 'fake-host-seen.json'), 'utf8'));
     // Firefox ran last: it passes the manifest path and the add-on id.
@@ -138,7 +138,7 @@ describe('getlist doctor', () => {
   test('host answering with an error: FAIL quoting its code', async () => {
     const sys = await installed('error');
     const cs = await checks(sys, 'chrome');
-    expect(cs[4]?.detail).toBe('E_HOST_BAD_REPLY: host answered hello with an error: E_UNSUPPORTED_VERSION: this host speaks protocol 3');
+    expect(cs[4]?.detail).toBe('E_HOST_BAD_REPLY: host answered hello with an error: E_UNSUPPORTED_VERSION: this host speaks protocol 4');
   });
 
   test('a hello reply the extension would refuse: FAIL quoting what is wrong with it', async () => {
