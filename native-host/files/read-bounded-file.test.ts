@@ -3,7 +3,8 @@ import { appendFileSync, existsSync, mkdtempSync, rmSync, truncateSync, writeFil
 import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { readBoundedFile } from './read-bounded-file';
+import fs from 'node:fs';
+import { readBoundedFile, readBoundedFileSync } from './read-bounded-file';
 
 const CAP = 4096;
 const dir = mkdtempSync(path.join(tmpdir(), 'getlist-bounded-'));
@@ -94,4 +95,16 @@ test('a symbolic link to a regular file is followed', async () => {
 (process.platform === 'linux' ? test : test.skip)('a /proc file whose size reads 0 is bounded by the cap while reading', async () => {
   expect((await readBoundedFile('/proc/self/status', 1024 * 1024)).toString()).toMatch(/^Name:/);
   await expect(readBoundedFile('/proc/self/status', 16)).rejects.toMatchObject({ code: 'E_FILE_TOO_LARGE' });
+});
+
+test('the synchronous reader makes the same checks', async () => {
+  const sync = (p: string) => readBoundedFileSync(fs, p, CAP);
+  expect(sync(file('sync-at-cap', CAP))).toEqual(Buffer.alloc(CAP, 0x61));
+  const fifo = path.join(dir, 'sync-fifo');
+  execFileSync('mkfifo', [fifo]);
+  for (const [p, code] of [['/dev/zero', 'E_NOT_REGULAR_FILE'], [fifo, 'E_NOT_REGULAR_FILE'], [dir, 'E_NOT_REGULAR_FILE'], [file('sync-over', CAP + 1), 'E_FILE_TOO_LARGE'], [path.join(dir, 'none'), 'E_FILE_UNREADABLE']] as const) {
+    expect(() => sync(p)).toThrow(expect.objectContaining({ code }));
+    await expect(readBoundedFile(p, CAP)).rejects.toMatchObject({ code });
+  }
+  if (process.platform === 'linux') expect(() => readBoundedFileSync(fs, '/proc/self/status', 16)).toThrow(expect.objectContaining({ code: 'E_FILE_TOO_LARGE' }));
 });

@@ -51,36 +51,85 @@ export async function readBoundedFile(path: string, maxBytes: number, options: R
   try {
     handle = await (options.open ?? fsOpen)(path, OPEN_FLAGS);
   } catch (err) {
-    const errno = (err as NodeJS.ErrnoException).code ?? 'error';
-    // Windows refuses to open a directory at all.
-    if (errno === 'EISDIR') throw new BoundedFileError('E_NOT_REGULAR_FILE', 'it is a directory, not a regular file');
-    throw new BoundedFileError('E_FILE_UNREADABLE', `cannot open it (${OPEN_ERRORS[errno] ?? errno})`, errno);
+    throw openError(err);
   }
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) throw new BoundedFileError('E_NOT_REGULAR_FILE', `it is ${fileKind(stats)}, not a regular file`);
-    if (stats.size > maxBytes) throw tooLarge(`it holds ${stats.size} bytes`, maxBytes);
-    return await readUpTo(handle, stats.size, maxBytes);
+    checkStats(stats, maxBytes);
+    const read = new CappedRead(stats.size, maxBytes);
+    for (let want = read.first(); want > 0; ) {
+      const buffer = Buffer.allocUnsafe(want);
+      want = read.took((await handle.read(buffer, 0, want, read.total)).bytesRead, buffer);
+    }
+    return read.bytes();
   } finally {
     await handle.close();
   }
 }
 
-async function readUpTo(handle: FileHandle, expected: number, maxBytes: number): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  let total = 0;
-  // The first read asks for one byte more than fstat promised, so a file of the size it said ends in one read.
-  let want = Math.min(expected + 1, maxBytes + 1);
-  for (;;) {
-    const buffer = Buffer.allocUnsafe(want);
-    const { bytesRead } = await handle.read(buffer, 0, want, total);
-    if (bytesRead === 0) break;
-    parts.push(buffer.subarray(0, bytesRead));
-    total += bytesRead;
-    if (total > maxBytes) throw tooLarge('it grew while being read', maxBytes);
-    want = Math.min(READ_STEP, maxBytes + 1 - total);
+/** The `fs` calls {@link readBoundedFileSync} makes (the installer passes its own). */
+export type BoundedReadFs = Pick<typeof import('node:fs'), 'openSync' | 'fstatSync' | 'readSync' | 'closeSync'>;
+
+/** {@link readBoundedFile} for synchronous callers (the installer), with the same checks. */
+export function readBoundedFileSync(fs: BoundedReadFs, path: string, maxBytes: number): Buffer {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, OPEN_FLAGS);
+  } catch (err) {
+    throw openError(err);
   }
-  return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, total);
+  try {
+    const stats = fs.fstatSync(fd);
+    checkStats(stats, maxBytes);
+    const read = new CappedRead(stats.size, maxBytes);
+    for (let want = read.first(); want > 0; ) {
+      const buffer = Buffer.allocUnsafe(want);
+      want = read.took(fs.readSync(fd, buffer, 0, want, read.total), buffer);
+    }
+    return read.bytes();
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function openError(err: unknown): BoundedFileError {
+  const errno = (err as NodeJS.ErrnoException).code ?? 'error';
+  // Windows refuses to open a directory at all.
+  if (errno === 'EISDIR') return new BoundedFileError('E_NOT_REGULAR_FILE', 'it is a directory, not a regular file');
+  return new BoundedFileError('E_FILE_UNREADABLE', `cannot open it (${OPEN_ERRORS[errno] ?? errno})`, errno);
+}
+
+function checkStats(stats: Stats, maxBytes: number): void {
+  if (!stats.isFile()) throw new BoundedFileError('E_NOT_REGULAR_FILE', `it is ${fileKind(stats)}, not a regular file`);
+  if (stats.size > maxBytes) throw tooLarge(`it holds ${stats.size} bytes`, maxBytes);
+}
+
+/** The bytes read so far, and how many to ask for next: never more than `maxBytes + 1` in all. */
+class CappedRead {
+  private readonly parts: Buffer[] = [];
+  total = 0;
+  constructor(
+    private readonly expected: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** The first read asks for one byte more than fstat promised, so a file of the size it said ends in one read. */
+  first(): number {
+    return Math.min(this.expected + 1, this.maxBytes + 1);
+  }
+
+  /** Keeps the `n` bytes just read into `buffer`; returns how many to ask for next, 0 at the end of the file. */
+  took(n: number, buffer: Buffer): number {
+    if (n === 0) return 0;
+    this.parts.push(buffer.subarray(0, n));
+    this.total += n;
+    if (this.total > this.maxBytes) throw tooLarge('it grew while being read', this.maxBytes);
+    return Math.min(READ_STEP, this.maxBytes + 1 - this.total);
+  }
+
+  bytes(): Buffer {
+    return this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.total);
+  }
 }
 
 function tooLarge(what: string, maxBytes: number): BoundedFileError {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { doctorCommand } from '../../native-host/cli/doctor-command';
@@ -52,6 +53,14 @@ describe('getlist doctor', () => {
     const doc = JSON.parse(c.out());
     expect(doc).toMatchObject({ ok: false, hostName: 'dev.getlist.host', extensionId: ids.chromeId, geckoId: 'getlist@getlist.dev' });
     expect(doc.checks.filter((x: DoctorCheck) => x.browser === 'firefox').every((x: DoctorCheck) => x.status === 'ok')).toBe(true);
+  });
+
+  test('a FIFO where the manifest goes: FAIL saying what it is, without waiting for a writer', async () => {
+    const sys = tempSystem();
+    fs.mkdirSync(path.dirname(chromeManifest(sys)), { recursive: true });
+    execFileSync('mkfifo', [chromeManifest(sys)]);
+    const cs = await checks(sys, 'chrome');
+    expect(cs[0]).toMatchObject({ check: 'manifest found', status: 'fail', detail: `cannot read ${chromeManifest(sys)}: it is a FIFO (named pipe), not a regular file` });
   });
 
   test('missing manifest: FAIL with the path and the install command; later checks are skipped', async () => {
