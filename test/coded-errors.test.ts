@@ -11,11 +11,13 @@ import { SchedulerError } from '../src/scheduler/errors';
 import { HistogramError } from '../src/stats/histogram-error';
 import { CliError } from '../native-host/cli/cli-error';
 import { DemoPageError } from '../native-host/demo/corpus';
+import { BoundedFileError } from '../native-host/files/read-bounded-file';
 import { LinkProxyError } from '../native-host/demo/link-proxy';
 import { SynthSizeError } from '../native-host/demo/synth-bytes';
 import { InstallError } from '../native-host/install/install-error';
 import { LoadError } from '../native-host/load/load-errors';
 import { StoreError } from '../native-host/store/store-errors';
+import { CaFileError } from '../native-host/transport/ca-file';
 import { HostMappingError } from '../native-host/transport/host-mapping';
 import { TransportError } from '../native-host/transport/transport-errors';
 import { HostRequestError } from '../extension/background/native-port';
@@ -78,6 +80,8 @@ describe('one coded-error base', () => {
     [new InstallError('E_INSTALL_WRITE', 'm'), 'InstallError', 'E_INSTALL_WRITE'],
     [new LoadError('E_CONNECT_FAILED', 'm', 'ECONNREFUSED'), 'LoadError', 'E_CONNECT_FAILED'],
     [new StoreError('E_STORE_LOCKED', 'm', { cause: new Error('LEVEL_LOCKED') }), 'StoreError', 'E_STORE_LOCKED'],
+    [new BoundedFileError('E_NOT_REGULAR_FILE', 'm'), 'BoundedFileError', 'E_NOT_REGULAR_FILE'],
+    [new CaFileError('m'), 'CaFileError', 'E_CA_FILE'],
     [new HostMappingError('m'), 'HostMappingError', 'E_INVALID_HOST_MAPPING'],
     [new TransportError('E_DESYNC', 'm'), 'TransportError', 'E_DESYNC'],
     [new HostRequestError('E_TIMEOUT', 'm'), 'HostRequestError', 'E_TIMEOUT'],

@@ -51,10 +51,11 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
       const reply = await port.request({ type: 'export', format, origin, since }, { timeoutMs: STORE_TIMEOUT_MS });
       return { type: 'export', format: reply.format, mimeType: reply.mimeType, data: reply.data };
     },
-    forget: async ({ origin }) => {
+    forget: async (request) => {
+      const origin = 'origin' in request ? request.origin : undefined;
       // The learned hints live in the browser, not the host: they go even when the host is missing.
       const hintsForgotten = deps.hints?.forget(origin);
-      const reply = port.request({ type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS });
+      const reply = port.request(origin === undefined ? { type: 'forget', all: true } : { type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS });
       const [, forgotten] = await Promise.all([hintsForgotten, reply]);
       return { type: 'forget', removed: forgotten.removed };
     },

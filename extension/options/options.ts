@@ -199,7 +199,7 @@ async function exportStats(format: 'csv' | 'json' | 'prom'): Promise<void> {
 async function forgetAll(): Promise<void> {
   if (!confirm('Forget every stored handshake, page record and learned hint? This cannot be undone.')) return;
   forgetResult.textContent = 'Forgetting…';
-  const reply = await ask({ type: 'forget' });
+  const reply = await ask({ type: 'forget', all: true });
   forgetResult.textContent = reply.type === 'error' ? `Not forgotten: ${reply.message} (${reply.code})` : `Removed ${reply.removed} record${reply.removed === 1 ? '' : 's'}.`;
   if (reply.type !== 'error') {
     knownOrigins = new Set();

@@ -118,7 +118,7 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   const safety = safetyOptions(args);
   const addressCheck = await pagePrivateNetworkCheck(url, safety.allowPrivateNetwork, hostMappings);
   const transport = {
-    ...transportOptions(args),
+    ...(await transportOptions(args)),
     ...(addressCheck ? { addressCheck } : {}),
     requestTimeoutMs: safety.requestTimeoutMs,
     requestTotalTimeoutMs: safety.requestTotalTimeoutMs,
@@ -138,7 +138,7 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
     let fileMemory: InMemoryOriginMemory | undefined;
     if (fromStore && recorder) memory = await recorder.storeMemory(url);
     else if (memoryFile !== undefined) {
-      memory = fileMemory = readMemoryFile(memoryFile, listener ? { listener } : {});
+      memory = fileMemory = await readMemoryFile(memoryFile, listener ? { listener } : {});
       // Skipped, not fatal: a corrupt record only costs what it would have taught.
       for (const problem of fileMemory.skipped) io.err(`getlist: E_MEMORY_RECORD: ${memoryFile}: skipped ${problem}\n`);
     }

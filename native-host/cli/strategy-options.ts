@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { STRATEGY_NAMES, isStrategyName, strategy, type Strategy, type StrategyName } from '../../src/scheduler';
 import { intFlag, stringFlag, boolFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CliError } from './cli-error';
 import type { LoadPageOptions } from '../load/page-loader';
+import { readCaFile } from '../transport/ca-file';
 import { DATA_DIR_FLAG } from './store-access';
 import { describeStrategies } from '../../src/scheduler/strategy-summaries';
 import type { HelpSection } from './command-help';
@@ -48,16 +48,12 @@ export function parseStrategies(args: ParsedArgs, dflt: readonly StrategyName[])
   );
 }
 
-/** TLS trust for `load`: `--ca FILE` adds a CA, `--insecure` skips verification. */
-export function transportOptions(args: ParsedArgs): LoadPageOptions['transport'] {
+/**
+ * TLS trust for `load`: `--ca FILE` adds a CA (read as a replay's `caFile` is: `E_CA_FILE` when
+ * it cannot be used), `--insecure` skips verification.
+ */
+export async function transportOptions(args: ParsedArgs): Promise<LoadPageOptions['transport']> {
   const caFile = stringFlag(args, 'ca');
-  let ca: string | undefined;
-  if (caFile !== undefined) {
-    try {
-      ca = readFileSync(caFile, 'utf8');
-    } catch (err) {
-      throw new CliError('E_USAGE', `--ca ${caFile}: cannot read it (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-  }
+  const ca = caFile === undefined ? undefined : await readCaFile(caFile);
   return { ...(ca !== undefined ? { ca } : {}), ...(boolFlag(args, 'insecure') ? { rejectUnauthorized: false } : {}) };
 }

@@ -1,5 +1,5 @@
 import { endianness } from 'node:os';
-import { MAX_INBOUND_FRAME_BYTES, ProtocolError } from '../../src/protocol';
+import { MAX_INBOUND_FRAME_BYTES, ProtocolError, refuseDuplicateKeys } from '../../src/protocol';
 
 /**
  * Native messaging framing (Chrome and Firefox alike): each message is a 32-bit unsigned length
@@ -84,8 +84,8 @@ export class FrameDecoder {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * A frame's payload as a JSON value.
- * @throws ProtocolError `E_INVALID_UTF8` or `E_INVALID_JSON` (id null: nothing could be read).
+ * A frame's payload as a JSON value, which must read one way only: no object may repeat a key.
+ * @throws ProtocolError `E_INVALID_UTF8`, `E_TOO_DEEP`, `E_INVALID_JSON` or `E_DUPLICATE_KEY` (id null: nothing could be read).
  */
 export function decodePayload(payload: Uint8Array): unknown {
   let text: string;
@@ -98,11 +98,14 @@ export function decodePayload(payload: Uint8Array): unknown {
   if (depth > MAX_JSON_DEPTH) {
     throw new ProtocolError('E_TOO_DEEP', `a frame of ${payload.length} bytes nests arrays or objects more than ${MAX_JSON_DEPTH} deep; no message needs more than ${MAX_JSON_DEPTH}`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw new ProtocolError('E_INVALID_JSON', `a frame of ${payload.length} bytes is not JSON (${(err as Error).message})`);
   }
+  refuseDuplicateKeys(text);
+  return value;
 }
 
 /**

@@ -40,7 +40,7 @@ async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
   const summaries: RunSummary[] = [];
   const hostMappings = req.hostMappings?.map(parseResolve);
   const addressCheck = await privateNetworkCheck(req.documentUrl, req.allowPrivateNetwork ?? false, hostMappings && mappedLookup(req.documentUrl, hostMappings));
-  const ca = req.caFile === undefined ? ctx.replay.transport : { ...ctx.replay.transport, ca: trustedCa(req.caFile, req.id) };
+  const ca = req.caFile === undefined ? ctx.replay.transport : { ...ctx.replay.transport, ca: await trustedCa(req.caFile, req.id) };
   const base = hostMappings ? { ...ca, hostMappings } : ca;
   const transport = addressCheck ? { ...base, addressCheck } : base;
   for (const name of req.strategies ?? []) {
@@ -86,9 +86,9 @@ async function storeMemory(req: ScheduleRequest, ctx: HostContext): Promise<Stor
 }
 
 /** The user's CA file as `ca`, or the replay fails with `E_CA_FILE` before anything is fetched. */
-function trustedCa(path: string, id: ScheduleRequest['id']): string {
+async function trustedCa(path: string, id: ScheduleRequest['id']): Promise<string> {
   try {
-    return readCaFile(path);
+    return await readCaFile(path);
   } catch (err) {
     if (err instanceof CaFileError) throw new ProtocolError('E_CA_FILE', err.message, id);
     throw err;

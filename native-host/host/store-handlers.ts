@@ -33,13 +33,15 @@ export async function handleExport(req: ExportRequest, ctx: HostContext): Promis
 }
 
 /**
- * `forget`: deletes everything, or everything about one origin. Forgetting everything also empties
- * the host log (its error lines may name URLs), so nothing of the user's is left in the data dir.
+ * `forget`: deletes everything about one origin, or (`all: true`) everything. Forgetting everything
+ * also empties the host log (its error lines may name URLs), so nothing of the user's is left in
+ * the data dir.
  */
 export async function handleForget(req: ForgetRequest, ctx: HostContext): Promise<void> {
-  const removed = await storeOf(ctx, req.id).forget(req.origin);
-  if (!req.origin) ctx.log.clear?.();
-  ctx.log.info(`forgot ${removed} record(s)${req.origin ? ' of one origin' : ''}`);
+  const origin = 'origin' in req ? req.origin : undefined;
+  const removed = await storeOf(ctx, req.id).forget(origin);
+  if (origin === undefined) ctx.log.clear?.();
+  ctx.log.info(`forgot ${removed} record(s)${origin === undefined ? '' : ' of one origin'}`);
   ctx.send({ type: 'forgotten', id: req.id, removed });
 }
 

@@ -1,4 +1,5 @@
 import { constants as fsConstants } from 'node:fs';
+import { BoundedFileError, readBoundedFileSync } from '../files/read-bounded-file';
 import { isChromiumFamily, type Browser } from './browser-name';
 import type { DetectedBrowser } from './browsers';
 import { resolveDataDir } from './data-dir';
@@ -10,6 +11,7 @@ import { hostLocation, type HostLocation } from './locations';
 import { readRegistryDefault } from './registry';
 import { sandboxAdvice } from './sandbox-advice';
 import { realSystem, type InstallSystem } from './system';
+import { MAX_MANIFEST_BYTES } from './write-file';
 
 export type CheckName = 'sandbox' | 'manifest found' | 'manifest valid' | 'extension allowed' | 'launcher' | 'host answers';
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -104,10 +106,10 @@ async function findManifest(loc: HostLocation, sys: InstallSystem): Promise<{ pa
     file = value;
   }
   try {
-    return { path: file, text: sys.fs.readFileSync(file, 'utf8') };
+    return { path: file, text: readBoundedFileSync(sys.fs, file, MAX_MANIFEST_BYTES).toString('utf8') };
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return { problem: code === 'ENOENT' ? `no manifest at ${file}` : `cannot read ${file}: ${(err as Error).message}` };
+    if (!(err instanceof BoundedFileError)) throw err;
+    return { problem: err.errno === 'ENOENT' ? `no manifest at ${file}` : `cannot read ${file}: ${err.message}` };
   }
 }
 

@@ -1,5 +1,10 @@
+import { hasCode } from '../../src/errors/coded-error';
+import { readBoundedFileSync } from '../files/read-bounded-file';
 import { pathFor, type InstallSystem } from './system';
 import { InstallError } from './install-error';
+
+/** A native messaging manifest is a few hundred bytes; a file larger than this is not one. */
+export const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 /** What a write did; `unchanged` makes repeated installs quiet. */
 export type FileChange = 'created' | 'updated' | 'unchanged';
@@ -14,8 +19,10 @@ export function writeFileIfChanged(sys: Pick<InstallSystem, 'fs' | 'platform'>, 
   const posix = sys.platform !== 'win32';
   let existing: string | undefined;
   try {
-    existing = fs.readFileSync(file, 'utf8');
-  } catch {
+    existing = readBoundedFileSync(fs, file, MAX_MANIFEST_BYTES).toString('utf8');
+  } catch (err) {
+    // A missing, unreadable or oversized file is replaced; a FIFO or device is not ours to replace.
+    if (hasCode(err, 'E_NOT_REGULAR_FILE')) throw new InstallError('E_INSTALL_WRITE', `cannot write ${file}: ${err.message}; remove it, or install elsewhere`);
     existing = undefined;
   }
   try {

@@ -89,7 +89,9 @@ export type UiRequest =
   | { channel: 'ui'; type: 'host-status' }
   | { channel: 'ui'; type: 'stats'; origin?: string; since?: number; until?: number }
   | { channel: 'ui'; type: 'export'; format: 'csv' | 'json' | 'prom'; origin?: string; since?: number }
-  | { channel: 'ui'; type: 'forget'; origin?: string }
+  /** One origin, or everything with `all: true`; never a bare forget (as the host's `forget`). */
+  | { channel: 'ui'; type: 'forget'; origin: string }
+  | { channel: 'ui'; type: 'forget'; all: true }
   | { channel: 'ui'; type: 'get-settings' }
   | { channel: 'ui'; type: 'set-settings'; settings: Partial<Settings> }
   | { channel: 'ui'; type: 'get-hints'; tabId: number };

@@ -31,7 +31,9 @@ export function parseUiRequest(value: unknown): UiRequest {
       if (!(EXPORT_FORMATS as readonly unknown[]).includes(m.format)) fail('format', EXPORT_FORMATS.join(', '), m.format);
       return { channel: 'ui', type, format: m.format as 'csv' | 'json' | 'prom', ...optional(m, 'origin', 'string'), ...optional(m, 'since', 'number') };
     case 'forget':
-      return { channel: 'ui', type, ...optional(m, 'origin', 'string') };
+      if (m.all === true && m.origin === undefined) return { channel: 'ui', type, all: true };
+      if (typeof m.origin === 'string' && m.all === undefined) return { channel: 'ui', type, origin: m.origin };
+      return fail('origin', 'an origin string, or all: true (and not both) to forget everything', m.origin ?? m.all);
     case 'set-settings':
       if (typeof m.settings !== 'object' || m.settings === null) fail('settings', 'an object', m.settings);
       return { channel: 'ui', type, settings: m.settings as Partial<Settings> };

@@ -6,26 +6,8 @@ import { CodedError } from '../errors/coded-error';
  *
  * `id` is the request's id, or `null` when the frame could not be read far enough to find one.
  *
- * | code                    | when                                                                         | host keeps serving? |
- * |-------------------------|------------------------------------------------------------------------------|---------------------|
- * | `E_INVALID_JSON`        | a frame's bytes are not JSON                                                 | yes                 |
- * | `E_INVALID_UTF8`        | a frame's bytes are not valid UTF-8                                          | yes                 |
- * | `E_NOT_OBJECT`          | the JSON is not an object (array, string, number, null…)                     | yes                 |
- * | `E_UNKNOWN_TYPE`        | `type` names no request this version knows                                   | yes                 |
- * | `E_MISSING_FIELD`       | a required field is absent (the message names its path)                      | yes                 |
- * | `E_INVALID_FIELD`       | a field has the wrong type or value (path, what was expected, what arrived)  | yes                 |
- * | `E_UNSUPPORTED_VERSION` | `hello` asked for a protocol version this host does not speak                | yes                 |
- * | `E_TOO_DEEP`            | the JSON nests deeper than 32 levels (checked before parsing)                | yes                 |
- * | `E_FRAME_TOO_LARGE`     | a length prefix over 64 MiB; the stream cannot be delimited any more         | no: exits 1         |
- * | `E_FRAME_TRUNCATED`     | stdin ended in the middle of a frame                                         | no: exits 1         |
- * | `E_TOO_MANY_REQUESTS`   | a `schedule` lists more than 2000 requests                                   | yes                 |
- * | `E_UNSUPPORTED_SCHEME`  | a URL is not http: or https:                                                 | yes                 |
- * | `E_INVALID_METHOD`      | a request's method is not GET or HEAD                                        | yes                 |
- * | `E_INVALID_URL`         | a URL does not parse, is too long, or carries a user name or password        | yes                 |
- * | `E_BUSY`                | 8 schedules are already running                                              | yes                 |
- * | `E_NO_STORE`            | `stats`, `export` or `forget` on a host running without a store              | yes                 |
- * | `E_CA_FILE`             | a replay's `caFile` cannot be read or holds no PEM certificate                | yes                 |
- * | `E_INTERNAL`            | a bug or an unexpected failure inside the host (details in its log)          | yes                 |
+ * What each code means, and whether the host keeps serving after it, is the table in
+ * docs/protocol.md; test/protocol-doc.test.ts keeps that table equal to this list.
  */
 export const PROTOCOL_ERROR_CODES = [
   'E_INVALID_JSON',
@@ -36,6 +18,7 @@ export const PROTOCOL_ERROR_CODES = [
   'E_INVALID_FIELD',
   'E_UNSUPPORTED_VERSION',
   'E_TOO_DEEP',
+  'E_DUPLICATE_KEY',
   'E_FRAME_TOO_LARGE',
   'E_FRAME_TRUNCATED',
   'E_TOO_MANY_REQUESTS',

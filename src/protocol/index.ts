@@ -1,4 +1,5 @@
 export * from './chunks';
+export * from './duplicate-keys';
 export * from './errors';
 export * from './replies';
 export * from './reply-of';

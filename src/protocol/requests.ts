@@ -103,9 +103,9 @@ export interface ExportRequest {
   since?: number;
 }
 
-/** Deletes stored records: everything, or everything about one origin. */
-export interface ForgetRequest {
-  type: 'forget';
-  id: RequestId;
-  origin?: string;
-}
+/**
+ * Deletes stored records: everything about one origin, or, with `all: true`, everything. A forget
+ * must say which: one naming neither (or both) is refused, so no malformed or truncated message
+ * can empty the store.
+ */
+export type ForgetRequest = { type: 'forget'; id: RequestId; origin: string } | { type: 'forget'; id: RequestId; all: true };

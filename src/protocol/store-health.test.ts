@@ -1,5 +1,6 @@
 import { parseHostMessage } from './validate-reply';
 import { storeHealthText } from './store-health';
+import { PROTOCOL_VERSION } from './version';
 
 test('the UI line: nothing when all is well, "store full: N records not saved" counting waiting and dropped', () => {
   expect(storeHealthText(undefined)).toBeUndefined();
@@ -15,6 +16,6 @@ test('replies carrying storeHealth are checked: a bad one is E_INVALID_FIELD nam
   expect(parseHostMessage({ ...stats, storeHealth: { state: 'full', pending: 2, dropped: 0, error: { code: 'E_STORE_FULL', message: 'no space' } } })).toBeTruthy();
   expect(() => parseHostMessage({ ...stats, storeHealth: { state: 'jammed', pending: 2, dropped: 0 } })).toThrow(/storeHealth\.state: expected one of ok, full, failing/);
   expect(() => parseHostMessage({ ...stats, storeHealth: { state: 'ok', pending: -1, dropped: 0 } })).toThrow(/storeHealth\.pending: expected an integer ≥ 0/);
-  const hello = { type: 'hello', id: 'h', hostVersion: '0.1.0', protocolVersion: 1, capabilities: { strategies: [], http2: true, store: '/s', maxRequestsPerSchedule: 1, maxMessageBytes: 1, storeHealth: { state: 'ok', pending: 0 } } };
+  const hello = { type: 'hello', id: 'h', hostVersion: '0.1.0', protocolVersion: PROTOCOL_VERSION, capabilities: { strategies: [], http2: true, store: '/s', maxRequestsPerSchedule: 1, maxMessageBytes: 1, storeHealth: { state: 'ok', pending: 0 } } };
   expect(() => parseHostMessage(hello)).toThrow(/capabilities\.storeHealth\.dropped: required field is missing/);
 });

@@ -1,4 +1,5 @@
 import { parseHostMessage } from './validate-reply';
+import { PROTOCOL_VERSION } from './version';
 
 const record = {
   url: 'https://a.test/', method: 'GET', priority: 'document', resourceType: 'main_frame', status: 200, bytes: 5, decodedBytes: 12, connectionId: 1, reused: false, pipelined: false,
@@ -10,7 +11,7 @@ describe('parseHostMessage (the extension side)', () => {
   test.each([
     { type: 'pong', id: 1 },
     { type: 'error', id: null, code: 'E_INVALID_JSON', message: 'x' },
-    { type: 'hello', id: 'h', hostVersion: '0.1.0', protocolVersion: 2, capabilities: { strategies: ['getlist'], http2: true, store: null, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 } },
+    { type: 'hello', id: 'h', hostVersion: '0.1.0', protocolVersion: PROTOCOL_VERSION, capabilities: { strategies: ['getlist'], http2: true, store: null, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 } },
     { type: 'measured', id: 2, pageId: 'p', handshakes: [handshake], warm: ['https://b.test'], failed: [{ origin: 'https://c.test', code: 'ECONNREFUSED', message: 'no' }] },
     { type: 'replay-result', id: 3, pageId: 'p', strategy: 'browser', requests: [record] },
     { type: 'replay-result', id: 3, pageId: 'p', strategy: 'browser', requests: [{ ...record, status: null, connectionId: null, protocol: null, sentMs: null, ttfbMs: null, resourceType: null, error: { code: 'E_CONNECT_FAILED', message: 'no' } }] },

@@ -63,6 +63,14 @@ describe('parseRequest', () => {
     expect(failure({ type: 'forget', id: 1, origin: 'ws://a.test' })).toMatchObject({ code: 'E_UNSUPPORTED_SCHEME' });
   });
 
+  test('forget names what it forgets: an origin, or all: true; a bare forget is refused', () => {
+    expect(parseRequest({ type: 'forget', id: 1, all: true })).toEqual({ type: 'forget', id: 1, all: true });
+    expect(failure({ type: 'forget', id: 'f' })).toEqual({ code: 'E_MISSING_FIELD', id: 'f', message: 'origin: a forget names what it forgets: an origin, or all: true for everything' });
+    expect(failure({ type: 'forget', id: 'f', all: false })).toMatchObject({ code: 'E_INVALID_FIELD', message: expect.stringMatching(/^all: expected true/) });
+    expect(failure({ type: 'forget', id: 'f', all: 'yes' })).toMatchObject({ code: 'E_INVALID_FIELD' });
+    expect(failure({ type: 'forget', id: 'f', all: true, origin: 'https://a.test' })).toMatchObject({ code: 'E_INVALID_FIELD', message: expect.stringContaining('either origin or all: true, not both') });
+  });
+
   test('the id is echoed on errors when it could be read, and null otherwise', () => {
     expect(failure({ type: 'nope', id: 'k' })).toMatchObject({ code: 'E_UNKNOWN_TYPE', id: 'k' });
     expect(failure({ type: 'nope', id: 'k'.repeat(300) })).toMatchObject({ id: null });

@@ -7,6 +7,7 @@ import { ProtocolError, type RequestId } from './errors';
 import {
   REQUEST_TYPES,
   SCHEDULE_MODES,
+  type ForgetRequest,
   type HostRequest,
   type HostRequestType,
   type ScheduleItem,
@@ -51,7 +52,7 @@ export function parseRequest(value: unknown): HostRequest {
     case 'export':
       return strip({ type: 'export', id, format: c.oneOf(value, 'format', '', EXPORT_FORMATS), origin: optionalOrigin(c, value), since: c.optionalTime(value, 'since', '') });
     case 'forget':
-      return strip({ type: 'forget', id, origin: optionalOrigin(c, value) });
+      return parseForget(c, id, value);
   }
 }
 
@@ -173,6 +174,16 @@ function optionalOrigin(c: Checker, value: Fields): string | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') c.fail('E_UNSUPPORTED_SCHEME', `origin: only http: and https: origins exist here, got ${url.protocol}`);
   return url.origin;
+}
+
+function parseForget(c: Checker, id: RequestId, value: Fields): ForgetRequest {
+  const origin = optionalOrigin(c, value);
+  const all = value.all;
+  if (all !== undefined && all !== true) c.invalid('all', 'true (to forget everything) or no all', all);
+  if (origin !== undefined && all === true) c.invalid('all', 'either origin or all: true, not both', all);
+  if (origin !== undefined) return { type: 'forget', id, origin };
+  if (all !== true) c.fail('E_MISSING_FIELD', 'origin: a forget names what it forgets: an origin, or all: true for everything');
+  return { type: 'forget', id, all: true };
 }
 
 function until(c: Checker, value: Fields): number | undefined {

@@ -7,11 +7,13 @@
  * The version this build speaks. Bump it for any change an older peer would misread.
  * 2: `replay-result` requests are `RequestRecord`s (src/run): `kind` became `resourceType`, and
  * "not measured" is `null` rather than an absent field; `replay-summary` entries carry `requests`.
+ * 3: `forget` names what it forgets, `origin` or `all: true` (a bare `forget` no longer means
+ * everything); a frame whose JSON repeats a key is refused (`E_DUPLICATE_KEY`).
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** Versions a `hello` may ask for. */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [2];
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [3];
 
 /**
  * Host → browser messages must be strictly smaller than this many bytes of JSON (Chrome and

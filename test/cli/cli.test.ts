@@ -66,6 +66,18 @@ describe('getlist load', () => {
     expect(c.out()).toBe('');
   });
 
+  test.each([
+    [['--ca', '/dev/zero'], /^getlist: E_CA_FILE: CA file \/dev\/zero: it is a character device, not a regular file; /],
+    [['--memory', '/dev/zero'], /^getlist: E_MEMORY_FILE: cannot read origin memory \/dev\/zero: it is a character device, not a regular file; /],
+    [['--memory', '/dev'], /^getlist: E_MEMORY_FILE: cannot read origin memory \/dev: it is a directory, not a regular file; /],
+  ])('load %j is refused before anything is fetched', async (flags, message) => {
+    const before = demo.requestLog.length;
+    const c = capture();
+    expect(await main(['load', `${demo.origin}${getPage('pm95').path}`, '--strategy', 'getlist', ...flags], c.io)).toBe(1);
+    expect(c.err()).toMatch(message);
+    expect(demo.requestLog.length).toBe(before);
+  });
+
   test('an unreachable host gives E_CONNECT_FAILED with the socket error', async () => {
     const port = await freePort();
     const c = capture();

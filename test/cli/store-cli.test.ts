@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../native-host/cli/main';
@@ -154,6 +156,28 @@ describe('bad input', () => {
     const r2 = await run(['export', '--format', 'csv', '--out', folder, '--data-dir', dataDir]);
     expect(r2).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/^getlist: E_EXPORT_WRITE: cannot write .*taken \(EISDIR\)/) });
     expect(readdirSync(tmp).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  test('an --out that is a FIFO, a socket or a link to a device is E_EXPORT_WRITE, and stays what it was', async () => {
+    const fifo = path.join(tmp, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const socketPath = path.join(tmp, 'sock');
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    const devLink = path.join(tmp, 'null-link');
+    symlinkSync('/dev/null', devLink);
+    try {
+      for (const [out, kind] of [[fifo, 'a FIFO \\(named pipe\\)'], [socketPath, 'a socket'], [devLink, 'a character device']] as const) {
+        const r = await run(['export', '--format', 'csv', '--out', out, '--data-dir', dataDir]);
+        expect(r).toMatchObject({ code: 1, out: '', err: expect.stringMatching(new RegExp(`^getlist: E_EXPORT_WRITE: cannot write ${out}: it is ${kind}, not a regular file`)) });
+      }
+      expect(statSync(fifo).isFIFO()).toBe(true);
+      expect(statSync(socketPath).isSocket()).toBe(true);
+      expect(lstatSync(devLink).isSymbolicLink()).toBe(true);
+      expect(readdirSync(tmp).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   test('a store held open by another handle (a host) does not block stats: both see the same records', async () => {

@@ -90,7 +90,7 @@ test('measure, replay, stats, export and forget against the real host: typed rep
   expect(stats.count).toBe(origin.accepted());
   const csv: ExportReply = await port.request({ type: 'export', format: 'csv' });
   expect(csv.data).toMatch(/^group,key,phase,ms,cdf,count\r\n/);
-  const forgotten: ForgottenReply = await port.request({ type: 'forget' });
+  const forgotten: ForgottenReply = await port.request({ type: 'forget', all: true });
   expect(forgotten.removed).toBeGreaterThanOrEqual(stats.count);
   expect((await port.request({ type: 'stats' })).count).toBe(0);
 

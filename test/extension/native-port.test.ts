@@ -1,5 +1,5 @@
 import { INSTALL_FROM_CHECKOUT } from '../../src/extension-messages/install-hint';
-import { splitIntoChunks } from '../../src/protocol';
+import { PROTOCOL_VERSION, splitIntoChunks } from '../../src/protocol';
 import type { ExportReply, HostMessage, MeasuredReply, PongReply, ReplayResultMessage, ReplaySummaryMessage, StatsReply } from '../../src/protocol';
 import { NativePort, type NativePortLike } from '../../extension/background/native-port';
 import type { HostStatus } from '../../src/extension-messages/messages';
@@ -32,7 +32,7 @@ class FakePort implements NativePortLike {
   }
   helloReply(extra: { cliCommand?: string } = {}): void {
     const hello = this.sent.find((m) => m.type === 'hello');
-    this.reply({ type: 'hello', id: hello?.id, hostVersion: '0.1.0', protocolVersion: 2, capabilities: { strategies: ['browser', 'getlist'], http2: true, store: null, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 }, ...extra });
+    this.reply({ type: 'hello', id: hello?.id, hostVersion: '0.1.0', protocolVersion: PROTOCOL_VERSION, capabilities: { strategies: ['browser', 'getlist'], http2: true, store: null, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 }, ...extra });
   }
 }
 
@@ -87,7 +87,7 @@ describe('NativePort', () => {
     expect(ports).toHaveLength(0);
     const pong = port.request({ type: 'ping' });
     expect(last().sent.map((m) => m.type)).toEqual(['hello', 'ping']);
-    expect(last().sent[0]).toMatchObject({ protocolVersion: 2 });
+    expect(last().sent[0]).toMatchObject({ protocolVersion: 3 });
     last().helloReply();
     last().reply({ type: 'pong', id: last().sent[1]?.id });
     await expect(pong).resolves.toMatchObject({ type: 'pong' });
@@ -255,7 +255,7 @@ test('the status follows the store health the host reports: hello, then each mea
   const { port, last, statuses } = setup();
   const first = port.request({ type: 'schedule', pageId: 'p', documentUrl: 'https://a.test/', requests: [] });
   const hello = last().sent.find((m) => m.type === 'hello');
-  last().reply({ type: 'hello', id: hello?.id, hostVersion: '0.1.0', protocolVersion: 1, capabilities: { strategies: ['getlist'], http2: true, store: '/s', storeHealth: { state: 'ok', pending: 0, dropped: 0 }, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 } });
+  last().reply({ type: 'hello', id: hello?.id, hostVersion: '0.1.0', protocolVersion: PROTOCOL_VERSION, capabilities: { strategies: ['getlist'], http2: true, store: '/s', storeHealth: { state: 'ok', pending: 0, dropped: 0 }, maxRequestsPerSchedule: 2000, maxMessageBytes: 1048576 } });
   await Promise.resolve();
   await Promise.resolve();
   expect(port.status).toMatchObject({ state: 'ok', store: { state: 'ok', pending: 0 } });

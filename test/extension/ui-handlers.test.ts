@@ -69,9 +69,15 @@ describe('UI handlers', () => {
     host.last().reply({ type: 'export', format: 'csv', mimeType: 'text/csv', data: 'a,b\n' });
     await expect(exported).resolves.toEqual({ type: 'export', format: 'csv', mimeType: 'text/csv', data: 'a,b\n' });
 
-    const forgotten = handlers.forget({ channel: 'ui', type: 'forget' });
+    const forgotten = handlers.forget({ channel: 'ui', type: 'forget', all: true });
+    expect(host.last().body).toEqual({ type: 'forget', all: true });
     host.last().reply({ type: 'forgotten', removed: 3 });
     await expect(forgotten).resolves.toEqual({ type: 'forget', removed: 3 });
+
+    const one = handlers.forget({ channel: 'ui', type: 'forget', origin: 'https://a.test' });
+    expect(host.last().body).toEqual({ type: 'forget', origin: 'https://a.test' });
+    host.last().reply({ type: 'forgotten', removed: 1 });
+    await expect(one).resolves.toEqual({ type: 'forget', removed: 1 });
   });
 
   test('settings: get answers the stored settings made whole; set validates and merges', async () => {

@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { runHost } from '../../native-host/host/host';
 import type { HandshakeStore } from '../../native-host/store/store-types';
-import type { HostMessage } from '../../src/protocol';
+import { PROTOCOL_VERSION, type HostMessage } from '../../src/protocol';
 import { FrameReader } from './frame-reader';
 import { frame } from './host-harness';
 import { MemoryStore } from './memory-store';
@@ -72,7 +76,7 @@ test('measure and replay write to the store: handshakes by source, one page summ
     expect.objectContaining({ pageId: 'p1', url: doc, strategy: 'serial', mode: 'replay', requests: 1, bytes: 9, errors: 0, connectionsOpened: 1 }),
     expect.objectContaining({ pageId: 'p1', url: doc, strategy: 'browser', mode: 'replay', requests: 1, bytes: 9, errors: 0, connectionsOpened: 1 }),
   ]);
-  expect(await h.ask({ id: 'h', type: 'hello', protocolVersion: 2 })).toMatchObject({ hostVersion: '9.9.9', capabilities: { store: '/memory' } });
+  expect(await h.ask({ id: 'h', type: 'hello', protocolVersion: PROTOCOL_VERSION })).toMatchObject({ hostVersion: '9.9.9', capabilities: { store: '/memory' } });
   h.stdin.end();
   expect(await h.exited).toBe(0);
   expect(store.closed).toBe(true);
@@ -99,4 +103,24 @@ test('without a store, stats, export and forget answer E_NO_STORE', async () => 
   }
   h.stdin.end();
   expect(await h.exited).toBe(0);
+});
+
+test('a replay whose caFile is /dev/zero or a FIFO answers E_CA_FILE at once, fetches nothing, and the host keeps serving', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'getlist-ca-special-'));
+  const fifo = path.join(dir, 'ca.pem');
+  execFileSync('mkfifo', [fifo]);
+  const h = startHost(new MemoryStore());
+  try {
+    const replay = { type: 'schedule', pageId: 'p', documentUrl: `${origin.origin}/`, mode: 'replay', strategies: ['browser'], requests: [{ url: `${origin.origin}/a`, priority: 'image' }] };
+    expect(await h.ask({ ...replay, id: 'z', caFile: '/dev/zero' })).toEqual({ type: 'error', id: 'z', code: 'E_CA_FILE', message: expect.stringMatching(/^CA file \/dev\/zero: it is a character device, not a regular file; /) });
+    expect(await h.ask({ ...replay, id: 'f', caFile: fifo })).toEqual({ type: 'error', id: 'f', code: 'E_CA_FILE', message: expect.stringContaining(`CA file ${fifo}: it is a FIFO (named pipe), not a regular file`) });
+    expect(await h.ask({ id: 'p', type: 'ping' })).toEqual({ type: 'pong', id: 'p' });
+    expect(origin.accepted()).toBe(0);
+    expect(h.reader.withId('z')).toHaveLength(1);
+    h.stdin.end();
+    expect(await h.exited).toBe(0);
+    expect(h.reader.violations).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

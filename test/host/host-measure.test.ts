@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { HostMessage, MeasuredReply } from '../../src/protocol';
-import { SpawnedHost } from './host-harness';
+import { frame, SpawnedHost } from './host-harness';
 import { startTestOrigin, type TestOrigin } from './test-origin';
 
 let host: SpawnedHost;
@@ -92,8 +92,25 @@ test('measured handshakes reach the store and show in stats, export and forget',
   // Forgetting an origin also forgets what was measured for pages on it, so forget b (a page on a).
   expect(await host.ask({ type: 'forget', id: 'f1', origin: b.origin })).toEqual({ type: 'forgotten', id: 'f1', removed: 1 });
   expect(await host.ask({ type: 'stats', id: 's3' })).toMatchObject({ count: 1, groups: expect.arrayContaining([expect.objectContaining({ group: 'origin', key: a.origin })]) });
-  expect(await host.ask({ type: 'forget', id: 'f2' })).toEqual({ type: 'forgotten', id: 'f2', removed: 1 });
+  expect(await host.ask({ type: 'forget', id: 'f2', all: true })).toEqual({ type: 'forgotten', id: 'f2', removed: 1 });
   expect(await host.ask({ type: 'stats', id: 's4' })).toMatchObject({ count: 0, groups: [] });
+});
+
+test('a ping that repeats its type as "forget", and a forget naming nothing, are refused and forget nothing', async () => {
+  await host.ask({ type: 'schedule', id: 'm', pageId: 'p', documentUrl: `${a.origin}/`, requests: [{ url: `${b.origin}/x`, priority: 'image' }] });
+  expect(await host.ask({ type: 'stats', id: 's1' })).toMatchObject({ count: 2 });
+  // JSON.parse keeps a repeated key's last value: read naively, this frame is a forget of everything.
+  host.sendRaw(frame('{"type":"ping","id":"dup","type":"forget"}'));
+  expect(await host.reader.waitFor((m) => m.type === 'error' && m.id === null, 'the reply to the ambiguous frame')).toEqual({
+    type: 'error',
+    id: null,
+    code: 'E_DUPLICATE_KEY',
+    message: expect.stringMatching(/^key "type" appears twice in the top-level object;/),
+  });
+  expect(await host.ask({ type: 'forget', id: 'bare' })).toMatchObject({ type: 'error', id: 'bare', code: 'E_MISSING_FIELD' });
+  expect(await host.ask({ type: 'stats', id: 's2' })).toMatchObject({ count: 2 });
+  expect(host.reader.messages.filter((m) => m.type === 'forgotten' || m.id === 'dup')).toEqual([]);
+  expect(host.stderr).not.toMatch(/forgot/);
 });
 
 async function unusedPort(): Promise<number> {

@@ -20,12 +20,12 @@ describe('hello and ping', () => {
   test('hello reports the version, protocol and capabilities, echoing a string or numeric id', async () => {
     host = new SpawnedHost();
     const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
-    const reply = await host.ask({ type: 'hello', id: 'h-1', protocolVersion: 2 });
+    const reply = await host.ask({ type: 'hello', id: 'h-1', protocolVersion: PROTOCOL_VERSION });
     expect(reply).toEqual({
       type: 'hello',
       id: 'h-1',
       hostVersion: pkg.version,
-      protocolVersion: 2,
+      protocolVersion: 3,
       capabilities: {
         strategies: ['http10', 'serial', 'browser', 'pipelined', 'getlist', 'h2'],
         http2: true,
@@ -36,7 +36,7 @@ describe('hello and ping', () => {
       },
       cliCommand: cliCommandLine(process.execPath, path.resolve(__dirname, '..', '..', 'bin', 'getlist.js'), process.platform),
     });
-    expect(await host.ask({ type: 'hello', id: 7, protocolVersion: 2 })).toMatchObject({ type: 'hello', id: 7 });
+    expect(await host.ask({ type: 'hello', id: 7, protocolVersion: PROTOCOL_VERSION })).toMatchObject({ type: 'hello', id: 7 });
     expect(await host.ask({ type: 'ping', id: 0 })).toEqual({ type: 'pong', id: 0 });
     expect(await host.ask({ type: 'ping', id: 'p' })).toEqual({ type: 'pong', id: 'p' });
   });
@@ -66,8 +66,8 @@ describe('hello and ping', () => {
         return { GETLIST_DATA_DIR: notADir };
       },
     });
-    expect(await host.ask({ type: 'hello', id: 1, protocolVersion: 2 })).toMatchObject({ capabilities: { store: null } });
-    for (const [i, req] of [{ type: 'stats' }, { type: 'export', format: 'csv' }, { type: 'forget' }].entries()) {
+    expect(await host.ask({ type: 'hello', id: 1, protocolVersion: PROTOCOL_VERSION })).toMatchObject({ capabilities: { store: null } });
+    for (const [i, req] of [{ type: 'stats' }, { type: 'export', format: 'csv' }, { type: 'forget', all: true }].entries()) {
       expect(await host.ask({ ...req, id: `s${i}` })).toMatchObject({ type: 'error', id: `s${i}`, code: 'E_NO_STORE' });
     }
     await host.expectAlive('after');
@@ -113,8 +113,12 @@ describe('bad input gets its error code and the host keeps answering', () => {
     ['stats with since after until', json({ type: 'stats', id: 'f8', since: 10, until: 5 }), 'E_INVALID_FIELD', 'f8', /^until: /],
     ['export to xml', json({ type: 'export', id: 'f9', format: 'xml' }), 'E_INVALID_FIELD', 'f9', /^format: expected one of csv, json, prom, got "xml"$/],
     ['export without format', json({ type: 'export', id: 'm4' }), 'E_MISSING_FIELD', 'm4', /^format: /],
-    ['hello for protocol 3', json({ type: 'hello', id: 'v1', protocolVersion: 3 }), 'E_UNSUPPORTED_VERSION', 'v1', /speaks 2\b.*update the getlist host/],
-    ['hello for protocol 1 (before run records)', json({ type: 'hello', id: 'v0', protocolVersion: 1 }), 'E_UNSUPPORTED_VERSION', 'v0', /speaks 2\b.*update the extension/],
+    ['a forget naming nothing', json({ type: 'forget', id: 'm5' }), 'E_MISSING_FIELD', 'm5', /^origin: a forget names what it forgets: an origin, or all: true/],
+    ['a repeated top-level key', () => frame('{"type":"ping","id":"d1","type":"forget"}'), 'E_DUPLICATE_KEY', null, /^key "type" appears twice in the top-level object;/],
+    ['a repeated key written with an escape', () => frame('{"type":"ping","id":"d2","\\u0069d":"d3"}'), 'E_DUPLICATE_KEY', null, /^key "id" appears twice/],
+    ['a repeated key in a request', () => frame(`{"type":"schedule","id":"d4","pageId":"p","documentUrl":"${origin.origin}/","requests":[{"url":"${origin.origin}/a","priority":"image","url":"${origin.origin}/b"}]}`), 'E_DUPLICATE_KEY', null, /in the object at requests\[0\];/],
+    ['hello for protocol 4', json({ type: 'hello', id: 'v1', protocolVersion: 4 }), 'E_UNSUPPORTED_VERSION', 'v1', /speaks 3\b.*update the getlist host/],
+    ['hello for protocol 2 (a bare forget meant everything)', json({ type: 'hello', id: 'v0', protocolVersion: 2 }), 'E_UNSUPPORTED_VERSION', 'v0', /speaks 3\b.*update the extension/],
     ['hello without a version', json({ type: 'hello', id: 'v2' }), 'E_MISSING_FIELD', 'v2', /^protocolVersion: /],
     ['2001 requests', () => frame(JSON.stringify({ ...page(Array.from({ length: MAX_REQUESTS_PER_SCHEDULE + 1 }, () => item())), id: 't1' })), 'E_TOO_MANY_REQUESTS', 't1', /at most 2000 requests, got 2001/],
     ['an ftp: request', () => frame(JSON.stringify({ ...page([item({ url: 'ftp://example.com/a' })]), id: 's1' })), 'E_UNSUPPORTED_SCHEME', 's1', /^requests\[0\]\.url: .*got ftp:$/],

@@ -53,7 +53,7 @@ describe('bin/getlist.js install / uninstall', () => {
       'launcher: ok',
       'host answers: ok',
     ]);
-    expect(report.checks[4].detail).toMatch(/\(getlist 0\.1\.0, protocol 2\)$/);
+    expect(report.checks[4].detail).toMatch(/\(getlist 0\.1\.0, protocol 3\)$/);
     expect(d.status).toBe(0);
   });
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { doctorCommand } from '../../native-host/cli/doctor-command';
@@ -30,7 +31,7 @@ describe('getlist doctor', () => {
     const c = capture();
     expect(await doctorCommand(['--browser', 'chrome,firefox'], c.io, { sys })).toBe(0);
     expect(c.out()).toMatch(/^chrome$/m);
-    expect(c.out()).toMatch(/ok\s+host answers\s+hello answered in \d+ ms \(getlist fake, protocol 2\)/);
+    expect(c.out()).toMatch(/ok\s+host answers\s+hello answered in \d+ ms \(getlist fake, protocol 3\)/);
     expect(c.out()).not.toMatch(/FAIL/);
     const seen = JSON.parse(fs.readFileSync(path.join(sys.home, 'fake-host-seen.json'), 'utf8'));
     // Firefox ran last: it passes the manifest path and the add-on id.
@@ -52,6 +53,14 @@ describe('getlist doctor', () => {
     const doc = JSON.parse(c.out());
     expect(doc).toMatchObject({ ok: false, hostName: 'dev.getlist.host', extensionId: ids.chromeId, geckoId: 'getlist@getlist.dev' });
     expect(doc.checks.filter((x: DoctorCheck) => x.browser === 'firefox').every((x: DoctorCheck) => x.status === 'ok')).toBe(true);
+  });
+
+  test('a FIFO where the manifest goes: FAIL saying what it is, without waiting for a writer', async () => {
+    const sys = tempSystem();
+    fs.mkdirSync(path.dirname(chromeManifest(sys)), { recursive: true });
+    execFileSync('mkfifo', [chromeManifest(sys)]);
+    const cs = await checks(sys, 'chrome');
+    expect(cs[0]).toMatchObject({ check: 'manifest found', status: 'fail', detail: `cannot read ${chromeManifest(sys)}: it is a FIFO (named pipe), not a regular file` });
   });
 
   test('missing manifest: FAIL with the path and the install command; later checks are skipped', async () => {
@@ -138,7 +147,7 @@ describe('getlist doctor', () => {
   test('host answering with an error: FAIL quoting its code', async () => {
     const sys = await installed('error');
     const cs = await checks(sys, 'chrome');
-    expect(cs[4]?.detail).toBe('E_HOST_BAD_REPLY: host answered hello with an error: E_UNSUPPORTED_VERSION: this host speaks protocol 3');
+    expect(cs[4]?.detail).toBe('E_HOST_BAD_REPLY: host answered hello with an error: E_UNSUPPORTED_VERSION: this host speaks protocol 4');
   });
 
   test('a hello reply the extension would refuse: FAIL quoting what is wrong with it', async () => {

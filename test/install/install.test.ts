@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { installCommand } from '../../native-host/cli/install-command';
@@ -78,6 +79,20 @@ describe('getlist install', () => {
     expect(out.extensionId).toBe(ids.chromeId);
     expect(json(p.userDataDir as string).path).toBe(p.launcher);
     expect(fs.existsSync(p.chromium)).toBe(false);
+  });
+
+  test('a FIFO where the --user-data-dir manifest goes is E_INSTALL_WRITE, not a hang, and stays a FIFO', async () => {
+    const sys = tempSystem();
+    const profile = tempDir();
+    const manifest = paths(sys.home, profile).userDataDir as string;
+    fs.mkdirSync(path.dirname(manifest), { recursive: true });
+    execFileSync('mkfifo', [manifest]);
+    const c = capture();
+    await expect(installCommand(['--user-data-dir', profile], c.io, { sys })).rejects.toMatchObject({
+      code: 'E_INSTALL_WRITE',
+      message: `cannot write ${manifest}: it is a FIFO (named pipe), not a regular file; remove it, or install elsewhere`,
+    });
+    expect(fs.statSync(manifest).isFIFO()).toBe(true);
   });
 
   test('--extension-id overrides the id; GETLIST_DATA_DIR moves the launcher', async () => {

@@ -95,6 +95,7 @@ export function windowsFs(root: string): InstallFs {
     realpathSync: wrap(fs.realpathSync),
     openSync: wrap(fs.openSync),
     renameSync: (a: fs.PathLike, b: fs.PathLike) => fs.renameSync(map(a) as string, map(b) as string),
+    fstatSync: fs.fstatSync,
     readSync: fs.readSync,
     closeSync: fs.closeSync,
   } as unknown as InstallFs;

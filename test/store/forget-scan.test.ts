@@ -107,7 +107,7 @@ test('a host forgets one origin, then everything, while another process has the 
   expect(lists).toEqual([`${c.origin}/secret-page-2.html`]);
 
   // Forget everything.
-  const all = await host.ask({ type: 'forget', id: 'f2' });
+  const all = await host.ask({ type: 'forget', id: 'f2', all: true });
   expect(all).toEqual({ type: 'forgotten', id: 'f2', removed: 4 });
   expect(scan(dataDir, [...na, ...nb, ...nc, '127.0.0.1:'])).toEqual({});
   // What is left is the store's skeleton (and the host's fresh log line).
