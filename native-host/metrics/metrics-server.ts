@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import { constants as zlibConstants, gzip } from 'node:zlib';
 import { CodedError } from '../../src/errors/coded-error';
 import type { HandshakeSnapshot } from '../store/handshake-snapshot';
 import { hostPolicy, isAllowedHost, isLoopbackAddress, type HostPolicy } from './host-policy';
@@ -11,6 +13,23 @@ export const PROM_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 /** Pending connections the kernel holds while the server is busy: a burst of scrapes is accepted, not reset. */
 const LISTEN_BACKLOG = 4096;
+
+const gzipAsync = promisify(gzip);
+/** Each view compressed once (in libuv's thread pool), for every scrape that accepts gzip, as Prometheus does. */
+const gzipped = new WeakMap<MetricsView, Promise<Buffer>>();
+
+function gzipOf(view: MetricsView): Promise<Buffer> {
+  let z = gzipped.get(view);
+  if (!z) gzipped.set(view, (z = gzipAsync(view.body, { level: zlibConstants.Z_BEST_SPEED })));
+  return z;
+}
+
+function acceptsGzip(req: IncomingMessage): boolean {
+  return (req.headers['accept-encoding'] ?? '').split(',').some((coding) => {
+    const [name, ...params] = coding.split(';');
+    return name?.trim().toLowerCase() === 'gzip' && !params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p));
+  });
+}
 
 export interface MetricsServerOptions {
   /** Open (read-only is enough); hosts may write to it meanwhile. */
@@ -147,7 +166,10 @@ async function answer(req: IncomingMessage, res: ServerResponse, ctx: Context): 
     const body = { status: 'error', code: typeof code === 'string' ? code : 'E_INTERNAL', message: 'the store could not be read; the exporter logged why' };
     return send(res, 503, 'application/json', `${JSON.stringify(body)}\n`, { 'retry-after': '1' });
   }
-  if (path === '/metrics') return send(res, 200, PROM_CONTENT_TYPE, view.body);
+  if (path === '/metrics') {
+    if (!acceptsGzip(req)) return send(res, 200, PROM_CONTENT_TYPE, view.body, { vary: 'accept-encoding' });
+    return send(res, 200, PROM_CONTENT_TYPE, await gzipOf(view), { vary: 'accept-encoding', 'content-encoding': 'gzip' });
+  }
   const body = { status: 'ok', generation: view.generation, handshakes: view.handshakes, snapshotAgeMs: Math.max(0, ctx.now() - view.takenAt), refreshMs: Math.round(view.refreshMs * 10) / 10 };
   send(res, 200, 'application/json', `${JSON.stringify(body)}\n`);
 }

@@ -1,5 +1,5 @@
 import { CodedError } from '../../src/errors/coded-error';
-import { prometheusText } from '../../src/stats/export-formats';
+import { PROM_HEADER, prometheusSeriesText } from '../../src/stats/export-formats';
 import { HandshakeTally } from '../../src/stats/handshake-tally';
 import type { HandshakeSnapshot, SequencedHandshake } from '../store/handshake-snapshot';
 
@@ -40,6 +40,8 @@ export interface MetricsSnapshotOptions {
   lateMs?: number;
 }
 
+const HEADER = Buffer.from(PROM_HEADER);
+
 interface State {
   generation: string;
   tally: HandshakeTally;
@@ -67,6 +69,8 @@ export class MetricsSnapshot {
   private readonly lateMs: number;
   private state: State | undefined;
   private view: MetricsView | undefined;
+  /** Each series' lines as last rendered, by series, with the tally version they show. */
+  private rendered = new Map<string, { version: number; text: Buffer }>();
   private running: Promise<MetricsView> | undefined;
   private stopped = false;
 
@@ -127,12 +131,28 @@ export class MetricsSnapshot {
         });
       }
       this.state = { generation: snap.generation, tally, nextSeq: snap.nextSeq, windowStart, takenAt };
-      const body = changed || !this.view ? Buffer.from(prometheusText(tally.series())) : this.view.body;
+      if (rebuilt) this.rendered = new Map();
+      const body = changed || !this.view ? this.render(tally) : this.view.body;
       this.view = { body, generation: snap.generation, handshakes: tally.count, takenAt, refreshMs: performance.now() - started, rebuilt };
       return this.view;
     } finally {
       snap.done();
     }
+  }
+
+  /** The exposition; only series that changed since the last render are formatted again. */
+  private render(tally: HandshakeTally): Buffer {
+    const parts: Buffer[] = [HEADER];
+    const rendered = new Map<string, { version: number; text: Buffer }>();
+    for (const s of tally.series()) {
+      const key = `${s.origin}\n${s.protocol}\n${s.tls}`;
+      const cached = this.rendered.get(key);
+      const r = cached && cached.version === s.version ? cached : { version: s.version ?? 0, text: Buffer.from(prometheusSeriesText(s)) };
+      rendered.set(key, r);
+      parts.push(r.text);
+    }
+    this.rendered = rendered;
+    return Buffer.concat(parts);
   }
 
   /** Runs `fn` on each record, giving the event loop a turn every `chunk` records. */

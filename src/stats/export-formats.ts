@@ -65,20 +65,27 @@ export function exportPrometheus(stats: HandshakeStats): string {
 
 /** The exposition of these series (from a HandshakeStats, or a HandshakeTally that a moving window keeps). */
 export function prometheusText(series: Iterable<TallySeries>): string {
-  const lines = [
-    `# HELP ${PROM_METRIC} Connection handshake time measured at the socket by getlist, per phase (dns, tcp, tls, total).`,
-    `# TYPE ${PROM_METRIC} histogram`,
-  ];
-  for (const s of series) {
-    for (const [phase, p] of s.phases) {
-      const labels = promLabels({ phase, origin: s.origin, protocol: s.protocol, tls: s.tls });
-      p.atOrBelow.forEach((c, i) => lines.push(`${PROM_METRIC}_bucket{${labels},le="${PROM_LE[i] as string}"} ${c}`));
-      lines.push(`${PROM_METRIC}_bucket{${labels},le="+Inf"} ${p.count}`);
-      lines.push(`${PROM_METRIC}_sum{${labels}} ${promNumber(p.sumMs / 1000)}`);
-      lines.push(`${PROM_METRIC}_count{${labels}} ${p.count}`);
-    }
+  let text = PROM_HEADER;
+  for (const s of series) text += prometheusSeriesText(s);
+  return text;
+}
+
+/** The `# HELP` and `# TYPE` lines that open the exposition. */
+export const PROM_HEADER =
+  `# HELP ${PROM_METRIC} Connection handshake time measured at the socket by getlist, per phase (dns, tcp, tls, total).\n` +
+  `# TYPE ${PROM_METRIC} histogram\n`;
+
+/** The sample lines of one series, each ending in a line feed. */
+export function prometheusSeriesText(s: TallySeries): string {
+  const lines: string[] = [];
+  for (const [phase, p] of s.phases) {
+    const labels = promLabels({ phase, origin: s.origin, protocol: s.protocol, tls: s.tls });
+    p.atOrBelow.forEach((c, i) => lines.push(`${PROM_METRIC}_bucket{${labels},le="${PROM_LE[i] as string}"} ${c}`));
+    lines.push(`${PROM_METRIC}_bucket{${labels},le="+Inf"} ${p.count}`);
+    lines.push(`${PROM_METRIC}_sum{${labels}} ${promNumber(p.sumMs / 1000)}`);
+    lines.push(`${PROM_METRIC}_count{${labels}} ${p.count}`);
   }
-  return `${lines.join('\n')}\n`;
+  return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
 function promLabels(labels: { phase: HandshakePhase; origin: string; protocol: string; tls: string }): string {

@@ -16,6 +16,8 @@ export interface PhaseTotals {
 
 export interface TallySeries extends SeriesKey {
   count: number;
+  /** Changes whenever a record of this series is added or removed (HandshakeTally only). */
+  version?: number;
   /** In HANDSHAKE_PHASES order; `tls` only on https:. */
   phases: ReadonlyArray<readonly [HandshakePhase, PhaseTotals]>;
 }
@@ -38,6 +40,7 @@ class PhaseTally implements PhaseTotals {
 
 interface MutableSeries extends SeriesKey {
   count: number;
+  version: number;
   phases: Array<readonly [HandshakePhase, PhaseTally]>;
 }
 
@@ -52,6 +55,7 @@ interface MutableSeries extends SeriesKey {
 export class HandshakeTally {
   private readonly bySeries = new Map<string, MutableSeries>();
   private total = 0;
+  private changes = 0;
 
   get count(): number {
     return this.total;
@@ -76,6 +80,7 @@ export class HandshakeTally {
     let s = this.bySeries.get(key);
     if (!s) this.bySeries.set(key, (s = newSeries(r.origin, r.protocol, tls)));
     s.count += delta;
+    s.version = ++this.changes;
     this.total += delta;
     for (const [phase, p] of s.phases) p.apply(phaseMs(r, phase), delta);
     if (s.count === 0) this.bySeries.delete(key);
@@ -83,5 +88,5 @@ export class HandshakeTally {
 }
 
 function newSeries(origin: string, protocol: HandshakeProtocol, tls: TlsKind): MutableSeries {
-  return { origin, protocol, tls, count: 0, phases: recordedPhases(tls).map((phase) => [phase, new PhaseTally()] as const) };
+  return { origin, protocol, tls, count: 0, version: 0, phases: recordedPhases(tls).map((phase) => [phase, new PhaseTally()] as const) };
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { storeDirIn } from '../../native-host/store/data-dir';
 import { openStore, type LmdbStore } from '../../native-host/store/lmdb-store';
 import type { StoredHandshake } from '../../native-host/store/store-types';
@@ -202,6 +203,24 @@ test('the metrics are the store’s, recomputed independently: while another pro
   const healthAfter = JSON.parse((await get(ex.url, '/health')).body) as { handshakes: number; generation: string };
   expect(healthAfter.handshakes).toBe(forgotten.count);
   expect(healthAfter.generation).not.toBe(health.generation);
+});
+
+test('a scraper that accepts gzip (Prometheus does) gets the same exposition compressed', async () => {
+  await fill(Array.from({ length: 300 }, (_, i) => hs(i, `https://o${i % 30}.test`, 5 + i)));
+  const ex = await startExporter();
+  const plain = await get(ex.url, '/metrics');
+  const zipped = await new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http.get(`${ex.url}/metrics`, { headers: { 'accept-encoding': 'deflate, gzip;q=0.8' }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d: Buffer) => chunks.push(d));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+  expect(zipped.headers['content-encoding']).toBe('gzip');
+  expect(zipped.body.length).toBeLessThan(Buffer.byteLength(plain.body) / 4);
+  expect(gunzipSync(zipped.body).toString()).toBe(plain.body);
+  expect(plain.headers['content-encoding']).toBeUndefined();
+  expect((await get(ex.url, '/metrics', { host: `127.0.0.1:${ex.port}` })).headers.vary).toBe('accept-encoding');
 });
 
 test('2,000 concurrent scrapes are all answered 200 with the same exposition', async () => {
