@@ -6,7 +6,7 @@ import { CodedError } from '../../src/errors/coded-error';
 import type { HandshakeSnapshot } from '../store/handshake-snapshot';
 import { hostPolicy, isAllowedHost, isLoopbackAddress, type HostPolicy } from './host-policy';
 import { MetricsSnapshot, type MetricsView } from './metrics-snapshot';
-import { RequestGate, type RequestGateOptions } from './request-gate';
+import { RequestGate, type Release, type RequestGateOptions } from './request-gate';
 
 /** Content type of the Prometheus text exposition format 0.0.4. */
 export const PROM_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -15,12 +15,15 @@ export const PROM_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 const LISTEN_BACKLOG = 4096;
 
 const gzipAsync = promisify(gzip);
-/** Each view compressed once (in libuv's thread pool), for every scrape that accepts gzip, as Prometheus does. */
-const gzipped = new WeakMap<MetricsView, Promise<Buffer>>();
+/**
+ * Each exposition compressed once (in libuv's thread pool), for every scrape that accepts gzip, as
+ * Prometheus does; a refresh that changed nothing keeps the same body, and so its compressed form.
+ */
+const gzipped = new WeakMap<Buffer, Promise<Buffer>>();
 
 function gzipOf(view: MetricsView): Promise<Buffer> {
-  let z = gzipped.get(view);
-  if (!z) gzipped.set(view, (z = gzipAsync(view.body, { level: zlibConstants.Z_BEST_SPEED })));
+  let z = gzipped.get(view.body);
+  if (!z) gzipped.set(view.body, (z = gzipAsync(view.body, { level: zlibConstants.Z_BEST_SPEED })));
   return z;
 }
 
@@ -65,6 +68,7 @@ export interface MetricsServer {
   readonly address: AddressInfo;
   readonly server: Server;
   readonly snapshot: MetricsSnapshot;
+  readonly gate: RequestGate;
   /** Stops listening, ends every connection (requests in flight too) and any refresh; then resolves. */
   close(): Promise<void>;
 }
@@ -119,6 +123,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
     address: a,
     server,
     snapshot,
+    gate,
     close: () =>
       (closing ??= (async () => {
         gate.close();
@@ -154,9 +159,16 @@ async function answer(req: IncomingMessage, res: ServerResponse, ctx: Context): 
   const path = (req.url ?? '/').split('?')[0];
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'only GET\n', { allow: 'GET, HEAD' });
   if (path !== '/metrics' && path !== '/health') return send(res, 404, 'text/plain; charset=utf-8', 'try /metrics or /health\n');
-  const release = await ctx.gate.enter();
-  if (release === 'busy') return send(res, 503, 'text/plain; charset=utf-8', 'busy: too many requests at once; retry\n', { 'retry-after': '1' });
-  res.once('close', release);
+  // Listening before the wait: a client that leaves while queued must not keep its turn for ever.
+  const held: { release?: Release; gone?: boolean } = {};
+  res.once('close', () => {
+    held.gone = true;
+    held.release?.();
+  });
+  const turn = await ctx.gate.enter();
+  if (turn === 'busy') return send(res, 503, 'text/plain; charset=utf-8', 'busy: too many requests at once; retry\n', { 'retry-after': '1' });
+  if (held.gone || req.socket.destroyed) return turn(); // Left while waiting: nothing to answer.
+  held.release = turn;
   let view: MetricsView;
   try {
     view = await ctx.snapshot.current();
