@@ -29,7 +29,7 @@ async function buildNode() {
   if (existsSync('bench/report.ts')) {
     await build({ ...common, entryPoints: ['bench/report.ts'], outfile: 'dist/bench/report.js' });
   }
-  for (const name of ['bench', 'trace', 'demo-link', 'handshake-fidelity', 'overhead', 'real', 'hints', 'loopback-profile']) {
+  for (const name of ['bench', 'trace', 'demo-link', 'handshake-fidelity', 'overhead', 'real', 'hints', 'loopback-profile', 'metrics-scrape']) {
     if (existsSync(`bench/${name}.ts`)) {
       await build({ ...common, entryPoints: [`bench/${name}.ts`], outfile: `dist/bench/${name}.js` });
     }

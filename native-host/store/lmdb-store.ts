@@ -12,7 +12,8 @@ import { forgetEverything, forgetOriginJudge, olderThanJudge } from './store-jud
 import { openLiveGeneration } from './store-open';
 import { checkQuery, valid } from './store-query';
 import type { HandshakeQuery, HandshakeStore, PageSummary, StoredHandshake } from './store-types';
-import { putItems, type PendingItem } from './store-writes';
+import { putItems, readSeq, type PendingItem } from './store-writes';
+import { HandshakeSnapshot } from './handshake-snapshot';
 import { WriteBatcher } from './write-batcher';
 
 const DAY_MS = 86_400_000;
@@ -209,6 +210,38 @@ export class LmdbStore implements HandshakeStore {
     }
     // Accepted but not on disk (writes failing): still this process's records, so still counted.
     for (const item of this.batcher.pendingItems()) if (item.kind === 'h' && keep(item.record)) yield item.record;
+  }
+
+  /**
+   * A consistent read of the live generation for a reader that keeps its own aggregate and reads
+   * only what was added since its last snapshot (see handshake-snapshot.ts). Call `done()` when
+   * finished, before closing the store. @throws StoreError `E_STORE_READ`, `E_STORE_CLOSED`
+   */
+  async snapshot(): Promise<HandshakeSnapshot> {
+    const env = await this.beginRead();
+    try {
+      const txn = env.useReadTransaction();
+      try {
+        return new HandshakeSnapshot({
+          generation: this.generation,
+          env,
+          txn,
+          nextSeq: readSeq(env, { transaction: txn }),
+          retainedSince: this.sinceWithRetention(undefined),
+          decode: (value) => this.decode(checkHandshake, value),
+          release: () => {
+            txn.done();
+            this.endRead();
+          },
+        });
+      } catch (err) {
+        txn.done();
+        throw err;
+      }
+    } catch (err) {
+      this.endRead();
+      throw asStoreError(err, 'E_STORE_READ', `reading ${this.location}`, this.location);
+    }
   }
 
   async *pageSummaries(query: { url?: string; since?: number; until?: number } = {}): AsyncGenerator<PageSummary> {

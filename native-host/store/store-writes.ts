@@ -1,4 +1,5 @@
 import { checkOriginFacts, checkPageOrigins, mergeOriginFacts, type OriginFacts, type PageOrigins } from '../../src/origins/origin-facts';
+import type { GetOptions } from 'lmdb';
 import type { Env } from './lmdb-env';
 import { META_SEQ, factsKey, indexKeysOf, pageOriginsKey, parseJson, prefixRange, recordKey, seqOfKey } from './record-codec';
 import type { PageSummary, StoredHandshake } from './store-types';
@@ -44,10 +45,10 @@ export function putItems(env: Env, items: readonly PendingItem[]): number {
 }
 
 /** The next sequence number; recounted from the keys if the counter is damaged. */
-function readSeq(env: Env): number {
-  const n = Number(env.get(META_SEQ));
+export function readSeq(env: Env, options: GetOptions = {}): number {
+  const n = Number(env.get(META_SEQ, options));
   if (Number.isSafeInteger(n) && n >= 0) return n;
   let max = -1;
-  for (const prefix of ['h!', 'p!']) for (const key of env.getKeys(prefixRange(prefix))) max = Math.max(max, seqOfKey(key));
+  for (const prefix of ['h!', 'p!']) for (const key of env.getKeys({ ...prefixRange(prefix), ...options })) max = Math.max(max, seqOfKey(key));
   return max + 1;
 }

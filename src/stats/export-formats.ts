@@ -1,5 +1,6 @@
 import type { HandshakePhase } from './handshake';
 import { EXACT_THRESHOLDS_MS, orderedPhases, statsToJSON, type HandshakeStats, type HandshakeStatsJSON } from './handshake-stats';
+import type { TallySeries } from './handshake-tally';
 
 /**
  * The export formats of `getlist export` and the options page:
@@ -54,20 +55,37 @@ export const PROM_METRIC = 'getlist_handshake_duration_seconds';
 export const PROM_LE: readonly string[] = [...EXACT_THRESHOLDS_MS.map((ms) => String(ms / 1000)), '+Inf'];
 
 export function exportPrometheus(stats: HandshakeStats): string {
-  const lines = [
-    `# HELP ${PROM_METRIC} Connection handshake time measured at the socket by getlist, per phase (dns, tcp, tls, total).`,
-    `# TYPE ${PROM_METRIC} histogram`,
-  ];
-  for (const s of stats.series()) {
-    for (const [phase, p] of orderedPhases(s)) {
-      const labels = promLabels({ phase, origin: s.origin, protocol: s.protocol, tls: s.tls });
-      p.atOrBelow.forEach((c, i) => lines.push(`${PROM_METRIC}_bucket{${labels},le="${PROM_LE[i] as string}"} ${c}`));
-      lines.push(`${PROM_METRIC}_bucket{${labels},le="+Inf"} ${p.histogram.count}`);
-      lines.push(`${PROM_METRIC}_sum{${labels}} ${promNumber(p.histogram.sum / 1000)}`);
-      lines.push(`${PROM_METRIC}_count{${labels}} ${p.histogram.count}`);
-    }
+  return prometheusText(
+    stats.series().map((s) => ({
+      ...s,
+      phases: [...orderedPhases(s)].map(([phase, p]) => [phase, { count: p.histogram.count, sumMs: p.histogram.sum, atOrBelow: p.atOrBelow }] as const),
+    })),
+  );
+}
+
+/** The exposition of these series (from a HandshakeStats, or a HandshakeTally that a moving window keeps). */
+export function prometheusText(series: Iterable<TallySeries>): string {
+  let text = PROM_HEADER;
+  for (const s of series) text += prometheusSeriesText(s);
+  return text;
+}
+
+/** The `# HELP` and `# TYPE` lines that open the exposition. */
+export const PROM_HEADER =
+  `# HELP ${PROM_METRIC} Connection handshake time measured at the socket by getlist, per phase (dns, tcp, tls, total).\n` +
+  `# TYPE ${PROM_METRIC} histogram\n`;
+
+/** The sample lines of one series, each ending in a line feed. */
+export function prometheusSeriesText(s: TallySeries): string {
+  const lines: string[] = [];
+  for (const [phase, p] of s.phases) {
+    const labels = promLabels({ phase, origin: s.origin, protocol: s.protocol, tls: s.tls });
+    p.atOrBelow.forEach((c, i) => lines.push(`${PROM_METRIC}_bucket{${labels},le="${PROM_LE[i] as string}"} ${c}`));
+    lines.push(`${PROM_METRIC}_bucket{${labels},le="+Inf"} ${p.count}`);
+    lines.push(`${PROM_METRIC}_sum{${labels}} ${promNumber(p.sumMs / 1000)}`);
+    lines.push(`${PROM_METRIC}_count{${labels}} ${p.count}`);
   }
-  return `${lines.join('\n')}\n`;
+  return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
 function promLabels(labels: { phase: HandshakePhase; origin: string; protocol: string; tls: string }): string {

@@ -30,6 +30,13 @@ export const ALL_KEY = '*';
  */
 export const EXACT_THRESHOLDS_MS: readonly number[] = [1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000];
 
+/** Adds `delta` to every `atOrBelow[i]` whose threshold `EXACT_THRESHOLDS_MS[i]` is ≥ `ms`. */
+export function countAtOrBelow(atOrBelow: number[], ms: number, delta: number): void {
+  for (let i = EXACT_THRESHOLDS_MS.length - 1; i >= 0 && ms <= (EXACT_THRESHOLDS_MS[i] as number); i--) {
+    atOrBelow[i] = (atOrBelow[i] as number) + delta;
+  }
+}
+
 /** The phases the `tls` group reports: the TLS handshake itself and the total it adds to. */
 const TLS_GROUP_PHASES: readonly HandshakePhase[] = ['tls', 'total'];
 
@@ -41,9 +48,7 @@ export class PhaseStats {
 
   record(ms: number): void {
     this.histogram.record(ms);
-    for (let i = EXACT_THRESHOLDS_MS.length - 1; i >= 0 && ms <= (EXACT_THRESHOLDS_MS[i] as number); i--) {
-      this.atOrBelow[i] = (this.atOrBelow[i] as number) + 1;
-    }
+    countAtOrBelow(this.atOrBelow, ms, 1);
   }
 
   merge(other: PhaseStats): this {
@@ -60,17 +65,27 @@ export interface PhaseSet {
   phases: Map<HandshakePhase, PhaseStats>;
 }
 
-/** The finest partition: one per (origin, protocol, TLS kind). */
-export interface Series extends PhaseSet {
+/** What names a series. */
+export interface SeriesKey {
   origin: string;
   protocol: HandshakeProtocol;
   tls: TlsKind;
 }
 
+/** The finest partition: one per (origin, protocol, TLS kind). */
+export interface Series extends PhaseSet, SeriesKey {}
+
 export interface StatsGroup extends PhaseSet {
   group: StatsGroupKind;
   /** {@link ALL_KEY}, an origin, a protocol (`h2`, `http/1.1`) or a TLS kind (`full`, `resumed`). */
   key: string;
+}
+
+const PLAIN_PHASES: readonly HandshakePhase[] = HANDSHAKE_PHASES.filter((p) => p !== 'tls');
+
+/** The phases a record of this TLS kind is counted in: all but `tls` on plain http:. */
+export function recordedPhases(tls: TlsKind): readonly HandshakePhase[] {
+  return tls === 'none' ? PLAIN_PHASES : HANDSHAKE_PHASES;
 }
 
 export function tlsKindOf(r: HandshakeRecord): TlsKind {
@@ -91,10 +106,7 @@ export class HandshakeStats {
     const s = this.seriesFor(r.origin, r.protocol, tlsKindOf(r));
     s.count++;
     this.total++;
-    for (const phase of HANDSHAKE_PHASES) {
-      if (phase === 'tls' && s.tls === 'none') continue;
-      phaseOf(s, phase).record(phaseMs(r, phase));
-    }
+    for (const phase of recordedPhases(s.tls)) phaseOf(s, phase).record(phaseMs(r, phase));
     return this;
   }
 
@@ -112,7 +124,7 @@ export class HandshakeStats {
 
   /** Every series, sorted by origin, protocol, TLS kind. */
   series(): Series[] {
-    return [...this.bySeries.values()].sort((a, b) => compare(a.origin, b.origin) || compare(a.protocol, b.protocol) || compare(a.tls, b.tls));
+    return [...this.bySeries.values()].sort(compareSeries);
   }
 
   /**
@@ -224,6 +236,11 @@ function mergeInto(target: PhaseSet, source: PhaseSet, phases: readonly Handshak
     const p = source.phases.get(phase);
     if (p) phaseOf(target, phase).merge(p);
   }
+}
+
+/** The order of {@link HandshakeStats.series}: by origin, protocol, TLS kind (UTF-16 code units). */
+export function compareSeries(a: SeriesKey, b: SeriesKey): number {
+  return compare(a.origin, b.origin) || compare(a.protocol, b.protocol) || compare(a.tls, b.tls);
 }
 
 function compare(a: string, b: string): number {

@@ -37,6 +37,11 @@ export const MAX_RECORDABLE_MS = Number.MAX_SAFE_INTEGER / 1000;
 /** Units per millisecond (1 unit = 1 µs); the inverse of {@link HISTOGRAM_UNIT_MS}. */
 export const UNITS_PER_MS = 1000;
 
+/** `ms` as whole units (rounded to the nearest), as a histogram's sum adds it: integer, so sums stay exact. */
+export function sumUnitsOf(ms: number): number {
+  return Math.round(ms * UNITS_PER_MS);
+}
+
 const MIN_SUB_BITS = 1;
 const MAX_SUB_BITS = 16;
 const TWO_POW_32 = 2 ** 32;

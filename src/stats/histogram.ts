@@ -26,6 +26,7 @@ import {
   describeScheme,
   indexOfUnits,
   resolveScheme,
+  sumUnitsOf,
   unitsOf,
   upperMsOf,
 } from './histogram-scheme';
@@ -136,7 +137,7 @@ export class Histogram {
     }
     this.counts.set(index, (this.counts.get(index) ?? 0) + count);
     this.total += count;
-    this.sumUnits += Math.round(ms * UNITS_PER_MS) * count;
+    this.sumUnits += sumUnitsOf(ms) * count;
     if (ms < this.minSeen) this.minSeen = ms;
     if (ms > this.maxSeen) this.maxSeen = ms;
   }

@@ -10,7 +10,8 @@ import type { StoredHandshake } from '../../native-host/store/store-types';
 /*
  * `getlist metrics` scraped by a real Prometheus (Debian's `prometheus`, on loopback, in a temp
  * dir): what Prometheus' query API reports must agree with what was stored, also after more is
- * written while both run. GETLIST_PROMETHEUS=0 skips it (CI installs prometheus).
+ * written while both run; and a team's view, a second Prometheus federating the first one's
+ * getlist series. GETLIST_PROMETHEUS=0 skips it (CI installs prometheus).
  */
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'getlist.js');
@@ -106,11 +107,7 @@ maybe('Prometheus scrapes getlist metrics live: counts, buckets and per-origin q
     const exposition = await (await fetch(`${metricsUrl}/metrics`)).text();
     expect(exposition).toContain(`getlist_handshake_duration_seconds_count{phase="total",origin="${a}",protocol="h2",tls="full"} 5\n`);
 
-    const promPort = await freePort();
-    const config = path.join(tmp, 'prometheus.yml');
-    writeFileSync(config, `global:\n  scrape_interval: 1s\n  scrape_timeout: 900ms\nscrape_configs:\n  - job_name: getlist\n    static_configs:\n      - targets: ['${new URL(metricsUrl).host}']\n`);
-    await start(PROMETHEUS, [`--config.file=${config}`, `--storage.tsdb.path=${path.join(tmp, 'tsdb')}`, `--web.listen-address=127.0.0.1:${promPort}`, '--log.level=info'], /Server is ready to receive web requests/);
-    const promUrl = `http://127.0.0.1:${promPort}`;
+    const promUrl = await startPrometheus('prometheus', `  - job_name: getlist\n    static_configs:\n      - targets: ['${new URL(metricsUrl).host}']\n`);
 
     const counts = await until(promUrl, 'getlist_handshake_duration_seconds_count{phase="total"}', (r) => r.length === 2);
     expect(byOrigin(counts)).toEqual({ [a]: 5, [b]: 3 });
@@ -129,6 +126,52 @@ maybe('Prometheus scrapes getlist metrics live: counts, buckets and per-origin q
     await writer.flush();
     const later = await until(promUrl, `getlist_handshake_duration_seconds_count{phase="total",origin="${a}"}`, (r) => Number(r[0]?.value[1]) === 9);
     expect(byOrigin(later)).toEqual({ [a]: 9 });
+  } finally {
+    await writer.close();
+  }
+});
+
+/** Starts a Prometheus on a free loopback port with this scrape config; resolves with its URL. */
+async function startPrometheus(name: string, scrapeConfigs: string): Promise<string> {
+  const port = await freePort();
+  const config = path.join(tmp, `${name}.yml`);
+  writeFileSync(config, `global:\n  scrape_interval: 1s\n  scrape_timeout: 900ms\nscrape_configs:\n${scrapeConfigs}`);
+  await start(PROMETHEUS, [`--config.file=${config}`, `--storage.tsdb.path=${path.join(tmp, `${name}-tsdb`)}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=info'], /Server is ready to receive web requests/);
+  return `http://127.0.0.1:${port}`;
+}
+
+maybe('a second Prometheus federating the first (a team view) gets the getlist series, with the store’s counts', async () => {
+  const dataDir = path.join(tmp, 'data');
+  const a = 'https://a.test';
+  const b = 'http://b.test:8080';
+  const writer = await openStore({ dir: storeDirIn(dataDir) });
+  try {
+    await writer.addHandshakes([...Array.from({ length: 6 }, (_, i) => hs(i, a, 30)), ...Array.from({ length: 2 }, (_, i) => hs(10 + i, b, 300))]);
+    await writer.flush();
+    const [, metricsUrl] = (await start(process.execPath, [BIN, 'metrics', '--listen', '127.0.0.1:0', '--data-dir', dataDir], /serving (http:\/\/127\.0\.0\.1:\d+)\/metrics/)) as unknown as [string, string];
+    const machine = await startPrometheus('machine', `  - job_name: getlist\n    static_configs:\n      - targets: ['${new URL(metricsUrl).host}']\n`);
+    const team = await startPrometheus(
+      'team',
+      "  - job_name: federate\n    honor_labels: true\n    metrics_path: /federate\n    params:\n      'match[]': ['{__name__=~\"getlist_.*\"}']\n" +
+        `    static_configs:\n      - targets: ['${new URL(machine).host}']\n`,
+    );
+
+    const q = 'sum by (origin) (getlist_handshake_duration_seconds_count{phase="total"})';
+    const counts = await until(team, q, (r) => r.length === 2);
+    expect(byOrigin(counts)).toEqual({ [a]: 6, [b]: 2 });
+    // honor_labels: the series keep the machine's job, not the federating one.
+    const jobs = await query(team, 'count by (job) (getlist_handshake_duration_seconds_bucket)');
+    expect(jobs.map((s) => s.metric.job)).toEqual(['getlist']);
+    const inf = await query(team, 'sum(getlist_handshake_duration_seconds_bucket{phase="total",le="+Inf"})');
+    expect(Number(inf[0]?.value[1])).toBe(8);
+    const sum = await query(team, `sum(getlist_handshake_duration_seconds_sum{phase="total",origin="${a}"})`);
+    expect(Number(sum[0]?.value[1])).toBeCloseTo(6 * 0.03, 9);
+
+    // Written later, it reaches the team view through both scrapes.
+    await writer.addHandshakes(Array.from({ length: 3 }, (_, i) => hs(20 + i, b, 300)));
+    await writer.flush();
+    const later = await until(team, q, (r) => byOrigin(r)[b] === 5);
+    expect(byOrigin(later)).toEqual({ [a]: 6, [b]: 5 });
   } finally {
     await writer.close();
   }
