@@ -66,6 +66,9 @@ export async function runHost(options: HostOptions): Promise<number> {
     onStop();
   };
   const writer = new FrameWriter(options.stdout, { onError: (err) => stop(0, `stdout failed (${(err as NodeJS.ErrnoException).code ?? err.message}): the browser has gone`) });
+  // A broken stderr ends the host too, quietly (the log notes it once and writes there no more):
+  // its reader is the browser's side of the process, and a host that outlives it must not linger.
+  options.stderr.once('error', (err: NodeJS.ErrnoException) => stop(0, `stderr failed (${err.code ?? err.message}): its reader is gone`));
   const shutdown = new AbortController();
   const ctx = createContext(options, log, writer, shutdown.signal);
   const inflight = new Set<Promise<void>>();
