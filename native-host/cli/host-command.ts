@@ -8,6 +8,7 @@ import { dataDirPath, ensurePrivateDir, privacyWarning, storeDirIn } from '../st
 import { openStore } from '../store/lmdb-store';
 import type { HandshakeStore } from '../store/store-types';
 import type { CommandHelp } from './command-help';
+import { CRASH_EXIT_CODE, installCrashGuard } from './crash-guard';
 import type { CliIo } from './io';
 
 export const HOST_HELP: CommandHelp = {
@@ -17,12 +18,13 @@ export const HOST_HELP: CommandHelp = {
     'The native messaging host. The browser starts it through the launcher `getlist install` writes and speaks ' +
     'length-prefixed JSON frames with it on stdin/stdout (docs/protocol.md); you do not run it by hand. Arguments ' +
     'are logged and ignored (Chrome passes the caller\'s origin, Firefox the manifest path and extension id). Logs go ' +
-    'to stderr and <data dir>/host.log. It exits 0 when stdin ends or on SIGTERM.',
+    'to stderr and <data dir>/host.log, capped at 1 MiB (older lines move to host.log.1). It exits 0 ' +
+    'within 1 s when stdin ends, when stdout breaks, or on SIGTERM.',
   flags: {},
 };
 
 /** After the host has finished, the process gets this long to exit on its own before it is ended. */
-const EXIT_GRACE_MS = 200;
+const EXIT_GRACE_MS = 100;
 
 export interface HostCommandDeps {
   hostVersion: string;
@@ -38,8 +40,9 @@ export interface HostCommandDeps {
  * `getlist host`: the native messaging host. The browser starts it with its own arguments
  * (Chrome: the caller's origin and, on Windows, `--parent-window=…`; Firefox: the manifest path
  * and the extension id), which are logged and otherwise ignored. Stdout carries frames only;
- * logs go to stderr and `<data dir>/host.log`. Without a usable data dir or store the host still
- * serves, and `stats`, `export` and `forget` answer `E_NO_STORE`.
+ * logs go to stderr (until a write to it fails) and to the capped `<data dir>/host.log`. Without a
+ * usable data dir or store the host still serves, and `stats`, `export` and `forget` answer
+ * `E_NO_STORE`. A crash is handled by the crash guard (crash-guard.ts).
  */
 export async function hostCommand(argv: readonly string[], _io: CliIo, deps: HostCommandDeps): Promise<number> {
   const stdio = deps.stdio ?? { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
@@ -62,22 +65,15 @@ export async function hostCommand(argv: readonly string[], _io: CliIo, deps: Hos
     log.info(`received ${signal}`);
     stop.abort();
   };
-  let crashed = false;
-  const onCrash = (err: unknown) => {
-    // Bad input never gets here (handlers catch); this is a bug. Stop cleanly rather than die mid-frame.
-    log.error('uncaught exception; stopping', err);
-    crashed = true;
-    stop.abort();
-  };
+  const crash = installCrashGuard({ log, stop: () => stop.abort(), ...(deps.stdio ? { exit: null } : {}) });
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
-  process.on('uncaughtException', onCrash);
   try {
     // A SIGTERM while the store opens is honoured too: runHost then starts stopped.
     const store = dataDir ? await tryOpenStore(storeDirIn(dataDir), log, deps.openStore ?? openLmdbStore) : undefined;
     const cliCommand = deps.cliCommand ?? thisCliCommand();
-    const code = await runHost({ ...stdio, hostVersion: deps.hostVersion, ...(cliCommand ? { cliCommand } : {}), ...(store ? { store } : {}), ...(logFile ? { logFile } : {}), signal: stop.signal });
-    const exitCode = crashed ? 70 : code;
+    const code = await runHost({ ...stdio, hostVersion: deps.hostVersion, ...(cliCommand ? { cliCommand } : {}), ...(store ? { store } : {}), log, signal: stop.signal });
+    const exitCode = crash.crashed ? CRASH_EXIT_CODE : code;
     if (!deps.stdio) {
       // Everything is closed; if some handle still holds the event loop, end the process anyway.
       setTimeout(() => process.exit(exitCode), EXIT_GRACE_MS).unref();
@@ -86,7 +82,7 @@ export async function hostCommand(argv: readonly string[], _io: CliIo, deps: Hos
   } finally {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
-    process.off('uncaughtException', onCrash);
+    crash.hostStopped();
   }
 }
 

@@ -23,8 +23,8 @@ export interface HostOptions {
   cliCommand?: string;
   /** Where `stats`, `export` and `forget` read, and measure and replay write. The host closes it on exit. */
   store?: HandshakeStore;
-  /** Log lines are appended here too. */
-  logFile?: string;
+  /** Where log lines go (the CLI's writes `<data dir>/host.log` too). @default lines on `stderr` only */
+  log?: HostLog;
   /** Monotonic ms clock for request and handshake timings. @default performance.now */
   now?: () => number;
   /** Aborting it shuts the host down as the end of stdin does (the CLI aborts it on SIGTERM). */
@@ -40,11 +40,13 @@ export interface HostOptions {
 /**
  * Budgets of the shutdown, which must end within 1 s of stdin closing or SIGTERM: running
  * schedules are aborted and get this long to unwind, then warm sockets are closed and stdout
- * flushed, then the store is flushed and closed.
+ * flushed, then the store is flushed and closed; the whole is cut short at `SHUTDOWN_MS` whatever
+ * still waits, leaving the CLI time to end the process.
  */
-const SETTLE_MS = 250;
-const FLUSH_MS = 150;
+const SETTLE_MS = 200;
+const FLUSH_MS = 100;
 const STORE_CLOSE_MS = 400;
+const SHUTDOWN_MS = 750;
 
 /**
  * The native messaging host: reads frames from stdin, answers each request, and exits when stdin
@@ -54,7 +56,7 @@ const STORE_CLOSE_MS = 400;
  * @returns the exit code: 0 after a clean end of input or `signal`, 1 after a broken stream.
  */
 export async function runHost(options: HostOptions): Promise<number> {
-  const log = createHostLog({ stderr: options.stderr, ...(options.logFile ? { logFile: options.logFile } : {}) });
+  const log = options.log ?? createHostLog({ stderr: options.stderr });
   let stopReason: { code: number; why: string } | undefined;
   let onStop: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (onStop = resolve));
@@ -64,6 +66,9 @@ export async function runHost(options: HostOptions): Promise<number> {
     onStop();
   };
   const writer = new FrameWriter(options.stdout, { onError: (err) => stop(0, `stdout failed (${(err as NodeJS.ErrnoException).code ?? err.message}): the browser has gone`) });
+  // A broken stderr ends the host too, quietly (the log notes it once and writes there no more):
+  // its reader is the browser's side of the process, and a host that outlives it must not linger.
+  options.stderr.once('error', (err: NodeJS.ErrnoException) => stop(0, `stderr failed (${err.code ?? err.message}): its reader is gone`));
   const shutdown = new AbortController();
   const ctx = createContext(options, log, writer, shutdown.signal);
   const inflight = new Set<Promise<void>>();
@@ -90,7 +95,7 @@ export async function runHost(options: HostOptions): Promise<number> {
   log.info(`stopping: ${why}`);
   detach();
   shutdown.abort();
-  await closeDown(ctx, inflight, writer, options.store);
+  if (await within(closeDown(ctx, inflight, writer, options.store), SHUTDOWN_MS)) log.warn(`the shutdown was cut short after ${SHUTDOWN_MS} ms`);
   log.info(`exit ${code}`);
   return code;
 }
@@ -135,16 +140,20 @@ function attachInput(
     else on.stop(0, 'stdin closed: the browser closed the port');
   };
   const onError = (err: Error) => on.stop(0, `stdin failed: ${err.message}`);
+  // A stream destroyed without an end (a reset pipe) only closes.
+  const onClose = () => on.stop(0, 'stdin closed without an end: the browser has gone');
   const onAbort = () => on.stop(0, 'asked to stop (a signal)');
   const { stdin, signal } = options;
   stdin.on('data', onData);
   stdin.once('end', onEnd);
   stdin.on('error', onError);
+  stdin.once('close', onClose);
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) onAbort();
   return () => {
     stdin.off('data', onData);
     stdin.off('end', onEnd);
+    stdin.off('close', onClose);
     signal?.removeEventListener('abort', onAbort);
     stdin.destroy();
   };

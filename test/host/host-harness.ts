@@ -1,7 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { endianness, tmpdir } from 'node:os';
 import path from 'node:path';
+import { storeDirIn } from '../../native-host/store/data-dir';
+import { openStore } from '../../native-host/store/lmdb-store';
 import type { HostMessage } from '../../src/protocol';
 import { FrameReader } from './frame-reader';
 import { startTestOrigin, type TestOrigin } from './test-origin';
@@ -102,15 +104,47 @@ export class SpawnedHost {
   async endInput(): Promise<Exit & { ms: number }> {
     const t0 = performance.now();
     this.child.stdin.end();
-    const exit = await this.exited;
-    return { ...exit, ms: (this.exitedAt as number) - t0 };
+    return this.exitSince(t0);
   }
 
   async terminate(): Promise<Exit & { ms: number }> {
     const t0 = performance.now();
     this.child.kill('SIGTERM');
+    return this.exitSince(t0);
+  }
+
+  /** The exit, with the ms from `t0` (a `performance.now()`) to it. */
+  async exitSince(t0: number): Promise<Exit & { ms: number }> {
     const exit = await this.exited;
     return { ...exit, ms: (this.exitedAt as number) - t0 };
+  }
+
+  /** Closes this side's end of the host's stdout, as a browser that has gone does: the host's next frame meets EPIPE. */
+  closeStdoutReader(): void {
+    this.child.stdout.destroy();
+  }
+
+  /** Closes this side's end of the host's stderr: the host's next log line meets EPIPE. */
+  closeStderrReader(): void {
+    this.child.stderr.destroy();
+  }
+
+  /** The page URL of every handshake in the host's store, read by a fresh reader (after the host has gone). */
+  async storedPages(): Promise<string[]> {
+    const store = await openStore({ dir: storeDirIn(this.dataDir), readOnly: true });
+    try {
+      const pages: string[] = [];
+      for await (const h of store.handshakes()) if (h.pageUrl) pages.push(h.pageUrl);
+      return pages;
+    } finally {
+      await store.close();
+    }
+  }
+
+  /** `host.log.1` and `host.log` that exist: their text, older first, and each one's size. */
+  logFiles(): { text: string; sizes: number[] } {
+    const files = ['host.log.1', 'host.log'].map((f) => path.join(this.dataDir, f)).filter((f) => existsSync(f));
+    return { text: files.map((f) => readFileSync(f, 'utf8')).join(''), sizes: files.map((f) => statSync(f).size) };
   }
 
   /** Kills the process if it still runs, waits for stdout to end, and removes the data dir. */
