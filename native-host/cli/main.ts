@@ -2,6 +2,7 @@ import { formatCommandHelp, formatOverview, type CommandHelp } from './command-h
 import { DEMO_HELP, demoCommand } from './demo-command';
 import { DOCTOR_HELP, doctorCommand } from './doctor-command';
 import { INSTALL_HELP, installCommand } from './install-command';
+import { endQuietlyOnBrokenPipe } from './broken-pipe';
 import { processIo, type CliIo } from './io';
 import { EXPORT_HELP, exportCommand } from './export-command';
 import { FORGET_HELP, forgetCommand } from './forget-command';
@@ -47,6 +48,7 @@ function help(command?: string): string {
  */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [command, ...rest] = argv;
+  if (io === processIo && command !== 'host') endQuietlyOnBrokenPipe();
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     const topic = rest[0];
     if (topic !== undefined && !COMMANDS[topic]) {
