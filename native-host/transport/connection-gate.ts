@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { isBadPort } from '../../src/targets/bad-ports';
@@ -35,24 +34,39 @@ export function refuseTarget(gate: ConnectionGate, origin: string, host: string,
   return isIP(literal) !== 0 ? gate.addressCheck?.(literal) : undefined;
 }
 
-const checks = new AsyncLocalStorage<AddressCheck | undefined>();
+/** The check of the connect call under way; `null` outside one. */
+let current: { check: AddressCheck | undefined } | null = null;
 
 /**
  * Runs `connect` (which must start a `net`/`tls` connection that resolves its name with
- * `gatedLookup`) so that the lookup applies `check`. Node calls the lookup within the connect
- * call, so the check travels with it even when one connector serves several policies at once.
+ * `gatedLookup`) so that the lookup applies `check`. Node calls the lookup synchronously within
+ * the connect call, so a variable set around the call carries the check (an AsyncLocalStorage
+ * would too, but on Node 20 it puts a hook on every promise of the process).
  */
 export function connectWithCheck<T>(check: AddressCheck | undefined, connect: () => T): T {
-  return checks.run(check, connect);
+  const outer = current;
+  current = { check };
+  try {
+    return connect();
+  } finally {
+    current = outer;
+  }
 }
 
 /**
  * `dns.lookup` with the current address check applied to its answer: refused addresses are
  * dropped before Node tries any (with `autoSelectFamily`, Node asks for all of them); when none is
- * left, the connection fails with the first refusal and no SYN is sent.
+ * left, the connection fails with the first refusal and no SYN is sent. Outside a gated connect
+ * call it refuses everything.
  */
 export const gatedLookup: LookupFunction = (hostname, options, callback) => {
-  const check = checks.getStore();
+  if (current === null) {
+    // Called outside `connectWithCheck`: fail closed rather than connect unchecked.
+    const err = new TransportError('E_PRIVATE_NETWORK', `${hostname} was looked up outside the connection gate; not connecting`) as unknown as NodeJS.ErrnoException;
+    process.nextTick(() => (callback as (e: NodeJS.ErrnoException) => void)(err));
+    return;
+  }
+  const check = current.check;
   dnsLookup(hostname, options, (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
     if (err || !check) {
       (callback as (e: NodeJS.ErrnoException | null, a: string | LookupAddress[], f?: number) => void)(err, address, family);

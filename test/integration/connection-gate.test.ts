@@ -1,3 +1,4 @@
+import { gatedLookup } from '../../native-host/transport/connection-gate';
 import { parseConnectTo, parseResolve } from '../../native-host/transport/host-mapping';
 import { privateNetworkCheck } from '../../native-host/transport/private-network';
 import { TimingConnector } from '../../native-host/transport/timing-connector';
@@ -83,4 +84,9 @@ test('DNS rebinding: an address allowed at the lookup but refused once connected
   await new Promise((r) => setTimeout(r, 50));
   expect(local.accepts()).toBe(1);
   expect(local.bytes()).toBe(0); // no ClientHello
+});
+
+test('the gate lookup fails closed when called outside a gated connect', async () => {
+  const err = await new Promise<unknown>((resolve) => gatedLookup('localhost', { all: true }, (e) => resolve(e)));
+  expect(err).toMatchObject({ code: 'E_PRIVATE_NETWORK' });
 });
