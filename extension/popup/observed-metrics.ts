@@ -59,7 +59,10 @@ export function observedMetrics(page: PageRecord): HTMLElement[] {
       'connections-min': reported ? c.connectionsMin : undefined,
       requests: reported ? c.requests : undefined,
       opened: reported ? c.opened : undefined,
-      // `lower`: the figure is HTTP/1.x requests in flight at once somewhere, so at least that many.
+      // The lower bound on connections used (each origin's requests in flight at once, capped); absent when not exposed.
+      'used-at-least': reported ? c.usedAtLeast : undefined,
+      unsent: reported ? c.unsent : undefined,
+      // `lower`: the figure is HTTP/1.x requests in flight at once somewhere, so at least that many; `not-exposed`: no figure.
       bound: reported && c.requests > 0 ? connectionsBound(c) : undefined,
     }),
   ];

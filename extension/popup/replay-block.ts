@@ -41,8 +41,10 @@ export function replayTable(page: PageRecord): HTMLElement {
       h('td', {}, 'browser (observed)'),
       num(browserLastByteMs(page)),
       seen.meanTtfbMs === undefined && seen.notExposed > 0 ? h('td', { class: 'num' }, 'not exposed') : num(seen.meanTtfbMs),
-      num(seen.connections),
-      num(seen.requestsPerConnection, 1),
+      seen.connectionsBound === 'not-exposed'
+        ? h('td', { class: 'num', title: 'No request exposed when it went on a connection (Resource Timing requestStart)' }, 'not exposed')
+        : h('td', { class: 'num', 'data-connections': seen.connections, 'data-bound': seen.connectionsBound, title: seen.connectionsBound === 'lower' ? 'At least: HTTP/1.x requests in flight at once (requestStart…responseEnd), at most 6 per origin' : undefined }, seen.connections === undefined ? '—' : `${seen.connectionsBound === 'lower' ? '≥ ' : ''}${seen.connections}`),
+      seen.connectionsBound === 'lower' ? h('td', { class: 'num', title: 'At most: requests over the fewest connections' }, seen.requestsPerConnection === undefined ? '—' : `≤ ${seen.requestsPerConnection.toFixed(1)}`) : num(seen.requestsPerConnection, 1),
     ),
     h(
       'tr',

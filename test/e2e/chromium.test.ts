@@ -11,7 +11,7 @@ import { launchChromium, type LaunchedChromium } from './harness/launch-chromium
 import { openPopupForTab, waitForText } from './harness/popup';
 import { checkPopup } from './harness/popup-checks';
 import { checkUnrequested } from './harness/unrequested-checks';
-import { documentShown, expectAgreement, expectCompleteDocuments, expectDiscoveryOrder, expectRedirectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
+import { documentShown, expectAgreement, expectCompleteDocuments, expectQueuedAgreement, expectDiscoveryOrder, expectRedirectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
 import { registerHost } from './harness/register-host';
 import { saveScreenshot, saveThemeScreenshots } from './harness/screenshot';
 import { loadTestPage, measuredOrigins, missingRequests, unmatchedHandshakes, type LoadedPage } from './harness/site-load';
@@ -29,6 +29,7 @@ describeE2e('e2e: Chromium', () => {
   // Sites of their own for the connection checks, so every connection the servers log is this load's.
   let connSites: { h1: Site; h2: Site } | undefined;
   let spkiHash = '';
+  let queuedTls: { certPath: string; keyPath: string } | undefined;
 
   beforeAll(async () => {
     requireBrowser('chromium');
@@ -36,6 +37,7 @@ describeE2e('e2e: Chromium', () => {
     site = await startSite();
     const tls = h2Certificate(dirs);
     spkiHash = tls.spkiHash;
+    queuedTls = tls;
     connSites = { h1: await startSite(), h2: await startSite({ h2: tls }) };
   });
   afterAll(async () => {
@@ -126,6 +128,21 @@ describeE2e('e2e: Chromium', () => {
       // Chromium's signals agree: one figure, the server's.
       expect(popup.connectionsMin).toBe(popup.connections);
     }, 40_000);
+
+      // Detailed capture, a page whose requests queue for the browser's connections (a site of its own: every connection new).
+      test.each(['http/1.1', 'h2'] as const)('queued.html over %s: the lower bound on connections used never exceeds the servers\' count', async (protocol) => {
+        if (!chromium || !queuedTls) throw new Error('the browser did not start');
+        const site = await startSite(protocol === 'h2' ? { h2: queuedTls } : {});
+        try {
+          const { server, popup, record } = await observeConnections(chromium.browser, query, chromium.extensionOrigin, site, `chromium-queued-${protocol.replace('/', '')}`, 'queued.html');
+          expect(record.capture).toBe('detailed');
+          expect(record.navigation?.nextHopProtocol).toBe(protocol);
+          expect(server.requests).toBe(19);
+          expectQueuedAgreement(server, popup, record, false);
+        } finally {
+          await site.close();
+        }
+      }, 40_000);
 
     test('late-css: discovered ≤ started ≤ ended for every resource, parser-, CSS- and script-found', async () => {
       await expectDiscoveryOrder(query, site, loaded.get('late-css.html'));

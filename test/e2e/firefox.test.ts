@@ -11,7 +11,7 @@ import { launchFirefox, type LaunchedFirefox } from './harness/launch-firefox';
 import { countOf, openPopupForTab } from './harness/popup';
 import { checkUnrequested } from './harness/unrequested-checks';
 import { checkPopup } from './harness/popup-checks';
-import { documentShown, expectAgreement, expectCompleteDocuments, expectDiscoveryOrder, expectRedirectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
+import { documentShown, expectAgreement, expectCompleteDocuments, expectQueuedAgreement, expectDiscoveryOrder, expectRedirectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
 import { registerHost } from './harness/register-host';
 import { saveScreenshot, saveThemeScreenshots } from './harness/screenshot';
 import { loadTestPage, measuredOrigins, missingRequests, unmatchedHandshakes, type LoadedPage } from './harness/site-load';
@@ -29,12 +29,14 @@ describeE2e('e2e: Firefox ESR', () => {
   const loaded = new Map<string, LoadedPage & { tabId: number }>();
   // Sites of their own for the connection checks, so every connection the servers log is this load's.
   let connSites: { h1: Site; h2: Site } | undefined;
+  let queuedTls: { certPath: string; keyPath: string } | undefined;
 
   beforeAll(async () => {
     requireBrowser('firefox');
     const extension = copyExtensionBuild(dirs);
     site = await startSite();
-    connSites = { h1: await startSite(), h2: await startSite({ h2: h2Certificate(dirs) }) };
+    queuedTls = h2Certificate(dirs);
+    connSites = { h1: await startSite(), h2: await startSite({ h2: queuedTls }) };
     const home = dirs.make('firefox-home');
     const dataDir = dirs.make('firefox-data');
     await registerHost({ browser: 'firefox', home, dataDir });
@@ -99,6 +101,21 @@ describeE2e('e2e: Firefox ESR', () => {
     expect(record.navigation?.nextHopProtocol).toBe(protocol);
     expect(server.connections).toBeGreaterThanOrEqual(1);
     expectAgreement(server, popup);
+  }, 40_000);
+
+  // Detailed capture, a page whose requests queue for the browser's connections (a site of its own: every connection new).
+  test.each(['http/1.1', 'h2'] as const)('queued.html over %s: the lower bound on connections used never exceeds the servers\' count', async (protocol) => {
+    if (!firefox || !queuedTls) throw new Error('the browser did not start');
+    const site = await startSite(protocol === 'h2' ? { h2: queuedTls } : {});
+    try {
+      const { server, popup, record } = await observeConnections(firefox.browser, query, firefox.extensionOrigin, site, `firefox-queued-${protocol.replace('/', '')}`, 'queued.html');
+      expect(record.capture).toBe('detailed');
+      expect(record.navigation?.nextHopProtocol).toBe(protocol);
+      expect(server.requests).toBe(19);
+      expectQueuedAgreement(server, popup, record, true);
+    } finally {
+      await site.close();
+    }
   }, 40_000);
 
   test('late-css: discovered ≤ started ≤ ended for every resource, parser-, CSS- and script-found', async () => {

@@ -10,7 +10,7 @@ import { copyExtensionBuild } from './harness/extension-build';
 import { findTabId, openExtensionPage, waitForPage } from './harness/extension-pages';
 import { launchChromium } from './harness/launch-chromium';
 import { launchFirefox } from './harness/launch-firefox';
-import { documentShown, expectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
+import { documentShown, expectAgreement, expectQueuedAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
 import { countOf, openPopupForTab, waitForText } from './harness/popup';
 import { registerHost } from './harness/register-host';
 import { loadTestPage, missingRequests } from './harness/site-load';
@@ -28,11 +28,13 @@ function suite(name: Name, launch: (dirs: TempDirs, extensionDir: string, spkiHa
     let connSites: { h1: Site; h2: Site };
     let launched: Launched | undefined;
     let query: Page;
+    let tlsForQueued: { certPath: string; keyPath: string };
 
     beforeAll(async () => {
       requireBrowser(name);
       const extension = copyExtensionBuild(dirs);
       const tls = h2Certificate(dirs);
+      tlsForQueued = tls;
       site = await startSite();
       connSites = { h1: await startSite(), h2: await startSite({ h2: tls }) };
       launched = await launch(dirs, extension.dir, tls.spkiHash);
@@ -149,6 +151,28 @@ function suite(name: Name, launch: (dirs: TempDirs, extensionDir: string, spkiHa
       expect(record.navigation?.nextHopProtocol).toBe(protocol);
       expectAgreement(server, popup);
       if (name === 'chromium') expect(popup.connectionsMin).toBe(popup.connections);
+    }, 40_000);
+
+    // 18 images held back 150 ms: most wait in the browser's queue for one of its connections, so
+    // their start times overlap far more than their time on a connection (requestStart…responseEnd).
+    test.each(['http/1.1', 'h2'] as const)('queued.html over %s: the lower bound on connections used never exceeds the servers\' count', async (protocol) => {
+      if (!launched) throw new Error(`${name} did not start`);
+      const s = await startSite(protocol === 'h2' ? { h2: tlsForQueued } : {});
+      try {
+        const { server, popup, record } = await observeConnections(launched.browser, query, launched.extensionOrigin, s, `${name}-lean-queued-${protocol.replace('/', '')}`, 'queued.html');
+        expect(record.capture).toBe('lean');
+        expect(record.navigation?.nextHopProtocol).toBe(protocol);
+        expect(server.requests).toBe(19);
+        expect(server.connections).toBeGreaterThanOrEqual(1);
+        expect(server.connections).toBeLessThanOrEqual(protocol === 'h2' ? 1 : 6);
+        // Firefox shows a connect phase for every connection it opens; Chromium hands requests the
+        // sockets it preconnected at navigation start without one.
+        expectQueuedAgreement(server, popup, record, name === 'firefox');
+        if (protocol === 'http/1.1') expect(popup.bound).toBe(name === 'chromium' ? 'lower' : 'exact');
+        if (process.env.GETLIST_E2E_DEBUG) console.log(`${name} queued ${protocol}: server used ${server.connections}, accepted ${s.connections.length}; popup ≥ ${popup.usedAtLeast} (min ${popup.connectionsMin}), opened ${popup.opened}: ${popup.text}`);
+      } finally {
+        await s.close();
+      }
     }, 40_000);
 
     // Navigation Timing's responseStatus and contentType: both browsers expose them (Chromium 156, Firefox ESR 153).

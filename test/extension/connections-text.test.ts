@@ -12,12 +12,12 @@ function entry(i: number, [fs, cs, ce, rq, re]: readonly [number, number, number
   };
 }
 
-const origin = (over: Partial<OriginConnections>): OriginConnections => ({ origin: ORIGIN, protocol: 'http/1.1', connections: 3, connectionsMin: 3, opened: 3, requests: 9, source: 'connect-phase', ...over });
+const origin = (over: Partial<OriginConnections>): OriginConnections => ({ origin: ORIGIN, protocol: 'http/1.1', connections: 3, connectionsMin: 3, opened: 3, requests: 9, inFlight: 1, unsent: 0, source: 'connect-phase', ...over });
 const counts = (byOrigin: OriginConnections[], over: Partial<ConnectionCounts> = {}): ConnectionCounts => {
   const sum = (f: (o: OriginConnections) => number) => byOrigin.reduce((a, o) => a + f(o), 0);
   const connections = sum((o) => o.connections);
   const requests = sum((o) => o.requests);
-  return { connections, connectionsMin: sum((o) => o.connectionsMin), opened: sum((o) => o.opened), requests, reused: requests - connections, requestsPerConnection: requests / connections, cached: 0, notExposed: 0, byOrigin, ...over };
+  return { connections, connectionsMin: sum((o) => o.connectionsMin), opened: sum((o) => o.opened), usedAtLeast: sum((o) => o.inFlight ?? 1), unsent: sum((o) => o.unsent), requests, reused: requests - connections, requestsPerConnection: requests / connections, cached: 0, notExposed: 0, byOrigin, ...over };
 };
 
 describe('the popup\'s connections line', () => {
@@ -43,6 +43,16 @@ describe('the popup\'s connections line', () => {
     expect(connectionsBound(range)).toBe('exact');
     expect(connectionsText(range)).toBe('2–6 used · 10 requests (1.7–5.0 per connection) · 6 opened with a visible connect · 2 from cache · 1 not exposed');
     expect(connectionsHint(range)).not.toContain('≥');
+  });
+
+  test('no request exposes its send time: "used" is not exposed, never a number; hidden send times are counted', () => {
+    const unsent = [0, 1, 2].map((i) => ({ ...entry(i, [10, 10, 10, 0, 40]) }));
+    const none = connectionCounts({ url: `${ORIGIN}/`, timings: unsent });
+    expect(connectionsBound(none)).toBe('not-exposed');
+    expect(connectionsText(none)).toBe('used not exposed (no request’s send time, requestStart, exposed) · 3 requests · 0 opened with a visible connect');
+    expect(connectionsHint(none)).toContain('not exposed for 3 requests');
+    const some = connectionCounts({ url: `${ORIGIN}/`, timings: [...unsent, entry(3, [10, 10, 10, 12, 40]), entry(4, [10, 10, 10, 12, 41])] });
+    expect(connectionsText(some)).toBe('≥ 2 used (requests in flight at once) · 5 requests (≤ 2.5 per connection) · 0 opened with a visible connect · 3 send times not exposed');
   });
 
   test('one origin counted by overlap makes the page\'s total a lower bound: at least the sum of the fewest each origin allows', () => {

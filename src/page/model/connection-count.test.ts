@@ -43,7 +43,7 @@ describe('connectionCounts', () => {
     const c = connectionCounts(record(chromium, NAV));
     expect(c).toMatchObject({ connections: 6, opened: 4, requests: 13, reused: 7, cached: 0, notExposed: 0 });
     expect(c.requestsPerConnection).toBeCloseTo(13 / 6);
-    expect(c.byOrigin).toEqual([{ origin: ORIGIN, protocol: 'http/1.1', connections: 6, connectionsMin: 6, opened: 4, requests: 13, source: 'overlap' }]);
+    expect(c.byOrigin).toEqual([{ origin: ORIGIN, protocol: 'http/1.1', connections: 6, connectionsMin: 6, opened: 4, requests: 13, inFlight: 6, unsent: 0, source: 'overlap' }]);
   });
 
   // Firefox ESR 153 (1 ms clock): requests look sequential, but each new connection shows a
@@ -138,13 +138,67 @@ describe('connectionCounts', () => {
       ], { ...NAV, nextHopProtocol: 'h2' }),
     );
     expect(c).toMatchObject({ connections: 1, requests: 3, reused: 2, cached: 1, notExposed: 1 });
-    expect(c.byOrigin).toEqual([{ origin: ORIGIN, protocol: 'h2', connections: 1, connectionsMin: 1, opened: 0, requests: 3, source: 'per-origin' }]);
+    expect(c.byOrigin).toEqual([{ origin: ORIGIN, protocol: 'h2', connections: 1, connectionsMin: 1, opened: 0, requests: 3, inFlight: 1, unsent: 0, source: 'per-origin' }]);
+  });
+
+  // 18 images held back 150 ms on one HTTP/1.1 origin: all join the browser's queue at once
+  // (startTime), six at a time hold a connection (requestStart … responseEnd).
+  const queued = Array.from({ length: 18 }, (_, i) => {
+    const wave = Math.floor(i / 6);
+    const sent = 60 + wave * 160 + (i % 6) * 0.2;
+    return entry(i, [40 + i * 0.1, 40 + i * 0.1, 40 + i * 0.1, 40 + i * 0.1, sent, sent + 155]);
+  });
+
+  test('queued HTTP/1.1 requests: their starts all overlap, the bound counts only the requests holding a connection', () => {
+    const c = connectionCounts(record(queued));
+    expect(c.byOrigin[0]).toMatchObject({ inFlight: 6, unsent: 0, requests: 18 });
+    expect(c.usedAtLeast).toBe(6);
+    // Counted from startTime, all 18 would be in flight at once.
+    const fromStart = connectionCounts(record(queued.map((t) => ({ ...t, requestStart: t.startTime }))));
+    expect(fromStart.byOrigin[0]).toMatchObject({ unsent: 18, requests: 18 });
+    expect(fromStart.byOrigin[0]?.inFlight).toBeUndefined();
+    expect(fromStart.usedAtLeast).toBeUndefined();
+  });
+
+  test('a send time the browser did not expose (requestStart 0 or equal to the start) is left out, never placed at the start', () => {
+    const mixed = [...queued.slice(0, 6), ...queued.slice(6).map((t, i) => ({ ...t, requestStart: i % 2 ? 0 : t.startTime }))];
+    const c = connectionCounts(record(mixed));
+    expect(c.byOrigin[0]).toMatchObject({ inFlight: 6, unsent: 12, requests: 18 });
+    expect(c.unsent).toBe(12);
+    expect(c.connections).toBeLessThanOrEqual(6);
+  });
+
+  test('HTTP/1.1: the bound never exceeds the six connections a browser opens to one origin', () => {
+    // Twelve exposed requests that overlap (a browser that stamps requestStart early, or a
+    // record of two pages' requests): still at most six.
+    const twelve = Array.from({ length: 12 }, (_, i) => entry(i, [10, 10, 10, 10, 20 + i * 0.1, 200]));
+    const c = connectionCounts(record(twelve));
+    expect(c.byOrigin[0]).toMatchObject({ inFlight: 6, connections: 6, connectionsMin: 6 });
+    expect(c.usedAtLeast).toBe(6);
+  });
+
+  test('h2 and h3: one connection per origin however many streams overlap; origins and protocols add up', () => {
+    const streams = (origin: string, protocol: string) => Array.from({ length: 10 }, (_, i) => entry(i, [10, 10, 10, 10, 20 + i * 0.1, 200], { name: `${origin}/s/${i}.png`, nextHopProtocol: protocol }));
+    const c = connectionCounts(record([...streams(ORIGIN, 'h2'), ...streams('https://cdn.test', 'h3')]));
+    expect(c.byOrigin.map((o) => [o.origin, o.protocol, o.inFlight, o.connections])).toEqual([
+      [ORIGIN, 'h2', 1, 1],
+      ['https://cdn.test', 'h3', 1, 1],
+    ]);
+    expect(c.usedAtLeast).toBe(2);
+  });
+
+  test('an origin whose every entry hides its timing (no Timing-Allow-Origin) has no figure, only a count of hidden entries', () => {
+    const hidden = [1, 2, 3].map((i) => entry(i, [5, 0, 0, 0, 0, 30], { name: `https://cdn.test/${i}.js`, restricted: true, nextHopProtocol: '' }));
+    const c = connectionCounts(record([...queued.slice(0, 6), ...hidden]));
+    expect(c.byOrigin.map((o) => o.origin)).toEqual([ORIGIN]);
+    expect(c).toMatchObject({ notExposed: 3, usedAtLeast: 6 });
   });
 
   test('nothing exposed: no connections, no ratio', () => {
     const c = connectionCounts(record([entry(1, [1, 0, 0, 0, 0, 5], { restricted: true })]));
     expect(c).toMatchObject({ connections: 0, requests: 0, notExposed: 1 });
     expect(c.requestsPerConnection).toBeUndefined();
+    expect(c.usedAtLeast).toBeUndefined();
   });
 });
 

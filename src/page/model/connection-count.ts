@@ -11,8 +11,11 @@ import { originOf } from './timing-mapping';
  *   the browser had already connected (its preconnect at navigation start) shows no connect phase,
  *   so this is a lower bound there.
  * - `overlap`: HTTP/1.x carries one request at a time per connection, so the largest number of
- *   requests in flight at once (`requestStart` … `responseEnd`) is a lower bound on the
- *   connections used; Chromium fills its six per host, and then this is the count.
+ *   requests in flight at once (`requestStart` … `responseEnd`: when a request held a connection;
+ *   `startTime` is when it joined the browser's queue) is a lower bound on the connections used,
+ *   capped at what the protocol allows one origin (`MAX_CONNECTIONS_PER_ORIGIN`). A request whose
+ *   send time is not exposed (`requestStart` 0, or equal to its start: no request is on the wire
+ *   the instant its fetch starts) is left out of it, never placed at its start.
  * - `per-origin`: HTTP/2 and HTTP/3 multiplex one connection per origin; the browser may coalesce
  *   origins onto one connection (same address, certificate covering both), which it does not
  *   expose, so this can over-count by the coalesced origins.
@@ -38,8 +41,23 @@ export interface OriginConnections {
   opened: number;
   /** Requests with exposed timing (the document included for its origin). */
   requests: number;
+  /**
+   * The most HTTP/1.x requests whose `requestStart` … `responseEnd` overlap, capped at
+   * `MAX_CONNECTIONS_PER_ORIGIN`; 1 for HTTP/2 and HTTP/3; undefined when no request of the origin
+   * exposes its send time.
+   */
+  inFlight?: number;
+  /** Requests whose send time the browser did not expose: left out of `inFlight`. */
+  unsent: number;
   source: ConnectionSource;
 }
+
+/**
+ * HTTP/1.1 connections a browser keeps to one origin at most: Chromium's socket pool limit, and
+ * Firefox's `network.http.max-persistent-connections-per-server` default. HTTP/2 and HTTP/3 send
+ * every request of an origin on one connection (RFC 9113 §9.1, RFC 9114 §3.3).
+ */
+export const MAX_CONNECTIONS_PER_ORIGIN = { h1: 6, multiplexed: 1 } as const;
 
 export interface ConnectionCounts {
   /** Connections used, summed over origins (the most the signals allow). */
@@ -48,6 +66,13 @@ export interface ConnectionCounts {
   connectionsMin: number;
   /** Connections shown opening (connect phase visible): a lower bound on those opened for this page. */
   opened: number;
+  /**
+   * A lower bound on the connections used, summed over origins: each origin's `inFlight`, else 1
+   * (it carried a request). Undefined when no origin exposes a send time.
+   */
+  usedAtLeast?: number;
+  /** Requests whose send time was not exposed (`OriginConnections.unsent`), summed. */
+  unsent: number;
   /** Requests counted (exposed, not from the cache), the document included. */
   requests: number;
   /** Requests that did not need a connection of their own: `requests − connections`. */
@@ -64,6 +89,8 @@ export interface ConnectionCounts {
 /** The parts of an entry the count reads; the document's navigation entry maps onto it too. */
 interface Fetch {
   name: string;
+  /** When the fetch joined the browser's queue (the document's: its `fetchStart`). */
+  startTime?: number;
   fetchStart?: number;
   domainLookupStart: number;
   connectStart: number;
@@ -75,7 +102,7 @@ interface Fetch {
 }
 
 export function connectionCounts(page: Pick<PageRecord, 'url' | 'timings' | 'navigation'>): ConnectionCounts {
-  const out: ConnectionCounts = { connections: 0, connectionsMin: 0, opened: 0, requests: 0, reused: 0, cached: 0, notExposed: 0, byOrigin: [] };
+  const out: ConnectionCounts = { connections: 0, connectionsMin: 0, opened: 0, unsent: 0, requests: 0, reused: 0, cached: 0, notExposed: 0, byOrigin: [] };
   // An origin's HTTP/1.x and HTTP/2 fetches cannot share a connection: counted apart.
   const byOrigin = new Map<string, Fetch[]>();
   const add = (f: Fetch) => {
@@ -98,7 +125,9 @@ export function connectionCounts(page: Pick<PageRecord, 'url' | 'timings' | 'nav
     out.connectionsMin += o.connectionsMin;
     out.opened += o.opened;
     out.requests += o.requests;
+    out.unsent += o.unsent;
   }
+  if (out.byOrigin.some((o) => o.inFlight !== undefined)) out.usedAtLeast = out.byOrigin.reduce((sum, o) => sum + (o.inFlight ?? 1), 0);
   out.reused = out.requests - out.connections;
   if (out.connections > 0) out.requestsPerConnection = out.requests / out.connections;
   return out;
@@ -114,16 +143,31 @@ function countOrigin(origin: string, fetches: readonly Fetch[]): OriginConnectio
   const connects = fetches.filter(showsConnect);
   const opened = connects.length;
   const requests = fetches.length;
+  const sent = fetches.filter(sendTimeExposed);
+  const unsent = requests - sent.length;
   if (isMultiplexed(protocol)) {
     const connections = Math.max(1, opened);
-    return { origin, protocol, connections, connectionsMin: connections, opened, requests, source: opened > 1 ? 'connect-phase' : 'per-origin' };
+    const inFlight = sent.length > 0 ? MAX_CONNECTIONS_PER_ORIGIN.multiplexed : undefined;
+    return { origin, protocol, connections, connectionsMin: connections, opened, requests, ...(inFlight ? { inFlight } : {}), unsent, source: opened > 1 ? 'connect-phase' : 'per-origin' };
   }
-  const overlap = maxInFlight(fetches);
+  const inFlight = sent.length > 0 ? Math.min(MAX_CONNECTIONS_PER_ORIGIN.h1, maxInFlight(sent)) : undefined;
+  const overlap = inFlight ?? 0;
   const certain = connects.filter((f) => !mayBeHandover(f, fetches)).length;
   const connectionsMin = Math.max(1, overlap, certain);
+  const shared = { origin, protocol, connectionsMin, opened, requests, ...(inFlight ? { inFlight } : {}), unsent };
   return overlap > opened
-    ? { origin, protocol, connections: overlap, connectionsMin, opened, requests, source: 'overlap' }
-    : { origin, protocol, connections: Math.max(1, opened), connectionsMin, opened, requests, source: 'connect-phase' };
+    ? { ...shared, connections: overlap, source: 'overlap' }
+    : { ...shared, connections: Math.max(1, opened), source: 'connect-phase' };
+}
+
+/**
+ * The browser exposed when the request went on a connection: `requestStart` is set and later than
+ * the fetch's start (a request waits at least for a connection to be found for it).
+ */
+export function sendTimeExposed(f: Pick<Fetch, 'requestStart' | 'responseEnd'> & { fetchStart?: number; startTime?: number }): boolean {
+  if (!(f.requestStart > 0) || !(f.responseEnd >= f.requestStart)) return false;
+  const start = f.startTime ?? f.fetchStart;
+  return start === undefined || f.requestStart > start;
 }
 
 /**
@@ -157,11 +201,14 @@ function isMultiplexed(protocol: string): boolean {
  */
 const HANDOVER_SLACK_MS = 2;
 
-/** Most requests in flight at once, intervals `[requestStart, responseEnd)`; touching ends (within the slack) do not overlap. */
+/**
+ * Most requests in flight at once, intervals `[requestStart, responseEnd)` of requests whose send
+ * time is exposed; touching ends (within the slack) do not overlap.
+ */
 function maxInFlight(fetches: readonly Fetch[]): number {
   const edges: [number, number][] = [];
   for (const f of fetches) {
-    if (!(f.requestStart > 0 || f.responseEnd > 0) || f.responseEnd <= f.requestStart) continue;
+    if (f.responseEnd <= f.requestStart) continue;
     // A request shorter than the slack keeps its own end: it cannot have been handed a connection mid-response.
     const end = f.responseEnd - HANDOVER_SLACK_MS > f.requestStart ? f.responseEnd - HANDOVER_SLACK_MS : f.responseEnd;
     edges.push([f.requestStart, 1], [end, -1]);

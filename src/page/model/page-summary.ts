@@ -95,8 +95,10 @@ export interface BrowserObserved {
   totalMs?: number;
   /** Mean `responseStart − startTime` over entries that expose it (navigation included). */
   meanTtfbMs?: number;
-  /** Connections the page's requests used, the document's included (`connectionCounts`). */
+  /** Connections the page's requests used, the document's included (`connectionCounts`); undefined when not exposed. */
   connections?: number;
+  /** `lower`: `connections` is a lower bound (requests in flight at once); `not-exposed`: no send time exposed, no figure. */
+  connectionsBound?: 'exact' | 'lower' | 'not-exposed';
   requestsPerConnection?: number;
   /** Entries whose timing was not exposed (left out of the means). */
   notExposed: number;
@@ -114,12 +116,16 @@ export function browserObserved(page: PageRecord): BrowserObserved {
   }
   // Connections the page's requests used (not only those opened during it): see connection-count.ts.
   const counts = page.timings.length > 0 || page.navigation ? connectionCounts(page) : undefined;
-  const connections = counts && counts.connections > 0 ? counts.connections : undefined;
+  const exposed = counts !== undefined && counts.requests > 0;
+  const bound = !exposed ? undefined : counts.usedAtLeast === undefined ? 'not-exposed' : counts.byOrigin.some((o) => o.source === 'overlap') ? 'lower' : 'exact';
+  // A lower bound is the fewest connections the signals allow (connection-count.ts), never more.
+  const connections = bound === 'lower' ? counts?.connectionsMin : bound === 'exact' ? counts?.connections : undefined;
   return {
     totalMs,
     meanTtfbMs: ttfbs.length > 0 ? ttfbs.reduce((a, b) => a + b, 0) / ttfbs.length : undefined,
     connections,
-    requestsPerConnection: counts?.requestsPerConnection,
+    ...(bound ? { connectionsBound: bound } : {}),
+    requestsPerConnection: connections ? (counts?.requests ?? 0) / connections : undefined,
     notExposed,
   };
 }

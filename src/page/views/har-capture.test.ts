@@ -44,3 +44,27 @@ describe('HAR capture comment', () => {
     expect(HAR_CAPTURE_COMMENT.detailed).not.toMatch(/not exposed/i);
   });
 });
+
+describe('HAR connection ids, lean capture', () => {
+  /** 14 images on one HTTP/1.1 origin, queued at once; six connections carry them, seven and seven. */
+  function queuedPage(sendTime: (i: number, start: number) => number): PageRecord {
+    const timings = Array.from({ length: 14 }, (_, i) => {
+      const t = timing(`http://a.test/q/${i}.png`, 40 + i * 0.1);
+      const sent = sendTime(i, t.startTime);
+      return { ...t, requestStart: sent, responseStart: sent + 150, responseEnd: sent + 155 };
+    });
+    const base = { ...leanPage(), timings };
+    return { ...base, requests: leanRequests(base) };
+  }
+  const ids = (page: PageRecord) => buildHar(page).log.entries.filter((e) => e.request.url.includes('/q/')).map((e) => e.connection);
+
+  test('queued requests share the connections that were free when each was sent: never more than they needed', () => {
+    const got = ids(queuedPage((i) => (i < 6 ? 50 + i * 0.1 : i < 12 ? 210 + i * 0.1 : 370 + i * 0.1)));
+    expect(got.every((id) => id !== undefined)).toBe(true);
+    expect(new Set(got).size).toBe(6);
+  });
+
+  test('no send time exposed (requestStart equal to the start): no connection id, rather than one per queued request', () => {
+    expect(ids(queuedPage((_, start) => start))).toEqual(Array.from({ length: 14 }, () => undefined));
+  });
+});

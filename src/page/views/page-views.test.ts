@@ -97,6 +97,21 @@ describe('page summary', () => {
     expect(seen.connections).toBe(2);
     expect(seen.requestsPerConnection).toBe(1.5);
     expect(seen.notExposed).toBe(1);
+    expect(seen.connectionsBound).toBe('exact');
+  });
+  test('browser-observed row, lean capture of queued HTTP/1.1 requests: at least the requests holding a connection at once, at most six', () => {
+    // Fourteen images queued at once (startTime), seven sent as soon as one of six connections came free.
+    const queued = Array.from({ length: 14 }, (_, i) => timing({
+      name: `https://a.example/q/${i}.png`, startTime: 100 + i * 0.1, domainLookupStart: 100 + i * 0.1, domainLookupEnd: 100 + i * 0.1, connectStart: 100 + i * 0.1, connectEnd: 100 + i * 0.1,
+      requestStart: i < 7 ? 110 + i * 0.1 : 300 + i * 0.1, responseStart: i < 7 ? 280 : 470, responseEnd: i < 7 ? 290 + i : 480 + i, nextHopProtocol: 'http/1.1',
+    }));
+    const lean: PageRecord = { ...page(), requests: [], capture: 'lean', timings: queued, navigation: { responseStart: 60, domContentLoadedEventEnd: 410, loadEventEnd: 605, nextHopProtocol: 'http/1.1' } };
+    const seen = browserObserved(lean);
+    expect(seen).toMatchObject({ connections: 6, connectionsBound: 'lower' });
+    // Counted from startTime, the fourteen would all overlap: never shown.
+    const fromStart = browserObserved({ ...lean, timings: queued.map((t) => ({ ...t, requestStart: t.startTime })) });
+    expect(fromStart).toMatchObject({ connectionsBound: 'not-exposed' });
+    expect(fromStart.connections).toBeUndefined();
   });
 });
 

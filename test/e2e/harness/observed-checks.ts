@@ -40,8 +40,12 @@ interface PopupView {
   connectionsMin: number;
   requests: number;
   bytes: number;
-  /** `lower` where the figure is HTTP/1.x requests in flight at once (shown `≥ N`), else `exact`. */
+  /** `lower` where the figure is HTTP/1.x requests in flight at once (shown `≥ N`), `not-exposed` where there is none, else `exact`. */
   bound: string;
+  /** The lower bound on connections used (NaN when not exposed). */
+  usedAtLeast: number;
+  /** Connections shown opening (a visible connect phase). */
+  opened: number;
   text: string;
 }
 
@@ -56,6 +60,8 @@ async function popupView(popup: Page): Promise<PopupView> {
       requests: Number(c?.getAttribute('data-requests') ?? NaN),
       bytes: Number(b?.getAttribute('data-bytes') ?? NaN),
       bound: c?.getAttribute('data-bound') ?? '',
+      usedAtLeast: Number(c?.getAttribute('data-used-at-least') ?? NaN),
+      opened: Number(c?.getAttribute('data-opened') ?? NaN),
       text: `${c?.textContent ?? ''} | ${b?.textContent ?? ''}`,
     };
   });
@@ -66,9 +72,9 @@ async function popupView(popup: Page): Promise<PopupView> {
  * until the extension has the page's timing for every request the servers saw, opens the popup
  * and returns its figures beside the servers' log.
  */
-export async function observeConnections(browser: Browser, query: Page, extensionOrigin: string, site: Site, label: string): Promise<{ server: ServerView; popup: PopupView; record: PageRecord }> {
+export async function observeConnections(browser: Browser, query: Page, extensionOrigin: string, site: Site, label: string, pageName = 'connections.html'): Promise<{ server: ServerView; popup: PopupView; record: PageRecord }> {
   const mark = site.requests.length;
-  const load = await loadTestPage(browser, site, 'connections.html');
+  const load = await loadTestPage(browser, site, pageName);
   const server = serverView(site, mark);
   const tabId = await findTabId(query, load.url);
   const { page: record } = await waitForPage(query, tabId, (p) => p.navigation !== undefined && connectionCounts(p).requests + connectionCounts(p).notExposed >= server.requests, 'Resource Timing of every request the servers saw');
@@ -76,13 +82,34 @@ export async function observeConnections(browser: Browser, query: Page, extensio
   try {
     await waitForText(popup, '[data-testid=connections]', (t) => /\d+ used/.test(t), 'the connection figures');
     const view = await popupView(popup);
-    if (process.env.GETLIST_E2E_DEBUG) console.log(label, JSON.stringify({ server, view }));
+    if (process.env.GETLIST_E2E_DEBUG) console.log(label, JSON.stringify({ server, view, accepted: site.connections.length }));
     return { server, popup: view, record: record as PageRecord };
   } finally {
     await saveScreenshot(popup, `${label}-popup-connections`).catch(() => undefined);
     await popup.close().catch(() => undefined);
     await load.tab.close().catch(() => undefined);
   }
+}
+
+/**
+ * A page whose requests queue (more than the connections a browser opens to one origin): the
+ * popup's lower bound on connections used never exceeds what the servers saw carry requests, nor
+ * the connections the HAR names; where the browser shows every connect (`everyConnect`: Firefox),
+ * "opened" is the servers' count. Returns the HAR's connection ids for the page's origin.
+ */
+export function expectQueuedAgreement(server: ServerView, popup: PopupView, record: PageRecord, everyConnect: boolean): string[] {
+  expect(popup.requests).toBe(server.requests);
+  expect(popup.bound).not.toBe('not-exposed');
+  expect(popup.usedAtLeast).toBeGreaterThanOrEqual(1);
+  expect(popup.usedAtLeast).toBeLessThanOrEqual(server.connections);
+  expect(popup.connectionsMin).toBeLessThanOrEqual(server.connections);
+  // The text shows the bound it says, never a larger figure.
+  expect(popup.text).toMatch(popup.bound === 'lower' ? new RegExp(`^≥ ${popup.connectionsMin} used`) : /^\d+(–\d+)? used/);
+  if (everyConnect) expect(popup.opened).toBe(server.connections);
+  else expect(popup.opened).toBeLessThanOrEqual(server.connections);
+  const ids = [...new Set(buildHar(record).log.entries.map((e) => e.connection).filter((id): id is string => id !== undefined))];
+  expect(ids.length).toBeLessThanOrEqual(server.connections);
+  return ids;
 }
 
 /** The assertions both browsers share: agreement with the servers, not presence. */

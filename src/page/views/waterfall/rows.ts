@@ -2,6 +2,7 @@ import type { ObservedRequest, PageRecord, TimingEntry } from '../../model/page-
 import type { ReplayResultMessage } from '../../../protocol';
 import type { RequestRecord } from '../../../run/request-record';
 import type { HandshakeRecord } from '../../../stats/handshake';
+import { sendTimeExposed } from '../../model/connection-count';
 import { firstUrl } from '../../model/redirect-hops';
 import { phasesFromRecord, phasesFromTiming, type Phase } from './phases';
 
@@ -42,7 +43,11 @@ export interface WaterfallRow {
   protocol: string | null;
   /** Bytes on the wire as the source exposes them (transferSize, or the host's body bytes). */
   bytes: number | null;
-  /** Opened a new connection: true/false as Resource Timing or the host says; null when hidden. */
+  /**
+   * Opened a new connection: true/false as Resource Timing or the host says; null when hidden, and
+   * for a reused one whose send time (`requestStart`) is not exposed: which connection it was on,
+   * its start (its time in the browser's queue) does not tell.
+   */
   opensConnection: boolean | null;
   connection: ConnectionRef | null;
   fromCache: boolean;
@@ -108,12 +113,17 @@ function requestRow(r: ObservedRequest, t: TimingEntry | undefined, page: PageRe
     error: r.error ?? null,
     protocol: (isDocument ? page.navigation?.nextHopProtocol : exposed?.nextHopProtocol) || null,
     bytes: exposed ? exposed.transferSize : null,
-    opensConnection: exposed ? exposed.connectEnd > exposed.connectStart : null,
+    opensConnection: exposed ? opensConnection(exposed) : null,
     connection: null,
     fromCache: r.fromCache === true || (exposed !== undefined && exposed.transferSize === 0 && exposed.encodedBodySize > 0),
     restricted,
     ip: r.ip ?? null,
   };
+}
+
+function opensConnection(t: TimingEntry): boolean | null {
+  if (t.connectEnd > t.connectStart) return true;
+  return sendTimeExposed(t) ? false : null;
 }
 
 function timingRow(t: TimingEntry, key: string, pageOrigin: string | null): WaterfallRow {
@@ -130,7 +140,7 @@ function timingRow(t: TimingEntry, key: string, pageOrigin: string | null): Wate
     error: null,
     protocol: t.nextHopProtocol || null,
     bytes: t.restricted ? null : t.transferSize,
-    opensConnection: t.restricted ? null : t.connectEnd > t.connectStart,
+    opensConnection: t.restricted ? null : opensConnection(t),
     connection: null,
     fromCache: !t.restricted && t.transferSize === 0 && t.encodedBodySize > 0,
     restricted: t.restricted,
