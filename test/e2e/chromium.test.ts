@@ -12,13 +12,13 @@ import { openPopupForTab, waitForText } from './harness/popup';
 import { checkPopup } from './harness/popup-checks';
 import { checkUnrequested } from './harness/unrequested-checks';
 import { documentShown, expectAgreement, expectCompleteDocuments, expectQueuedAgreement, expectDiscoveryOrder, expectRedirectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
+import { expectBadPortRefused } from './harness/hostile-checks';
 import { registerHost } from './harness/register-host';
 import { saveScreenshot, saveThemeScreenshots } from './harness/screenshot';
 import { loadTestPage, measuredOrigins, missingRequests, unmatchedHandshakes, type LoadedPage } from './harness/site-load';
 import { TempDirs } from './harness/temp-dirs';
 import { expectRecorderKeepsEveryEntry } from './harness/recorder-checks';
 import { startSite, type Site } from './site/site-server';
-import { startBadPortListener } from '../support/counting-listener';
 
 const PAGES = ['many-images.html', 'late-css.html', 'cross-origin.html'] as const;
 
@@ -87,20 +87,7 @@ describeE2e('e2e: Chromium', () => {
 
     test('a page naming a bad port: Chromium refuses it, and so does the host it hands the page to; the port sees no connection', async () => {
       if (!chromium) throw new Error('Chromium did not start');
-      const bad = await startBadPortListener();
-      try {
-        const load = await loadTestPage(chromium.browser, site, `hostile-ports.html?bad-port=${bad.port}`);
-        const tabId = await findTabId(query, load.url);
-        const { page: record } = await waitForPage(query, tabId, (p) => p.url === load.url && (p.measured !== undefined || p.hostError !== undefined), "the host's measured reply");
-        expect(record?.hostError).toBeUndefined();
-        // The host was asked for the bad origins (so this path ran) and refused each before connecting.
-        expect(record?.measured?.failed.filter((f) => f.origin.endsWith(`:${bad.port}`)).map((f) => f.code)).toEqual(['E_UNSAFE_PORT', 'E_UNSAFE_PORT']);
-        expect(measuredOrigins(record as PageRecord)).toEqual([site.main]);
-        await new Promise((r) => setTimeout(r, 1500));
-        expect(bad.accepts()).toBe(0);
-      } finally {
-        await bad.close();
-      }
+      await expectBadPortRefused(chromium.browser, query, site, true);
     }, 40_000);
 
     test('late-css: the servers saw the background image only the stylesheet names, and the script-inserted image', () => {

@@ -6,6 +6,7 @@ import type { PageRecord } from '../../src/page';
 import { describeE2e, requireBrowser } from './harness/browsers';
 import { copyExtensionBuild } from './harness/extension-build';
 import { findTabId, getPage, waitForPage } from './harness/extension-pages';
+import { expectBadPortRefused } from './harness/hostile-checks';
 import { enableDetailedCaptureFirefox } from './harness/detailed-capture';
 import { launchFirefox, type LaunchedFirefox } from './harness/launch-firefox';
 import { countOf, openPopupForTab } from './harness/popup';
@@ -82,6 +83,11 @@ describeE2e('e2e: Firefox ESR', () => {
   test('Detailed capture registers the document_start recorder, which keeps every entry past a full buffer (buffer-full.html, 300 images)', async () => {
     if (!firefox) throw new Error('Firefox did not start');
     await expectRecorderKeepsEveryEntry(firefox.browser, query, site);
+  }, 40_000);
+
+  test('a page naming a bad port: Firefox refuses it and does not show it to the extension, so the host is never asked; the port sees no connection', async () => {
+    if (!firefox) throw new Error('Firefox did not start');
+    await expectBadPortRefused(firefox.browser, query, site, false);
   }, 40_000);
 
   test('cross-origin: the host measured handshakes to both origins, on connections the servers accepted', async () => {
