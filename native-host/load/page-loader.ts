@@ -118,8 +118,8 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
 /**
  * What a returning visit asks for before parsing (page-list.ts `speculativeList`): the page's
  * learned list under the strategy's byte cap, without URLs the load may not fetch (a bad port,
- * unless `--allow-unsafe-ports`). Other target rules (the host's private-network check) apply at
- * connect time to these requests as to any.
+ * unless `--allow-unsafe-ports`). The connection gate (connection-gate.ts: bad ports, Private
+ * Network Access) applies to these requests as to any.
  */
 export function learnedRequests(pageUrl: string, memory: OriginMemory, strategy: Strategy, allowUnsafePorts: boolean): ListedResource[] {
   const list = memory.pageList(pageUrl);

@@ -39,8 +39,6 @@ export interface TimingConnectorOptions {
   allowUnsafePorts?: boolean;
 }
 
-export type { AddressCheck } from './connection-gate';
-
 export interface TimedSocket {
   socket: Socket;
   handshake: HandshakeRecord;

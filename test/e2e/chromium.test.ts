@@ -11,7 +11,7 @@ import { launchChromium, type LaunchedChromium } from './harness/launch-chromium
 import { openPopupForTab, waitForText } from './harness/popup';
 import { checkPopup } from './harness/popup-checks';
 import { checkUnrequested } from './harness/unrequested-checks';
-import { documentShown, expectAgreement, expectCompleteDocuments, expectQueuedAgreement, expectDiscoveryOrder, expectRedirectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
+import { documentShown, expectAgreement, expectCompleteDocuments, observeQueuedPage, expectDiscoveryOrder, expectRedirectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
 import { expectBadPortRefused } from './harness/hostile-checks';
 import { registerHost } from './harness/register-host';
 import { saveScreenshot, saveThemeScreenshots } from './harness/screenshot';
@@ -119,16 +119,7 @@ describeE2e('e2e: Chromium', () => {
       // Detailed capture, a page whose requests queue for the browser's connections (a site of its own: every connection new).
       test.each(['http/1.1', 'h2'] as const)('queued.html over %s: the lower bound on connections used never exceeds the servers\' count', async (protocol) => {
         if (!chromium || !queuedTls) throw new Error('the browser did not start');
-        const site = await startSite(protocol === 'h2' ? { h2: queuedTls } : {});
-        try {
-          const { server, popup, record } = await observeConnections(chromium.browser, query, chromium.extensionOrigin, site, `chromium-queued-${protocol.replace('/', '')}`, 'queued.html');
-          expect(record.capture).toBe('detailed');
-          expect(record.navigation?.nextHopProtocol).toBe(protocol);
-          expect(server.requests).toBe(19);
-          expectQueuedAgreement(server, popup, record, false);
-        } finally {
-          await site.close();
-        }
+        await observeQueuedPage(chromium.browser, query, chromium.extensionOrigin, queuedTls, protocol, 'detailed', 'chromium-queued', false);
       }, 40_000);
 
     test('late-css: discovered ≤ started ≤ ended for every resource, parser-, CSS- and script-found', async () => {

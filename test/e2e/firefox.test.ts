@@ -12,7 +12,7 @@ import { launchFirefox, type LaunchedFirefox } from './harness/launch-firefox';
 import { countOf, openPopupForTab } from './harness/popup';
 import { checkUnrequested } from './harness/unrequested-checks';
 import { checkPopup } from './harness/popup-checks';
-import { documentShown, expectAgreement, expectCompleteDocuments, expectQueuedAgreement, expectDiscoveryOrder, expectRedirectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
+import { documentShown, expectAgreement, expectCompleteDocuments, observeQueuedPage, expectDiscoveryOrder, expectRedirectAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
 import { registerHost } from './harness/register-host';
 import { saveScreenshot, saveThemeScreenshots } from './harness/screenshot';
 import { loadTestPage, measuredOrigins, missingRequests, unmatchedHandshakes, type LoadedPage } from './harness/site-load';
@@ -112,16 +112,7 @@ describeE2e('e2e: Firefox ESR', () => {
   // Detailed capture, a page whose requests queue for the browser's connections (a site of its own: every connection new).
   test.each(['http/1.1', 'h2'] as const)('queued.html over %s: the lower bound on connections used never exceeds the servers\' count', async (protocol) => {
     if (!firefox || !queuedTls) throw new Error('the browser did not start');
-    const site = await startSite(protocol === 'h2' ? { h2: queuedTls } : {});
-    try {
-      const { server, popup, record } = await observeConnections(firefox.browser, query, firefox.extensionOrigin, site, `firefox-queued-${protocol.replace('/', '')}`, 'queued.html');
-      expect(record.capture).toBe('detailed');
-      expect(record.navigation?.nextHopProtocol).toBe(protocol);
-      expect(server.requests).toBe(19);
-      expectQueuedAgreement(server, popup, record, true);
-    } finally {
-      await site.close();
-    }
+    await observeQueuedPage(firefox.browser, query, firefox.extensionOrigin, queuedTls, protocol, 'detailed', 'firefox-queued', true);
   }, 40_000);
 
   test('late-css: discovered ≤ started ≤ ended for every resource, parser-, CSS- and script-found', async () => {

@@ -10,7 +10,7 @@ import { copyExtensionBuild } from './harness/extension-build';
 import { findTabId, openExtensionPage, waitForPage } from './harness/extension-pages';
 import { launchChromium } from './harness/launch-chromium';
 import { launchFirefox } from './harness/launch-firefox';
-import { documentShown, expectAgreement, expectQueuedAgreement, h2Certificate, observeConnections } from './harness/observed-checks';
+import { documentShown, expectAgreement, observeQueuedPage, h2Certificate, observeConnections } from './harness/observed-checks';
 import { countOf, openPopupForTab, waitForText } from './harness/popup';
 import { registerHost } from './harness/register-host';
 import { loadTestPage, missingRequests } from './harness/site-load';
@@ -157,22 +157,13 @@ function suite(name: Name, launch: (dirs: TempDirs, extensionDir: string, spkiHa
     // their start times overlap far more than their time on a connection (requestStart…responseEnd).
     test.each(['http/1.1', 'h2'] as const)('queued.html over %s: the lower bound on connections used never exceeds the servers\' count', async (protocol) => {
       if (!launched) throw new Error(`${name} did not start`);
-      const s = await startSite(protocol === 'h2' ? { h2: tlsForQueued } : {});
-      try {
-        const { server, popup, record } = await observeConnections(launched.browser, query, launched.extensionOrigin, s, `${name}-lean-queued-${protocol.replace('/', '')}`, 'queued.html');
-        expect(record.capture).toBe('lean');
-        expect(record.navigation?.nextHopProtocol).toBe(protocol);
-        expect(server.requests).toBe(19);
-        expect(server.connections).toBeGreaterThanOrEqual(1);
-        expect(server.connections).toBeLessThanOrEqual(protocol === 'h2' ? 1 : 6);
-        // Firefox shows a connect phase for every connection it opens; Chromium hands requests the
-        // sockets it preconnected at navigation start without one.
-        expectQueuedAgreement(server, popup, record, name === 'firefox');
-        if (protocol === 'http/1.1') expect(popup.bound).toBe(name === 'chromium' ? 'lower' : 'exact');
-        if (process.env.GETLIST_E2E_DEBUG) console.log(`${name} queued ${protocol}: server used ${server.connections}, accepted ${s.connections.length}; popup ≥ ${popup.usedAtLeast} (min ${popup.connectionsMin}), opened ${popup.opened}: ${popup.text}`);
-      } finally {
-        await s.close();
-      }
+      // Firefox shows a connect phase for every connection it opens; Chromium hands requests the
+      // sockets it preconnected at navigation start without one.
+      const { server, popup, accepted } = await observeQueuedPage(launched.browser, query, launched.extensionOrigin, tlsForQueued, protocol, 'lean', `${name}-lean-queued`, name === 'firefox');
+      expect(server.connections).toBeGreaterThanOrEqual(1);
+      expect(server.connections).toBeLessThanOrEqual(protocol === 'h2' ? 1 : 6);
+      if (protocol === 'http/1.1') expect(popup.bound).toBe(name === 'chromium' ? 'lower' : 'exact');
+      if (process.env.GETLIST_E2E_DEBUG) console.log(`${name} queued ${protocol}: server used ${server.connections}, accepted ${accepted}; popup ≥ ${popup.usedAtLeast} (min ${popup.connectionsMin}), opened ${popup.opened}: ${popup.text}`);
     }, 40_000);
 
     // Navigation Timing's responseStatus and contentType: both browsers expose them (Chromium 156, Firefox ESR 153).

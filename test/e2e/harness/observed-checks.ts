@@ -3,7 +3,7 @@ import { makeTlsMaterial, type TlsMaterial } from '../../../bench/origins/tls-ma
 import { buildHar, type HarEntry, type PageRecord, type RedirectHop } from '../../../src/page';
 import { connectionCounts } from '../../../src/page/model/connection-count';
 import { firstUrl } from '../../../src/page/model/redirect-hops';
-import { isFromHost, type Site, type SiteRequest } from '../site/site-server';
+import { isFromHost, startSite, type Site, type SiteRequest } from '../site/site-server';
 import { findTabId, waitForPage, WAIT_MS } from './extension-pages';
 import type { InPage } from './in-page';
 import { openPopupForTab, waitForText } from './popup';
@@ -224,4 +224,26 @@ export async function expectCompleteDocuments(browser: Browser, query: Page, ext
   const css = await documentShown(browser, query, extensionOrigin, site.url('late.css'), `${label}-css`);
   expect({ status: css.status, text: css.text }).toEqual({ status: '200', text: expect.stringContaining('text/css') });
   expect(css.bytes).not.toContain('not reported yet');
+}
+
+/**
+ * queued.html on a site of its own (so every connection the servers log is this load's), over
+ * `protocol`, checked against the servers' log with `expectQueuedAgreement`: 18 images held back
+ * 150 ms, so most wait in the browser's queue for one of its connections.
+ */
+export async function observeQueuedPage(
+  browser: Browser, query: Page, extensionOrigin: string, tls: { certPath: string; keyPath: string },
+  protocol: 'http/1.1' | 'h2', capture: PageRecord['capture'], label: string, everyConnect: boolean,
+): Promise<{ server: ServerView; popup: PopupView; record: PageRecord; accepted: number }> {
+  const site = await startSite(protocol === 'h2' ? { h2: tls } : {});
+  try {
+    const observed = await observeConnections(browser, query, extensionOrigin, site, `${label}-${protocol.replace('/', '')}`, 'queued.html');
+    expect(observed.record.capture).toBe(capture);
+    expect(observed.record.navigation?.nextHopProtocol).toBe(protocol);
+    expect(observed.server.requests).toBe(19);
+    expectQueuedAgreement(observed.server, observed.popup, observed.record, everyConnect);
+    return { ...observed, accepted: site.connections.length };
+  } finally {
+    await site.close();
+  }
 }
