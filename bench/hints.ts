@@ -29,10 +29,10 @@ import { join, resolve } from 'node:path';
 import { getBenchPage } from './corpus/bench-corpus';
 import { buildVariant } from './overhead/overhead-variants';
 import { ALL_SUFFIX, IDEAL_SUFFIX } from './corpus/ideal-hints';
-import { hintsFor } from '../src/hints/hint-list';
-import { CHROMIUM_HINT_LIMITS, FIREFOX_HINT_LIMITS } from '../src/hints/hint-types';
-import { learnedStateFromJson } from '../src/hints/learned-state-json';
-import { pageKey } from '../src/hints/site-template';
+import { hintsFor } from '../src/page/hints/hint-list';
+import { CHROMIUM_HINT_LIMITS, FIREFOX_HINT_LIMITS } from '../src/page/hints/hint-types';
+import { learnedStateFromJson } from '../src/page/hints/learned-state-json';
+import { pageKey } from '../src/page/hints/site-template';
 import { hintsOverhead } from './hints/hints-overhead';
 import { firefoxSession, killFirefoxDriversSync } from './hints/firefox-session';
 import { hintsSession, killHintBrowsersSync, type HintsContender, type HintsRun } from './hints/hints-session';
@@ -122,7 +122,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
               const r = await session({ clientNs: link.clientNs, url: urls[contender] ?? url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served, lateResources, droppedPackets });
               if (r.learned !== undefined) {
                 if (cell.overhead === undefined) cell.overhead = hintsOverhead(r.learned, url);
-                // The path verdict the measured load's list was cut by (src/hints/path-sample.ts).
+                // The path verdict the measured load's list was cut by (src/page/hints/path-sample.ts).
                 const state = learnedStateFromJson(r.learned);
                 // The limits the extension uses in this browser (extension/background/index.ts).
                 const list = hintsFor(state.entries, url, browser === 'firefox' ? FIREFOX_HINT_LIMITS : CHROMIUM_HINT_LIMITS);

@@ -20,7 +20,7 @@ import { storeDirIn } from '../native-host/store/data-dir';
 import { openStore } from '../native-host/store/lmdb-store';
 import type { StoredHandshake } from '../native-host/store/store-types';
 import { aggregateHandshakes } from '../src/stats/handshake-stats';
-import { mulberry32 } from '../src/stats/mulberry32';
+import { mulberry32 } from '../src/core/prng';
 import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from './cli/command-line';
 import { BenchRunError } from './run/bench-run-error';
 

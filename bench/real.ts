@@ -7,7 +7,7 @@
  * `--timeline` every request's timeline beside the bound's); writes every run to FILE as JSON.
  * Needs root or user namespaces, nginx and Chromium, like bench.js.
  */
-import { CodedError } from '../src/errors/coded-error';
+import { CodedError } from '../src/core/coded-error';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { helpText, parseCommandLine, type CommandSpec } from './cli/command-line';

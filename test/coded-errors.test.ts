@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
-import { CodedError, isCodedError } from '../src/errors/coded-error';
+import { CodedError, isCodedError } from '../src/core/coded-error';
 import { DiscoveryError } from '../src/discovery/errors';
-import { ContentMessageError } from '../src/extension-messages/parse-content-message';
-import { UiRequestError } from '../src/extension-messages/parse-ui-request';
-import { SettingsError } from '../src/extension-messages/settings';
+import { ContentMessageError } from '../src/page/messages/parse-content-message';
+import { UiRequestError } from '../src/page/messages/parse-ui-request';
+import { SettingsError } from '../src/page/messages/settings';
 import { ProtocolError } from '../src/protocol/errors';
 import { SchedulerError } from '../src/scheduler/errors';
 import { HistogramError } from '../src/stats/histogram-error';
@@ -15,7 +15,7 @@ import { BoundedFileError } from '../native-host/files/read-bounded-file';
 import { LinkProxyError } from '../native-host/demo/link-proxy';
 import { SynthSizeError } from '../native-host/demo/synth-bytes';
 import { InstallError } from '../native-host/install/install-error';
-import { LoadError } from '../native-host/load/load-errors';
+import { LoadError } from '../native-host/run/load-errors';
 import { StoreError } from '../native-host/store/store-errors';
 import { CaFileError } from '../native-host/transport/ca-file';
 import { HostMappingError } from '../native-host/transport/host-mapping';
@@ -61,7 +61,7 @@ function classesExtendingError(): string[] {
 
 describe('one coded-error base', () => {
   test('no class in src, native-host, extension or bench extends Error except CodedError', () => {
-    expect(classesExtendingError()).toEqual(['src/errors/coded-error.ts: CodedError']);
+    expect(classesExtendingError()).toEqual(['src/core/coded-error.ts: CodedError']);
   });
 
   // One instance per layer's class, built as its layer builds it; each keeps the code it was given.

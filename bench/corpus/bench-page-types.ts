@@ -3,7 +3,7 @@
  * tagged with where a browser first learns of it. Bodies come from {@link BenchPageBuild.bodyOf},
  * rendered for one way of addressing the origins (names, or loopback address:port pairs).
  */
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
 import type { CorpusBody, ResourceKind } from '../../native-host/demo/corpus-types';
 import type { GifPixels } from '../../native-host/demo/synth-bytes';
 

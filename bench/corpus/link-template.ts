@@ -7,7 +7,7 @@
  * Invariant: a template's worst-case length (every token at {@link MAX_BASE_URL_LENGTH}) fits its
  * declared size; builders reserve that room before adding filler.
  */
-import { Prng } from '../../native-host/demo/prng';
+import { Prng } from '../../src/core/prng';
 import { SynthSizeError } from '../../native-host/demo/synth-bytes';
 import { padWithComment } from '../../native-host/demo/synth-text';
 import { BenchCorpusError, MAX_BASE_URL_LENGTH, type OriginBaseUrl } from './bench-page-types';

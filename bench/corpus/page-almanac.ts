@@ -10,7 +10,7 @@
  * bodies, of the base-URL mapping, which changes link text but never a size).
  */
 import { CONTENT_TYPES } from '../../native-host/demo/corpus-types';
-import { Prng } from '../../native-host/demo/prng';
+import { Prng } from '../../src/core/prng';
 import { fontBytes, gifBytes, gifPictureBytes, minGifPictureSize, type GifPixels } from '../../native-host/demo/synth-bytes';
 import { cssRules, heading, jsFunctions, paragraph } from '../../native-host/demo/synth-text';
 import { ALMANAC_ORIGINS as O, ALMANAC_SOURCE, type AlmanacShape } from './almanac-shape';

@@ -14,7 +14,7 @@
  * mapping, which changes link text but never a size).
  */
 import { CONTENT_TYPES } from '../../native-host/demo/corpus-types';
-import { Prng } from '../../native-host/demo/prng';
+import { Prng } from '../../src/core/prng';
 import { cssRules, heading, jsFunctions, paragraph } from '../../native-host/demo/synth-text';
 import { ALMANAC_ORIGINS as O } from './almanac-shape';
 import type { BenchPage, BenchPageBuild, BenchResource, OriginPath } from './bench-page-types';

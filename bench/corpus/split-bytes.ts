@@ -1,4 +1,4 @@
-import type { Prng } from '../../native-host/demo/prng';
+import type { Prng } from '../../src/core/prng';
 
 /**
  * Splits `total` bytes into `count` sizes, each at least `min`, with a long-tailed spread (a few

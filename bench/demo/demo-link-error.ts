@@ -1,4 +1,4 @@
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
 
 /**
  * Stable codes of `dist/bench/demo-link.js` beyond those it shares with the benchmark

@@ -15,7 +15,7 @@ import { strategy, type StrategyName } from '../../src/scheduler';
 import { getPage } from '../../native-host/demo/corpus';
 import { startDemoServer } from '../../native-host/demo/demo-server';
 import { DEFAULT_DOWNLINK_BITS_PER_SEC, DEFAULT_UPLINK_BITS_PER_SEC, startLinkProxy } from '../../native-host/demo/link-proxy';
-import { loadPage } from '../../native-host/load/page-loader';
+import { loadPage } from '../../native-host/run/page-loader';
 import { runFigures, type Run, type RunFigures } from '../../src/run';
 import { median, progress, round } from './stats';
 

@@ -1,7 +1,7 @@
 /**
  * Does Chromium hold its first paint for a preloaded font? The evidence behind CHROMIUM_HINT_LIMITS
- * (src/hints/hint-types.ts: in Chromium a font is preloaded only where it arrives before the paint,
- * src/hints/paint-slack.ts). A loopback page whose render-blocking
+ * (src/page/hints/hint-types.ts: in Chromium a font is preloaded only where it arrives before the paint,
+ * src/page/hints/paint-slack.ts). A loopback page whose render-blocking
  * sheet arrives at ~100 ms and whose `font-display: swap` font arrives at `--font-ms` (default 600),
  * loaded bare, with a `Link` preload of the font, with the same preload at `fetchpriority=low`,
  * and with a `Link` preload of an image that arrives as late (the control: not held), `--runs`

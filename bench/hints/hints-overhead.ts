@@ -4,10 +4,10 @@
  * load, never on a navigation's critical path). Median µs over `iterations` calls.
  */
 import { performance } from 'node:perf_hooks';
-import { hintRules } from '../../src/hints/dnr-rules';
-import { hintsFor } from '../../src/hints/hint-list';
-import { DEFAULT_HINT_LIMITS } from '../../src/hints/hint-types';
-import { learnedStateFromJson } from '../../src/hints/learned-state-json';
+import { hintRules } from '../../src/page/hints/dnr-rules';
+import { hintsFor } from '../../src/page/hints/hint-list';
+import { DEFAULT_HINT_LIMITS } from '../../src/page/hints/hint-types';
+import { learnedStateFromJson } from '../../src/page/hints/learned-state-json';
 
 export interface HintsOverhead {
   perNavigationUs: number;

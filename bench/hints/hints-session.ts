@@ -15,7 +15,7 @@ import { chromiumNetworkTiming, type CdpNetworkEvents } from '../run/chromium-ne
 import { PAINT_ENTRIES, type PaintEntries } from './paint-entries';
 import { launchInNamespace, recordNetwork, settle, type ChromiumLoadOptions } from '../run/chromium-contender';
 import type { Origins } from '../origins/start-origins';
-import type { PathSample, PathVerdict } from '../../src/hints/hint-types';
+import type { PathSample, PathVerdict } from '../../src/page/hints/hint-types';
 
 /**
  * Each browser alone, with getlist, (Chromium, `--hints-off`) with getlist and its hints switched
@@ -96,7 +96,7 @@ export interface HintsRun {
   /**
    * With GETLIST_HINTS_DUMP=1 (getlist only): per warm-up visit, the page's own Resource Timing
    * (what the lean build's records are built from) and the packets the link dropped during it —
-   * the path samples' raw material (src/hints/path-sample.ts).
+   * the path samples' raw material (src/page/hints/path-sample.ts).
    */
   warmUpTimings?: WarmUpTimings[];
 }

@@ -1,4 +1,4 @@
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
 
 /**
  * Stable codes for what the link emulator can report. Callers match on `code`.

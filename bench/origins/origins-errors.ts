@@ -1,4 +1,4 @@
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
 
 /**
  * Why the origin servers could not start. `code` is stable; the message says what to do.

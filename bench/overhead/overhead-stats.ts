@@ -5,7 +5,7 @@
  * The generator is seeded: the same loads give the same interval.
  */
 import { median } from '../../src/stats/median';
-import { mulberry32 } from '../../src/stats/mulberry32';
+import { mulberry32 } from '../../src/core/prng';
 
 /** Linear-interpolated quantile, q in [0, 1]; NaN for an empty list. */
 export function quantile(xs: readonly number[], q: number): number {

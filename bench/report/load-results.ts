@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
 import type { ContenderResult } from '../run/results-schema';
 import { summarizeContender, type ResultsSummary } from './results-summary';
 

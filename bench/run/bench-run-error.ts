@@ -1,4 +1,4 @@
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
 import type { BenchError } from './results-schema';
 
 export type BenchRunErrorCode =

@@ -1,4 +1,5 @@
 /** One load by one contender, measured the same way for all: the client's times plus the server's view. */
+import { pathOf } from '../../src/core/url-parts';
 import type { Link } from '../link/link-emulator';
 import type { Origins } from '../origins/start-origins';
 import { serverView } from './access-log-delta';
@@ -17,14 +18,6 @@ export interface RunContext {
   expectedRequests: number;
   timeoutMs: number;
 }
-
-const pathOf = (u: string): string => {
-  try {
-    return new URL(u).pathname;
-  } catch {
-    return u;
-  }
-};
 
 const isChromium = (c: ContenderName): c is 'chromium-h1' | 'chromium-h2' => c.startsWith('chromium-');
 
@@ -45,7 +38,7 @@ export async function runContender(ctx: RunContext, page: string, contender: Con
         expectedRequests: ctx.expectedRequests,
       });
       const s = server();
-      const seen = new Set((rt?.urls ?? []).map((u) => pathOf(u)));
+      const seen = new Set((rt?.urls ?? []).map((u) => pathOf(u) || u));
       return {
         totalMs: t.totalMs, meanTtfbMs: Number.isFinite(t.meanTtfbMs) ? t.meanTtfbMs : null,
         connectionsOpened: s.connectionsOpened, requestsPerConnection: s.requestsPerConnection,

@@ -29,8 +29,8 @@
  * Invariant: one push per committed top-level document, addressed by `documentId` where the
  * browser gives one (Chromium); elsewhere by frame, and the injected function checks the URL.
  */
-import type { ContentHintsReply } from '../../src/extension-messages/messages';
-import type { HintList } from '../../src/hints/hint-types';
+import type { ContentHintsReply } from '../../src/page/messages/messages';
+import type { HintList } from '../../src/page/hints/hint-types';
 import { insertHintLinks } from '../content/hint-links';
 import type { InjectionTarget, LoadCompleted } from './content-injection';
 

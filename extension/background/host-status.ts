@@ -1,5 +1,5 @@
-import { INSTALL_FROM_CHECKOUT } from '../../src/extension-messages/install-hint';
-import type { HostStatus } from '../../src/extension-messages/messages';
+import { INSTALL_FROM_CHECKOUT } from '../../src/page/messages/install-hint';
+import type { HostStatus } from '../../src/page/messages/messages';
 
 /** The name the host is registered under (README "Installing the native host"). */
 export const HOST_NAME = 'dev.getlist.host';

@@ -9,7 +9,7 @@ import { SettingsStore } from './settings-store';
 import { createUiHandlers } from './ui-handlers';
 import { HintsService, type DnrLike } from './hints-service';
 import { benchOff } from '../platform/bench-switches';
-import { CHROMIUM_HINT_LIMITS, FIREFOX_HINT_LIMITS } from '../../src/hints/hint-types';
+import { CHROMIUM_HINT_LIMITS, FIREFOX_HINT_LIMITS } from '../../src/page/hints/hint-types';
 import { captureModeOf, detailedPermissions, isFirefox } from '../platform/detailed-capture';
 import { reloadOnCaptureChange } from './capture-reload';
 import { injectMainContentAfterLoad } from './content-injection';

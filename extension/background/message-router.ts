@@ -1,8 +1,8 @@
-import { isCodedError } from '../../src/errors/coded-error';
-import type { ContentMessage, UiRequest, UiResponse } from '../../src/extension-messages/messages';
+import { isCodedError } from '../../src/core/coded-error';
+import type { ContentMessage, UiRequest, UiResponse } from '../../src/page/messages/messages';
 import { discoveriesReported, timingsReported } from '../../src/page/model/page-reducer';
-import { parseContentMessage } from '../../src/extension-messages/parse-content-message';
-import { parseUiRequest } from '../../src/extension-messages/parse-ui-request';
+import { parseContentMessage } from '../../src/page/messages/parse-content-message';
+import { parseUiRequest } from '../../src/page/messages/parse-ui-request';
 import { isContextGoneError } from '../platform/context-errors';
 import type { PageStore } from './page-store';
 import type { UiHandlers } from './ui-handlers';

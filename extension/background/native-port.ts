@@ -1,9 +1,9 @@
-import { CodedError, isCodedError } from '../../src/errors/coded-error';
+import { CodedError, isCodedError } from '../../src/core/coded-error';
 import { ChunkAssembler, ProtocolError, parseHostMessage, PROTOCOL_VERSION, type HostMessage, type RequestId } from '../../src/protocol';
 import type { HelloReply } from '../../src/protocol/replies';
 import { replyRole, settlingReplyType, type ProgressOf, type ReplyOf } from '../../src/protocol/reply-of';
 import type { HostRequest } from '../../src/protocol/requests';
-import type { HostStatus } from '../../src/extension-messages/messages';
+import type { HostStatus } from '../../src/page/messages/messages';
 import { doctorCommand, HOST_NAME, statusFromConnectFailure } from './host-status';
 
 /**

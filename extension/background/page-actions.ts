@@ -1,9 +1,9 @@
 import type { PageRecord } from '../../src/page/model/page-record';
 import { buildRequestList } from '../../src/page/model/request-list';
 import { buildReplayList } from '../../src/page/model/replay-list';
-import { parseStrategies } from '../../src/extension-messages/settings';
+import { parseStrategies } from '../../src/page/messages/settings';
 import { isExcludedSite, isHttpUrl, withoutFragment } from '../../src/page/model/site-rules';
-import { CodedError, isCodedError } from '../../src/errors/coded-error';
+import { CodedError, isCodedError } from '../../src/core/coded-error';
 import type { StrategyName } from '../../src/scheduler/strategies';
 import type { HostPort } from './native-port';
 import type { PageStore } from './page-store';

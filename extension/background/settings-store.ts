@@ -1,5 +1,5 @@
-import type { Settings } from '../../src/extension-messages/messages';
-import { parseSettingsPatch, settingsFromStorage } from '../../src/extension-messages/settings';
+import type { Settings } from '../../src/page/messages/messages';
+import { parseSettingsPatch, settingsFromStorage } from '../../src/page/messages/settings';
 
 export interface LocalStorageLike {
   get(key: string): Promise<Record<string, unknown>>;

@@ -1,4 +1,4 @@
-import type { HostStatus, UiRequest, UiResponse } from '../../src/extension-messages/messages';
+import type { HostStatus, UiRequest, UiResponse } from '../../src/page/messages/messages';
 import { isHttpUrl } from '../../src/page/model/site-rules';
 import type { HintsService } from './hints-service';
 import type { HostPort } from './native-port';

@@ -1,4 +1,4 @@
-import type { HintList } from '../../src/hints/hint-types';
+import type { HintList } from '../../src/page/hints/hint-types';
 
 /**
  * Lean capture's early hints: without Detailed capture there is no declarativeNetRequest to add a

@@ -95,7 +95,7 @@ function watchTimings(early: EarlyRecords, afterLoad: () => void): void {
   );
 }
 
-/** The page's first contentful paint, once it has painted (the hints' font rule reads it: src/hints/paint-slack.ts). */
+/** The page's first contentful paint, once it has painted (the hints' font rule reads it: src/page/hints/paint-slack.ts). */
 function firstPaint(): { firstContentfulPaint?: number } {
   const fcp = performance.getEntriesByName('first-contentful-paint', 'paint')[0];
   return fcp ? { firstContentfulPaint: Math.round(fcp.startTime * 1000) / 1000 } : {};

@@ -1,4 +1,4 @@
-import type { ContentMessage } from '../../src/extension-messages/messages';
+import type { ContentMessage } from '../../src/page/messages/messages';
 import { isContextGoneError } from '../platform/context-errors';
 import { contentRuntime } from '../platform/content-runtime';
 

@@ -99,7 +99,7 @@ function matchRendered(doc: Document, selector: string): Element | null {
  * `display: none` or inside one (it still computes the style: `getComputedStyle` names the URL),
  * and fetches one under `visibility: hidden` (checked against a loopback server's log). Hint
  * learning takes a scanned background with no Resource Timing entry for one a cross-origin sheet
- * fetched (src/hints/observe-visit.ts): a URL the browser never fetched must not be reported.
+ * fetched (src/page/hints/observe-visit.ts): a URL the browser never fetched must not be reported.
  */
 function rendered(el: Element): boolean {
   return el.getClientRects().length > 0;

@@ -3,7 +3,7 @@
  * Host missing → the `host-missing` block; every failure is shown, nothing throws.
  */
 import type { CdfSeries } from '../../src/page/views/cdf-plot';
-import type { Settings } from '../../src/extension-messages/messages';
+import type { Settings } from '../../src/page/messages/messages';
 import { STRATEGY_NAMES } from '../../src/scheduler/strategies';
 import type { HandshakeStatsJSON, StatsGroupJSON } from '../../src/stats/handshake-stats';
 import { browser } from '../platform/browser-api';

@@ -1,5 +1,5 @@
-import type { HintVerdict } from '../../src/hints/hint-outcome';
-import type { HintsView, Settings } from '../../src/extension-messages/messages';
+import type { HintVerdict } from '../../src/page/hints/hint-outcome';
+import type { HintsView, Settings } from '../../src/page/messages/messages';
 import { h, ms } from '../ui/dom';
 import { ask } from '../ui/ui-client';
 

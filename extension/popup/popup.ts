@@ -4,7 +4,7 @@
  * gone — renders something; nothing throws.
  */
 import { buildHar } from '../../src/page/views/har';
-import type { HostStatus, UiResponse } from '../../src/extension-messages/messages';
+import type { HostStatus, UiResponse } from '../../src/page/messages/messages';
 import type { PageRecord } from '../../src/page/model/page-record';
 import { browser } from '../platform/browser-api';
 import { h, offerDownload } from '../ui/dom';
@@ -12,7 +12,7 @@ import { showSiteAccess } from '../ui/grant-access';
 import { hostMissingBlock, hostUnavailable } from '../ui/host-missing';
 import { storeHealthBlock } from '../ui/store-health';
 import { ask } from '../ui/ui-client';
-import type { HintsView } from '../../src/extension-messages/messages';
+import type { HintsView } from '../../src/page/messages/messages';
 import { hintsBlock } from './hints-block';
 import { handshakesBlock, hostOf, metricsBlock } from './page-blocks';
 import { leanCaptureNote } from './observed-metrics';

@@ -1,5 +1,5 @@
-import { INSTALL_FROM_CHECKOUT } from '../../src/extension-messages/install-hint';
-import type { HostStatus } from '../../src/extension-messages/messages';
+import { INSTALL_FROM_CHECKOUT } from '../../src/page/messages/install-hint';
+import type { HostStatus } from '../../src/page/messages/messages';
 import { h } from './dom';
 
 /** The fix when the background gives none: the documented install from a checkout. */

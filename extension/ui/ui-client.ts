@@ -1,4 +1,4 @@
-import type { UiRequest, UiResponse } from '../../src/extension-messages/messages';
+import type { UiRequest, UiResponse } from '../../src/page/messages/messages';
 import { browser } from '../platform/browser-api';
 
 type Body<R> = R extends unknown ? Omit<R, 'channel'> : never;

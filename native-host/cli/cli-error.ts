@@ -1,4 +1,4 @@
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
 
 /**
  * A failure the CLI itself finds (a bad command line, a file it cannot write). The CLI prints it,

@@ -5,7 +5,7 @@ import { usageLine, type CommandHelp } from './command-help';
 import type { CliIo } from './io';
 import { parseQueryFlags, QUERY_FLAGS } from './query-flags';
 import { DATA_DIR_FLAG, readStore, storeDirFromArgs } from './store-access';
-import { writeFileAtomic } from './write-file-atomic';
+import { writeOutputFile } from './write-output';
 
 const FLAGS: Record<string, FlagSpec> = {
   format: {
@@ -56,7 +56,7 @@ export async function exportCommand(argv: readonly string[], io: CliIo, now: () 
     io.out(text);
     return 0;
   }
-  writeFileAtomic(out, text);
+  writeOutputFile(out, text);
   io.err(`getlist export: ${stats.count} handshakes as ${format} to ${out}\n`);
   return 0;
 }

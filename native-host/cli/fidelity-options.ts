@@ -1,5 +1,5 @@
-import type { LoadPageOptions } from '../load/page-loader';
-import { hasCode } from '../../src/errors/coded-error';
+import type { LoadPageOptions } from '../run/page-loader';
+import { hasCode } from '../../src/core/coded-error';
 import { parseConnectTo, parseResolve, type HostMapping } from '../transport/host-mapping';
 import { boolFlag, listFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CliError } from './cli-error';

@@ -1,8 +1,9 @@
 import { runToJson, summarizeStrategies, type Run, type StrategySummary } from '../../src/run';
-import type { OriginMemory, Strategy } from '../../src/scheduler';
-import { InMemoryOriginMemory } from '../../src/scheduler';
-import { readMemoryFile, writeMemoryFile } from '../load/memory-file';
-import { loadPage, type LoadPageOptions } from '../load/page-loader';
+import type { Strategy } from '../../src/scheduler';
+import type { OriginMemory } from '../../src/origins/origin-memory';
+import { InMemoryOriginMemory } from '../../src/origins/origin-memory';
+import { readMemoryFile, writeMemoryFile } from './memory-file';
+import { loadPage, type LoadPageOptions } from '../run/page-loader';
 import type { AddressCheck } from '../transport/connection-gate';
 import type { HostMapping } from '../transport/host-mapping';
 import { mappedLookup, privateNetworkCheck } from '../transport/private-network';

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { isCodedError } from '../../src/errors/coded-error';
+import { isCodedError } from '../../src/core/coded-error';
 import { isHostName, isLoopbackAddress } from '../metrics/host-policy';
 import { remoteRefusal, startMetricsServer, type MetricsServer } from '../metrics/metrics-server';
 import { openStore } from '../store/lmdb-store';

@@ -1,4 +1,4 @@
-import { isCodedError } from '../../src/errors/coded-error';
+import { isCodedError } from '../../src/core/coded-error';
 import { BUG_EXIT_STATUS, exitStatusFor } from './cli-error';
 import type { CliIo } from './io';
 

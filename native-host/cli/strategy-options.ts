@@ -1,7 +1,7 @@
 import { STRATEGY_NAMES, isStrategyName, strategy, type Strategy, type StrategyName } from '../../src/scheduler';
 import { intFlag, stringFlag, boolFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CliError } from './cli-error';
-import type { LoadPageOptions } from '../load/page-loader';
+import type { LoadPageOptions } from '../run/page-loader';
 import { readCaFile } from '../transport/ca-file';
 import { DATA_DIR_FLAG } from './store-access';
 import { describeStrategies } from '../../src/scheduler/strategy-summaries';

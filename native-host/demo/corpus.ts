@@ -11,7 +11,7 @@
  * Invariant: a page's manifest and bytes are a pure function of its name (seeded PRNG), so
  * every build is identical and tests can assert exact sizes and counts.
  */
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
 import { CorpusBody, CorpusPage, PageBuild } from './corpus-types';
 import { buildMcmanus159, MCMANUS_159_NAME } from './page-mcmanus-159';
 import { buildPm95, pm95Name, PM95_IMAGE_COUNTS, PM95_IMAGE_SIZES } from './page-pm95';

@@ -18,7 +18,7 @@
  */
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
 import { LinkClock, realClock } from './link-clock';
 import { Relay, relayConnection, RelayContext } from './relay-connection';
 import { SharedLink } from './shared-link';

@@ -13,7 +13,7 @@
  */
 import { CorpusResource, PageBuild, CONTENT_TYPES, ResourceKind } from './corpus-types';
 import { makePageBuild } from './page-build';
-import { Prng } from './prng';
+import { Prng } from '../../src/core/prng';
 import { cssRules, heading, jsFunctions, padWithComment, paragraph } from './synth-text';
 
 export const MCMANUS_159_NAME = 'mcmanus-159';

@@ -5,7 +5,7 @@
  */
 import { CorpusResource, PageBuild, CONTENT_TYPES } from './corpus-types';
 import { makePageBuild } from './page-build';
-import { Prng } from './prng';
+import { Prng } from '../../src/core/prng';
 import { heading, paragraph } from './synth-text';
 
 /** The paper's image sizes. */

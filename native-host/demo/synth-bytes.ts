@@ -4,8 +4,8 @@
  * The bytes after the fixed headers come from a PRNG seeded by the resource path, so they are
  * incompressible (no transfer can cheat by compressing them) yet identical across builds.
  */
-import { CodedError } from '../../src/errors/coded-error';
-import { Prng } from './prng';
+import { CodedError } from '../../src/core/coded-error';
+import { Prng } from '../../src/core/prng';
 
 /** Error raised when a body cannot be built at the requested size. */
 export class SynthSizeError extends CodedError<'E_DEMO_BODY_SIZE'> {

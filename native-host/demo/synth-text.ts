@@ -2,7 +2,7 @@
  * Deterministic text for the corpus: prose for documents and filler for stylesheets and
  * scripts, padded to an exact byte size. All output is ASCII, so characters == bytes.
  */
-import { Prng } from './prng';
+import { Prng } from '../../src/core/prng';
 import { SynthSizeError } from './synth-bytes';
 
 const WORDS = [

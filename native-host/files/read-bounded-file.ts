@@ -1,6 +1,6 @@
 import { constants, type Stats } from 'node:fs';
 import { open as fsOpen, type FileHandle } from 'node:fs/promises';
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
 
 /**
  * Why a file named from outside (a native message, a command-line flag) was not read:

@@ -8,7 +8,7 @@ import type { HostContext } from './host-context';
 import { measureOrigins, originsOf } from './measure';
 import { parseResolve } from '../../src/targets/host-mapping';
 import { mappedLookup, privateNetworkCheck } from '../transport/private-network';
-import { replayList } from './replay';
+import { replayList } from '../run/replay';
 
 /**
  * `schedule`: measure the page's origins, or replay its list with each strategy. At most

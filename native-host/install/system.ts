@@ -22,7 +22,7 @@ export type Exec = (file: string, args: readonly string[]) => Promise<ExecResult
 /** The parts of `node:fs` the installer uses (all synchronous: files are tiny). */
 export type InstallFs = Pick<
   typeof fs,
-  'existsSync' | 'readFileSync' | 'writeFileSync' | 'mkdirSync' | 'statSync' | 'lstatSync' | 'rmSync' | 'chmodSync' | 'realpathSync' | 'renameSync' | 'accessSync' | 'openSync' | 'fstatSync' | 'readSync' | 'closeSync'
+  'existsSync' | 'readFileSync' | 'writeFileSync' | 'mkdirSync' | 'statSync' | 'lstatSync' | 'rmSync' | 'chmodSync' | 'realpathSync' | 'renameSync' | 'accessSync' | 'openSync' | 'fstatSync' | 'readSync' | 'closeSync' | 'writeSync' | 'fsyncSync'
 >;
 
 /**

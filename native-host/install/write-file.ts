@@ -1,5 +1,6 @@
-import { hasCode } from '../../src/errors/coded-error';
+import { hasCode } from '../../src/core/coded-error';
 import { readBoundedFileSync } from '../files/read-bounded-file';
+import { FileWriteError, writeFileAtomic } from '../files/write-file-atomic';
 import { pathFor, type InstallSystem } from './system';
 import { InstallError } from './install-error';
 
@@ -10,9 +11,9 @@ export const MAX_MANIFEST_BYTES = 1024 * 1024;
 export type FileChange = 'created' | 'updated' | 'unchanged';
 
 /**
- * Writes `text` to `file` only if it differs, and makes sure of `mode` on POSIX. The write goes
- * to a temporary sibling renamed over the target, so a browser never reads a half-written
- * manifest. Missing parent directories are created with `dirMode`.
+ * Writes `text` to `file` only if it differs, and makes sure of `mode` on POSIX. The write is
+ * atomic (write-file-atomic.ts), so a browser never reads a half-written manifest. Missing parent
+ * directories are created with `dirMode`.
  */
 export function writeFileIfChanged(sys: Pick<InstallSystem, 'fs' | 'platform'>, file: string, text: string, mode: number, dirMode = 0o755): FileChange {
   const { fs } = sys;
@@ -34,12 +35,9 @@ export function writeFileIfChanged(sys: Pick<InstallSystem, 'fs' | 'platform'>, 
       return 'unchanged';
     }
     fs.mkdirSync(pathFor(sys.platform).dirname(file), { recursive: true, mode: dirMode });
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, text, { mode });
-    if (posix) fs.chmodSync(tmp, mode);
-    fs.renameSync(tmp, file);
+    writeFileAtomic(file, text, { mode, fs, path: pathFor(sys.platform), chmod: posix });
   } catch (err) {
-    throw new InstallError('E_INSTALL_WRITE', `cannot write ${file}: ${(err as Error).message}`);
+    throw new InstallError('E_INSTALL_WRITE', err instanceof FileWriteError ? err.message : `cannot write ${file}: ${(err as Error).message}`);
   }
   return existing === undefined ? 'created' : 'updated';
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { constants as zlibConstants, gzip } from 'node:zlib';
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
 import type { HandshakeSnapshot } from '../store/handshake-snapshot';
 import { hostPolicy, isAllowedHost, isLoopbackAddress, type HostPolicy } from './host-policy';
 import { MetricsSnapshot, type MetricsView } from './metrics-snapshot';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { exportPrometheus } from '../../src/stats/export-formats';
 import { aggregateHandshakes } from '../../src/stats/handshake-stats';
-import { mulberry32 } from '../../src/stats/mulberry32';
+import { mulberry32 } from '../../src/core/prng';
 import { openStore, type LmdbStore } from '../store/lmdb-store';
 import type { StoredHandshake } from '../store/store-types';
 import { MetricsSnapshot } from './metrics-snapshot';

@@ -1,4 +1,4 @@
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
 import { PROM_HEADER, prometheusSeriesText } from '../../src/stats/export-formats';
 import { HandshakeTally } from '../../src/stats/handshake-tally';
 import type { HandshakeSnapshot, SequencedHandshake } from '../store/handshake-snapshot';

@@ -1,5 +1,6 @@
 import { buildRun, type Run, type RunInput } from '../../src/run';
-import { Scheduler, type OriginBudgets, type OriginMemory, type RequestResult, type SchedulerError, type Strategy } from '../../src/scheduler';
+import { Scheduler, type OriginBudgets, type RequestResult, type SchedulerError, type Strategy } from '../../src/scheduler';
+import type { OriginMemory } from '../../src/origins/origin-memory';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import type { ResponseHooks } from '../transport/response-hooks';
 import { UndiciTransport, type UndiciTransportOptions } from '../transport/undici-transport';

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
 import { checkOriginFacts, checkPageOrigins, type OriginFacts, type PageOrigins } from '../../src/origins/origin-facts';
 import type { StoreHealth } from '../../src/protocol/store-health';
 import { rewriteGeneration, type Judge } from './compaction';

@@ -1,5 +1,5 @@
 import { BoundedFileError, readBoundedFile } from '../files/read-bounded-file';
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
 
 /** The user's CA file cannot be used: missing, unreadable, not a regular file, too large or not PEM. */
 export class CaFileError extends CodedError<'E_CA_FILE'> {

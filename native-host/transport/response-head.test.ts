@@ -1,4 +1,4 @@
-import { mulberry32 } from '../../src/stats/mulberry32';
+import { mulberry32 } from '../../src/core/prng';
 import { readResponseHead, type HeadProblem, type ResponseHead } from './response-head';
 
 /**

@@ -1,4 +1,5 @@
-import { CodedError } from '../../src/errors/coded-error';
+import { CodedError } from '../../src/core/coded-error';
+import type { ResponseErrorCode } from '../../src/scheduler/errors';
 
 /**
  * Errors the transport raises itself. Callers match on `code` (stable strings):
@@ -16,7 +17,7 @@ import { CodedError } from '../../src/errors/coded-error';
  * - `E_UNSAFE_PORT`       the port is one of the Fetch standard's bad ports (never connected).
  * - `E_CONNECTION_GONE`   the connection closed (or was closed) under the request.
  */
-export type TransportErrorCode = 'E_DESYNC' | 'E_BAD_RESPONSE' | 'E_RESPONSE_STALLED' | 'E_REQUEST_TIMEOUT' | 'E_PRIVATE_NETWORK' | 'E_UNSAFE_PORT' | 'E_CONNECTION_GONE';
+export type TransportErrorCode = ResponseErrorCode | 'E_UNSAFE_PORT' | 'E_CONNECTION_GONE';
 
 export class TransportError extends CodedError<TransportErrorCode> {
   override readonly name = 'TransportError';

@@ -1,4 +1,4 @@
-import type { PriorityClass } from '../scheduler/priority';
+import type { PriorityClass } from '../core/priority';
 import { asciiTokens, normalizeKeyword } from './ascii';
 import { isPrintOnly } from './media';
 import type { Attributes, ResourceReference } from './reference';

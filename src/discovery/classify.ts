@@ -1,4 +1,4 @@
-import type { PriorityClass } from '../scheduler/priority';
+import type { PriorityClass } from '../core/priority';
 import { normalizeKeyword } from './ascii';
 import { classifyLink } from './classify-link';
 import { classifyScript } from './classify-script';
@@ -20,7 +20,7 @@ export interface ElementContext {
 }
 
 /**
- * The priority rules, in one place (the scheduler's classes are in `scheduler/priority.ts`):
+ * The priority rules, in one place (the classes are in `src/core/priority.ts`):
  *
  * | found as                                                  | priority        |
  * |-----------------------------------------------------------|-----------------|

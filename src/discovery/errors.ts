@@ -1,4 +1,4 @@
-import { CodedError } from '../errors/coded-error';
+import { CodedError } from '../core/coded-error';
 
 /**
  * Stable error codes of resource discovery. Callers match on `code`, never on the message.

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHtmlScanner as createScanner, scanHtml } from './html-scanner';
 import type { DiscoveredResource } from './types';
-import { mulberry32 as prng } from '../stats/mulberry32';
+import { mulberry32 as prng } from '../core/prng';
 
 const FIXTURES = join(__dirname, '../../test/fixtures/discovery');
 const fixtureBytes = (name: string): Uint8Array => new Uint8Array(readFileSync(join(FIXTURES, name)));

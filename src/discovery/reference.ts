@@ -1,4 +1,4 @@
-import type { PriorityClass } from '../scheduler/priority';
+import type { PriorityClass } from '../core/priority';
 import type { ResourceKind, ScriptMode } from './types';
 
 /**

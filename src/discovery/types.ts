@@ -1,4 +1,4 @@
-import type { PriorityClass } from '../scheduler/priority';
+import type { PriorityClass } from '../core/priority';
 import type { Viewport } from './viewport';
 
 /** What a discovered URL is, as far as the markup says. */

@@ -1,4 +1,4 @@
-import { PRIORITY_CLASSES, type PriorityClass } from '../scheduler/priority';
+import { PRIORITY_CLASSES, type PriorityClass } from '../core/priority';
 import { checkPageOrigins } from './origin-facts';
 import { InMemoryOriginMemory } from './origin-memory';
 import { checkPageList, LIST_WINDOW, MAX_LIST_RESOURCES, MAX_LIST_URL_CHARS, mergePageList, seenCount, speculativeList, type ListedResource, type VisitResource } from './page-list';

@@ -1,4 +1,4 @@
-import { isPriorityClass, priorityRank, rankInClass, type PriorityClass } from '../scheduler/priority';
+import { isPriorityClass, priorityRank, rankInClass, type PriorityClass } from '../core/priority';
 
 /**
  * A page's learned request list: the sub-resources its last loads fetched, so that a returning

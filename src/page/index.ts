@@ -1,6 +1,6 @@
 // A page as the extension saw it load: the model (model/: the record, its reducer, the figures
 // derived from it) and the views built from it (views/: waterfall, CDF plot, HAR). The extension's
-// own messages and settings are in src/extension-messages/.
+// own hints (hints/) and messages and settings (messages/) live here too: src/page is the extension's pure engine.
 export * from './model/page-record';
 export * from './model/element-resources';
 export * from './model/viewport';

@@ -1,4 +1,4 @@
-import { mulberry32 } from '../stats/mulberry32';
+import { mulberry32 } from '../core/prng';
 import { ChunkAssembler, splitIntoChunks, utf8Length } from './chunks';
 import { ProtocolError } from './errors';
 import type { ChunkMessage } from './replies';

@@ -1,4 +1,4 @@
-import { mulberry32 } from '../stats/mulberry32';
+import { mulberry32 } from '../core/prng';
 import { findDuplicateKey, refuseDuplicateKeys, type DuplicateKey } from './duplicate-keys';
 
 /** A JSON value kept as written: an object is its member list, so repeated keys survive. */

@@ -1,4 +1,4 @@
-import { CodedError } from '../errors/coded-error';
+import { CodedError } from '../core/coded-error';
 
 /**
  * Every failure either side reports is `{type: "error", id, code, message}`. Callers match on

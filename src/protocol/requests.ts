@@ -1,4 +1,4 @@
-import type { PriorityClass } from '../scheduler/priority';
+import type { PriorityClass } from '../core/priority';
 import type { StrategyName } from '../scheduler/strategies';
 import type { ExportFormat } from '../stats/export-formats';
 import type { RequestId } from './errors';

@@ -1,4 +1,4 @@
-import { PRIORITY_CLASSES } from '../scheduler/priority';
+import { PRIORITY_CLASSES } from '../core/priority';
 import { EXPORT_FORMATS } from '../stats/export-formats';
 import { STRATEGY_NAMES } from '../scheduler/strategies';
 import { Checker, describe, isPlainObject, join, type Fields } from './check';

@@ -1,4 +1,4 @@
-import { PRIORITY_CLASSES } from '../scheduler/priority';
+import { PRIORITY_CLASSES } from '../core/priority';
 import { isAbsolutePath, MAX_CA_PATH_LENGTH } from './ca-file-path';
 import { EXPORT_FORMATS } from '../stats/export-formats';
 import { STRATEGY_NAMES, type StrategyName } from '../scheduler/strategies';

@@ -1,4 +1,5 @@
-import type { PriorityClass, RequestResult } from '../scheduler';
+import type { RequestResult } from '../scheduler';
+import type { PriorityClass } from '../core/priority';
 import { roundMs } from './round';
 
 /**

@@ -1,7 +1,7 @@
 import type { FlightRate } from './path-estimate';
 import { PipelineHealth } from './pipeline-health';
 import { Fifo, PriorityQueue } from './priority-queue';
-import { rankInClass } from './priority';
+import { rankInClass } from '../core/priority';
 import type { ScheduledRequest } from './request';
 import type { Strategy } from './strategies';
 import type { Dispatch } from './transport-port';

@@ -1,8 +1,9 @@
-import { Scheduler, strategy, type PriorityClass, type Strategy } from './index';
+import { Scheduler, strategy, type Strategy } from './index';
+import type { PriorityClass } from '../core/priority';
 import { FakeClock, FakeTransport } from '../../test/support/fake-transport';
 import { PriorityQueue } from './priority-queue';
-import { priorityRank } from './priority';
-import { mulberry32 } from '../stats/mulberry32';
+import { priorityRank } from '../core/priority';
+import { mulberry32 } from '../core/prng';
 
 const O = 'http://a.test';
 

@@ -1,6 +1,6 @@
 import type { ConnState, OriginState } from './connection-state';
 import { expectedFamily } from './content-type-check';
-import { isLowLatency } from './priority';
+import { isLowLatency } from '../core/priority';
 import { isPipelinable, type ScheduledRequest } from './request';
 import { h2DemandLimit, h2StreamsWhileSiblingsConnect } from './h2-windows';
 import { canPair } from './response-fingerprint';

@@ -1,4 +1,4 @@
-import { CodedError } from '../errors/coded-error';
+import { CodedError } from '../core/coded-error';
 
 /**
  * Stable error codes of the scheduler. Callers match on `code`, never on the message or class.
@@ -38,10 +38,13 @@ export type SchedulerErrorCode =
   | 'E_QUEUE_FULL'
   | 'E_UNKNOWN_STRATEGY';
 
-export type ResponseErrorCode = 'E_DESYNC' | 'E_BAD_RESPONSE' | 'E_REQUEST_TIMEOUT' | 'E_RESPONSE_STALLED' | 'E_PRIVATE_NETWORK';
+const RESPONSE_ERROR_CODE_LIST = ['E_DESYNC', 'E_BAD_RESPONSE', 'E_REQUEST_TIMEOUT', 'E_RESPONSE_STALLED', 'E_PRIVATE_NETWORK'] as const;
+
+/** Codes a transport reports for one request's failure (native-host/transport/transport-errors.ts raises them). */
+export type ResponseErrorCode = (typeof RESPONSE_ERROR_CODE_LIST)[number];
 
 /** Transport codes that name why one request failed; a request that fails with one keeps it. */
-export const RESPONSE_ERROR_CODES: ReadonlySet<string> = new Set<ResponseErrorCode>(['E_DESYNC', 'E_BAD_RESPONSE', 'E_REQUEST_TIMEOUT', 'E_RESPONSE_STALLED', 'E_PRIVATE_NETWORK']);
+export const RESPONSE_ERROR_CODES: ReadonlySet<string> = new Set(RESPONSE_ERROR_CODE_LIST);
 
 export class SchedulerError extends CodedError<SchedulerErrorCode | ResponseErrorCode> {
   override readonly name = 'SchedulerError';

@@ -1,4 +1,5 @@
-import { InMemoryOriginMemory, Scheduler, strategy, type Strategy } from './index';
+import { Scheduler, strategy, type Strategy } from './index';
+import { InMemoryOriginMemory } from '../origins/origin-memory';
 import { FakeClock, FakeTransport } from '../../test/support/fake-transport';
 
 const S = 'https://s.test';

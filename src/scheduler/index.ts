@@ -1,12 +1,9 @@
 export * from './errors';
-export * from './priority';
 export * from './request';
 export * from './strategies';
 export * from './transport-port';
 export { Scheduler, type SchedulerObserver, type SchedulerOptions, type SchedulerStats } from './scheduler';
 export type { PipelineHealthState, DemotionReason } from './pipeline-health';
-export { InMemoryOriginMemory, type InMemoryOriginMemoryOptions, type OriginMemory, type OriginMemoryJson, type OriginMemoryListener } from '../origins/origin-memory';
-export { checkOriginFacts, checkPageOrigins, mergeOriginFacts, type OriginFacts, type PageOrigin, type PageOrigins } from '../origins/origin-facts';
 export { preconnectCount, preconnectPlan, type PreconnectTarget } from './preconnect';
 export { MemoryBudgets, keepAliveMax, observeBudget, type BudgetFacts, type BudgetObservation, type OriginBudgets } from './request-budget';
 export { MAX_ATTEMPTS, MAX_SENDS } from './retry-policy';

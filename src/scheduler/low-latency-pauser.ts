@@ -1,5 +1,5 @@
 import type { DispatchState } from './connection-state';
-import { isLowLatency } from './priority';
+import { isLowLatency } from '../core/priority';
 import type { TransportPort } from './transport-port';
 
 /**

@@ -1,4 +1,5 @@
-import { InMemoryOriginMemory, preconnectCount, preconnectPlan, Scheduler, strategy, type RequestResult, type Strategy } from './index';
+import { preconnectCount, preconnectPlan, Scheduler, strategy, type RequestResult, type Strategy } from './index';
+import { InMemoryOriginMemory } from '../origins/origin-memory';
 import { FakeClock, FakeTransport } from '../../test/support/fake-transport';
 
 const H = 'http://a.test';

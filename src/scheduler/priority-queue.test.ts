@@ -1,6 +1,6 @@
-import { PRIORITY_CLASSES, priorityRank, type PriorityClass } from './priority';
+import { PRIORITY_CLASSES, priorityRank, type PriorityClass } from '../core/priority';
 import { Fifo, PriorityQueue } from './priority-queue';
-import { mulberry32 } from '../stats/mulberry32';
+import { mulberry32 } from '../core/prng';
 
 type Item = { priority: PriorityClass; n: number };
 

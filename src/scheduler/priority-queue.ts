@@ -1,4 +1,4 @@
-import { PRIORITY_CLASSES, priorityRank, type PriorityClass } from './priority';
+import { PRIORITY_CLASSES, priorityRank, type PriorityClass } from '../core/priority';
 
 /**
  * A FIFO with O(1) push / shift / peek and no per-item allocation beyond the array slot.

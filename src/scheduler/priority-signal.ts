@@ -1,4 +1,4 @@
-import { PRIORITY_CLASSES, type PriorityClass } from './priority';
+import { PRIORITY_CLASSES, type PriorityClass } from '../core/priority';
 
 /**
  * RFC 9218 ("Extensible Prioritization Scheme for HTTP") `priority` header field for each priority

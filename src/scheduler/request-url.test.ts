@@ -1,4 +1,4 @@
-import { mulberry32 } from '../stats/mulberry32';
+import { mulberry32 } from '../core/prng';
 import { createRequest } from './request';
 import { RequestUrls, type SplitUrl } from './request-url';
 

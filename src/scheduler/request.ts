@@ -1,5 +1,5 @@
 import { SchedulerError, type ErrorInfo } from './errors';
-import { isPriorityClass, type PriorityClass } from './priority';
+import { isPriorityClass, type PriorityClass } from '../core/priority';
 import type { RequestUrls, SplitUrl } from './request-url';
 
 /** What a caller asks for. Everything but `url` and `priority` has a default. */

@@ -73,7 +73,7 @@ export interface Strategy {
   preconnect: boolean;
   /**
    * Request a stylesheet's `@import`s as soon as their statements arrive, not once the whole sheet
-   * has (native-host/load/page-discovery.ts): the imported sheet's round trip overlaps the rest of
+   * has (native-host/run/page-discovery.ts): the imported sheet's round trip overlaps the rest of
    * its importer's body. Browsers wait for the whole sheet, so the presets that model them do too.
    * @default false
    */
@@ -106,7 +106,7 @@ export interface Strategy {
    */
   orderProbe: boolean;
   /**
-   * GETLIST on a returning visit (src/origins/page-list.ts, native-host/load/page-loader.ts): the
+   * GETLIST on a returning visit (src/origins/page-list.ts, native-host/run/page-loader.ts): the
    * sub-resources the page's last loads fetched are enqueued at t = 0 right behind the document,
    * as speculative GETs, in the scheduler's rank order; parsing that finds one joins its request.
    * What the page no longer names is reported unused (`Run.speculativeUnused`). Needs

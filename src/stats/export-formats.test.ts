@@ -1,4 +1,4 @@
-import { mulberry32 } from './mulberry32';
+import { mulberry32 } from '../core/prng';
 import type { HandshakeRecord } from './handshake';
 import { ALL_KEY, EXACT_THRESHOLDS_MS, aggregateHandshakes } from './handshake-stats';
 import { CSV_HEADER, PROM_LE, PROM_METRIC, escapeLabelValue, exportCsv, exportJson, exportPrometheus, exportStats, isExportFormat } from './export-formats';

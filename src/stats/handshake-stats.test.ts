@@ -1,4 +1,4 @@
-import { mulberry32 } from './mulberry32';
+import { mulberry32 } from '../core/prng';
 import { HANDSHAKE_PHASES, phaseMs, type HandshakeRecord } from './handshake';
 import { ALL_KEY, EXACT_THRESHOLDS_MS, HandshakeStats, aggregateHandshakes, orderedPhases, statsToJSON, summarizeHistogram } from './handshake-stats';
 import { Histogram } from './histogram';

@@ -2,7 +2,7 @@ import { exportPrometheus, prometheusText } from './export-formats';
 import type { HandshakeRecord } from './handshake';
 import { aggregateHandshakes } from './handshake-stats';
 import { HandshakeTally } from './handshake-tally';
-import { mulberry32 } from './mulberry32';
+import { mulberry32 } from '../core/prng';
 
 const ORIGINS = ['https://a.test', 'https://b.test:8443', 'http://c.test', 'https://d"quote.test'];
 

@@ -1,6 +1,6 @@
 /** Coded errors shared by the histogram modules (scheme, JSON loader and the class itself). */
 
-import { CodedError } from '../errors/coded-error';
+import { CodedError } from '../core/coded-error';
 
 export type HistogramErrorCode =
   | 'E_HISTOGRAM_VALUE'

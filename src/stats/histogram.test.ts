@@ -8,7 +8,7 @@ import {
   type HistogramOptions,
   MAX_RECORDABLE_MS,
 } from './histogram';
-import { mulberry32 } from './mulberry32';
+import { mulberry32 } from '../core/prng';
 
 
 /** Latency-like values: zeros, whole ms, sub-ms µs values and a log-uniform spread 1 µs .. 100 s. */

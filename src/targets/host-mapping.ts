@@ -1,4 +1,4 @@
-import { CodedError } from '../errors/coded-error';
+import { CodedError } from '../core/coded-error';
 
 /**
  * Host mapping (curl's `--resolve` and `--connect-to`) for `getlist load` and for the extension's

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { getBenchPage, type OriginBaseUrl } from '../../bench/corpus/bench-corpus';
 import { startOrigins, type Origins } from '../../bench/origins/start-origins';
-import { loadPage } from '../../native-host/load/page-loader';
+import { loadPage } from '../../native-host/run/page-loader';
 import { strategy } from '../../src/scheduler';
 import { describeWithNginx, eventually, loopback } from './nginx-gate';
 

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { getPage } from '../../native-host/demo/corpus';
 import { DemoServer, startDemoServer } from '../../native-host/demo/demo-server';
 import { LinkProxy, LinkProxyOptions, startLinkProxy } from '../../native-host/demo/link-proxy';
-import { Prng } from '../../native-host/demo/prng';
+import { Prng } from '../../src/core/prng';
 import { getRequest, readResponses } from './raw-http';
 
 // Timers never fire early for delivery (the relay re-checks a monotonic clock), so lower

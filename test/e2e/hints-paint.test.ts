@@ -1,11 +1,11 @@
-// Chromium's font rule in a real browser (src/hints/paint-slack.ts), Firefox beside it: a learned
+// Chromium's font rule in a real browser (src/page/hints/paint-slack.ts), Firefox beside it: a learned
 // visit keeps its document's first byte and its first contentful paint — checked here against the
 // page's own Navigation and Paint Timing, read by the test in the page's main world — and where
 // those visits say a font named only by a late style sheet arrives well before the page paints,
 // the third visit gets it preloaded: the test server sees the font before the sheet naming it
 // could have been answered, once, and the paint is not held for it.
 import type { Page } from 'puppeteer-core';
-import type { HintsView } from '../../src/extension-messages/messages';
+import type { HintsView } from '../../src/page/messages/messages';
 import { describeE2e } from './harness/browsers';
 import { findTabId, WAIT_MS } from './harness/extension-pages';
 import type { ExtensionCopy } from './harness/extension-build';

@@ -3,7 +3,7 @@
 import { HostRequestError, type HostPort, type HostRequestBody, type RequestOptions } from '../../extension/background/native-port';
 import { PageStore } from '../../extension/background/page-store';
 import { SettingsStore } from '../../extension/background/settings-store';
-import type { HostStatus, Settings } from '../../src/extension-messages/messages';
+import type { HostStatus, Settings } from '../../src/page/messages/messages';
 import * as reducer from '../../src/page/model/page-reducer';
 import { replyRole, settlingReplyType, type HostMessage, type ProgressOf, type ReplyOf } from '../../src/protocol';
 

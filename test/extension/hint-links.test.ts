@@ -1,5 +1,5 @@
 import { insertHintLinks } from '../../extension/content/hint-links';
-import type { HintList } from '../../src/hints/hint-types';
+import type { HintList } from '../../src/page/hints/hint-types';
 
 const URL_A = 'https://site.test/a';
 const LIST: HintList = {

@@ -1,5 +1,5 @@
 import { HintsService, type DnrLike } from '../../extension/background/hints-service';
-import type { DnrRule } from '../../src/hints/dnr-rules';
+import type { DnrRule } from '../../src/page/hints/dnr-rules';
 import * as reducer from '../../src/page/model/page-reducer';
 import type { PageStore } from '../../extension/background/page-store';
 import { MemoryStorage, pageStore, settingsStore } from './background-fakes';

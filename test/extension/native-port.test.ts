@@ -1,8 +1,8 @@
-import { INSTALL_FROM_CHECKOUT } from '../../src/extension-messages/install-hint';
+import { INSTALL_FROM_CHECKOUT } from '../../src/page/messages/install-hint';
 import { PROTOCOL_VERSION, splitIntoChunks } from '../../src/protocol';
 import type { ExportReply, HostMessage, MeasuredReply, PongReply, ReplayResultMessage, ReplaySummaryMessage, StatsReply } from '../../src/protocol';
 import { NativePort, type NativePortLike } from '../../extension/background/native-port';
-import type { HostStatus } from '../../src/extension-messages/messages';
+import type { HostStatus } from '../../src/page/messages/messages';
 
 /** A native port as the browser hands it out, driven by the test. */
 class FakePort implements NativePortLike {

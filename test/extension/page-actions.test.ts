@@ -1,6 +1,6 @@
 import { HostRequestError } from '../../extension/background/native-port';
 import { PageActions, SETTLE_MS } from '../../extension/background/page-actions';
-import type { Settings } from '../../src/extension-messages/messages';
+import type { Settings } from '../../src/page/messages/messages';
 import { FakeHost, FakeTimers, loadPage, measuredReply, pageStore, settingsStore } from './background-fakes';
 
 const flush = () => new Promise((r) => setImmediate(r));

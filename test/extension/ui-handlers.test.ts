@@ -1,6 +1,6 @@
 import { PageActions } from '../../extension/background/page-actions';
 import { createUiHandlers } from '../../extension/background/ui-handlers';
-import type { HostStatus, Settings } from '../../src/extension-messages/messages';
+import type { HostStatus, Settings } from '../../src/page/messages/messages';
 import { FakeHost, FakeTimers, loadPage, pageStore, settingsStore } from './background-fakes';
 
 function setup(settings: Partial<Settings> = {}) {

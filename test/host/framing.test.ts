@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { FrameWriter } from '../../native-host/host/frame-writer';
 import { FrameDecoder, MAX_JSON_DEPTH, decodePayload, encodeFrame, maxNesting, type FrameEvent } from '../../native-host/host/framing';
 import { ChunkAssembler, type ChunkMessage, type HostMessage } from '../../src/protocol';
-import { mulberry32 } from '../../src/stats/mulberry32';
+import { mulberry32 } from '../../src/core/prng';
 
 /** A frame of arbitrary bytes (not necessarily UTF-8). */
 function rawFrame(body: Buffer, endian: 'LE' | 'BE'): Buffer {

@@ -1,6 +1,6 @@
-import type { PriorityClass } from '../../src/scheduler';
+import type { PriorityClass } from '../../src/core/priority';
 import type { ReplayResultMessage } from '../../src/protocol';
-import { priorityRank } from '../../src/scheduler/priority';
+import { priorityRank } from '../../src/core/priority';
 import { eachWithHostAndOrigin, SpawnedHost } from './host-harness';
 import type { TestOrigin } from './test-origin';
 

@@ -1,4 +1,4 @@
-import type { PriorityClass } from '../../src/scheduler';
+import type { PriorityClass } from '../../src/core/priority';
 import type { HostMessage, ReplayResultMessage, ReplaySummaryMessage } from '../../src/protocol';
 import { MAX_MESSAGE_BYTES } from '../../src/protocol';
 import { eachWithHostAndOrigin, SpawnedHost } from './host-harness';

@@ -1,4 +1,4 @@
-// The documented way to put `getlist` on PATH (src/extension-messages/install-hint.ts): pack it
+// The documented way to put `getlist` on PATH (src/page/messages/install-hint.ts): pack it
 // from the checkout and `npm install -g` the tarball. Installed here into a temp prefix, offline
 // (the tarball carries its one native dependency), then used from another directory with a temp
 // HOME: `getlist install` registers the host and `getlist doctor` gets a hello from it.

@@ -98,6 +98,8 @@ export function windowsFs(root: string): InstallFs {
     fstatSync: fs.fstatSync,
     readSync: fs.readSync,
     closeSync: fs.closeSync,
+    writeSync: fs.writeSync,
+    fsyncSync: fs.fsyncSync,
   } as unknown as InstallFs;
 }
 

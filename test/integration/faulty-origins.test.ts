@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { InMemoryOriginMemory, strategy, type StrategyName } from '../../src/scheduler';
+import { strategy, type StrategyName } from '../../src/scheduler';
+import { InMemoryOriginMemory } from '../../src/origins/origin-memory';
 import { MAX_SENDS } from '../../src/scheduler/retry-policy';
-import { loadPage } from '../../native-host/load/page-loader';
+import { loadPage } from '../../native-host/run/page-loader';
 import { main } from '../../native-host/cli/main';
 import { startFaultyOrigin, type Fault } from '../support/faulty-origin';
 

@@ -1,6 +1,6 @@
 import type http2 from 'node:http2';
 import { strategy, type Strategy } from '../../src/scheduler';
-import { loadPage } from '../../native-host/load/page-loader';
+import { loadPage } from '../../native-host/run/page-loader';
 import { startDelayProxy, type DelayProxy } from '../support/delay-proxy';
 import { bodyFor } from '../support/raw-http-server';
 import { testCert } from '../support/tls-cert';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { InMemoryOriginMemory, strategy, type Strategy } from '../../src/scheduler';
-import { loadPage } from '../../native-host/load/page-loader';
+import { strategy, type Strategy } from '../../src/scheduler';
+import { InMemoryOriginMemory } from '../../src/origins/origin-memory';
+import { loadPage } from '../../native-host/run/page-loader';
 import { startFaultyOrigin, type FaultyOrigin } from '../support/faulty-origin';
 
 /**

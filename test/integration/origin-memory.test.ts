@@ -1,5 +1,6 @@
-import { InMemoryOriginMemory, strategy } from '../../src/scheduler';
-import { loadPage } from '../../native-host/load/page-loader';
+import { strategy } from '../../src/scheduler';
+import { InMemoryOriginMemory } from '../../src/origins/origin-memory';
+import { loadPage } from '../../native-host/run/page-loader';
 import { bodyFor, startRawServer, type WireRequest } from '../support/raw-http-server';
 
 const IMAGES = 12;

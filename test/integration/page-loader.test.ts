@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { strategy } from '../../src/scheduler';
 import { getPage } from '../../native-host/demo/corpus';
 import { startDemoServer } from '../../native-host/demo/demo-server';
-import { loadPage } from '../../native-host/load/page-loader';
+import { loadPage } from '../../native-host/run/page-loader';
 
 describe('loadPage (GETALL without the server\'s help)', () => {
   test.each(['getlist', 'browser'])('%s fetches exactly the page\'s resources, CSS-discovered ones included, each once', async (name) => {

@@ -1,9 +1,10 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { InMemoryOriginMemory, strategy, type OriginMemory, type Strategy } from '../../src/scheduler';
+import { strategy, type Strategy } from '../../src/scheduler';
+import { InMemoryOriginMemory, type OriginMemory } from '../../src/origins/origin-memory';
 import type { Run } from '../../src/run';
-import { loadPage } from '../../native-host/load/page-loader';
+import { loadPage } from '../../native-host/run/page-loader';
 import { readActive } from '../../native-host/store/generations';
 import { openEnv } from '../../native-host/store/lmdb-env';
 import { openStore } from '../../native-host/store/lmdb-store';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Scheduler, type PriorityClass, type RequestResult, type Strategy } from '../../src/scheduler';
+import { Scheduler, type RequestResult, type Strategy } from '../../src/scheduler';
+import type { PriorityClass } from '../../src/core/priority';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { UndiciTransport, type UndiciTransportOptions } from '../../native-host/transport/undici-transport';
 

@@ -1,5 +1,5 @@
 import type { PageRecord, TimingEntry } from './page-record';
-import { originOf } from './timing-mapping';
+import { originOf } from '../../core/url-parts';
 
 /**
  * How the browser's connections carried a page, derived from what the browser exposes. No

@@ -5,7 +5,7 @@ import { extractCssUrls } from '../../discovery/css-urls';
 import type { Attributes } from '../../discovery/reference';
 import { resolveHttpUrl } from '../../discovery/resolve-url';
 import type { ResourceKind } from '../../discovery/types';
-import type { PriorityClass } from '../../scheduler/priority';
+import type { PriorityClass } from '../../core/priority';
 
 /** An element as the content script sees it, reduced to plain data (no DOM objects). */
 export interface ElementSnapshot {

@@ -3,6 +3,7 @@ import { isFromCache } from './connection-count';
 import type { ObservedRequest, PageRecord, TimingEntry } from './page-record';
 import { withoutFragment } from './site-rules';
 import { documentResponseEnd } from './timing-mapping';
+import { pathOf } from '../../core/url-parts';
 
 /**
  * Lean capture (the default, no `webRequest`): a page's requests as the browser itself recorded
@@ -103,10 +104,3 @@ export function resourceType(t: Pick<TimingEntry, 'name' | 'initiatorType'>, kin
   return t.initiatorType === 'css' ? 'image' : 'other';
 }
 
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return '';
-  }
-}

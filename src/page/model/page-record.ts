@@ -1,6 +1,6 @@
 import type { DiscoveredResource, ResourceKind } from '../../discovery';
 import type { MeasuredReply, ReplayResultMessage, ReplaySummaryMessage } from '../../protocol';
-import type { PriorityClass } from '../../scheduler/priority';
+import type { PriorityClass } from '../../core/priority';
 
 /**
  * What the extension knows about one top-level page load in one tab. Built by the background

@@ -5,6 +5,7 @@ import { exposedSize } from './page-bytes';
 import { migrateRecord } from './record-migration';
 import { firstUrl, followRedirect } from './redirect-hops';
 import { isHttpUrl, withoutFragment } from './site-rules';
+import { originOf } from '../../core/url-parts';
 
 /**
  * The background's page state as pure event handlers: webNavigation, webRequest and content-script
@@ -359,18 +360,11 @@ function pageOfDocument(state: PageState, tabId: number, senderUrl: string | und
   const page = state.pages.get(tabId);
   if (!page || !senderUrl) return undefined;
   const origin = originOf(senderUrl);
-  if (origin === undefined) return undefined;
+  if (origin === '') return undefined;
   const documentRequest = page.requests.find((r) => r.type === 'main_frame');
   return origin === originOf(page.url) || (documentRequest && origin === originOf(documentRequest.url)) ? page : undefined;
 }
 
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-}
 
 function sameUrl(a: string, b: string): boolean {
   return withoutFragment(a) === withoutFragment(b);

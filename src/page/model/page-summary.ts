@@ -1,6 +1,6 @@
 import type { PageRecord, TimingEntry } from './page-record';
 import { connectionCounts } from './connection-count';
-import { originOf } from './timing-mapping';
+import { originOf } from '../../core/url-parts';
 
 /** The page's navigation milestones in ms from navigation start; `undefined` when not known yet. */
 export interface NavigationMilestones {

@@ -1,6 +1,6 @@
 import type { ScheduleItem } from '../../protocol/requests';
 import { MAX_REQUESTS_PER_SCHEDULE } from '../../protocol/version';
-import { priorityRank, type PriorityClass } from '../../scheduler/priority';
+import { priorityRank, type PriorityClass } from '../../core/priority';
 import type { Discovery, PageRecord } from './page-record';
 import { buildRequestList, priorityForResourceType, topFrameRequests } from './request-list';
 import { withoutFragment } from './site-rules';

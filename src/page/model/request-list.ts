@@ -1,6 +1,6 @@
 import type { ScheduleItem } from '../../protocol/requests';
 import { MAX_REQUESTS_PER_SCHEDULE, MAX_URL_LENGTH } from '../../protocol/version';
-import { priorityRank, type PriorityClass } from '../../scheduler/priority';
+import { priorityRank, type PriorityClass } from '../../core/priority';
 import type { ObservedRequest, PageRecord } from './page-record';
 import { isHttpUrl, withoutFragment } from './site-rules';
 

@@ -1,3 +1,4 @@
+import { originOf } from '../../core/url-parts';
 import type { NavigationTiming, TimingEntry } from './page-record';
 
 /**
@@ -74,7 +75,7 @@ export function toNavigationTiming(raw: RawNavigationTiming): NavigationTiming {
  * navigation entry gives `responseEnd` = `responseStart` (real-news' 32,000-byte document at 100 ms:
  * 213 / 213 ms cold, 105 / 105 warm; its resources' ends are real). A document with a body cannot
  * arrive in no time, so such an end is unknown, not the first byte — for the lean record's document
- * row and for the path's delivery rate (src/hints/path-sample.ts) alike.
+ * row and for the path's delivery rate (src/page/hints/path-sample.ts) alike.
  */
 export function documentResponseEnd(nav: Pick<NavigationTiming, 'responseStart' | 'responseEnd' | 'encodedBodySize'>): number | undefined {
   if (nav.responseEnd === undefined || nav.responseEnd <= 0) return undefined;
@@ -87,14 +88,6 @@ export function isHttpEntry(name: string): boolean {
   return name.startsWith('http://') || name.startsWith('https://');
 }
 
-/** The origin of an absolute URL, or '' when it does not parse. */
-export function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return '';
-  }
-}
 
 /** Microsecond precision is more than any browser exposes (they coarsen to ≥ 5 µs). */
 function round(ms: number): number {

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
-import type { UiResponse } from '../../../src/extension-messages/messages';
+import type { UiResponse } from '../../../src/page/messages/messages';
 import type { PageRecord } from '../../../src/page';
 import type { InPage } from './in-page';
 

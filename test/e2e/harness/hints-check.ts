@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
-import type { HintsView } from '../../../src/extension-messages/messages';
+import type { HintsView } from '../../../src/page/messages/messages';
 import { requireBrowser, type BrowserName } from './browsers';
 import { copyExtensionBuild, type ExtensionCopy } from './extension-build';
 import { findTabId, openExtensionPage, sendUi, WAIT_MS } from './extension-pages';

@@ -1,5 +1,5 @@
 import type { Phase } from './phases';
-import { originOf } from '../../model/timing-mapping';
+import { originOf } from '../../../core/url-parts';
 import type { ConnectionRef, WaterfallRow } from './rows';
 
 /** One connection's row in the connection view (WebPageTest's "connection view"). */

@@ -1,4 +1,4 @@
-import type { PageRecord, TimingEntry } from '../page/model/page-record';
+import type { PageRecord, TimingEntry } from '../model/page-record';
 import { hintsFor } from './hint-list';
 import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS as L, type LearnedState, type Visit } from './hint-types';
 import { createLearnedState, recordVisit } from './learned-state';

@@ -1,6 +1,6 @@
-import { parseContentMessage } from '../extension-messages/parse-content-message';
-import { leanRequests } from '../page/model/lean-requests';
-import type { Discovery, ObservedRequest, PageRecord, TimingEntry } from '../page/model/page-record';
+import { parseContentMessage } from '../messages/parse-content-message';
+import { leanRequests } from '../model/lean-requests';
+import type { Discovery, ObservedRequest, PageRecord, TimingEntry } from '../model/page-record';
 import { hintsFor } from './hint-list';
 import { CHROMIUM_HINT_LIMITS as L, FIREFOX_HINT_LIMITS, type HintLimits, type PathSample } from './hint-types';
 import { createLearnedState, recordVisit } from './learned-state';

@@ -1,4 +1,4 @@
-import type { PageRecord } from '../page/model/page-record';
+import type { PageRecord } from '../model/page-record';
 import { hintRules } from './dnr-rules';
 import { hintsFor, linkHeaderValue } from './hint-list';
 import { hintOutcome } from './hint-outcome';

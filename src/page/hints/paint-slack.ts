@@ -1,5 +1,6 @@
 import type { LearnedResource, Visit } from './hint-types';
 import { UNKNOWN_SIZE_BYTES } from './path-sample';
+import { originOf } from '../../core/url-parts';
 
 /**
  * The font rule for Chromium (`HintLimits.fontPreloads: 'before-paint'`): which late fonts a
@@ -78,10 +79,3 @@ export function slowStartRounds(bytes: number): number {
   return Math.max(1, Math.ceil(Math.log2(bytes / INITIAL_WINDOW_BYTES + 1)));
 }
 
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return '';
-  }
-}

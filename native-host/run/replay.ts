@@ -1,8 +1,9 @@
 import type { ScheduleItem } from '../../src/protocol';
 import type { Run } from '../../src/run';
-import { preconnectPlan, SchedulerError, type OriginMemory, type Strategy } from '../../src/scheduler';
-import { originsUsed } from '../load/page-loader';
-import { runSession, type RunTransportOptions } from '../run/run-session';
+import { preconnectPlan, SchedulerError, type Strategy } from '../../src/scheduler';
+import type { OriginMemory } from '../../src/origins/origin-memory';
+import { originsUsed } from './page-loader';
+import { runSession, type RunTransportOptions } from './run-session';
 
 export interface ReplayListOptions {
   /** The page the list belongs to (recorded as the run's `url`; not fetched unless listed). */

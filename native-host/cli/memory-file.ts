@@ -1,7 +1,7 @@
 import { InMemoryOriginMemory, type InMemoryOriginMemoryOptions } from '../../src/origins/origin-memory';
-import { writeFileAtomic } from '../cli/write-file-atomic';
+import { writeOutputFile } from './write-output';
 import { BoundedFileError, readBoundedFile } from '../files/read-bounded-file';
-import { LoadError } from './load-errors';
+import { LoadError } from '../run/load-errors';
 
 /**
  * Origin memory files are JSON of per-origin facts and page lists that expire after a week; one
@@ -33,5 +33,5 @@ export async function readMemoryFile(file: string, options: InMemoryOriginMemory
 }
 
 export function writeMemoryFile(file: string, memory: InMemoryOriginMemory): void {
-  writeFileAtomic(file, `${JSON.stringify(memory.toJSON())}\n`);
+  writeOutputFile(file, `${JSON.stringify(memory.toJSON())}\n`);
 }

@@ -1,8 +1,8 @@
-import type { HandshakeStatsJSON } from '../stats/handshake-stats';
-import type { StoreHealth } from '../protocol/store-health';
+import type { HandshakeStatsJSON } from '../../stats/handshake-stats';
+import type { StoreHealth } from '../../protocol/store-health';
 import type { HintList } from '../hints/hint-types';
 import type { HintOutcome } from '../hints/hint-outcome';
-import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from '../page/model/page-record';
+import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from '../model/page-record';
 
 /**
  * Runtime messages inside the extension, by channel. Trust levels (uBlock-style): a content

@@ -1,10 +1,12 @@
 import type { Viewport } from '../../src/discovery';
 import { speculativeList, type ListedResource } from '../../src/origins/page-list';
 import type { Run } from '../../src/run';
-import { preconnectCount, preconnectPlan, SchedulerError, type OriginBudgets, type OriginMemory, type PageOrigin, type RequestResult, type Scheduler, type Strategy } from '../../src/scheduler';
+import { preconnectCount, preconnectPlan, SchedulerError, type OriginBudgets, type RequestResult, type Scheduler, type Strategy } from '../../src/scheduler';
+import type { OriginMemory } from '../../src/origins/origin-memory';
+import type { PageOrigin } from '../../src/origins/origin-facts';
 import { isBadPort, portOf } from '../../src/targets';
 import type { ResponseHooks } from '../transport/response-hooks';
-import { runSession, type RunTransportOptions } from '../run/run-session';
+import { runSession, type RunTransportOptions } from './run-session';
 import { PageDiscovery } from './page-discovery';
 
 export interface LoadPageOptions {

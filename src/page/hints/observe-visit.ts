@@ -1,7 +1,8 @@
-import type { Discovery, ObservedRequest, PageRecord, TimingEntry } from '../page/model/page-record';
+import type { Discovery, ObservedRequest, PageRecord, TimingEntry } from '../model/page-record';
 import type { HintAs, LearnedOrigin, LearnedResource, Visit } from './hint-types';
-import { withoutFragment } from '../page/model/site-rules';
+import { withoutFragment } from '../model/site-rules';
 import { pathSampleOf, UNKNOWN_SIZE_BYTES } from './path-sample';
+import { originOf, pathOf } from '../../core/url-parts';
 
 /**
  * What one page load teaches, read off its `PageRecord`: the top frame's successful GET
@@ -197,18 +198,4 @@ function typeOf(as: HintAs, url: string): string | undefined {
   return FONT_TYPES[ext];
 }
 
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return '';
-  }
-}
 
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return '';
-  }
-}

@@ -1,9 +1,7 @@
 /**
- * Seeded pseudo-random numbers for the demo corpus.
- *
- * Invariant: everything the corpus generates is a pure function of a seed string (a page name
- * or a resource path), so two builds — on any machine, in any order — produce identical bytes.
- * Never use `Math.random()` in the corpus.
+ * Seeded pseudo-random numbers: property tests reproduce a failure from its seed, the benches
+ * resample with it, and the demo corpus is a pure function of its seed strings (a page name or a
+ * resource path), so two builds, on any machine and in any order, produce identical bytes.
  */
 
 /** FNV-1a over the UTF-16 code units of `text`: a stable 32-bit seed from a name. */
@@ -16,21 +14,31 @@ export function hashSeed(text: string): number {
   return h >>> 0;
 }
 
-/** A small deterministic generator (mulberry32). Period 2^32, ample for synthetic pages. */
-export class Prng {
-  private state: number;
-
-  constructor(seed: number | string) {
-    this.state = (typeof seed === 'string' ? hashSeed(seed) : seed) >>> 0;
-  }
-
-  /** Uniform 32-bit unsigned integer. */
-  nextUint32(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
+/** mulberry32 (T. Ettinger): uniform 32-bit unsigned integers from a 32-bit seed, period 2^32. */
+export function mulberry32Uint32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return (t ^ (t >>> 14)) >>> 0;
+  };
+}
+
+/** mulberry32 as floats, uniform in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  const next = mulberry32Uint32(seed);
+  return () => next() / 0x1_0000_0000;
+}
+
+/** A seeded generator with the helpers synthetic pages need, on mulberry32. */
+export class Prng {
+  /** Uniform 32-bit unsigned integer. */
+  readonly nextUint32: () => number;
+
+  constructor(seed: number | string) {
+    this.nextUint32 = mulberry32Uint32(typeof seed === 'string' ? hashSeed(seed) : seed);
   }
 
   /** Uniform float in [0, 1). */

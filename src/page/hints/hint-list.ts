@@ -3,6 +3,7 @@ import { rankedOrigins } from './origin-rank';
 import { fontsBeforePaint, measuredPaint } from './paint-slack';
 import { pathVerdict, UNKNOWN_SIZE_BYTES } from './path-sample';
 import { pageKey, templateKey } from './site-template';
+import { originOf } from '../../core/url-parts';
 
 /**
  * The hints a navigation to `url` gets from what was learned. Only what recurs is hinted: an
@@ -139,10 +140,3 @@ function toPreload(r: LearnedResource): PreloadHint {
   };
 }
 
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return '';
-  }
-}

@@ -1,8 +1,8 @@
-import { CodedError } from '../errors/coded-error';
-import { MAX_URL_LENGTH } from '../protocol/version';
-import { isPriorityClass } from '../scheduler/priority';
+import { CodedError } from '../../core/coded-error';
+import { MAX_URL_LENGTH } from '../../protocol/version';
+import { isPriorityClass } from '../../core/priority';
 import type { ContentMessage } from './messages';
-import type { Discovery, DiscoverySource, NavigationTiming, TimingEntry } from '../page/model/page-record';
+import type { Discovery, DiscoverySource, NavigationTiming, TimingEntry } from '../model/page-record';
 
 /**
  * The background's check of a content-script message. Content scripts run inside web pages, the

@@ -1,5 +1,5 @@
-import { CodedError } from '../errors/coded-error';
-import { EXPORT_FORMATS } from '../stats/export-formats';
+import { CodedError } from '../../core/coded-error';
+import { EXPORT_FORMATS } from '../../stats/export-formats';
 import type { Settings, UiRequest } from './messages';
 
 /** A UI request that cannot be served as sent. `code` is `E_UNKNOWN_TYPE` or `E_INVALID_FIELD`. */

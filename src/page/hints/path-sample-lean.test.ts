@@ -1,5 +1,5 @@
-import { leanRequests } from '../page/model/lean-requests';
-import type { PageRecord, TimingEntry } from '../page/model/page-record';
+import { leanRequests } from '../model/lean-requests';
+import type { PageRecord, TimingEntry } from '../model/page-record';
 import { CHROMIUM_HINT_LIMITS as L } from './hint-types';
 import { observeVisit } from './observe-visit';
 import { pathSampleOf, pathVerdict, RATE_MIN_BYTES } from './path-sample';

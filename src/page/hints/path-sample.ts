@@ -1,5 +1,5 @@
-import type { PageRecord, TimingEntry } from '../page/model/page-record';
-import { documentResponseEnd } from '../page/model/timing-mapping';
+import type { PageRecord, TimingEntry } from '../model/page-record';
+import { documentResponseEnd } from '../model/timing-mapping';
 import type { PathSample, PathVerdict, Visit } from './hint-types';
 
 /**

@@ -1,6 +1,6 @@
 import { DEFAULT_SETTINGS } from './messages';
 import { parseSettingsPatch, parseStrategies, settingsFromStorage } from './settings';
-import { isExcludedSite } from '../page/model/site-rules';
+import { isExcludedSite } from '../model/site-rules';
 
 describe('settings', () => {
   test('a patch keeps only known, valid fields', () => {

@@ -1,5 +1,5 @@
-import { leanRequests } from '../page/model/lean-requests';
-import type { PageRecord, TimingEntry } from '../page/model/page-record';
+import { leanRequests } from '../model/lean-requests';
+import type { PageRecord, TimingEntry } from '../model/page-record';
 import { hintsFor } from './hint-list';
 import { CHROMIUM_HINT_LIMITS as L, FIREFOX_HINT_LIMITS, type PathSample } from './hint-types';
 import { createLearnedState, recordVisit } from './learned-state';

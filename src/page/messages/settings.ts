@@ -1,7 +1,7 @@
-import { CodedError } from '../errors/coded-error';
-import { isAbsolutePath, MAX_CA_PATH_LENGTH } from '../protocol/ca-file-path';
-import { HostMappingError, MAX_HOST_MAPPINGS, MAX_HOST_MAPPING_LENGTH, parseResolve } from '../targets/host-mapping';
-import { STRATEGY_NAMES, isStrategyName } from '../scheduler/strategies';
+import { CodedError } from '../../core/coded-error';
+import { isAbsolutePath, MAX_CA_PATH_LENGTH } from '../../protocol/ca-file-path';
+import { HostMappingError, MAX_HOST_MAPPINGS, MAX_HOST_MAPPING_LENGTH, parseResolve } from '../../targets/host-mapping';
+import { STRATEGY_NAMES, isStrategyName } from '../../scheduler/strategies';
 import { DEFAULT_SETTINGS, type Settings } from './messages';
 
 /**

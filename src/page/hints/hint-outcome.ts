@@ -1,7 +1,8 @@
-import type { PageRecord } from '../page/model/page-record';
+import type { PageRecord } from '../model/page-record';
 import type { Hint, HintList, LearnedEntry } from './hint-types';
 import { completeOf } from './observe-visit';
-import { median } from '../stats/median';
+import { median } from '../../stats/median';
+import { originOf } from '../../core/url-parts';
 
 /**
  * What became of one load's hints, for the popup.
@@ -78,10 +79,3 @@ export function hintOutcome(applied: HintList, page: PageRecord, entries: readon
 }
 
 
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return '';
-  }
-}

@@ -1,7 +1,8 @@
 import { createHtmlScanner, type DiscoveredResource, type HtmlScanner, type OriginHint, type Viewport } from '../../src/discovery';
 import type { ListedResource, VisitResource } from '../../src/origins/page-list';
 import type { SkippedResource } from '../../src/run';
-import { SchedulerError, type Dispatch, type PriorityClass, type RequestResult, type Scheduler } from '../../src/scheduler';
+import { SchedulerError, type Dispatch, type RequestResult, type Scheduler } from '../../src/scheduler';
+import type { PriorityClass } from '../../src/core/priority';
 import type { ResponseHooks } from '../transport/response-hooks';
 import { DocumentText } from './document-text';
 import { LoadError, type LoadErrorCode } from './load-errors';
