@@ -1,6 +1,6 @@
 import type { PageRecord } from '../../src/page/model/page-record';
 import { browserObserved, navigationMilestones } from '../../src/page/model/page-summary';
-import { browserLastByteMs, replayVerdicts, type StrategyVerdict } from '../../src/page/views/replay-verdict';
+import { browserLastByteMs, replayVerdicts, type StrategyVerdict } from '../../src/page/model/replay-verdict';
 import { h } from '../ui/dom';
 
 export const PRIVACY_NOTE =

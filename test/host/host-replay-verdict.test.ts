@@ -1,12 +1,12 @@
 // A replay against an origin whose certificate the host does not trust: every request fails on
-// the wire, and the popup's verdict (src/page/views/replay-verdict.ts) marks the strategy invalid
+// the wire, and the popup's verdict (src/page/model/replay-verdict.ts) marks the strategy invalid
 // with the certificate's reason, instead of showing a fast "total".
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PageRecord } from '../../src/page/model/page-record';
 import type { ReplayResultMessage } from '../../src/protocol';
-import { replayVerdicts } from '../../src/page/views/replay-verdict';
+import { replayVerdicts } from '../../src/page/model/replay-verdict';
 import { testCert } from '../support/tls-cert';
 import { startHttpsServer } from '../support/tls-servers';
 import { SpawnedHost } from './host-harness';

@@ -41,6 +41,18 @@ export function importGraph(root: string, dirs: readonly string[]): Map<string, 
   return graph;
 }
 
+/** The graph between folders: an edge from a file's folder to each other folder it imports from. */
+export function folderGraph(graph: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  const out = new Map<string, Set<string>>();
+  for (const [file, deps] of graph) {
+    const from = dirname(file);
+    const to = out.get(from) ?? new Set<string>();
+    out.set(from, to);
+    for (const d of deps) if (dirname(d) !== from) to.add(dirname(d));
+  }
+  return new Map([...out].map(([k, v]) => [k, [...v].sort()]));
+}
+
 /** The import cycles of a graph: its strongly connected components of more than one file (Tarjan). */
 export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   let next = 0;

@@ -1,6 +1,6 @@
 import type { PageRecord } from '../../model/page-record';
 import { navigationMilestones } from '../../model/page-summary';
-import { replayVerdicts } from '../replay-verdict';
+import { replayVerdicts } from '../../model/replay-verdict';
 import { groupByConnection, inferConnections, type ConnectionLane } from './connections';
 import { observedRows, replayRows, type ReplayResultLike, type WaterfallRow } from './rows';
 

@@ -1,4 +1,4 @@
-import type { PageRecord } from '../model/page-record';
+import type { PageRecord } from './page-record';
 
 /** One kind of failure in one strategy's replay: its code, how many requests, a reason a user can act on. */
 export interface ReplayFailureGroup {

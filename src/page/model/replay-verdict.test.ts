@@ -1,4 +1,4 @@
-import type { PageRecord } from '../model/page-record';
+import type { PageRecord } from './page-record';
 import type { RequestRecord } from '../../run';
 import { browserLastByteMs, failureReason, replayVerdicts } from './replay-verdict';
 
