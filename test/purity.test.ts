@@ -14,8 +14,8 @@ const repoRoot = join(__dirname, '..');
 /**
  * Bare module specifiers src/ may import (pure libraries). htmlparser2 tokenizes HTML; domhandler
  * builds the DOM from its events, and css-select (with domutils) matches style rules against that
- * DOM — all from the htmlparser2 family, no Node or DOM APIs (issue 12: CSS `url()`s only for
- * rules an element matches).
+ * DOM — all from the htmlparser2 family, no Node or DOM APIs (a style sheet's `url()`s are fetched only for
+ * rules an element matches, as a browser does).
  */
 const ALLOWED_PACKAGES = new Set(['htmlparser2', 'domhandler', 'domutils', 'css-select']);
 

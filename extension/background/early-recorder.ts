@@ -2,12 +2,11 @@
  * Whether `content-start.js` (early-records.ts: the MutationObserver and buffered
  * PerformanceObserver that see the load as it happens) runs at `document_start`, and where.
  *
- * Lean capture (the default) runs no script at `document_start`. Measured with bench/overhead.ts,
- * Chromium 156, fresh tab, 20-image loopback page (DOMContentLoaded 33–35 ms alone), paired runs
- * (session 22): the declared `document_start` script added 6–8 ms to DOMContentLoaded (+17…+26 %)
- * whatever it did — empty, observers only, or the page's main world instead of an isolated one
- * (+6.05 ms [−0.7…8.85], 50 pairs) — while the same build without it read −0.25 ms [−4.1…3.3]
- * (100 pairs). The cost is the script's presence before the parser, not its work. So lean capture
+ * Lean capture (the default) runs no script at `document_start`: a declared `document_start`
+ * script costs the page's DOMContentLoaded whatever it does — empty, observers only, or in the
+ * page's main world — while the same build without it costs nothing measurable (bench/overhead.ts;
+ * docs/extension.md, "Why nothing at `document_start`"). The cost is the script's presence before
+ * the parser, not its work. So lean capture
  * takes everything from after `load` (content.js, content-injection.ts): discovery times come from
  * the browser's own request starts (Resource Timing, discovery-times.ts), elements inserted after
  * `load` keep their MutationObserver time, and a page past its Resource Timing buffer (250 entries)

@@ -3,9 +3,8 @@
  * sub-resources of a new top-level document with the frame's internal id instead of 0 while its
  * commit is still being processed (seen on a profile started before: cross-origin.html's
  * parser-found sheet, image and script at frameId 8 beside its later images at 0, about one load in
- * five, so replays left them out). `frameType` tells the top-level document's frame from a
- * sub-frame: with this rule that e2e check went from 3 red in 15 runs to 0 in 16 (not observed
- * field by field). A prerendered, cached or unloading document's requests keep their own id (they
+ * five), which would leave them out of the page and its replays. `frameType` tells the top-level
+ * document's frame from a sub-frame (the e2e cross-origin check exercises it). A prerendered, cached or unloading document's requests keep their own id (they
  * are not the tab's page).
  */
 export function frameIdOf(e: { frameId: number }): number {

@@ -5,23 +5,20 @@
  * that document (extension/content/hint-links.ts). A page without learned hints runs nothing for
  * them: no script, no message, no storage read.
  *
- * Chosen by numbers over a document_start script registered per hinted host
- * (`scripting.registerContentScripts`, asking the background by message), on a hinted 20-image
- * loopback page with a held-back style sheet, Chromium 156, 6 rounds of 12 loads per mechanism
- * (load average 2.6–6): the `<link>` elements were in the page 45–62 ms after navigation start by
- * push (median of the rounds 48 ms; −9…+10 ms from DOMContentLoaded, median +2) against 51–75 ms
- * (58 ms; +2…+17, median +8) registered, with the same page script time by the load event
- * (3.8–4.1 against 3.0–4.3 ms); the registered script also ran, and messaged, on every page of a
- * hinted host, list or not. Both are later than DNR's `Link` header (Detailed capture), which acts
- * at the response headers.
+ * Chosen over a document_start script registered per hinted host
+ * (`scripting.registerContentScripts`, asking the background by message): the push puts the
+ * `<link>` elements in the page no later, at the same page script time, and runs nothing on a
+ * hinted host's pages that have no list, where the registered script runs and messages on every
+ * one (measured: docs/extension.md, "How the hints reach the page"). Both are later than DNR's
+ * `Link` header (Detailed capture), which acts at the response headers.
  * `scripting` adds no request proxy (unlike webRequest/DNR, detailed-capture.ts).
  *
  * In Chromium the links are inserted from the page's main world (`world: 'MAIN'`): Chromium gives
- * what an extension's isolated world starts no Resource Timing entry (Chromium 156, session 28: a
- * preloaded font inserted from the isolated world was fetched, once, and used, and the page's
- * Resource Timing never listed it), so a lean record lost every hinted request — its bytes, the
- * outcome's "fetched" (a used font read "never fetched"), the second fetch of a preload the page
- * did not match, and what the hinted visit taught. From the main world the page lists them as it
+ * what an extension's isolated world starts no Resource Timing entry (a preloaded font inserted
+ * from the isolated world is fetched, once, and used, and the page's Resource Timing never lists
+ * it), so a lean record would lose every hinted request — its bytes, the outcome's "fetched" (a
+ * used font would read "never fetched"), the second fetch of a preload the page did not match, and
+ * what the hinted visit taught. From the main world the page lists them as it
  * lists its own (test/e2e/hints-paint.test.ts). The function only creates `<link>` elements with
  * the list's URLs, which the page could read from the DOM either way. Firefox lists what its
  * content scripts insert and keeps the extension's world.

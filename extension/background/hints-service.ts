@@ -55,10 +55,10 @@ interface TabHints {
 
 /**
  * Learned lists → early hints, as a `Link` response header on the main document added by DNR
- * session rules. Measured (test/e2e/hints.test.ts; a document_start content script inserting
- * `<link>` elements was compared in commit dbf5982): both Chromium and Firefox ESR act on the
- * header, at the document's response headers — no later than the content script, and with no
- * message round trip nor DOM change in the page. Learns from each settled top-level load (not in private windows,
+ * session rules. Both Chromium and Firefox ESR act on the header (test/e2e/hints.test.ts), at the
+ * document's response headers — no later than a document_start content script inserting `<link>`
+ * elements (docs/extension.md, "How the hints reach the page"), and with no message round trip nor
+ * DOM change in the page. Learns from each settled top-level load (not in private windows,
  * not on excluded sites or sites with hints off), keeps the learned state in `storage.local`, and
  * keeps the declarativeNetRequest session rules in step with it, so a navigation's `Link` header is
  * in place before its request is sent: nothing runs on the navigation's critical path.

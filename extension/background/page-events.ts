@@ -52,9 +52,8 @@ export function listenToPages(store: PageStore, actions: PageActions, navigation
  * its load event ends it (the page's Navigation Timing, reported after `load`, gives the start and
  * DOMContentLoaded). Detailed capture also hears its start (the record opens before the document's
  * request, with which webRequest events are matched) and DOMContentLoaded. Each listener is an
- * event the browser sends the background during the load: on the 20-image loopback page, hearing
- * two events instead of four took the service worker's CPU by `load` from 1.5 to 0.9 ms and the
- * paired DOMContentLoaded ratio from 1.048 to 0.983 over 500 pairs each (docs/extension.md).
+ * event the browser sends the background during the load, CPU that competes with the page's parse
+ * (docs/extension.md, "Why lean capture hears two navigation events").
  */
 function listenToNavigation(store: PageStore, actions: PageActions, navigation: NavigationHub, hints: HintsHooks | undefined, capture: CaptureMode): void {
   const nav = (e: { tabId: number; frameId: number; url: string; timeStamp: number }) => ({ tabId: e.tabId, frameId: e.frameId, url: e.url, timeStamp: e.timeStamp });
@@ -79,8 +78,8 @@ function listenToNavigation(store: PageStore, actions: PageActions, navigation: 
 
 /**
  * Every request event is dispatched from the browser process to the background and costs CPU there
- * and in the background (bench/overhead.ts measured about 1.5 ms of CPU per request for four
- * events each in Chromium), so a subresource gets two: `onSendHeaders` starts its record with the
+ * and in the background (docs/extension.md, "What the extension costs a page"), so a subresource
+ * gets two: `onSendHeaders` starts its record with the
  * request headers, `onCompleted` ends it with status, address and response headers. Redirects and
  * errors add theirs. Only top-level documents also get `onBeforeRequest` (the page record starts
  * before the request is sent) and `onHeadersReceived` (status and type before the body arrives).

@@ -40,8 +40,8 @@ export function insertHintLinks(list: HintList, url: string): number {
   };
   if (insert()) return links.length;
   // Injected at commit before the parser made the document's first element — Firefox, on a
-  // document whose first bytes had not arrived (real-small at 100 ms: 2 of 3 loads got no hint):
-  // the links go in as soon as it does.
+  // document whose first bytes had not arrived (docs/extension.md, "How the hints reach the
+  // page"): the links go in as soon as it does.
   const observer = new Observer(() => {
     if (insert()) observer.disconnect();
   });

@@ -14,7 +14,7 @@ export interface Viewport {
   dpr: number;
 }
 
-/** A desktop browser window: what the fidelity goals are measured at (issue 12). */
+/** A desktop browser window: what the fidelity check loads Chromium at (docs/discovery.md, "How fidelity is checked"). */
 export const DEFAULT_VIEWPORT: Readonly<Viewport> = Object.freeze({ width: 1280, height: 800, dpr: 1 });
 
 /**

@@ -36,7 +36,7 @@ function lateUrls(page: string): Set<string> {
   return new Set([...out].filter((u) => loaded.has(u)));
 }
 
-describe('ideal-hints page variant (the attainable-gain bound of issue 15)', () => {
+describe('ideal-hints page variant (the attainable-gain bound on hinting)', () => {
   it.each(PAGES)('%s+ideal preloads exactly what its sheets and scripts name, in the form the consuming request takes', (name) => {
     const base = getBenchPage(name);
     const variant = getBenchPage(`${name}+ideal`);

@@ -113,7 +113,7 @@ describe('worked examples (MODEL.md)', () => {
     expect(b.limitedBy).toBe('slow-start');
   });
 
-  it('mcmanus-159 at 100 ms, https: 618.32 ms (was 556.92), every time 1 RTT later', () => {
+  it('mcmanus-159 at 100 ms, https: 618.32 ms, above its bandwidth term of 556.92: every time 1 RTT later', () => {
     const b = lowerBound(pageStructure('mcmanus-159'), MCMANUS_LINK, { tls: true });
     expect(b.bandwidthMs).toBeCloseTo(556.92, 2);
     expect(b.slowStart[1]?.earliestSendMs).toBe(350);

@@ -11,7 +11,7 @@ import { getBenchPage } from '../../bench/corpus/bench-corpus';
 import type { AccessLogEntry } from '../../bench/origins/access-log';
 
 describe('link presets', () => {
-  test('named presets carry the issue\'s numbers', () => {
+  test('named presets carry the numbers of the papers they reproduce', () => {
     expect(linkPreset('pm95')).toEqual({ rttMs: 70, downBitsPerSec: 1_544_000, upBitsPerSec: 1_544_000, loss: 0 });
     expect(linkPreset('mcmanus-300').rttMs).toBe(300);
     expect(linkPreset('spdy-dsl-120-0.5')).toEqual({ rttMs: 120, downBitsPerSec: 2_000_000, upBitsPerSec: 375_000, loss: 0.005 });

@@ -9,7 +9,7 @@ import { compareFetches, formatFidelityTable, type FidelityRow } from './fidelit
 import { FIDELITY_DIR, FIDELITY_FIXTURES, type FidelityFixture } from './fidelity-corpus';
 
 /**
- * Issue 12: getlist fetches what a browser fetches. Each hand-written real-world-shaped page is
+ * getlist fetches what a browser fetches. Each hand-written real-world-shaped page is
  * served behind one catch-all origin; headless Chromium loads it with JavaScript off and on, and
  * `getlist load` loads it; the server's own log (plus Chromium's CDP events) says who fetched
  * what. Recall is against Chromium with JS off (noscript-only URLs aside), precision against

@@ -1,4 +1,4 @@
-/** Recall and precision of getlist's fetches against Chromium's, for one page (issue 12's definitions). */
+/** Recall and precision of getlist's fetches against Chromium's, for one page: recall against Chromium with JS off, precision against Chromium with JS off or on. */
 export interface FidelityRow {
   fixture: string;
   chromiumOff: number;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 /**
- * Hand-written pages in the shapes real sites have (issue 12): responsive news images, a
+ * Hand-written pages in the shapes real sites have: responsive news images, a
  * framework's style block with web fonts in unicode-range subsets, a blog with lazy loading and
  * noscript fallbacks, an encyclopedia article with SVG, mixed content, a legacy-encoded page and
  * a text-heavy docs page served compressed. Files live in test/fixtures/fidelity/<name>/: the

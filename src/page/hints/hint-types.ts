@@ -167,33 +167,23 @@ export const DEFAULT_HINT_LIMITS: HintLimits = {
 
 /**
  * Chromium holds the first paint for a font preloaded before the body is parsed until the font
- * arrives, up to about 100 ms, whatever its `font-display` (`swap` included) and `fetchpriority`:
- * a page whose render-blocking sheets arrive before the font paints up to 100 ms later with the
- * preload than without it (issue 15: real-small at 100 ms, FCP 648 → 776 ms with the font
- * preloaded, the paint coming just after the font, the page's last response; a one-page check in
- * Chromium 156 — CSS at ~120 ms, font at 600 ms — FCP 144–180 ms bare, 228–240 with a `Link`
- * preload of the font, with `fetchpriority=low` too: bench/hints/font-paint-hold.ts). A font that
- * arrives before the page would have painted costs nothing (real-shop and real-news at 100 ms: the
- * `+ideal` bound's font preloads ended before an unchanged first paint). So Chromium
- * preloads a font only where earlier visits say it arrives in time (paint-slack.ts); otherwise the
- * font's origin is still preconnected with `crossorigin`, the part of the font's wait that does not
- * hold the paint. Firefox has no such hold (DEFAULT_HINT_LIMITS).
+ * arrives, up to about 100 ms, whatever its `font-display` (`swap` included) and `fetchpriority`;
+ * a font that arrives before the page would have painted costs nothing. So Chromium preloads a
+ * font only where earlier visits say it arrives in time (paint-slack.ts); otherwise the font's
+ * origin is still preconnected with `crossorigin`, the part of the font's wait that does not hold
+ * the paint. Firefox has no such hold (DEFAULT_HINT_LIMITS). Measured: docs/extension.md, "The
+ * font rule (Chromium)", and bench/hints/font-paint-hold.ts.
  */
 export const CHROMIUM_HINT_LIMITS: HintLimits = { ...DEFAULT_HINT_LIMITS, fontPreloads: 'before-paint' };
 
 /**
- * Firefox paints later with any hint on a bandwidth-bound path (40 ms / 5 Mbit/s, issue 15):
- * - its render-blocking origins preconnected: almanac-median, first contentful paint 1.20 × Firefox
- *   alone over 10 runs, 1.23 × over 6 more in which the extension with its hints off read 1.09 ×
- *   (Chromium with the same list 0.99; session 29);
- * - real-news' `@import`ed sheet preloaded, the one thing its first paint waits for: 1.16 × over 6
- *   runs and 1.34 × over 8 (session 30), hints off 1.00 ×. Firefox holds a page's images while its
- *   render-blocking requests are in flight, but not in every load: in the 8 loads with the preload,
- *   5 sent the 16 images at ~200 ms, beside the render-blocking bytes on a 5 Mbit/s link, and
- *   painted at 1,111–1,273 ms; the 3 that held them to ~600 ms painted at 870–890, as did every
- *   load with hints off (8 of 8 held). Firefox alone lost the hold in 2 of 8. And the preload
- *   brought the sheet no sooner even in the held loads (it ended at 573–589 ms, 520–532 unhinted).
- * So on such a path Firefox gets no hint; off it, every hint.
+ * Firefox paints later with any hint on a bandwidth-bound path: preconnects to the render-blocking
+ * origins and a preload of the one sheet the first paint waits for both made its first paint later
+ * than Firefox alone and than the extension with its hints off. Firefox holds a page's images while
+ * its render-blocking requests are in flight, but not in every load; a hint makes the loads that
+ * send the images beside the render-blocking bytes more common, and the preloaded sheet arrived no
+ * sooner. So on such a path Firefox gets no hint; off it, every hint. Measured: docs/extension.md,
+ * "Firefox: no hint on a bandwidth-bound path".
  */
 export const FIREFOX_HINT_LIMITS: HintLimits = { ...DEFAULT_HINT_LIMITS, boundPathHints: 'none' };
 

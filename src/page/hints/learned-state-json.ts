@@ -68,7 +68,7 @@ function toResource(v: unknown): LearnedResource | undefined {
 }
 
 function toPath(v: unknown): PathSample | undefined {
-  // A sample of an older method (issue 15: round trips from clamped connect phases) is expired.
+  // A sample of another method is expired: the older ones misread the path (PATH_SAMPLE_METHOD).
   if (!isObject(v) || v.method !== PATH_SAMPLE_METHOD || !isNumber(v.criticalBytes) || !isNumber(v.deliveryBytesPerMs) || !isNumber(v.rttMs) || v.criticalBytes < 0 || v.deliveryBytesPerMs <= 0 || v.rttMs <= 0) return undefined;
   return { criticalBytes: v.criticalBytes, deliveryBytesPerMs: v.deliveryBytesPerMs, rttMs: v.rttMs, method: PATH_SAMPLE_METHOD };
 }

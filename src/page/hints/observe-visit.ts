@@ -63,13 +63,13 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
     // Compared on one clock where the page gives both: its Resource Timing start against its own
     // DOMContentLoaded (Navigation Timing). webNavigation's DOMContentLoaded reaches the background
     // after the handlers ran, so an image a DOMContentLoaded handler inserts has a request (webRequest's
-    // or rebuilt from Resource Timing) that starts *before* it (issue 15: almanac-median's script-inserted
-    // images, the page's last responses, were learned early in 10 of 10 lean visits and 6 of 10 Detailed ones).
+    // or rebuilt from Resource Timing) that starts *before* it, and would be learned early
+    // (docs/extension.md, "What is learned").
     const dclStart = page.navigation?.domContentLoadedEventStart;
     const afterDcl = t && dclStart !== undefined && dclStart > 0 ? t.startTime >= dclStart : page.domContentLoadedAt !== undefined && r.startedAt >= page.domContentLoadedAt;
     // A CSS background named by a cross-origin style sheet has no Resource Timing entry at all in
-    // Chromium (resources a no-cors cross-origin sheet fetches are not exposed; issue 15: real-news'
-    // backgrounds on its CDN, named by an @import from another origin, were never learned late):
+    // Chromium (resources a no-cors cross-origin sheet fetches are not exposed: a CDN's backgrounds
+    // named by an @import from another origin would never be learned late):
     // the style scan's discovery (tag `css`, read off the elements' computed style) says it was
     // found through CSS, however early its request started.
     const late = (as === 'font' ? t?.initiatorType !== 'link' : t?.initiatorType === 'css' || d?.tag === 'css' || (d?.late === true && afterDcl)) || hinted.has(r.url);
@@ -111,10 +111,9 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
  * Lean capture only (records rebuilt from Resource Timing, lean-requests.ts): a CSS background the
  * style scan found (tag `css`, read off an element's computed style) with no record at all. Chromium
  * gives what a cross-origin style sheet fetches no Resource Timing entry, so in a lean record such a
- * background has no request though the browser fetched it (issue 15: almanac-median's backgrounds
- * named by its static origin's sheets — 4 of 5 — were never learned by the shipped build, which
- * hinted 1 preload where the Detailed build hinted 5). It is learned as the Detailed build learns
- * it from webRequest: late, size unknown (0), its origin a no-cors one.
+ * background has no request though the browser fetched it, and would never be learned
+ * (docs/extension.md, "What is learned"). It is learned as the Detailed build learns it from
+ * webRequest: late, size unknown (0), its origin a no-cors one.
  *
  * Only when some style sheet of the page is cross-origin: with same-origin sheets only, every
  * background the browser fetched has an entry, so a missing one was never fetched (an element not
@@ -138,10 +137,10 @@ function learnUnrecorded(page: PageRecord, discoveries: ReadonlyMap<string, Disc
 /**
  * A style sheet, or a script without `async`, `defer` or `type=module` (the content script classed
  * it `blocking`: src/discovery/classify-script.ts): what the first paint waits for. A script whose
- * element says async, deferred or module does not hold the paint (issue 15: real-news' async tags
- * and analytics scripts made their origins critical, so on a bandwidth-bound link Firefox was told
- * to preconnect them). A script the content script never saw (no discovery) counts as blocking, as
- * before, and so does a blocking-looking one it reports inserted late (a content script that
+ * element says async, deferred or module does not hold the paint, so its origin is not critical
+ * and gets no preconnect on a bandwidth-bound path (docs/extension.md, "Hints that never cost on a
+ * slow link"). A script the content script never saw (no discovery) counts as blocking, and so
+ * does a blocking-looking one it reports inserted late (a content script that
  * started after a fast parse reports parser-found elements late too): without evidence, the
  * cautious side.
  */

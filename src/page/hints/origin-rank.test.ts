@@ -10,7 +10,7 @@ import { PATH_SAMPLE_METHOD, UNKNOWN_SIZE_BYTES } from './path-sample';
 
 /**
  * almanac-median's origins as Chromium 156 recorded them in lean capture at 100 ms / 20 Mbit/s
- * (bench/hints.js GETLIST_HINTS_DUMP=1, session 20, run 1's two warm-up visits; per origin its
+ * (bench/hints.js with GETLIST_HINTS_DUMP=1, run 1's two warm-up visits; per origin its
  * first request and its last response, ms from the time origin; the origin's other responses
  * folded into its last row's size, so each origin's bytes are the visit's).
  */
@@ -84,7 +84,7 @@ function leanRecord(shape: typeof COLD, startedAt: number): PageRecord {
   return page;
 }
 
-/** Not bandwidth-bound (the far link read as the less bound visit of session 21's pairs reads it). */
+/** Not bandwidth-bound (the far link as the less bound visit of a recorded pair reads it). */
 const FAR: PathSample = { criticalBytes: 744_000, deliveryBytesPerMs: 2163.958, rttMs: 102.6, method: PATH_SAMPLE_METHOD };
 
 function learn(shapes: ReadonlyArray<typeof COLD>, path: PathSample) {
@@ -106,16 +106,17 @@ function heldOf(shape: typeof COLD, h: string): number {
 }
 const HOSTS = ['static', 'fonts', 'social', 'tags', 'ads', 'analytics', 'img', 'cdn1', 'cdn2'];
 
-describe('issue 15: preconnects go to the origins the page sends to at its start and fetches the most from', () => {
-  test('almanac-median, far fast path: the image origins, not the deferred script ones, get warm connections (lean build, session 21: this set 0.61 × alone, with tags, ads, analytics 1.18 ×, by bytes alone 1.43 ×)', () => {
+describe('preconnects go to the origins the page sends to at its start and fetches the most from', () => {
+  test('almanac-median, far fast path: the image origins, not the deferred script ones, get warm connections', () => {
+    // What each set measured: docs/extension.md, "Which origins get a preconnect".
     const list = preconnects([COLD, WARM], FAR);
     // img 496 kB, cdn1 424 kB, static 258 kB, cdn2 98 kB, social 66 kB, fonts 6 kB; ads 391 kB,
     // analytics 177 kB, tags 14 kB left out: held 427–434 ms (4.2 round trips) between asked for
     // and sent on the warm visit, the others 4–125 ms.
     expect(list).toEqual(['img', 'cdn1', 'static', 'cdn2', 'social', 'fonts']);
-    // Session 21's x2 set, the one measured at 0.61.
+    // The set measured at 0.61 × alone.
     expect([...list].sort()).toEqual(['cdn1', 'cdn2', 'fonts', 'img', 'social', 'static']);
-    // Bytes alone chose ads and analytics (1.43); session 20's first-request order tags, ads, analytics (1.18).
+    // Bytes alone chose ads and analytics (1.43 × alone); the first-request order tags, ads, analytics (1.18 ×).
     expect(list).not.toEqual(expect.arrayContaining(['ads']));
     expect(list).not.toEqual(expect.arrayContaining(['analytics']));
     expect(list).not.toEqual(expect.arrayContaining(['tags']));

@@ -8,8 +8,8 @@ import type { LearnedEntry, LearnedOrigin } from './hint-types';
  * from the request's own asking, not from the document's first byte, so an origin found late by a
  * dependency (a font named in a style sheet, a script-inserted one) and sent at once is not counted
  * deferred. 3: more than a cold origin's own setup (DNS, TCP, TLS 1.3 ≈ 1 + 1 + 1 round trips), so
- * a visit whose connection phases were not exposed cannot make an origin look held; below the
- * ≈ 4.2 round trips almanac-median's tags, ads and analytics were held with their sockets open at 100 ms.
+ * a visit whose connection phases were not exposed cannot make an origin look held; and below what
+ * the browser's held async scripts wait (docs/extension.md, "Which origins get a preconnect").
  */
 export const HELD_RTTS = 3;
 
@@ -20,7 +20,7 @@ export const HELD_RTTS = 3;
  * not one handshake's round trips but an open HTTP/2 session the browser's resource scheduler sees
  * when the page's requests start: a request to an origin with no such session yet is a "delayable"
  * one Chromium holds back while render-blocking requests are in flight (an inference from the
- * timings below, not read in Chromium's source), and on a page the bulk of whose bytes are images,
+ * bench's timings, not read in Chromium's source), and on a page the bulk of whose bytes are images,
  * those are the requests its completion waits on.
  *
  * An origin the browser held even with its socket open (HELD_RTTS: async third-party scripts,
@@ -29,17 +29,10 @@ export const HELD_RTTS = 3;
  * exposed phases for (no Timing-Allow-Origin, or no round trip measured) is not judged held:
  * without evidence it keeps its place by bytes.
  *
- * Issue 15, almanac-median at 100 ms / 20 Mbit/s, 1-BDP queue, lean build, not bandwidth-bound
- * (session 21, 9 runs each): preconnecting static, social, fonts and the image origins img, cdn1,
- * cdn2 (1 018 kB of the page's images) finished in 1.87–1.90 s in every run so hinted, against
- * 1.92–3.53 s alone, 0.61 × alone; the same list with tags, ads, analytics in their place, 1.18 ×;
- * by bytes alone (img, cdn1, ads, static, analytics, cdn2) 1.43 ×. Every origin was first asked for
- * within 3 ms; on the warm visit the browser sent static's, social's, fonts', img's and cdn1's
- * first request 4–9 ms later, cdn2's 125 ms (1.2 round trips), tags', ads' and analytics' 427–434 ms
- * (4.2). With them left out (task N2, 9 runs): cdn1, img, static, cdn2, social, fonts in the 6 runs
- * judged not bound, 0.64 × alone [0.59–1.62], getlist 1.88–2.21 s in all 6. A response whose size Resource
- * Timing does not expose counts as UNKNOWN_SIZE_BYTES (observe-visit.ts), so a third-party image
- * origin of many responses still ranks by how much it serves.
+ * A response whose size Resource Timing does not expose counts as UNKNOWN_SIZE_BYTES
+ * (observe-visit.ts), so a third-party image origin of many responses still ranks by how much it
+ * serves. The measurements that chose bytes over first-request order, and HELD_RTTS:
+ * docs/extension.md, "Which origins get a preconnect".
  */
 export function rankedOrigins(entry: LearnedEntry, min: number): LearnedOrigin[] {
   return recurringOrigins(entry, min)

@@ -6,9 +6,8 @@ import { originOf } from '../../core/url-parts';
  * The font rule for Chromium (`HintLimits.fontPreloads: 'before-paint'`): which late fonts a
  * preload gets to the browser before the page would have painted anyway. Chromium holds its first
  * paint for a pending preloaded font (CHROMIUM_HINT_LIMITS); a font that has already arrived holds
- * nothing, and it no longer waits until the style sheets are applied to be found — on real-shop at
- * 100 ms its two fonts were the page's last responses, requested at ~870 ms with a first paint at
- * ~900 ms.
+ * nothing, and a preload asks for it with the document's first bytes instead of when layout finds
+ * it. The measurements behind the rule and its margin: docs/extension.md, "The font rule (Chromium)".
  *
  * When a preloaded font would end, estimated per visit that measured its path (`Visit.path`), its
  * document's first byte (`documentMs`) and a paint with no font preloaded (`paintMs`):
@@ -16,9 +15,8 @@ import { originOf } from '../../core/url-parts';
  *   commit both come with them), and so does the preconnect to the font's origin;
  * - reaching another origin takes what reaching the document took on that visit, navigation start
  *   to first byte: its DNS, TCP and TLS if it had to open a connection, none if one was open (a
- *   revisit soon after: Chromium's second warm-up visit in bench/hints.ts reads ~105 ms against
- *   ~320 ms on a 100 ms https path), and the request's round trip; the document's own origin takes
- *   the round trip only;
+ *   revisit soon after), and the request's round trip; the document's own origin takes the round
+ *   trip only;
  * - its bytes, with those of every font preloaded before it (in the order given), cross the link at
  *   the visit's delivery rate — a lower bound on the link's (path-sample.ts); a font whose size was
  *   not exposed counts as UNKNOWN_SIZE_BYTES;
@@ -27,16 +25,12 @@ import { originOf } from '../../core/url-parts';
  *   (RFC 6928's ten segments; the first round arrives with the first byte);
  * - and they cannot all have crossed before the page's critical bytes (document, style sheets and
  *   scripts asked for before DOMContentLoaded) crossed with them: where the page's own bytes keep
- *   the link busy this is the later term (almanac-median's 744 kB at 100 ms / 20 Mbit/s: a cold
- *   visit read at 970 B/ms puts even one font past 1,100 ms, after its ~1,000 ms paint).
+ *   the link busy this is the later term.
  *
  * The font must end at least one round trip before that visit's first paint, in every visit that
- * measured all three, and at least one must have. The round trip of margin is about what the
- * estimate missed where it was checked (Chromium 156, 100 ms / 20 Mbit/s, Detailed capture, session
- * 28): the last font preloaded on real-shop, real-news and almanac-median ended 49–162 ms after the
- * cold visit's estimate (7 loads) — queueing behind the page's other connections, which it does not
- * model. The result is a prefix of `fonts`: a font that does not fit leaves no room for a later one,
- * whose bytes come after its.
+ * measured all three, and at least one must have. The round trip of margin covers what the
+ * estimate does not model: queueing behind the page's other connections. The result is a prefix
+ * of `fonts`: a font that does not fit leaves no room for a later one, whose bytes come after its.
  */
 export function fontsBeforePaint(visits: readonly Visit[], fonts: readonly LearnedResource[], pageUrl: string): Set<string> {
   const judged = visits.filter(measuredPaint);

@@ -118,12 +118,12 @@ function leanRecord(shape: typeof ALMANAC, startedAt: number): PageRecord {
   return page;
 }
 
-/** The rate issue 15's method 2 read: the fastest response of 16 KiB or more, from `responseStart`. */
+/** The rate method 2 read: the fastest response of 16 KiB or more, from `responseStart`. */
 function rateFromResponseStart(page: PageRecord): number {
   return Math.max(...page.timings.filter((t) => t.encodedBodySize >= RATE_MIN_BYTES).map((t) => t.encodedBodySize / (t.responseEnd - t.responseStart)));
 }
 
-describe('issue 15: a lean record never judges a slow path fast', () => {
+describe('a lean record never judges a slow path fast', () => {
   test.each([
     ['almanac-median', ALMANAC, 14_833],
     ['real-news', NEWS, 12_979],

@@ -153,7 +153,7 @@ function readBack(visits: Visit[]) {
   return pathVerdict(back.entries.get(URL_)!.visits);
 }
 
-describe('the verdict from recorded samples (issue 15: Chromium 156, bench/hints.js, two warm-up visits)', () => {
+describe('the verdict from recorded samples (Chromium 156, bench/hints.js, two warm-up visits)', () => {
   const visit = (criticalBytes: number, deliveryBytesPerMs: number, rttMs: number, method = PATH_SAMPLE_METHOD): Visit => ({ at: 0, url: URL_, hinted: false, resources: [], origins: [], path: { criticalBytes, deliveryBytesPerMs, rttMs, method } });
   // Each pair: one run's two learned visits, sampled by method 2 (rate from `responseStart`).
   // 40 ms / 5 Mbit/s (625 B/ms): one visit of the pair read squeezed (2 000–9 368 B/ms, above the
@@ -171,7 +171,7 @@ describe('the verdict from recorded samples (issue 15: Chromium 156, bench/hints
     [visit(744_000, 3007.581, 100), visit(727_340, 8202.137, 102)],
     [visit(744_000, 3178.393, 100.2), visit(744_000, 3236.182, 102.3)],
   ];
-  // Method 3 (the rate bound), session 21's dumps of session 20's runs (bench/results/hints-s20-P.json).
+  // Method 3 (the rate bound), read from warm-up visits dumped (GETLIST_HINTS_DUMP=1) on the runs of bench/results/hints-s20-P.json.
   // 40 ms / 5 Mbit/s: almanac-median 28–31 round trips, real-news 14–19 (bound); real-small 1.7–2.3 (not).
   const slowBound: Array<[Visit, Visit]> = [
     [visit(744_000, 579.058, 43.7), visit(744_000, 542.999, 47.6)],
@@ -230,7 +230,7 @@ describe('the verdict from recorded samples (issue 15: Chromium 156, bench/hints
     for (const v of judged) expect(v.criticalRtts).toBeGreaterThan(744_000 / 2500 / 102.8);
   });
 
-  // mcmanus-159 at 100 ms / 20 Mbit/s, this session's five runs: the first (cold) visit of each
+  // mcmanus-159 at 100 ms / 20 Mbit/s, five runs: the first (cold) visit of each
   // pair reads 512–729 B/ms, its large responses in slow start; the second 2 984–3 478 B/ms.
   const coldPairs: Array<[Visit, Visit]> = [
     [visit(113_679, 653.617, 101.4), visit(113_679, 2984.262, 102.4)],
@@ -249,10 +249,10 @@ describe('the verdict from recorded samples (issue 15: Chromium 156, bench/hints
   test('three visits or more: one slow cold visit does not judge a fast path bound, two do; two squeezed visits of five still do not clear a bound one', () => {
     // A cold first visit as mcmanus-159's slowest above (512 B/ms) on a page with more critical
     // bytes (almanac-median's 744 000): 744 000 / 512 / 101.7 = 14.3 round trips, as one run of
-    // five judged mcmanus-159 bound in session 19.
+    // five judged mcmanus-159 bound when the more bound visit judged.
     const cold = visit(744_000, 512, 101.7);
     const [a, b] = farPairs[0] as [Visit, Visit];
-    // Of two, the less bound judges (session 20's rule, the more bound, judged this pair bound).
+    // Of two, the less bound judges (the more bound would judge this pair bound).
     expect(pathVerdict([cold, a])?.bandwidthBound).toBe(false);
     expect(pathVerdict([cold, a, b])).toMatchObject({ bandwidthBound: false, samples: 3 });
     expect(pathVerdict([cold, ...farPairs.flat()])?.bandwidthBound).toBe(false);
@@ -320,7 +320,7 @@ describe('hints that never cost on a bandwidth-bound path', () => {
     expect(back.visits[0]!.path).toBeUndefined();
   });
 
-  test('issue 15: a connect phase Chromium clamped (a request joining a handshake near its end) is not a round trip; a stored sample of the old method is expired', () => {
+  test('a connect phase Chromium clamped (a request joining a handshake near its end) is not a round trip; a stored sample of the old method is expired', () => {
     // real-news at 100 ms / 20 Mbit/s (c100-realnews): 356 400 critical bytes at 2391 B/ms, and one
     // request that joined a connection 98.7 ms into its handshake showed connectStart→connectEnd of
     // 1.3 ms — read as the round trip, 356 400 / 2391 / 1.3 = 114.65 RTTs, bandwidth-bound.
@@ -333,7 +333,7 @@ describe('hints that never cost on a bandwidth-bound path', () => {
     const cached = load(FAR, 0);
     cached.timings = cached.timings.map((t) => (t.name.endsWith('/app.js') ? { ...t, transferSize: 0, requestStart: 300, responseStart: 300.5, responseEnd: 301 } : t));
     expect(pathSampleOf(cached)).toMatchObject({ deliveryBytesPerMs: 2500, rttMs: 100 });
-    // The learned state written before the fix holds the 1.3 ms sample: it is dropped, its visit kept,
+    // A learned state of that method holds the 1.3 ms sample: it is dropped, its visit kept,
     // and the page judged by the samples measured since (here none: hinted as unmeasured).
     const state = learned(FAR, FAR);
     const json = JSON.parse(JSON.stringify(learnedStateToJson(state))) as { entries: Array<{ visits: Array<{ path?: Record<string, unknown> }> }> };

@@ -22,18 +22,17 @@ import type { PathSample, PathVerdict, Visit } from './hint-types';
  * (responses sharing the link summed) that give the most — so a far, fast path is not taken for a
  * narrow one because its responses shared it, and a narrow one is not taken for a fast one because
  * a response was read late and whole. Across visits the less bound of two judges, and of three or
- * more the second least bound (`pathVerdict`).
+ * more the second least bound (`pathVerdict`). The measurements behind each choice:
+ * docs/extension.md, "Hints that never cost on a slow link".
  */
 
 /** Responses smaller than this say more about round trips than about the rate. */
 export const RATE_MIN_BYTES = 16 * 1024;
 /**
- * Serialization of the critical bytes at or above this many round trips: bandwidth-bound.
- * Between the measured link shapes (bench/hints.ts): 40 ms / 5 Mbit/s gives 4–20 on every page
- * with render-blocking bytes worth hinting around; 100 ms / 20 Mbit/s gives 0.5–3. With the
- * rate bound (method 3), which reads a far link's rate low (38–97 % of it at 100 ms / 20 Mbit/s:
- * slow start and queueing inside the spans), almanac-median (2.9 round trips at the true rate) reads
- * 3.7–7.7 there and is mostly judged bound: the cautious side.
+ * Serialization of the critical bytes at or above this many round trips: bandwidth-bound. It sits
+ * between the bench's two link shapes (bench/hints.ts: 40 ms / 5 Mbit/s and 100 ms / 20 Mbit/s).
+ * The rate bound reads a far link's rate low (slow start and queueing inside the spans), so a page
+ * near the threshold on a far, fast link is judged bound: the cautious side.
  */
 export const BANDWIDTH_BOUND_RTTS = 4;
 
@@ -41,11 +40,11 @@ export const BANDWIDTH_BOUND_RTTS = 4;
 export const RTT_FLOOR_MS = 2;
 
 /**
- * How `pathSampleOf` measures. Samples stored under another method (issue 15: round trips taken
- * from clamped connect phases, cache hits counted; method 2: rates from `responseStart`, read 4–30×
- * a slow link's in lean records; method 3: a Firefox document's span ending at its first byte, read
- * 6–51× the link) are dropped when the learned state is read, so
- * a wrong old sample cannot keep judging: the page is hinted as unmeasured until new visits measure.
+ * How `pathSampleOf` measures. Samples stored under another method are dropped when the learned
+ * state is read (learned-state-json.ts): methods 1–3 misread the path (round trips from clamped
+ * connect phases and cache hits; rates from `responseStart`; a Firefox document's span ending at
+ * its first byte), and a wrong sample must not keep judging — the page is hinted as unmeasured
+ * until new visits measure it.
  */
 export const PATH_SAMPLE_METHOD = 4;
 
@@ -79,7 +78,7 @@ export function pathSampleOf(page: PageRecord): PathSample | undefined {
   // queueing only add to it). Connect phases are not used: Chromium clamps the connect times of a
   // socket that was already connecting (preconnected, or opened for another request) to the
   // request's own start, so a request that joined a handshake near its end shows a connect phase of
-  // a millisecond or two (issue 15: 1.3 ms on a 100 ms link judged a fast page bandwidth-bound).
+  // a millisecond or two, and a fast page would be judged bandwidth-bound.
   let rttMs = Infinity;
   const rtt = (requestStart: number | undefined, responseStart: number) => {
     if (requestStart === undefined || requestStart <= 0) return;
@@ -93,18 +92,18 @@ export function pathSampleOf(page: PageRecord): PathSample | undefined {
   // Each response's bytes crossed the link somewhere in [requestStart + one round trip, responseEnd]
   // (the server cannot answer sooner). Not `responseStart`: a response whose first packet was lost
   // (drop-tail queue) or whose socket was read late by a busy network thread is timed from when its
-  // headers were *read*, with most of its body already buffered below — issue 15, lean records at
-  // 40 ms / 5 Mbit/s: 6 000–18 000 B/ms on a 625 B/ms link, so a slow path was judged fast.
+  // headers were *read*, with most of its body already buffered below, and reads many times the
+  // link: a slow path would be judged fast.
   const spans: Span[] = [];
   const add = (bytes: number, requestStart: number | undefined, end: number | undefined) => {
     if (bytes <= 0 || requestStart === undefined || requestStart <= 0 || end === undefined) return;
-    // The measured round trip can exceed the path's (server time on every response: 47.5 ms on a
-    // 40 ms link, real-small's second visits, read up to 1.13 × the link): the one over-read left.
+    // The measured round trip can exceed the path's (server time on every response), which reads
+    // the rate somewhat above the link: the one over-read left, bounded by FAST_QUORUM.
     const from = requestStart + rttMs;
     if (end - from >= 1) spans.push({ from, to: end, bytes });
   };
-  // Not a document whose end is unknown (Firefox reports it at the first byte: read as its end, it
-  // put real-news' link at 16,000–32,000 B/ms and cleared a bound path at 40 ms, session 28).
+  // Not a document whose end is unknown (Firefox reports it at the first byte): read as its end, a
+  // whole document crosses in no time and clears a bound path.
   if (nav && (nav.transferSize ?? 1) > 0) add(nav.encodedBodySize ?? 0, nav.requestStart, documentResponseEnd(nav));
   for (const t of network) add(sizeOf(t), t.requestStart, t.responseEnd);
   const rate = deliveryRate(spans);
@@ -150,18 +149,14 @@ export function deliveryRate(spans: readonly Span[]): number {
 
 /**
  * The verdict of the visits that measured their path; undefined when none did. Every sample's rate
- * is a lower bound on the link's (method 3, `deliveryRate`), so the least bound visit is still a
- * bound on the path and the more bound ones only read more of their own idle time: a cold first
- * visit's large responses are all in slow start (mcmanus-159 at 100 ms / 20 Mbit/s: 512–729 B/ms
- * against 2 984–3 478 on the next visit), and at 100 ms / 20 Mbit/s slow start inside the spans
- * reads the link at 38–97 % of its rate (issue 15: almanac-median, 2.9 round trips at the true rate,
- * read 3.0–7.7 — judged bound by the more bound visit in 8 of 9 runs, and so given 6 hints instead
- * of 14–16; by the less bound one in 2 of 9). So the less bound of two visits judges. (Under method
- * 2 a rate read from `responseStart` could exceed the link 2–15×, and the *more* bound visit had to
- * judge; those samples are dropped when read back, learned-state-json.ts.) From three visits on,
- * "fast" needs two visits that say so (FAST_QUORUM: the second least bound judges), so one visit
- * from a faster network, or one read too high by a measured round trip longer than the path's
- * (`pathSampleOf`, ≤ 1.13 × the link), does not clear a path the others find bound.
+ * is a lower bound on the link's (`deliveryRate`), so the least bound visit is still a bound on the
+ * path and the more bound ones only read more of their own idle time (a cold first visit's large
+ * responses are all in slow start; slow start inside the spans reads a far link low). So the less
+ * bound of two visits judges. From three visits on, "fast" needs two visits that say so
+ * (FAST_QUORUM: the second least bound judges), so one visit from a faster network, or one read
+ * too high by a measured round trip longer than the path's (`pathSampleOf`), does not clear a path
+ * the others find bound. How often each rule judged the bench's pages bound: docs/extension.md,
+ * "Hints that never cost on a slow link".
  */
 export function pathVerdict(visits: readonly Visit[]): PathVerdict | undefined {
   const paths = visits.map((v) => v.path).filter((p): p is PathSample => p !== undefined && p.deliveryBytesPerMs > 0 && p.rttMs > 0);

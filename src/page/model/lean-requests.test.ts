@@ -118,7 +118,7 @@ describe('the reducer in lean capture', () => {
     expect(page?.requests.map((r) => r.requestId)).toEqual(['7']);
   });
 
-  it('replays only what the timings say the browser fetched (issue 11\'s safe-target rule), GETs only', () => {
+  it('replays only what the timings say the browser fetched (only URLs the browser itself requested are replayed), GETs only', () => {
     const s = start();
     const page = s.pages.get(1) as PageRecord;
     page.discoveries.push(disc(`${ORIGIN}/a.css`, 'stylesheet', 10), disc(`${ORIGIN}/never.png`, 'image', 12));

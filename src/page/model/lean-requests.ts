@@ -11,8 +11,8 @@ import { pathOf } from '../../core/url-parts';
  * creates a resource entry only for a fetch it made for this document; the content script reads
  * them in its isolated world (a buffered PerformanceObserver started at document_start,
  * early-records.ts), where the page's own script can neither add an entry nor patch the observer.
- * So this list is the browser's record of what it requested for the page, and issue 11's safe-target
- * rule ("only URLs the browser itself requested for that page are replayed") reads it as it reads
+ * So this list is the browser's record of what it requested for the page, and the replay rule
+ * ("only URLs the browser itself requested for that page are replayed") reads it as it reads
  * webRequest's: replay-list.ts and request-list.ts take `page.requests` either way.
  *
  * What the entries do not say stays unset, never guessed: no method for fetch/XHR/beacon entries

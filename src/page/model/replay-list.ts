@@ -6,7 +6,7 @@ import { buildRequestList, priorityForResourceType, topFrameRequests } from './r
 import { withoutFragment } from './site-rules';
 
 /**
- * The list a replay sends the host (issue 12, "replays replay what the browser did"): only URLs
+ * The list a replay sends the host (docs/extension.md, "Replays replay what the browser did"): only URLs
  * the browser actually requested for the page's top frame (webRequest, or the top document's own
  * Resource Timing), each once, in the order
  * the browser found them — by `discoveredAt`, the earliest of the content script's discovery and

@@ -72,8 +72,8 @@ export function toNavigationTiming(raw: RawNavigationTiming): NavigationTiming {
 
 /**
  * The document's response end, or undefined where the browser did not report it: Firefox ESR 153's
- * navigation entry gives `responseEnd` = `responseStart` (real-news' 32,000-byte document at 100 ms:
- * 213 / 213 ms cold, 105 / 105 warm; its resources' ends are real). A document with a body cannot
+ * navigation entry gives `responseEnd` = `responseStart` while its resources' ends are real
+ * (docs/extension.md, "Hints that never cost on a slow link"). A document with a body cannot
  * arrive in no time, so such an end is unknown, not the first byte — for the lean record's document
  * row and for the path's delivery rate (src/page/hints/path-sample.ts) alike.
  */
