@@ -237,7 +237,7 @@ describe('the bound is below what was measured', () => {
   });
 
   // Packet-level runs (link emulator, nginx origins, `npm run bench`): the lowest getlist medians
-  // seen so far (bench/results/bench-quick-latest.json has 816 and 937 ms for mcmanus-159).
+  // seen so far (a `npm run bench:quick` run, bench/results/bench-<quick|full>-latest.json, had 816 and 937 ms for mcmanus-159).
   // getlist over http used 6 HTTP/1.1 connections per origin; getlist-tls negotiated HTTP/2, one
   // connection per origin, so the https times must stay above even the bound for C = 1.
   const packetLevel = [

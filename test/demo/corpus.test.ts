@@ -12,7 +12,7 @@ function text(c: Corpus, path: string): string {
   return found.body.toString('latin1');
 }
 
-/** Paths named by src/href attributes, excluding in-page anchors and data: URLs. */
+/** Paths named by `src` and `href` attributes, excluding in-page anchors and data: URLs. */
 function htmlRefs(html: string): string[] {
   return [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1] ?? '')
     .filter((ref) => !ref.startsWith('#') && !ref.startsWith('data:'));
