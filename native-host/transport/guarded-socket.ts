@@ -31,6 +31,21 @@ export interface GuardEvents {
 export const GLUED_PROOFS = 1;
 
 /**
+ * How long a suspect connection must stay in step and silent before its responses are trusted
+ * (`GuardEvents.quietMs`). Nothing waits for it on the wire — requests are written meanwhile — but
+ * the results of a suspect connection's responses wait for it, so it is kept short. What delays a
+ * surplus the server wrote behind the last response is mostly TCP, not the server: with Nagle's
+ * algorithm on (the default for a plain socket), the server holds its next small segment until
+ * our ACK of the previous one, and Linux delays an ACK by up to 40 ms — so at least 50 ms. On
+ * long paths, 3 RTTs (the ACK and the held segment each cross the path). At most 250 ms: it
+ * delays the results held on the connection. A server that takes longer than that to send its
+ * surplus is beyond what any timing can catch (response-framing.ts).
+ */
+export function suspectQuietMs(rttMs: number): number {
+  return Math.min(250, Math.max(50, 3 * rttMs));
+}
+
+/**
  * Puts `framing` (response-framing.ts) between an HTTP/1.1 socket and undici's parser, so a
  * surplus response is caught before undici can hand it to the wrong request, and interim
  * responses never reach undici. Must be called before the socket is handed to undici, and nothing
