@@ -46,13 +46,13 @@ async function startServer() {
   };
 }
 
-describe('runSession: one run on fresh connections, closed whatever happens', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  beforeEach(async () => {
-    server = await startServer();
-  });
-  afterEach(() => server.close());
+let server: Awaited<ReturnType<typeof startServer>>;
+beforeEach(async () => {
+  server = await startServer();
+});
+afterEach(() => server.close());
 
+describe('runSession: one run on fresh connections, closed whatever happens', () => {
   test('idle: every request settled, the run summarises them, and no connection is left open', async () => {
     const { ended, run } = await runSession({ url: `${server.origin}/`, strategy: strategy('browser') }, (s) => {
       for (let i = 0; i < 3; i++) s.enqueue({ url: `${server.origin}/fast`, priority: 'image', resourceType: 'image' });
@@ -101,12 +101,6 @@ describe('runSession: one run on fresh connections, closed whatever happens', ()
 });
 
 describe('runPage: the setup and teardown every run of a page shares', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  beforeEach(async () => {
-    server = await startServer();
-  });
-  afterEach(() => server.close());
-
   test('out of time: what finished is kept, the rest fails with E_LOAD_TIMEOUT naming the run, and no connection is left open', async () => {
     const url = `${server.origin}/`;
     const { ended, run } = await runPage({ url, strategy: strategy('browser'), timeoutMs: 300 }, {
