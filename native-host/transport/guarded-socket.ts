@@ -58,9 +58,10 @@ export function suspectQuietMs(rttMs: number): number {
  * are. The connector owns the socket, so this is the one place every byte passes.
  *
  * Why not a `data` listener beside undici: it sees the bytes but cannot stop undici parsing them.
- * Why not a `Duplex` in front of the socket: it worked, but its second buffer cost a third of the
- * loopback throughput with 64 KiB bodies; intercepting `read` adds no buffer, and backpressure
- * stays the socket's own (a paused body stops `read` calls, the receive window closes).
+ * Why not a `Duplex` in front of the socket: it worked, but every body byte then crossed a second
+ * stream buffer (one more copy and stream hop per chunk, on the path of every response);
+ * intercepting `read` adds no buffer, and backpressure stays the socket's own (a paused body
+ * stops `read` calls, the receive window closes).
  *
  * Trust (revocable confirmation): responses are trusted at in-step points (response-framing.ts),
  * except once a response glued to its predecessor completed since the last trusted point — a
@@ -74,10 +75,11 @@ export function suspectQuietMs(rttMs: number): number {
  * everything held. A connection that has come through `gluedProofs` quiet points clean is trusted
  * at every in-step point (on loopback nearly every burst ends glued).
  *
- * Why not hold writes while suspect (as this did): on a busy connection the drain then comes at
- * once, but the connection idles for `quietMs` (≥ 50 ms) each time; on loopback that cost 30–40 %
- * of the throughput, and on a 100 ms path up to 250 ms per connection. Results held instead of
- * writes cost nothing on the wire; a response's arrival time is still when its last byte came.
+ * Why not hold writes while suspect: on a busy connection the drain then comes at once, but the
+ * connection idles for `quietMs` (at least 50 ms, up to 250 ms on a long path) at every glued
+ * burst, and a fast path glues nearly every burst, so the wire would idle far more than it works.
+ * Results held instead of writes cost nothing on the wire; a response's arrival time is still
+ * when its last byte came.
  *
  * Why not a parser of our own: undici's stays in charge of everything but framing (bodies,
  * pausing, timeouts, keep-alive) and stays the one the loopback benchmark compares against.
