@@ -8,8 +8,9 @@
  * - `plainUndiciPool`: undici's `Pool` of N connections at `pipelining: depth`, which hands each
  *   request to a connection with room as one frees. Per round the faster of the two plain
  *   contenders is the reference, so getlist is compared with undici at its best.
- * - `getlistRun`: the `getlist` strategy in a run (native-host/run/page-run.ts, as a replay's), driving `UndiciTransport` (one undici `Client` per
- *   connection, the scheduler deciding what is written where), all requests enqueued up front.
+ * - `getlistRun`: the `getlist` strategy in a run set up as every run is (native-host/run/page-run.ts),
+ *   driving `UndiciTransport` (one undici `Client` per connection, the scheduler deciding what is
+ *   written where), all requests enqueued up front.
  *   Its extra cost is the scheduler plus the transport glue, which is what the goal bounds. The
  *   origin is remembered as pipelining-good (origin memory, as on a revisit): a list of images
  *   alone can never prove that a server keeps order (a swap of two images contradicts nothing),
