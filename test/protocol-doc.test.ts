@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { PROTOCOL_ERROR_CODES, PROTOCOL_VERSION, REQUEST_TYPES } from '../src/protocol';
+import { PROTOCOL_ERROR_CODES, PROTOCOL_VERSION, REQUEST_TYPES, RUN_TIMEOUT_MS } from '../src/protocol';
 import { sourceFiles } from './support/import-graph';
 
 /**
@@ -34,6 +34,11 @@ describe('docs/protocol.md', () => {
     expect(codes.length).toBeGreaterThan(10);
     expect(new Set(codes).size).toBe(codes.length);
     expect([...codes].sort()).toEqual([...PROTOCOL_ERROR_CODES].sort());
+  });
+
+  test('states the limit of one replayed strategy that the code applies', () => {
+    const stated = [...doc.matchAll(/after (\d+) s\s+\(`RUN_TIMEOUT_MS`/g)].map((m) => Number(m[1]) * 1000);
+    expect(stated).toEqual([RUN_TIMEOUT_MS]);
   });
 
   test('its request table has a row for every request type', () => {

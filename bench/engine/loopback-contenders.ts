@@ -8,8 +8,9 @@
  * - `plainUndiciPool`: undici's `Pool` of N connections at `pipelining: depth`, which hands each
  *   request to a connection with room as one frees. Per round the faster of the two plain
  *   contenders is the reference, so getlist is compared with undici at its best.
- * - `getlistRun`: the `getlist` strategy in a run session, driving `UndiciTransport` (one undici `Client` per
- *   connection, the scheduler deciding what is written where), all requests enqueued up front.
+ * - `getlistRun`: the `getlist` strategy in a run set up as every run is (native-host/run/page-run.ts),
+ *   driving `UndiciTransport` (one undici `Client` per connection, the scheduler deciding what is
+ *   written where), all requests enqueued up front.
  *   Its extra cost is the scheduler plus the transport glue, which is what the goal bounds. The
  *   origin is remembered as pipelining-good (origin memory, as on a revisit): a list of images
  *   alone can never prove that a server keeps order (a swap of two images contradicts nothing),
@@ -24,7 +25,7 @@
 import { Client, Pool, type Dispatcher } from 'undici';
 import { strategy, type Strategy } from '../../src/scheduler';
 import { InMemoryOriginMemory } from '../../src/origins/origin-memory';
-import { runSession } from '../../native-host/run/run-session';
+import { runPage } from '../../native-host/run/page-run';
 
 export interface ContenderRun {
   ms: number;
@@ -102,14 +103,17 @@ async function dispatchAll(
   return { ms, requestsPerSec: (paths.length * 1000) / ms, bytes, errors, connections: opened };
 }
 
-/** The `getlist` strategy: a run session (scheduler + `UndiciTransport`), every URL enqueued up front. */
+/** The `getlist` strategy: a run (scheduler + `UndiciTransport`), every URL enqueued up front. */
 export async function getlistRun(urls: readonly string[], s: Strategy = strategy('getlist')): Promise<ContenderRun> {
   const memory = new InMemoryOriginMemory();
   if (urls[0] !== undefined) memory.put({ origin: new URL(urls[0]).origin, pipelining: 'good', protocol: 'h1' });
-  const { ended, run } = await runSession(
+  const { ended, run } = await runPage(
     { url: urls[0] ?? '', strategy: s, transport: { requestTimeoutMs: TIMEOUT_MS }, timeoutMs: RUN_LIMIT_MS, memory },
-    (scheduler) => {
-      for (const url of urls) scheduler.enqueue({ url, priority: 'image' });
+    {
+      kind: 'replay',
+      start: (scheduler) => {
+        for (const url of urls) scheduler.enqueue({ url, priority: 'image' });
+      },
     },
   );
   if (ended !== 'idle') throw new Error(`the getlist contender did not finish ${urls.length} requests within ${RUN_LIMIT_MS} ms`);

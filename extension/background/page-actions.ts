@@ -4,6 +4,7 @@ import { buildReplayList } from '../../src/page/model/replay-list';
 import { parseStrategies } from '../../src/page/messages/settings';
 import { isExcludedSite, isHttpUrl, withoutFragment } from '../../src/page/model/site-rules';
 import { CodedError, isCodedError } from '../../src/core/coded-error';
+import { RUN_TIMEOUT_MS } from '../../src/protocol/run-limits';
 import type { StrategyName } from '../../src/scheduler/strategies';
 import type { HostPort } from './native-port';
 import type { PageStore } from './page-store';
@@ -13,8 +14,16 @@ import type { SettingsStore } from './settings-store';
 export const SETTLE_MS = 500;
 /** `measure` opens at most one connection per origin; a minute covers slow handshakes. */
 const MEASURE_TIMEOUT_MS = 60_000;
-/** The host cuts each strategy at 120 s; leave it room to report. */
-const REPLAY_MS_PER_STRATEGY = 150_000;
+/**
+ * Beyond the host's limit for one strategy (`RUN_TIMEOUT_MS`): the host's own work around each
+ * run, which the limit does not bound. Before it, the private-network DNS check and reading origin
+ * memory from the store; after the cut, closing that strategy's connections, building its records
+ * and sending them, as several 1 MiB chunks for a long list. Waiting only the limit would report a
+ * replay that finished as timed out.
+ */
+const REPLAY_REPORT_MARGIN_MS = 30_000;
+/** How long a replay may take per strategy before the extension stops waiting for the host. */
+const REPLAY_MS_PER_STRATEGY = RUN_TIMEOUT_MS + REPLAY_REPORT_MARGIN_MS;
 
 export class ActionError extends CodedError<'E_NO_PAGE' | 'E_EXCLUDED'> {
   override readonly name = 'ActionError';

@@ -63,6 +63,11 @@ export function parseArgs(command: string, argv: readonly string[], spec: Record
   return { positionals, flags, lists };
 }
 
+/** For a command that takes no positional argument: `E_USAGE` naming the first one given. */
+export function noPositionals(args: ParsedArgs, usage: string): void {
+  if (args.positionals.length > 0) throw new CliError('E_USAGE', `unexpected argument ${JSON.stringify(args.positionals[0])}\nusage: ${usage}`);
+}
+
 /** An integer flag within [min, max], or the default. */
 export function intFlag(args: ParsedArgs, name: string, dflt: number, min: number, max: number): number {
   const v = args.flags.get(name);

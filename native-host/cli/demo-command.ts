@@ -5,7 +5,7 @@ import { Histogram } from '../../src/stats/histogram';
 import { getPage } from '../demo/corpus';
 import { startDemoServer } from '../demo/demo-server';
 import { DEFAULT_DOWNLINK_BITS_PER_SEC, DEFAULT_UPLINK_BITS_PER_SEC, startLinkProxy } from '../demo/link-proxy';
-import { boolFlag, intFlag, parseArgs, stringFlag, type FlagSpec } from './args';
+import { boolFlag, intFlag, noPositionals, parseArgs, stringFlag, type FlagSpec } from './args';
 import { asciiCdf } from './ascii-cdf';
 import { CliError } from './cli-error';
 import { usageLine, type CommandHelp } from './command-help';
@@ -59,7 +59,7 @@ export const DEMO_USAGE = usageLine(DEMO_HELP.synopsis, FLAGS);
  */
 export async function demoCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs('demo', argv, FLAGS);
-  if (args.positionals.length > 0) throw new CliError('E_USAGE', `unexpected argument ${JSON.stringify(args.positionals[0])}\nusage: ${DEMO_USAGE}`);
+  noPositionals(args, DEMO_USAGE);
   const rttMs = intFlag(args, 'rtt', 100, 0, 10_000);
   const downlink = intFlag(args, 'downlink', DEFAULT_DOWNLINK_BITS_PER_SEC / 1000, 8, 10_000_000) * 1000;
   const uplink = intFlag(args, 'uplink', DEFAULT_UPLINK_BITS_PER_SEC / 1000, 8, 10_000_000) * 1000;

@@ -3,7 +3,7 @@ import { detectBrowsers, foundBrowsers } from '../install/browsers';
 import { doctor, type DoctorCheck } from '../install/doctor';
 import { HOST_NAME, chromeOrigin } from '../install/host-manifest';
 import { browsersWithManifest } from '../install/installed';
-import { boolFlag, intFlag, parseArgs, stringFlag, type FlagSpec } from './args';
+import { boolFlag, intFlag, noPositionals, parseArgs, stringFlag, type FlagSpec } from './args';
 import { CliError } from './cli-error';
 import { usageLine, type CommandHelp } from './command-help';
 import { asCliErrors, BROWSER_FLAG, browserFlag, EXTENSION_ID_FLAG, extensionIds, realInstallDeps, USER_DATA_DIR_FLAG, userDataDirFlag, type InstallDeps } from './install-options';
@@ -40,7 +40,7 @@ const STATUS_LABEL = { ok: 'ok', warn: 'warn', fail: 'FAIL', skip: 'skip' } as c
  */
 export async function doctorCommand(argv: readonly string[], io: CliIo, deps: InstallDeps = realInstallDeps()): Promise<number> {
   const args = parseArgs('doctor', argv, FLAGS);
-  if (args.positionals.length > 0) throw new CliError('E_USAGE', `unexpected argument ${JSON.stringify(args.positionals[0])}\nusage: ${DOCTOR_USAGE}`);
+  noPositionals(args, DOCTOR_USAGE);
   const { sys } = deps;
   const chosen = browserFlag(args);
   const userDataDir = userDataDirFlag(args, chosen, sys);

@@ -1,5 +1,5 @@
 import { EXPORT_FORMATS, exportStats, isExportFormat } from '../../src/stats/export-formats';
-import { parseArgs, stringFlag, type FlagSpec } from './args';
+import { noPositionals, parseArgs, stringFlag, type FlagSpec } from './args';
 import { CliError } from './cli-error';
 import { usageLine, type CommandHelp } from './command-help';
 import type { CliIo } from './io';
@@ -34,7 +34,7 @@ export const EXPORT_USAGE = usageLine(EXPORT_HELP.synopsis, FLAGS);
 /** Exports the stored handshake statistics as CSV, JSON (with page summaries) or Prometheus text. */
 export async function exportCommand(argv: readonly string[], io: CliIo, now: () => number = Date.now): Promise<number> {
   const args = parseArgs('export', argv, FLAGS);
-  if (args.positionals.length > 0) throw new CliError('E_USAGE', `unexpected argument ${JSON.stringify(args.positionals[0])}\nusage: ${EXPORT_USAGE}`);
+  noPositionals(args, EXPORT_USAGE);
   const format = stringFlag(args, 'format');
   if (format === undefined || !isExportFormat(format)) {
     throw new CliError('E_USAGE', `--format: expected one of ${EXPORT_FORMATS.join(', ')}, got ${format === undefined ? 'none' : JSON.stringify(format)}\nusage: ${EXPORT_USAGE}`);

@@ -1,4 +1,4 @@
-import { boolFlag, parseArgs, stringFlag, type FlagSpec } from './args';
+import { boolFlag, noPositionals, parseArgs, stringFlag, type FlagSpec } from './args';
 import { CliError } from './cli-error';
 import { usageLine, type CommandHelp } from './command-help';
 import type { CliIo } from './io';
@@ -30,7 +30,7 @@ export const FORGET_USAGE = usageLine(FORGET_HELP.synopsis, FLAGS);
 /** `getlist forget`: the command-line twin of the options page's "Forget" buttons. */
 export async function forgetCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs('forget', argv, FLAGS);
-  if (args.positionals.length > 0) throw new CliError('E_USAGE', `unexpected argument ${JSON.stringify(args.positionals[0])}\nusage: ${FORGET_USAGE}`);
+  noPositionals(args, FORGET_USAGE);
   const all = boolFlag(args, 'all');
   const originFlag = stringFlag(args, 'origin');
   if (all === (originFlag !== undefined)) throw new CliError('E_USAGE', `give exactly one of --all and --origin\nusage: ${FORGET_USAGE}`);

@@ -3,8 +3,7 @@ import { detectBrowsers, foundBrowsers, type DetectedBrowser } from '../install/
 import { HOST_NAME, chromeOrigin } from '../install/host-manifest';
 import { install, type InstallResult } from '../install/install';
 import { defaultHostCommand } from '../install/launcher';
-import { boolFlag, parseArgs, type FlagSpec } from './args';
-import { CliError } from './cli-error';
+import { boolFlag, noPositionals, parseArgs, type FlagSpec } from './args';
 import { usageLine, type CommandHelp } from './command-help';
 import { asCliErrors, BROWSER_FLAG, browserFlag, EXTENSION_ID_FLAG, extensionIds, packageRoot, realInstallDeps, USER_DATA_DIR_FLAG, userDataDirFlag, type InstallDeps } from './install-options';
 import type { CliIo } from './io';
@@ -38,7 +37,7 @@ export const INSTALL_USAGE = usageLine(INSTALL_HELP.synopsis, FLAGS);
  */
 export async function installCommand(argv: readonly string[], io: CliIo, deps: InstallDeps = realInstallDeps()): Promise<number> {
   const args = parseArgs('install', argv, FLAGS);
-  if (args.positionals.length > 0) throw new CliError('E_USAGE', `unexpected argument ${JSON.stringify(args.positionals[0])}\nusage: ${INSTALL_USAGE}`);
+  noPositionals(args, INSTALL_USAGE);
   const { sys } = deps;
   const json = boolFlag(args, 'json');
   const quiet = boolFlag(args, 'quiet');

@@ -1,3 +1,4 @@
+import { RUN_TIMEOUT_MS } from '../../src/protocol/run-limits';
 import { runToJson, summarizeStrategies, type Run, type StrategySummary } from '../../src/run';
 import type { Strategy } from '../../src/scheduler';
 import type { OriginMemory } from '../../src/origins/origin-memory';
@@ -20,7 +21,7 @@ import { LOAD_FLAGS, parseStrategies, STRATEGIES_HELP, transportOptions } from '
 const FLAGS: Record<string, FlagSpec> = {
   ...LOAD_FLAGS,
   strategy: { ...LOAD_FLAGS.strategy, default: 'http10,browser,pipelined,getlist' },
-  timeout: { ...LOAD_FLAGS.timeout, default: '120000' },
+  timeout: { ...LOAD_FLAGS.timeout, default: String(RUN_TIMEOUT_MS) },
   ...SAFETY_FLAGS,
   ca: { type: 'string', value: 'FILE', description: 'trust this PEM CA file for https (e.g. a test server\'s)' },
   insecure: { type: 'boolean', description: 'do not verify TLS certificates' },
@@ -113,7 +114,7 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   const url = args.positionals[0] as string;
   const strategies = parseStrategies(args, ['http10', 'browser', 'pipelined', 'getlist']);
   const repeat = intFlag(args, 'repeat', 1, 1, 100);
-  const timeoutMs = intFlag(args, 'timeout', 120_000, 100, 3_600_000);
+  const timeoutMs = intFlag(args, 'timeout', RUN_TIMEOUT_MS, 100, 3_600_000);
   const json = boolFlag(args, 'json');
   const { userAgent, hostMappings, ...fidelity } = fidelityOptions(args);
   const safety = safetyOptions(args);

@@ -3,7 +3,7 @@ import { isCodedError } from '../../src/core/coded-error';
 import { isHostName, isLoopbackAddress } from '../metrics/host-policy';
 import { remoteRefusal, startMetricsServer, type MetricsServer } from '../metrics/metrics-server';
 import { openStore } from '../store/lmdb-store';
-import { boolFlag, intFlag, listFlag, parseArgs, stringFlag, type FlagSpec } from './args';
+import { boolFlag, intFlag, listFlag, noPositionals, parseArgs, stringFlag, type FlagSpec } from './args';
 import { CliError } from './cli-error';
 import { usageLine, type CommandHelp } from './command-help';
 import type { CliIo } from './io';
@@ -70,7 +70,7 @@ export interface MetricsCommandDeps {
 
 export async function metricsCommand(argv: readonly string[], io: CliIo, deps: MetricsCommandDeps = {}): Promise<number> {
   const args = parseArgs('metrics', argv, FLAGS);
-  if (args.positionals.length > 0) throw new CliError('E_USAGE', `unexpected argument ${JSON.stringify(args.positionals[0])}\nusage: ${METRICS_USAGE}`);
+  noPositionals(args, METRICS_USAGE);
   const { host, port } = parseListen(stringFlag(args, 'listen') ?? DEFAULT_METRICS_LISTEN);
   const allowRemote = boolFlag(args, 'allow-remote');
   const hostNames = listFlag(args, 'host-name');

@@ -1,6 +1,5 @@
 import type { OriginFacts } from '../../src/origins/origin-facts';
-import { boolFlag, parseArgs, stringFlag, type FlagSpec } from './args';
-import { CliError } from './cli-error';
+import { boolFlag, noPositionals, parseArgs, stringFlag, type FlagSpec } from './args';
 import { usageLine, type CommandHelp } from './command-help';
 import { formatTable } from './format-table';
 import type { CliIo } from './io';
@@ -30,7 +29,7 @@ export const ORIGINS_USAGE = usageLine(ORIGINS_HELP.synopsis, FLAGS);
 
 export async function originsCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs('origins', argv, FLAGS);
-  if (args.positionals.length > 0) throw new CliError('E_USAGE', `unexpected argument ${JSON.stringify(args.positionals[0])}\nusage: ${ORIGINS_USAGE}`);
+  noPositionals(args, ORIGINS_USAGE);
   const flag = stringFlag(args, 'origin');
   const origin = flag === undefined ? undefined : parseOriginFlag(flag);
   const dir = storeDirFromArgs(args);

@@ -1,8 +1,7 @@
 import type { HandshakePhase } from '../../src/stats/handshake';
 import { orderedPhases, statsToJSON, type HandshakeStats, type PhaseSet } from '../../src/stats/handshake-stats';
-import { boolFlag, parseArgs, type FlagSpec } from './args';
+import { boolFlag, noPositionals, parseArgs, type FlagSpec } from './args';
 import { asciiCdf } from './ascii-cdf';
-import { CliError } from './cli-error';
 import { usageLine, type CommandHelp } from './command-help';
 import { formatTable } from './format-table';
 import type { CliIo } from './io';
@@ -42,7 +41,7 @@ export const STATS_USAGE = usageLine(STATS_HELP.synopsis, FLAGS);
  */
 export async function statsCommand(argv: readonly string[], io: CliIo, now: () => number = Date.now): Promise<number> {
   const args = parseArgs('stats', argv, FLAGS);
-  if (args.positionals.length > 0) throw new CliError('E_USAGE', `unexpected argument ${JSON.stringify(args.positionals[0])}\nusage: ${STATS_USAGE}`);
+  noPositionals(args, STATS_USAGE);
   const query = parseQueryFlags(args, now());
   const dir = storeDirFromArgs(args);
   const { stats, exists } = await readStore(dir, query);

@@ -1,7 +1,6 @@
 import { BROWSERS } from '../install/browser-name';
 import { uninstall } from '../install/uninstall';
-import { boolFlag, parseArgs, type FlagSpec } from './args';
-import { CliError } from './cli-error';
+import { boolFlag, noPositionals, parseArgs, type FlagSpec } from './args';
 import { usageLine, type CommandHelp } from './command-help';
 import { asCliErrors, BROWSER_FLAG, browserFlag, realInstallDeps, USER_DATA_DIR_FLAG, userDataDirFlag, type InstallDeps } from './install-options';
 import type { CliIo } from './io';
@@ -28,7 +27,7 @@ export const UNINSTALL_USAGE = usageLine(UNINSTALL_HELP.synopsis, FLAGS);
  */
 export async function uninstallCommand(argv: readonly string[], io: CliIo, deps: InstallDeps = realInstallDeps()): Promise<number> {
   const args = parseArgs('uninstall', argv, FLAGS);
-  if (args.positionals.length > 0) throw new CliError('E_USAGE', `unexpected argument ${JSON.stringify(args.positionals[0])}\nusage: ${UNINSTALL_USAGE}`);
+  noPositionals(args, UNINSTALL_USAGE);
   const chosen = browserFlag(args);
   const userDataDir = userDataDirFlag(args, chosen, deps.sys);
   const browsers = Array.isArray(chosen) ? chosen : userDataDir !== undefined ? (['chromium'] as const) : BROWSERS;

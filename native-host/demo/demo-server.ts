@@ -10,9 +10,10 @@
  * may report the detailed phases).
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Corpus, defaultCorpus } from './corpus';
+import { listen } from './listen';
 
 export interface DemoServerOptions {
   /** Interface to listen on. @default '127.0.0.1' */
@@ -108,26 +109,8 @@ export function startDemoServer(opts: DemoServerOptions = {}): Promise<DemoServe
     socket.once('close', () => sockets.delete(socket));
   });
 
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      const port = (server.address() as AddressInfo).port;
-      const hostInUrl = host.includes(':') ? `[${host}]` : host;
-      let closing: Promise<void> | undefined;
-      resolve({
-        origin: `http://${hostInUrl}:${port}`,
-        port,
-        requestLog,
-        close() {
-          closing ??= new Promise<void>((done) => {
-            server.close(() => done());
-            for (const socket of sockets) socket.destroy();
-            server.closeAllConnections();
-          });
-          return closing;
-        },
-      });
-    });
-  });
+  return listen(server, host, opts.port ?? 0, () => {
+    for (const socket of sockets) socket.destroy();
+    server.closeAllConnections();
+  }).then((l) => ({ ...l, requestLog }));
 }

@@ -17,9 +17,9 @@
  *   while its direction holds more than `queueBytes` beyond what is in flight.
  */
 import { createServer, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { CodedError } from '../../src/core/coded-error';
 import { LinkClock, realClock } from './link-clock';
+import { listen } from './listen';
 import { Relay, relayConnection, RelayContext } from './relay-connection';
 import { SharedLink } from './shared-link';
 
@@ -119,25 +119,8 @@ export async function startLinkProxy(opts: LinkProxyOptions): Promise<LinkProxy>
     relays.add(relay);
   });
 
-  return new Promise<LinkProxy>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.listenPort ?? 0, listenHost, () => {
-      server.off('error', reject);
-      const port = (server.address() as AddressInfo).port;
-      const hostInUrl = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
-      let closing: Promise<void> | undefined;
-      resolve({
-        port,
-        origin: `http://${hostInUrl}:${port}`,
-        stats: () => ({ connections, openConnections: relays.size, ...counters }),
-        close() {
-          closing ??= new Promise<void>((done) => {
-            server.close(() => done());
-            for (const relay of [...relays]) relay.destroy();
-          });
-          return closing;
-        },
-      });
-    });
+  const l = await listen(server, listenHost, opts.listenPort ?? 0, () => {
+    for (const relay of [...relays]) relay.destroy();
   });
+  return { ...l, stats: () => ({ connections, openConnections: relays.size, ...counters }) };
 }

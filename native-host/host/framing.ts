@@ -110,7 +110,8 @@ export function decodePayload(payload: Uint8Array): unknown {
 
 /**
  * No message nests deeper than a few levels (a schedule is object → requests array → item).
- * `JSON.parse` of 64 MiB of `[` takes 25 s and 3.4 GiB, so depth is bounded before parsing.
+ * A frame of nothing but `[` would have `JSON.parse` build millions of nested arrays, work and
+ * memory out of all proportion to one message, so depth is bounded before parsing.
  */
 export const MAX_JSON_DEPTH = 32;
 

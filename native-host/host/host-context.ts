@@ -22,6 +22,7 @@ export interface HostContext {
   nextConnectionId(): number;
   /** Schedules running now (measure and replay alike). */
   running: number;
-  readonly replay: { transport?: RunTransportOptions; timeoutMs?: number };
+  /** What every replay runs with: the transport's settings, and each strategy's time limit. */
+  readonly replay: { transport?: RunTransportOptions; timeoutMs: number };
   readonly now: () => number;
 }

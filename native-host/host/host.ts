@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { ProtocolError, errorReply, parseRequest, type HostRequest } from '../../src/protocol';
+import { ProtocolError, RUN_TIMEOUT_MS, errorReply, parseRequest, type HostRequest } from '../../src/protocol';
 import type { HandshakeStore } from '../store/store-types';
 import { TimingConnector } from '../transport/timing-connector';
 import { FrameWriter } from './frame-writer';
@@ -31,7 +31,7 @@ export interface HostOptions {
   signal?: AbortSignal;
   /** TLS trust and timeouts for measuring and replaying (tests point these at local servers). */
   transport?: RunTransportOptions;
-  /** A replayed strategy still running after this long is cut short. @default 120000 */
+  /** A replayed strategy still running after this long is cut short (tests shorten it). @default RUN_TIMEOUT_MS */
   replayTimeoutMs?: number;
   /** How long a measured connection is kept warm. @default 30000 */
   warmIdleMs?: number;
@@ -113,7 +113,7 @@ function createContext(options: HostOptions, log: HostLog, writer: FrameWriter, 
     warm: new WarmConnections(options.warmIdleMs),
     nextConnectionId: () => nextConnectionId++,
     running: 0,
-    replay: { ...(options.transport ? { transport: options.transport } : {}), ...(options.replayTimeoutMs ? { timeoutMs: options.replayTimeoutMs } : {}) },
+    replay: { ...(options.transport ? { transport: options.transport } : {}), timeoutMs: options.replayTimeoutMs ?? RUN_TIMEOUT_MS },
     now: options.now ?? (() => performance.now()),
   };
 }

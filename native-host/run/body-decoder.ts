@@ -1,8 +1,9 @@
 import zlib from 'node:zlib';
 import type { Transform } from 'node:stream';
+import { createZstdDecompress, hasZstd } from '../transport/zstd';
 
 /** `Content-Encoding` values undone here (`zstd` only where this Node has it). */
-const DECODABLE = new Set(['gzip', 'x-gzip', 'deflate', 'br', ...(hasZstd() ? ['zstd'] : [])]);
+const DECODABLE = new Set(['gzip', 'x-gzip', 'deflate', 'br', ...(hasZstd ? ['zstd'] : [])]);
 
 /**
  * Undoes a response's `Content-Encoding` as the body streams in, so the scanner reads text and
@@ -73,12 +74,8 @@ function create(encoding: string, first: Buffer): Transform {
     case 'br':
       return zlib.createBrotliDecompress();
     case 'zstd':
-      return (zlib as unknown as { createZstdDecompress: () => Transform }).createZstdDecompress();
+      return createZstdDecompress();
     default:
       return zlib.createGunzip();
   }
-}
-
-function hasZstd(): boolean {
-  return typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function';
 }

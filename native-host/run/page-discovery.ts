@@ -129,8 +129,8 @@ export class PageDiscovery {
    * with a 2xx answer, in discovery order; not the document or its redirects, not lazy content
    * beyond the fold, not a guess the page did not name. The favicon also when it was missing
    * (404/410): the browser asks for it on every load whatever it answers, so asking early costs no
-   * request, and found only at the document's end it was what ended real-small's revisit (a 404
-   * 100 ms after its last image).
+   * request, while found only at the document's end it is the last request of the revisit,
+   * started after everything it could have overlapped.
    */
   visit(results: readonly RequestResult[]): VisitResource[] {
     const out: VisitResource[] = [];

@@ -1,28 +1,12 @@
 import type { ScheduleItem } from '../../src/protocol';
 import type { Run } from '../../src/run';
-import { preconnectPlan, SchedulerError, type Strategy } from '../../src/scheduler';
-import type { OriginMemory } from '../../src/origins/origin-memory';
-import { originsUsed } from './page-loader';
-import { runSession, type RunTransportOptions } from './run-session';
+import { originsUsed, preconnectLearned } from './page-memory';
+import { runPage, type PageRunOptions } from './page-run';
 
-export interface ReplayListOptions {
+export interface ReplayListOptions extends Pick<PageRunOptions, 'strategy' | 'transport' | 'timeoutMs' | 'memory' | 'signal' | 'now'> {
   /** The page the list belongs to (recorded as the run's `url`; not fetched unless listed). */
   documentUrl: string;
   items: readonly ScheduleItem[];
-  strategy: Strategy;
-  /** Aborting closes every connection and rejects with an `AbortError`. */
-  signal?: AbortSignal;
-  /** Requests still unfinished after this long fail with `E_LOAD_TIMEOUT`. @default 120000 */
-  timeoutMs?: number;
-  transport?: RunTransportOptions;
-  /**
-   * Origin memory (the store's, native-host/store/store-origin-memory.ts): the replay starts from
-   * what earlier loads learned (pipelining, request budgets, protocol, path; with
-   * `strategy.preconnect`, the page's learned origins are connected at t = 0) and writes back what it
-   * learns, the page's origin list included. Used only by strategies with `useOriginMemory`.
-   */
-  memory?: OriginMemory;
-  now?: () => number;
 }
 
 /**
@@ -31,38 +15,30 @@ export interface ReplayListOptions {
  * nothing is discovered: the whole list is known up front, as GETLIST sends it, and every item is
  * enqueued at once with the priority the browser gave it and its `discoveredAt` as the queue's
  * order: the strategy, not the list's order, decides what goes first (`browser`: as the browser
- * found them; prioritising strategies: by class, then as found).
+ * found them; prioritising strategies: by class, then as found). With origin memory the replay
+ * starts from what earlier loads learned (with `strategy.preconnect`, the page's learned origins
+ * are connected at t = 0) and writes back what it learns, the page's origin list included.
  *
  * Requests carry only the transport's fixed headers: never the user's cookies or credentials.
+ * @throws the signal's `AbortError` when aborted; a timeout is not an error (what was unfinished
+ * is in the run as `E_LOAD_TIMEOUT`).
  */
 export async function replayList(options: ReplayListOptions): Promise<Run> {
-  options.signal?.throwIfAborted();
-  const timeoutMs = options.timeoutMs ?? 120_000;
-  const memory = options.strategy.useOriginMemory ? options.memory : undefined;
-  const { run, results } = await runSession(
+  const { documentUrl, items, strategy } = options;
+  const { run } = await runPage(
+    { ...options, url: documentUrl },
     {
-      url: options.documentUrl,
-      strategy: options.strategy,
-      transport: options.transport,
-      timeoutMs,
-      timeoutError: () => new SchedulerError('E_LOAD_TIMEOUT', `replaying ${options.documentUrl} with ${options.strategy.name}: still unfinished when the replay's ${timeoutMs} ms ran out`),
-      signal: options.signal,
-      now: options.now,
-      ...(memory ? { memory } : {}),
-    },
-    (scheduler) => {
-      if (memory && options.strategy.preconnect) {
-        for (const t of preconnectPlan(options.documentUrl, memory, options.strategy)) scheduler.preconnect(t.origin, t.connections);
-      }
-      const orders = discoveryOrders(options.items);
-      options.items.forEach((item, i) => {
-        scheduler.enqueue({ url: item.url, method: item.method ?? 'GET', priority: item.priority, resourceType: item.resourceType, order: orders[i] });
-      });
+      kind: 'replay',
+      start: (scheduler, memory) => {
+        preconnectLearned(scheduler, documentUrl, memory, strategy);
+        const orders = discoveryOrders(items);
+        items.forEach((item, i) => {
+          scheduler.enqueue({ url: item.url, method: item.method ?? 'GET', priority: item.priority, resourceType: item.resourceType, order: orders[i] });
+        });
+      },
+      learn: (results) => ({ origins: originsUsed(results) }),
     },
   );
-  // A timeout is not an error here: what was unfinished is in the run as E_LOAD_TIMEOUT.
-  options.signal?.throwIfAborted();
-  memory?.putPageOrigins(options.documentUrl, originsUsed(results));
   return run;
 }
 

@@ -1,3 +1,4 @@
+import { RUN_TIMEOUT_MS } from '../../src/protocol/run-limits';
 import { buildRun, type Run, type RunInput } from '../../src/run';
 import { Scheduler, type OriginBudgets, type RequestResult, type SchedulerError, type Strategy } from '../../src/scheduler';
 import type { OriginMemory } from '../../src/origins/origin-memory';
@@ -33,19 +34,19 @@ export interface RunSessionOptions {
   record?: () => Pick<RunInput, 'skipped' | 'unmatchedCssUrls' | 'speculative'>;
   /** Response sizes learned on earlier runs (shared across runs to model a returning visitor). */
   sizeHints?: Map<string, number>;
-  /** What earlier runs learned per origin (read and written by strategies with `useOriginMemory`). */
+  /** What earlier runs learned per origin, read and written by the scheduler as it is (page-run.ts chooses it by strategy). */
   memory?: OriginMemory;
   /** Per-origin request budgets (request-budget.ts). @default the scheduler's: `memory`'s, else learned afresh */
   budgets?: OriginBudgets;
   /** Connect to the Fetch standard's bad ports too. @default false */
   allowUnsafePorts?: boolean;
-  /** The run stops waiting after this long; what is unfinished then fails with `timeoutError`. @default 120000 */
+  /** The run stops waiting after this long; what is unfinished then fails with `timeoutError`. @default RUN_TIMEOUT_MS */
   timeoutMs?: number;
   /**
-   * The error requests still unfinished when `timeoutMs` runs out fail with (a load's
-   * `E_LOAD_TIMEOUT`: what finished is kept). @default `E_SCHEDULER_CLOSED`, as on an abort
+   * The error requests still unfinished when `timeoutMs` (passed in) runs out fail with (a page
+   * run's `E_LOAD_TIMEOUT`: what finished is kept). @default `E_SCHEDULER_CLOSED`, as on an abort
    */
-  timeoutError?: () => SchedulerError;
+  timeoutError?: (timeoutMs: number) => SchedulerError;
   /** Aborting stops waiting at once, like the timeout. */
   signal?: AbortSignal;
   now?: () => number;
@@ -66,8 +67,9 @@ export interface RunSessionResult {
  * reuse), a scheduler attached to it, `start` to enqueue the first requests (it may keep
  * enqueueing from `hooks`), then a wait until the scheduler is idle, the timeout fires or the
  * signal aborts — whichever is first. Whatever happens, the scheduler is closed (settling what is
- * still pending with `E_SCHEDULER_CLOSED`, or `timeoutError` on a timeout) and every connection closed before this returns or
- * throws. The caller decides what a timeout or an abort means.
+ * still pending with `E_SCHEDULER_CLOSED`, or `timeoutError` on a timeout) and every connection
+ * closed before this returns or throws. The caller decides what a timeout or an abort means
+ * (page-run.ts decides it for every run of a page's requests).
  */
 export async function runSession(options: RunSessionOptions, start: (scheduler: Scheduler) => void): Promise<RunSessionResult> {
   const now = options.now ?? (() => performance.now());
@@ -95,18 +97,19 @@ export async function runSession(options: RunSessionOptions, start: (scheduler: 
   });
   transport.attach(scheduler);
 
+  const timeoutMs = options.timeoutMs ?? RUN_TIMEOUT_MS;
   let ended: RunEnd;
   let timedOut = false;
   let stats: ReturnType<Scheduler['stats']>;
   try {
     start(scheduler);
-    const deadline = now() + (options.timeoutMs ?? 120_000);
+    const deadline = now() + timeoutMs;
     do ended = await untilIdle(scheduler, Math.max(0, deadline - now()), options.signal);
     while (ended === 'idle' && options.onIdle?.(scheduler) === true);
     timedOut = ended === 'timeout';
     stats = scheduler.stats();
   } finally {
-    scheduler.close(timedOut ? options.timeoutError?.() : undefined);
+    scheduler.close(timedOut ? options.timeoutError?.(timeoutMs) : undefined);
     await transport.close();
   }
   const run = buildRun({ url: options.url, strategy: options.strategy.name, startedAt, t0, results, handshakes, stats, decodedBytes, ...options.record?.() });

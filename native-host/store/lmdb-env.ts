@@ -13,7 +13,8 @@ export type Env = RootDatabase<string, string>;
  * a handler when a commit fails (a full disk), which would crash the host. `overlappingSync` is
  * off in every process (the flag must agree between processes sharing an environment): a commit
  * returns once its pages and meta page are fsynced, so an acknowledged batch survives even a power
- * cut. The price is one fsync on the event loop per batch (about 5 ms on an SSD-backed VM).
+ * cut. The price is one fsync on the event loop per commit, which is why records are written in
+ * batches (write-batcher.ts), never one commit per record.
  */
 export function openEnv(storeDir: string, name: string): Env {
   const dir = path.join(storeDir, name);

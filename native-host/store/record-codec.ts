@@ -101,58 +101,62 @@ export function pageOriginOf(url: string | undefined): string | undefined {
 // ---------------------------------------------------------------------------------------------
 // Validation: the same checks guard writes (a caller's bug) and reads (a corrupt or foreign value).
 
-type Check = (v: unknown) => boolean;
-const isDuration: Check = (v) => typeof v === 'number' && v >= 0 && v <= MAX_RECORDABLE_MS;
-const isTimestamp: Check = (v) => typeof v === 'number' && v >= 0 && v <= MAX_KEY_TS;
-const isText: Check = (v) => typeof v === 'string' && v.length > 0 && v.length <= MAX_FIELD_CHARS;
-const isCount: Check = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-const isPort: Check = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 65535;
-const optional = (c: Check): Check => (v) => v === undefined || v === null || c(v);
-const oneOf = (...xs: readonly string[]): Check => (v) => typeof v === 'string' && xs.includes(v);
-const isBool: Check = (v) => typeof v === 'boolean';
-const isFiniteNonNeg: Check = (v) => typeof v === 'number' && v >= 0 && v < Infinity;
+/** A field's check, and what it expects as an error names it. */
+type Field = readonly [check: (v: unknown) => boolean, expected: string];
+const DURATION: Field = [(v) => typeof v === 'number' && v >= 0 && v <= MAX_RECORDABLE_MS, 'a duration in ms ≥ 0'];
+const TIMESTAMP: Field = [(v) => typeof v === 'number' && v >= 0 && v <= MAX_KEY_TS, `epoch ms in [0, ${MAX_KEY_TS}]`];
+const TEXT: Field = [(v) => typeof v === 'string' && v.length > 0 && v.length <= MAX_FIELD_CHARS, 'a non-empty string'];
+const COUNT: Field = [(v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0, 'an integer ≥ 0'];
+const PORT: Field = [(v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 65535, 'a port number'];
+const BOOL: Field = [(v) => typeof v === 'boolean', 'a boolean'];
+const NUMBER: Field = [(v) => typeof v === 'number' && v >= 0 && v < Infinity, 'a number ≥ 0'];
+const optional = ([check, expected]: Field): Field => [(v) => v === undefined || v === null || check(v), `${expected} or nothing`];
+const oneOf = (...xs: readonly string[]): Field => [
+  (v) => typeof v === 'string' && xs.includes(v),
+  xs.map((x) => JSON.stringify(x)).join(', ').replace(/, ([^,]*)$/, ' or $1'),
+];
 
-const HANDSHAKE_FIELDS: Record<keyof StoredHandshake, [Check, string]> = {
-  connectionId: [isCount, 'an integer ≥ 0'],
-  origin: [isText, 'a non-empty string'],
-  startedAt: [isTimestamp, `epoch ms in [0, ${MAX_KEY_TS}]`],
-  dnsMs: [isDuration, 'a duration in ms ≥ 0'],
-  tcpMs: [isDuration, 'a duration in ms ≥ 0'],
-  tlsMs: [isDuration, 'a duration in ms ≥ 0'],
-  totalMs: [isDuration, 'a duration in ms ≥ 0'],
-  remoteAddress: [optional(isText), 'a string or nothing'],
-  remotePort: [optional(isPort), 'a port number or nothing'],
-  localPort: [optional(isPort), 'a port number or nothing'],
-  protocol: [oneOf('h2', 'http/1.1'), '"h2" or "http/1.1"'],
-  tlsVersion: [optional(isText), 'a string or nothing'],
-  resumed: [isBool, 'a boolean'],
-  loopDelayMs: [optional(isDuration), 'a duration in ms ≥ 0 or nothing'],
-  source: [oneOf('measure', 'replay', 'cli'), '"measure", "replay" or "cli"'],
-  pageUrl: [optional(isText), 'a string or nothing'],
+const HANDSHAKE_FIELDS: Record<keyof StoredHandshake, Field> = {
+  connectionId: COUNT,
+  origin: TEXT,
+  startedAt: TIMESTAMP,
+  dnsMs: DURATION,
+  tcpMs: DURATION,
+  tlsMs: DURATION,
+  totalMs: DURATION,
+  remoteAddress: optional(TEXT),
+  remotePort: optional(PORT),
+  localPort: optional(PORT),
+  protocol: oneOf('h2', 'http/1.1'),
+  tlsVersion: optional(TEXT),
+  resumed: BOOL,
+  loopDelayMs: optional(DURATION),
+  source: oneOf('measure', 'replay', 'cli'),
+  pageUrl: optional(TEXT),
 };
 
-const PAGE_FIELDS: Record<keyof PageSummary, [Check, string]> = {
-  pageId: [isText, 'a non-empty string'],
-  url: [isText, 'a non-empty string'],
-  strategy: [isText, 'a non-empty string'],
-  mode: [oneOf('measure', 'replay'), '"measure" or "replay"'],
-  at: [isTimestamp, `epoch ms in [0, ${MAX_KEY_TS}]`],
-  totalMs: [isFiniteNonNeg, 'a number ≥ 0'],
-  meanTtfbMs: [isFiniteNonNeg, 'a number ≥ 0'],
-  connectionsOpened: [isCount, 'an integer ≥ 0'],
-  requestsPerConnection: [isFiniteNonNeg, 'a number ≥ 0'],
-  requests: [isCount, 'an integer ≥ 0'],
-  bytes: [isCount, 'an integer ≥ 0'],
-  errors: [isCount, 'an integer ≥ 0'],
-  handshakeP50Ms: [optional(isFiniteNonNeg), 'a number ≥ 0 or nothing'],
-  handshakeP90Ms: [optional(isFiniteNonNeg), 'a number ≥ 0 or nothing'],
+const PAGE_FIELDS: Record<keyof PageSummary, Field> = {
+  pageId: TEXT,
+  url: TEXT,
+  strategy: TEXT,
+  mode: oneOf('measure', 'replay'),
+  at: TIMESTAMP,
+  totalMs: NUMBER,
+  meanTtfbMs: NUMBER,
+  connectionsOpened: COUNT,
+  requestsPerConnection: NUMBER,
+  requests: COUNT,
+  bytes: COUNT,
+  errors: COUNT,
+  handshakeP50Ms: optional(NUMBER),
+  handshakeP90Ms: optional(NUMBER),
 };
 
 /**
  * A clean copy of `x` holding only the known fields (absent optionals stay absent; JSON `null`
  * reads as absent), or a description of the first bad field.
  */
-function checkFields<T>(x: unknown, fields: Record<string, [Check, string]>): { value: T } | { problem: string } {
+function checkFields<T>(x: unknown, fields: Record<string, Field>): { value: T } | { problem: string } {
   if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: 'expected an object' };
   const o = x as Record<string, unknown>;
   const out: Record<string, unknown> = {};

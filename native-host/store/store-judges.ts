@@ -1,6 +1,7 @@
 import { checkOriginFacts, checkPageOrigins } from '../../src/origins/origin-facts';
 import type { Judge } from './compaction';
-import { checkHandshake, checkPageSummary, factsKey, pageOriginOf, parseJson } from './record-codec';
+import type { Env } from './lmdb-env';
+import { checkHandshake, checkPageSummary, factsKey, pageOriginOf, parseJson, prefixRange, timeRange } from './record-codec';
 
 /*
  * What forget and retention drop, record by record, for rewriteGeneration. A value that does not
@@ -64,6 +65,23 @@ export function olderThanJudge(cutoff: number, onInvalid: () => void = () => und
     })();
     return at < cutoff ? 'drop' : 'keep';
   };
+}
+
+/**
+ * Whether retention at `cutoff` would drop anything from `env` (read afresh): the cheap look
+ * before a rewrite. Records are found by their keys' time alone, facts and page lists by the
+ * judge.
+ */
+export function holdsAnythingOlderThan(env: Env, cutoff: number): boolean {
+  env.resetReadTxn();
+  for (const prefix of ['h!', 'p!']) {
+    for (const _ of env.getKeys({ ...timeRange(prefix, undefined, cutoff), limit: 1 })) return true;
+  }
+  const judge = olderThanJudge(cutoff);
+  for (const prefix of ['f!', 'l!']) {
+    for (const { key, value } of env.getRange(prefixRange(prefix))) if (judge(key, value) === 'drop') return true;
+  }
+  return false;
 }
 
 /** The time field of a record key (`h!<ts>!<seq>`). */

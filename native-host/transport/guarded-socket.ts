@@ -31,6 +31,21 @@ export interface GuardEvents {
 export const GLUED_PROOFS = 1;
 
 /**
+ * How long a suspect connection must stay in step and silent before its responses are trusted
+ * (`GuardEvents.quietMs`). Nothing waits for it on the wire — requests are written meanwhile — but
+ * the results of a suspect connection's responses wait for it, so it is kept short. What delays a
+ * surplus the server wrote behind the last response is mostly TCP, not the server: with Nagle's
+ * algorithm on (the default for a plain socket), the server holds its next small segment until
+ * our ACK of the previous one, and Linux delays an ACK by up to 40 ms — so at least 50 ms. On
+ * long paths, 3 RTTs (the ACK and the held segment each cross the path). At most 250 ms: it
+ * delays the results held on the connection. A server that takes longer than that to send its
+ * surplus is beyond what any timing can catch (response-framing.ts).
+ */
+export function suspectQuietMs(rttMs: number): number {
+  return Math.min(250, Math.max(50, 3 * rttMs));
+}
+
+/**
  * Puts `framing` (response-framing.ts) between an HTTP/1.1 socket and undici's parser, so a
  * surplus response is caught before undici can hand it to the wrong request, and interim
  * responses never reach undici. Must be called before the socket is handed to undici, and nothing
@@ -43,9 +58,10 @@ export const GLUED_PROOFS = 1;
  * are. The connector owns the socket, so this is the one place every byte passes.
  *
  * Why not a `data` listener beside undici: it sees the bytes but cannot stop undici parsing them.
- * Why not a `Duplex` in front of the socket: it worked, but its second buffer cost a third of the
- * loopback throughput with 64 KiB bodies; intercepting `read` adds no buffer, and backpressure
- * stays the socket's own (a paused body stops `read` calls, the receive window closes).
+ * Why not a `Duplex` in front of the socket: it worked, but every body byte then crossed a second
+ * stream buffer (one more copy and stream hop per chunk, on the path of every response);
+ * intercepting `read` adds no buffer, and backpressure stays the socket's own (a paused body
+ * stops `read` calls, the receive window closes).
  *
  * Trust (revocable confirmation): responses are trusted at in-step points (response-framing.ts),
  * except once a response glued to its predecessor completed since the last trusted point — a
@@ -59,10 +75,11 @@ export const GLUED_PROOFS = 1;
  * everything held. A connection that has come through `gluedProofs` quiet points clean is trusted
  * at every in-step point (on loopback nearly every burst ends glued).
  *
- * Why not hold writes while suspect (as this did): on a busy connection the drain then comes at
- * once, but the connection idles for `quietMs` (≥ 50 ms) each time; on loopback that cost 30–40 %
- * of the throughput, and on a 100 ms path up to 250 ms per connection. Results held instead of
- * writes cost nothing on the wire; a response's arrival time is still when its last byte came.
+ * Why not hold writes while suspect: on a busy connection the drain then comes at once, but the
+ * connection idles for `quietMs` (at least 50 ms, up to 250 ms on a long path) at every glued
+ * burst, and a fast path glues nearly every burst, so the wire would idle far more than it works.
+ * Results held instead of writes cost nothing on the wire; a response's arrival time is still
+ * when its last byte came.
  *
  * Why not a parser of our own: undici's stays in charge of everything but framing (bodies,
  * pausing, timeouts, keep-alive) and stays the one the loopback benchmark compares against.

@@ -29,7 +29,7 @@ import { TransportError } from './transport-errors';
  * in which the previous one ended, `lastGluedIndex`) proves nothing: a short body with a smuggled
  * response behind it, in one write, looks exactly like two answers, and the shifted answers behind
  * it are still on their way. There the guard (guarded-socket.ts) trusts nothing new until a quiet
- * point — in step, no byte and no request written for `suspectQuietMs` (undici-transport.ts: 50 ms
+ * point — in step, no byte and no request written for `suspectQuietMs` (guarded-socket.ts: 50 ms
  * or 3 RTTs, at most 250 ms) — or a clean close. Requests are still written meanwhile (revocable
  * confirmation): a shift by an extra response lasts as long as the pipeline is kept full and shows
  * as a surplus once it drains, so everything received since the suspicion stays held (not

@@ -1,18 +1,18 @@
 import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
-import zlib from 'node:zlib';
 import { Client, type Dispatcher } from 'undici';
-import { ACCEPT_ENCODING, acceptFor } from '../../src/discovery';
 import type { Dispatch, OpenOptions, TransportHandler, TransportPort } from '../../src/scheduler';
-import type { PriorityClass } from '../../src/core/priority';
-import { PRIORITY_SIGNALS } from '../../src/scheduler/priority-signal';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { Flight, type FlightHost } from './flight';
-import { guardSocket } from './guarded-socket';
+import { FlightDeadlines } from './flight-deadlines';
+import { guardSocket, suspectQuietMs } from './guarded-socket';
+import { RequestHeaders } from './request-headers';
 import { ResponseFraming } from './response-framing';
 import type { ResponseHooks } from './response-hooks';
+import { TickCork } from './tick-cork';
 import { TimingConnector, type Now, type TimingConnectorOptions } from './timing-connector';
 import { TransportError } from './transport-errors';
+import { UnconfirmedResponses } from './unconfirmed-responses';
 
 export interface UndiciTransportOptions extends Omit<TimingConnectorOptions, 'allowH2'>, ResponseHooks {
   /** Called once per connection that completed its handshake. */
@@ -50,36 +50,13 @@ interface Conn {
   closed: boolean;
   framing: ResponseFraming | undefined;
   trusted: number;
-  /**
-   * Responses that ended before they were confirmed, oldest first from `heldAt`: their index on
-   * the connection and their dispatch id. Numbers, not the flights: a suspect connection may hold
-   * thousands (everything since its suspicion), and a flight would keep undici's request with it.
-   */
-  heldSeq: number[];
-  heldId: number[];
-  heldAt: number;
+  held: UnconfirmedResponses;
   /** The TCP handshake time, ms: one round trip. */
   rttMs: number;
   /** An https: origin. */
   secure: boolean;
-  /** HTTP/1.1: the socket is corked until this tick's requests are written (`cork`). */
+  /** HTTP/1.1: the socket is corked until this tick's requests are written (tick-cork.ts). */
   corked: boolean;
-}
-
-/**
- * How long a suspect connection must stay in step and silent before its responses are trusted
- * (guarded-socket.ts). Nothing waits for it on the wire — requests are written meanwhile — but the
- * results of a suspect connection's responses wait for it, so it is kept short. What delays
- * a surplus the server wrote behind the last response is mostly TCP, not the server: with Nagle's
- * algorithm on (the default for a plain socket), the server holds its next small segment until
- * our ACK of the previous one, and our delayed ACK takes up to 40 ms on Linux — so at least 50 ms
- * (measured: the faulty-origin suite's surplus arrives ~40 ms after the response it follows).
- * On long paths, 3 RTTs (the ACK and the held segment each cross the path). At most 250 ms: it
- * delays the results held on the connection. A server that takes longer than that to send
- * its surplus is beyond what any timing can catch (response-framing.ts).
- */
-export function suspectQuietMs(rttMs: number): number {
-  return Math.min(250, Math.max(50, 3 * rttMs));
 }
 
 /**
@@ -93,50 +70,19 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private readonly flights = new Map<number, Flight>();
   private readonly connectors = new Map<boolean, TimingConnector>();
   private readonly pending = new Set<Promise<unknown>>();
-  private readonly corked: Conn[] = [];
+  private readonly cork = new TickCork();
+  private readonly deadlines: FlightDeadlines;
+  private readonly headers: RequestHeaders;
   private closed = false;
-  private sweeper: NodeJS.Timeout | undefined;
   /**
    * Aborted by `close()` to stop connects still handshaking. Every opening connection listens to it,
    * so a page with many origins legitimately has more than Node's default 10 listeners.
    */
   private readonly closing = unboundedAbortController();
-  /**
-   * Headers by destination, as a browser sends them: its `Accept` for the kind of request and its
-   * `Accept-Encoding` (so text crosses the link compressed, as it does for a browser; byte counts
-   * are wire body bytes), plus on h2 each class's RFC 9218 `priority` field
-   * (src/scheduler/priority-signal.ts). Never cookies or credentials. Built once per combination.
-   */
-  private readonly headers = new Map<string, Record<string, string>>();
-  /** The same without a `priority` field (every HTTP/1.1 request), by resource type: no key to build per request. */
-  private readonly plainHeaders = { http: new Map<string | undefined, Record<string, string>>(), https: new Map<string | undefined, Record<string, string>>() };
-  private readonly prioritySignals: ReadonlyMap<PriorityClass, string> = new Map(PRIORITY_SIGNALS);
 
-  constructor(readonly options: UndiciTransportOptions = {}) {}
-
-  private headersFor(resourceType: string | undefined, secure: boolean, priority: PriorityClass | undefined): Record<string, string> {
-    if (priority === undefined) {
-      const byType = secure ? this.plainHeaders.https : this.plainHeaders.http;
-      let h = byType.get(resourceType);
-      if (!h) {
-        h = this.headersBuilt(resourceType, secure, undefined);
-        byType.set(resourceType, h);
-      }
-      return h;
-    }
-    return this.headersBuilt(resourceType, secure, priority);
-  }
-
-  private headersBuilt(resourceType: string | undefined, secure: boolean, priority: PriorityClass | undefined): Record<string, string> {
-    const accept = acceptFor(resourceType);
-    const signal = priority === undefined ? undefined : this.prioritySignals.get(priority);
-    const key = `${secure ? 's' : ''}${accept}|${signal ?? ''}`;
-    let h = this.headers.get(key);
-    if (!h) {
-      h = { 'user-agent': this.options.userAgent ?? 'getlist/0.1', accept, 'accept-encoding': acceptEncoding(secure), ...(signal ? { priority: signal } : {}) };
-      this.headers.set(key, h);
-    }
-    return h;
+  constructor(readonly options: UndiciTransportOptions = {}) {
+    this.deadlines = new FlightDeadlines(this.flights, options.requestTotalTimeoutMs ?? 60_000);
+    this.headers = new RequestHeaders(options.userAgent ?? 'getlist/0.1');
   }
 
   /** The handler to answer (the scheduler); set once, before the first request is enqueued. */
@@ -153,38 +99,8 @@ export class UndiciTransport implements TransportPort, FlightHost {
     this.flights.delete(dispatchId);
   }
 
-  private get totalMs(): number {
-    return this.options.requestTotalTimeoutMs ?? 60_000;
-  }
-
-  /**
-   * Per-request total timeouts without a timer per request (this is the per-request hot path):
-   * `flights` is in send order, and every flight has the same timeout, so the oldest expire
-   * first. One unref'd interval, running only while flights exist, expires them at most a
-   * quarter of the timeout late (at most 1 s).
-   */
-  private sweepDeadlines(): void {
-    if (this.sweeper) return;
-    const period = Math.min(1000, Math.max(10, this.totalMs / 4));
-    this.sweeper = setInterval(() => {
-      const now = performance.now();
-      for (const f of this.flights.values()) {
-        if (f.deadlineAt > now) break;
-        f.expire(this.totalMs);
-      }
-      if (this.flights.size === 0 && this.sweeper) {
-        clearInterval(this.sweeper);
-        this.sweeper = undefined;
-      }
-    }, period);
-    this.sweeper.unref();
-  }
-
   hold(flight: Flight): void {
-    const conn = this.conns.get(flight.dispatch.connectionId);
-    if (!conn) return;
-    conn.heldSeq.push(flight.seq);
-    conn.heldId.push(flight.dispatch.id);
+    this.conns.get(flight.dispatch.connectionId)?.held.add(flight.seq, flight.dispatch.id);
   }
 
   /**
@@ -204,18 +120,12 @@ export class UndiciTransport implements TransportPort, FlightHost {
 
   private trusted(conn: Conn, completed: number): void {
     conn.trusted = completed;
-    // An index, not `shift`: a long pipeline may hold thousands before it is first in step.
-    const { heldSeq, heldId } = conn;
-    while (conn.heldAt < heldSeq.length && (heldSeq[conn.heldAt] as number) < completed) {
-      const id = heldId[conn.heldAt++] as number;
-      if (!this.closed) this.scheduler.responseConfirmed(id);
-    }
-    if (conn.heldAt === heldSeq.length) {
-      heldSeq.length = 0;
-      heldId.length = 0;
-      conn.heldAt = 0;
-    }
+    conn.held.confirm(completed, this.confirmed);
   }
+
+  private readonly confirmed = (dispatchId: number): void => {
+    if (!this.closed) this.scheduler.responseConfirmed(dispatchId);
+  };
 
   /**
    * The response the guard blames (a bad head) fails with its own error and the rest of the
@@ -225,9 +135,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
     if (conn.closed || this.closed) return;
     conn.closed = true;
     this.conns.delete(conn.id);
-    conn.heldSeq = [];
-    conn.heldId = [];
-    conn.heldAt = 0;
+    conn.held.clear();
     const culprit = err.responseIndex === undefined ? undefined : [...this.flights.values()].find((f) => f.dispatch.connectionId === conn.id && f.seq === err.responseIndex);
     if (culprit) this.scheduler.dispatchFailed(culprit.dispatch.id, err, true);
     else this.scheduler.connectionClosed(conn.id, err);
@@ -255,7 +163,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
           const conn: Conn = {
             id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding,
             prioritySignals: options.prioritySignals === true && handshake.protocol === 'h2', closed: false,
-            framing: undefined, trusted: 0, heldSeq: [], heldId: [], heldAt: 0, rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0,
+            framing: undefined, trusted: 0, held: new UnconfirmedResponses(), rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0,
             secure: origin.startsWith('https:'), corked: false,
           };
           if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
@@ -290,16 +198,15 @@ export class UndiciTransport implements TransportPort, FlightHost {
     const req = dispatch.request;
     const flight = new Flight(this, dispatch, conn, conn.framing ? conn.framing.expect(req.method) : -1);
     this.flights.set(dispatch.id, flight);
-    flight.deadlineAt = performance.now() + this.totalMs;
-    this.sweepDeadlines();
+    this.deadlines.start(flight);
     const keepAlive = dispatch.keepAlive;
-    if (conn.protocol === 'http/1.1' && !conn.corked) this.cork(conn);
+    if (conn.protocol === 'http/1.1') this.cork.cork(conn);
     client.dispatch(
       {
         origin: conn.origin,
         path: req.path,
         method: req.method as Dispatcher.HttpMethod,
-        headers: this.headersFor(req.resourceType, conn.secure, conn.prioritySignals ? req.priority : undefined),
+        headers: this.headers.for(req.resourceType, conn.secure, conn.prioritySignals ? req.priority : undefined),
         // The scheduler decides what is pipelined; undici must not hold requests back itself.
         blocking: false,
         // `reset: true` sends `Connection: close`. HEAD must say false explicitly or undici closes.
@@ -311,31 +218,6 @@ export class UndiciTransport implements TransportPort, FlightHost {
       flight,
     );
   }
-
-  /**
-   * HTTP/1.1 requests written in one tick leave in one `writev`: the socket is corked at the
-   * first and uncorked once the tick's work is done. A read often completes several pipelined
-   * responses on one connection, each freeing a slot the scheduler refills at once; written one
-   * by one, each request cost a system call (on loopback, a third of the client's CPU per request
-   * and as much again in the server's reads). Uncorking on `nextTick`, not later, adds no wait:
-   * the requests leave before the event loop polls again, as they would have.
-   */
-  private cork(conn: Conn): void {
-    conn.corked = true;
-    conn.socket.cork();
-    this.corked.push(conn);
-    if (this.corked.length === 1) process.nextTick(this.uncorkAll);
-  }
-
-  private readonly uncorkAll = (): void => {
-    const list = this.corked;
-    for (let i = 0; i < list.length; i++) {
-      const conn = list[i] as Conn;
-      conn.corked = false;
-      conn.socket.uncork();
-    }
-    list.length = 0;
-  };
 
   pause(dispatchId: number): void {
     const f = this.flights.get(dispatchId);
@@ -372,8 +254,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
   /** Closes every connection, including ones still handshaking. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = undefined;
+    this.deadlines.stop();
     this.closing.abort();
     for (const id of [...this.conns.keys()]) this.closeConnection(id);
     await Promise.allSettled([...this.pending]);
@@ -412,16 +293,6 @@ export class UndiciTransport implements TransportPort, FlightHost {
     if (conn.client) void conn.client.destroy().catch(() => undefined);
     if (!this.closed) this.scheduler.connectionClosed(conn.id, err);
   }
-}
-
-/**
- * The browser's `Accept-Encoding`: Chromium offers `br` and `zstd` only over https (a proxy on a
- * cleartext path may mangle them), so over http it is `gzip, deflate`. `zstd` only where this Node
- * can decode it (22.15+).
- */
-export function acceptEncoding(secure: boolean): string {
-  if (!secure) return 'gzip, deflate';
-  return typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function' ? `${ACCEPT_ENCODING}, zstd` : ACCEPT_ENCODING;
 }
 
 function unboundedAbortController(): AbortController {

@@ -4,6 +4,7 @@ export * from './errors';
 export * from './replies';
 export * from './reply-of';
 export * from './requests';
+export * from './run-limits';
 export * from './store-health';
 export { EXPORT_FORMATS, type ExportFormat } from '../stats/export-formats';
 export * from './validate-reply';

@@ -1,6 +1,9 @@
 import net from 'node:net';
+import { InMemoryOriginMemory } from '../../src/origins/origin-memory';
 import { strategy } from '../../src/scheduler';
 import { runSession } from '../../native-host/run/run-session';
+import { runPage } from '../../native-host/run/page-run';
+import { originsUsed } from '../../native-host/run/page-memory';
 
 /**
  * A server that answers `/fast` at once and never answers `/hang`, and tracks its open sockets:
@@ -43,13 +46,13 @@ async function startServer() {
   };
 }
 
-describe('runSession: one run on fresh connections, closed whatever happens', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  beforeEach(async () => {
-    server = await startServer();
-  });
-  afterEach(() => server.close());
+let server: Awaited<ReturnType<typeof startServer>>;
+beforeEach(async () => {
+  server = await startServer();
+});
+afterEach(() => server.close());
 
+describe('runSession: one run on fresh connections, closed whatever happens', () => {
   test('idle: every request settled, the run summarises them, and no connection is left open', async () => {
     const { ended, run } = await runSession({ url: `${server.origin}/`, strategy: strategy('browser') }, (s) => {
       for (let i = 0; i < 3; i++) s.enqueue({ url: `${server.origin}/fast`, priority: 'image', resourceType: 'image' });
@@ -94,5 +97,67 @@ describe('runSession: one run on fresh connections, closed whatever happens', ()
     await expect(runSession({ url: 'x', strategy: strategy('browser') }, (s) => {
       s.enqueue({ url: 'ftp://a.test/', priority: 'image' });
     })).rejects.toMatchObject({ code: 'E_UNSUPPORTED_SCHEME' });
+  });
+});
+
+describe('runPage: the setup and teardown every run of a page shares', () => {
+  test('out of time: what finished is kept, the rest fails with E_LOAD_TIMEOUT naming the run, and no connection is left open', async () => {
+    const url = `${server.origin}/`;
+    const { ended, run } = await runPage({ url, strategy: strategy('browser'), timeoutMs: 300 }, {
+      kind: 'replay',
+      start: (s) => {
+        s.enqueue({ url: `${server.origin}/fast`, priority: 'image' });
+        s.enqueue({ url: `${server.origin}/hang`, priority: 'image' });
+      },
+    });
+    expect(ended).toBe('timeout');
+    const byPath = new Map(run.requests.map((r) => [new URL(r.url).pathname, r]));
+    expect(byPath.get('/fast')).toMatchObject({ status: 200, error: null });
+    expect(byPath.get('/hang')?.error).toEqual({ code: 'E_LOAD_TIMEOUT', message: `replaying ${url} with browser: still unfinished when the replay's 300 ms ran out` });
+    await server.allClosed();
+  });
+
+  test('origin memory reaches only a strategy that uses it, and learns the page\'s answered origins', async () => {
+    const url = `${server.origin}/`;
+    for (const name of ['browser', 'getlist'] as const) {
+      const memory = new InMemoryOriginMemory();
+      const given: unknown[] = [];
+      await runPage({ url, strategy: strategy(name), memory }, {
+        kind: 'load',
+        start: (s, m) => {
+          given.push(m);
+          s.enqueue({ url: `${server.origin}/fast`, priority: 'image' });
+        },
+        learn: (results) => ({ origins: originsUsed(results) }),
+      });
+      expect(given).toEqual([name === 'getlist' ? memory : undefined]);
+      expect(memory.pageOrigins(url)).toEqual(name === 'getlist' ? [{ origin: server.origin, requests: 1 }] : []);
+    }
+  });
+
+  test('a failed run (plan.check) teaches memory nothing; an abort rejects after closing every connection', async () => {
+    const url = `${server.origin}/`;
+    const memory = new InMemoryOriginMemory();
+    await expect(runPage({ url, strategy: strategy('getlist'), memory }, {
+      kind: 'load',
+      start: (s) => void s.enqueue({ url: `${server.origin}/fast`, priority: 'image' }),
+      check: () => {
+        throw new Error('the document failed');
+      },
+      learn: (results) => ({ origins: originsUsed(results) }),
+    })).rejects.toThrow('the document failed');
+    expect(memory.pageOrigins(url)).toEqual([]);
+
+    const controller = new AbortController();
+    const done = runPage({ url, strategy: strategy('getlist'), memory, signal: controller.signal }, {
+      kind: 'replay',
+      start: (s) => void s.enqueue({ url: `${server.origin}/hang`, priority: 'image' }),
+      learn: (results) => ({ origins: originsUsed(results) }),
+    });
+    while (!server.paths.includes('/hang')) await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
+    await expect(done).rejects.toMatchObject({ name: 'AbortError' });
+    expect(memory.pageOrigins(url)).toEqual([]);
+    await server.allClosed();
   });
 });

@@ -1,0 +1,51 @@
+import { speculativeList, type ListedResource, type VisitResource } from '../../src/origins/page-list';
+import type { OriginMemory } from '../../src/origins/origin-memory';
+import type { PageOrigin } from '../../src/origins/origin-facts';
+import { preconnectPlan, type RequestResult, type Scheduler, type Strategy } from '../../src/scheduler';
+import { isBadPort, portOf } from '../../src/targets';
+
+/** What one run teaches its page's entry in origin memory (`OriginMemory.putPageOrigins`). */
+export interface PageLesson {
+  origins: PageOrigin[];
+  /** The page's sub-resources as the run met them; only a load has them (a replayed list was the browser's). */
+  visit?: VisitResource[];
+}
+
+/**
+ * The origin memory a run reads and writes: the caller's, for a strategy that uses one; none
+ * (every run a first visit) for the others, whatever the caller passed.
+ */
+export function memoryFor(strategy: Strategy, memory: OriginMemory | undefined): OriginMemory | undefined {
+  return strategy.useOriginMemory ? memory : undefined;
+}
+
+/**
+ * Zero-RTT starts (`strategy.preconnect`): connections to the origins the page was learned to use
+ * open at t = 0, each sized by its facts (src/scheduler/preconnect.ts).
+ * @returns whether the memory knew any origin of the page.
+ */
+export function preconnectLearned(scheduler: Scheduler, pageUrl: string, memory: OriginMemory | undefined, strategy: Strategy): boolean {
+  if (!strategy.preconnect || !memory) return false;
+  const plan = preconnectPlan(pageUrl, memory, strategy);
+  for (const t of plan) scheduler.preconnect(t.origin, t.connections);
+  return plan.length > 0;
+}
+
+/**
+ * What a returning visit asks for before parsing (page-list.ts `speculativeList`): the page's
+ * learned list under the strategy's byte cap, without URLs the load may not fetch (a bad port,
+ * unless `--allow-unsafe-ports`). The connection gate (connection-gate.ts: bad ports, Private
+ * Network Access) applies to these requests as to any.
+ */
+export function learnedRequests(pageUrl: string, memory: OriginMemory, strategy: Strategy, allowUnsafePorts: boolean): ListedResource[] {
+  const list = memory.pageList(pageUrl);
+  if (!list) return [];
+  return speculativeList(list.resources, { loads: list.loads, maxBytes: strategy.maxSpeculativeBytes, refuse: (url) => !allowUnsafePorts && isBadPort(portOf(new URL(url))) });
+}
+
+/** Requests per origin of a run, the answered ones only (a failed origin is not worth a preconnect). */
+export function originsUsed(results: readonly RequestResult[]): PageOrigin[] {
+  const counts = new Map<string, number>();
+  for (const r of results) if (!r.error) counts.set(r.origin, (counts.get(r.origin) ?? 0) + 1);
+  return [...counts].map(([origin, requests]) => ({ origin, requests }));
+}
