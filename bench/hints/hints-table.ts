@@ -1,5 +1,5 @@
 /**
- * The hints bench's table (bench/hints.ts): one row per cell — each browser alone against it with
+ * The hints bench's table (bench/hints/main.ts): one row per cell — each browser alone against it with
  * getlist (paired runs), the bound variants, the path verdict, the server's request counts.
  */
 import type { HintsBrowser } from './hints-args';

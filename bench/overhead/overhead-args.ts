@@ -1,4 +1,4 @@
-/** The overhead benchmark's command line (bench/overhead.ts), checked in full before anything starts. */
+/** The overhead benchmark's command line (bench/overhead/main.ts), checked in full before anything starts. */
 import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
 import { BENCH_PIECES } from '../../extension/platform/bench-switches';
 import { BenchRunError } from '../run/bench-run-error';

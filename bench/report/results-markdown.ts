@@ -10,7 +10,7 @@ import type { BenchMeta, ContenderName } from '../run/results-schema';
 import type { ResultsSummary, CellSummary, ContenderSummary } from './results-summary';
 import { CellBounds, tcpOf } from './cell-bounds';
 import { medianTotal, ratio } from './cell-lookup';
-import { judgeGoals, type GoalRow } from './goals';
+import { judgeGoals, type GoalRow } from './matrix-goals';
 import { jobsText, linksOf, metaOf, shortDate, sourceOf, sourcesOf, type ResultsSource } from './merge-results';
 
 /**
@@ -226,7 +226,7 @@ function metaSection(results: ResultsSummary, whyPath: string | undefined): stri
 
 /**
  * Where a run shared the CPUs between links: `--jobs` above 1 runs that many links at once, which
- * bench/run/bench-run.ts calls harmless for bandwidth-bound cells but a source of scheduling noise
+ * bench/matrix/run-matrix.ts calls harmless for bandwidth-bound cells but a source of scheduling noise
  * for latency-bound ones. One sentence per such run, so a reader can weigh its cells.
  */
 function concurrencyNote(sources: readonly ResultsSource[]): string[] {

@@ -3,7 +3,7 @@
  * by the background when the top frame's load has completed (`webNavigation.onCompleted`), not
  * declared in the manifest. Declared at `document_idle`, Chromium ran it between DOMContentLoaded
  * and `load` on a short page, so the page's load waited for its parse and first run
- * (bench/overhead.ts, session 20). In Detailed capture, `content-start.js` at `document_start`
+ * (bench/overhead/main.ts, session 20). In Detailed capture, `content-start.js` at `document_start`
  * (early-records.ts, registered by early-recorder.ts) sees the load as it happens — the mutation
  * records and Resource Timing entries with their times — and `content.js` takes its records over in
  * the same isolated world. In lean capture nothing runs before `load`: `content.js` starts the same

@@ -2,7 +2,7 @@
  * Whether `content-start.js` (early-records.ts: the MutationObserver and buffered
  * PerformanceObserver that see the load as it happens) runs at `document_start`, and where.
  *
- * Lean capture (the default) runs no script at `document_start`. Measured with bench/overhead.ts,
+ * Lean capture (the default) runs no script at `document_start`. Measured with bench/overhead/main.ts,
  * Chromium 156, fresh tab, 20-image loopback page (DOMContentLoaded 33–35 ms alone), paired runs
  * (session 22): the declared `document_start` script added 6–8 ms to DOMContentLoaded (+17…+26 %)
  * whatever it did — empty, observers only, or the page's main world instead of an isolated one

@@ -21,7 +21,7 @@ import { SITE_ORIGINS } from '../../src/page/model/site-rules';
  * The background (Chrome: service worker; Firefox: event page): the composition root. Everything
  * is wired here and every listener is added synchronously on start-up.
  */
-/** Bench-only builds (bench/overhead.ts --variants) replace a switched-off piece with one that does nothing. */
+/** Bench-only builds (bench/overhead/main.ts --variants) replace a switched-off piece with one that does nothing. */
 const NO_WRITES = { get: (key: string) => browser.storage.session.get(key), set: () => Promise.resolve() };
 const NO_RULES: DnrLike = { getSessionRules: () => Promise.resolve([]), updateSessionRules: () => Promise.resolve() };
 

@@ -79,14 +79,14 @@ function listenToNavigation(store: PageStore, actions: PageActions, navigation: 
 
 /**
  * Every request event is dispatched from the browser process to the background and costs CPU there
- * and in the background (bench/overhead.ts measured about 1.5 ms of CPU per request for four
+ * and in the background (bench/overhead/main.ts measured about 1.5 ms of CPU per request for four
  * events each in Chromium), so a subresource gets two: `onSendHeaders` starts its record with the
  * request headers, `onCompleted` ends it with status, address and response headers. Redirects and
  * errors add theirs. Only top-level documents also get `onBeforeRequest` (the page record starts
  * before the request is sent) and `onHeadersReceived` (status and type before the body arrives).
  */
 function listenToRequests(store: PageStore, hints: HintsHooks | undefined): void {
-  // Bench-only builds may ask for no header lists, to price them (bench/overhead.ts).
+  // Bench-only builds may ask for no header lists, to price them (bench/overhead/main.ts).
   const requestHeaders: WebRequest.OnSendHeadersOptions[] = benchOff('headers') ? [] : ['requestHeaders'];
   const responseHeaders: WebRequest.OnCompletedOptions[] = benchOff('headers') ? [] : ['responseHeaders'];
   const started = (e: WebRequest.OnBeforeRequestDetailsType | WebRequest.OnSendHeadersDetailsType) => ({ requestId: e.requestId, tabId: e.tabId, frameId: frameIdOf(e), url: e.url, method: e.method, type: e.type, timeStamp: e.timeStamp });

@@ -1,6 +1,6 @@
 /**
  * Pieces of the extension a bench-only build can switch off, to attribute the extension's cost on
- * page loads (bench/overhead.ts `--variants`). `scripts/build.mjs` defines `GETLIST_BENCH_OFF`
+ * page loads (bench/overhead/main.ts `--variants`). `scripts/build.mjs` defines `GETLIST_BENCH_OFF`
  * from the environment variable of that name: '' in every normal and release build, so the shipped
  * extension has every piece on and no setting can turn one off.
  */

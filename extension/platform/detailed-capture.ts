@@ -3,7 +3,7 @@
  * permissions. Off by default, because while any loaded extension holds either, Chromium routes
  * every request of every page through a proxy in its browser process, listeners or not
  * (`WebRequestAPI::MayHaveProxies`, extensions/browser/api/web_request/web_request_api.cc): about
- * 0.16 ms of browser CPU per request (bench/overhead.ts). Chromium counts the extensions holding
+ * 0.16 ms of browser CPU per request (bench/overhead/main.ts). Chromium counts the extensions holding
  * them only when an extension loads or unloads, from its *active* permissions, so an ungranted
  * optional permission costs nothing — and a grant takes effect only when Chromium next starts.
  * Checked in Chromium 156: after a runtime grant, `chrome.webRequest` exists and listeners can be

@@ -16,7 +16,7 @@ import { originOf } from '../../core/url-parts';
  *   commit both come with them), and so does the preconnect to the font's origin;
  * - reaching another origin takes what reaching the document took on that visit, navigation start
  *   to first byte: its DNS, TCP and TLS if it had to open a connection, none if one was open (a
- *   revisit soon after: Chromium's second warm-up visit in bench/hints.ts reads ~105 ms against
+ *   revisit soon after: Chromium's second warm-up visit in bench/hints/main.ts reads ~105 ms against
  *   ~320 ms on a 100 ms https path), and the request's round trip; the document's own origin takes
  *   the round trip only;
  * - its bytes, with those of every font preloaded before it (in the order given), cross the link at

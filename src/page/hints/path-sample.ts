@@ -29,7 +29,7 @@ import type { PathSample, PathVerdict, Visit } from './hint-types';
 export const RATE_MIN_BYTES = 16 * 1024;
 /**
  * Serialization of the critical bytes at or above this many round trips: bandwidth-bound.
- * Between the measured link shapes (bench/hints.ts): 40 ms / 5 Mbit/s gives 4–20 on every page
+ * Between the measured link shapes (bench/hints/main.ts): 40 ms / 5 Mbit/s gives 4–20 on every page
  * with render-blocking bytes worth hinting around; 100 ms / 20 Mbit/s gives 0.5–3. With the
  * rate bound (method 3), which reads a far link's rate low (38–97 % of it at 100 ms / 20 Mbit/s:
  * slow start and queueing inside the spans), almanac-median (2.9 round trips at the true rate) reads

@@ -1,6 +1,6 @@
 /** The plain-text summary `bench` prints: one block per cell, medians, and ratios against Chromium. */
 import { median } from '../../src/stats/median';
-import type { BenchResults, CellResult, ContenderResult } from './results-schema';
+import type { BenchResults, CellResult, ContenderResult } from '../run/results-schema';
 
 const fmt = (x: number | null | undefined, digits = 0): string => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits));
 

@@ -3,10 +3,10 @@
  * kernel TCP/UDP in the namespaces (see self-check/checks.ts). Used by test/bench-link and by
  * `node dist/bench/link.js selfcheck`; about 10 s.
  */
-import { checkConnectTime, checkLoss, checkThroughput, type CheckResult } from './self-check/checks';
-import { startLink, type LinkInfo } from './link-emulator';
+import { checkConnectTime, checkLoss, checkThroughput, type CheckResult } from './checks';
+import { startLink, type LinkInfo } from '../link-emulator';
 
-export type { CheckResult } from './self-check/checks';
+export type { CheckResult } from './checks';
 
 export interface SelfCheckResult {
   passed: boolean;

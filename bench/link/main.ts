@@ -5,11 +5,12 @@
  * `cleanup` removes namespaces left by dead runs as root (rootless runs leave none). Exit status 1
  * if a check fails, 2 on a usage or setup error.
  */
-import { helpText } from './cli/command-line';
-import { LINK_COMMAND, parseLinkArgs } from './link/link-args';
-import { cleanupStale } from './link/cleanup-registry';
-import { ensureLinkPrivileges } from './link/rootless';
-import { runSelfCheck } from './link/self-check';
+import { helpText } from '../cli/command-line';
+import { LINK_COMMAND, parseLinkArgs } from './link-args';
+import { cleanupStale } from './cleanup-registry';
+import { ensureLinkPrivileges } from './rootless';
+import { runSelfCheck } from './self-check/run-self-check';
+import { runMain } from '../cli/run-main';
 
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseLinkArgs(argv); // usage errors first: no rootless re-run for those
@@ -34,13 +35,5 @@ async function main(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    const e = err as { code?: string; message?: string };
-    const message = e.message ?? String(err);
-    // LinkError messages already start with their code.
-    process.stderr.write(`link: ${message.startsWith(`${e.code}:`) ? message : `${e.code ?? 'E_BENCH_INTERNAL'}: ${message}`}\n`);
-    process.exit(e.code === 'E_BENCH_USAGE' || e.code?.startsWith('E_LINK') ? 2 : 1);
-  },
-);
+// A link that cannot be set up (no root, no user namespaces) is the caller's to fix: exit 2.
+runMain('link', () => main(process.argv.slice(2)), { usage: (code) => code.startsWith('E_LINK') });

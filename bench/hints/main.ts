@@ -26,26 +26,27 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { getBenchPage } from './corpus/bench-corpus';
-import { buildVariant } from './overhead/overhead-variants';
-import { ALL_SUFFIX, IDEAL_SUFFIX } from './corpus/ideal-hints';
-import { hintsFor } from '../src/page/hints/hint-list';
-import { CHROMIUM_HINT_LIMITS, FIREFOX_HINT_LIMITS } from '../src/page/hints/hint-types';
-import { learnedStateFromJson } from '../src/page/hints/learned-state-json';
-import { pageKey } from '../src/page/hints/site-template';
-import { hintsOverhead } from './hints/hints-overhead';
-import { firefoxSession, killFirefoxDriversSync } from './hints/firefox-session';
-import { hintsSession, killHintBrowsersSync, type HintsContender, type HintsRun } from './hints/hints-session';
-import { hostResolverRules } from './link/host-resolution';
-import { startLink } from './link/link-emulator';
-import { ensureLinkPrivileges } from './link/rootless';
-import { netnsSpawn, startOrigins } from './origins/start-origins';
-import { linkPreset } from './run/link-presets';
-import type { LinkParams } from './run/results-schema';
-import { pageInfo } from './run/page-info';
-import { queueBytesOf } from './hints/queue-size';
-import { parseHintsArgs, type HintsBrowser } from './hints/hints-args';
-import { bounds, lcpName, pair, table, type Cell } from './hints/hints-table';
+import { getBenchPage } from '../corpus/bench-corpus';
+import { buildVariant } from '../overhead/overhead-variants';
+import { ALL_SUFFIX, IDEAL_SUFFIX } from '../corpus/ideal-hints';
+import { hintsFor } from '../../src/page/hints/hint-list';
+import { CHROMIUM_HINT_LIMITS, FIREFOX_HINT_LIMITS } from '../../src/page/hints/hint-types';
+import { learnedStateFromJson } from '../../src/page/hints/learned-state-json';
+import { pageKey } from '../../src/page/hints/site-template';
+import { hintsOverhead } from './hints-overhead';
+import { firefoxSession, killFirefoxDriversSync } from './firefox-session';
+import { hintsSession, killHintBrowsersSync, type HintsContender, type HintsRun } from './hints-session';
+import { hostResolverRules } from '../link/host-resolution';
+import { startLink } from '../link/link-emulator';
+import { ensureLinkPrivileges } from '../link/rootless';
+import { netnsSpawn, startOrigins } from '../origins/start-origins';
+import { linkPreset } from '../run/link-presets';
+import type { LinkParams } from '../run/results-schema';
+import { pageInfo } from '../run/page-info';
+import { queueBytesOf } from './queue-size';
+import { parseHintsArgs, type HintsBrowser } from './hints-args';
+import { bounds, lcpName, pair, table, type Cell } from './hints-table';
+import { runMain, stopOnSignals } from '../cli/run-main';
 
 /** The issue's two link shapes: McManus' 100 ms / 20 Mbit/s, and 40 ms / 5 Mbit/s. */
 const LINKS: Readonly<Record<string, LinkParams>> = {
@@ -200,19 +201,8 @@ async function main(argv: readonly string[]): Promise<number> {
   return cells.some((c) => c.errors.length > 0) ? 1 : 0;
 }
 
-for (const [signal, n] of [['SIGINT', 2], ['SIGTERM', 15]] as const) {
-  process.once(signal, () => {
-    killHintBrowsersSync();
-    killFirefoxDriversSync();
-    process.exit(128 + n);
-  });
-}
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    const e = err as { code?: string; message?: string };
-    process.stderr.write(`bench hints: ${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}\n`);
-    process.exit(e.code === 'E_BENCH_USAGE' ? 2 : 1);
-  },
-);
+stopOnSignals('hints', 'stopping; finished links are in the results file', () => {
+  killHintBrowsersSync();
+  killFirefoxDriversSync();
+});
+runMain('hints', () => main(process.argv.slice(2)));

@@ -1,6 +1,6 @@
 /**
  * `node dist/bench/bench.js --quick|--full [--runs N] [--links a,b] [--pages a,b] [--jobs N] [--out FILE]`
- * (`--help` lists them with their defaults, bench/run/bench-args.ts) —
+ * (`--help` lists them with their defaults, bench/matrix/matrix-args.ts) —
  * the packet-level benchmark (bench/run/): getlist's strategies and real Chromium on emulated
  * links against nginx origins. Runs as root, or rootless where unprivileged user namespaces are
  * allowed (bench/link/rootless.ts). Writes
@@ -9,12 +9,13 @@
  * links at once (see BenchRunOptions.jobs).
  */
 import { join, resolve } from 'node:path';
-import { helpText } from './cli/command-line';
-import { BENCH_COMMAND, parseBenchArgs } from './run/bench-args';
-import { runBench, writeResults } from './run/bench-run';
-import { killBrowsersSync } from './run/chromium-contender';
-import { ensureLinkPrivileges } from './link/rootless';
-import { formatSummary } from './run/summary-table';
+import { helpText } from '../cli/command-line';
+import { BENCH_COMMAND, parseBenchArgs } from './matrix-args';
+import { runBench, writeResults } from './run-matrix';
+import { killBrowsersSync } from '../run/chromium-contender';
+import { ensureLinkPrivileges } from '../link/rootless';
+import { formatSummary } from './summary-table';
+import { runMain, stopOnSignals } from '../cli/run-main';
 
 async function main(argv: readonly string[]): Promise<number> {
   const root = resolve(__dirname, '..', '..');
@@ -41,24 +42,6 @@ async function main(argv: readonly string[]): Promise<number> {
   return results.cells.some((c) => c.error) ? 1 : 0;
 }
 
-// Ctrl-C / SIGTERM / SIGHUP: kill the Chromium of a load in progress, then exit; the 'exit' handler
-// of bench/link/cleanup-registry.ts removes the namespaces, devices and processes of every link.
 // The results file already holds every finished link.
-for (const [signal, n] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]] as const) {
-  process.once(signal, () => {
-    process.stderr.write(`bench: ${signal}: stopping; finished links are in the results file\n`);
-    killBrowsersSync();
-    process.exit(128 + n);
-  });
-}
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    const e = err as { code?: string; message?: string };
-    const message = e.message ?? String(err);
-    // LinkError messages already start with their code.
-    process.stderr.write(`bench: ${message.startsWith(`${e.code}:`) ? message : `${e.code ?? 'E_BENCH_INTERNAL'}: ${message}`}\n`);
-    process.exit(e.code === 'E_BENCH_USAGE' ? 2 : 1);
-  },
-);
+stopOnSignals('bench', 'stopping; finished links are in the results file', killBrowsersSync);
+runMain('bench', () => main(process.argv.slice(2)));

@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path';
 import { intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
-import { BenchRunError } from './bench-run-error';
-import { fullPlan, quickPlan, type BenchPlan } from './bench-matrix';
+import { BenchRunError } from '../run/bench-run-error';
+import { fullPlan, quickPlan, type BenchPlan } from '../run/bench-matrix';
 
 const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
 

@@ -15,12 +15,13 @@
  * E_BENCH_UNKNOWN_LINK); 128+n on signal n.
  */
 import { join, resolve } from 'node:path';
-import { ensureLinkPrivileges } from './link/rootless';
-import { helpText } from './cli/command-line';
-import { DEMO_LINK_COMMAND, parseDemoLinkArgs } from './demo/demo-link-options';
-import { demoLinkJson, formatDemoLinkText } from './demo/demo-link-report';
-import { serveDemo } from './demo/demo-server-process';
-import { runDemoLink } from './demo/run-demo-link';
+import { ensureLinkPrivileges } from '../link/rootless';
+import { helpText } from '../cli/command-line';
+import { DEMO_LINK_COMMAND, parseDemoLinkArgs } from './demo-link-options';
+import { demoLinkJson, formatDemoLinkText } from './demo-link-report';
+import { serveDemo } from './demo-server-process';
+import { runDemoLink } from './run-demo-link';
+import { runMain, stopOnSignals } from '../cli/run-main';
 
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseDemoLinkArgs(argv); // usage errors first: no rootless re-run for those
@@ -33,14 +34,9 @@ async function main(argv: readonly string[]): Promise<number> {
   // Root: nothing to do. Otherwise re-runs this script in a private user namespace and exits with its status.
   await ensureLinkPrivileges();
   // Ctrl-C / SIGTERM / SIGHUP: exit; the 'exit' handler of bench/link/cleanup-registry.ts kills the
-  // demo server and the load in progress and removes the namespaces. Installed only here, in the
-  // process that owns the link (not in the rootless wrapper's parent, which forwards signals).
-  for (const [signal, n] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]] as const) {
-    process.once(signal, () => {
-      process.stderr.write(`demo-link: ${signal}: stopping\n`);
-      process.exit(128 + n);
-    });
-  }
+  // demo server and the load in progress. Installed only here, in the process that owns the link
+  // (not in the rootless wrapper's parent, which forwards signals).
+  stopOnSignals('demo-link', 'stopping');
   const root = resolve(__dirname, '..', '..');
   const result = await runDemoLink({
     ...o,
@@ -53,13 +49,4 @@ async function main(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    const e = err as { code?: string; message?: string };
-    const message = e.message ?? String(err);
-    // LinkError messages already start with their code.
-    process.stderr.write(`demo-link: ${message.startsWith(`${e.code}:`) ? message : `${e.code ?? 'E_DEMO_INTERNAL'}: ${message}`}\n`);
-    process.exit(e.code === 'E_BENCH_USAGE' || e.code === 'E_BENCH_UNKNOWN_LINK' ? 2 : 1);
-  },
-);
+runMain('demo-link', () => main(process.argv.slice(2)));

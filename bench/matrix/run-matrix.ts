@@ -4,9 +4,9 @@ import { cpus, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { collectMeta } from '../engine/meta';
 import type { LinkInfo } from '../link/link-emulator';
-import { ALL_CONTENDERS, CONTENDER_SCHEME, planLoads, type BenchPlan } from './bench-matrix';
-import { runLink } from './run-link';
-import { RESULTS_SCHEMA_VERSION, type BenchResults, type CellResult } from './results-schema';
+import { ALL_CONTENDERS, CONTENDER_SCHEME, planLoads, type BenchPlan } from '../run/bench-matrix';
+import { runLink } from '../run/run-link';
+import { RESULTS_SCHEMA_VERSION, type BenchResults, type CellResult } from '../run/results-schema';
 import { chromiumVersion, nginxVersionText } from './tool-versions';
 
 export interface BenchRunOptions {

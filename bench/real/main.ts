@@ -7,14 +7,15 @@
  * `--timeline` every request's timeline beside the bound's); writes every run to FILE as JSON.
  * Needs root or user namespaces, nginx and Chromium, like bench.js.
  */
-import { CodedError } from '../src/core/coded-error';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { helpText, parseCommandLine, type CommandSpec } from './cli/command-line';
-import { ensureLinkPrivileges } from './link/rootless';
-import { REAL_PAGE_NAMES } from './corpus/page-real';
-import { REAL_CONTENDERS, realLinks, realServerLines, realTable, runRealLink, type RealCellResult, type RealContender } from './real/real-bench';
-import { realTimeline } from './real/real-timeline';
+import { helpText, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { ensureLinkPrivileges } from '../link/rootless';
+import { REAL_PAGE_NAMES } from '../corpus/page-real';
+import { REAL_CONTENDERS, realLinks, realServerLines, realTable, runRealLink, type RealCellResult, type RealContender } from './real-bench';
+import { realTimeline } from './real-timeline';
+import { runMain } from '../cli/run-main';
+import { BenchRunError } from '../run/bench-run-error';
 
 const COMMAND: CommandSpec = {
   usage: 'node dist/bench/real.js [options]',
@@ -32,14 +33,10 @@ const COMMAND: CommandSpec = {
   },
 };
 
-class UsageError extends CodedError<'E_BENCH_USAGE'> {
-  constructor(message: string) {
-    super('E_BENCH_USAGE', message);
-  }
-}
+const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
 
 async function main(argv: readonly string[]): Promise<number> {
-  const cl = parseCommandLine(argv, COMMAND, (m) => new UsageError(m));
+  const cl = parseCommandLine(argv, COMMAND, usage);
   if (cl.help) {
     process.stdout.write(`${helpText(COMMAND)}\n`);
     return 0;
@@ -47,7 +44,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const list = (k: string, d: string) => String(cl.values[k] ?? d).split(',').map((s) => s.trim()).filter(Boolean);
   const contenders = list('contenders', REAL_CONTENDERS.join(','));
   const bad = contenders.filter((c) => !(REAL_CONTENDERS as readonly string[]).includes(c));
-  if (bad.length > 0) throw new UsageError(`--contenders: unknown ${bad.join(', ')}; expected some of ${REAL_CONTENDERS.join(', ')}`);
+  if (bad.length > 0) throw usage(`--contenders: unknown ${bad.join(', ')}; expected some of ${REAL_CONTENDERS.join(', ')}`);
   const print = (cells: readonly RealCellResult[]): void => {
     process.stdout.write(`${realTable(cells)}\n`);
     const server = realServerLines(cells);
@@ -82,8 +79,4 @@ async function main(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then((c) => process.exit(c), (err: unknown) => {
-  const e = err as { code?: string; message?: string };
-  process.stderr.write(`real.js: ${e.code ?? 'ERROR'}: ${e.message ?? String(err)}\n`);
-  process.exit(e.code === 'E_BENCH_USAGE' ? 2 : 1);
-});
+runMain('real', () => main(process.argv.slice(2)));

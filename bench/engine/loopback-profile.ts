@@ -6,10 +6,11 @@
  * one line per run: requests/s and the main thread's CPU per request (µs, schedstat). The first
  * runs are JIT warm-up. Defaults: getlist, 1,024 B, 20,000 requests, 6 runs. Take the bench lock.
  */
-import { getlistRun, plainUndici } from './engine/loopback-contenders';
-import { startLoopbackServer } from './engine/loopback-server';
-import { mainThreadCpuMs } from './engine/stats';
-import { strategy } from '../src/scheduler';
+import { getlistRun, plainUndici } from './loopback-contenders';
+import { startLoopbackServer } from './loopback-server';
+import { mainThreadCpuMs } from './stats';
+import { strategy } from '../../src/scheduler';
+import { runMain } from '../cli/run-main';
 
 const WHO = ['undici', 'getlist', 'both'] as const;
 
@@ -41,12 +42,4 @@ async function main(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`loopback-profile crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+runMain('loopback-profile', () => main(process.argv.slice(2)));

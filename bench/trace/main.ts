@@ -1,6 +1,6 @@
 /**
  * `node dist/bench/trace.js --link L --page P [--strategy S] [--scheme http|https] [--ss-every MS]`
- * (`--help` lists the options and defaults, bench/run/trace-args.ts) — one getlist load on one
+ * (`--help` lists the options and defaults, bench/trace/trace-args.ts) — one getlist load on one
  * emulated link, traced: every request's discovery, send, first byte and end (ms from the load's
  * start) and connection, plus the server side's TCP state (`ss -tin` in the
  * server namespace: cwnd, bytes acked, RTT) sampled every MS ms while the load runs. This is the tool
@@ -8,18 +8,19 @@
  * root, or rootless where unprivileged user namespaces are allowed.
  * Prints JSON to stdout; progress to stderr.
  */
-import { startLink } from './link/link-emulator';
-import { ensureLinkPrivileges } from './link/rootless';
-import { getBenchPage } from './corpus/bench-corpus';
-import { netnsSpawn, startOrigins } from './origins/start-origins';
-import { BenchRunError } from './run/bench-run-error';
-import { childOutput } from './run/child-output';
-import { linkPreset } from './run/link-presets';
-import { helpText } from './cli/command-line';
-import { parseTraceArgs, TRACE_COMMAND } from './run/trace-args';
-import { originsFor } from './run/run-link';
+import { startLink } from '../link/link-emulator';
+import { ensureLinkPrivileges } from '../link/rootless';
+import { getBenchPage } from '../corpus/bench-corpus';
+import { netnsSpawn, startOrigins } from '../origins/start-origins';
+import { BenchRunError } from '../run/bench-run-error';
+import { childOutput } from '../run/child-output';
+import { linkPreset } from '../run/link-presets';
+import { helpText } from '../cli/command-line';
+import { parseTraceArgs, TRACE_COMMAND } from './trace-args';
+import { originsFor } from '../run/run-link';
 import { join, resolve } from 'node:path';
-import { parseSsTin, type SsSample } from './run/ss-sample';
+import { parseSsTin, type SsSample } from './ss-sample';
+import { runMain } from '../cli/run-main';
 
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseTraceArgs(argv); // usage errors first: no rootless re-run for those
@@ -70,13 +71,4 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    const e = err as { code?: string; message?: string };
-    const message = e.message ?? String(err);
-    // LinkError messages already start with their code.
-    process.stderr.write(`trace: ${message.startsWith(`${e.code}:`) ? message : `${e.code ?? 'E_BENCH_INTERNAL'}: ${message}`}\n`);
-    process.exit(e.code === 'E_BENCH_USAGE' || e.code === 'E_BENCH_UNKNOWN_LINK' || e.code === 'E_BENCH_UNKNOWN_PAGE' ? 2 : 1);
-  },
-);
+runMain('trace', () => main(process.argv.slice(2)));

@@ -24,18 +24,19 @@
  * and end (a shared machine).
  */
 import { loadavg } from 'node:os';
-import { progress } from './engine/stats';
-import { ensureLinkPrivileges } from './link/rootless';
-import { BenchRunError } from './run/bench-run-error';
-import { parseOverheadArgs, type OverheadArgs } from './overhead/overhead-args';
-import { launchOverheadBrowser, type OverheadBrowser, type OverheadBrowserOptions, type OverheadLoad, type OverheadTab } from './overhead/overhead-browser';
-import { launchOverheadFirefox } from './overhead/overhead-firefox';
-import { serveSite, startLinkSite } from './overhead/overhead-link-site';
-import type { OverheadLinkSpec } from './overhead/overhead-link-spec';
-import { startOverheadSite, type OverheadSite } from './overhead/overhead-site';
-import { formatCpuTable, formatPairedTable, formatTable, overheadCell, type OverheadCell } from './overhead/overhead-table';
-import { buildVariant } from './overhead/overhead-variants';
-import { formatPooledTable, poolFiles } from './overhead/overhead-pool';
+import { progress } from '../engine/stats';
+import { ensureLinkPrivileges } from '../link/rootless';
+import { BenchRunError } from '../run/bench-run-error';
+import { parseOverheadArgs, type OverheadArgs } from './overhead-args';
+import { launchOverheadBrowser, type OverheadBrowser, type OverheadBrowserOptions, type OverheadLoad, type OverheadTab } from './overhead-browser';
+import { launchOverheadFirefox } from './overhead-firefox';
+import { serveSite, startLinkSite } from './overhead-link-site';
+import type { OverheadLinkSpec } from './overhead-link-spec';
+import { startOverheadSite, type OverheadSite } from './overhead-site';
+import { formatCpuTable, formatPairedTable, formatTable, overheadCell, type OverheadCell } from './overhead-table';
+import { buildVariant } from './overhead-variants';
+import { formatPooledTable, poolFiles } from './overhead-pool';
+import { runMain } from '../cli/run-main';
 
 /** The page's Resource Timing buffer (both browsers' default): a 600-image page lists its first 250. */
 const RESOURCE_TIMING_BUFFER = 250;
@@ -93,17 +94,20 @@ async function runOn(link: OverheadLinkSpec | undefined, kind: 'chromium' | 'fir
   return cells;
 }
 
-async function main(): Promise<void> {
-  const args = parseOverheadArgs(process.argv.slice(2));
+async function main(argv: readonly string[]): Promise<number> {
+  const args = parseOverheadArgs(argv);
   if (args.help !== undefined) {
     process.stdout.write(`${args.help}\n`);
-    return;
+    return 0;
   }
-  if (args.serveSite !== undefined) return serveSite(args.serveSite);
+  if (args.serveSite !== undefined) {
+    await serveSite(args.serveSite);
+    return 0;
+  }
   if (args.pool !== undefined) {
     const pooled = poolFiles(args.pool);
     process.stdout.write(args.json ? `${JSON.stringify(pooled, null, 2)}\n` : `${formatPooledTable(pooled)}\n`);
-    return;
+    return 0;
   }
   if (args.links.length > 0) await ensureLinkPrivileges();
   const builds: Array<ReturnType<typeof buildVariant>> = [];
@@ -117,10 +121,7 @@ async function main(): Promise<void> {
     for (const b of builds) b.remove();
   }
   process.stdout.write(args.json ? `${JSON.stringify(cells, null, 2)}\n` : `${formatTable(cells)}\n\n${formatPairedTable(cells)}\n\n${formatCpuTable(cells)}\n`);
+  return 0;
 }
 
-main().catch((err: unknown) => {
-  const e = err as { code?: string; message?: string };
-  process.stderr.write(`overhead: ${e.code ?? 'E_BENCH_INTERNAL'}: ${e.message ?? String(err)}\n`);
-  process.exit(e.code === 'E_BENCH_USAGE' || e.code === 'E_BENCH_UNKNOWN_LINK' ? 2 : 1);
-});
+runMain('overhead', () => main(process.argv.slice(2)));

@@ -1,4 +1,4 @@
-/** Server-side TCP state from `ss -tin`, for bench/trace.ts. */
+/** Server-side TCP state from `ss -tin`, for bench/trace/main.ts. */
 export interface SsSample {
   tMs: number;
   /** The client side's sockets, by peer (the server's address:port). */

@@ -16,13 +16,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { storeDirIn } from '../native-host/store/data-dir';
-import { openStore } from '../native-host/store/lmdb-store';
-import type { StoredHandshake } from '../native-host/store/store-types';
-import { aggregateHandshakes } from '../src/stats/handshake-stats';
-import { mulberry32 } from '../src/core/prng';
-import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from './cli/command-line';
-import { BenchRunError } from './run/bench-run-error';
+import { storeDirIn } from '../../native-host/store/data-dir';
+import { openStore } from '../../native-host/store/lmdb-store';
+import type { StoredHandshake } from '../../native-host/store/store-types';
+import { aggregateHandshakes } from '../../src/stats/handshake-stats';
+import { mulberry32 } from '../../src/core/prng';
+import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { BenchRunError } from '../run/bench-run-error';
+import { runMain } from '../cli/run-main';
 
 const GOAL_P99_MS = 50;
 const GOAL_RECORDS = 1_000_000;
@@ -214,11 +215,4 @@ async function main(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    const e = err as { code?: string; message?: string };
-    process.stderr.write(`metrics-scrape: ${e.code ?? 'E_BENCH'}: ${e.message ?? String(err)}\n`);
-    process.exit(e.code === 'E_BENCH_USAGE' ? 2 : 1);
-  },
-);
+runMain('metrics-scrape', () => main(process.argv.slice(2)));

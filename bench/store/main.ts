@@ -11,6 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openStore } from '../../native-host/store/lmdb-store';
+import { helpText, intValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { runMain } from '../cli/run-main';
+import { BenchRunError } from '../run/bench-run-error';
 
 const PROMISE_MS = 1000;
 
@@ -48,9 +51,21 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 }
 
-async function main(): Promise<number> {
-  const i = process.argv.indexOf('--kills');
-  const kills = i > 0 ? Number(process.argv[i + 1]) : 20;
+const COMMAND: CommandSpec = {
+  usage: 'node dist/bench/store-kill-loss.js [--kills N]',
+  notes: [`How much a kill -9 of a writing process loses; exit status 1 if any loss window exceeds ${PROMISE_MS} ms.`],
+  options: { kills: { type: 'string', value: 'N', help: 'writer processes to kill', default: '20' } },
+};
+
+const usage = (m: string) => new BenchRunError('E_BENCH_USAGE', m);
+
+async function main(argv: readonly string[]): Promise<number> {
+  const args = parseCommandLine(argv, COMMAND, usage);
+  if (args.help) {
+    process.stdout.write(`${helpText(COMMAND)}\n`);
+    return 0;
+  }
+  const kills = intValue(args.values.kills, 'kills', 20, 1, 10_000, usage);
   const writer = path.join(__dirname, 'store-writer.js');
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'getlist-kill-bench-'));
   const dir = path.join(tmp, 'handshakes');
@@ -83,4 +98,4 @@ async function main(): Promise<number> {
   return p100 <= PROMISE_MS ? 0 : 1;
 }
 
-void main().then((code) => process.exit(code));
+runMain('store-kill-loss', () => main(process.argv.slice(2)));

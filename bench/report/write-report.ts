@@ -1,29 +1,28 @@
 /**
- * `node dist/bench/report.js <results.json> [<results.json> …] [--out DIR] [--figures DIR] [--why FILE]`
- * — turns one or more results files of the packet-level benchmark (bench/run/results-schema.ts) into
- * bench/RESULTS.md and the figures bench/results/figure-pm95.svg and figure-rtt.svg. A results file
- * may be raw (bench.js's, every run) or a summary (bench/report/results-summary.ts), plain or
- * gzipped; the report is the same. `--summarize DIR` turns raw files into the summary and gzipped
- * raw file that git keeps (bench/README.md, "Results files").
+ * The report's command line and what it writes (`node dist/bench/report.js`, main.ts): one or more
+ * results files of the packet-level benchmark (bench/run/results-schema.ts) become bench/RESULTS.md
+ * and the figures bench/results/figure-pm95.svg and figure-rtt.svg. A results file may be raw
+ * (bench.js's, every run) or a summary (results-summary.ts), plain or gzipped; the report is the
+ * same. `--summarize DIR` turns raw files into the summary and gzipped raw file that git keeps
+ * (bench/README.md, "Results files").
  *
- * Several files (e.g. the full matrix run in parts) are merged by bench/report/merge-results.ts:
- * cells in the order given, each attributed to its file; a (page, link) in two files, or files of
- * different modes or schema versions, are refused.
+ * Several files (e.g. the full matrix run in parts) are merged by merge-results.ts: cells in the
+ * order given, each attributed to its file; a (page, link) in two files, or files of different
+ * modes or schema versions, are refused.
  *
- * Defaults write into the checkout: RESULTS.md to `bench/`, figures to `bench/results/`. A bad
- * file or command line prints its code and a sentence, exit code 2.
+ * Defaults write into the checkout: RESULTS.md to `bench/`, figures to `bench/results/`.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { parseResults, readResults, ReportError, resultsText } from './report/load-results';
-import { mergeResults } from './report/merge-results';
-import { resultsMarkdown } from './report/results-markdown';
-import { summaryFileText } from './report/results-summary';
-import type { BenchResults } from './run/results-schema';
-import { pm95Figure, rttFigure } from './report/svg-figures';
-import { parseExplanations, type Explanations } from './report/explanations';
-import { helpText, parseCommandLine, type CommandSpec } from './cli/command-line';
+import { parseResults, readResults, ReportError, resultsText } from './load-results';
+import { mergeResults } from './merge-results';
+import { resultsMarkdown } from './results-markdown';
+import { summaryFileText } from './results-summary';
+import type { BenchResults } from '../run/results-schema';
+import { pm95Figure, rttFigure } from './svg-figures';
+import { parseExplanations, type Explanations } from './explanations';
+import { helpText, parseCommandLine, type CommandSpec } from '../cli/command-line';
 
 export interface ReportArgs {
   /** Results files, in the order their cells are reported. */
@@ -150,18 +149,4 @@ export function writeReport(args: ReportArgs): string[] {
   const written = writeFiles(files);
   for (const key of unused) process.stderr.write(`report: --why: no missed goal matches ${JSON.stringify(key)} (stale explanation?)\n`);
   return written;
-}
-
-if (require.main === module) {
-  try {
-    for (const p of writeReport(parseReportArgs(process.argv.slice(2)))) process.stdout.write(`wrote ${p}\n`);
-  } catch (err) {
-    if (!(err instanceof ReportError)) throw err;
-    if (err.help) {
-      process.stdout.write(`${err.message}\n`);
-    } else {
-      process.stderr.write(`report: ${err.code}: ${err.message}\n`);
-      process.exitCode = 2;
-    }
-  }
 }

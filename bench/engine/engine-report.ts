@@ -3,7 +3,7 @@
  * Everything printed here is also in the JSON document (see engine.ts).
  */
 import type { DemoReport } from './demo-comparison';
-import { verdict, type EngineResults, type GoalResult } from './goals';
+import { verdict, type EngineResults, type GoalResult } from './engine-goals';
 import type { ThroughputReport } from './loopback-throughput';
 import type { RunMeta } from './meta';
 import type { OverheadReport } from './scheduler-overhead';

@@ -5,9 +5,9 @@
  */
 import { STRATEGY_NAMES, isStrategyName, type StrategyName } from '../../src/scheduler';
 import { intValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
-import { BenchRunError } from './bench-run-error';
-import { linkPreset } from './link-presets';
-import type { Scheme } from './results-schema';
+import { BenchRunError } from '../run/bench-run-error';
+import { linkPreset } from '../run/link-presets';
+import type { Scheme } from '../run/results-schema';
 
 const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
 

@@ -18,24 +18,24 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { helpText } from './cli/command-line';
-import { ENGINE_BENCHMARKS, ENGINE_COMMAND, parseEngineArgs } from './engine/engine-args';
-import { BenchRunError } from './run/bench-run-error';
-import { runDemoComparison } from './engine/demo-comparison';
-import { judgeGoals, type EngineResults } from './engine/goals';
-import { isContenderWorker, serveContender } from './engine/contender-worker';
-import { runLoopbackThroughput } from './engine/loopback-throughput';
-import { collectMeta, loadNow } from './engine/meta';
-import { formatReport } from './engine/report';
-import { runSchedulerOverhead } from './engine/scheduler-overhead';
-import { progress } from './engine/stats';
+import { helpText } from '../cli/command-line';
+import { ENGINE_BENCHMARKS, ENGINE_COMMAND, parseEngineArgs } from './engine-args';
+import { runDemoComparison } from './demo-comparison';
+import { judgeGoals, type EngineResults } from './engine-goals';
+import { isContenderWorker, serveContender } from './contender-worker';
+import { runLoopbackThroughput } from './loopback-throughput';
+import { collectMeta, loadNow } from './meta';
+import { formatReport } from './engine-report';
+import { runSchedulerOverhead } from './scheduler-overhead';
+import { progress } from './stats';
+import { runMain } from '../cli/run-main';
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   const args = parseEngineArgs(argv);
   if (args.mode === 'help') {
     process.stdout.write(`${helpText(ENGINE_COMMAND)}\n`);
-    return;
+    return 0;
   }
   const startedAt = new Date();
   const loadAtStart = loadNow();
@@ -65,25 +65,9 @@ async function main(): Promise<void> {
   progress(`results written to ${file}`);
 
   process.stdout.write(args.json ? `${JSON.stringify(doc, null, 2)}\n` : `\n${formatReport(results, goals, meta)}\n`);
+  return 0;
 }
 
-// A loopback contender's worker thread runs this same bundle (bench/engine/contender-worker.ts).
+// A loopback contender's worker thread runs this same bundle (contender-worker.ts).
 if (isContenderWorker()) serveContender();
-else void run();
-
-function run(): Promise<void> {
-  return main().then(
-    () => {
-      process.exitCode = 0;
-    },
-    (err: unknown) => {
-      if (err instanceof BenchRunError && err.code === 'E_BENCH_USAGE') {
-        process.stderr.write(`bench:engine: ${err.code}: ${err.message}\n`);
-        process.exitCode = 2;
-        return;
-      }
-      process.stderr.write(`bench:engine crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+else runMain('bench:engine', main);

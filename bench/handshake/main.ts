@@ -13,14 +13,15 @@
  */
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { getPage } from '../native-host/demo/corpus';
-import { median } from '../src/stats/median';
-import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from './cli/command-line';
-import { serveDemo, startDemoServerIn, type DemoServerInNamespace } from './demo/demo-server-process';
-import { runFidelityTarget, type FidelitySamples, type FidelityTarget } from './handshake/fidelity-run';
-import { startLink } from './link/link-emulator';
-import { ensureLinkPrivileges } from './link/rootless';
-import { BenchRunError } from './run/bench-run-error';
+import { getPage } from '../../native-host/demo/corpus';
+import { median } from '../../src/stats/median';
+import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { serveDemo, startDemoServerIn, type DemoServerInNamespace } from '../demo/demo-server-process';
+import { runFidelityTarget, type FidelitySamples, type FidelityTarget } from './fidelity-run';
+import { startLink } from '../link/link-emulator';
+import { ensureLinkPrivileges } from '../link/rootless';
+import { BenchRunError } from '../run/bench-run-error';
+import { runMain } from '../cli/run-main';
 
 const PAGE = 'pm95-2544-30';
 const PARALLEL = 6;
@@ -131,11 +132,4 @@ async function main(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    const e = err as { code?: string; message?: string };
-    process.stderr.write(`handshake-fidelity: ${e.code ?? 'E_BENCH'}: ${e.message ?? String(err)}\n`);
-    process.exit(e.code === 'E_BENCH_USAGE' ? 2 : 1);
-  },
-);
+runMain('handshake-fidelity', () => main(process.argv.slice(2)));
