@@ -34,9 +34,9 @@ const BENCH_ENTRIES = [
   ['bench/store/store-writer.ts', 'store-writer.js'],
 ];
 
-// `--extension-only`: the WebExtension alone, e.g. a bench variant (bench/overhead/main.ts) into
+// `--extension-only`: the WebExtension alone, e.g. a bench variant (bench/overhead/) into
 // GETLIST_EXTENSION_OUT with the pieces named in GETLIST_BENCH_OFF switched off
-// (extension/platform/bench-switches.ts), and with GETLIST_BENCH_DETAILED=1 Detailed capture's
+// (extension/platform/bench-pieces.ts), and with GETLIST_BENCH_DETAILED=1 Detailed capture's
 // optional permissions held from install. None of these is set by npm run build or package.
 const extensionOnly = process.argv.includes('--extension-only');
 const benchOff = process.env.GETLIST_BENCH_OFF ?? '';
@@ -83,15 +83,17 @@ for (const [entry, out] of bundles) {
   // The content scripts run in every page (content-start.js before the page parses): their maps go
   // to files of their own (DevTools loads them on demand), not inline.
   const sourcemap = release ? false : out.startsWith('content') ? 'linked' : 'inline';
+  // The one bench define (extension/platform/bench-switches.ts): '' outside a bench variant, where
+  // minifySyntax folds every switch to false and drops the code behind it. Names and whitespace stay.
   const define = { GETLIST_BENCH_OFF: JSON.stringify(benchOff) };
-  await build({ entryPoints: [entry], outfile: join(EXT, out), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap, define, logLevel: 'warning' });
+  await build({ entryPoints: [entry], outfile: join(EXT, out), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap, define, minifySyntax: true, logLevel: 'warning' });
 }
 for (const [from, to] of assets) {
   if (existsSync(from)) copyFileSync(from, join(EXT, to));
   else missing.push(from);
 }
 if (process.env.GETLIST_BENCH_DETAILED === '1') {
-  // Bench only (bench/overhead/main.ts `detailed`): Detailed capture's optional permissions held from
+  // Bench only (bench/overhead/ `detailed`): Detailed capture's optional permissions held from
   // install, as after a grant and a Chromium restart — the state a user who turned it on runs in.
   const manifest = JSON.parse(readFileSync(join(EXT, 'manifest.json'), 'utf8'));
   manifest.permissions = [...manifest.permissions, ...manifest.optional_permissions];

@@ -7,7 +7,7 @@
  * `ScriptDuration`, extension minus plain: the content script's share, as the page has no script).
  *
  * `--variants lean,detailed,detailed:webrequest+headers,…` loads bench-only builds with those pieces
- * switched off (extension/platform/bench-switches.ts) beside Chromium alone, each in its own
+ * switched off (extension/platform/bench-pieces.ts) beside Chromium alone, each in its own
  * browser, all interleaved per run (the order rotates), to attribute the cost piece by piece.
  *
  * `--tabs fresh,warm` loads in a new tab per load and/or in each browser's one warm tab (interleaved

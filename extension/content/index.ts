@@ -9,7 +9,7 @@
  * and the work happens in idle time after `load` (bench/overhead/main.ts measures what is left).
  */
 import { DEFAULT_RESOURCE_TIMING_BUFFER, isHttpEntry, toNavigationTiming, toTimingEntry } from '../../src/page/model/timing-mapping';
-import { benchOff } from '../platform/bench-switches';
+import { DISCOVERY_OFF, TIMINGS_OFF } from '../platform/bench-switches';
 import { startDiscovery } from './discovery-observer';
 import { readEntries, takeEarlyRecords, type EarlyRecords } from './early-records';
 import { afterLoadIdle, idle } from './idle';
@@ -34,9 +34,9 @@ function main(): void {
   g[STARTED_KEY] = true;
   const early = takeEarlyRecords(document);
   // Bench-only builds (bench/overhead/main.ts --variants) may switch either half off; normal builds never.
-  const discovery = benchOff('discovery') ? undefined : startDiscovery(document, early);
+  const discovery = DISCOVERY_OFF ? undefined : startDiscovery(document, early);
   const scan = discovery ? () => scanStyleBackgrounds(document, discovery.report) : () => undefined;
-  if (benchOff('timings')) afterLoadIdle(scan);
+  if (TIMINGS_OFF) afterLoadIdle(scan);
   else watchTimings(early, scan);
 }
 
