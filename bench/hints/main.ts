@@ -23,7 +23,7 @@
  * `--queue-bdp X` sizes the link's drop-tail queue to X bandwidth-delay products per direction
  * (`queueBytesOf`; default: the link's own, max(64 KiB, 1 BDP)); its cells' link reads `… q=X×BDP`.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { getBenchPage } from '../corpus/bench-corpus';
@@ -46,7 +46,9 @@ import { pageInfo } from '../run/page-info';
 import { queueBytesOf } from './queue-size';
 import { parseHintsArgs, type HintsBrowser } from './hints-args';
 import { bounds, lcpName, pair, table, type Cell } from './hints-table';
+import { readJsonFile } from '../cli/results-file';
 import { runMain, stopOnSignals } from '../cli/run-main';
+import { BenchRunError } from '../run/bench-run-error';
 
 /** The issue's two link shapes: McManus' 100 ms / 20 Mbit/s, and 40 ms / 5 Mbit/s. */
 const LINKS: Readonly<Record<string, LinkParams>> = {
@@ -164,7 +166,7 @@ function mergeTables(files: readonly string[], out: string | undefined): number 
   const commands: string[] = [];
   const cells: Cell[] = [];
   for (const f of files) {
-    const r = JSON.parse(readFileSync(f, 'utf8')) as { command?: string; cells?: Cell[] };
+    const r = readJsonFile(f, (m) => new BenchRunError('E_BENCH_USAGE', `--table: ${m}`)) as { command?: string; cells?: Cell[] };
     if (r.command) commands.push(r.command);
     // Results of the Chromium-only bench had no browser field.
     for (const c of r.cells ?? []) cells.push({ ...c, browser: c.browser ?? 'chromium' });

@@ -10,7 +10,7 @@
  * Invariant: only pairs are pooled, never medians; a cell without pairs (JSON of an older bench) is
  * refused with E_BENCH_USAGE, not silently left out.
  */
-import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../cli/results-file';
 import { BenchRunError } from '../run/bench-run-error';
 import { aligned, est, pairedFigures, pairedGoal, type OverheadCell, type OverheadPaired, type OverheadPair } from './overhead-table';
 
@@ -35,18 +35,7 @@ export function poolFiles(files: readonly string[]): PooledCell[] {
 }
 
 export function readCells(file: string): OverheadCell[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw usage(`--pool: cannot read ${file}: ${(err as Error).message}`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw usage(`--pool: ${file} is not JSON (write it with --json)`);
-  }
+  const parsed = readJsonFile(file, (m) => usage(`--pool: ${m} (write it with --json)`));
   if (!Array.isArray(parsed) || !parsed.every(isCell)) throw usage(`--pool: ${file} is not the overhead bench's --json output (an array of cells)`);
   return parsed;
 }

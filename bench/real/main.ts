@@ -7,13 +7,14 @@
  * `--timeline` every request's timeline beside the bound's); writes every run to FILE as JSON.
  * Needs root or user namespaces, nginx and Chromium, like bench.js.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { helpText, parseCommandLine, type CommandSpec } from '../cli/command-line';
 import { ensureLinkPrivileges } from '../link/rootless';
 import { REAL_PAGE_NAMES } from '../corpus/page-real';
 import { REAL_CONTENDERS, realLinks, realServerLines, realTable, runRealLink, type RealCellResult, type RealContender } from './real-bench';
 import { realTimeline } from './real-timeline';
+import { readJsonFile } from '../cli/results-file';
 import { runMain } from '../cli/run-main';
 import { BenchRunError } from '../run/bench-run-error';
 
@@ -52,7 +53,7 @@ async function main(argv: readonly string[]): Promise<number> {
     if (cl.values.timeline) for (const c of cells) process.stdout.write(`\n${realTimeline(c, Object.keys(c.runs))}\n`);
   };
   if (cl.values.report !== undefined) {
-    print((JSON.parse(readFileSync(String(cl.values.report), 'utf8')) as { cells: RealCellResult[] }).cells);
+    print((readJsonFile(String(cl.values.report), (m) => usage(`--report: ${m}`)) as { cells: RealCellResult[] }).cells);
     return 0;
   }
   const rtts = list('rtts', '40,100,200').map(Number);
