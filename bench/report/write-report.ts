@@ -33,6 +33,8 @@ export interface ReportArgs {
   why: string | undefined;
   /** Write each input's summary and gzipped raw file into this directory instead of the report. */
   summarize?: string | undefined;
+  /** Also a table per page @ link in RESULTS.md. */
+  cells?: boolean;
 }
 
 export const REPORT_COMMAND: CommandSpec = {
@@ -43,6 +45,7 @@ export const REPORT_COMMAND: CommandSpec = {
     figures: { type: 'string', value: 'DIR', default: '<--out>/results', help: 'where figure-pm95.svg and figure-rtt.svg go' },
     why: { type: 'string', value: 'FILE', help: 'explanations of missed goals, {"<cell> | <target>": "why"}, e.g. bench/why.json' },
     summarize: { type: 'string', value: 'DIR', help: 'instead of the report, write DIR/<name>.json (summary) and DIR/raw/<name>.json.gz per raw file' },
+    cells: { type: 'boolean', help: 'also a table per page @ link: every contender\'s median, min, max, TTFB, connections, ÷ bound' },
   },
   notes: [
     'A results file is a raw one written by bench.js, a summary (bench/results/*.json), or either gzipped.',
@@ -65,6 +68,7 @@ export function parseReportArgs(argv: readonly string[]): ReportArgs {
     figuresDir: typeof v.figures === 'string' ? v.figures : join(outDir, 'results'),
     why: typeof v.why === 'string' ? v.why : undefined,
     ...(typeof v.summarize === 'string' ? { summarize: v.summarize } : {}),
+    ...(v.cells === true ? { cells: true } : {}),
   };
 }
 
@@ -102,7 +106,7 @@ export function renderReport(args: ReportArgs, read: ReadFile = readFileSync): {
     figures.push(relative(resolve(args.outDir), resolve(path)).split('\\').join('/'));
   }
   const unused: string[] = [];
-  const md = resultsMarkdown(results, figures, explanations, unused, args.why);
+  const md = resultsMarkdown(results, { figures, explanations, unused, whyPath: args.why, cells: args.cells === true });
   return { files: [{ path: join(args.outDir, 'RESULTS.md'), data: md }, ...figureFiles], unused };
 }
 
