@@ -26,6 +26,8 @@ const BENCH_ENTRIES = [
   ['bench/hints/main.ts', 'hints.js'],
   // The Firefox hints driver runs on its own inside the client namespace.
   ['bench/hints/firefox-driver.ts', 'hints-firefox-driver.js'],
+  // Whether Chromium holds its first paint for a preloaded font (the evidence behind its hint limits).
+  ['bench/hints/font-paint-hold.ts', 'font-paint-hold.js'],
   ['bench/overhead/main.ts', 'overhead.js'],
   ['bench/handshake/main.ts', 'handshake-fidelity.js'],
   ['bench/metrics/main.ts', 'metrics-scrape.js'],

@@ -1,5 +1,5 @@
 /**
- * The engine's performance goals (from the issue), each judged on numbers measured in this run.
+ * The engine's performance goals (bench/README.md, "The engine benchmark"), each judged on numbers measured in this run.
  * A missed goal is reported as MISS; it never fails the process.
  */
 import type { DemoReport } from './demo-comparison';

@@ -14,7 +14,7 @@
  * bench/results/tmp/ instead of replacing bench/results/engine-latest.json. `--help` lists the
  * options with their defaults (bench/engine/engine-args.ts).
  *
- * Progress goes to stderr. A full run takes about 70 s (half of it http10 loading mcmanus-159).
+ * Progress goes to stderr; bench/README.md gives a full run's length.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * `node dist/bench/handshake-fidelity.js [--rounds N] [--targets loopback,50,100] [--json]` — how
- * close getlist's TCP connect times are to curl's, side by side in one run (issue 16, item 4):
+ * close getlist's TCP connect times are to curl's, side by side in one run:
  *
  * - loopback: getlist's demo server on 127.0.0.1, 6 connections opening at once; goal: getlist's
  *   TCP p50 within +1 ms of curl's;
@@ -21,6 +21,7 @@ import { runFidelityTarget, type FidelitySamples, type FidelityTarget } from './
 import { startLink } from '../link/link-emulator';
 import { ensureLinkPrivileges } from '../link/rootless';
 import { BenchRunError } from '../run/bench-run-error';
+import { nearestRank } from '../engine/stats';
 import { runMain } from '../cli/run-main';
 
 const PAGE = 'pm95-2544-30';
@@ -53,14 +54,9 @@ interface Row {
   pass: boolean;
 }
 
-function quantile(xs: readonly number[], q: number): number {
-  const s = [...xs].filter(Number.isFinite).sort((a, b) => a - b);
-  return s.length ? (s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] as number) : NaN;
-}
-
 export function fidelityRow(target: string, rttMs: number, s: FidelitySamples): Row {
-  const curl = { n: s.curlTcpMs.length, p50: median(s.curlTcpMs), p90: quantile(s.curlTcpMs, 0.9) };
-  const getlist = { n: s.getlistTcpMs.length, p50: median(s.getlistTcpMs), p90: quantile(s.getlistTcpMs, 0.9) };
+  const curl = { n: s.curlTcpMs.length, p50: median(s.curlTcpMs), p90: nearestRank(s.curlTcpMs, 0.9) };
+  const getlist = { n: s.getlistTcpMs.length, p50: median(s.getlistTcpMs), p90: nearestRank(s.getlistTcpMs, 0.9) };
   const cold = { n: s.getlistColdTcpMs.length, p50: median(s.getlistColdTcpMs) };
   const loopDelay = { p50: median(s.getlistLoopDelayMs), max: Math.max(...s.getlistLoopDelayMs.filter(Number.isFinite)) };
   const pass = rttMs === 0 ? getlist.p50 <= curl.p50 + 1 : getlist.p50 >= rttMs && getlist.p50 <= rttMs + 3;

@@ -50,7 +50,7 @@ import { readJsonFile } from '../cli/results-file';
 import { runMain, stopOnSignals } from '../cli/run-main';
 import { BenchRunError } from '../run/bench-run-error';
 
-/** The issue's two link shapes: McManus' 100 ms / 20 Mbit/s, and 40 ms / 5 Mbit/s. */
+/** The two link shapes the hints goal is judged on: McManus' 100 ms / 20 Mbit/s, and 40 ms / 5 Mbit/s. */
 const LINKS: Readonly<Record<string, LinkParams>> = {
   'mcmanus-100': linkPreset('mcmanus-100'),
   'hints-40-5': { rttMs: 40, downBitsPerSec: 5_000_000, upBitsPerSec: 5_000_000, loss: 0 },

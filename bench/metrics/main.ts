@@ -23,6 +23,7 @@ import { aggregateHandshakes } from '../../src/stats/handshake-stats';
 import { mulberry32 } from '../../src/core/prng';
 import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
 import { BenchRunError } from '../run/bench-run-error';
+import { nearestRank, round as roundTo } from '../engine/stats';
 import { runMain } from '../cli/run-main';
 
 const GOAL_P99_MS = 50;
@@ -50,12 +51,7 @@ function parseSize(s: string): number {
   return Math.round(Number(m[1]) * (m[2]?.toLowerCase() === 'm' ? 1e6 : m[2]?.toLowerCase() === 'k' ? 1e3 : 1));
 }
 
-function quantile(xs: readonly number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] as number) : NaN;
-}
-
-const round = (x: number) => Math.round(x * 10) / 10;
+const round = (x: number) => roundTo(x, 1);
 
 /**
  * Record `n` of `records`, spread in time order over the last 80 days (a store grows in time
@@ -163,9 +159,9 @@ async function runSize(records: number, o: { scrapes: number; concurrent: number
       const row = {
         records, origins: o.origins, fillMs: Math.round(fillMs), fullRecomputeMs: round(fullRecomputeMs), bodyBytes: cold.bytes,
         cold: { firstScrapeMs: round(cold.ms), refreshMs: coldRefreshMs },
-        warm: { scrapes: warm.length, p50Ms: round(quantile(warm, 0.5)), p99Ms: round(quantile(warm, 0.99)), maxMs: round(Math.max(...warm)) },
-        warmGzip: { scrapes: warmGzip.length, bytes: warmGzip[0]?.bytes ?? 0, p50Ms: round(quantile(warmGzip.map((x) => x.ms), 0.5)), p99Ms: round(quantile(warmGzip.map((x) => x.ms), 0.99)) },
-        burst: { concurrent: o.concurrent, ok, wallMs: Math.round(burstMs), p50Ms: round(quantile(burst.map((s) => s.ms), 0.5)), p99Ms: round(quantile(burst.map((s) => s.ms), 0.99)) },
+        warm: { scrapes: warm.length, p50Ms: round(nearestRank(warm, 0.5)), p99Ms: round(nearestRank(warm, 0.99)), maxMs: round(Math.max(...warm)) },
+        warmGzip: { scrapes: warmGzip.length, bytes: warmGzip[0]?.bytes ?? 0, p50Ms: round(nearestRank(warmGzip.map((x) => x.ms), 0.5)), p99Ms: round(nearestRank(warmGzip.map((x) => x.ms), 0.99)) },
+        burst: { concurrent: o.concurrent, ok, wallMs: Math.round(burstMs), p50Ms: round(nearestRank(burst.map((s) => s.ms), 0.5)), p99Ms: round(nearestRank(burst.map((s) => s.ms), 0.99)) },
       };
       log(`${records}: cold ${row.cold.firstScrapeMs} ms, warm p50 ${row.warm.p50Ms} / p99 ${row.warm.p99Ms} ms (gzip ${row.warmGzip.p50Ms} / ${row.warmGzip.p99Ms} ms, ${row.warmGzip.bytes} B), ${ok}/${o.concurrent} concurrent answered in ${row.burst.wallMs} ms, full recomputation ${row.fullRecomputeMs} ms, body ${cold.bytes} B`);
       return row;

@@ -1,8 +1,9 @@
 /**
  * `node dist/bench/overhead.js --pool a.json,b.json,…` — one paired figure from several runs.
  *
- * A 200-pair run of a small page's DOMContentLoaded scatters by ±5 % (a second browser alone has
- * read 1.053 and 0.949 in two), and a mean of each run's median is not the median of their pairs.
+ * One run's paired DOMContentLoaded figure scatters from run to run by more than the effect it
+ * looks for (bench/README.md, "Extension overhead"), and a mean of each run's median is not the
+ * median of their pairs.
  * Each `--json` cell carries its pairs (overhead-table.ts `pairs`); this reads the files, joins the
  * pairs of the cells that measured the same thing (browser, link, page size, tab kind, build), and
  * computes the paired figures over all of them, with each run's own figure beside it.

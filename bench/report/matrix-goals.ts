@@ -1,5 +1,5 @@
 /**
- * The issue's goals for the packet-level benchmark, judged on one results file or several merged
+ * The packet-level benchmark's goals (after the papers each link reproduces), judged on one results file or several merged
  * (each cell on its own run's medians). A goal whose cells or contenders were not in the run is
  * NOT RUN, never a MISS: the quick plan leaves some out, and so may an unfinished full run.
  *

@@ -1,7 +1,7 @@
 /**
  * `runSelfCheck()`: does the emulated link do what it was told? Three measurements through real
  * kernel TCP/UDP in the namespaces (see self-check/checks.ts). Used by test/bench-link and by
- * `node dist/bench/link.js selfcheck`; about 10 s.
+ * `node dist/bench/link.js selfcheck`.
  */
 import { checkConnectTime, checkLoss, checkThroughput, type CheckResult } from './checks';
 import { startLink, type LinkInfo } from '../link-emulator';
