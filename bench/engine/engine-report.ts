@@ -1,6 +1,6 @@
 /**
  * Human-readable output of `npm run bench:engine`: one table per benchmark, then the goal lines.
- * Everything printed here is also in the JSON document (see engine.ts).
+ * Everything printed here is also in the JSON document (see main.ts).
  */
 import type { DemoReport } from './demo-comparison';
 import { verdict, type EngineResults, type GoalResult } from './engine-goals';
