@@ -10,9 +10,35 @@ import { ICON_SIZES, iconPng } from './icons.mjs';
 // node_modules at run time.
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', external: ['classic-level', 'lmdb'] };
 
-// `--extension-only`: the WebExtension alone, e.g. a bench variant (bench/overhead.ts) into
+/**
+ * The benchmarks' entry points (bench/README.md, "Map"), one per measurement folder, and the child
+ * processes some of them start; each bundled to the dist/bench/ name its npm script and docs use.
+ */
+const BENCH_ENTRIES = [
+  ['bench/matrix/main.ts', 'bench.js'],
+  ['bench/report/main.ts', 'report.js'],
+  ['bench/engine/main.ts', 'engine.js'],
+  ['bench/engine/loopback-profile.ts', 'loopback-profile.js'],
+  ['bench/link/main.ts', 'link.js'],
+  ['bench/trace/main.ts', 'trace.js'],
+  ['bench/demo/main.ts', 'demo-link.js'],
+  ['bench/real/main.ts', 'real.js'],
+  ['bench/hints/main.ts', 'hints.js'],
+  // The Firefox hints driver runs on its own inside the client namespace.
+  ['bench/hints/firefox-driver.ts', 'hints-firefox-driver.js'],
+  // Whether Chromium holds its first paint for a preloaded font (the evidence behind its hint limits).
+  ['bench/hints/font-paint-hold.ts', 'font-paint-hold.js'],
+  ['bench/overhead/main.ts', 'overhead.js'],
+  ['bench/handshake/main.ts', 'handshake-fidelity.js'],
+  ['bench/metrics/main.ts', 'metrics-scrape.js'],
+  ['bench/store/main.ts', 'store-kill-loss.js'],
+  // The writer process bench/store/main.ts kills.
+  ['bench/store/store-writer.ts', 'store-writer.js'],
+];
+
+// `--extension-only`: the WebExtension alone, e.g. a bench variant (bench/overhead/) into
 // GETLIST_EXTENSION_OUT with the pieces named in GETLIST_BENCH_OFF switched off
-// (extension/platform/bench-switches.ts), and with GETLIST_BENCH_DETAILED=1 Detailed capture's
+// (extension/platform/bench-pieces.ts), and with GETLIST_BENCH_DETAILED=1 Detailed capture's
 // optional permissions held from install. None of these is set by npm run build or package.
 const extensionOnly = process.argv.includes('--extension-only');
 const benchOff = process.env.GETLIST_BENCH_OFF ?? '';
@@ -20,30 +46,8 @@ if (!extensionOnly) await buildNode();
 
 async function buildNode() {
   await build({ ...common, entryPoints: ['native-host/cli/main.ts'], outfile: 'dist/getlist.js' });
-  if (existsSync('bench/engine.ts')) {
-    await build({ ...common, entryPoints: ['bench/engine.ts'], outfile: 'dist/bench/engine.js' });
-  }
-  if (existsSync('bench/link.ts')) {
-    await build({ ...common, entryPoints: ['bench/link.ts'], outfile: 'dist/bench/link.js' });
-  }
-  if (existsSync('bench/report.ts')) {
-    await build({ ...common, entryPoints: ['bench/report.ts'], outfile: 'dist/bench/report.js' });
-  }
-  for (const name of ['bench', 'trace', 'demo-link', 'handshake-fidelity', 'overhead', 'real', 'hints', 'loopback-profile', 'metrics-scrape']) {
-    if (existsSync(`bench/${name}.ts`)) {
-      await build({ ...common, entryPoints: [`bench/${name}.ts`], outfile: `dist/bench/${name}.js` });
-    }
-  }
-
-  for (const name of ['kill-loss', 'store-writer']) {
-    if (existsSync(`bench/store/${name}.ts`)) {
-      await build({ ...common, entryPoints: [`bench/store/${name}.ts`], outfile: `dist/bench/${name === 'kill-loss' ? 'store-kill-loss' : name}.js` });
-    }
-  }
-
-  // The Firefox hints driver runs on its own inside the client namespace (bench/hints/firefox-driver.ts).
-  if (existsSync('bench/hints/firefox-driver.ts')) {
-    await build({ ...common, entryPoints: ['bench/hints/firefox-driver.ts'], outfile: 'dist/bench/hints-firefox-driver.js' });
+  for (const [entry, out] of BENCH_ENTRIES) {
+    await build({ ...common, entryPoints: [entry], outfile: `dist/bench/${out}` });
   }
 }
 
@@ -81,15 +85,17 @@ for (const [entry, out] of bundles) {
   // The content scripts run in every page (content-start.js before the page parses): their maps go
   // to files of their own (DevTools loads them on demand), not inline.
   const sourcemap = release ? false : out.startsWith('content') ? 'linked' : 'inline';
+  // The one bench define (extension/platform/bench-switches.ts): '' outside a bench variant, where
+  // minifySyntax folds every switch to false and drops the code behind it. Names and whitespace stay.
   const define = { GETLIST_BENCH_OFF: JSON.stringify(benchOff) };
-  await build({ entryPoints: [entry], outfile: join(EXT, out), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap, define, logLevel: 'warning' });
+  await build({ entryPoints: [entry], outfile: join(EXT, out), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap, define, minifySyntax: true, logLevel: 'warning' });
 }
 for (const [from, to] of assets) {
   if (existsSync(from)) copyFileSync(from, join(EXT, to));
   else missing.push(from);
 }
 if (process.env.GETLIST_BENCH_DETAILED === '1') {
-  // Bench only (bench/overhead.ts `detailed`): Detailed capture's optional permissions held from
+  // Bench only (bench/overhead/ `detailed`): Detailed capture's optional permissions held from
   // install, as after a grant and a Chromium restart — the state a user who turned it on runs in.
   const manifest = JSON.parse(readFileSync(join(EXT, 'manifest.json'), 'utf8'));
   manifest.permissions = [...manifest.permissions, ...manifest.optional_permissions];

@@ -1,5 +1,5 @@
 /**
- * The ideal-hints variant of a bench page (issue 15's attainable-gain bound): the same page, the
+ * The ideal-hints variant of a bench page (the bound on what hinting can gain): the same page, the
  * same subresources, but a document whose `<head>` opens with the hints a perfect hinter would
  * give — every origin other than the document's preconnected (once without and, where fonts come
  * from it, once with `crossorigin`: separate socket pools), then every late-discovered resource
@@ -15,10 +15,8 @@
  * subresource preloaded (parser-found ones too; the icon aside), each with `fetchpriority=high`.
  * It measures what the late-only bound leaves out: requests the browser finds early but holds —
  * Chromium's resource scheduler keeps low-priority requests (images, async and deferred scripts)
- * waiting while render-blocking ones are in flight (issue 15, session 27: on real-news at 100 ms /
- * 20 Mbit/s, 11 images and 3 scripts the parser asked for at 222–309 ms ended at 1,002–1,245 ms,
- * after the render-blocking head scripts ended at 861–886 ms; `+ideal` read 0.92 × Chromium alone
- * there, `+all` 0.66). Scripts are preloaded `as=script` without `crossorigin`: the corpus'
+ * waiting while render-blocking ones are in flight, which on real-news is most of what ends late
+ * (docs/extension.md, "Benchmark", measures both bounds). Scripts are preloaded `as=script` without `crossorigin`: the corpus'
  * scripts are classic and credentialed, so each preload is matched.
  * Invariants: the variant makes exactly the base page's requests (the document's URL aside), its
  * subresource bytes are the base page's (shared files), and the document keeps its size when its

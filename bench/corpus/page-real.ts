@@ -1,6 +1,6 @@
 /**
  * Real-shaped pages: built from the HTML patterns of saved real pages rather than from a paper's
- * experiment. What they keep of real pages (issue 14, the fidelity issue's patterns):
+ * experiment. What they keep of real pages:
  * - many origins, and schemes mixed: an HTTP/1.1 first-party origin beside https CDNs that speak
  *   h2 (`real-news`), or every origin on https/h2 (`real-shop`, `real-small`);
  * - `<link rel=preconnect>` / `dns-prefetch` for the third-party origins the page will use;
@@ -197,7 +197,7 @@ export function buildRealPage(name: string): BenchPageBuild | undefined {
   const page: BenchPage = {
     name: shape.name,
     title: shape.title,
-    source: 'real-world HTML patterns (issue 14): mixed schemes, preconnect hints, responsive images, fonts, late CSS',
+    source: 'real-world HTML patterns: mixed schemes, preconnect hints, responsive images, fonts, late CSS',
     origins: [doc.origin, ...new Set(resources.map((r) => r.origin).filter((o) => o !== doc.origin))],
     document: { ...doc, contentType: CONTENT_TYPES.html, size: shape.documentBytes },
     resources,

@@ -9,6 +9,7 @@ import { summarizeStrategies, type RunJson, type StrategySummary } from '../../s
 import { HANDSHAKE_PHASES, phaseMs } from '../../src/stats/handshake';
 import { Histogram } from '../../src/stats/histogram';
 import { median } from '../../src/stats/median';
+import { nearestRank } from '../engine/stats';
 import type { DemoLinkResult } from './run-demo-link';
 
 export interface TcpConnectSummary {
@@ -23,8 +24,7 @@ export interface TcpConnectSummary {
 
 export function tcpConnectSummary(runs: readonly RunJson[], linkRttMs: number): TcpConnectSummary {
   const ms = runs.flatMap((r) => r.handshakes.map((h) => h.tcpMs)).sort((a, b) => a - b);
-  const at = (q: number): number => (ms.length ? (ms[Math.min(ms.length - 1, Math.ceil(q * ms.length) - 1)] as number) : NaN);
-  return { connections: ms.length, medianMs: median(ms), minMs: ms[0] ?? NaN, p90Ms: at(0.9), maxMs: ms[ms.length - 1] ?? NaN, linkRttMs };
+  return { connections: ms.length, medianMs: median(ms), minMs: ms[0] ?? NaN, p90Ms: nearestRank(ms, 0.9), maxMs: ms[ms.length - 1] ?? NaN, linkRttMs };
 }
 
 /** e.g. "TCP connect: median 100.5 ms over 172 connections (link RTT 100 ms; min 100.3, p90 100.8, max 103.6)". */

@@ -1,10 +1,10 @@
 /**
  * Each loopback contender runs in a worker thread of its own: its own V8 isolate (JIT state,
  * inline caches, heap), so what one contender's runs teach the engine about shared code (undici's
- * parser, Node's streams) is never what the other's runs find. In one isolate, getlist at 64 KiB
- * measured 30–36 µs of CPU per request after plain undici had run there, against 21–25 µs alone,
- * while plain undici measured the same either way (24–30 alone and mixed): a penalty only for
- * sharing the process with the other contender, which no real getlist host pays.
+ * parser, Node's streams) is never what the other's runs find. In one isolate getlist paid for what
+ * plain undici's runs had left in that shared code, while plain undici measured the same either way
+ * (bench/README.md, "The engine benchmark", has the figures): a penalty only for sharing the
+ * process with the other contender, which no real getlist host pays.
  *
  * The worker is the bench bundle itself (`__filename`), started with `workerData.role`; the entry
  * point hands control to `serveContender` instead of running the benchmark.

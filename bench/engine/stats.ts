@@ -1,4 +1,4 @@
-/** Small numeric helpers shared by the engine benchmarks. */
+/** Small numeric helpers shared by the benchmarks. */
 import { readFileSync } from 'node:fs';
 
 export { median } from '../../src/stats/median';
@@ -7,6 +7,15 @@ export { median } from '../../src/stats/median';
 export function round(x: number, digits = 3): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
+}
+
+/**
+ * The nearest-rank `q` quantile of the finite values of `xs` (the smallest value with at least
+ * q of them at or below it: p50 of 1…10 is 5, p90 is 9), or NaN when there are none.
+ */
+export function nearestRank(xs: readonly number[], q: number): number {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  return s.length ? (s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] as number) : Number.NaN;
 }
 
 /** Progress goes to stderr so `--json` keeps stdout machine-readable. */

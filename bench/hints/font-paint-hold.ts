@@ -6,27 +6,29 @@
  * loaded bare, with a `Link` preload of the font, with the same preload at `fetchpriority=low`,
  * and with a `Link` preload of an image that arrives as late (the control: not held), `--runs`
  * times each, in turn (a first cold load is left out). Prints each load's FCP beside the sheet's and the font's response end
- * (Resource and Paint Timing). Run it (no lock needed: loopback, no link emulation, but quote
- * `uptime`):
- *   npx esbuild bench/hints/font-paint-hold.ts --bundle --platform=node --outfile=/tmp/font-paint-hold.js
- *   node /tmp/font-paint-hold.js [--font-ms 600] [--runs 3]
- * Chromium 156, 2026-11, load 2.1: FCP 136–192 ms bare and with the image preload, 224–248 ms with
- * the font preloaded (low priority too) — the sheet ends at 116–133 ms in all four; with the font
- * at 160 ms, FCP waits for the font (~+40 ms).
+ * (Resource and Paint Timing). `node dist/bench/font-paint-hold.js [--font-ms 600] [--runs 3]`; no
+ * lock needed (loopback, no link emulation), but quote `uptime`. What it showed is in
+ * bench/README.md, "Hints in the browser".
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import puppeteer from 'puppeteer-core';
+import { helpText, intValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { runMain } from '../cli/run-main';
+import { BenchRunError } from '../run/bench-run-error';
 import { CHROMIUM_PATH } from '../run/chromium-contender';
 
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : dflt;
-  if (!Number.isFinite(v) || v < 0) throw new RangeError(`--${name}: expected a number of ms or runs ≥ 0, got ${process.argv[i + 1]}`);
-  return v;
+const COMMAND: CommandSpec = {
+  usage: 'node dist/bench/font-paint-hold.js [--font-ms MS] [--runs N]',
+  notes: ['Whether Chromium holds its first paint for a preloaded web font (loopback, no link emulation).'],
+  options: {
+    'font-ms': { type: 'string', value: 'MS', help: 'when the font (and the control image) arrives', default: '600' },
+    runs: { type: 'string', value: 'N', help: 'loads of each kind', default: '3' },
+  },
 };
-const FONT_MS = arg('font-ms', 600);
-const RUNS = arg('runs', 3);
+
+const usage = (m: string) => new BenchRunError('E_BENCH_USAGE', m);
+
 const LINKS: Readonly<Record<string, string>> = {
   bare: '',
   font: '</f.woff2>; rel=preload; as=font; type="font/woff2"; crossorigin=anonymous',
@@ -44,7 +46,14 @@ function send(res: ServerResponse, type: string, body: string | Buffer, extra: R
   res.end(body);
 }
 
-async function main(): Promise<void> {
+async function main(argv: readonly string[]): Promise<number> {
+  const args = parseCommandLine(argv, COMMAND, usage);
+  if (args.help) {
+    process.stdout.write(`${helpText(COMMAND)}\n`);
+    return 0;
+  }
+  const FONT_MS = intValue(args.values['font-ms'], 'font-ms', 600, 0, 60_000, usage);
+  const RUNS = intValue(args.values.runs, 'runs', 3, 1, 1000, usage);
   const server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     if (u.pathname === '/') {
@@ -91,9 +100,7 @@ async function main(): Promise<void> {
     await browser.close();
     server.close();
   }
+  return 0;
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+runMain('font-paint-hold', () => main(process.argv.slice(2)));

@@ -1,4 +1,4 @@
-/** The hints benchmark's command line (bench/hints.ts), checked in full before a browser or link starts. */
+/** The hints benchmark's command line (bench/hints/main.ts), checked in full before a browser or link starts. */
 import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
 import { BenchRunError } from '../run/bench-run-error';
 

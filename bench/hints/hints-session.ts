@@ -49,7 +49,7 @@ export interface HintsRun {
   completeMs: number;
   fcpMs: number | null;
   lcpMs: number | null;
-  /** What the largest contentful paint was: an image's URL, else the element's tag (absent in runs before session 29). */
+  /** What the largest contentful paint was: an image's URL, else the element's tag (absent from results written before it was recorded). */
   lcpElement?: string | null;
   /** Requests the origins logged for the measured load. */
   serverRequests: number;

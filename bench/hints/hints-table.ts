@@ -1,5 +1,5 @@
 /**
- * The hints bench's table (bench/hints.ts): one row per cell — each browser alone against it with
+ * The hints bench's table (bench/hints/main.ts): one row per cell — each browser alone against it with
  * getlist (paired runs), the bound variants, the path verdict, the server's request counts.
  */
 import type { HintsBrowser } from './hints-args';
@@ -103,7 +103,7 @@ const FCP_NO_WORSE = 1.05;
 
 /**
  * The `+ideal` (late resources preloaded) and `+all` (every subresource, high priority) columns, and
- * whether the issue's goal — complete ≤ 0.80 × alone with first paint no worse (FCP ≤ FCP_NO_WORSE ×) —
+ * whether the hints goal — complete ≤ 0.80 × alone with first paint no worse (FCP ≤ FCP_NO_WORSE ×) —
  * is within reach of hinting: by getlist's load or a bound that meets both; else the best complete, and what it cost first paint.
  */
 export function boundCells(c: Cell, a: readonly HintsRun[], hinted: readonly HintsRun[]): string {

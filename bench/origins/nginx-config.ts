@@ -61,9 +61,9 @@ export function renderNginxConfig(c: NginxConfigInput): string {
     // Content-Type exactly as the corpus manifest states it: `text/css; charset=utf-8`, `image/gif`.
     '  charset utf-8;',
     '  charset_types text/html text/css text/javascript;',
-    // Not tcp_nopush (Debian's nginx.conf turns it on): measured on mcmanus-159 at 100 ms, corking
-    // held the tail of each response until the next one filled a segment, so a response pipelined
-    // behind the document arrived a round trip late and the page took ~130 ms longer (trace.js).
+    // Not tcp_nopush (Debian's nginx.conf turns it on): corking holds the tail of each response
+    // until the next one fills a segment, so a response pipelined behind the document arrives a
+    // round trip late (traced on mcmanus-159 with trace.js).
     '  sendfile on;',
     '  tcp_nodelay on;',
     // Persistent connections for the whole run: a benchmark never waits on a server-side close.

@@ -101,13 +101,13 @@ export async function launchOverheadBrowser(options: OverheadBrowserOptions): Pr
   };
   const load = tabbedLoader(openTab, () => ({ settleMs: options.settleMs, pid: browser.process()?.pid }));
 
-  return {
-    withExtension: options.withExtension,
-    label: options.label ?? (options.withExtension ? 'full' : 'plain'),
-    load,
-    close: async () => {
-      await browser.close().catch(() => browser.process()?.kill('SIGKILL'));
-      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-    },
-  };
+  return { withExtension: options.withExtension, label: options.label ?? (options.withExtension ? 'full' : 'plain'), load, close: () => closeBrowser(browser, dir) };
+}
+
+/** Closes a launched browser (killed if it has not gone within 5 s) and removes its profile directory. */
+export async function closeBrowser(browser: Browser, profileDir: string): Promise<void> {
+  const proc = browser.process();
+  await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000).unref())]).catch(() => undefined);
+  if (proc && proc.exitCode === null) proc.kill('SIGKILL');
+  rmSync(profileDir, { recursive: true, force: true, maxRetries: 3 });
 }

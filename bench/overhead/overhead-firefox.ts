@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { BenchRunError } from '../run/bench-run-error';
-import { EXTENSION_DIR, GETLIST_BIN, type OverheadBrowser, type OverheadBrowserOptions } from './overhead-browser';
+import { closeBrowser, EXTENSION_DIR, GETLIST_BIN, type OverheadBrowser, type OverheadBrowserOptions } from './overhead-browser';
 import { tabbedLoader, type LoadTab } from './overhead-load';
 
 export const FIREFOX_PATH = '/usr/bin/firefox-esr';
@@ -68,15 +68,5 @@ export async function launchOverheadFirefox(options: Omit<OverheadBrowserOptions
   };
   const load = tabbedLoader(openTab, () => ({ settleMs: options.settleMs, pid: browser.process()?.pid }));
 
-  return {
-    withExtension: options.withExtension,
-    label: options.label ?? (options.withExtension ? 'lean' : 'plain'),
-    load,
-    close: async () => {
-      const proc = browser.process();
-      await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]).catch(() => undefined);
-      if (proc && proc.exitCode === null) proc.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-    },
-  };
+  return { withExtension: options.withExtension, label: options.label ?? (options.withExtension ? 'lean' : 'plain'), load, close: () => closeBrowser(browser, dir) };
 }

@@ -1,8 +1,9 @@
 /**
  * `node dist/bench/overhead.js --pool a.json,b.json,…` — one paired figure from several runs.
  *
- * A 200-pair run of a small page's DOMContentLoaded scatters by ±5 % (a second browser alone has
- * read 1.053 and 0.949 in two), and a mean of each run's median is not the median of their pairs.
+ * One run's paired DOMContentLoaded figure scatters from run to run by more than the effect it
+ * looks for (bench/README.md, "Extension overhead"), and a mean of each run's median is not the
+ * median of their pairs.
  * Each `--json` cell carries its pairs (overhead-table.ts `pairs`); this reads the files, joins the
  * pairs of the cells that measured the same thing (browser, link, page size, tab kind, build), and
  * computes the paired figures over all of them, with each run's own figure beside it.
@@ -10,7 +11,7 @@
  * Invariant: only pairs are pooled, never medians; a cell without pairs (JSON of an older bench) is
  * refused with E_BENCH_USAGE, not silently left out.
  */
-import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../cli/results-file';
 import { BenchRunError } from '../run/bench-run-error';
 import { aligned, est, pairedFigures, pairedGoal, type OverheadCell, type OverheadPaired, type OverheadPair } from './overhead-table';
 
@@ -35,18 +36,7 @@ export function poolFiles(files: readonly string[]): PooledCell[] {
 }
 
 export function readCells(file: string): OverheadCell[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw usage(`--pool: cannot read ${file}: ${(err as Error).message}`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw usage(`--pool: ${file} is not JSON (write it with --json)`);
-  }
+  const parsed = readJsonFile(file, (m) => usage(`--pool: ${m} (write it with --json)`));
   if (!Array.isArray(parsed) || !parsed.every(isCell)) throw usage(`--pool: ${file} is not the overhead bench's --json output (an array of cells)`);
   return parsed;
 }

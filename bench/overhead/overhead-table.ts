@@ -52,7 +52,7 @@ export interface OverheadCell extends Partial<OverheadCellContext> {
   paired: OverheadPaired;
   /**
    * Every pair's milestones, in run order: what `--pool` (overhead-pool.ts) pools across runs into
-   * one paired median. Absent from JSON written before session 26.
+   * one paired median. Absent from JSON written before the bench kept pairs.
    */
   pairs?: OverheadPair[];
 }

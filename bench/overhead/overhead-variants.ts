@@ -4,14 +4,14 @@
  * holding Detailed capture's optional permissions from install, as a user runs after granting them
  * and restarting Chromium (extension/platform/detailed-capture.ts); `none` is Chromium with its
  * extension system on and getlist not loaded; `sham` is a second browser alone, launched exactly as the
- * baseline, whose ratio to it is the bench's own zero. Pieces switched off (extension/platform/bench-switches.ts)
+ * baseline, whose ratio to it is the bench's own zero. Pieces switched off (extension/platform/bench-pieces.ts)
  * are joined with `+`, on the lean build (`storage+measure`) or after `detailed:` (`detailed:webrequest+headers`).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BENCH_PIECES, DETAILED_ONLY_PIECES, type BenchPiece } from '../../extension/platform/bench-switches';
+import { BENCH_PIECES, DETAILED_ONLY_PIECES, type BenchPiece } from '../../extension/platform/bench-pieces';
 import { BenchRunError } from '../run/bench-run-error';
 import { EXTENSION_DIR } from './overhead-browser';
 

@@ -1,5 +1,5 @@
 /**
- * The real-shaped benchmark (issue 14): the real-shaped pages (corpus/page-real.ts) and the P&M
+ * The real-shaped benchmark: the real-shaped pages (corpus/page-real.ts) and the P&M
  * page on the packet-level link, each cell with every contender interleaved and rotated per run,
  * first visit and revisit side by side, ratios printed from the same run.
  *

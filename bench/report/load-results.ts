@@ -9,8 +9,8 @@
  * {@link ResultsSummary}: the report never sees the runs themselves.
  */
 import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { CodedError } from '../../src/core/coded-error';
+import { textOf } from '../cli/results-file';
 import type { ContenderResult } from '../run/results-schema';
 import { summarizeContender, type ResultsSummary } from './results-summary';
 
@@ -120,12 +120,7 @@ export function parseResults(text: string, name = 'results file'): ResultsSummar
 
 /** The text of a results file, gunzipped when it is gzip (by its magic bytes, whatever its name). */
 export function resultsText(bytes: Buffer, name: string): string {
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes.toString('utf8');
-  try {
-    return gunzipSync(bytes).toString('utf8');
-  } catch (err) {
-    throw new ReportError('E_REPORT_INPUT', `${name} is gzip but does not decompress: ${(err as Error).message}`);
-  }
+  return textOf(bytes, name, (message) => new ReportError('E_REPORT_INPUT', message));
 }
 
 /** Reads and checks a results file: raw or summary, plain or gzipped. `read` is for tests. */

@@ -1,7 +1,8 @@
 /**
- * bench/RESULTS.md from one results file or several merged (merge-results.ts): a table per page ×
- * link, the getlist ratios, the goals, which cells of the full matrix are there, and how the numbers
- * were made. Every number printed comes from the files or from the lower-bound model; nothing is
+ * bench/RESULTS.md from one results file or several merged (merge-results.ts): which cells of the
+ * full matrix are there, the goals' verdicts and every miss with its explanation, the getlist
+ * ratios, and how the numbers were made; a table per page × link only when asked (`--cells`), as
+ * the results files hold them. Every number printed comes from the files or from the lower-bound model; nothing is
  * carried over from earlier runs. With several files, every cell says which run it came from.
  */
 import { explanationKey, type Explanations } from './explanations';
@@ -10,7 +11,7 @@ import type { BenchMeta, ContenderName } from '../run/results-schema';
 import type { ResultsSummary, CellSummary, ContenderSummary } from './results-summary';
 import { CellBounds, tcpOf } from './cell-bounds';
 import { medianTotal, ratio } from './cell-lookup';
-import { judgeGoals, type GoalRow } from './goals';
+import { judgeGoals, type GoalRow } from './matrix-goals';
 import { jobsText, linksOf, metaOf, shortDate, sourceOf, sourcesOf, type ResultsSource } from './merge-results';
 
 /**
@@ -114,8 +115,20 @@ function ratioSection(results: ResultsSummary): string {
   ].join('\n');
 }
 
+/** One row per goal and target: how many cells passed, missed, or did not run it. */
+function verdictTable(rows: readonly GoalRow[]): string {
+  const byGoal = new Map<string, { goal: string; target: string; counts: Record<GoalRow['verdict'], number> }>();
+  for (const r of rows) {
+    const key = `${r.goal}\n${r.target}`;
+    const entry = byGoal.get(key) ?? { goal: r.goal, target: r.target, counts: { PASS: 0, MISS: 0, 'NOT RUN': 0 } };
+    entry.counts[r.verdict] += 1;
+    byGoal.set(key, entry);
+  }
+  const n = (x: number): string => (x === 0 ? '—' : String(x));
+  return markdownTable(['goal', 'target', 'PASS', 'MISS', 'NOT RUN'], [...byGoal.values()].map((g) => [g.goal, g.target, n(g.counts.PASS), n(g.counts.MISS), n(g.counts['NOT RUN'])]), ['l', 'l', 'r', 'r', 'r']);
+}
+
 function goalSection(rows: readonly GoalRow[], merged: boolean, coverage: boolean, explanations: Explanations | undefined, unused: string[] | undefined): string {
-  const table = markdownTable(['goal', 'cell', 'target', 'measured', 'verdict'], rows.map((r) => [r.goal, r.where, r.target, r.measured, r.verdict]), ['l', 'l', 'l', 'l', 'l']);
   const missed = rows.filter((r) => r.verdict === 'MISS');
   const used = new Set<string>();
   const explain = (r: GoalRow): string => {
@@ -125,10 +138,10 @@ function goalSection(rows: readonly GoalRow[], merged: boolean, coverage: boolea
     used.add(key);
     return `  why: ${text}`;
   };
-  const why = missed.length === 0 ? [] : ['', 'Missed goals:', '', ...missed.flatMap((r) => [`- ${r.goal} — ${r.where}: ${r.measured}`, explain(r)])];
+  const why = missed.length === 0 ? [] : ['', `Missed goals (${missed.length}), each with what was measured and why:`, '', ...missed.flatMap((r) => [`- ${r.goal} — ${r.where}: ${r.measured}`, explain(r)])];
   if (unused !== undefined && explanations !== undefined) unused.push(...[...explanations.keys()].filter((k) => !used.has(k)));
-  const judged = merged ? 'the medians of the run each cell came from (named in the cell\'s heading below)' : 'this run\'s medians';
-  return ['## Goals', '', `PASS and MISS are judged on ${judged}. ` + 'Every goal compares contenders on the same scheme: the P&M and McManus goals (HTTP/1.1 experiments) use `getlist` over http, the SPDY goals `getlist-tls` over https, and the lower-bound goal holds each to the bound for its own scheme. NOT RUN means the cell or contender was not in the run (`bench:quick` leaves some out' + (coverage ? '; "Coverage" lists every cell of the full matrix that is missing' : '') + ').', '', table, ...why].join('\n');
+  const judged = merged ? 'the medians of the run each cell came from (named in the run list above)' : 'this run\'s medians';
+  return ['## Goals', '', `PASS and MISS are judged on ${judged}, one verdict per cell a goal applies to. ` + 'Every goal compares contenders on the same scheme: the P&M and McManus goals (HTTP/1.1 experiments) use `getlist` over http, the SPDY goals `getlist-tls` over https, and the lower-bound goal holds each to the bound for its own scheme. NOT RUN means the cell or contender was not in the run (`bench:quick` leaves some out' + (coverage ? '; "Coverage" lists every cell of the full matrix that is missing' : '') + '). The ratio table below gives every cell\'s figures.', '', verdictTable(rows), ...why].join('\n');
 }
 
 const machineText = (m: BenchMeta): string => (m.machine ? `${m.machine.cpus} × ${m.machine.cpuModel}, ${m.machine.memoryGiB} GiB, kernel ${m.machine.kernel}` : '—');
@@ -156,9 +169,9 @@ const SETUP_ROWS: ReadonlyArray<readonly [string, (m: BenchMeta) => string]> = [
   ['TCP on the link', tcpText],
 ];
 
-function reproducing(sources: readonly ResultsSource[], whyPath: string | undefined): string[] {
+function reproducing(sources: readonly ResultsSource[], whyPath: string | undefined, cells: boolean): string[] {
   const paths = sources.map((s) => s.path);
-  const why = whyPath === undefined ? '' : ` --why ${whyPath}`;
+  const why = `${cells ? ' --cells' : ''}${whyPath === undefined ? '' : ` --why ${whyPath}`}`;
   const again = sources.length > 1 && paths.every((p) => p !== undefined)
     ? `node dist/bench/report.js ${paths.join(' ')}${why}   # this file and the figures again, from the same files`
     : `node dist/bench/report.js bench/results/bench-quick-latest.json${why}   # this file and the figures again`;
@@ -177,7 +190,7 @@ function reproducing(sources: readonly ResultsSource[], whyPath: string | undefi
   ];
 }
 
-function metaSection(results: ResultsSummary, whyPath: string | undefined): string {
+function metaSection(results: ResultsSummary, whyPath: string | undefined, cells: boolean): string {
   const sources = sourcesOf(results);
   const only = sources.length === 1 ? sources[0] : undefined;
   if (only !== undefined) {
@@ -194,7 +207,7 @@ function metaSection(results: ResultsSummary, whyPath: string | undefined): stri
         ...provenanceRows(m),
       ], ['l', 'l']),
       '',
-      ...reproducing(sources, whyPath),
+      ...reproducing(sources, whyPath, cells),
     ].join('\n');
   }
   // Several runs: what they share once, then a table per run with everything that is its own.
@@ -220,13 +233,13 @@ function metaSection(results: ResultsSummary, whyPath: string | undefined): stri
       ], ['l', 'l']),
       '',
     ]),
-    ...reproducing(sources, whyPath),
+    ...reproducing(sources, whyPath, cells),
   ].join('\n');
 }
 
 /**
  * Where a run shared the CPUs between links: `--jobs` above 1 runs that many links at once, which
- * bench/run/bench-run.ts calls harmless for bandwidth-bound cells but a source of scheduling noise
+ * bench/matrix/run-matrix.ts calls harmless for bandwidth-bound cells but a source of scheduling noise
  * for latency-bound ones. One sentence per such run, so a reader can weigh its cells.
  */
 function concurrencyNote(sources: readonly ResultsSource[]): string[] {
@@ -238,10 +251,12 @@ function concurrencyNote(sources: readonly ResultsSource[]): string[] {
   });
 }
 
-function header(results: ResultsSummary): string[] {
+function header(results: ResultsSummary, cells: boolean): string[] {
   const sources = sourcesOf(results);
   const m = results.meta;
-  const times = 'Times are page-complete times in ms. For each contender, the columns give the median, min and max over its runs. The "÷ bound" column divides the median by the lower bound for that contender\'s scheme and requests (see bench/model/MODEL.md); 1.00 would be perfect.';
+  const times = cells
+    ? 'Times are page-complete times in ms. For each contender, the columns give the median, min and max over its runs. The "÷ bound" column divides the median by the lower bound for that contender\'s scheme and requests (see bench/model/MODEL.md); 1.00 would be perfect.'
+    : 'Times are page-complete times in ms. Each cell\'s own table (every contender\'s median, min and max, TTFB, connections, and its ratio to the lower bound of bench/model/MODEL.md) is in the results files; `--cells` prints them here.';
   const notes = concurrencyNote(sources);
   const noteLines = notes.length ? [notes.join(' '), ''] : [];
   const only = sources.length === 1 ? sources[0] : undefined;
@@ -250,7 +265,7 @@ function header(results: ResultsSummary): string[] {
     return [`Written by \`node dist/bench/report.js\` from a ${m.mode} run on ${m.date}${file}. ${times}`, '', ...noteLines];
   }
   return [
-    `Written by \`node dist/bench/report.js\` from ${sources.length} ${m.mode} runs, merged. Each cell comes from exactly one run, named in its heading; ratios and goals compare contenders within one cell, so within one run. The runs, in the order given (commands and versions under "Machine and versions"):`,
+    `Written by \`node dist/bench/report.js\` from ${sources.length} ${m.mode} runs, merged. Each cell comes from exactly one run${cells ? ', named in its heading' : ''}; ratios and goals compare contenders within one cell, so within one run. The runs, in the order given (commands and versions under "Machine and versions"):`,
     '',
     ...sources.map((s) => `- run ${s.run}: \`${s.file ?? '—'}\`, started ${s.meta.date}, ran ${int(s.meta.elapsedMs / 1000)} s, commit ${commitText(s.meta, 12)}, ${jobsText(s.meta)}; links ${linksOf(s).join(', ') || 'none'}.`),
     '',
@@ -301,38 +316,52 @@ function coverageSection(results: ResultsSummary): string | undefined {
     ? `All ${total} cells of the full matrix (bench/run/bench-matrix.ts \`fullPlan\`) are here${failed ? `, ${failed} of them failed` : ''}.`
     : `**Incomplete:** ${found} of the ${total} cells of the full matrix (bench/run/bench-matrix.ts \`fullPlan\`) are here${failed ? `, ${failed} of them failed` : ''}; ${total - found} NOT RUN` +
       (emptyLinks.length ? `, among them every cell of ${emptyLinks.length} of the ${rows.length} links` : '') + '.';
+  // Every cell there and none failed: the table would say nothing the run list does not.
+  const table = found === total && failed === 0 ? [] : ['', markdownTable(['link', 'cells', 'missing', 'failed', ...(sources.length > 1 ? ['from'] : [])], rows, ['l', 'r', 'l', 'l', 'l'])];
   return [
     '## Coverage',
     '',
     summary,
-    '',
-    markdownTable(['link', 'cells', 'missing', 'failed', ...(sources.length > 1 ? ['from'] : [])], rows, ['l', 'r', 'l', 'l', 'l']),
+    ...table,
     ...(extra.length ? ['', `Also here, though not in the full matrix: ${extra.map((c) => `${c.page} @ ${c.link}`).join(', ')}.`] : []),
     '',
   ].join('\n');
 }
 
+export interface MarkdownOptions {
+  /** Figure paths relative to RESULTS.md, shown under "Figures". */
+  figures?: readonly string[];
+  /** Fill the "why:" line of each missed goal (explanations.ts). */
+  explanations?: Explanations;
+  /** Receives the explanation keys that matched no missed goal, so a caller can flag stale ones. */
+  unused?: string[];
+  /** The explanations' file, for the command under "Reproducing". */
+  whyPath?: string;
+  /** Also a table per page @ link (`--cells`). @default false */
+  cells?: boolean;
+}
+
 /**
- * `explanations` fill the "why:" line of each missed goal; the keys that matched none are pushed
- * onto `unused`, so a caller can flag explanations left over from an earlier run.
+ * The report: the runs, coverage, the goals' verdicts with every miss and its explanation, the
+ * ratio table, the figures, the machine and how to reproduce it; with `cells`, a table per cell too.
  */
-export function resultsMarkdown(results: ResultsSummary, figures: readonly string[] = [], explanations?: Explanations, unused?: string[], whyPath?: string): string {
+export function resultsMarkdown(results: ResultsSummary, o: MarkdownOptions = {}): string {
+  const cells = o.cells === true;
+  const figures = o.figures ?? [];
   const goals = judgeGoals(results);
   const coverage = coverageSection(results);
   return [
     '# Benchmark results',
     '',
-    ...header(results),
+    ...header(results, cells),
     ...(coverage !== undefined ? [coverage] : []),
-    goalSection(goals, sourcesOf(results).length > 1, coverage !== undefined, explanations, unused),
+    goalSection(goals, sourcesOf(results).length > 1, coverage !== undefined, o.explanations, o.unused),
     '',
     ratioSection(results),
     '',
-    '## Per page and link',
-    '',
-    ...results.cells.map((c) => cellSection(c, results)),
+    ...(cells ? ['## Per page and link', '', ...results.cells.map((c) => cellSection(c, results))] : []),
     ...(figures.length ? ['## Figures', '', ...figures.map((f) => `![${f}](${f})`), ''] : []),
-    metaSection(results, whyPath),
+    metaSection(results, o.whyPath, cells),
     '',
   ].join('\n');
 }

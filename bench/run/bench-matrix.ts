@@ -1,6 +1,6 @@
 /**
- * Which pages run on which links, with which contenders, and in what order. Full is the issue's
- * matrix; quick is a representative subset sized to finish in under five minutes on two cores.
+ * Which pages run on which links, with which contenders, and in what order. Full is the whole
+ * matrix (bench/README.md, "The packet-level benchmark"); quick is a representative subset sized to finish in under five minutes on two cores.
  */
 import type { ContenderName, GetlistContender, GetlistStrategy, Scheme } from './results-schema';
 import { SPDY_DSL_LOSSES, SPDY_DSL_RTTS, spdyDslName } from './link-presets';
@@ -69,7 +69,7 @@ const cells = (pages: readonly string[], contenders: readonly ContenderName[]): 
  */
 export const SPDY_PAGES: readonly string[] = [...ALMANAC, 'mcmanus-159'];
 
-/** The issue's matrix: P&M pages on pm95, McManus' page on both McManus links, almanac pages and mcmanus-159 on the DSL grid and mobile. */
+/** The whole matrix: P&M pages on pm95, McManus' page on both McManus links, almanac pages and mcmanus-159 on the DSL grid and mobile. */
 export function fullPlan(runs = 5): BenchPlan {
   const dsl = SPDY_DSL_RTTS.flatMap((r) => SPDY_DSL_LOSSES.map((l) => ({ link: spdyDslName(r, l), cells: cells(SPDY_PAGES, SPDY_CELL_CONTENDERS) })));
   return {
@@ -90,9 +90,9 @@ export function fullPlan(runs = 5): BenchPlan {
  * answer that cell's question. http10 and serial take ~159 round trips on mcmanus-159, so they run
  * only on the P&M pages. An almanac-median load moves 2.3 MB through 2 Mbit/s (≥ 8 s a load), so
  * quick runs one DSL link (spdy-dsl-80-0, the lowest RTT the SPDY goal judges), 2 runs, with only
- * the SPDY comparison's contenders. browser and getlist over http would add four more ~10 s loads
- * and leave no margin under five minutes (the run measured ~260 s without them), so on the DSL links
- * they run in the full matrix only.
+ * the SPDY comparison's contenders. browser and getlist over http would add four more loads of
+ * that size and leave no margin under five minutes, so on the DSL links they run in the full
+ * matrix only.
  */
 export function quickPlan(runs = 3): BenchPlan {
   const mcmanus = HTTP11_CELL_CONTENDERS.filter((c) => c !== 'http10' && c !== 'serial');

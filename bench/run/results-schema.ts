@@ -132,7 +132,7 @@ export interface RunResult {
   /**
    * Chromium only, cross-check: navigation startTime → the latest responseEnd in Resource Timing
    * (the measure before schema version 3). Counts from navigation start, a ms or so before the
-   * document's requestWillBeSent, so it normally reads 1–4 ms above `totalMs`; it reads below it when
+   * document's requestWillBeSent, so it normally reads a few ms above `totalMs`; it reads below it when
    * the last request to finish has no entry. null when there was no navigation entry.
    */
   resourceTimingTotalMs?: number | null;

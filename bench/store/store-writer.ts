@@ -1,4 +1,4 @@
-// The writer process of kill-loss.ts: opens the store at DIR and hands it 20 handshakes every
+// The writer process of bench/store/main.ts: opens the store at DIR and hands it 20 handshakes every
 // 20 ms (connectionId = a sequence from START), printing "<highest seq> <epoch ms>" after each
 // hand-over, until it is killed.
 //

@@ -4,7 +4,7 @@
  *
  * Lean capture (the default) runs no script at `document_start`: a declared `document_start`
  * script costs the page's DOMContentLoaded whatever it does — empty, observers only, or in the
- * page's main world — while the same build without it costs nothing measurable (bench/overhead.ts;
+ * page's main world — while the same build without it costs nothing measurable (bench/overhead/main.ts;
  * docs/extension.md, "Why nothing at `document_start`"). The cost is the script's presence before
  * the parser, not its work. So lean capture
  * takes everything from after `load` (content.js, content-injection.ts): discovery times come from

@@ -8,7 +8,7 @@ import { PageStore } from './page-store';
 import { SettingsStore } from './settings-store';
 import { createUiHandlers } from './ui-handlers';
 import { HintsService, type DnrLike } from './hints-service';
-import { benchOff } from '../platform/bench-switches';
+import { HINTS_OFF, STORAGE_OFF, CONTENT_OFF } from '../platform/bench-switches';
 import { CHROMIUM_HINT_LIMITS, FIREFOX_HINT_LIMITS } from '../../src/page/hints/hint-types';
 import { captureModeOf, detailedPermissions, isFirefox } from '../platform/detailed-capture';
 import { reloadOnCaptureChange } from './capture-reload';
@@ -21,8 +21,7 @@ import { SITE_ORIGINS } from '../../src/page/model/site-rules';
  * The background (Chrome: service worker; Firefox: event page): the composition root. Everything
  * is wired here and every listener is added synchronously on start-up.
  */
-/** Bench-only builds (bench/overhead.ts --variants) replace a switched-off piece with one that does nothing. */
-const NO_WRITES = { get: (key: string) => browser.storage.session.get(key), set: () => Promise.resolve() };
+/** Session rules that do nothing: where DNR is missing, and in a bench build with hints off. */
 const NO_RULES: DnrLike = { getSessionRules: () => Promise.resolve([]), updateSessionRules: () => Promise.resolve() };
 
 /** Set before a reload a grant caused: the reloaded background reopens the options page (a reload closes it). */
@@ -33,7 +32,8 @@ const REOPEN_OPTIONS_KEY = 'getlist.capture.reopenOptions';
 // got: page-record.ts `capture`).
 const capture = captureModeOf(browser);
 const extensionBaseUrl = browser.runtime.getURL('');
-const store = new PageStore(benchOff('storage') ? NO_WRITES : browser.storage.session);
+// A bench build with storage off (bench/overhead/ --variants) reads but never writes.
+const store = new PageStore(STORAGE_OFF ? { get: (key: string) => browser.storage.session.get(key), set: () => Promise.resolve() } : browser.storage.session);
 const settings = new SettingsStore(browser.storage.local, (listener) =>
   browser.storage.onChanged.addListener((changes, area) => {
     if (area === 'local') listener(changes);
@@ -48,8 +48,8 @@ const hints = new HintsService({
   local: browser.storage.local,
   // DNR `Link` headers need Detailed capture's permission (Chromium only); otherwise the document_start
   // content script inserts `<link>` elements (forDocument).
-  dnr: benchOff('hints') || !browser.declarativeNetRequest ? NO_RULES : browser.declarativeNetRequest,
-  mechanism: browser.declarativeNetRequest && !benchOff('hints') ? 'link-header' : 'content-script',
+  dnr: HINTS_OFF || !browser.declarativeNetRequest ? NO_RULES : browser.declarativeNetRequest,
+  mechanism: browser.declarativeNetRequest && !HINTS_OFF ? 'link-header' : 'content-script',
   store,
   settings,
   isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
@@ -69,7 +69,7 @@ const handlers = createUiHandlers({
 const navigation = createNavigationHub(browser.webNavigation);
 listenToPages(store, actions, navigation, hints, capture);
 // Lean capture's hints, pushed at commit into pages that have a learned list (hint-push.ts).
-if (!benchOff('hints') && !benchOff('content')) {
+if (!HINTS_OFF && !CONTENT_OFF) {
   pushHintsOnCommit({
     onCommitted: navigation.onCommitted,
     hintsFor: (tabId, url) => hints.forDocument(tabId, url),
@@ -79,14 +79,14 @@ if (!benchOff('hints') && !benchOff('content')) {
   });
 }
 // content.js after the page's load (content-injection.ts); bench builds without content scripts skip it.
-if (!benchOff('content')) {
+if (!CONTENT_OFF) {
   injectMainContentAfterLoad({
     onCompleted: navigation.onCompleted,
     executeScript: (injection) => browser.scripting.executeScript(injection),
   });
 }
 // The document_start recorder: registered in Detailed capture only (early-recorder.ts says why).
-if (!benchOff('content')) {
+if (!CONTENT_OFF) {
   void syncEarlyRecorder(browser.scripting, capture, SITE_ORIGINS).catch((err: unknown) => console.warn(`getlist: early recorder not synced: ${String(err)}`));
 }
 // Firefox: a grant or revocation reloads the extension so its listeners match. Chromium: a reload

@@ -2,7 +2,7 @@
  * One `webNavigation.onCommitted` and one `onCompleted` listener for the whole background, fanned
  * out to the parts that need them (the page record, the hint push, the content injection). Each
  * listener the browser holds is an event it may send the background on every navigation, while
- * the page is loading (bench/overhead.ts prices them; docs/extension.md, "Why lean capture hears two
+ * the page is loading (bench/overhead/main.ts prices them; docs/extension.md, "Why lean capture hears two
  * navigation events"), so the parts share one of each.
  *
  * The listeners are unfiltered, so that a commit of a non-http(s) document reaches the page record

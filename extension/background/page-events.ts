@@ -1,7 +1,7 @@
 import * as reducer from '../../src/page/model/page-reducer';
 import { requestHeadersSent, responseHeadersReceived } from '../../src/page/model/request-headers';
 import { grantsSiteAccess, SITE_ORIGINS } from '../../src/page/model/site-rules';
-import { benchOff } from '../platform/bench-switches';
+import { NAVIGATION_OFF, WEBREQUEST_OFF, HEADERS_OFF, MEASURE_OFF } from '../platform/bench-switches';
 import { browser, type WebRequest } from '../platform/browser-api';
 import type { CaptureMode } from '../platform/detailed-capture';
 import { frameIdOf } from './frame-id';
@@ -34,9 +34,9 @@ function contentTypeOf(headers: WebRequest.HttpHeaders | undefined): string {
  * needs no re-registration, only the empty records of the pages missed are dropped.
  */
 export function listenToPages(store: PageStore, actions: PageActions, navigation: NavigationHub, hints?: HintsHooks, capture: CaptureMode = 'detailed'): void {
-  if (!benchOff('navigation')) listenToNavigation(store, actions, navigation, hints, capture);
+  if (!NAVIGATION_OFF) listenToNavigation(store, actions, navigation, hints, capture);
   // Lean capture holds no webRequest permission: the records come from the page's own timing.
-  if (!benchOff('webrequest') && capture === 'detailed') listenToRequests(store, hints);
+  if (!WEBREQUEST_OFF && capture === 'detailed') listenToRequests(store, hints);
 
   browser.permissions.onAdded.addListener((p) => {
     if (grantsSiteAccess(p.origins)) void store.update((s) => reducer.siteAccessGranted(s));
@@ -70,7 +70,7 @@ function listenToNavigation(store: PageStore, actions: PageActions, navigation: 
   navigation.onCompleted((e) => {
     void store.update((s) => reducer.navigationCompleted(s, nav(e))).then((page) => {
       if (!page) return;
-      if (!benchOff('measure')) actions.pageLoaded(page);
+      if (!MEASURE_OFF) actions.pageLoaded(page);
       hints?.pageLoaded(page);
     });
   });
@@ -85,9 +85,9 @@ function listenToNavigation(store: PageStore, actions: PageActions, navigation: 
  * before the request is sent) and `onHeadersReceived` (status and type before the body arrives).
  */
 function listenToRequests(store: PageStore, hints: HintsHooks | undefined): void {
-  // Bench-only builds may ask for no header lists, to price them (bench/overhead.ts).
-  const requestHeaders: WebRequest.OnSendHeadersOptions[] = benchOff('headers') ? [] : ['requestHeaders'];
-  const responseHeaders: WebRequest.OnCompletedOptions[] = benchOff('headers') ? [] : ['responseHeaders'];
+  // Bench-only builds may ask for no header lists, to price them (bench/overhead/main.ts).
+  const requestHeaders: WebRequest.OnSendHeadersOptions[] = HEADERS_OFF ? [] : ['requestHeaders'];
+  const responseHeaders: WebRequest.OnCompletedOptions[] = HEADERS_OFF ? [] : ['responseHeaders'];
   const started = (e: WebRequest.OnBeforeRequestDetailsType | WebRequest.OnSendHeadersDetailsType) => ({ requestId: e.requestId, tabId: e.tabId, frameId: frameIdOf(e), url: e.url, method: e.method, type: e.type, timeStamp: e.timeStamp });
 
   browser.webRequest.onBeforeRequest.addListener((e) => {

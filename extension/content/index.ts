@@ -6,10 +6,10 @@
  * holds at `load` in lean capture (early-recorder.ts). Everything it sends is a `ContentMessage`;
  * classification and timing mapping are the pure helpers in src/page. Nothing runs on the page's
  * critical path: the observers only keep what they are given, this script is parsed after `load`,
- * and the work happens in idle time after `load` (bench/overhead.ts measures what is left).
+ * and the work happens in idle time after `load` (bench/overhead/main.ts measures what is left).
  */
 import { DEFAULT_RESOURCE_TIMING_BUFFER, isHttpEntry, toNavigationTiming, toTimingEntry } from '../../src/page/model/timing-mapping';
-import { benchOff } from '../platform/bench-switches';
+import { DISCOVERY_OFF, TIMINGS_OFF } from '../platform/bench-switches';
 import { startDiscovery } from './discovery-observer';
 import { readEntries, takeEarlyRecords, type EarlyRecords } from './early-records';
 import { afterLoadIdle, idle } from './idle';
@@ -33,10 +33,10 @@ function main(): void {
   if (g[STARTED_KEY] === true) return;
   g[STARTED_KEY] = true;
   const early = takeEarlyRecords(document);
-  // Bench-only builds (bench/overhead.ts --variants) may switch either half off; normal builds never.
-  const discovery = benchOff('discovery') ? undefined : startDiscovery(document, early);
+  // Bench-only builds (bench/overhead/main.ts --variants) may switch either half off; normal builds never.
+  const discovery = DISCOVERY_OFF ? undefined : startDiscovery(document, early);
   const scan = discovery ? () => scanStyleBackgrounds(document, discovery.report) : () => undefined;
-  if (benchOff('timings')) afterLoadIdle(scan);
+  if (TIMINGS_OFF) afterLoadIdle(scan);
   else watchTimings(early, scan);
 }
 

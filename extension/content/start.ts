@@ -6,10 +6,10 @@
  * itself, so it only timestamps.
  * Hints are pushed by the background, into pages that have a learned list only (hint-push.ts).
  */
-import { benchOff } from '../platform/bench-switches';
+import { DISCOVERY_OFF, TIMINGS_OFF } from '../platform/bench-switches';
 import { publishEarlyRecords, startEarlyRecords } from './early-records';
 
 if (window.top === window && (location.protocol === 'http:' || location.protocol === 'https:')) {
-  const parts = { mutations: !benchOff('discovery'), timings: !benchOff('timings') };
+  const parts = { mutations: !DISCOVERY_OFF, timings: !TIMINGS_OFF };
   if (parts.mutations || parts.timings) publishEarlyRecords(startEarlyRecords(document, parts));
 }

@@ -1,42 +1,25 @@
 /**
- * Pieces of the extension a bench-only build can switch off, to attribute the extension's cost on
- * page loads (bench/overhead.ts `--variants`). `scripts/build.mjs` defines `GETLIST_BENCH_OFF`
- * from the environment variable of that name: '' in every normal and release build, so the shipped
- * extension has every piece on and no setting can turn one off.
+ * Which pieces (bench-pieces.ts) this build has switched off: the one module that reads the
+ * `GETLIST_BENCH_OFF` define. scripts/build.mjs sets it from the environment variable of that name,
+ * '' in `npm run build` and `npm run package`; only bench/overhead/ builds variants with pieces off.
+ *
+ * With '' every constant below is `false` at build time: esbuild (minifySyntax) inlines it where it
+ * is used and drops the branch it guards, so the shipped bundles carry no switch and nothing can turn
+ * a piece off. That folding needs each constant to be a plain expression of the define, and this
+ * module to hold nothing else that runs: keep it so.
  */
-export const BENCH_PIECES = {
-  /** Subresource and document webRequest listeners (requests, redirects, completions, errors); detailed builds only. */
-  webrequest: 'webRequest listeners of page-events.ts',
-  /** The HAR header lists (`requestHeaders` / `responseHeaders` of the subresource listeners); detailed builds only. */
-  headers: 'webRequest header lists',
-  /** webNavigation listeners: without them no page record exists, so nothing else runs either. */
-  navigation: 'webNavigation listeners',
-  /** Early hints: the DNR session rules (detailed) and the `<link>` elements pushed at commit (hint-push.ts). */
-  hints: 'early hints (DNR session rules / <link> elements pushed at commit)',
-  /** `storage.session` writes of the page records. */
-  storage: 'storage.session writes',
-  /** The host's `measure` after load (the connection it opens per origin). */
-  measure: 'host measure after load',
-  /** The content script's MutationObserver discovery (and its style scan). */
-  discovery: 'content-script discovery',
-  /** The content script's Resource Timing observer and report. */
-  timings: 'content-script Resource Timing',
-  /** The content scripts themselves: the background injects none (no content.js, no hint push) and registers no early recorder. */
-  content: 'content script injected at all',
-} as const;
+import type { BenchPiece } from './bench-pieces';
 
-export type BenchPiece = keyof typeof BENCH_PIECES;
+declare const GETLIST_BENCH_OFF: string;
 
-/** Pieces that exist only in a detailed build (the shipped lean build adds no webRequest listener). */
-export const DETAILED_ONLY_PIECES: readonly BenchPiece[] = ['webrequest', 'headers'];
+const BENCH_BUILD = GETLIST_BENCH_OFF !== '';
 
-
-declare const GETLIST_BENCH_OFF: string | undefined;
-
-/** Comma-separated pieces switched off in this build; '' (none) unless built for a benchmark. */
-const OFF: readonly string[] = (typeof GETLIST_BENCH_OFF === 'string' ? GETLIST_BENCH_OFF : '').split(',').filter(Boolean);
-
-/** True when this build was made with `piece` switched off (never in a normal build). */
-export function benchOff(piece: BenchPiece): boolean {
-  return OFF.includes(piece);
-}
+export const NAVIGATION_OFF: boolean = BENCH_BUILD && GETLIST_BENCH_OFF.split(',').includes('navigation' satisfies BenchPiece);
+export const WEBREQUEST_OFF: boolean = BENCH_BUILD && GETLIST_BENCH_OFF.split(',').includes('webrequest' satisfies BenchPiece);
+export const HEADERS_OFF: boolean = BENCH_BUILD && GETLIST_BENCH_OFF.split(',').includes('headers' satisfies BenchPiece);
+export const HINTS_OFF: boolean = BENCH_BUILD && GETLIST_BENCH_OFF.split(',').includes('hints' satisfies BenchPiece);
+export const STORAGE_OFF: boolean = BENCH_BUILD && GETLIST_BENCH_OFF.split(',').includes('storage' satisfies BenchPiece);
+export const MEASURE_OFF: boolean = BENCH_BUILD && GETLIST_BENCH_OFF.split(',').includes('measure' satisfies BenchPiece);
+export const DISCOVERY_OFF: boolean = BENCH_BUILD && GETLIST_BENCH_OFF.split(',').includes('discovery' satisfies BenchPiece);
+export const TIMINGS_OFF: boolean = BENCH_BUILD && GETLIST_BENCH_OFF.split(',').includes('timings' satisfies BenchPiece);
+export const CONTENT_OFF: boolean = BENCH_BUILD && GETLIST_BENCH_OFF.split(',').includes('content' satisfies BenchPiece);

@@ -4,7 +4,7 @@ import { h } from './dom';
 /** What Detailed capture adds, and what it costs: the options card and the popup say the same. */
 export const DETAILED_CAPTURE_TEXT = {
   adds: 'webRequest records of every request: per-request headers for the HAR, server IP addresses, failed requests, redirect hops of sub-resources, and (Chromium) early hints as a Link header.',
-  costs: 'While an extension holds the webRequest or declarativeNetRequest permission, Chromium routes every request of every page through its browser process (WebRequestAPI::MayHaveProxies), listeners or not: measured at about 0.16 ms of browser CPU per request, and +20–30 % on the load time of pages of many images (bench/overhead.ts). Lean capture, the default, reads the page’s own Resource and Navigation Timing instead and holds neither permission.',
+  costs: 'While an extension holds the webRequest or declarativeNetRequest permission, Chromium routes every request of every page through its browser process (WebRequestAPI::MayHaveProxies), listeners or not: measured at about 0.16 ms of browser CPU per request, and +20–30 % on the load time of pages of many images (bench/overhead/main.ts). Lean capture, the default, reads the page’s own Resource and Navigation Timing instead and holds neither permission.',
   applies: {
     firefox: 'Turning it on or off reloads getlist at once; pages already open need a reload.',
     chromium: 'Chromium applies it when it next starts: restart Chromium after turning it on or off (Chromium counts the extensions whose requests it proxies only as it loads them, and a reload of getlist does not change that count).',

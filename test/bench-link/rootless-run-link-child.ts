@@ -1,7 +1,7 @@
 /**
  * Child for the rootless end-to-end test, run as an unprivileged user: re-runs itself in the
  * wrapper, then runs one benchmark cell (a link, nginx in the server namespace, getlist and
- * Chromium in the client namespace) exactly as bench/bench.ts does, and prints what came back.
+ * Chromium in the client namespace) exactly as bench/matrix/main.ts does, and prints what came back.
  */
 import { join } from 'node:path';
 import { ensureLinkPrivileges } from '../../bench/link/rootless';

@@ -96,7 +96,7 @@ describeRootless('rootless wrapper, as uid 65534', () => {
     linkJs = join(dir, 'link.js');
     runLinkJs = join(dir, 'rootless-run-link-child.js');
     buildSync({ ...common, entryPoints: [join(__dirname, 'rootless-child.ts')], outfile: childJs });
-    buildSync({ ...common, entryPoints: [join(ROOT, 'bench', 'link.ts')], outfile: linkJs });
+    buildSync({ ...common, entryPoints: [join(ROOT, 'bench', 'link', 'main.ts')], outfile: linkJs });
     buildSync({ ...common, entryPoints: [join(__dirname, 'rootless-run-link-child.ts')], outfile: runLinkJs });
     for (const f of [childJs, linkJs, runLinkJs]) chmodSync(f, 0o644);
   });

@@ -9,6 +9,11 @@ interface ManifestPermissions {
 const manifestOf = (dir: string): ManifestPermissions => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as ManifestPermissions;
 const source = manifestOf(join(__dirname, '..', '..'));
 
+/** The bundles that import extension/platform/bench-switches.ts. */
+const BUNDLES = ['background.js', 'content-start.js', 'content.js'];
+/** The switch constants a bundle still names (`*_OFF`), e.g. `STORAGE_OFF`. */
+const switchesIn = (file: string): string[] => [...new Set(readFileSync(file, 'utf8').match(/\b[A-Z]+_OFF\b/g) ?? [])];
+
 describe('overhead bench variants', () => {
   it('names what was asked: the shipped lean build, the detailed one, pieces off on either', () => {
     expect(parseVariant('lean')).toEqual({ name: 'lean', off: [] });
@@ -30,12 +35,24 @@ describe('overhead bench variants', () => {
     expect(source.optional_permissions).toEqual(['webRequest', 'declarativeNetRequestWithHostAccess']);
   });
 
-  it('the detailed variant is built holding them from install, and keeps the rest', () => {
+  it('the detailed variant is built holding them from install, and keeps the rest; like the shipped build it holds no switch', () => {
     const build = buildVariant(parseVariant('detailed'));
     try {
       const got = manifestOf(build.dir);
       expect(got.permissions).toEqual([...source.permissions, ...(source.optional_permissions ?? [])]);
       expect(got.optional_permissions).toBeUndefined();
+      // With no piece off the switches fold to false and their code is dropped (extension/platform/bench-switches.ts).
+      for (const file of BUNDLES) expect({ file, switches: switchesIn(join(build.dir, file)) }).toEqual({ file, switches: [] });
+    } finally {
+      build.remove();
+    }
+  }, 60_000);
+
+  it('a variant with pieces off carries its switches, read from the one define', () => {
+    const build = buildVariant(parseVariant('storage+discovery'));
+    try {
+      expect(switchesIn(join(build.dir, 'background.js'))).toEqual(expect.arrayContaining(['STORAGE_OFF', 'CONTENT_OFF']));
+      expect(readFileSync(join(build.dir, 'content.js'), 'utf8')).toContain('"storage,discovery".split(",").includes("discovery")');
     } finally {
       build.remove();
     }

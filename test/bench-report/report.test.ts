@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { parseReportArgs, renderReport, renderSummaries, writeReport } from '../../bench/report';
+import { parseReportArgs, renderReport, renderSummaries, writeReport } from '../../bench/report/write-report';
 import { explanationKey, parseExplanations } from '../../bench/report/explanations';
-import { judgeGoals } from '../../bench/report/goals';
+import { judgeGoals } from '../../bench/report/matrix-goals';
 import { parseResults, readResults } from '../../bench/report/load-results';
 import { mergeResults, metaOf, sourceOf } from '../../bench/report/merge-results';
 import { resultsMarkdown } from '../../bench/report/results-markdown';
@@ -106,7 +106,7 @@ describe('goals (synthetic fixture)', () => {
 });
 
 describe('RESULTS.md (synthetic fixture)', () => {
-  const md = resultsMarkdown(load(), ['results/figure-pm95.svg']);
+  const md = resultsMarkdown(load(), { figures: ['results/figure-pm95.svg'], cells: true });
 
   it('has a table per cell with every contender and its ratio to the bound', () => {
     expect(md.match(/^### /gm)).toHaveLength(load().cells.length);
@@ -126,12 +126,26 @@ describe('RESULTS.md (synthetic fixture)', () => {
     expect(md).toContain('| page @ link | getlist/browser | getlist/http10 | getlist/chromium-h1 | getlist-tls/browser-tls | getlist-tls/h2 | getlist-tls/chromium-h2 |');
     expect(md).toContain('| mcmanus-159 @ mcmanus-100 | 0.21 | — | 0.49 | — | 1.06 | 1.03 |');
     expect(md).not.toContain('getlist/h2');
-    const misses = (md.match(/\| MISS \|/g) ?? []).length;
+    const misses = judgeGoals(load()).filter((g) => g.verdict === 'MISS').length;
     expect(misses).toBeGreaterThan(0);
+    expect(md).toContain(`Missed goals (${misses}), each with what was measured and why:`);
     expect((md.match(/^ {2}why: not yet explained\.$/gm) ?? []).length).toBe(misses);
     expect(md).toContain('SYNTHETIC FIXTURE - not a measurement');
     expect(md).toContain('npm run bench:quick');
     expect(md).toContain('![results/figure-pm95.svg](results/figure-pm95.svg)');
+  });
+
+  it('by default: one verdict row per goal and target, every miss, no table per cell', () => {
+    const slim = resultsMarkdown(load());
+    const goals = judgeGoals(load());
+    expect(slim).not.toContain('## Per page and link');
+    expect(slim.match(/^### /gm)).toBeNull();
+    expect(slim).toContain('| goal | target | PASS | MISS | NOT RUN |');
+    const lowerBound = goals.filter((g) => g.target === 'getlist ÷ http bound ≤ 1.3');
+    const count = (v: string) => String(lowerBound.filter((g) => g.verdict === v).length).replace(/^0$/, '—');
+    expect(slim).toContain(`| ${lowerBound[0]?.goal} | getlist ÷ http bound ≤ 1.3 | ${count('PASS')} | ${count('MISS')} | ${count('NOT RUN')} |`);
+    for (const miss of goals.filter((g) => g.verdict === 'MISS')) expect(slim).toContain(`- ${miss.goal} — ${miss.where}: ${miss.measured}`);
+    expect(slim).toContain('`--cells` prints them here');
   });
 });
 
@@ -219,9 +233,9 @@ describe('several results files, merged', () => {
     const goals = judgeGoals(merged);
     expect(goals).toEqual(expect.arrayContaining(judgeGoals(run1).filter((g) => g.verdict !== 'NOT RUN')));
     expect(goals).toEqual(expect.arrayContaining(judgeGoals(run2).filter((g) => g.verdict !== 'NOT RUN')));
-    const md = resultsMarkdown(merged);
+    const md = resultsMarkdown(merged, { cells: true });
     for (const part of [run1, run2]) {
-      const alone = resultsMarkdown(part);
+      const alone = resultsMarkdown(part, { cells: true });
       for (const c of part.cells) {
         // The same table under a heading that names the run.
         const table = (text: string) => text.split(/^#{2,3} /m).find((x) => x.startsWith(`${c.page} @ ${c.link}`))?.split('\n').slice(1).join('\n');
@@ -234,7 +248,7 @@ describe('several results files, merged', () => {
 
   it('RESULTS.md names every run, its date, time, commit, jobs and links, and which run each cell came from', () => {
     inTempDir((dir) => {
-      const written = writeReport(parseReportArgs([RUN1, RUN2, '--out', dir]));
+      const written = writeReport(parseReportArgs([RUN1, RUN2, '--cells', '--out', dir]));
       expect(written).toEqual([join(dir, 'RESULTS.md'), join(dir, 'results', 'figure-pm95.svg'), join(dir, 'results', 'figure-rtt.svg')]);
       const md = readFileSync(join(dir, 'RESULTS.md'), 'utf8');
       expect(md).toContain('from 2 full runs, merged. Each cell comes from exactly one run, named in its heading');
@@ -277,7 +291,7 @@ describe('several results files, merged', () => {
 
   it('one file: no run in the headings, no "from" column; a quick run has no Coverage', () => {
     const one = mergeResults([{ path: RUN1, results: run1 }]);
-    const md = resultsMarkdown(one);
+    const md = resultsMarkdown(one, { cells: true });
     expect(md).toContain('from a full run on 2000-01-02T10:00:00.000Z (`synthetic-merge-run1.json`).');
     expect(md).toContain('### pm95-2544-10 @ pm95\n');
     expect(md).toContain('| link | cells | missing | failed |\n');
@@ -292,14 +306,15 @@ describe('several results files, merged', () => {
     inTempDir((dir) => {
       // Run 1 with a 2-segment initial window: mcmanus-159 @ mcmanus-100 is bound by round trips, so its bound moves.
       const small = variant(dir, 'small-window.json', RUN1, (r) => { if (r.meta.link) r.meta.link.initCwnd = 2; });
-      const md = resultsMarkdown(mergeResults([{ path: small, results: loadFile(small) }, { path: RUN2, results: run2 }]));
+      const md = resultsMarkdown(mergeResults([{ path: small, results: loadFile(small) }, { path: RUN2, results: run2 }]), { cells: true });
       expect(md).toContain('| TCP on the link | reno, initial window 2 segments,');
       expect(md).toContain('| TCP on the link | reno, initial window 10 segments,');
       const boundOf = (text: string, cell: string) => text.split(/^#{2,3} /m).find((x) => x.startsWith(cell))?.match(/^Lower bound.*$/m)?.[0];
       const cell = 'mcmanus-159 @ mcmanus-100';
-      expect(boundOf(md, cell)).toBe(boundOf(resultsMarkdown(loadFile(small)), cell));
-      expect(boundOf(md, cell)).not.toBe(boundOf(resultsMarkdown(run1), cell));
-      expect(boundOf(md, 'almanac-median @ spdy-dsl-80-0')).toBe(boundOf(resultsMarkdown(run2), 'almanac-median @ spdy-dsl-80-0'));
+      const cellsOf = (r: ResultsSummary) => resultsMarkdown(r, { cells: true });
+      expect(boundOf(md, cell)).toBe(boundOf(cellsOf(loadFile(small)), cell));
+      expect(boundOf(md, cell)).not.toBe(boundOf(cellsOf(run1), cell));
+      expect(boundOf(md, 'almanac-median @ spdy-dsl-80-0')).toBe(boundOf(cellsOf(run2), 'almanac-median @ spdy-dsl-80-0'));
       const goal = (results: ResultsSummary) => judgeGoals(results).filter((g) => g.where === cell && g.goal.includes('lower bound'));
       expect(goal(mergeResults([{ path: small, results: loadFile(small) }, { path: RUN2, results: run2 }]))).toEqual(goal(loadFile(small)));
     });
@@ -335,7 +350,7 @@ describe('several results files, merged', () => {
         r.cells = r.cells.filter((c) => `${c.page} @ ${c.link}` !== cell);
         r.meta.removedCells = [{ page: 'almanac-median', link: 'spdy-dsl-80-1', reason }];
       });
-      writeReport(parseReportArgs([RUN1, without, again, '--out', dir]));
+      writeReport(parseReportArgs([RUN1, without, again, '--cells', '--out', dir]));
       const md = readFileSync(join(dir, 'RESULTS.md'), 'utf8');
       expect(md).toContain(`| cells removed after the run | ${cell}: ${reason} |`);
       expect(md).toContain(`### ${cell} (run 3:`);
@@ -372,7 +387,7 @@ describe('explanations of missed goals (--why)', () => {
 
   it('fills the why: line of the goal it names and reports keys that match no miss', () => {
     const unused: string[] = [];
-    const md = resultsMarkdown(load(), [], parseExplanations(JSON.stringify({ [missKey()]: 'slow start on six fresh connections.', 'nope @ nowhere | x ≤ 1': 'stale' })), unused);
+    const md = resultsMarkdown(load(), { explanations: parseExplanations(JSON.stringify({ [missKey()]: 'slow start on six fresh connections.', 'nope @ nowhere | x ≤ 1': 'stale' })), unused });
     expect(md).toContain('  why: slow start on six fresh connections.');
     expect(unused).toEqual(['nope @ nowhere | x ≤ 1']);
   });

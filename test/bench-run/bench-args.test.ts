@@ -7,9 +7,9 @@ import { helpText, parseCommandLine, type CommandSpec } from '../../bench/cli/co
 import { DEMO_LINK_COMMAND, parseDemoLinkArgs } from '../../bench/demo/demo-link-options';
 import { ENGINE_COMMAND, parseEngineArgs } from '../../bench/engine/engine-args';
 import { LINK_COMMAND, parseLinkArgs } from '../../bench/link/link-args';
-import { parseReportArgs, REPORT_COMMAND } from '../../bench/report';
-import { BENCH_COMMAND, parseBenchArgs } from '../../bench/run/bench-args';
-import { parseTraceArgs, TRACE_COMMAND } from '../../bench/run/trace-args';
+import { parseReportArgs, REPORT_COMMAND } from '../../bench/report/write-report';
+import { BENCH_COMMAND, parseBenchArgs } from '../../bench/matrix/matrix-args';
+import { parseTraceArgs, TRACE_COMMAND } from '../../bench/trace/trace-args';
 
 const ROOT = '/checkout';
 const ENTRY_POINTS: ReadonlyArray<readonly [string, CommandSpec, (argv: string[]) => unknown, string]> = [

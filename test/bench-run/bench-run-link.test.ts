@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { runLink } from '../../bench/run/run-link';
-import { runBench } from '../../bench/run/bench-run';
+import { runBench } from '../../bench/matrix/run-matrix';
 import type { BenchResults } from '../../bench/run/results-schema';
 import { describeBrowserCell } from '../bench-link/netns-gate';
 

@@ -1,4 +1,4 @@
-import { parseSsTin } from '../../bench/run/ss-sample';
+import { parseSsTin } from '../../bench/trace/ss-sample';
 import { ALL_CONTENDERS, CONTENDER_SCHEME, CONTENDER_STRATEGY, HTTP11_CELL_CONTENDERS, SPDY_CELL_CONTENDERS, fullPlan, planLoads, quickPlan, rotation } from '../../bench/run/bench-matrix';
 import { serverView } from '../../bench/run/access-log-delta';
 import { chromiumTiming } from '../../bench/run/chromium-timing';

@@ -3,7 +3,7 @@
  * demo server in the server namespace and two strategies' loads in the client namespace. What the
  * user-space relay of `getlist demo` cannot show: every measured TCP connect takes one real RTT.
  * Root only; needs the built dist/ (npm run build). GETLIST_DEMO_LINK_JS may point at another
- * bundle of bench/demo-link.ts.
+ * bundle of bench/demo/main.ts.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

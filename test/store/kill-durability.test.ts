@@ -10,7 +10,7 @@ const FLUSH_INTERVAL_MS = 250;
 /**
  * Slack for a late timer and the commit's fsync on a busy 2-core CI machine. The bound checked is
  * the promise (store-types.ts, README): "lost records were all handed over in the last second
- * before the kill". bench/store/kill-loss.ts measures the actual window over 20 kills.
+ * before the kill". bench/store/main.ts measures the actual window over 20 kills.
  */
 const MARGIN_MS = 750;
 

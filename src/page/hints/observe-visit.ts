@@ -14,7 +14,7 @@ import { originOf, pathOf } from '../../core/url-parts';
  * preload itself (initiator other than `link`), or the content script
  * saw the element inserted by script or after DOMContentLoaded and its request started after
  * DOMContentLoaded. A request merely starting after DOMContentLoaded is not enough: Chromium holds back parser-found images (its resource
- * scheduler), and hinting those measured slower on pages with nothing late (bench/hints.ts). A resource the load itself was hinted (so it started early) keeps the
+ * scheduler), and hinting those measured slower on pages with nothing late (bench/hints/main.ts). A resource the load itself was hinted (so it started early) keeps the
  * lateness that got it hinted.
  */
 

@@ -10,7 +10,7 @@ import { PATH_SAMPLE_METHOD, UNKNOWN_SIZE_BYTES } from './path-sample';
 
 /**
  * almanac-median's origins as Chromium 156 recorded them in lean capture at 100 ms / 20 Mbit/s
- * (bench/hints.ts with GETLIST_HINTS_DUMP=1, run 1's two warm-up visits; per origin its
+ * (bench/hints/main.ts with GETLIST_HINTS_DUMP=1, run 1's two warm-up visits; per origin its
  * first request and its last response, ms from the time origin; the origin's other responses
  * folded into its last row's size, so each origin's bytes are the visit's).
  */

@@ -19,7 +19,7 @@ const visit = (documentMs: number | undefined, paintMs: number | undefined, p: P
 const font = (url: string, size = 0): LearnedResource => ({ url, as: 'font', crossorigin: 'anonymous', type: 'font/woff2', late: true, atMs: 870, inViewport: false, size });
 
 /**
- * real-shop's two warm-up visits as the Detailed build learned them in bench/hints.ts (Chromium 156,
+ * real-shop's two warm-up visits as the Detailed build learned them in bench/hints/main.ts (Chromium 156,
  * 100 ms / 20 Mbit/s, `--detailed`): a cold one (document at 324 ms, paint at 904) and one soon after
  * on open connections (107 ms, 488). Its two fonts come from a font service's style sheet, their
  * sizes not exposed.

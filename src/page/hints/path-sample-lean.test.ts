@@ -5,7 +5,7 @@ import { observeVisit } from './observe-visit';
 import { pathSampleOf, pathVerdict, RATE_MIN_BYTES } from './path-sample';
 
 /**
- * Lean records as Chromium 156 gave them at 40 ms / 5 Mbit/s (625 B/ms; bench/hints.ts with
+ * Lean records as Chromium 156 gave them at 40 ms / 5 Mbit/s (625 B/ms; bench/hints/main.ts with
  * GETLIST_HINTS_DUMP=1, the second warm-up visit of run 3; every entry of 16 KiB or more and every
  * style sheet and script, times in ms from the document's time origin as Resource Timing gave them).
  * The independent observer is the link itself: no response crosses it faster than 625 B/ms. In

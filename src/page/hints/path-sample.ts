@@ -30,7 +30,7 @@ import type { PathSample, PathVerdict, Visit } from './hint-types';
 export const RATE_MIN_BYTES = 16 * 1024;
 /**
  * Serialization of the critical bytes at or above this many round trips: bandwidth-bound. It sits
- * between the bench's two link shapes (bench/hints.ts: 40 ms / 5 Mbit/s and 100 ms / 20 Mbit/s).
+ * between the bench's two link shapes (bench/hints/main.ts: 40 ms / 5 Mbit/s and 100 ms / 20 Mbit/s).
  * The rate bound reads a far link's rate low (slow start and queueing inside the spans), so a page
  * near the threshold on a far, fast link is judged bound: the cautious side.
  */

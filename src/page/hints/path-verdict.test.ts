@@ -20,7 +20,7 @@ describe('the verdict from recorded samples (Chromium 156, bench/hints.js, two w
     [visit(744_000, 3007.581, 100), visit(727_340, 8202.137, 102)],
     [visit(744_000, 3178.393, 100.2), visit(744_000, 3236.182, 102.3)],
   ];
-  // Method 3 (the rate bound), read from warm-up visits dumped (GETLIST_HINTS_DUMP=1) on the runs of bench/results/hints-s20-P.json.
+  // Method 3 (the rate bound), read from warm-up visits dumped (GETLIST_HINTS_DUMP=1) on the runs of bench/results/raw/hints-queue-bdp.json.gz.
   // 40 ms / 5 Mbit/s: almanac-median 28–31 round trips, real-news 14–19 (bound); real-small 1.7–2.3 (not).
   const slowBound: Array<[Visit, Visit]> = [
     [visit(744_000, 579.058, 43.7), visit(744_000, 542.999, 47.6)],

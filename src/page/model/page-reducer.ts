@@ -117,7 +117,7 @@ export function navigationCommitted(state: PageState, e: NavigationEvent): PageR
 /**
  * webNavigation.onCommitted when it is the only start of a record: lean capture listens to no
  * onBeforeNavigate (each event the browser sends the background costs the page it is loading,
- * bench/overhead.ts), so every top-level commit is a new document and starts the record of it. Its
+ * bench/overhead/main.ts), so every top-level commit is a new document and starts the record of it. Its
  * times are the commit's until the page's Navigation Timing arrives (`timingsReported`), which
  * gives the navigation's true start. A commit of a non-http(s) URL forgets the tab.
  */
