@@ -1,4 +1,4 @@
-// Lint rules. The `src/` block is what keeps the core pure (ARCHITECTURE.md "Layers"):
+// Lint rules. The `src/` block is what keeps the core pure (docs/architecture.md, "Layering rules"):
 // test/purity.test.ts runs this config against a planted violation so the rule cannot rot.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -15,7 +15,7 @@ export const srcForbiddenGlobals = [
  * The APIs that open a connection (or a dispatcher that would). In native-host/ only the
  * connection gate's own modules may use them: every connection the host or the CLI opens goes
  * through native-host/transport/timing-connector.ts and its gate (connection-gate.ts).
- * test/connection-gate.test.ts plants each one and checks it is caught.
+ * test/connection-gate-lint.test.ts plants each one and checks it is caught.
  */
 export const connectionApis = {
   'node:net': ['connect', 'createConnection', 'Socket'],
@@ -71,7 +71,7 @@ export default tseslint.config(
     },
   },
   {
-    // One adapter per platform (STYLE.md): only extension/platform/browser-api.ts imports the polyfill,
+    // One adapter per platform (docs/architecture.md, "Conventions"): only extension/platform/browser-api.ts imports the polyfill,
     // and nothing in extension/ reaches for Chrome's callback-style `chrome.*` global.
     files: ['extension/**/*.ts'],
     ignores: ['extension/platform/browser-api.ts'],
@@ -86,7 +86,7 @@ export default tseslint.config(
     },
   },
   {
-    // The host and the store serve the CLI, never the reverse (ARCHITECTURE.md): what they share
+    // The host and the store serve the CLI, never the reverse (docs/architecture.md): what they share
     // (a run, its summary) lives in src/run and native-host/run. test/layering.test.ts checks the graph.
     files: ['native-host/host/**/*.ts', 'native-host/store/**/*.ts'],
     rules: {

@@ -27,7 +27,7 @@ import { DemoLinkError } from '../bench/demo/demo-link-error';
 import { LinkError } from '../bench/link/link-error';
 import { OriginsError } from '../bench/origins/origins-errors';
 import { ReportError } from '../bench/report/load-results';
-import { BenchRunError } from '../bench/run/bench-run-error';
+import { BenchRunError } from '../bench/cli/bench-run-error';
 
 const repoRoot = join(__dirname, '..');
 

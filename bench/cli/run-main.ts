@@ -4,7 +4,7 @@
  * (`E_BENCH_INTERNAL` and the stack for an error that has none).
  * Usage errors (a bad command line, an unknown link or page) exit 2, anything else 1.
  */
-import { toBenchError } from '../run/bench-run-error';
+import { toBenchError } from './bench-run-error';
 
 /** Codes a user fixes on the command line: exit status 2. */
 const USAGE_CODES: ReadonlySet<string> = new Set(['E_BENCH_USAGE', 'E_BENCH_UNKNOWN_LINK', 'E_BENCH_UNKNOWN_PAGE']);

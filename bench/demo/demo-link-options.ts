@@ -7,7 +7,7 @@
 import { canonicalPageName, DemoPageError } from '../../native-host/demo/corpus';
 import { DEMO_PAGES } from '../../native-host/cli/demo-command';
 import { STRATEGY_NAMES, isStrategyName, type StrategyName } from '../../src/scheduler';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { linkPreset } from '../run/link-presets';
 import { intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
 import type { LinkParams } from '../run/results-schema';

@@ -7,7 +7,7 @@
 import { getPage } from '../../native-host/demo/corpus';
 import type { RunJson } from '../../src/run';
 import { startLink, type Link, type LinkInfo } from '../link/link-emulator';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { firstLoadRun, runGetlistLoad } from '../run/getlist-contender';
 import type { LinkParams } from '../run/results-schema';
 import type { DemoLinkOptions } from './demo-link-options';

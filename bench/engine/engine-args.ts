@@ -3,7 +3,7 @@
  * `E_BENCH_USAGE` (exit 2).
  */
 import { listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 
 export const ENGINE_BENCHMARKS = ['scheduler', 'loopback', 'demo'] as const;
 export type EngineBenchmark = (typeof ENGINE_BENCHMARKS)[number];

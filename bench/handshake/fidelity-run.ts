@@ -10,7 +10,7 @@
  *   compile of the code they run, which a long-running host pays once, not per page.
  */
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { childOutput } from '../run/child-output';
 import { firstLoadRun } from '../run/getlist-contender';
 

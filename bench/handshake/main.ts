@@ -20,7 +20,7 @@ import { serveDemo, startDemoServerIn, type DemoServerInNamespace } from '../dem
 import { runFidelityTarget, type FidelitySamples, type FidelityTarget } from './fidelity-run';
 import { startLink } from '../link/link-emulator';
 import { ensureLinkPrivileges } from '../link/rootless';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { nearestRank } from '../engine/stats';
 import { runMain } from '../cli/run-main';
 

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import puppeteer from 'puppeteer-core';
 import { helpText, intValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
 import { runMain } from '../cli/run-main';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { CHROMIUM_PATH } from '../run/chromium-contender';
 
 const COMMAND: CommandSpec = {

@@ -1,6 +1,6 @@
 /** The hints benchmark's command line (bench/hints/main.ts), checked in full before a browser or link starts. */
 import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 
 const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
 

@@ -48,7 +48,7 @@ import { parseHintsArgs, type HintsBrowser } from './hints-args';
 import { bounds, lcpName, pair, table, type Cell } from './hints-table';
 import { readJsonFile } from '../cli/results-file';
 import { runMain, stopOnSignals } from '../cli/run-main';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 
 /** The two link shapes the hints goal is judged on: McManus' 100 ms / 20 Mbit/s, and 40 ms / 5 Mbit/s. */
 const LINKS: Readonly<Record<string, LinkParams>> = {

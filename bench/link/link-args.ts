@@ -3,7 +3,7 @@
  * Every mistake is `E_BENCH_USAGE` (exit 2).
  */
 import { parseCommandLine, type CommandSpec } from '../cli/command-line';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 
 const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
 

@@ -52,7 +52,7 @@ export interface Link {
   close(): Promise<ForwarderStats | undefined>;
 }
 
-/** Injectable for tests (STYLE.md: dependencies passed in with defaults). */
+/** Injectable for tests (docs/architecture.md, "Conventions": dependencies passed in with defaults). */
 export interface LinkDeps {
   getuid: () => number;
   forwarderBinary: () => Promise<string>;

@@ -9,7 +9,7 @@ import { helpText } from '../cli/command-line';
 import { LINK_COMMAND, parseLinkArgs } from './link-args';
 import { cleanupStale } from './cleanup-registry';
 import { ensureLinkPrivileges } from './rootless';
-import { runSelfCheck } from './self-check/run-self-check';
+import { runSelfCheck } from './self-check';
 import { runMain } from '../cli/run-main';
 
 async function main(argv: readonly string[]): Promise<number> {

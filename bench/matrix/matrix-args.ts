@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { fullPlan, quickPlan, type BenchPlan } from '../run/bench-matrix';
 
 const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);

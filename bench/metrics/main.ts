@@ -22,7 +22,7 @@ import type { StoredHandshake } from '../../native-host/store/store-types';
 import { aggregateHandshakes } from '../../src/stats/handshake-stats';
 import { mulberry32 } from '../../src/core/prng';
 import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { nearestRank, round as roundTo } from '../engine/stats';
 import { runMain } from '../cli/run-main';
 

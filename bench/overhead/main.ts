@@ -26,7 +26,7 @@
 import { loadavg } from 'node:os';
 import { progress } from '../engine/stats';
 import { ensureLinkPrivileges } from '../link/rootless';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { parseOverheadArgs, type OverheadArgs } from './overhead-args';
 import { launchOverheadBrowser, type OverheadBrowser, type OverheadBrowserOptions, type OverheadLoad, type OverheadTab } from './overhead-browser';
 import { launchOverheadFirefox } from './overhead-firefox';

@@ -1,7 +1,7 @@
 /** The overhead benchmark's command line (bench/overhead/main.ts), checked in full before anything starts. */
 import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
 import { BENCH_PIECES } from '../../extension/platform/bench-pieces';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { parseOverheadLinks, type OverheadLinkSpec } from './overhead-link-spec';
 import { OVERHEAD_TABS, type OverheadTab } from './overhead-load';
 import { parseVariant, type OverheadVariant } from './overhead-variants';

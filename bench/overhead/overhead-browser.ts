@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { CHROMIUM_PATH, launchInNamespace } from '../run/chromium-contender';
 import { CHROMIUM_QUIET_FLAGS } from '../run/chromium-flags';
 import { tabbedLoader, type LoadTab, type OverheadLoad, type OverheadTab } from './overhead-load';

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { closeBrowser, EXTENSION_DIR, GETLIST_BIN, type OverheadBrowser, type OverheadBrowserOptions } from './overhead-browser';
 import { tabbedLoader, type LoadTab } from './overhead-load';
 

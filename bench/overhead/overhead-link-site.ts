@@ -8,7 +8,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { startLink, type Link, type LinkInfo } from '../link/link-emulator';
 import { NO_CAP_BITS_PER_SEC } from '../real/real-bounds';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import type { LinkParams } from '../run/results-schema';
 import { startOverheadSite, type OverheadSite } from './overhead-site';
 

@@ -3,7 +3,7 @@
  * (bench/run/link-presets.ts) or as `RTT/RATE`: round trip in ms, bottleneck rate in Mbit/s each
  * way or `none` for no cap (`40/none`, `100/20`). A comma list runs each link in turn.
  */
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { linkPreset } from '../run/link-presets';
 import type { LinkParams } from '../run/results-schema';
 

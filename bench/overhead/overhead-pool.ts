@@ -12,7 +12,7 @@
  * refused with E_BENCH_USAGE, not silently left out.
  */
 import { readJsonFile } from '../cli/results-file';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { aligned, est, pairedFigures, pairedGoal, type OverheadCell, type OverheadPaired, type OverheadPair } from './overhead-table';
 
 export interface PooledCell {

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BENCH_PIECES, DETAILED_ONLY_PIECES, type BenchPiece } from '../../extension/platform/bench-pieces';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { EXTENSION_DIR } from './overhead-browser';
 
 const REPO = resolve(__dirname, '..', '..');

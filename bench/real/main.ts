@@ -16,7 +16,7 @@ import { REAL_CONTENDERS, realLinks, realServerLines, realTable, runRealLink, ty
 import { realTimeline } from './real-timeline';
 import { readJsonFile } from '../cli/results-file';
 import { runMain } from '../cli/run-main';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 
 const COMMAND: CommandSpec = {
   usage: 'node dist/bench/real.js [options]',

@@ -1,6 +1,6 @@
 /** Collects a child's stdout and stderr and settles once it exits, killing it after `timeoutMs`. */
 import type { ChildProcess } from 'node:child_process';
-import { BenchRunError } from './bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 
 export interface ChildResult {
   code: number | null;

@@ -10,7 +10,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { BenchRunError } from './bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import {
   chromiumNetworkTiming, ignoredUrl, inFlight,
   type CdpLoadingEnded, type CdpNetworkEvents, type CdpRequestSent, type CdpResponseReceived, type ChromiumNetworkTiming,

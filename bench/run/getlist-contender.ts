@@ -4,7 +4,7 @@
  */
 import type { RunFigures, RunJson } from '../../src/run';
 import type { Link } from '../link/link-emulator';
-import { BenchRunError } from './bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { childOutput } from './child-output';
 import type { GetlistStrategy } from './results-schema';
 

@@ -5,7 +5,7 @@
  * mobile = a 3G-class phone link.
  */
 import type { LinkParams } from './results-schema';
-import { BenchRunError } from './bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 
 export const SPDY_DSL_RTTS = [20, 40, 80, 120, 160, 200] as const;
 /** Loss in percent. */

@@ -7,6 +7,10 @@
  * Units: times in ms, rates in bits/s, sizes in bytes, loss as a probability in [0, 1).
  */
 
+import type { BenchError } from '../cli/bench-run-error';
+
+export type { BenchError };
+
 /** 3: Chromium's totalMs and meanTtfbMs come from CDP network events (were Resource Timing); cdpRequests, resourceTimingTotalMs added. */
 export const RESULTS_SCHEMA_VERSION = 3;
 
@@ -156,12 +160,6 @@ export interface ContenderResult {
   median: RunSummary;
   min: RunSummary;
   max: RunSummary;
-}
-
-export interface BenchError {
-  /** Stable code, e.g. E_LINK_NEEDS_ROOT, E_ORIGINS_START, E_RUN_TIMEOUT, E_CHROMIUM_LAUNCH. */
-  code: string;
-  message: string;
 }
 
 export interface CellResult {

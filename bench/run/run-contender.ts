@@ -3,7 +3,7 @@ import { pathOf } from '../../src/core/url-parts';
 import type { Link } from '../link/link-emulator';
 import type { Origins } from '../origins/start-origins';
 import { serverView } from './access-log-delta';
-import { toBenchError } from './bench-run-error';
+import { toBenchError } from '../cli/bench-run-error';
 import { CONTENDER_SCHEME, CONTENDER_STRATEGY } from './bench-matrix';
 import { loadWithChromium } from './chromium-contender';
 import { loadWithGetlist } from './getlist-contender';

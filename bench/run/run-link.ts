@@ -8,7 +8,7 @@ import { startLink, type Link, type LinkInfo } from '../link/link-emulator';
 import { hostResolverRules } from '../link/host-resolution';
 import { getBenchPage } from '../corpus/bench-corpus';
 import { netnsSpawn, startOrigins, type Origins } from '../origins/start-origins';
-import { toBenchError } from './bench-run-error';
+import { toBenchError } from '../cli/bench-run-error';
 import { CONTENDER_SCHEME, rotation, type LinkPlan } from './bench-matrix';
 import { linkPreset } from './link-presets';
 import { pageInfo } from './page-info';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { openStore } from '../../native-host/store/lmdb-store';
 import { helpText, intValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
 import { runMain } from '../cli/run-main';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { nearestRank } from '../engine/stats';
 
 const PROMISE_MS = 1000;

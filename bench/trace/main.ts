@@ -12,7 +12,7 @@ import { startLink } from '../link/link-emulator';
 import { ensureLinkPrivileges } from '../link/rootless';
 import { getBenchPage } from '../corpus/bench-corpus';
 import { netnsSpawn, startOrigins } from '../origins/start-origins';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { childOutput } from '../run/child-output';
 import { linkPreset } from '../run/link-presets';
 import { helpText } from '../cli/command-line';

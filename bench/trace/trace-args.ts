@@ -5,7 +5,7 @@
  */
 import { STRATEGY_NAMES, isStrategyName, type StrategyName } from '../../src/scheduler';
 import { intValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
-import { BenchRunError } from '../run/bench-run-error';
+import { BenchRunError } from '../cli/bench-run-error';
 import { linkPreset } from '../run/link-presets';
 import type { Scheme } from '../run/results-schema';
 

@@ -41,7 +41,7 @@ export interface InstallResult {
  */
 export async function install(opts: InstallOptions, sys: InstallSystem = realSystem()): Promise<InstallResult> {
   const dataDir = resolveDataDir(sys);
-  // The data dir also holds the store, which only the user may read (ARCHITECTURE.md, privacy).
+  // The data dir also holds the store, which only the user may read (docs/architecture.md, "Privacy").
   const launcher = launcherPath(dataDir, sys.platform);
   const launcherChange = writeFileIfChanged(sys, launcher, launcherScript(opts.hostCommand, sys.platform), 0o755, 0o700);
   const manifests: InstalledManifest[] = [];

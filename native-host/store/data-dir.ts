@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { StoreError } from './store-errors';
 
-/** The data dir and everything under it is the user's alone (ARCHITECTURE.md, "Privacy"). */
+/** The data dir and everything under it is the user's alone (docs/architecture.md, "Privacy"). */
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 

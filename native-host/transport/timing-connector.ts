@@ -47,7 +47,7 @@ export interface TimedSocket {
 export type Now = () => number;
 
 /**
- * Opens sockets and measures their handshakes (ARCHITECTURE.md, "Timing is measured at the socket").
+ * Opens sockets and measures their handshakes (docs/architecture.md, "Timing is measured at the socket").
  *
  * Phases: DNS ends at the socket's `lookup` event (absent for IP literals → 0 ms); TCP runs from
  * its first `connectionAttempt` (the SYN) to its `connect` event; TLS ends at its `secureConnect`

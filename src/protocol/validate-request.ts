@@ -147,7 +147,7 @@ function parseItem(c: Checker, raw: unknown, path: string): ScheduleItem {
 
 /**
  * An absolute http(s) URL without credentials. URLs with a user name or password are refused
- * outright: the host never sends credentials (ARCHITECTURE.md, "Privacy").
+ * outright: the host never sends credentials (docs/architecture.md, "Privacy").
  */
 export function checkUrl(c: Checker, raw: unknown, path: string): string {
   if (typeof raw !== 'string') c.invalid(path, 'an absolute URL string', raw);

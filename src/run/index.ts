@@ -1,5 +1,5 @@
 /**
- * A run, defined once (ARCHITECTURE.md "A run is one record type"): the record of each request
+ * A run, defined once (docs/architecture.md, "A run is one record type"): the record of each request
  * (`RequestRecord`), the run (`Run`: figures, records, handshakes), the summary of one run
  * (`summarizeRun`) and of a strategy's repeated runs (`summarizeStrategies`, medians). The CLI's
  * JSON, the protocol's replay replies, the store's page summaries, the popup and the benchmarks use

@@ -6,7 +6,7 @@ import { Histogram, type CdfPoint, type HistogramJSON } from './histogram';
  * series, from which every coarser group (all, per origin, per protocol, full vs resumed TLS) is
  * built by exact histogram merges, so a group's CDF is the CDF of its records, bit for bit.
  *
- * Resumed and full TLS handshakes are different populations (ARCHITECTURE.md, "Timing is
+ * Resumed and full TLS handshakes are different populations (docs/architecture.md, "Timing is
  * measured at the socket"). The `tls` phase is recorded only for https: connections: a plain
  * http: connection has no TLS handshake, and counting its 0 would drag the TLS CDF towards 0.
  */

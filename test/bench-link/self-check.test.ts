@@ -1,4 +1,4 @@
-import { runSelfCheck, type SelfCheckResult } from '../../bench/link/self-check/run-self-check';
+import { runSelfCheck, type SelfCheckResult } from '../../bench/link/self-check';
 import { describeNetns } from './netns-gate';
 
 describeNetns('link emulator self-check', () => {

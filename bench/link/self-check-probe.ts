@@ -1,7 +1,7 @@
 /** Runs PROBE_PROGRAM inside one of a link's namespaces and reads its JSON lines. */
 import { createInterface } from 'node:readline';
-import type { Link } from '../link-emulator';
-import { PROBE_PROGRAM } from './probe-program';
+import type { Link } from './link-emulator';
+import { PROBE_PROGRAM } from './self-check-probe-program';
 
 export type ProbeConfig = { mode: string; deadlineMs: number } & Record<string, unknown>;
 export type ProbeLine = Record<string, unknown>;

@@ -2,9 +2,9 @@
  * The three measurements behind `runSelfCheck`: handshake time against the configured RTT, goodput
  * against the configured rate, and drop rate against the configured loss.
  */
-import { median } from '../../../src/stats/median';
-import { startLink, type Link } from '../link-emulator';
-import { num, startProbe } from './probe';
+import { median } from '../../src/stats/median';
+import { startLink, type Link } from './link-emulator';
+import { num, startProbe } from './self-check-probe';
 
 export interface CheckResult {
   name: string;

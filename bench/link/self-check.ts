@@ -1,12 +1,12 @@
 /**
  * `runSelfCheck()`: does the emulated link do what it was told? Three measurements through real
- * kernel TCP/UDP in the namespaces (see self-check/checks.ts). Used by test/bench-link and by
+ * kernel TCP/UDP in the namespaces (see self-check-checks.ts). Used by test/bench-link and by
  * `node dist/bench/link.js selfcheck`.
  */
-import { checkConnectTime, checkLoss, checkThroughput, type CheckResult } from './checks';
-import { startLink, type LinkInfo } from '../link-emulator';
+import { checkConnectTime, checkLoss, checkThroughput, type CheckResult } from './self-check-checks';
+import { startLink, type LinkInfo } from './link-emulator';
 
-export type { CheckResult } from './checks';
+export type { CheckResult } from './self-check-checks';
 
 export interface SelfCheckResult {
   passed: boolean;

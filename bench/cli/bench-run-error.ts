@@ -1,5 +1,4 @@
 import { CodedError } from '../../src/core/coded-error';
-import type { BenchError } from './results-schema';
 
 export type BenchRunErrorCode =
   | 'E_BENCH_USAGE'
@@ -11,6 +10,13 @@ export type BenchRunErrorCode =
   | 'E_CHROMIUM_LOAD'
   /** The overhead benchmark's site server did not start in the server namespace. */
   | 'E_OVERHEAD_SITE';
+
+/** A failure as a results file records it. */
+export interface BenchError {
+  /** Stable code, e.g. E_LINK_NEEDS_ROOT, E_ORIGINS_START, E_RUN_TIMEOUT, E_CHROMIUM_LAUNCH. */
+  code: string;
+  message: string;
+}
 
 /** A benchmark failure with a stable code; cells record it as `{code, message}` and carry on. */
 export class BenchRunError extends CodedError<BenchRunErrorCode> {
