@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { strategy } from '../../src/scheduler';
+import { pipelineDepth, strategy } from '../../src/scheduler';
 import { getlistRun, plainUndici, plainUndiciPool, type ContenderRun } from './loopback-contenders';
 
 export type ContenderName = 'undici' | 'undici-pool' | 'getlist';
@@ -78,8 +78,8 @@ export function serveContender(): void {
   port.on('message', () => {
     const cpu0 = threadCpuMs();
     const run =
-      data.who === 'undici' ? plainUndici(data.origin, data.paths, s.maxConnectionsPerOrigin, s.maxPipelineDepth)
-      : data.who === 'undici-pool' ? plainUndiciPool(data.origin, data.paths, s.maxConnectionsPerOrigin, s.maxPipelineDepth)
+      data.who === 'undici' ? plainUndici(data.origin, data.paths, s.connections.maxPerOrigin, pipelineDepth(s))
+      : data.who === 'undici-pool' ? plainUndiciPool(data.origin, data.paths, s.connections.maxPerOrigin, pipelineDepth(s))
       : getlistRun(urls, s);
     run.then(
       (r) => {

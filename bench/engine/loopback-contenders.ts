@@ -106,7 +106,7 @@ async function dispatchAll(
 /** The `getlist` strategy: a run (scheduler + `UndiciTransport`), every URL enqueued up front. */
 export async function getlistRun(urls: readonly string[], s: Strategy = strategy('getlist')): Promise<ContenderRun> {
   const memory = new InMemoryOriginMemory();
-  if (urls[0] !== undefined) memory.put({ origin: new URL(urls[0]).origin, pipelining: 'good', protocol: 'h1' });
+  if (urls[0] !== undefined) memory.put({ origin: new URL(urls[0]).origin, pipelining: 'good', protocol: 'http/1.1' });
   const { ended, run } = await runPage(
     { url: urls[0] ?? '', strategy: s, transport: { requestTimeoutMs: TIMEOUT_MS }, timeoutMs: RUN_LIMIT_MS, memory },
     {

@@ -9,7 +9,7 @@
 import { getlistRun, plainUndici } from './loopback-contenders';
 import { startLoopbackServer } from './loopback-server';
 import { mainThreadCpuMs } from './stats';
-import { strategy } from '../../src/scheduler';
+import { pipelineDepth, strategy } from '../../src/scheduler';
 import { runMain } from '../cli/run-main';
 
 const WHO = ['undici', 'getlist', 'both'] as const;
@@ -31,7 +31,7 @@ async function main(argv: readonly string[]): Promise<number> {
     for (let r = 0; r < runs; r++) {
       const one = who === 'both' ? (r % 2 === 0 ? 'undici' : 'getlist') : who;
       const cpu0 = mainThreadCpuMs();
-      const x = one === 'undici' ? await plainUndici(server.origin, paths, s.maxConnectionsPerOrigin, s.maxPipelineDepth) : await getlistRun(urls, s);
+      const x = one === 'undici' ? await plainUndici(server.origin, paths, s.connections.maxPerOrigin, pipelineDepth(s)) : await getlistRun(urls, s);
       const cpu1 = mainThreadCpuMs();
       const cpu = cpu0 === undefined || cpu1 === undefined ? 'n/a' : (((cpu1 - cpu0) * 1000) / requests).toFixed(1);
       process.stdout.write(`${one.padEnd(7)} ${bodyBytes} B × ${requests}: ${Math.round(x.requestsPerSec)} req/s, ${cpu} µs CPU/request, ${x.errors} errors, ${x.connections} connections\n`);

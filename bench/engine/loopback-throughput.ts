@@ -3,10 +3,10 @@
  * same pipelining depth, on loopback where the network costs nothing and client CPU is the limit.
  *
  * Setup per body size: one server (worker thread, see loopback-server.ts); every contender uses 6
- * connections at depth 16 (the `getlist` preset's `maxConnectionsPerOrigin` and
- * `maxPipelineDepth`). getlist's origin is remembered as pipelining-good (loopback-contenders.ts
- * says why), so it pipelines at full depth from its first request, as undici does. Note: because the preset has `http2: true`, the scheduler opens each connection with
- * `maxOutstanding: 100` (room for h2 streams), so undici's `pipelining` is 100 on that side; the
+ * connections at depth 16 (the `getlist` preset's `connections.maxPerOrigin` and
+ * `pipelining.maxDepth`). getlist's origin is remembered as pipelining-good (loopback-contenders.ts
+ * says why), so it pipelines at full depth from its first request, as undici does. Note: because the preset has an `http2` policy, the scheduler opens each connection with
+ * `maxOutstanding` = `http2.maxStreams` (room for h2 streams), so undici's `pipelining` is that on its side; the
  * scheduler itself caps HTTP/1.1 connections at 16 outstanding, so the wire depth is 16 for both.
  *
  * Each contender runs in a worker thread of its own (contender-worker.ts): its own V8 isolate, so
@@ -18,7 +18,7 @@
  * ratio of overall medians would not. The server counts connections per run, and a run
  * that did not use exactly 6 connections or had errors is flagged in the results.
  */
-import { strategy } from '../../src/scheduler';
+import { pipelineDepth, strategy } from '../../src/scheduler';
 import { startContenderWorker, type ContenderName, type ContenderWorker, type WorkerRun } from './contender-worker';
 import type { ContenderRun } from './loopback-contenders';
 import { startLoopbackServer, type LoopbackServer } from './loopback-server';
@@ -90,8 +90,8 @@ async function timed(server: LoopbackServer, run: () => Promise<WorkerRun>): Pro
 
 async function measureVariant(server: LoopbackServer, bodyBytes: number, requests: number, rounds: number): Promise<ThroughputVariant> {
   const s = strategy('getlist');
-  const connections = s.maxConnectionsPerOrigin;
-  const depth = s.maxPipelineDepth;
+  const connections = s.connections.maxPerOrigin;
+  const depth = pipelineDepth(s);
   const paths = Array.from({ length: requests }, (_, i) => `/b/${bodyBytes}/${i}`);
   const workers = Object.fromEntries(CONTENDERS.map((who) => [who, startContenderWorker(who, server.origin, paths)])) as Record<Contender, ContenderWorker>;
   try {
@@ -156,7 +156,8 @@ export async function runLoopbackThroughput(options: ThroughputOptions = {}): Pr
   try {
     const out: ThroughputVariant[] = [];
     for (const v of variants) out.push(await measureVariant(server, v.bodyBytes, v.requests, rounds));
-    return { rounds, probeSuccesses: strategy('getlist').probeSuccesses, variants: out };
+    const pipelining = strategy('getlist').pipelining;
+    return { rounds, probeSuccesses: pipelining ? pipelining.probeSuccesses : 0, variants: out };
   } finally {
     await server.close();
   }

@@ -60,7 +60,7 @@ export interface BoundOptions {
   connectFrom?: 'discovery' | 'start';
   /**
    * Every request known at t = 0, not found by parsing: a client that asks for the page's learned
-   * request list at once (GETLIST on a revisit, Strategy.speculativeList). Implies
+   * request list at once (GETLIST on a revisit, Strategy.memory.speculativeList). Implies
    * `connectFrom: 'start'`; each request still waits for its origin's handshake. @default false
    */
   listAtStart?: boolean;

@@ -39,13 +39,16 @@ export function parseStrategies(args: ParsedArgs, dflt: readonly StrategyName[])
   }
   const connections = args.flags.has('connections') ? intFlag(args, 'connections', 6, 1, 64) : undefined;
   const depth = args.flags.has('depth') ? intFlag(args, 'depth', 16, 1, 256) : undefined;
-  return [...new Set(names)].map((n) =>
-    strategy(n, {
-      ...(connections !== undefined ? { maxConnectionsPerOrigin: connections } : {}),
-      ...(depth !== undefined ? { maxPipelineDepth: depth } : {}),
-      ...(boolFlag(args, 'no-speculative') ? { speculativeList: false } : {}),
-    }),
-  );
+  const noSpeculative = boolFlag(args, 'no-speculative');
+  return [...new Set(names)].map((n) => {
+    const preset = strategy(n);
+    // A flag tunes a policy the preset has; it never turns one on (`--depth` does not make `browser` pipeline).
+    return strategy(n, {
+      connections: { maxPerOrigin: connections },
+      pipelining: preset.pipelining ? { maxDepth: depth } : undefined,
+      memory: preset.memory && noSpeculative ? { speculativeList: false } : undefined,
+    });
+  });
 }
 
 /**

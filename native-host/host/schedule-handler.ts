@@ -45,7 +45,7 @@ async function replay(req: ScheduleRequest, ctx: HostContext): Promise<void> {
   const transport = addressCheck ? { ...base, addressCheck } : base;
   for (const name of req.strategies ?? []) {
     const strategy = strategyPreset(name);
-    const memory = strategy.useOriginMemory ? await storeMemory(req, ctx) : undefined;
+    const memory = strategy.memory ? await storeMemory(req, ctx) : undefined;
     const run = await replayList({
       documentUrl: req.documentUrl,
       items: req.requests,

@@ -19,7 +19,7 @@ export interface PageDiscoveryOptions {
   maxCssBytes: number;
   /** Open a connection to each origin a `<link rel=preconnect|dns-prefetch>` names, once parsed. */
   preconnectHints?: boolean;
-  /** Request a stylesheet's `@import`s at its first bytes, not once it is complete (`Strategy.earlyImports`). */
+  /** Request a stylesheet's `@import`s at its first bytes, not once it is complete (`Strategy.discovery.earlyImports`). */
   earlyImports?: boolean;
   /** The screen images, media queries and lazy loading are chosen for. @default 1280×800, DPR 1 */
   viewport?: Partial<Viewport>;

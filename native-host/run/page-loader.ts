@@ -31,8 +31,8 @@ export interface LoadPageOptions extends PageRunOptions {
  * Lazy content beyond the fold is fetched once all else is done (or never, `lazy: 'skip'`); mixed
  * content is upgraded or left out, as a browser does. Every call uses fresh connections (a new
  * transport and connector: no warm sockets, no TLS session reuse across calls). With
- * `strategy.preconnect`, connections to the page's learned origins open at t = 0, beside the
- * document's (src/scheduler/preconnect.ts). With `strategy.speculativeList`, the page's learned
+ * `connections.preconnect`, connections to the page's learned origins open at t = 0, beside the
+ * document's (src/scheduler/preconnect.ts). With `memory.speculativeList`, the page's learned
  * request list is asked for at t = 0 right behind the document (GETLIST, `learnedRequests`).
  * @throws LoadError with a stable code when the page could not be loaded (`E_LOAD_TIMEOUT` when
  * the document itself was unfinished after `timeoutMs`; other requests then fail alone).
@@ -43,17 +43,17 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
     url,
     maxRedirects: options.maxRedirects ?? 5,
     maxCssBytes: options.maxCssBytes ?? 2 * 1024 * 1024,
-    preconnectHints: strategy.preconnect,
-    earlyImports: strategy.earlyImports,
+    preconnectHints: strategy.connections.preconnect,
+    earlyImports: strategy.discovery.earlyImports,
     ...(options.viewport ? { viewport: options.viewport } : {}),
     ...(options.lazy ? { lazy: options.lazy } : {}),
   });
   const { run } = await runPage(options, {
     kind: 'load',
     start: (scheduler, memory) => {
-      const speculative = memory && strategy.speculativeList ? learnedRequests(url, memory, strategy, options.allowUnsafePorts ?? false) : [];
+      const speculative = memory ? learnedRequests(url, memory, strategy, options.allowUnsafePorts ?? false) : [];
       discovery.start(scheduler, speculative);
-      if (strategy.preconnect && !preconnectLearned(scheduler, url, memory, strategy)) preconnectDocumentOrigin(scheduler, url, memory, strategy);
+      if (strategy.connections.preconnect && !preconnectLearned(scheduler, url, memory, strategy)) preconnectDocumentOrigin(scheduler, url, memory, strategy);
     },
     hooks: withObserver(discovery.hooks, options.observe),
     // Lazy content beyond the fold comes last, once everything else is done.
@@ -78,7 +78,7 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
  */
 function preconnectDocumentOrigin(scheduler: Scheduler, url: string, memory: OriginMemory | undefined, strategy: Strategy): void {
   const origin = new URL(url).origin;
-  scheduler.preconnect(origin, preconnectCount(origin, strategy.maxConnectionsPerOrigin, memory?.get(origin), strategy));
+  scheduler.preconnect(origin, preconnectCount(origin, strategy.connections.maxPerOrigin, memory?.get(origin), strategy));
 }
 
 /** `observe` sees every response head and (decoded) body chunk before the page's own hooks do. */

@@ -12,35 +12,36 @@ export interface PageLesson {
 }
 
 /**
- * The origin memory a run reads and writes: the caller's, for a strategy that uses one; none
- * (every run a first visit) for the others, whatever the caller passed.
+ * The origin memory a run reads and writes: the caller's, for a strategy with a `memory` policy;
+ * none (every run a first visit) for the others, whatever the caller passed.
  */
 export function memoryFor(strategy: Strategy, memory: OriginMemory | undefined): OriginMemory | undefined {
-  return strategy.useOriginMemory ? memory : undefined;
+  return strategy.memory ? memory : undefined;
 }
 
 /**
- * Zero-RTT starts (`strategy.preconnect`): connections to the origins the page was learned to use
+ * Zero-RTT starts (`connections.preconnect`): connections to the origins the page was learned to use
  * open at t = 0, each sized by its facts (src/scheduler/preconnect.ts).
  * @returns whether the memory knew any origin of the page.
  */
 export function preconnectLearned(scheduler: Scheduler, pageUrl: string, memory: OriginMemory | undefined, strategy: Strategy): boolean {
-  if (!strategy.preconnect || !memory) return false;
+  if (!strategy.connections.preconnect || !memory) return false;
   const plan = preconnectPlan(pageUrl, memory, strategy);
   for (const t of plan) scheduler.preconnect(t.origin, t.connections);
   return plan.length > 0;
 }
 
 /**
- * What a returning visit asks for before parsing (page-list.ts `speculativeList`): the page's
- * learned list under the strategy's byte cap, without URLs the load may not fetch (a bad port,
- * unless `--allow-unsafe-ports`). The connection gate (connection-gate.ts: bad ports, Private
- * Network Access) applies to these requests as to any.
+ * What a returning visit asks for before parsing (page-list.ts `speculativeList`), when the
+ * strategy's `memory.speculativeList` is on: the page's learned list under its `maxBytes`, without
+ * URLs the load may not fetch (a bad port, unless `--allow-unsafe-ports`). The connection gate
+ * (connection-gate.ts: bad ports, Private Network Access) applies to these requests as to any.
  */
 export function learnedRequests(pageUrl: string, memory: OriginMemory, strategy: Strategy, allowUnsafePorts: boolean): ListedResource[] {
-  const list = memory.pageList(pageUrl);
-  if (!list) return [];
-  return speculativeList(list.resources, { loads: list.loads, maxBytes: strategy.maxSpeculativeBytes, refuse: (url) => !allowUnsafePorts && isBadPort(portOf(new URL(url))) });
+  const policy = strategy.memory ? strategy.memory.speculativeList : false;
+  const list = policy ? memory.pageList(pageUrl) : undefined;
+  if (!policy || !list) return [];
+  return speculativeList(list.resources, { loads: list.loads, maxBytes: policy.maxBytes, refuse: (url) => !allowUnsafePorts && isBadPort(portOf(new URL(url))) });
 }
 
 /** Requests per origin of a run, the answered ones only (a failed origin is not worth a preconnect). */

@@ -16,7 +16,7 @@ export interface ReplayListOptions extends Pick<PageRunOptions, 'strategy' | 'tr
  * enqueued at once with the priority the browser gave it and its `discoveredAt` as the queue's
  * order: the strategy, not the list's order, decides what goes first (`browser`: as the browser
  * found them; prioritising strategies: by class, then as found). With origin memory the replay
- * starts from what earlier loads learned (with `strategy.preconnect`, the page's learned origins
+ * starts from what earlier loads learned (with `connections.preconnect`, the page's learned origins
  * are connected at t = 0) and writes back what it learns, the page's origin list included.
  *
  * Requests carry only the transport's fixed headers: never the user's cookies or credentials.

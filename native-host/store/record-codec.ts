@@ -1,3 +1,4 @@
+import { HTTP_PROTOCOLS } from '../../src/core/http-protocol';
 import { createHash } from 'node:crypto';
 import { MAX_RECORDABLE_MS } from '../../src/stats/histogram';
 import type { PageSummary, StoredHandshake } from './store-types';
@@ -127,7 +128,7 @@ const HANDSHAKE_FIELDS: Record<keyof StoredHandshake, Field> = {
   remoteAddress: optional(TEXT),
   remotePort: optional(PORT),
   localPort: optional(PORT),
-  protocol: oneOf('h2', 'http/1.1'),
+  protocol: oneOf(...HTTP_PROTOCOLS),
   tlsVersion: optional(TEXT),
   resumed: BOOL,
   loopDelayMs: optional(DURATION),

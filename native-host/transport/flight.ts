@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
+import type { HttpProtocol } from '../../src/core/http-protocol';
 import type { Dispatch, ResponseStartInfo, TransportHandler } from '../../src/scheduler';
 import { keepAliveMax } from '../../src/scheduler/request-budget';
 import type { ResponseFraming } from './response-framing';
@@ -18,7 +19,7 @@ export interface FlightHost {
 
 /** The connection a flight travels on, as the transport tracks it. */
 export interface FlightConn {
-  protocol: 'h2' | 'http/1.1';
+  protocol: HttpProtocol;
   /** First status line's HTTP version (HTTP/1.x only). */
   version: string | undefined;
   closed: boolean;

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
 import { Client, type Dispatcher } from 'undici';
+import type { HttpProtocol } from '../../src/core/http-protocol';
 import type { Dispatch, OpenOptions, TransportHandler, TransportPort } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { Flight, type FlightHost } from './flight';
@@ -41,7 +42,7 @@ interface Conn {
   origin: string;
   socket: Socket;
   client: Client | undefined;
-  protocol: 'h2' | 'http/1.1';
+  protocol: HttpProtocol;
   /** First status line's version (HTTP/1.x only). */
   version: string | undefined;
   maxOutstanding: number;

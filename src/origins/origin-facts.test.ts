@@ -2,7 +2,7 @@ import { checkOriginFacts, checkPageOrigins, mergeOriginFacts, type OriginFacts 
 
 const full: OriginFacts = {
   origin: 'https://a.test:8443', lastSeen: 1_700_000_000_000, pipelining: 'bad', pipeliningBadUntil: 1_700_000_600_000,
-  protocol: 'h1', requestBudget: 100, rttMs: 42.5, rateBytesPerMs: 1250, connectionCap: 4,
+  protocol: 'http/1.1', requestBudget: 100, rttMs: 42.5, rateBytesPerMs: 1250, connectionCap: 4,
 };
 
 test('a complete record passes unchanged; unknown fields and nulls are dropped, but a null rate means "too fast to cap"', () => {
@@ -12,6 +12,15 @@ test('a complete record passes unchanged; unknown fields and nulls are dropped, 
   expect(checkOriginFacts({ origin: 'http://b.test', lastSeen: 0, rateBytesPerMs: null })).toEqual({ value: { origin: 'http://b.test', lastSeen: 0, rateBytesPerMs: null } });
 });
 
+test('a legacy record (protocol "h1", written before the ALPN ids) reads as http/1.1 and is written back in the new form', () => {
+  const legacy = JSON.parse('{"origin":"http://old.test","lastSeen":5,"protocol":"h1","pipelining":"good"}') as unknown;
+  const read = checkOriginFacts(legacy);
+  expect(read).toEqual({ value: { origin: 'http://old.test', lastSeen: 5, protocol: 'http/1.1', pipelining: 'good' } });
+  const again = 'value' in read ? checkOriginFacts(JSON.parse(JSON.stringify(read.value))) : read;
+  expect(again).toEqual(read);
+  expect(JSON.stringify('value' in read && read.value)).toContain('"protocol":"http/1.1"');
+});
+
 test.each([
   [{ ...full, origin: 'https://a.test/path' }, /^origin: expected an http\(s\) origin/],
   [{ ...full, origin: 'ftp://a.test' }, /^origin: /],
@@ -19,7 +28,7 @@ test.each([
   [{ ...full, lastSeen: -1 }, /^lastSeen: expected epoch ms/],
   [{ ...full, pipelining: 'great' }, /^pipelining: expected "good" or "bad", got "great"/],
   [{ ...full, pipeliningBadUntil: -5 }, /^pipeliningBadUntil: /],
-  [{ ...full, protocol: 'h3' }, /^protocol: expected "h1" or "h2", got "h3"/],
+  [{ ...full, protocol: 'h3' }, /^protocol: expected "http\/1\.1" or "h2", got "h3"/],
   [{ ...full, requestBudget: 0 }, /^requestBudget: expected an integer ≥ 1, got 0/],
   [{ ...full, pipeliningProofs: 0 }, /^pipeliningProofs: expected an integer in \[1, 1000\], got 0/],
   [{ ...full, rttMs: -1 }, /^rttMs: /],

@@ -1,3 +1,4 @@
+import { isHttpProtocol, type HttpProtocol } from '../core/http-protocol';
 import { checkPageList, LIST_WINDOW, type ListedResource } from './page-list';
 
 /**
@@ -25,8 +26,11 @@ export interface OriginFacts {
    * may have an image pipelined behind it) still earns full depth. Dropped by `good` and `bad`.
    */
   pipeliningProofs?: number;
-  /** What ALPN chose last time: `h2` (one multiplexed connection) or `h1`. */
-  protocol?: 'h1' | 'h2';
+  /**
+   * What ALPN chose last time: `h2` (one multiplexed connection) or `http/1.1`. Records written
+   * before the one protocol vocabulary say `h1`: read as `http/1.1`, written back in the new form.
+   */
+  protocol?: HttpProtocol;
   /**
    * Requests the server answered on one connection before it closed it (a keep-alive limit such as
    * nginx's `keepalive_requests`); the engine opens the next connection before reaching it.
@@ -70,6 +74,9 @@ export const MAX_PAGE_ORIGINS = 256;
 
 export type Checked<T> = { value: T } | { problem: string };
 
+/** How records written before the ALPN ids named HTTP/1.1 (still in stores and `--memory` files). */
+const LEGACY_HTTP1 = 'h1';
+
 /**
  * A clean copy of `x` holding only the known fields, or the first problem found (`field: expected
  * …, got …`). JSON `null` reads as absent, except for `rateBytesPerMs` where it means "too fast to
@@ -86,8 +93,9 @@ export function checkOriginFacts(x: unknown): Checked<OriginFacts> {
     out.pipelining = o.pipelining;
   }
   if (present(o.protocol)) {
-    if (o.protocol !== 'h1' && o.protocol !== 'h2') return { problem: `protocol: expected "h1" or "h2", got ${describe(o.protocol)}` };
-    out.protocol = o.protocol;
+    const protocol = o.protocol === LEGACY_HTTP1 ? 'http/1.1' : o.protocol;
+    if (!isHttpProtocol(protocol)) return { problem: `protocol: expected "http/1.1" or "h2", got ${describe(o.protocol)}` };
+    out.protocol = protocol;
   }
   const numbers: Array<['pipeliningBadUntil' | 'pipeliningProofs' | 'requestBudget' | 'rttMs' | 'connectionCap', (v: unknown) => boolean, string]> = [
     ['pipeliningBadUntil', isEpoch, 'epoch ms ≥ 0'],

@@ -4,10 +4,10 @@ describe('InMemoryOriginMemory', () => {
   test('put merges facts and stamps lastSeen from the memory clock', () => {
     let now = 1_000;
     const m = new InMemoryOriginMemory({ now: () => now });
-    m.put({ origin: 'http://a.test', protocol: 'h1', rttMs: 50 });
+    m.put({ origin: 'http://a.test', protocol: 'http/1.1', rttMs: 50 });
     now = 2_000;
     m.put({ origin: 'http://a.test', pipelining: 'good' });
-    expect(m.get('http://a.test')).toEqual({ origin: 'http://a.test', protocol: 'h1', rttMs: 50, pipelining: 'good', lastSeen: 2_000 });
+    expect(m.get('http://a.test')).toEqual({ origin: 'http://a.test', protocol: 'http/1.1', rttMs: 50, pipelining: 'good', lastSeen: 2_000 });
   });
 
   test('facts older than maxAgeMs expire, and so does a page list', () => {
@@ -26,10 +26,10 @@ describe('InMemoryOriginMemory', () => {
   test('a remembered pipelining failure lasts demoteMs, then the origin is unknown again', () => {
     let now = 0;
     const m = new InMemoryOriginMemory({ now: () => now, demoteMs: 50 });
-    m.put({ origin: 'http://a.test', pipelining: 'bad', protocol: 'h1' });
+    m.put({ origin: 'http://a.test', pipelining: 'bad', protocol: 'http/1.1' });
     expect(m.get('http://a.test')?.pipelining).toBe('bad');
     now = 51;
-    expect(m.get('http://a.test')).toEqual({ origin: 'http://a.test', protocol: 'h1', lastSeen: 0 });
+    expect(m.get('http://a.test')).toEqual({ origin: 'http://a.test', protocol: 'http/1.1', lastSeen: 0 });
   });
 
   test('page origins come back busiest first', () => {

@@ -66,7 +66,7 @@ export interface OriginMemoryListener {
 export interface InMemoryOriginMemoryOptions {
   /** Facts older than this are forgotten. @default 7 days */
   maxAgeMs?: number;
-  /** How long a remembered pipelining failure holds. @default 10 minutes, as `Strategy.demoteMs` */
+  /** How long a remembered pipelining failure holds. @default 10 minutes, as `Strategy.pipelining.demoteMs` */
   demoteMs?: number;
   /** Epoch ms. @default Date.now */
   now?: () => number;

@@ -51,7 +51,7 @@ export interface Run extends RunFigures {
   /** Style sheet `url()`s no element matched (never fetched, as in a browser); 0 for a replayed list. */
   unmatchedCssUrls: number;
   /**
-   * Requests sent from the page's learned list before parsing found them (`Strategy.speculativeList`,
+   * Requests sent from the page's learned list before parsing found them (`Strategy.memory.speculativeList`,
    * page-list.ts), used or not; 0 without a list.
    */
   speculative: number;

@@ -1,8 +1,10 @@
+import type { HttpProtocol } from '../core/http-protocol';
 import type { FlightRate } from './path-estimate';
 import { PipelineHealth } from './pipeline-health';
 import { Fifo, PriorityQueue } from './priority-queue';
 import { rankInClass } from '../core/priority';
 import type { ScheduledRequest } from './request';
+import { PIPELINING } from './strategy-policies';
 import type { Strategy } from './strategies';
 import type { Dispatch } from './transport-port';
 
@@ -68,7 +70,8 @@ export interface ConnState {
   readonly id: number;
   readonly origin: OriginState;
   state: 'connecting' | 'ready' | 'closed';
-  protocol: 'h2' | 'http/1.1' | undefined;
+  /** ALPN's answer once ready; undefined while connecting. */
+  protocol: HttpProtocol | undefined;
   maxStreams: number;
   /** Dispatches not yet settled, in the order they were written. */
   readonly outstanding: DispatchState[];
@@ -102,13 +105,16 @@ export interface OriginState {
   /** Live connections (connecting or ready), oldest first. */
   conns: ConnState[];
   readonly health: PipelineHealth;
-  /** Learned from ALPN on the first connection; `http:` origins are HTTP/1.1 from the start. */
-  protocol: 'unknown' | 'h1' | 'h2';
+  /**
+   * Learned from ALPN on the first connection (or recalled); `http:` origins, and every origin of a
+   * strategy without HTTP/2, are `http/1.1` from the start. Undefined: not known yet.
+   */
+  protocol: HttpProtocol | undefined;
   consecutiveConnectFailures: number;
   /** Listed in the scheduler's dirty list, waiting for the next pump. */
   dirty: boolean;
   /**
-   * Sizing the origin's HTTP/1.1 connections to its path (`adaptConnectionsToPath`): `idle` until
+   * Sizing the origin's HTTP/1.1 connections to its path (`connections.fitToPath`): `idle` until
    * its first response body starts, `measuring` while that body's first flight arrives (no new
    * connection opens meanwhile: a few ms), then `decided` with `connectionCap`.
    */
@@ -130,14 +136,16 @@ export interface OriginState {
 
 export function createOrigin(origin: string, strategy: Strategy): OriginState {
   const https = origin.startsWith('https:');
+  // Without pipelining the health is never consulted for depth, and never demoted.
+  const { probeSuccesses, demoteMs } = strategy.pipelining || PIPELINING;
   return {
     origin,
     https,
-    queue: new PriorityQueue<ScheduledRequest>(strategy.priorities, (r) => rankInClass(r.resourceType)),
+    queue: new PriorityQueue<ScheduledRequest>(strategy.ordering === 'priorities', (r) => rankInClass(r.resourceType)),
     retries: new Fifo<ScheduledRequest>(),
     conns: [],
-    health: new PipelineHealth(strategy.probeSuccesses, strategy.demoteMs),
-    protocol: https && strategy.http2 ? 'unknown' : 'h1',
+    health: new PipelineHealth(probeSuccesses, demoteMs),
+    protocol: https && strategy.http2 ? undefined : 'http/1.1',
     consecutiveConnectFailures: 0,
     path: { state: 'idle' },
     rttMs: undefined,

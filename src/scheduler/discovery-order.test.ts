@@ -45,13 +45,13 @@ function expected(prioritised: boolean): string[] {
 
 describe('the strategy decides the order of a replayed list (order = discoveredAt)', () => {
   test('browser: FIFO by discovery time, whatever the list order or class; ties keep list order', () => {
-    const order = wireOrder(strategy('browser', { maxConnectionsPerOrigin: 1 }));
+    const order = wireOrder(strategy('browser', { connections: { maxPerOrigin: 1 } }));
     expect(order).toEqual(expected(false));
     expect(order).toEqual(['/doc', '/img-c', '/img-a', '/img-b', '/script', '/font', '/late-css']);
   });
 
   test('getlist: priority classes first, discovery time within a class', () => {
-    const order = wireOrder(strategy('getlist', { maxConnectionsPerOrigin: 1, pipelining: false, adaptConnectionsToPath: false, preconnect: false }));
+    const order = wireOrder(strategy('getlist', { connections: { maxPerOrigin: 1, fitToPath: false, preconnect: false }, pipelining: false }));
     expect(order).toEqual(expected(true));
     expect(order).not.toEqual(expected(false));
   });
@@ -59,7 +59,7 @@ describe('the strategy decides the order of a replayed list (order = discoveredA
   test('without order the queue stays FIFO in enqueue order (live discovery)', () => {
     const clock = new FakeClock();
     const transport = new FakeTransport();
-    const scheduler = new Scheduler({ strategy: strategy('browser', { maxConnectionsPerOrigin: 1 }), transport, clock });
+    const scheduler = new Scheduler({ strategy: strategy('browser', { connections: { maxPerOrigin: 1 } }), transport, clock });
     for (const [path, priority] of LIST) scheduler.enqueue({ url: `${O}${path}`, priority });
     scheduler.connectionReady(1, { protocol: 'http/1.1' });
     for (const d of transport.sent) {

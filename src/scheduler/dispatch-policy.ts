@@ -4,7 +4,7 @@ import { isLowLatency } from '../core/priority';
 import { isPipelinable, type ScheduledRequest } from './request';
 import { h2DemandLimit, h2StreamsWhileSiblingsConnect } from './h2-windows';
 import { canPair } from './response-fingerprint';
-import type { Strategy } from './strategies';
+import { type Strategy } from './strategies';
 
 /**
  * How many more requests like `req` connection `c` can take right now.
@@ -23,16 +23,17 @@ export function roomFor(
   const n = c.outstanding.length;
   if (c.protocol === 'h2') return Math.min(c.maxStreams, h2StreamsWhileSiblingsConnect(c, now, strategy)) - n;
   if (n === 0) return 1;
-  if (c.gate || c.blockers > 0 || !strategy.pipelining || !isPipelinable(req.method)) return 0;
+  const pipelining = strategy.pipelining;
+  if (c.gate || c.blockers > 0 || !pipelining || !isPipelinable(req.method)) return 0;
   const health = c.origin.health;
   if (health.state(now) === 'probing') {
     if (sameFamilyAhead(c, req) && !canPair(c.outstanding[n - 1], req)) return 0;
     // Behind a response already arriving a request proves nothing, and it would take the slot the
     // framing probe needs (order-probe.ts): while a probe may come, only a render-blocking request
     // (which must not wait a handshake) goes behind it; the rest wait for an idle connection.
-    if (strategy.orderProbe && c.origin.announcesKeepAlive && !c.origin.orderProbeSent && !isLowLatency(req.priority) && req.knownFingerprint === undefined) return 0;
+    if (pipelining.orderProbe && c.origin.announcesKeepAlive && !c.origin.orderProbeSent && !isLowLatency(req.priority) && req.knownFingerprint === undefined) return 0;
   }
-  return Math.min(health.depth(now, strategy.maxPipelineDepth), shareWhileConnecting(c, now)) - n;
+  return Math.min(health.depth(now, pipelining.maxDepth), shareWhileConnecting(c, now)) - n;
 }
 
 /**
@@ -88,15 +89,16 @@ export function connectionLimit(o: OriginState, strategy: Strategy, pathHandshak
   // Until ALPN has answered we cannot tell whether one multiplexed connection will do, so an
   // HTTP/2-capable strategy opens one connection first and learns (browsers do the same) — unless
   // requests already wait for it on a slow path (h2-windows.ts).
-  if (o.protocol === 'unknown') return h2DemandLimit(o, strategy, pathHandshakeMs, pathRoom);
+  if (o.protocol === undefined) return h2DemandLimit(o, strategy, pathHandshakeMs, pathRoom);
   // One stall on the origin's connection allows a second one (stream-stall.ts).
-  if (o.protocol === 'h2') return Math.max(o.h2Stalls > 0 ? strategy.h2ConnectionsOnStall : 1, h2DemandLimit(o, strategy, pathHandshakeMs, pathRoom));
-  if (strategy.adaptConnectionsToPath) {
+  if (o.protocol === 'h2') return Math.max(o.h2Stalls > 0 && strategy.http2 ? strategy.http2.connectionsOnStall : 1, h2DemandLimit(o, strategy, pathHandshakeMs, pathRoom));
+  const { maxPerOrigin, fitToPath } = strategy.connections;
+  if (fitToPath) {
     // While the first response shows the path's rate, open nothing more; then keep to the cap.
     if (o.path.state === 'measuring') return Math.max(1, o.conns.length);
-    if (o.path.state === 'decided') return Math.min(strategy.maxConnectionsPerOrigin, o.path.connectionCap);
+    if (o.path.state === 'decided') return Math.min(maxPerOrigin, o.path.connectionCap);
   }
-  return strategy.maxConnectionsPerOrigin;
+  return maxPerOrigin;
 }
 
 /**

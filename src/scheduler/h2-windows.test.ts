@@ -108,7 +108,7 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
   test('the first connection up takes one stream while siblings opened with it connect; then the least loaded; a sibling opened a handshake later is not waited for', () => {
     // The document's origin D (connection 1) took 200 ms to handshake: a slow path.
     const slowPath = (s: Strategy) => docLoaded(s, 200);
-    const t = slowPath(strategy('getlist', { h2ConnectionsForDemand: 3 }));
+    const t = slowPath(strategy('getlist', { http2: { connectionsForDemand: 3 } }));
     for (let i = 0; i < 3; i++) t.add(`${S}/i${i}`);
     expect(t.opened(S)).toEqual([2, 3, 4]);
     t.clock.advance(200);
@@ -123,7 +123,7 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
     expect([2, 3, 4].map((id) => t.transport.on(id).length)).toEqual([3, 3, 3]);
 
     // A sibling opened later is a whole handshake away: the ready one does not wait for it.
-    const late = slowPath(strategy('getlist', { h2ConnectionsForDemand: 2 }));
+    const late = slowPath(strategy('getlist', { http2: { connectionsForDemand: 2 } }));
     late.add(`${S}/a`);
     late.clock.advance(150);
     late.add(`${S}/b`); // opens #3, 150 ms after #2

@@ -1,8 +1,8 @@
 import type { ConnState, OriginState } from './connection-state';
-import type { Strategy } from './strategies';
+import { windowsForDemand, type Strategy } from './strategies';
 
 /**
- * More than one congestion window for an HTTP/2 origin (issue 14, first visit).
+ * More than one congestion window for an HTTP/2 origin, on a first visit.
  *
  * One h2 connection starts from one initial window (10 segments, ≈ 14.5 kB) that at most doubles
  * every round trip; six HTTP/1.1 connections start from six. The lower bound (bench/model/MODEL.md,
@@ -13,9 +13,9 @@ import type { Strategy } from './strategies';
  * backgrounds waited behind its sibling sheet's whole body on the same connection.
  *
  * So requests that wait for an https origin while its connections are still handshaking open
- * connections of their own, up to `h2ConnectionsForDemand`, before ALPN has said h2 — by then a
+ * connections of their own, up to `http2.connectionsForDemand`, before ALPN has said h2 — by then a
  * new connection would be a whole handshake late. Only where a handshake of this load took at
- * least `h2DemandMinHandshakeMs`: an extra connection
+ * least `http2.demandMinHandshakeMs`: an extra connection
  * costs a TLS handshake's computation at both ends (a few ms) and buys round trips, which on a
  * LAN or loopback are worth less. Demand that a ready connection absorbs opens nothing, so an
  * origin found after the page's handshakes, or served quickly, keeps one connection as before.
@@ -25,7 +25,7 @@ import type { Strategy } from './strategies';
  * per origin; the `h2` strategy models them and keeps one.
  */
 export function h2DemandLimit(o: OriginState, strategy: Strategy, pathHandshakeMs: number | undefined, pathRoom: number | undefined): number {
-  const most = strategy.h2ConnectionsForDemand;
+  const h2 = windowsForDemand(strategy);
   // Not the remembered round trip (origin-recall.ts): opening every origin's windows at t = 0 for a
   // revisit's whole learned list was 0.46 × browser at 100 ms with no cap, but at 10 Mbit/s that
   // burst cost real-shop's revisit 751 → 924 ms (session 21): it needs a path-wide budget first.
@@ -33,9 +33,9 @@ export function h2DemandLimit(o: OriginState, strategy: Strategy, pathHandshakeM
   // windows opened into that burst when the first handshake finished, a handshake after their
   // siblings, carried nothing and cost real-news' revisit at 10 Mbit/s 931 → 1,087 ms (issue 14).
   const slow = pathHandshakeMs ?? -Infinity;
-  if (most <= 1 || slow < strategy.h2DemandMinHandshakeMs || pathRoom === undefined) return 1;
-  const fits = Math.max(1, Math.min(most, o.conns.length + pathRoom));
-  if (strategy.adaptConnectionsToPath) {
+  if (h2 === undefined || slow < h2.demandMinHandshakeMs || pathRoom === undefined) return 1;
+  const fits = Math.max(1, Math.min(h2.connectionsForDemand, o.conns.length + pathRoom));
+  if (strategy.connections.fitToPath) {
     // As for HTTP/1.1 (path-estimate.ts): more windows than the path holds only cause loss.
     if (o.path.state === 'measuring') return Math.max(1, o.conns.length);
     if (o.path.state === 'decided') return Math.max(1, Math.min(fits, o.path.connectionCap));
@@ -55,7 +55,8 @@ export function h2DemandLimit(o: OriginState, strategy: Strategy, pathHandshakeM
 export function h2StreamsWhileSiblingsConnect(c: ConnState, now: number, strategy: Strategy): number {
   const handshake = (c.readyAt ?? now) - c.openedAt;
   // Where handshakes are quick, extra windows are not wanted (h2DemandLimit): nothing to wait for.
-  if (strategy.h2ConnectionsForDemand <= 1 || handshake < strategy.h2DemandMinHandshakeMs) return Infinity;
+  const h2 = windowsForDemand(strategy);
+  if (h2 === undefined || handshake < h2.demandMinHandshakeMs) return Infinity;
   const quarter = handshake / 4;
   for (const k of c.origin.conns) {
     if (k !== c && k.state === 'connecting' && Math.abs(k.openedAt - c.openedAt) <= quarter) return 1;

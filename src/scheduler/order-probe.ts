@@ -1,9 +1,9 @@
 import type { ConnState, OriginState } from './connection-state';
 import { createRequest, type ScheduledRequest } from './request';
-import type { Strategy } from './strategies';
+import { shortResponseBytes, type Strategy } from './strategies';
 
 /**
- * The framing order proof (`Strategy.orderProbe`): on first contact with an HTTP/1.1 origin whose
+ * The framing order proof (`pipelining.orderProbe`): on first contact with an HTTP/1.1 origin whose
  * page gives no pair a swap would show in (a document and images: content-type-check.ts), the
  * scheduler pipelines a `HEAD` of the next waiting URL right ahead of that URL's `GET`.
  *
@@ -26,19 +26,21 @@ import type { Strategy } from './strategies';
  */
 export function orderProbeConnection(o: OriginState, strategy: Strategy, now: number): ConnState | undefined {
   // undici closes a connection after a HEAD unless the server says `Connection: keep-alive`.
-  if (!strategy.orderProbe || !strategy.pipelining || o.orderProbeSent || o.protocol !== 'h1' || !o.announcesKeepAlive) return undefined;
-  if (o.health.state(now) !== 'probing' || o.queue.size <= strategy.maxConnectionsPerOrigin) return undefined;
+  const pipelining = strategy.pipelining;
+  if (!pipelining || !pipelining.orderProbe || o.orderProbeSent || o.protocol !== 'http/1.1' || !o.announcesKeepAlive) return undefined;
+  if (o.health.state(now) !== 'probing' || o.queue.size <= strategy.connections.maxPerOrigin) return undefined;
   const next = o.queue.peek();
   if (next === undefined || next.method !== 'GET' || next.knownFingerprint !== undefined) return undefined;
+  const short = shortResponseBytes(strategy);
   let behind: ConnState | undefined;
   for (const c of o.conns) {
     if (c.state !== 'ready' || c.protocol !== 'http/1.1' || c.draining || c.gate !== undefined || c.blockers > 0) continue;
     if (c.outstanding.length === 0) return c;
-    if (behind !== undefined || c.outstanding.length + 2 > strategy.maxPipelineDepth) continue;
+    if (behind !== undefined || c.outstanding.length + 2 > pipelining.maxDepth) continue;
     // Behind responses already begun only (the HEAD must be the first one the server may
-    // reorder), and only short ones (declared under about one initial window, `minPauseBytes`):
+    // reorder), and only short ones (declared under about one initial window, `shortResponseBytes`):
     // behind a large image the proof would wait for its whole body.
-    if (c.outstanding.every((d) => d.firstByteAt !== undefined && d.contentLength !== undefined && d.contentLength < strategy.minPauseBytes)) behind = c;
+    if (c.outstanding.every((d) => d.firstByteAt !== undefined && d.contentLength !== undefined && d.contentLength < short)) behind = c;
   }
   return behind;
 }

@@ -42,7 +42,7 @@ function remembered(): InMemoryOriginMemory {
   return memory;
 }
 
-const ONE = { maxConnectionsPerOrigin: 1, orderProbe: false };
+const ONE = { connections: { maxPerOrigin: 1 }, pipelining: { orderProbe: false } };
 
 describe('fingerprint pairs (revisit)', () => {
   test('two images with different remembered bodies are pipelined as a pair; in order, both are released together and the origin earns full depth', () => {
@@ -148,7 +148,7 @@ describe('fingerprint pairs (revisit)', () => {
 });
 
 describe('the HEAD + GET framing probe (first visit)', () => {
-  const SIX = { orderProbe: true };
+  const SIX = { pipelining: { orderProbe: true } };
 
   test('with more images waiting than connections, a HEAD of the first is pipelined right ahead of its GET behind the started document; a clean answer earns full depth; the HEAD is counted, never reported', () => {
     const t = setup(strategy('getlist', SIX), new InMemoryOriginMemory());
@@ -167,10 +167,10 @@ describe('the HEAD + GET framing probe (first visit)', () => {
   });
 
   test('no probe with fewer waiting requests than connections, nor a second one, nor under strategies without it', () => {
-    const few = setup(strategy('getlist', { ...SIX, maxConnectionsPerOrigin: IMAGES + 1 }), new InMemoryOriginMemory());
+    const few = setup(strategy('getlist', { ...SIX, connections: { maxPerOrigin: IMAGES + 1 } }), new InMemoryOriginMemory());
     few.page();
     expect(few.transport.sent.filter((d) => d.request.method === 'HEAD')).toEqual([]);
-    const off = setup(strategy('pipelined', { maxConnectionsPerOrigin: 1 }), new InMemoryOriginMemory());
+    const off = setup(strategy('pipelined', { connections: { maxPerOrigin: 1 } }), new InMemoryOriginMemory());
     off.page();
     expect(off.transport.sent.filter((d) => d.request.method === 'HEAD')).toEqual([]);
   });
@@ -211,7 +211,7 @@ describe('the HEAD + GET framing probe (first visit)', () => {
   });
 
   test('no probe on a revisit whose requests have remembered bodies: the fingerprint pair proves it for free', () => {
-    const t = setup(strategy('getlist', { ...SIX, maxConnectionsPerOrigin: 1 }), remembered());
+    const t = setup(strategy('getlist', { ...SIX, connections: { maxPerOrigin: 1 } }), remembered());
     t.page();
     expect(t.transport.sent.filter((d) => d.request.method === 'HEAD')).toEqual([]);
     expect(t.transport.paths()).toEqual(['/doc', '/i0', '/i1']);

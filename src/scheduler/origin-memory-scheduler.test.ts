@@ -22,8 +22,8 @@ function setup(s: Strategy, memory?: InMemoryOriginMemory) {
 describe('origin memory in the scheduler', () => {
   test('a known-good pipelining origin is pipelined at full depth from its first request; unknown, one at a time', () => {
     const memory = new InMemoryOriginMemory();
-    memory.put({ origin: H, pipelining: 'good', protocol: 'h1' });
-    const one = { maxConnectionsPerOrigin: 1 };
+    memory.put({ origin: H, pipelining: 'good', protocol: 'http/1.1' });
+    const one = { connections: { maxPerOrigin: 1 } };
     const known = setup(strategy('getlist', one), memory);
     const fresh = setup(strategy('getlist', one));
     for (const t of [known, fresh]) {
@@ -41,7 +41,7 @@ describe('origin memory in the scheduler', () => {
     // document (its response has begun: no server can reorder them) but never behind another image.
     const load = () => {
       // The framing probe (order-probe.ts) is off: what no pair of a document and images proves.
-      const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, orderProbe: false }), memory);
+      const t = setup(strategy('getlist', { connections: { maxPerOrigin: 1 }, pipelining: { orderProbe: false } }), memory);
       t.scheduler.enqueue({ url: `${H}/doc`, priority: 'document', resourceType: 'document' });
       t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
       const doc = t.transport.dispatchOf('/doc');
@@ -66,7 +66,7 @@ describe('origin memory in the scheduler', () => {
     const memory = new InMemoryOriginMemory();
     const load = () => {
       // The framing probe (order-probe.ts) is off: these are the content-type proofs alone.
-      const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, probeSuccesses: 2, orderProbe: false }), memory);
+      const t = setup(strategy('getlist', { connections: { maxPerOrigin: 1 }, pipelining: { probeSuccesses: 2, orderProbe: false } }), memory);
       t.scheduler.enqueue({ url: `${H}/doc`, priority: 'document', resourceType: 'document' });
       t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
       t.finish('/doc', true, 'text/html');
@@ -97,7 +97,7 @@ describe('origin memory in the scheduler', () => {
 
   test('an https origin remembered as HTTP/1.1 gets its connections at once, sized by its remembered cap', () => {
     const memory = new InMemoryOriginMemory();
-    memory.put({ origin: S, protocol: 'h1', connectionCap: 3, rateBytesPerMs: 200 });
+    memory.put({ origin: S, protocol: 'http/1.1', connectionCap: 3, rateBytesPerMs: 200 });
     const t = setup(strategy('getlist'), memory);
     for (let i = 0; i < 20; i++) t.add(`${S}/i${i}`);
     expect(t.transport.opened).toHaveLength(3);
@@ -108,7 +108,7 @@ describe('origin memory in the scheduler', () => {
 
   test('a load writes what it learned: protocol, RTT, pipelining, and a request budget', () => {
     const memory = new InMemoryOriginMemory();
-    const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, probeSuccesses: 1 }), memory);
+    const t = setup(strategy('getlist', { connections: { maxPerOrigin: 1 }, pipelining: { probeSuccesses: 1 } }), memory);
     t.add(`${H}/i0`);
     t.scheduler.connectionReady(1, { protocol: 'http/1.1', handshakeRttMs: 42 });
     t.finish('/i0'); // keep-alive seen: probing at depth 2
@@ -121,19 +121,19 @@ describe('origin memory in the scheduler', () => {
     t.finish('/i3', false); // the server closes after its fourth request, with nothing behind it
     expect(t.scheduler.stats().demotions).toEqual([]);
     const f = memory.get(H);
-    expect(f).toMatchObject({ protocol: 'h1', rttMs: 42, pipelining: 'good', requestBudget: 4 });
+    expect(f).toMatchObject({ protocol: 'http/1.1', rttMs: 42, pipelining: 'good', requestBudget: 4 });
   });
 
   test('the request budget is one fact: learned from Keep-Alive max into the memory, and a later load\'s connections carry no more', () => {
     const memory = new InMemoryOriginMemory();
-    const first = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }), memory);
+    const first = setup(strategy('getlist', { connections: { maxPerOrigin: 1 } }), memory);
     first.add(`${H}/i0`);
     first.scheduler.connectionReady(1, { protocol: 'http/1.1' });
     const d = first.transport.dispatchOf('/i0');
     first.scheduler.responseStarted(d.id, { status: 200, httpVersion: '1.1', keepAlive: true, keepAliveMax: 1 }); // 2 requests in all
     expect(memory.get(H)?.requestBudget).toBe(2);
     // No framing probe (order-probe.ts): its HEAD would be one of the two requests the budget allows.
-    const later = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, orderProbe: false }), memory);
+    const later = setup(strategy('getlist', { connections: { maxPerOrigin: 1 }, pipelining: { orderProbe: false } }), memory);
     for (let i = 0; i < 3; i++) later.add(`${H}/i${i}`);
     later.scheduler.connectionReady(1, { protocol: 'http/1.1' });
     later.finish('/i0');
@@ -144,8 +144,8 @@ describe('origin memory in the scheduler', () => {
 
   test('one failure demotes as today, and the memory remembers it', () => {
     const memory = new InMemoryOriginMemory();
-    memory.put({ origin: H, pipelining: 'good', protocol: 'h1' });
-    const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }), memory);
+    memory.put({ origin: H, pipelining: 'good', protocol: 'http/1.1' });
+    const t = setup(strategy('getlist', { connections: { maxPerOrigin: 1 } }), memory);
     for (let i = 0; i < 6; i++) t.add(`${H}/i${i}`);
     t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
     expect(t.transport.on(1)).toHaveLength(6);
@@ -161,7 +161,7 @@ describe('origin memory in the scheduler', () => {
     const memory = new InMemoryOriginMemory({ now: () => now, maxAgeMs: 1_000 });
     memory.put({ origin: H, pipelining: 'good' });
     now = 1_001;
-    const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }), memory);
+    const t = setup(strategy('getlist', { connections: { maxPerOrigin: 1 } }), memory);
     for (let i = 0; i < 5; i++) t.add(`${H}/i${i}`);
     t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
     expect(t.transport.on(1)).toHaveLength(1);
@@ -190,7 +190,7 @@ describe('zero-RTT starts', () => {
 
   test('a learned list enqueued while preconnected siblings handshake is shared among them, not piled on the first one up; a connection opened for demand is not waited for', () => {
     const memory = new InMemoryOriginMemory();
-    memory.put({ origin: H, pipelining: 'good', protocol: 'h1' });
+    memory.put({ origin: H, pipelining: 'good', protocol: 'http/1.1' });
     const t = setup(strategy('getlist'), memory);
     t.scheduler.preconnect(H, 6);
     t.scheduler.enqueue({ url: `${H}/doc`, priority: 'document', resourceType: 'document' });
@@ -219,7 +219,7 @@ describe('zero-RTT starts', () => {
     expect(preconnectCount(H, 20, undefined, g)).toBe(6);
     expect(preconnectCount(H, 2, undefined, g)).toBe(2);
     expect(preconnectCount(S, 20, undefined, g)).toBe(1);
-    expect(preconnectCount(S, 20, { origin: S, lastSeen: 0, protocol: 'h1', connectionCap: 2 }, g)).toBe(2);
+    expect(preconnectCount(S, 20, { origin: S, lastSeen: 0, protocol: 'http/1.1', connectionCap: 2 }, g)).toBe(2);
     expect(preconnectCount(S, 20, undefined, strategy('browser'))).toBe(6);
     const memory = new InMemoryOriginMemory();
     memory.putPageOrigins(`${H}/`, [{ origin: S, requests: 3 }, { origin: H, requests: 10 }]);
@@ -231,7 +231,7 @@ describe('zero-RTT starts', () => {
 describe('scheduling that never costs', () => {
   /** A blocking request outstanding with three images flowing on an http origin of 4 connections. */
   function busy(memory?: InMemoryOriginMemory) {
-    const t = setup(strategy('getlist', { maxLowPriorityFlowing: 0, maxConnectionsPerOrigin: 4 }), memory);
+    const t = setup(strategy('getlist', { connections: { maxPerOrigin: 4 }, pausing: { maxFlowing: 0 } }), memory);
     for (let i = 0; i < 3; i++) t.add(`${H}/img${i}`);
     for (let i = 1; i <= 3; i++) t.scheduler.connectionReady(i, { protocol: 'http/1.1' });
     t.add(`${H}/css`, 'blocking');
@@ -250,7 +250,7 @@ describe('scheduling that never costs', () => {
 
   test('bodies are paused while delivery runs at the bottleneck rate, and resumed once it falls', () => {
     const memory = new InMemoryOriginMemory();
-    memory.put({ origin: H, protocol: 'h1', rateBytesPerMs: 1_000, connectionCap: 4 });
+    memory.put({ origin: H, protocol: 'http/1.1', rateBytesPerMs: 1_000, connectionCap: 4 });
     const t = busy(memory);
     expect(t.transport.paused.size).toBe(0);
     const img0 = t.transport.dispatchOf('/img0').id;

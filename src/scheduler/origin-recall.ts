@@ -1,3 +1,4 @@
+import type { HttpProtocol } from '../core/http-protocol';
 import type { OriginState } from './connection-state';
 import type { OriginFacts } from '../origins/origin-facts';
 import type { OriginMemory } from '../origins/origin-memory';
@@ -9,7 +10,7 @@ import type { Strategy } from './strategies';
  *
  * - `pipelining: good` → full depth at once (no depth-2 probe round trip); `bad` → held unpipelined;
  *   `pipeliningProofs` (no verdict yet) → the probe resumes with the earlier loads' clean responses;
- * - `protocol: h1` on an https origin → the full HTTP/1.1 connection limit at once, instead of one
+ * - `protocol: http/1.1` on an https origin → the full HTTP/1.1 connection limit at once, instead of one
  *   connection until ALPN answers (`h2` changes nothing: one connection is what ALPN would allow);
  * - `connectionCap` (with the rate behind it) → the path is already sized, no first-flight wait;
  * - `rttMs` → the origin's round trip, before its first handshake.
@@ -19,10 +20,11 @@ import type { Strategy } from './strategies';
  */
 export function recallOrigin(o: OriginState, facts: OriginFacts, strategy: Strategy, now: number): void {
   if (strategy.pipelining && (facts.pipelining || facts.pipeliningProofs)) o.health.recall(now, facts.pipelining, facts.pipeliningProofs);
-  if (facts.protocol === 'h1' && o.protocol === 'unknown') o.protocol = 'h1';
+  if (facts.protocol === 'http/1.1' && o.protocol === undefined) o.protocol = 'http/1.1';
   if (facts.rttMs !== undefined) o.rttMs = facts.rttMs;
-  if (strategy.adaptConnectionsToPath && facts.connectionCap !== undefined && o.path.state === 'idle') {
-    o.path = { state: 'decided', connectionCap: Math.max(1, Math.min(strategy.maxConnectionsPerOrigin, facts.connectionCap)) };
+  const { maxPerOrigin, fitToPath } = strategy.connections;
+  if (fitToPath && facts.connectionCap !== undefined && o.path.state === 'idle') {
+    o.path = { state: 'decided', connectionCap: Math.max(1, Math.min(maxPerOrigin, facts.connectionCap)) };
   }
 }
 
@@ -35,8 +37,8 @@ export class OriginLearner {
 
   constructor(private readonly memory: OriginMemory) {}
 
-  connected(o: OriginState, protocol: 'h2' | 'http/1.1', rttMs: number | undefined): void {
-    this.once(o.origin, 'protocol', { protocol: protocol === 'h2' ? 'h2' : 'h1', ...(rttMs !== undefined ? { rttMs } : {}) });
+  connected(o: OriginState, protocol: HttpProtocol, rttMs: number | undefined): void {
+    this.once(o.origin, 'protocol', { protocol, ...(rttMs !== undefined ? { rttMs } : {}) });
   }
 
   pathSized(o: OriginState, connectionCap: number, rateBytesPerMs: number | undefined): void {

@@ -14,9 +14,10 @@ import type { Strategy } from './strategies';
  */
 export function preconnectCount(origin: string, requests: number, facts: OriginFacts | undefined, strategy: Strategy): number {
   if (requests <= 0) return 0;
-  const mayBeH2 = strategy.http2 && origin.startsWith('https:') && facts?.protocol !== 'h1';
+  const mayBeH2 = strategy.http2 && origin.startsWith('https:') && facts?.protocol !== 'http/1.1';
   if (mayBeH2) return 1;
-  const cap = Math.min(strategy.maxConnectionsPerOrigin, strategy.adaptConnectionsToPath ? (facts?.connectionCap ?? strategy.maxConnectionsPerOrigin) : strategy.maxConnectionsPerOrigin);
+  const { maxPerOrigin, fitToPath } = strategy.connections;
+  const cap = Math.min(maxPerOrigin, fitToPath ? (facts?.connectionCap ?? maxPerOrigin) : maxPerOrigin);
   const byBudget = facts?.requestBudget ? Math.ceil(requests / facts.requestBudget) : 1;
   return Math.max(1, Math.min(cap, Math.max(requests, byBudget)));
 }

@@ -1,4 +1,5 @@
 import { SchedulerError, type ErrorInfo } from './errors';
+import type { HttpProtocol } from '../core/http-protocol';
 import { isPriorityClass, type PriorityClass } from '../core/priority';
 import type { RequestUrls, SplitUrl } from './request-url';
 
@@ -100,7 +101,8 @@ export interface RequestResult {
   /** True when the final attempt was written while an earlier response on its connection was unfinished. */
   pipelined: boolean;
   attempts: number;
-  protocol: string | undefined;
+  /** The final attempt's connection's protocol; undefined when it never reached a ready connection. */
+  protocol: HttpProtocol | undefined;
   error: ErrorInfo | undefined;
   /** `Link` header values of `103 Early Hints` that preceded the response, when there were any. */
   earlyHints?: string[];

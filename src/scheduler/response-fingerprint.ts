@@ -1,4 +1,5 @@
 import type { DispatchState, FingerprintPair } from './connection-state';
+import { expectedFamily } from './content-type-check';
 import type { ScheduledRequest } from './request';
 
 /**
@@ -51,6 +52,18 @@ export function canPair(ahead: DispatchState | undefined, req: ScheduledRequest)
   const fa = ahead.request.knownFingerprint;
   const fb = req.knownFingerprint;
   return fa !== undefined && fb !== undefined && fa !== fb;
+}
+
+/**
+ * Pairs `behind`, written right after `ahead` while `ahead`'s response had not begun, when no
+ * `Content-Type` could show their swap (the same type family) and their fingerprints can
+ * (`canPair`): from then on neither result is delivered before the pair's verdict.
+ */
+export function pairIfIndistinct(ahead: DispatchState, behind: DispatchState): void {
+  if (expectedFamily(ahead.request.resourceType) !== expectedFamily(behind.request.resourceType) || !canPair(ahead, behind.request)) return;
+  const pair: FingerprintPair = { ahead, behind, ends: new Map() };
+  ahead.pair = pair;
+  behind.pair = pair;
 }
 
 /** The verdict once both members have ended (see the invariant above). */

@@ -74,7 +74,7 @@ describe('retry accounting (browsers: a request unanswered on a reused connectio
   });
 
   test('a timeout fails that request alone; the requests pipelined behind it are re-queued', () => {
-    const t = setup(strategy('pipelined', { probeSuccesses: 0 }));
+    const t = setup(strategy('pipelined', { pipelining: { probeSuccesses: 0 } }));
     t.add('/warm');
     t.ready(1);
     t.finish('/warm');
@@ -93,7 +93,7 @@ describe('retry accounting (browsers: a request unanswered on a reused connectio
 
 describe('request budgets', () => {
   test('Keep-Alive: max=N stops pipelining at the budget: request N + 1 goes on another connection', () => {
-    const t = setup(strategy('pipelined', { probeSuccesses: 0, maxConnectionsPerOrigin: 2 }));
+    const t = setup(strategy('pipelined', { connections: { maxPerOrigin: 2 }, pipelining: { probeSuccesses: 0 } }));
     t.add('/0');
     t.ready(1);
     t.start('/0', { keepAliveMax: 2 }); // 3 requests on this connection in all
@@ -124,7 +124,7 @@ describe('request budgets', () => {
 
 describe('unconfirmed responses and desync', () => {
   test('an unconfirmed response frees its slot but settles only when confirmed', () => {
-    const t = setup(strategy('pipelined', { probeSuccesses: 0 }));
+    const t = setup(strategy('pipelined', { pipelining: { probeSuccesses: 0 } }));
     t.add('/a');
     t.add('/b');
     t.ready(1);
@@ -136,7 +136,7 @@ describe('unconfirmed responses and desync', () => {
   });
 
   test('a desync discards the unconfirmed responses and refetches them, unpipelined, without using attempts', () => {
-    const t = setup(strategy('pipelined', { probeSuccesses: 0 }));
+    const t = setup(strategy('pipelined', { pipelining: { probeSuccesses: 0 } }));
     t.add('/warm');
     t.ready(1);
     t.finish('/warm');
@@ -195,7 +195,7 @@ describe('unconfirmed responses and desync', () => {
   });
 
   test('a bad response head keeps its own code; the request behind it is collateral and re-queued', () => {
-    const t = setup(strategy('pipelined', { probeSuccesses: 0 }));
+    const t = setup(strategy('pipelined', { pipelining: { probeSuccesses: 0 } }));
     t.add('/warm');
     t.ready(1);
     t.finish('/warm');
@@ -211,7 +211,7 @@ describe('unconfirmed responses and desync', () => {
   });
 
   test('a pipelined image answered with HTML: the connection is treated as desynchronised, both refetched unpipelined and accepted', () => {
-    const t = setup(strategy('pipelined', { probeSuccesses: 0 }));
+    const t = setup(strategy('pipelined', { pipelining: { probeSuccesses: 0 } }));
     t.add('/warm');
     t.ready(1);
     t.finish('/warm');
@@ -235,7 +235,7 @@ describe('unconfirmed responses and desync', () => {
 
 describe('probing an origin that may answer out of order', () => {
   test('while probing, an image is not pipelined behind an image, but behind a stylesheet it is; once proven, anything goes', () => {
-    const t = setup(strategy('pipelined', { probeSuccesses: 1, maxConnectionsPerOrigin: 1 }));
+    const t = setup(strategy('pipelined', { connections: { maxPerOrigin: 1 }, pipelining: { probeSuccesses: 1 } }));
     t.add('/doc', { resourceType: 'document' });
     t.ready(1);
     t.start('/doc'); // keep-alive HTTP/1.1: probing starts
@@ -274,7 +274,7 @@ describe('what the probe counts as proof that an origin keeps order', () => {
   };
 
   test('one pair the server held at once, answered in order, whose swap a Content-Type would have shown, earns full depth (probeSuccesses 1 by default)', () => {
-    expect(strategy('getlist').probeSuccesses).toBe(1);
+    expect(strategy('getlist').pipelining).toMatchObject({ probeSuccesses: 1 });
     expect(pair({ resourceType: 'image', contentType: 'image/png' }, 'text/css')).toBe(6);
   });
 

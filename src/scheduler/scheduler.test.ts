@@ -27,7 +27,7 @@ function setup(s: Strategy) {
 
 describe('priority order', () => {
   test('a document enqueued last is sent first; classes in order; FIFO within a class', () => {
-    const t = setup(strategy('serial', { priorities: true }));
+    const t = setup(strategy('serial', { ordering: 'priorities' }));
     t.add('/img1', { priority: 'image' });
     t.add('/async', { priority: 'script' });
     t.add('/img2', { priority: 'image' });
@@ -54,13 +54,13 @@ describe('priority order', () => {
     };
     // One h2 connection takes all four at once: the order they are written is the order a server
     // that ignores priority signals answers in.
-    expect(sent(strategy('h2', { maxConnectionsPerOrigin: 1 }))).toEqual(['/imported.css', '/sync.js', '/async.js', '/img']);
+    expect(sent(strategy('h2', { connections: { maxPerOrigin: 1 } }))).toEqual(['/imported.css', '/sync.js', '/async.js', '/img']);
     expect(sent(strategy('getlist'))).toEqual(['/imported.css', '/sync.js', '/async.js', '/img']);
-    expect(sent(strategy('h2', { priorities: false }))).toEqual(['/sync.js', '/img', '/imported.css', '/async.js']);
+    expect(sent(strategy('h2', { ordering: 'fifo' }))).toEqual(['/sync.js', '/img', '/imported.css', '/async.js']);
   });
 
   test('without priorities (browser) requests go in discovery order', () => {
-    const t = setup(strategy('browser', { maxConnectionsPerOrigin: 1 }));
+    const t = setup(strategy('browser', { connections: { maxPerOrigin: 1 } }));
     t.add('/img', { priority: 'image' });
     t.add('/doc', { priority: 'document' });
     t.ready(1);
@@ -71,7 +71,7 @@ describe('priority order', () => {
 
 describe('dispatch policy', () => {
   test('a queued request goes to whichever connection is ready first (decoupling)', () => {
-    const t = setup(strategy('browser', { maxConnectionsPerOrigin: 2 }));
+    const t = setup(strategy('browser', { connections: { maxPerOrigin: 2 } }));
     t.add('/a');
     t.add('/b');
     expect(t.transport.opened.map((c) => c.id)).toEqual([1, 2]);
@@ -97,7 +97,7 @@ describe('dispatch policy', () => {
   });
 
   test('idle connections are preferred over pipelining on a busy one', () => {
-    const t = setup(strategy('getlist', { probeSuccesses: 0 }));
+    const t = setup(strategy('getlist', { pipelining: { probeSuccesses: 0 } }));
     t.add('/doc', { priority: 'document' });
     t.ready(1);
     t.finish('/doc'); // origin is now known to keep connections alive → good (probeSuccesses 0)
@@ -167,7 +167,7 @@ describe('connections sized to the path (adaptConnectionsToPath)', () => {
 describe('pipelining', () => {
   test('health: depth 1 while unknown, 2 while probing, full once proven', () => {
     // The framing probe (order-probe.ts) is off: this is the content-type proof alone.
-    const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, maxPipelineDepth: 5, probeSuccesses: 2, orderProbe: false }));
+    const t = setup(strategy('getlist', { connections: { maxPerOrigin: 1 }, pipelining: { maxDepth: 5, probeSuccesses: 2, orderProbe: false } }));
     // Images and scripts in turn: each pipelined pair is one a swap would show (content-type-check.ts).
     const type = (i: number) => (i % 2 === 0 ? 'image/png' : 'application/javascript');
     for (let i = 0; i < 12; i++) t.add(`/r${i}`, { resourceType: i % 2 === 0 ? 'image' : 'script' });
@@ -184,7 +184,7 @@ describe('pipelining', () => {
   });
 
   test('probing starts at the first keep-alive HTTP/1.1 header, so the document\'s connection pipelines what the document reveals', () => {
-    const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }));
+    const t = setup(strategy('getlist', { connections: { maxPerOrigin: 1 } }));
     t.add('/doc', { priority: 'document' });
     t.ready(1);
     t.add('/css', { priority: 'blocking' });
@@ -198,7 +198,7 @@ describe('pipelining', () => {
 
   test('a header that asks to close, or says HTTP/1.0, does not start probing', () => {
     for (const head of [{ httpVersion: '1.1', keepAlive: false }, { httpVersion: '1.0', keepAlive: true }]) {
-      const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1 }));
+      const t = setup(strategy('getlist', { connections: { maxPerOrigin: 1 } }));
       t.add('/doc', { priority: 'document' });
       t.ready(1);
       t.add('/css', { priority: 'blocking' });
@@ -208,7 +208,7 @@ describe('pipelining', () => {
   });
 
   test('only GET/HEAD are pipelined, and nothing is pipelined behind a POST', () => {
-    const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, probeSuccesses: 0 }));
+    const t = setup(strategy('getlist', { connections: { maxPerOrigin: 1 }, pipelining: { probeSuccesses: 0 } }));
     t.add('/warm');
     t.ready(1);
     t.finish('/warm');
@@ -221,7 +221,7 @@ describe('pipelining', () => {
   });
 
   test('a POST never goes behind outstanding GETs', () => {
-    const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, probeSuccesses: 0 }));
+    const t = setup(strategy('getlist', { connections: { maxPerOrigin: 1 }, pipelining: { probeSuccesses: 0 } }));
     t.add('/warm');
     t.ready(1);
     t.finish('/warm');
@@ -231,7 +231,7 @@ describe('pipelining', () => {
   });
 
   test('nothing is pipelined behind a response declared or learned to be large', () => {
-    const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, probeSuccesses: 0, largeResponseBytes: 1000 }));
+    const t = setup(strategy('getlist', { connections: { maxPerOrigin: 1 }, pipelining: { probeSuccesses: 0, largeResponseBytes: 1000 } }));
     t.add('/warm');
     t.ready(1);
     t.finish('/warm');
@@ -252,7 +252,7 @@ describe('pipelining', () => {
 
 describe('demotion and retry', () => {
   function pipelinedThree() {
-    const t = setup(strategy('getlist', { maxConnectionsPerOrigin: 1, probeSuccesses: 0, demoteMs: 1000 }));
+    const t = setup(strategy('getlist', { connections: { maxPerOrigin: 1 }, pipelining: { probeSuccesses: 0, demoteMs: 1000 } }));
     t.add('/warm');
     t.ready(1);
     t.finish('/warm');
@@ -281,7 +281,7 @@ describe('demotion and retry', () => {
   });
 
   test('a request lost twice fails with E_CONNECTION_LOST; a lost POST is never retried', () => {
-    const t = setup(strategy('browser', { maxConnectionsPerOrigin: 1 }));
+    const t = setup(strategy('browser', { connections: { maxPerOrigin: 1 } }));
     t.add('/g');
     t.ready(1);
     t.scheduler.connectionClosed(1, new Error('reset'));
@@ -365,7 +365,7 @@ describe('strategies', () => {
 
 describe('low-latency first', () => {
   test('lower-priority bodies beyond the allowance are paused while a blocking request is outstanding', () => {
-    const t = setup(strategy('getlist', { maxLowPriorityFlowing: 1, maxConnectionsPerOrigin: 4, pauseOnlyWhenLinkBusy: false }));
+    const t = setup(strategy('getlist', { connections: { maxPerOrigin: 4 }, pausing: { maxFlowing: 1, onlyWhenLinkBusy: false } }));
     for (let i = 0; i < 3; i++) t.add(`/img${i}`);
     for (let i = 1; i <= 3; i++) t.ready(i);
     expect(t.transport.paused.size).toBe(0);
@@ -379,7 +379,7 @@ describe('low-latency first', () => {
   });
 
   test('a response with an urgent request pipelined behind it is never paused', () => {
-    const t = setup(strategy('getlist', { maxLowPriorityFlowing: 0, maxConnectionsPerOrigin: 1, probeSuccesses: 0 }));
+    const t = setup(strategy('getlist', { connections: { maxPerOrigin: 1 }, pipelining: { probeSuccesses: 0 }, pausing: { maxFlowing: 0 } }));
     t.add('/warm');
     t.ready(1);
     t.finish('/warm');
@@ -390,7 +390,7 @@ describe('low-latency first', () => {
   });
 
   test('a response known to be smaller than minPauseBytes is not paused, or is resumed once its size is known', () => {
-    const t = setup(strategy('getlist', { maxLowPriorityFlowing: 0, maxConnectionsPerOrigin: 4, minPauseBytes: 16_384, pauseOnlyWhenLinkBusy: false }));
+    const t = setup(strategy('getlist', { connections: { maxPerOrigin: 4 }, pausing: { maxFlowing: 0, minBytes: 16_384, onlyWhenLinkBusy: false } }));
     t.add('/small', { expectedSize: 2_000 });
     t.add('/unknown');
     t.add('/big', { expectedSize: 200_000 });
@@ -420,7 +420,7 @@ describe('low-latency first', () => {
 
 describe('failures and bounds', () => {
   test('connect failures fail the origin queue with E_CONNECT_FAILED and the cause', () => {
-    const t = setup(strategy('browser', { maxConnectionsPerOrigin: 1 }));
+    const t = setup(strategy('browser', { connections: { maxPerOrigin: 1 } }));
     t.add('/a');
     t.add('/b');
     t.scheduler.connectionFailed(1, Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
@@ -449,7 +449,7 @@ describe('failures and bounds', () => {
   });
 
   test('close settles every request with E_SCHEDULER_CLOSED and closes connections; whenIdle resolves', async () => {
-    const t = setup(strategy('browser', { maxConnectionsPerOrigin: 1 }));
+    const t = setup(strategy('browser', { connections: { maxPerOrigin: 1 } }));
     t.add('/a');
     t.add('/b');
     t.ready(1);
@@ -462,6 +462,6 @@ describe('failures and bounds', () => {
 
   test('unknown strategy and bad overrides are rejected with codes', () => {
     expect(() => strategy('fastest')).toThrow(expect.objectContaining({ code: 'E_UNKNOWN_STRATEGY' }));
-    expect(() => strategy('browser', { maxConnectionsPerOrigin: 0 })).toThrow(expect.objectContaining({ code: 'E_INVALID_OPTION' }));
+    expect(() => strategy('browser', { connections: { maxPerOrigin: 0 } })).toThrow(expect.objectContaining({ code: 'E_INVALID_OPTION' }));
   });
 });

@@ -1,204 +1,141 @@
 import { SchedulerError } from './errors';
+import { CONNECTIONS, DISCOVERY, HTTP2, MEMORY, PAUSING, PIPELINING, SPECULATIVE_LIST, type ConnectionPolicy, type DiscoveryPolicy, type Http2Policy, type MemoryPolicy, type Ordering, type PausingPolicy, type PipeliningPolicy } from './strategy-policies';
+import { applyOverrides, type DeepPartial } from './strategy-overrides';
+
+export type * from './strategy-policies';
 
 export const STRATEGY_NAMES = ['http10', 'serial', 'browser', 'pipelined', 'getlist', 'h2'] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
 /**
- * How a request list is loaded. The named presets below are the experiments of the seed papers;
- * every field can be overridden to explore around them.
+ * How a request list is loaded: one named policy per concern (strategy-policies.ts). The named
+ * presets below are the experiments of the seed papers; every setting can be overridden to
+ * explore around them (`strategy(name, overrides)`).
  */
 export interface Strategy {
-  name: StrategyName;
-  /** Connections per origin at most (HTTP/1.1). @default 6 */
-  maxConnectionsPerOrigin: number;
-  /** Keep connections open between requests. `false` = HTTP/1.0 style, one request per connection. @default true */
-  keepAlive: boolean;
-  /** Pipeline GET/HEAD requests on HTTP/1.1 connections (subject to per-origin health). @default false */
-  pipelining: boolean;
-  /** Requests outstanding on one HTTP/1.1 connection once the origin has proved it pipelines well. @default 16 */
-  maxPipelineDepth: number;
-  /** Serve requests by priority class (FIFO within a class). `false` = one FIFO in discovery order. */
-  priorities: boolean;
-  /** Pause lower-priority response bodies while a low-latency request is outstanding. */
-  pauseLowPriority: boolean;
-  /** Lower-priority responses allowed to keep flowing while a low-latency request is outstanding. @default 2 */
-  maxLowPriorityFlowing: number;
-  /**
-   * A response known to be smaller than this is never paused: it fits in about one initial
-   * congestion window (10 × 1448-byte segments ≈ 14 KB), so pausing it saves almost no bandwidth
-   * and stalls whatever is pipelined behind it. @default 16384
-   */
-  minPauseBytes: number;
-  /** Negotiate HTTP/2 by ALPN on https: origins and multiplex on one connection when offered. */
-  http2: boolean;
-  /**
-   * Streams on one HTTP/2 connection at most; the server's SETTINGS_MAX_CONCURRENT_STREAMS lowers
-   * it (undici honours the peer's value). Chromium likewise takes the server's limit, so a lower
-   * default of our own would only cost round trips against servers that allow more. @default 256
-   */
-  maxConcurrentStreams: number;
-  /**
-   * A response known or declared to be at least this large is not pipelined behind.
-   * 128 KiB ≈ one bandwidth-delay product of a 20 Mbit/s, 50 ms path (20e6/8 × 0.05 = 125 kB):
-   * a larger response takes more than one extra RTT to drain, longer than opening a new connection.
-   * @default 131072
-   */
-  largeResponseBytes: number;
-  /** How long an origin that broke a pipeline is held to persistent-but-not-pipelined. @default 600000 */
-  demoteMs: number;
-  /**
-   * Open no more HTTP/1.1 connections to an origin than its path can take at once: the first
-   * response's first flight gives the bottleneck rate, the handshake the RTT, and the cap is
-   * `2 × BDP / initial window` (src/scheduler/path-estimate.ts). @default false
-   */
-  adaptConnectionsToPath: boolean;
-  /**
-   * Order proofs (content-type-check.ts `isOrderProof`: a pipelined pair the server held at once,
-   * of two type families, answered in order) an origin must deliver at depth 2 before it gets full
-   * depth. One, as Firefox's yellow state asked for one good pipelined transaction and no bad one
-   * before turning green: a proof is a pair a reordering server could have swapped visibly, so a
-   * second adds little and costs a round trip. @default 1
-   */
-  probeSuccesses: number;
-  /**
-   * Start each origin from what origin memory remembers (origin-recall.ts) and write back what
-   * this load learns, when the scheduler is given a memory. @default false
-   */
-  useOriginMemory: boolean;
-  /**
-   * Zero-RTT starts (preconnect.ts): open connections at t = 0 to every origin of the page's
-   * learned list, and to each origin a `<link rel=preconnect|dns-prefetch>` names as soon as it is
-   * parsed, before any request for it is ready. @default false
-   */
-  preconnect: boolean;
-  /**
-   * Request a stylesheet's `@import`s as soon as their statements arrive, not once the whole sheet
-   * has (native-host/run/page-discovery.ts): the imported sheet's round trip overlaps the rest of
-   * its importer's body. Browsers wait for the whole sheet, so the presets that model them do too.
-   * @default false
-   */
-  earlyImports: boolean;
-  /**
-   * Pause lower-priority bodies only while the measured delivery rate shows the link is the
-   * bottleneck (delivery-meter.ts); never on a path with room. @default false
-   */
-  pauseOnlyWhenLinkBusy: boolean;
-  /**
-   * HTTP/2 connections an origin may have once its connection stalled (stream-stall.ts); 1 = never
-   * a second one. @default 1
-   */
-  h2ConnectionsOnStall: number;
-  /**
-   * Connections an https origin may open for requests that wait while its connections are still
-   * handshaking, before ALPN has answered (h2-windows.ts): one congestion window each instead of
-   * all on one h2 connection. Only on a path where a handshake took `h2DemandMinHandshakeMs` or
-   * more. 1 = one connection until ALPN answers, as browsers do. @default 1
-   */
-  h2ConnectionsForDemand: number;
-  /** The quickest handshake of the load (ms, connection opened to ready) must take this long for `h2ConnectionsForDemand` to apply: two round trips of a 15 ms path, more than a busy machine's loopback TLS. @default 30 */
-  h2DemandMinHandshakeMs: number;
-  /**
-   * A framing order proof on first contact (order-probe.ts): when more requests wait for an
-   * unproven HTTP/1.1 origin than it has connections, one `HEAD` is pipelined ahead of a `GET` of
-   * the same URL — a swap of the two shows in the framing, whatever their types — and a clean
-   * answer earns full depth. One request a browser never makes, once per origin and load, counted
-   * in `SchedulerStats.orderProbes`. @default false
-   */
-  orderProbe: boolean;
-  /**
-   * GETLIST on a returning visit (src/origins/page-list.ts, native-host/run/page-loader.ts): the
-   * sub-resources the page's last loads fetched are enqueued at t = 0 right behind the document,
-   * as speculative GETs, in the scheduler's rank order; parsing that finds one joins its request.
-   * What the page no longer names is reported unused (`Run.speculativeUnused`). Needs
-   * `useOriginMemory` and a memory that keeps the page's list. @default false
-   */
-  speculativeList: boolean;
-  /**
-   * Learned bytes a returning visit asks for speculatively at most: what a page that changed
-   * completely can waste. 2 MiB is about the HTTP Archive's median page weight; past it the rest
-   * of the list is left to parsing. @default 2097152
-   */
-  maxSpeculativeBytes: number;
+  readonly name: StrategyName;
+  connections: ConnectionPolicy;
+  /** @default false: one request at a time per HTTP/1.1 connection */
+  pipelining: PipeliningPolicy | false;
+  /** @default false: HTTP/1.1 everywhere (no ALPN offer of h2) */
+  http2: Http2Policy | false;
+  /** @default 'fifo' */
+  ordering: Ordering;
+  /** @default false: every response keeps reading */
+  pausing: PausingPolicy | false;
+  /** @default false: every load is a first visit */
+  memory: MemoryPolicy | false;
+  discovery: DiscoveryPolicy;
 }
 
-const base: Omit<Strategy, 'name'> = {
-  maxConnectionsPerOrigin: 6,
-  keepAlive: true,
+/**
+ * What `strategy(name, overrides)` takes: any part of any policy. An object turns an off policy on
+ * (from its defaults), `false` turns it off; `undefined` changes nothing.
+ */
+export type StrategyOverrides = DeepPartial<Omit<Strategy, 'name'>>;
+
+const BROWSER: Omit<Strategy, 'name'> = {
+  connections: CONNECTIONS,
   pipelining: false,
-  maxPipelineDepth: 16,
-  priorities: false,
-  pauseLowPriority: false,
-  maxLowPriorityFlowing: 2,
-  minPauseBytes: 16 * 1024,
   http2: false,
-  maxConcurrentStreams: 256,
-  largeResponseBytes: 128 * 1024,
-  demoteMs: 10 * 60 * 1000,
-  probeSuccesses: 1,
-  adaptConnectionsToPath: false,
-  useOriginMemory: false,
-  preconnect: false,
-  earlyImports: false,
-  pauseOnlyWhenLinkBusy: false,
-  h2ConnectionsOnStall: 1,
-  h2ConnectionsForDemand: 1,
-  h2DemandMinHandshakeMs: 30,
-  orderProbe: false,
-  speculativeList: false,
-  maxSpeculativeBytes: 2 * 1024 * 1024,
+  ordering: 'fifo',
+  pausing: false,
+  memory: false,
+  discovery: DISCOVERY,
 };
+const ONE_CONNECTION: ConnectionPolicy = { ...CONNECTIONS, maxPerOrigin: 1 };
 
 const PRESETS: Record<StrategyName, Strategy> = {
   /** Padmanabhan & Mogul's baseline: a new connection per request, one at a time. */
-  http10: { ...base, name: 'http10', maxConnectionsPerOrigin: 1, keepAlive: false },
+  http10: { ...BROWSER, name: 'http10', connections: { ...ONE_CONNECTION, keepAlive: false } },
   /** One persistent connection, stop-and-wait. */
-  serial: { ...base, name: 'serial', maxConnectionsPerOrigin: 1 },
+  serial: { ...BROWSER, name: 'serial', connections: ONE_CONNECTION },
   /** Today's HTTP/1.1 browsers: six persistent connections per origin, no pipelining, FIFO. */
-  browser: { ...base, name: 'browser' },
+  browser: { ...BROWSER, name: 'browser' },
   /** P&M's GETLIST: one persistent connection per origin, the list pipelined on it, no priorities. */
-  pipelined: { ...base, name: 'pipelined', maxConnectionsPerOrigin: 1, pipelining: true, maxPipelineDepth: 64 },
+  pipelined: { ...BROWSER, name: 'pipelined', connections: ONE_CONNECTION, pipelining: { ...PIPELINING, maxDepth: 64 } },
   /** Everything: pipelining over parallel persistent connections, priorities, pausing, HTTP/2 where offered. */
-  getlist: { ...base, name: 'getlist', pipelining: true, priorities: true, pauseLowPriority: true, http2: true, adaptConnectionsToPath: true, useOriginMemory: true, preconnect: true, earlyImports: true, pauseOnlyWhenLinkBusy: true, h2ConnectionsOnStall: 2, h2ConnectionsForDemand: 6, orderProbe: true, speculativeList: true },
+  getlist: {
+    name: 'getlist',
+    connections: { ...CONNECTIONS, fitToPath: true, preconnect: true },
+    pipelining: { ...PIPELINING, orderProbe: true },
+    http2: { ...HTTP2, connectionsOnStall: 2, connectionsForDemand: 6 },
+    ordering: 'priorities',
+    pausing: { ...PAUSING, onlyWhenLinkBusy: true },
+    memory: { ...MEMORY, speculativeList: SPECULATIVE_LIST },
+    discovery: { ...DISCOVERY, earlyImports: true },
+  },
   /** One multiplexed HTTP/2 connection per origin that offers it; browser-style HTTP/1.1 elsewhere. */
-  h2: { ...base, name: 'h2', http2: true, priorities: true },
+  h2: { ...BROWSER, name: 'h2', http2: HTTP2, ordering: 'priorities' },
 };
+
+/** What an override that turns an off policy on starts from, by field path. */
+const TURNED_ON: Readonly<Record<string, object>> = { pipelining: PIPELINING, http2: HTTP2, pausing: PAUSING, memory: MEMORY, 'memory.speculativeList': SPECULATIVE_LIST };
 
 export function isStrategyName(value: unknown): value is StrategyName {
   return typeof value === 'string' && (STRATEGY_NAMES as readonly string[]).includes(value);
 }
 
-/** A preset by name, with overrides applied and validated. */
-export function strategy(name: string, overrides: Partial<Omit<Strategy, 'name'>> = {}): Strategy {
+/**
+ * A preset by name, with overrides applied and validated: a fresh copy, so changing it changes no
+ * preset. Throws `SchedulerError` `E_UNKNOWN_STRATEGY`, or `E_INVALID_OPTION` naming the field
+ * path (`pipelining.maxDepth`).
+ */
+export function strategy(name: string, overrides: StrategyOverrides = {}): Strategy {
   if (!isStrategyName(name)) {
     throw new SchedulerError('E_UNKNOWN_STRATEGY', `unknown strategy ${JSON.stringify(name)}; expected one of ${STRATEGY_NAMES.join(', ')}`);
   }
-  const s: Strategy = { ...PRESETS[name], ...stripUndefined(overrides) };
+  const s = applyOverrides(PRESETS[name], overrides, TURNED_ON, `strategy ${name}`) as Strategy;
   validateStrategy(s);
   return s;
 }
 
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
+type Check = [path: string, value: unknown, min: number];
 
-function positiveInt(s: Strategy, key: keyof Strategy, min: number): void {
-  const v = s[key];
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
-    throw new SchedulerError('E_INVALID_OPTION', `strategy ${s.name}: ${key} must be an integer ≥ ${min}, got ${String(v)}`);
+/** Throws `E_INVALID_OPTION` naming the first setting out of range: `strategy getlist: pipelining.maxDepth must be …`. */
+export function validateStrategy(s: Strategy): void {
+  const { connections: c, pipelining: p, http2: h, pausing: z, memory: m } = s;
+  const checks: Check[] = [['connections.maxPerOrigin', c.maxPerOrigin, 1]];
+  if (p) checks.push(['pipelining.maxDepth', p.maxDepth, 1], ['pipelining.largeResponseBytes', p.largeResponseBytes, 0], ['pipelining.demoteMs', p.demoteMs, 0], ['pipelining.probeSuccesses', p.probeSuccesses, 0]);
+  if (h) checks.push(['http2.maxStreams', h.maxStreams, 1], ['http2.connectionsOnStall', h.connectionsOnStall, 1], ['http2.connectionsForDemand', h.connectionsForDemand, 1], ['http2.demandMinHandshakeMs', h.demandMinHandshakeMs, 0]);
+  if (z) checks.push(['pausing.maxFlowing', z.maxFlowing, 0], ['pausing.minBytes', z.minBytes, 0]);
+  if (m && m.speculativeList) checks.push(['memory.speculativeList.maxBytes', m.speculativeList.maxBytes, 0]);
+  for (const [path, v, min] of checks) {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+      throw new SchedulerError('E_INVALID_OPTION', `strategy ${s.name}: ${path} must be an integer ≥ ${min}, got ${String(v)}`);
+    }
+  }
+  if (s.ordering !== 'priorities' && s.ordering !== 'fifo') {
+    throw new SchedulerError('E_INVALID_OPTION', `strategy ${s.name}: ordering must be "priorities" or "fifo", got ${JSON.stringify(s.ordering)}`);
   }
 }
 
-export function validateStrategy(s: Strategy): void {
-  positiveInt(s, 'maxConnectionsPerOrigin', 1);
-  positiveInt(s, 'maxPipelineDepth', 1);
-  positiveInt(s, 'maxLowPriorityFlowing', 0);
-  positiveInt(s, 'minPauseBytes', 0);
-  positiveInt(s, 'maxConcurrentStreams', 1);
-  positiveInt(s, 'largeResponseBytes', 0);
-  positiveInt(s, 'demoteMs', 0);
-  positiveInt(s, 'probeSuccesses', 0);
-  positiveInt(s, 'h2ConnectionsOnStall', 1);
-  positiveInt(s, 'h2ConnectionsForDemand', 1);
-  positiveInt(s, 'h2DemandMinHandshakeMs', 0);
-  positiveInt(s, 'maxSpeculativeBytes', 0);
+// ── what the scheduler reads of a strategy whose policy may be off ───────────────────────────────
+
+/** Requests one HTTP/1.1 connection may carry at once at full depth: 1 without pipelining. */
+export function pipelineDepth(s: Strategy): number {
+  return s.pipelining ? s.pipelining.maxDepth : 1;
+}
+
+/**
+ * The size from which a response is remembered as large (`SchedulerOptions.sizeHints`) and never
+ * pipelined behind: the pipelining policy's, else its default, so size hints learned by a strategy
+ * that does not pipeline serve one that does.
+ */
+export function largeResponseBytes(s: Strategy): number {
+  return s.pipelining ? s.pipelining.largeResponseBytes : PIPELINING.largeResponseBytes;
+}
+
+/**
+ * A response declared smaller than this is mostly in flight once its head arrives (about one
+ * initial window): the pausing policy's `minBytes`, else its default. The order probe goes behind
+ * only such responses (order-probe.ts).
+ */
+export function shortResponseBytes(s: Strategy): number {
+  return s.pausing ? s.pausing.minBytes : PAUSING.minBytes;
+}
+
+/** The HTTP/2 policy when it opens more than one connection for demand before ALPN answers (h2-windows.ts). */
+export function windowsForDemand(s: Strategy): Http2Policy | undefined {
+  return s.http2 && s.http2.connectionsForDemand > 1 ? s.http2 : undefined;
 }

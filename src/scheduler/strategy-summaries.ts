@@ -18,16 +18,17 @@ export const STRATEGY_SUMMARIES: Readonly<Record<StrategyName, string>> = {
  * disagree with it: e.g. `6 HTTP/1.1 connections/origin, pipelined to depth 16, …, priority classes`.
  */
 export function strategyTraits(s: Strategy): string {
-  const n = s.maxConnectionsPerOrigin;
+  const { maxPerOrigin: n, keepAlive, fitToPath } = s.connections;
+  const list = s.memory ? s.memory.speculativeList : false;
   const traits = [
     `${n} HTTP/1.1 connection${n === 1 ? '' : 's'}/origin`,
-    s.keepAlive ? undefined : 'no keep-alive (one request per connection)',
-    s.pipelining ? `pipelined to depth ${s.maxPipelineDepth} once the origin proves it pipelines` : undefined,
-    s.priorities ? 'priority classes' : 'FIFO',
-    s.pauseLowPriority ? 'pauses bulk bodies while an urgent request is outstanding' : undefined,
-    s.http2 ? `HTTP/2 where ALPN offers it (one connection, up to ${s.maxConcurrentStreams} streams)` : undefined,
-    s.adaptConnectionsToPath ? 'connections sized to the path' : undefined,
-    s.speculativeList ? `on a revisit asks at once for the page's learned list (up to ${Math.round(s.maxSpeculativeBytes / 1024)} KiB; off: --no-speculative)` : undefined,
+    keepAlive ? undefined : 'no keep-alive (one request per connection)',
+    s.pipelining ? `pipelined to depth ${s.pipelining.maxDepth} once the origin proves it pipelines` : undefined,
+    s.ordering === 'priorities' ? 'priority classes' : 'FIFO',
+    s.pausing ? 'pauses bulk bodies while an urgent request is outstanding' : undefined,
+    s.http2 ? `HTTP/2 where ALPN offers it (one connection, up to ${s.http2.maxStreams} streams)` : undefined,
+    fitToPath ? 'connections sized to the path' : undefined,
+    list ? `on a revisit asks at once for the page's learned list (up to ${Math.round(list.maxBytes / 1024)} KiB; off: --no-speculative)` : undefined,
   ];
   return traits.filter((t): t is string => t !== undefined).join(', ');
 }

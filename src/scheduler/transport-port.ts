@@ -1,3 +1,4 @@
+import type { HttpProtocol } from '../core/http-protocol';
 import type { ScheduledRequest } from './request';
 
 /**
@@ -79,8 +80,8 @@ export interface Dispatch {
 }
 
 export interface ConnectionInfo {
-  /** ALPN result: `h2` or `http/1.1`. */
-  protocol: 'h2' | 'http/1.1';
+  /** ALPN result (`http/1.1` on plain http). */
+  protocol: HttpProtocol;
   /** For HTTP/2, the server's SETTINGS_MAX_CONCURRENT_STREAMS when known. */
   maxConcurrentStreams?: number;
   /** How long the TCP handshake took (one round trip), when the transport measured it. */

@@ -1,3 +1,5 @@
+import type { HttpProtocol } from '../core/http-protocol';
+
 /**
  * The handshake of one connection, measured at the socket by the host's timing connector.
  * Durations are milliseconds; a phase that did not happen (DNS for an IP literal, TLS on http:)
@@ -17,8 +19,8 @@ export interface HandshakeRecord {
   remoteAddress: string | undefined;
   remotePort: number | undefined;
   localPort: number | undefined;
-  /** ALPN result: `h2` or `http/1.1`. */
-  protocol: 'h2' | 'http/1.1';
+  /** ALPN result (`http/1.1` on plain http). */
+  protocol: HttpProtocol;
   /** e.g. `TLSv1.3`; undefined on http:. */
   tlsVersion: string | undefined;
   /** TLS session resumed (abbreviated handshake); false on http:. */

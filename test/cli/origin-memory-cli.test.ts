@@ -46,19 +46,19 @@ test('load --record stores what the load learned, `origins` shows it as the serv
     const listed = await run(['origins', '--data-dir', dataDir, '--json']);
     expect(listed.code).toBe(0);
     const facts = JSON.parse(listed.out);
-    // What the server did: h1, and a close after BUDGET responses on every connection of the load.
-    expect(facts).toEqual([expect.objectContaining({ origin: server.origin, protocol: 'h1', requestBudget: BUDGET })]);
+    // What the server did: HTTP/1.1, and a close after BUDGET responses on every connection of the load.
+    expect(facts).toEqual([expect.objectContaining({ origin: server.origin, protocol: 'http/1.1', requestBudget: BUDGET })]);
     expect(Math.max(...recorded.map((r) => r.index))).toBe(BUDGET - 1);
     expect(new Set(recorded.map((r) => r.connection)).size).toBeGreaterThanOrEqual(Math.ceil((IMAGES + 2) / BUDGET));
     const table = await run(['origins', '--data-dir', dataDir]);
-    expect(table.out).toMatch(new RegExp(`^${server.origin.replace(/\./g, '\\.')}\\s+\\S+Z\\s+h1\\s+\\S+\\s+${BUDGET}\\s`, 'm'));
+    expect(table.out).toMatch(new RegExp(`^${server.origin.replace(/\./g, '\\.')}\\s+\\S+Z\\s+http/1\\.1\\s+\\S+\\s+${BUDGET}\\s`, 'm'));
 
     // A plain load stays a first visit and leaves the store alone; --memory store reads it and writes back.
     await load();
     expect(JSON.parse((await run(['origins', '--data-dir', dataDir, '--json'])).out)).toEqual(facts);
     await load('--memory', 'store', '--data-dir', dataDir);
     const after = JSON.parse((await run(['origins', '--data-dir', dataDir, '--json'])).out);
-    expect(after).toEqual([expect.objectContaining({ origin: server.origin, protocol: 'h1', requestBudget: BUDGET })]);
+    expect(after).toEqual([expect.objectContaining({ origin: server.origin, protocol: 'http/1.1', requestBudget: BUDGET })]);
     expect(after[0].lastSeen).toBeGreaterThan(facts[0].lastSeen);
     expect(plain.length).toBe(IMAGES + 2);
   } finally {

@@ -78,7 +78,7 @@ test('a second getlist replay of a page starts from what the first learned, acro
     store = await openStore({ dir: storeDirIn(dataDir) });
     const facts = [];
     for await (const f of store.originFacts(server.origin)) facts.push(f);
-    expect(facts).toEqual([expect.objectContaining({ origin: server.origin, pipelining: 'good', protocol: 'h1', requestBudget: BUDGET })]);
+    expect(facts).toEqual([expect.objectContaining({ origin: server.origin, pipelining: 'good', protocol: 'http/1.1', requestBudget: BUDGET })]);
     const pages = [];
     for await (const p of store.pageOrigins(doc)) pages.push(p);
     expect(pages).toEqual([expect.objectContaining({ url: doc, origins: [{ origin: server.origin, requests: urls.length }] })]);

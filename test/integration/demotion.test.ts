@@ -8,7 +8,7 @@ const paths = Array.from({ length: 10 }, (_, i) => `/p${i}`);
 async function loadWith(respond: Respond) {
   const server = await startRawServer(respond);
   try {
-    const run = await runList(strategy('getlist', { maxConnectionsPerOrigin: 1, probeSuccesses: 0 }), paths.map((p) => ({ url: server.origin + p })));
+    const run = await runList(strategy('getlist', { connections: { maxPerOrigin: 1 }, pipelining: { probeSuccesses: 0 } }), paths.map((p) => ({ url: server.origin + p })));
     return { run, server };
   } finally {
     await server.close();
@@ -56,7 +56,7 @@ describe('demotion and retry against misbehaving servers', () => {
   test('a POST lost with its connection is not retried', async () => {
     const server = await startRawServer((req) => (req.method === 'POST' ? { body: Buffer.alloc(0), destroy: true } : { body: bodyFor(req.path, 10) }));
     try {
-      const run = await runList(strategy('getlist', { maxConnectionsPerOrigin: 1 }), [{ url: `${server.origin}/form`, method: 'POST' }]);
+      const run = await runList(strategy('getlist', { connections: { maxPerOrigin: 1 } }), [{ url: `${server.origin}/form`, method: 'POST' }]);
       expect(run.results[0]?.error?.code).toBe('E_NOT_RETRYABLE');
       expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
     } finally {

@@ -97,7 +97,7 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
   });
 
   test('getlist on a path whose handshakes are quicker than h2DemandMinHandshakeMs keeps one session', async () => {
-    const { run, sessions } = await load(strategy('getlist', { h2DemandMinHandshakeMs: 10_000 }));
+    const { run, sessions } = await load(strategy('getlist', { http2: { demandMinHandshakeMs: 10_000 } }));
     expect(run.errors).toBe(0);
     expect(sessions).toBe(1);
   });

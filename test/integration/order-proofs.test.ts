@@ -13,7 +13,7 @@ import { startFaultyOrigin, type FaultyOrigin } from '../support/faulty-origin';
  */
 
 const TIMEOUTS = { requestTimeoutMs: 1000, requestTotalTimeoutMs: 3000 };
-const PROBE_OFF = { orderProbe: false };
+const PROBE_OFF = { pipelining: { orderProbe: false } };
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 async function visit(server: FaultyOrigin, memory: InMemoryOriginMemory, s: Strategy) {

@@ -22,11 +22,11 @@ describe('origin memory and zero-RTT starts, on real sockets', () => {
     const PAGE_REQUESTS = IMAGES + 3;
     try {
       const memory = new InMemoryOriginMemory();
-      const g = strategy('getlist', { maxConnectionsPerOrigin: 1 });
+      const g = strategy('getlist', { connections: { maxPerOrigin: 1 } });
       const first = await loadPage({ url: `${server.origin}/`, strategy: g, memory });
       expect(first.errors).toBe(0);
       const firstVisit = server.requests.splice(0);
-      expect(memory.get(server.origin)).toMatchObject({ pipelining: 'good', protocol: 'h1' });
+      expect(memory.get(server.origin)).toMatchObject({ pipelining: 'good', protocol: 'http/1.1' });
       expect(memory.pageOrigins(`${server.origin}/`)).toEqual([{ origin: server.origin, requests: PAGE_REQUESTS }]);
       const revisit = await loadPage({ url: `${server.origin}/`, strategy: g, memory });
       expect(revisit.errors).toBe(0);

@@ -80,7 +80,7 @@ describe('low-latency-first pausing, observed on the wire', () => {
   test('getlist pauses the big body while the stylesheet is outstanding; browser does not', async () => {
     // Loopback is never the bottleneck, so getlist's rate gate (pauseOnlyWhenLinkBusy, tested on a
     // fake clock in src/scheduler) would never pause here; this test is about the pause on the wire.
-    const paused = await load(strategy('getlist', { maxLowPriorityFlowing: 0, pauseOnlyWhenLinkBusy: false }));
+    const paused = await load(strategy('getlist', { pausing: { maxFlowing: 0, onlyWhenLinkBusy: false } }));
     const flowing = await load(strategy('browser'));
     for (const x of [paused, flowing]) {
       // Both complete, with every byte.

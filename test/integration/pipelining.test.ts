@@ -11,7 +11,7 @@ describe('pipelining on the wire', () => {
     const server = await startRawServer((req) => ({ body: bodyFor(req.path, size(req.path)), delayMs: 30, headers: { connection: 'keep-alive' } }));
     try {
       const paths = Array.from({ length: 12 }, (_, i) => `/img${i}.gif`);
-      const run = await runList(strategy('getlist', { maxConnectionsPerOrigin: 1 }), paths.map((p) => ({ url: server.origin + p })));
+      const run = await runList(strategy('getlist', { connections: { maxPerOrigin: 1 } }), paths.map((p) => ({ url: server.origin + p })));
       expect(run.results.map((r) => r.error)).toEqual(paths.map(() => undefined));
       expect(server.connections()).toBe(1);
       // At least one request reached the server while earlier responses on its connection were unsent.
@@ -51,7 +51,7 @@ describe('pipelining on the wire', () => {
         { url: `${server.origin}/c.css`, priority: 'blocking' as const },
         { url: `${server.origin}/index.html`, priority: 'document' as const },
       ];
-      await runList(strategy('serial', { priorities: true }), items);
+      await runList(strategy('serial', { ordering: 'priorities' }), items);
       expect(server.requests.map((r) => r.path)).toEqual(['/index.html', '/c.css', '/b.js', '/a.png']);
     } finally {
       await server.close();
@@ -77,7 +77,7 @@ describe('decoupling requests from connections', () => {
     try {
       // Connection 1's handshake is slow; connection 2's is fast.
       const run = await runList(
-        strategy('browser', { maxConnectionsPerOrigin: 2 }),
+        strategy('browser', { connections: { maxPerOrigin: 2 } }),
         [{ url: `${server.origin}/a` }, { url: `${server.origin}/b` }],
         { handshakeDelayMs: (_o, id) => (id === 1 ? 1500 : 0) },
       );

@@ -175,7 +175,7 @@ describe('GETLIST on a revisit: the learned request list sent at once', () => {
   test.each([
     ['browser', strategy('browser')],
     ['h2', strategy('h2')],
-    ['getlist with speculativeList off (--no-speculative)', strategy('getlist', { speculativeList: false })],
+    ['getlist with speculativeList off (--no-speculative)', strategy('getlist', { memory: { speculativeList: false } })],
   ])('%s never sends a learned URL before the page names it', async (_name, s) => {
     const memory = new InMemoryOriginMemory();
     await load(site, memory);

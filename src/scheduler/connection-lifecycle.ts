@@ -1,0 +1,169 @@
+import type { ConnState, DispatchState, OriginState } from './connection-state';
+import { SchedulerError, errorCodeOf, toErrorInfo } from './errors';
+import type { DemotionReason } from './pipeline-health';
+import { applyBudget, observeBudget, type BudgetObservation, type OriginBudgets } from './request-budget';
+import { collateralError, isDesync } from './retry-policy';
+import type { Connections, SchedulerContext, SchedulerParts } from './scheduler-parts';
+import { pipelineDepth } from './strategies';
+import { HTTP2 } from './strategy-policies';
+import type { ConnectionInfo } from './transport-port';
+
+/** After this many failed connection attempts in a row, an origin's waiting requests fail. */
+const MAX_CONSECUTIVE_CONNECT_FAILURES = 3;
+
+/**
+ * Connections from open to close: `connecting` → `ready` (ALPN has answered) → `closed`, each
+ * state entered once. The scheduler chooses every connection's id, and forgets a connection the
+ * moment it closes, so a late event for it from the transport finds nothing and is ignored.
+ *
+ * Request budgets (request-budget.ts) live here: a server's per-connection limit, however learned,
+ * applies at once to every open connection of its origin, so no request is written past it.
+ */
+export class ConnectionLifecycle implements Connections {
+  private readonly conns = new Map<number, ConnState>();
+  private nextConnId = 1;
+
+  constructor(
+    private readonly ctx: SchedulerContext,
+    private readonly parts: SchedulerParts,
+    private readonly budgets: OriginBudgets,
+  ) {}
+
+  open(o: OriginState): void {
+    const { strategy, clock, counters, observer, transport } = this.ctx;
+    const c: ConnState = {
+      id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, openedAt: clock.now(), readyAt: undefined, blockers: 0,
+      draining: false, gate: undefined, budget: this.budgets.get(o.origin)?.budget, served: 0, held: 0, lastDataAt: undefined,
+    };
+    o.conns.push(c);
+    this.conns.set(c.id, c);
+    counters.connectionsOpened += 1;
+    observer.onConnectionOpening?.(c.id, o.origin);
+    // Room in the transport for whatever the scheduler may put on the connection: h2 streams or a pipeline.
+    const h2 = strategy.http2;
+    const maxOutstanding = h2 ? Math.max(h2.maxStreams, pipelineDepth(strategy)) : pipelineDepth(strategy);
+    transport.openConnection(c.id, o.origin, { allowH2: h2 !== false && o.https, maxOutstanding, prioritySignals: h2 !== false && strategy.ordering === 'priorities' });
+  }
+
+  ready(connectionId: number, info: ConnectionInfo): void {
+    const c = this.conns.get(connectionId);
+    if (!c || c.state !== 'connecting') return;
+    c.state = 'ready';
+    c.readyAt = this.ctx.clock.now();
+    c.protocol = info.protocol;
+    const o = c.origin;
+    o.consecutiveConnectFailures = 0;
+    o.rttMs ??= info.handshakeRttMs;
+    this.ctx.learner?.connected(o, info.protocol, info.handshakeRttMs);
+    o.protocol = info.protocol;
+    // ALPN answers h2 only where it was offered (an `http2` policy); a transport that says so anyway gets the default limit.
+    const { maxStreams } = this.ctx.strategy.http2 || HTTP2;
+    c.maxStreams = info.protocol === 'h2' ? Math.max(1, Math.min(maxStreams, info.maxConcurrentStreams ?? Infinity)) : 1;
+    // The path is judged without what this process's own busy loop added: several TLS handshakes'
+    // crypto at once on a loaded machine must not read as a far path.
+    this.parts.pacing.handshake(c.readyAt - c.openedAt - (info.loopDelayMs ?? 0));
+    this.parts.dispatching.markDirty(o);
+  }
+
+  failed(connectionId: number, error: unknown): void {
+    const c = this.conns.get(connectionId);
+    if (!c || c.state === 'closed') return;
+    const o = c.origin;
+    this.forget(c);
+    o.consecutiveConnectFailures += 1;
+    const ready = o.conns.some((x) => x.state === 'ready');
+    if (!ready && (o.conns.length === 0 || o.consecutiveConnectFailures >= MAX_CONSECUTIVE_CONNECT_FAILURES)) {
+      const code = errorCodeOf(error);
+      // A refused target keeps its own code: it is a decision, not a network failure.
+      const why = code === 'E_PRIVATE_NETWORK' || code === 'E_UNSAFE_PORT'
+        ? new SchedulerError(code, toErrorInfo(error).message)
+        : new SchedulerError('E_CONNECT_FAILED', `could not connect to ${o.origin}: ${toErrorInfo(error).message}`, code);
+      for (const req of [...o.retries.clear(), ...o.queue.drain()]) this.parts.ledger.fail(req, why);
+      o.consecutiveConnectFailures = 0;
+    }
+    this.parts.dispatching.markDirty(o);
+  }
+
+  /**
+   * The connection is gone (peer close, reset, or our own close). Outstanding requests are lost;
+   * with an `E_DESYNC` error, so are its unconfirmed responses (they may belong to other requests).
+   */
+  closed(connectionId: number, error: unknown, culprit?: DispatchState, desyncReason: DemotionReason = 'desync'): void {
+    const c = this.conns.get(connectionId);
+    if (!c || c.state === 'closed') return;
+    if (c.state === 'connecting') {
+      // Closed before it was ever ready: a failed connect.
+      this.failed(connectionId, error ?? new SchedulerError('E_CONNECT_FAILED', 'connection closed during the handshake'));
+      return;
+    }
+    this.forget(c);
+    const o = c.origin;
+    const lost = c.outstanding.filter((d) => !d.settled);
+    const desync = isDesync(error);
+    if (c.protocol === 'http/1.1') {
+      if (desync) this.parts.origins.demote(o, desyncReason);
+      else if (lost.length > 1 && !(c.budget !== undefined && c.served >= c.budget)) this.parts.origins.demote(o, 'closed-with-outstanding');
+      // Closed at a response boundary with requests unanswered: the server's per-connection budget.
+      if (!desync && culprit === undefined && c.served > 0 && lost.length > 0 && lost.every((d) => d.firstByteAt === undefined)) {
+        this.learnBudget(o.origin, { kind: 'closed-after', responses: c.served });
+      }
+    }
+    this.parts.acceptance.releaseOnClose(c, error, desync);
+    const collateral = culprit === undefined ? error : collateralError(error);
+    for (const d of lost) this.parts.dispatching.loseDispatch(d, d === culprit ? error : collateral, desync);
+    this.parts.dispatching.markDirty(o);
+  }
+
+  discard(c: ConnState, why: SchedulerError, reason: DemotionReason): void {
+    this.closed(c.id, why, undefined, reason);
+    this.ctx.transport.closeConnection(c.id);
+  }
+
+  /** Records an observation; a budget learned now applies to the origin's open connections too. */
+  learnBudget(origin: string, obs: BudgetObservation): void {
+    const facts = observeBudget(this.budgets.get(origin), obs);
+    this.budgets.set(origin, facts);
+    const o = this.parts.origins.get(origin);
+    if (facts.budget === undefined || !o) return;
+    for (const c of applyBudget(o.conns, facts.budget)) this.retire(c);
+  }
+
+  /**
+   * Closes a connection that has nothing outstanding and takes nothing more — once the transport
+   * trusts its responses: with nothing outstanding, a response still held is one the transport
+   * waits to see followed by silence (a surplus may be on its way), and closing now would trust
+   * it unseen. `responseConfirmed` retires it then.
+   */
+  retire(c: ConnState): void {
+    if (c.held > 0) return;
+    // Every request on it was answered and no surplus arrived, so what it still holds is confirmed.
+    this.forget(c);
+    this.ctx.transport.closeConnection(c.id);
+    this.parts.acceptance.releaseConfirmed(c);
+  }
+
+  activeCount(): number {
+    let active = 0;
+    for (const c of this.conns.values()) if (c.state === 'connecting' || c.outstanding.length > 0) active += 1;
+    return active;
+  }
+
+  /** The scheduler is closing: `o`'s connections close, what they carried fails with `why`. */
+  closeOrigin(o: OriginState, why: SchedulerError): void {
+    for (const c of [...o.conns]) {
+      this.forget(c);
+      for (const d of c.outstanding.filter((x) => !x.settled)) {
+        this.parts.dispatching.settleDispatch(d);
+        this.parts.ledger.settle(d.request, { dispatch: d, bytes: 0, doneAt: this.ctx.clock.now(), error: why });
+      }
+      this.ctx.transport.closeConnection(c.id);
+    }
+  }
+
+  private forget(c: ConnState): void {
+    c.state = 'closed';
+    this.conns.delete(c.id);
+    const i = c.origin.conns.indexOf(c);
+    if (i >= 0) c.origin.conns.splice(i, 1);
+  }
+}

@@ -1,0 +1,219 @@
+import type { ConnState, DispatchState, FingerprintPair, HeldResponse, OriginState } from './connection-state';
+import { contentTypeContradicts, isOrderProof } from './content-type-check';
+import { SchedulerError } from './errors';
+import { HeldResponses } from './held-responses';
+import { isFramingProof } from './order-probe';
+import type { ScheduledRequest } from './request';
+import { keepAliveBudget } from './request-budget';
+import { fingerprintOf, pairVerdict, type PairEnd } from './response-fingerprint';
+import type { Acceptance, SchedulerContext, SchedulerParts } from './scheduler-parts';
+import type { ResponseEndInfo, ResponseStartInfo } from './transport-port';
+
+/**
+ * Whether a response is its request's, and when its result may be delivered.
+ *
+ * On HTTP/1.1 nothing ties a response to its request but order (docs/scheduler.md, "Desync: never
+ * a wrong body"). So a response is delivered only once it is trusted: at once when the transport
+ * confirms it in step, else held until `responseConfirmed` (held-responses.ts); a member of a
+ * fingerprint pair only with the pair's verdict (response-fingerprint.ts). A `Content-Type` from
+ * another family than the request expects, on a connection with other requests in flight, is
+ * treated as a desync (Firefox's "yellow" signal). Clean responses feed the origin's pipelining
+ * probe (pipeline-health.ts) with the order proofs they carry.
+ *
+ * Invariant: no result leaves here unverified — a held response or pair member either settles as
+ * received once trusted, or is lost (and fetched again) with its connection.
+ */
+export class ResponseAcceptance implements Acceptance {
+  private readonly held = new HeldResponses();
+  /** Ended members of fingerprint pairs waiting for their pair's verdict, by dispatch id. */
+  private readonly pairWaiting = new Map<number, { pair: FingerprintPair; dispatch: DispatchState }>();
+
+  constructor(
+    private readonly ctx: SchedulerContext,
+    private readonly parts: SchedulerParts,
+  ) {}
+
+  /**
+   * Reads `req`'s remembered fingerprint at enqueue, on an origin not yet proven to keep order, so
+   * it can be pipelined as one of a fingerprint pair.
+   */
+  recallFingerprint(req: ScheduledRequest, o: OriginState): void {
+    const memory = this.ctx.memory;
+    if (memory?.fingerprint && this.ctx.strategy.pipelining && req.method === 'GET' && o.protocol !== 'h2' && o.health.state(this.ctx.clock.now()) !== 'good') {
+      req.knownFingerprint = memory.fingerprint(req.url);
+    }
+  }
+
+  /**
+   * Only on an HTTP/1.1 origin not yet proven to keep order, with a memory to remember it in, for
+   * a `GET` — so the next load can pair its requests by fingerprint, or to check a pair now.
+   */
+  wantsFingerprint(c: ConnState, req: ScheduledRequest, now: number): boolean {
+    return this.ctx.memory?.putFingerprint !== undefined && this.ctx.strategy.pipelining !== false && c.protocol === 'http/1.1' && req.method === 'GET' && !req.orderProbe && c.origin.health.state(now) !== 'good';
+  }
+
+  /** `d`'s response head arrived. False when it showed the connection out of step (it is discarded). */
+  started(d: DispatchState, info: ResponseStartInfo): boolean {
+    const { clock, sizes } = this.ctx;
+    const { connections, origins, dispatching } = this.parts;
+    d.firstByteAt = clock.now();
+    d.status = info.status;
+    d.httpVersion = info.httpVersion;
+    d.contentLength = info.contentLength;
+    d.contentType = info.contentType;
+    if (info.earlyHints) d.earlyHints = info.earlyHints;
+    const c = d.conn;
+    if (!d.blocksPipeline && (info.contentLength ?? 0) >= sizes.largeBytes) {
+      d.blocksPipeline = true;
+      c.blockers += 1;
+    }
+    if (c.protocol !== 'http/1.1') return true;
+    if (info.keepAliveMax !== undefined) connections.learnBudget(c.origin.origin, { kind: 'keep-alive-max', requests: keepAliveBudget(c, info.keepAliveMax) });
+    if ((c.outstanding.length > 1 || c.held > 0) && contentTypeContradicts(d.request.resourceType, info.contentType, info.status)) {
+      // Possibly another request's response, shifted; nothing on the connection since it was last
+      // in step can be told from one, so all of it is fetched again without pipelining (where the
+      // same answer is accepted whatever its type).
+      const why = new SchedulerError('E_DESYNC', `${d.request.url} (${d.request.resourceType}) was answered with ${info.contentType} on a connection with other requests in flight: possibly another request's response`);
+      connections.discard(c, why, 'content-type-mismatch');
+      return false;
+    }
+    if (info.httpVersion === '1.0') origins.demote(c.origin, 'http10');
+    if (info.announcesKeepAlive) c.origin.announcesKeepAlive = true;
+    if (!info.keepAlive) {
+      c.draining = true;
+      // The server's budget, announced: this response's place among those the connection carried.
+      if (info.httpVersion === '1.1' && info.status < 400) connections.learnBudget(c.origin.origin, { kind: 'connection-close', requests: c.served + 1 });
+      const behind = c.outstanding.indexOf(d) < c.outstanding.length - 1;
+      if (behind) origins.demote(c.origin, 'connection-close-mid-pipeline');
+      // This connection takes nothing more: the origin may need another one.
+      dispatching.markDirty(c.origin);
+    } else if (info.httpVersion === '1.1' && c.origin.health.keepAliveSeen(clock.now())) {
+      // Pipelining may start now, behind this response's body.
+      dispatching.markDirty(c.origin);
+    }
+    return true;
+  }
+
+  /** `d`'s response is complete; its result is delivered now, held, or waits for its pair. */
+  ended(d: DispatchState, info: ResponseEndInfo): void {
+    const c = d.conn;
+    const now = this.ctx.clock.now();
+    this.ctx.sizes.learn(d.request.url, info.bytes);
+    if (c.protocol === 'http/1.1' && !c.draining && d.httpVersion === '1.1') {
+      this.responseOk(c.origin, now, isOrderProof(d) || isFramingProof(d, info.bytes), d.pipelined);
+    }
+    if (c.gate === d) c.gate = undefined;
+    c.served += 1;
+    this.parts.dispatching.settleDispatch(d);
+    if (d.fingerprint) d.responseFingerprint = fingerprintOf(d.status, info.bytes, info.digest);
+    if (d.pair) {
+      this.pairEnded(d.pair, d, { bytes: info.bytes, doneAt: now, fingerprint: d.responseFingerprint, confirmed: info.confirmed !== false });
+    } else if (info.confirmed === false && c.state !== 'closed') {
+      // Its slot is free (the pipeline keeps flowing); its result waits for `responseConfirmed`.
+      this.held.hold(d, info.bytes, now);
+    } else {
+      this.parts.ledger.settle(d.request, { dispatch: d, bytes: info.bytes, doneAt: now });
+    }
+    // Closing it ourselves (rather than waiting for the peer's FIN) lets the next connection
+    // open now; the transport's later `connectionClosed` for it is ignored.
+    if (c.draining && c.outstanding.length === 0 && c.state !== 'closed') this.parts.connections.retire(c);
+    this.parts.dispatching.markDirty(c.origin);
+  }
+
+  /** A response that ended unconfirmed is trusted now. */
+  confirmed(dispatchId: number): void {
+    const waiting = this.pairWaiting.get(dispatchId);
+    if (waiting) {
+      // Its framing is trusted; its result still waits for the pair's verdict.
+      const end = waiting.pair.ends.get(waiting.dispatch);
+      if (end) end.confirmed = true;
+      return;
+    }
+    const h = this.held.confirm(dispatchId);
+    if (!h) return;
+    this.settleHeld(h);
+    const c = h.dispatch.conn;
+    if (c.draining && c.state === 'ready' && c.outstanding.length === 0) {
+      // Its retirement waited for this (connection-lifecycle.ts `retire`): the origin may open the next connection now.
+      this.parts.connections.retire(c);
+      this.parts.dispatching.markDirty(c.origin);
+    }
+    this.parts.ledger.notifyIdle();
+  }
+
+  releaseOnClose(c: ConnState, error: unknown, desync: boolean): void {
+    for (const h of this.held.takeAll(c)) {
+      if (desync) this.parts.dispatching.loseDispatch(h.dispatch, error, true);
+      else this.settleHeld(h);
+    }
+    // A pair member that ended is unverified until its partner ends, and its partner is lost now.
+    for (const w of [...this.pairWaiting.values()]) {
+      if (w.dispatch.conn !== c) continue;
+      this.pairWaiting.delete(w.dispatch.id);
+      this.parts.dispatching.loseDispatch(w.dispatch, error, true);
+    }
+  }
+
+  releaseConfirmed(c: ConnState): void {
+    for (const h of this.held.takeAll(c)) this.settleHeld(h);
+  }
+
+  /** The scheduler is closing: held responses settle as received; a pair member still waiting for its partner fails with `why`, never delivered unverified. */
+  closeAll(why: SchedulerError): void {
+    for (const h of this.held.takeEverything()) this.settleHeld(h);
+    const now = this.ctx.clock.now();
+    for (const w of this.pairWaiting.values()) this.parts.ledger.settle(w.dispatch.request, { dispatch: w.dispatch, bytes: 0, doneAt: now, error: why });
+    this.pairWaiting.clear();
+  }
+
+  /**
+   * A member of a fingerprint pair ended. Its result waits for its partner; with both ended the
+   * verdict (response-fingerprint.ts) releases both, or discards both and fetches them again.
+   */
+  private pairEnded(p: FingerprintPair, d: DispatchState, end: PairEnd): void {
+    p.ends.set(d, end);
+    const other = d === p.ahead ? p.behind : p.ahead;
+    if (!p.ends.has(other)) {
+      this.pairWaiting.set(d.id, { pair: p, dispatch: d });
+      return;
+    }
+    this.pairWaiting.delete(other.id);
+    const c = d.conn;
+    const verdict = pairVerdict(p);
+    if (verdict === 'proof') {
+      this.responseOk(c.origin, this.ctx.clock.now(), true, false);
+      for (const m of [p.ahead, p.behind]) {
+        const e = p.ends.get(m) as PairEnd;
+        if (e.confirmed || c.state === 'closed') this.parts.ledger.settle(m.request, { dispatch: m, bytes: e.bytes, doneAt: e.doneAt });
+        else this.held.hold(m, e.bytes, e.doneAt);
+      }
+      return;
+    }
+    const both = `${p.ahead.request.url} and ${p.behind.request.url}, pipelined,`;
+    if (verdict === 'swap') {
+      const why = new SchedulerError('E_DESYNC', `${both} were each answered with the other's remembered body: the server answers out of order`);
+      if (c.state !== 'closed') this.parts.connections.discard(c, why, 'fingerprint-swap');
+      for (const m of [p.ahead, p.behind]) this.parts.dispatching.loseDispatch(m, why, true);
+      return;
+    }
+    const why = new SchedulerError('E_RESPONSE_FAILED', `${both} did not both match their remembered bodies (content changed): discarded unverified`);
+    for (const m of [p.ahead, p.behind]) this.parts.dispatching.loseDispatch(m, why, true);
+    this.parts.dispatching.markDirty(c.origin);
+  }
+
+  /**
+   * A clean response on a connection that stays open (`proof`: it was an order proof) moves the
+   * origin's probe on; the memory learns the verdict, or how far a pipelined probe got.
+   */
+  private responseOk(o: OriginState, now: number, proof: boolean, pipelined: boolean): void {
+    o.health.responseOk(now, proof);
+    const learner = this.ctx.learner;
+    if (learner && o.health.state(now) === 'good') learner.pipelining(o, 'good');
+    else if (learner && pipelined) learner.probeProgress(o, o.health.proofs);
+  }
+
+  /** A held response settles as it was received. */
+  private settleHeld(h: HeldResponse): void {
+    this.parts.ledger.settle(h.dispatch.request, { dispatch: h.dispatch, bytes: h.bytes, doneAt: h.doneAt });
+  }
+}
