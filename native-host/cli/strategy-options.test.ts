@@ -1,0 +1,28 @@
+import { strategy } from '../../src/scheduler';
+import { parseArgs } from './args';
+import { LOAD_FLAGS, parseStrategies } from './strategy-options';
+
+const parse = (...argv: string[]) => parseStrategies(parseArgs('load', argv, LOAD_FLAGS), ['browser', 'getlist']);
+
+describe('--connections, --depth, --no-speculative', () => {
+  test('without flags each strategy is its preset', () => {
+    expect(parse()).toEqual([strategy('browser'), strategy('getlist')]);
+  });
+
+  test('--connections sets every strategy\'s connections.maxPerOrigin', () => {
+    expect(parse('--strategy', 'http10,getlist', '--connections', '3').map((s) => s.connections.maxPerOrigin)).toEqual([3, 3]);
+  });
+
+  test('--depth sets pipelining.maxDepth where the preset pipelines, and turns pipelining on nowhere', () => {
+    const [browser, pipelined, getlist] = parse('--strategy', 'browser,pipelined,getlist', '--depth', '5');
+    expect(browser?.pipelining).toBe(false);
+    expect(pipelined?.pipelining).toMatchObject({ maxDepth: 5 });
+    expect(getlist?.pipelining).toMatchObject({ maxDepth: 5, orderProbe: true });
+  });
+
+  test('--no-speculative turns off memory.speculativeList, and the memory policy on nowhere', () => {
+    const [browser, getlist] = parse('--no-speculative');
+    expect(browser?.memory).toBe(false);
+    expect(getlist?.memory).toEqual({ speculativeList: false });
+  });
+});
