@@ -4,9 +4,8 @@
  *
  * Pausing lower-priority bodies (low-latency-pauser.ts) frees bandwidth only when there is none to
  * spare: on a link with room, a paused body just arrives later and the urgent response gains
- * nothing (measured on an all-https page at 100 ms with no cap: 6 pauses per load, 1,198 ms against
- * 1,063 ms for plain `h2`). So pausing is allowed only while the recent rate is at least `busyShare`
- * of the known bottleneck rate, and ends once it falls below `idleShare` (hysteresis: a pause
+ * nothing (docs/scheduler.md, "Pausing only when it pays"). So pausing is allowed only while the
+ * recent rate is at least `busyShare` of the known bottleneck rate, and ends once it falls below `idleShare` (hysteresis: a pause
  * itself lowers the rate a little, and must not end itself at once). With no finite bottleneck
  * rate known (a fast path, or nothing measured yet) the link is never taken to be the bottleneck.
  */

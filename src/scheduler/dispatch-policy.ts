@@ -40,9 +40,9 @@ export function roomFor(
  * While siblings that are nearly up are still handshaking (opened together at t = 0, as for a
  * returning visit's learned list), a busy connection takes no more than an even share of the
  * origin's work over every connection it has or is about to have. The first connection up is a
- * millisecond ahead of its siblings; piling the whole list on it (measured on P&M's page: the
- * document and 15 images on one connection, four connections idle) puts more than one congestion
- * window on one slow-starting connection and ends a round trip late. "Nearly up": a sibling whose
+ * millisecond ahead of its siblings; piling the whole list on it (P&M's page: the document and
+ * every image on one connection, the others idle) puts more than one congestion window on one
+ * slow-starting connection and ends a round trip late. "Nearly up": a sibling whose
  * connect started more than half of `c`'s own handshake time ago, so it should be ready within
  * half a handshake. One opened later, for demand, is about a whole handshake away and is not
  * waited for (McManus: a request goes to whichever connection is ready). None such: no cap.
@@ -105,8 +105,8 @@ export function connectionLimit(o: OriginState, strategy: Strategy, pathHandshak
  * An idle ready connection if there is one, else the least-loaded one with room; between equally
  * loaded ones, the one that has carried fewest requests. So a burst pipelined at once is spread
  * round-robin rather than piled on the first connection: each connection's share of one flight
- * stays within its congestion window (10 segments, three 2.5 KB responses: measured on P&M's page,
- * a fourth response on one connection ended a round trip after the rest).
+ * stays within its congestion window (10 segments, RFC 6928), past which the last response on it
+ * ends a round trip after the rest.
  */
 export function pickConnection(o: OriginState, req: ScheduledRequest, strategy: Strategy, now: number): ConnState | undefined {
   let best: ConnState | undefined;

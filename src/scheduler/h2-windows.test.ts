@@ -90,7 +90,7 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
     expect(opened(5)).toBe(4);
   });
 
-  test('a learned list opens no windows when the first handshake is measured while it waits (the revisit\'s t = 0 burst already fills the path; session 21: real-news revisit at 10 Mbit/s 931 → 1,087 ms); the same demand unlisted does', () => {
+  test('a learned list opens no windows when the first handshake is measured while it waits (the revisit\'s t = 0 burst already fills the path); the same demand unlisted does', () => {
     const run = (listed: boolean) => {
       const t = setup(strategy('getlist'));
       t.add(`${D}/doc`);

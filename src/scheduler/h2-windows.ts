@@ -4,13 +4,13 @@ import { windowsForDemand, type Strategy } from './strategies';
 /**
  * More than one congestion window for an HTTP/2 origin, on a first visit.
  *
- * One h2 connection starts from one initial window (10 segments, ≈ 14.5 kB) that at most doubles
- * every round trip; six HTTP/1.1 connections start from six. The lower bound (bench/model/MODEL.md,
- * family 3) lets a client use up to six windows per origin, and the real-shaped pages' traces showed
- * where one window cost: real-shop's twelve images (184 kB) came on one h2 connection in five
- * round trips (done 1,048 ms, bound 700), real-news' two sync scripts (149 kB) behind two
- * stylesheets on one in four (950 ms, bound 700), and the `@import`ed sheet that names the page's
- * backgrounds waited behind its sibling sheet's whole body on the same connection.
+ * One h2 connection starts from one initial window (10 segments, RFC 6928) that at most doubles
+ * every round trip (RFC 5681 slow start); six HTTP/1.1 connections start from six. The lower bound
+ * (bench/model/MODEL.md, family 3) lets a client use up to six windows per origin, and the
+ * real-shaped pages' traces showed where one window cost (bench/README.md, "Real-shaped pages"): a
+ * page's images, or its sync scripts, on one h2 connection took round trips more than the bound,
+ * and the `@import`ed sheet that names the page's backgrounds waited behind its sibling sheet's
+ * whole body on the same connection.
  *
  * So requests that wait for an https origin while its connections are still handshaking open
  * connections of their own, up to `http2.connectionsForDemand`, before ALPN has said h2 — by then a
@@ -27,11 +27,10 @@ import { windowsForDemand, type Strategy } from './strategies';
 export function h2DemandLimit(o: OriginState, strategy: Strategy, pathHandshakeMs: number | undefined, pathRoom: number | undefined): number {
   const h2 = windowsForDemand(strategy);
   // Not the remembered round trip (origin-recall.ts): opening every origin's windows at t = 0 for a
-  // revisit's whole learned list was 0.46 × browser at 100 ms with no cap, but at 10 Mbit/s that
-  // burst cost real-shop's revisit 751 → 924 ms (session 21): it needs a path-wide budget first.
+  // revisit's whole learned list overflows a capped link, so it would need a path-wide budget first.
   // Nor once a learned list is queued (`RequestSpec.listed`; the scheduler passes no handshake):
-  // windows opened into that burst when the first handshake finished, a handshake after their
-  // siblings, carried nothing and cost real-news' revisit at 10 Mbit/s 931 → 1,087 ms (issue 14).
+  // windows opened into that burst when the first handshake finished come a handshake after their
+  // siblings and carry nothing but losses (bench/README.md, "Real-shaped pages", revisits at 10 Mbit/s).
   const slow = pathHandshakeMs ?? -Infinity;
   if (h2 === undefined || slow < h2.demandMinHandshakeMs || pathRoom === undefined) return 1;
   const fits = Math.max(1, Math.min(h2.connectionsForDemand, o.conns.length + pathRoom));

@@ -8,14 +8,13 @@ import { connectionsForPath, FlightRate } from './path-estimate';
  * Why load-wide: every origin of a page reaches the client over the same access link. An extra
  * connection per h2 origin saves slow-start round trips where that link has room, and where it
  * has none each one takes a share of it from the connections that carry the page's critical
- * chain. Measured (session 30, real-shop on the packet-level link, 3 runs each): at 40 ms and
- * 10 Mbit/s getlist opened 13 connections to `h2`'s 5, and the fonts its last style sheet names
- * ended 150 ms later than `h2`'s — 685–801 ms against 635–646; with the windows off 632–635, while
- * at 200 ms without a cap the windows are worth 1,854 → 1,683 ms on real-news.
+ * chain: on a capped link, windows opened per origin without this budget made the fonts at the end
+ * of a page's style chain a round trip late, while on a far uncapped link the same windows were
+ * worth several round trips (bench/README.md, "Real-shaped pages"; bench/results/real-s30-40-200.json).
  *
  * Any response's flight may be the one: the first whose rate is known decides. A flight measured
  * while other responses share the link reads low, which only opens fewer windows. HTTP/2 bodies
- * arrive as whole DATA frames (nginx sends 8 kB ones), so a large first chunk says nothing about
+ * arrive as whole DATA frames (nginx's are several segments long), so a large first chunk says nothing about
  * the rate there: on h2 the rate is the frames after the first over the time they took.
  */
 export class LoadPath {

@@ -12,18 +12,19 @@ import type { TransportPort } from './transport-port';
  * Invariant: a response that an outstanding low-latency request is pipelined behind on the same
  * HTTP/1.1 connection is never paused — pausing it would stall the urgent one.
  *
- * A response known to be smaller than `minPauseBytes` (its Content-Length, else the size the
+ * A response known to be smaller than `minBytes` (its Content-Length, else the size the
  * request list declared) is never paused either: it fits in about one initial congestion window, so
  * it is mostly in flight or already received by the time its headers are read, and pausing it frees
- * almost no bandwidth while it stalls every response pipelined behind it on its connection. Measured
- * on mcmanus-159 at 100 ms (145 images under 3 KB): pausing them cost about 100 ms of page time.
+ * almost no bandwidth while it stalls every response pipelined behind it on its connection — on a
+ * page of many small images, such as `mcmanus-159`, pausing them only cost page time
+ * (docs/scheduler.md, "Priority classes").
  */
 export class LowLatencyPauser {
   private readonly paused = new Set<DispatchState>();
 
   constructor(
     private readonly maxFlowing: number,
-    private readonly minPauseBytes: number,
+    private readonly minBytes: number,
     private readonly transport: Pick<TransportPort, 'pause' | 'resume'>,
     private readonly onPause: () => void,
   ) {}
@@ -57,10 +58,10 @@ export class LowLatencyPauser {
     }
   }
 
-  /** Whether pausing `d` could free bandwidth: its size is unknown or at least `minPauseBytes`. */
+  /** Whether pausing `d` could free bandwidth: its size is unknown or at least `minBytes`. */
   pausable(d: DispatchState): boolean {
     const size = d.contentLength ?? d.request.expectedSize;
-    return size === undefined || size >= this.minPauseBytes;
+    return size === undefined || size >= this.minBytes;
   }
 
   /** A settled dispatch leaves the paused set without a transport call. */

@@ -3,13 +3,13 @@
  * showed: the bottleneck rate, read off the first flight of that response's body, and the round
  * trip, read off the TCP handshake.
  *
- * Why it matters: each fresh connection may send a whole initial window (10 segments, ≈ 14.5 kB)
- * in its first round trip. On a slow bottleneck, six of them at once (90 kB) overflow its queue;
- * the lost segments are the tail of the page, with nothing behind them to trigger fast
- * retransmit, so each costs a retransmission timeout. Measured on `pm95-2544-40` (1.544 Mbit/s,
- * 70 ms, 64 kB queue): six pipelined connections took 2.5 s where one took 0.93 s. On a fast path
- * the same six windows are what lets a many-request page start quickly (`mcmanus-159` at
- * 20 Mbit/s). So the cap is `2 × BDP / initial window`: the path's bandwidth-delay product, plus as
+ * Why it matters: each fresh connection may send a whole initial window (10 segments, RFC 6928)
+ * in its first round trip. On a slow bottleneck, six of them at once overflow its queue; the lost
+ * segments are the tail of the page, with nothing behind them to trigger fast retransmit
+ * (RFC 5681 §3.2), so each costs a retransmission timeout — the packet-level benchmark's
+ * `pm95-2544-40` on P&M's 1.544 Mbit/s link shows it (docs/scheduler.md, "Connections sized to
+ * the path"; bench/RESULTS.md). On a fast path the same six windows are what lets a many-request
+ * page start quickly (`mcmanus-159` at 20 Mbit/s). So the cap is `2 × BDP / initial window`: the path's bandwidth-delay product, plus as
  * much again for its queue (a buffer of about one BDP is the classic sizing, Villamizar & Song
  * 1994), divided among initial windows and rounded.
  */
@@ -42,8 +42,8 @@ export class FlightRate {
   /**
    * A chunk of `bytes` arrived at `now` (ms). A first chunk of `burstBytes` or more means the path
    * delivered that many segments faster than one read of the socket: too fast for any cap (at the
-   * rates where a cap applies, segments arrive milliseconds apart and are read one by one). Measured
-   * at 20 Mbit/s: the document's whole first flight, 13 kB, came as one chunk.
+   * rates where a cap applies, segments arrive milliseconds apart and are read one by one; on a
+   * 20 Mbit/s link a document's whole first flight arrives as one chunk).
    */
   add(bytes: number, now: number): void {
     if (this.ended) return;
@@ -92,8 +92,8 @@ export class FlightRate {
  */
 export function connectionsForPath(rateBytesPerMs: number, rttMs: number, max: number, initialWindowBytes = INITIAL_WINDOW_BYTES): number {
   if (!(rateBytesPerMs > 0) || !(rttMs > 0) || rateBytesPerMs === Infinity) return max;
-  // Rounded, not floored: on pm95 (2 × BDP = 1.86 windows) one connection left the probe round
-  // trips of pipelining unshared (pm95-2544-10: 520 ms) where two stayed loss-free.
+  // Rounded, not floored: on P&M's link 2 × BDP is just under two windows, and one connection
+  // left the probe round trips of pipelining unshared where two stayed loss-free (bench/RESULTS.md, pm95 pages).
   const fit = Math.round((2 * rateBytesPerMs * rttMs) / initialWindowBytes);
   return Math.max(1, Math.min(max, fit));
 }

@@ -1,7 +1,7 @@
 import type { DispatchState, OriginState } from './connection-state';
 import { connectionsForPath, FlightRate, SEGMENT_BYTES } from './path-estimate';
 
-/** What an origin's first flight decided (`adaptConnectionsToPath`). */
+/** What an origin's first flight decided (`connections.fitToPath`). */
 export interface PathSizing {
   connectionCap: number;
   /** Bottleneck rate from the first flight, bytes per ms; undefined when it was too short to tell. */

@@ -5,9 +5,9 @@ import type { ConnState, DispatchState } from './connection-state';
  * the connection's previous bytes, after a gap longer than `max(minMs, 2 × RTT)`. On a loss-free
  * path a busy connection's bytes never pause that long; on a lossy one the gap is a retransmission
  * timeout or a recovery that stalls every stream of the connection at once (TCP head-of-line
- * blocking, which one h2 connection cannot avoid; the benchmark measured one connection at
- * 1.5–3.6 × the bound at 1–2 % loss). The scheduler answers by opening a second connection for
- * the origin, so requests found later spread over two congestion windows.
+ * blocking, which one h2 connection cannot avoid; bench/RESULTS.md shows one h2 connection per
+ * origin falling behind on the lossy spdy-dsl links). The scheduler answers by opening a second
+ * connection for the origin, so requests found later spread over two congestion windows.
  *
  * Records the arrival on `c` and returns whether it ended a stall.
  */
