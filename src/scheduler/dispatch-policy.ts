@@ -4,7 +4,7 @@ import { isLowLatency } from '../core/priority';
 import { isPipelinable, type ScheduledRequest } from './request';
 import { h2DemandLimit, h2StreamsWhileSiblingsConnect } from './h2-windows';
 import { canPair } from './response-fingerprint';
-import { type Strategy } from './strategies';
+import type { Strategy } from './strategies';
 
 /**
  * How many more requests like `req` connection `c` can take right now.
