@@ -15,8 +15,8 @@ export interface PageRunOptions
   timeoutMs?: number;
   /**
    * Origin memory (a returning visitor): the run starts from what earlier runs learned per origin
-   * and about the page, and writes back what it learns. Used only by strategies with
-   * `useOriginMemory`; the others run as a first visit whatever is passed.
+   * and about the page, and writes back what it learns. Used only by strategies with a
+   * `memory` policy; the others run as a first visit whatever is passed.
    */
   memory?: OriginMemory;
 }
