@@ -10,7 +10,7 @@ import { connectionsForPath, FlightRate } from './path-estimate';
  * has none each one takes a share of it from the connections that carry the page's critical
  * chain: on a capped link, windows opened per origin without this budget made the fonts at the end
  * of a page's style chain a round trip late, while on a far uncapped link the same windows were
- * worth several round trips (bench/README.md, "Real-shaped pages"; bench/results/real-s30-40-200.json).
+ * worth several round trips (bench/README.md, "Real-shaped pages"; bench/results/raw/real-40-200ms-caps.json.gz).
  *
  * Any response's flight may be the one: the first whose rate is known decides. A flight measured
  * while other responses share the link reads low, which only opens fewer windows. HTTP/2 bodies
