@@ -86,7 +86,7 @@ describe('origin memory in the scheduler', () => {
     expect(memory.get(H)?.pipeliningProofs).toBeUndefined();
   });
 
-  test('a strategy without useOriginMemory ignores the memory', () => {
+  test('a strategy without a memory policy ignores the memory', () => {
     const memory = new InMemoryOriginMemory();
     memory.put({ origin: H, pipelining: 'good' });
     const t = setup(strategy('pipelined'), memory);

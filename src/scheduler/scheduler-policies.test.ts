@@ -141,7 +141,7 @@ describe('low-latency first', () => {
     expect(t.transport.paused.has(t.transport.dispatchOf('/img').id)).toBe(false);
   });
 
-  test('a response known to be smaller than minPauseBytes is not paused, or is resumed once its size is known', () => {
+  test('a response known to be smaller than pausing.minBytes is not paused, or is resumed once its size is known', () => {
     const t = setup(strategy('getlist', { connections: { maxPerOrigin: 4 }, pausing: { maxFlowing: 0, minBytes: 16_384, onlyWhenLinkBusy: false } }));
     t.add('/small', { expectedSize: 2_000 });
     t.add('/unknown');

@@ -84,7 +84,7 @@ describe('dispatch policy', () => {
   });
 });
 
-describe('connections sized to the path (adaptConnectionsToPath)', () => {
+describe('connections sized to the path (connections.fitToPath)', () => {
   /** A document on connection 1 whose body arrives as `chunks` (bytes, ms apart), then `images` found. */
   function load(chunks: Array<[number, number]>, images: number, opts: { fail?: boolean } = {}) {
     const t = setup(strategy('getlist'));

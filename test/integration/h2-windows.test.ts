@@ -96,7 +96,7 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
     expect(streams.map((s) => s.path).sort()).toEqual([...IMAGES].sort());
   });
 
-  test('getlist on a path whose handshakes are quicker than h2DemandMinHandshakeMs keeps one session', async () => {
+  test('getlist on a path whose handshakes are quicker than http2.demandMinHandshakeMs keeps one session', async () => {
     const { run, sessions } = await load(strategy('getlist', { http2: { demandMinHandshakeMs: 10_000 } }));
     expect(run.errors).toBe(0);
     expect(sessions).toBe(1);
