@@ -11,24 +11,14 @@ export interface GuardEvents {
   /** A framing failure. Called once, before the socket is destroyed with `err`. */
   onFailure(err: TransportError): void;
   /**
-   * The connection became suspect: it was in step, but only through a response glued to its
-   * predecessor (`ResponseFraming.lastGluedIndex`). Requests may still be written on it; nothing
-   * from here on is trusted until a quiet point (`quietMs` in step with no byte and no request
-   * written), a clean close, or `onFailure` (the surplus arrived). Called once per suspicion.
+   * The connection came in step with responses not yet trusted: nothing from here on is trusted
+   * until a quiet point (`quietMs` in step with no byte and no request written), a clean close,
+   * or `onFailure` (a surplus arrived). Requests may still be written on it. Called once per wait.
    */
   onSuspect?(): void;
   /** How long a suspect connection must stay in step and silent before its responses are trusted, ms. */
   quietMs(): number;
 }
-
-/**
- * Quiet points a suspect connection must come through clean (in step, silent, no surplus) before
- * its glued responses are trusted at once: checked hard until proven, then trusted (Firefox's
- * yellow and green pipeline states; response-framing.ts says what this leaves open). One catches
- * every smuggling case of the faulty-origin suite; the proof costs no throughput (writes go on,
- * only results wait), but every further one would hold a busy connection's results longer.
- */
-export const GLUED_PROOFS = 1;
 
 /**
  * How long a suspect connection must stay in step and silent before its responses are trusted
@@ -63,35 +53,32 @@ export function suspectQuietMs(rttMs: number): number {
  * intercepting `read` adds no buffer, and backpressure stays the socket's own (a paused body
  * stops `read` calls, the receive window closes).
  *
- * Trust (revocable confirmation): responses are trusted at in-step points (response-framing.ts),
- * except once a response glued to its predecessor completed since the last trusted point — a
- * short body with a smuggled response behind it looks exactly like that. Then the connection is
- * *suspect* until a quiet point: in step, with no byte and no request written for `quietMs`.
- * Writing goes on meanwhile (what a suspect connection received stays held, not delivered), and
- * in-step points reached meanwhile prove nothing either, glued or not: once more requests are
- * written, an extra response shifts every later answer by one and the surplus shows only when
- * the pipeline drains — so the suspicion lasts until it does, and the quiet point after the
- * drain either sees the surplus (`onFailure`: everything held is fetched again) or trusts
- * everything held. A connection that has come through `gluedProofs` quiet points clean is trusted
- * at every in-step point (on loopback nearly every burst ends glued).
+ * Trust (revocable confirmation): a response is trusted only at a quiet point after it — in step,
+ * with no byte arriving and no request written for `quietMs` — or when the connection closes
+ * without a framing failure. An in-step point alone proves nothing: an extra response the server
+ * sent behind a correct one (in the same read or a later one) is counted as the answer to the next
+ * request written, keeps the count matched, and shifts every later answer by one for as long as
+ * the pipeline is kept full; the surplus shows only once it drains. So everything received since
+ * the last trusted point stays held (not delivered), and the quiet point after the drain either
+ * sees the surplus (`onFailure`: everything held is fetched again) or trusts everything held.
+ * Writing goes on meanwhile. No connection is ever trusted at once for having come through quiet
+ * points before: a server that smuggles once can do it on any response.
  *
- * Why not hold writes while suspect: on a busy connection the drain then comes at once, but the
- * connection idles for `quietMs` (at least 50 ms, up to 250 ms on a long path) at every glued
- * burst, and a fast path glues nearly every burst, so the wire would idle far more than it works.
- * Results held instead of writes cost nothing on the wire; a response's arrival time is still
- * when its last byte came.
+ * Why not hold writes until the quiet point: the connection would idle for `quietMs` (at least
+ * 50 ms, up to 250 ms on a long path) after every response, so the wire would idle far more than
+ * it works. Results held instead of writes cost nothing on the wire (a response's arrival time is
+ * still when its last byte came, and page discovery reads bodies as they arrive); what it costs
+ * is that a connection's results settle one quiet period after its last byte.
  *
  * Why not a parser of our own: undici's stays in charge of everything but framing (bodies,
  * pausing, timeouts, keep-alive) and stays the one the loopback benchmark compares against.
  */
-export function guardSocket(socket: Socket, framing: ResponseFraming, events: GuardEvents, gluedProofs = GLUED_PROOFS): void {
+export function guardSocket(socket: Socket, framing: ResponseFraming, events: GuardEvents): void {
   let failed = false;
   let trusted = 0;
-  /** Quiet points this connection came through clean; at `gluedProofs`, it is proven. */
-  let proofs = 0;
-  /** A glued response completed since the last trusted point, and no quiet point followed yet. */
-  let suspect = false;
-  /** Set while suspect and in step: fires `quietMs` after the last in-step point. */
+  /** In step with responses not trusted yet, waiting for a quiet point. */
+  let waiting = false;
+  /** Set while waiting and in step: fires `quietMs` after the last in-step point. */
   let quiet: NodeJS.Timeout | undefined;
   const trust = (completed: number) => {
     if (quiet) clearTimeout(quiet);
@@ -105,24 +92,18 @@ export function guardSocket(socket: Socket, framing: ResponseFraming, events: Gu
     // A request written since the in-step point: its answer (or a surplus) is still to come, and
     // the next in-step point starts the wait again.
     if (failed || socket.destroyed || !framing.inStep) return;
-    proofs += 1;
-    suspect = false;
+    waiting = false;
     trust(framing.completed);
   };
   const inStep = () => {
-    const completed = framing.completed;
-    if (completed <= trusted) return;
-    if (!suspect && (proofs >= gluedProofs || framing.lastGluedIndex < trusted)) {
-      trust(completed);
-      return;
-    }
-    if (!suspect) {
-      suspect = true;
+    if (framing.completed <= trusted) return;
+    if (!waiting) {
+      waiting = true;
       events.onSuspect?.();
     }
     // Any byte that arrives now, with nothing written, is a surplus (`scan` fails it).
-    if (quiet) clearTimeout(quiet);
-    quiet = setTimeout(quietPoint, events.quietMs());
+    if (quiet) quiet.refresh();
+    else quiet = setTimeout(quietPoint, events.quietMs());
   };
   const read = socket.read;
   const unshift = socket.unshift;

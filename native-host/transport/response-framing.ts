@@ -21,35 +21,11 @@ import { TransportError } from './transport-errors';
  *
  * Responses are "in step" at a chunk boundary where every request written has its complete
  * response and no byte is left over: up to there the count of responses matched the count of
- * requests. A response is only trusted (`confirmed`) once the connection has been in step after it
- * (or closed cleanly after it): an extra response shows up as a surplus only at the end of a
- * pipeline, and every response since the last in-step point may be the shifted one.
- *
- * An in-step point reached after a response *glued* to its predecessor (it started in the chunk
- * in which the previous one ended, `lastGluedIndex`) proves nothing: a short body with a smuggled
- * response behind it, in one write, looks exactly like two answers, and the shifted answers behind
- * it are still on their way. There the guard (guarded-socket.ts) trusts nothing new until a quiet
- * point — in step, no byte and no request written for `suspectQuietMs` (guarded-socket.ts: 50 ms
- * or 3 RTTs, at most 250 ms) — or a clean close. Requests are still written meanwhile (revocable
- * confirmation): a shift by an extra response lasts as long as the pipeline is kept full and shows
- * as a surplus once it drains, so everything received since the suspicion stays held (not
- * delivered) until then, and a surplus fetches all of it again. The cost on clean servers is that
- * wait for the results, never for the wire. This is a probation, as Firefox's yellow pipeline
- * state was: once a connection has come through `GLUED_PROOFS` (1) quiet point clean, its in-step
- * points are trusted at once (on loopback nearly every burst ends glued).
- *
- * Limit (probation): a server that smuggles only after a connection has proven clean — a victim
- * response that is short, with an extra response glued behind it, as the second-to-last of a burst,
- * on a connection past its first glued burst — can still shift the last request's body onto
- * the smuggled bytes: the in-step point is trusted, and the real answer, arriving later, is caught
- * as a surplus (`E_DESYNC`, the connection discarded) only after that body was handed over. A
- * surplus in the same chunk as the last response it follows is still caught at any time.
- *
- * Limit: a surplus that arrives later than the quiet period after the response it follows (a
- * server that pauses between them), or in a later chunk than that response when no request
- * followed, cannot be told from the answer to a request written afterwards by any client (nothing
- * in HTTP/1.1 ties a response to its request). It is caught when the real answer then arrives as a
- * surplus, but the response it displaced was already trusted.
+ * requests. Being in step proves little on its own: an extra response counted as the answer to
+ * the next request written keeps the count matched, and the real answer shows as a surplus only
+ * later. So the guard (guarded-socket.ts) trusts a response only at a quiet point after it — in
+ * step, with no byte arriving and no request written for a quiet period — or at a clean close;
+ * docs/scheduler.md ("Desync: never a wrong body") says what that costs and what it leaves open.
  */
 export interface ResponseFramingOptions {
   /** A response head (status line and headers) longer than this fails with `E_BAD_RESPONSE`. @default 65536 */
@@ -94,14 +70,6 @@ export class ResponseFraming {
   private http10: Set<number> | undefined;
   /** `readHead`'s second result. */
   private headOut: Buffer | null | typeof SAME = null;
-  /** A response completed during the current `scan` call. */
-  private endedInChunk = false;
-  /** The response being read started in the chunk in which its predecessor ended. */
-  private startedGlued = false;
-  /** The same, for the last response completed. */
-  private lastGlued = false;
-  /** Index of the last complete response that started glued to its predecessor; -1 when none has. */
-  lastGluedIndex = -1;
 
   constructor(options: ResponseFramingOptions = {}) {
     this.maxHeadBytes = options.maxHeadBytes ?? 64 * 1024;
@@ -116,15 +84,6 @@ export class ResponseFraming {
   /** Every request written has its complete response, and nothing is left over. */
   get inStep(): boolean {
     return this.state === 'idle' && this.completed === this.written;
-  }
-
-  /**
-   * The last complete response started in the same chunk in which its predecessor ended (glued to
-   * it). An in-step point reached through such a response proves nothing: it may be a surplus
-   * sent behind its predecessor, with the last request's own answer still on its way.
-   */
-  get lastResponseGlued(): boolean {
-    return this.lastGlued;
   }
 
   /** The `Link` values of the 103 responses that came before response `index`; forgets them. */
@@ -150,13 +109,11 @@ export class ResponseFraming {
     let passFrom = 0;
     let at = 0;
     const n = chunk.length;
-    this.endedInChunk = false;
     while (at < n) {
       switch (this.state) {
         case 'idle': {
           if (this.completed === this.written) return this.surplus(chunk.subarray(at));
           this.state = 'head';
-          this.startedGlued = this.endedInChunk;
           break;
         }
         case 'head': {
@@ -368,11 +325,7 @@ export class ResponseFraming {
   }
 
   private complete(): void {
-    if (this.startedGlued) this.lastGluedIndex = this.completed;
     this.completed += 1;
-    this.endedInChunk = true;
-    this.lastGlued = this.startedGlued;
-    this.startedGlued = false;
     this.methodsHead += 1;
     if (this.methodsHead > 64) {
       this.methods.splice(0, this.methodsHead);

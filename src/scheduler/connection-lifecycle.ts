@@ -101,7 +101,10 @@ export class ConnectionLifecycle implements Connections {
     const lost = c.outstanding.filter((d) => !d.settled);
     const desync = isDesync(error);
     if (c.protocol === 'http/1.1') {
-      if (desync) this.parts.origins.demote(o, desyncReason);
+      if (desync) {
+        this.parts.origins.demote(o, desyncReason);
+        o.desynced = true;
+      }
       else if (lost.length > 1 && !(c.budget !== undefined && c.served >= c.budget)) this.parts.origins.demote(o, 'closed-with-outstanding');
       // Closed at a response boundary with requests unanswered: the server's per-connection budget.
       if (!desync && culprit === undefined && c.served > 0 && lost.length > 0 && lost.every((d) => d.firstByteAt === undefined)) {

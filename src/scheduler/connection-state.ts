@@ -132,6 +132,12 @@ export interface OriginState {
   orderProbeSent: boolean;
   /** A response of this load said `Connection: keep-alive` (`ResponseStartInfo.announcesKeepAlive`). */
   announcesKeepAlive: boolean;
+  /**
+   * A connection of this load lost its framing (`E_DESYNC`). From then on a connection of the
+   * origin takes its next request only once everything it carried is trusted (dispatch-policy.ts
+   * `roomFor`), so one extra response can shift no answer but its own request's.
+   */
+  desynced: boolean;
 }
 
 export function createOrigin(origin: string, strategy: Strategy): OriginState {
@@ -153,6 +159,7 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
     h2Stalls: 0,
     orderProbeSent: false,
     announcesKeepAlive: false,
+    desynced: false,
     dirty: false,
   };
 }

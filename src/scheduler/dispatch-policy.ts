@@ -12,6 +12,8 @@ import type { Strategy } from './strategies';
  * Invariants: only ready, non-draining connections take requests; an idle connection takes one;
  * a busy HTTP/1.1 connection takes more only when pipelining is on, the origin is healthy enough,
  * every outstanding request is GET/HEAD, none is expected to be large, and no retry gate is set.
+ * On an origin that desynchronised, a connection still holding untrusted responses takes nothing:
+ * a request written behind them would take an extra response as its answer.
  */
 export function roomFor(
   c: ConnState,
@@ -21,6 +23,7 @@ export function roomFor(
 ): number {
   if (c.state !== 'ready' || c.draining) return 0;
   const n = c.outstanding.length;
+  if (c.held > 0 && c.origin.desynced) return 0;
   if (c.protocol === 'h2') return Math.min(c.maxStreams, h2StreamsWhileSiblingsConnect(c, now, strategy)) - n;
   if (n === 0) return 1;
   const pipelining = strategy.pipelining;

@@ -73,9 +73,10 @@ export class Dispatcher implements Dispatching {
   private dispatchOrigin(o: OriginState, now: number): void {
     // A retried request goes first and alone on an idle connection — a never-used one when there is
     // one — and nothing is pipelined behind it until it completes (RFC 9112 §9.3.2). The connection
-    // that lost it is closed, so it is always a different one.
+    // that lost it is closed, so it is always a different one. After a desync, only once what the
+    // connection carried is trusted (dispatch-policy.ts `roomFor`).
     while (o.retries.size > 0) {
-      const idle = o.conns.filter((c) => c.state === 'ready' && !c.draining && c.outstanding.length === 0);
+      const idle = o.conns.filter((c) => c.state === 'ready' && !c.draining && c.outstanding.length === 0 && (c.held === 0 || !o.desynced));
       const target = idle.find((c) => c.carried === 0) ?? idle[0];
       if (!target) break;
       this.send(target, o.retries.shift() as ScheduledRequest, true, now);

@@ -137,6 +137,9 @@ export class ResponseAcceptance implements Acceptance {
       // Its retirement waited for this (connection-lifecycle.ts `retire`): the origin may open the next connection now.
       this.parts.connections.retire(c);
       this.parts.dispatching.markDirty(c.origin);
+    } else if (c.held === 0 && c.origin.desynced) {
+      // Its next request waited for this (dispatch-policy.ts `roomFor`).
+      this.parts.dispatching.markDirty(c.origin);
     }
     this.parts.ledger.notifyIdle();
   }

@@ -13,9 +13,10 @@ export interface ListItem {
 
 /**
  * Loads a fixed request list with the real scheduler and the real undici transport, and collects
- * results, handshakes and a hash of each response body (per final attempt).
+ * results, handshakes and a hash of each response body (per final attempt). `later` lists are
+ * enqueued one at a time, each once the scheduler is idle again (its connections still open).
  */
-export async function runList(strategy: Strategy, items: ListItem[], transportOptions: Partial<UndiciTransportOptions> = {}) {
+export async function runList(strategy: Strategy, items: ListItem[], transportOptions: Partial<UndiciTransportOptions> = {}, later: ListItem[][] = []) {
   const results: RequestResult[] = [];
   const handshakes: HandshakeRecord[] = [];
   const bodies = new Map<number, Buffer[]>();
@@ -28,10 +29,12 @@ export async function runList(strategy: Strategy, items: ListItem[], transportOp
   });
   const scheduler = new Scheduler({ strategy, transport, clock: { now: () => performance.now() }, observer: { onRequestSettled: (r) => results.push(r) } });
   transport.attach(scheduler);
-  for (const item of items) {
-    scheduler.enqueue({ url: item.url, priority: item.priority ?? 'image', ...(item.method ? { method: item.method } : {}), ...(item.resourceType ? { resourceType: item.resourceType } : {}) });
+  for (const batch of [items, ...later]) {
+    for (const item of batch) {
+      scheduler.enqueue({ url: item.url, priority: item.priority ?? 'image', ...(item.method ? { method: item.method } : {}), ...(item.resourceType ? { resourceType: item.resourceType } : {}) });
+    }
+    await scheduler.whenIdle();
   }
-  await scheduler.whenIdle();
   const stats = scheduler.stats();
   scheduler.close();
   await transport.close();

@@ -1,0 +1,107 @@
+import net from 'node:net';
+
+/**
+ * A fault injector: a raw TCP server on port 0 whose answer to each request is a script of
+ * segments — the bytes of each, and the pause before it. Each segment is one `write` on a socket
+ * with Nagle's algorithm off, so a segment boundary is a packet boundary; pauses of a few
+ * milliseconds make it a read boundary on the client too. Where the bytes fall into reads, and how
+ * long the client waits for them, is then the test's choice rather than the scheduler's luck.
+ *
+ * Answers go out in the order the requests arrived on their connection, each after the one before
+ * it has been written whole (a pipelining server's order, RFC 9112 §9.3.2). A request that says
+ * `Connection: close` has its connection ended after its answer.
+ */
+export interface ScriptedRequest {
+  /** The connection, numbered from 0 in accept order. */
+  connection: number;
+  /** The request's place on its connection, from 0. */
+  index: number;
+  method: string;
+  path: string;
+}
+
+export interface Segment {
+  /** Pause before this segment is written, ms (0: written as soon as the one before it). */
+  delayMs: number;
+  bytes: Buffer;
+}
+
+export interface ScriptedOrigin {
+  origin: string;
+  /** Every request parsed, in arrival order. */
+  log: ScriptedRequest[];
+  close(): Promise<void>;
+}
+
+/** The bytes of one HTTP/1.1 response. */
+export function responseBytes(status: number, headers: Array<[string, string]>, body: Buffer = Buffer.alloc(0), reason = 'OK'): Buffer {
+  const head = `HTTP/1.1 ${status} ${reason}\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), body]);
+}
+
+/** Splits `bytes` into segments at `cuts` (byte offsets), each written `delayMs` after the one before. */
+export function segmentsOf(bytes: Buffer, cuts: number[] = [], delayMs = 0): Segment[] {
+  const at = [0, ...cuts.filter((c) => c > 0 && c < bytes.length), bytes.length];
+  return at.slice(1).map((end, i) => ({ delayMs: i === 0 ? 0 : delayMs, bytes: bytes.subarray(at[i], end) }));
+}
+
+export async function startScriptedOrigin(answer: (req: ScriptedRequest) => Segment[]): Promise<ScriptedOrigin> {
+  const log: ScriptedRequest[] = [];
+  const sockets = new Set<net.Socket>();
+  let nextConn = 0;
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.setNoDelay(true);
+    const conn = nextConn++;
+    let index = 0;
+    let buf = Buffer.alloc(0);
+    let chain = Promise.resolve();
+    const timers = new Set<NodeJS.Timeout>();
+    const pause = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          timers.delete(t);
+          resolve();
+        }, ms);
+        timers.add(t);
+      });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      for (const t of timers) clearTimeout(t);
+    });
+    socket.on('data', (chunk) => {
+      buf = Buffer.concat([buf, chunk]);
+      for (;;) {
+        const end = buf.indexOf('\r\n\r\n');
+        if (end < 0) break;
+        const head = buf.subarray(0, end).toString('latin1');
+        buf = buf.subarray(end + 4);
+        const [line = ''] = head.split('\r\n');
+        const [method = '', path = ''] = line.split(' ');
+        const req: ScriptedRequest = { connection: conn, index: index++, method, path };
+        const close = /\r\nconnection:\s*close/i.test(head);
+        log.push(req);
+        const segments = answer(req);
+        chain = chain.then(async () => {
+          for (const s of segments) {
+            if (s.delayMs > 0) await pause(s.delayMs);
+            if (socket.destroyed) return;
+            socket.write(s.bytes);
+          }
+          if (close && !socket.destroyed) socket.end();
+        });
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    log,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
