@@ -16,7 +16,7 @@ import type { HintsView } from '../../src/page/messages/messages';
 import { hintsBlock } from './hints-block';
 import { handshakesBlock, hostOf, metricsBlock } from './page-blocks';
 import { leanCaptureNote } from './observed-metrics';
-import { PRIVACY_NOTE, replayFailures, replayStatus, replayTable } from './replay-block';
+import { PRIVACY_NOTE, replayContradictions, replayFailures, replayStatus, replayTable } from './replay-block';
 import { unrequestedBlock } from './unrequested-block';
 import { applyTheme, themeToggle } from '../ui/theme';
 import { waterfallBlock } from '../waterfall/waterfall-block';
@@ -158,6 +158,7 @@ function pageView(page: PageRecord, hostStatus: HostStatus): Node[] {
       status,
       replayTable(page),
       replayFailures(page),
+      replayContradictions(page),
     ),
     unrequestedBlock(page),
     h('section', { class: 'block' }, h('h2', {}, 'Export'), h('div', { class: 'row' }, harButton, statsButton('csv', 'Stats CSV'), statsButton('json', 'Stats JSON')), exports),

@@ -109,6 +109,18 @@ export function replayFailures(page: PageRecord, limit = 20): HTMLElement | null
   return h('details', { 'data-testid': 'replay-failed-requests' }, h('summary', { class: 'error-text' }, `${failed.length} request(s) failed`), h('ul', {}, ...items));
 }
 
+/**
+ * The replayed requests whose response type contradicted their kind (an image answered with an
+ * HTML page), one line each: delivered as answered, not failed. Null when there were none.
+ */
+export function replayContradictions(page: PageRecord, limit = 20): HTMLElement | null {
+  const noted = (page.replay?.results ?? []).flatMap((run) => run.requests.filter((r) => r.contradiction !== undefined).map((r) => ({ strategy: run.strategy, r })));
+  if (noted.length === 0) return null;
+  const items = noted.slice(0, limit).map(({ strategy, r }) => h('li', {}, `${strategy}: ${r.url} — ${r.contradiction ?? ''}`));
+  if (noted.length > limit) items.push(h('li', {}, `… and ${noted.length - limit} more`));
+  return h('details', { 'data-testid': 'replay-contradictions' }, h('summary', {}, `${noted.length} response(s) contradicted their request's type`), h('ul', {}, ...items));
+}
+
 /** One line on the replay's state, or null when there is none. */
 export function replayStatus(page: PageRecord): string | null {
   const r = page.replay;

@@ -162,7 +162,21 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   io.out(`${formatTable(header, body)}\n`);
   const failed = runs.reduce((a, r) => a + r.run.errors, 0);
   if (failed > 0) io.out(`\n${failedRequestLines(runs.map((r) => r.run))}\n`);
+  const contradicted = contradictionLines(runs.map((r) => r.run));
+  if (contradicted) io.out(`\n${contradicted}\n`);
   return 0;
+}
+
+/**
+ * Requests whose response type contradicted their kind (not failures: each was delivered as the
+ * server answered), one line each (at most `limit`); empty when there were none.
+ */
+export function contradictionLines(runs: readonly Run[], limit = 20): string {
+  const noted = runs.flatMap((run) => run.requests.filter((r) => r.contradiction !== undefined).map((r) => ({ strategy: run.strategy, r })));
+  if (noted.length === 0) return '';
+  const lines = noted.slice(0, limit).map(({ strategy, r }) => `  ${strategy.padEnd(9)} ${r.url} — ${oneLine(r.contradiction ?? '')}`);
+  const more = noted.length > limit ? `\n  … and ${noted.length - limit} more; run with --json to see each.` : '';
+  return `${noted.length} response(s) contradicted their request's type:\n${lines.join('\n')}${more}`;
 }
 
 /** Failed requests, one line each: strategy, code, URL and the reason's first line (at most 20). */

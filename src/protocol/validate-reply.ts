@@ -139,6 +139,7 @@ function checkRequestRecord(c: Checker, raw: unknown, path: string): void {
     c.required(o, key, path);
     c.optionalBoolean(o, key, path);
   }
+  if (o.contradiction !== undefined) c.string(o, 'contradiction', path, MAX_FIELD);
   if (c.required(o, 'error', path) !== null) {
     const e = c.object(o.error, join(path, 'error'));
     c.string(e, 'code', join(path, 'error'), 256);

@@ -42,6 +42,12 @@ export interface RequestRecord {
    * when the page named it after all (the parse joined it), `unused` when it did not.
    */
   speculative?: 'used' | 'unused';
+  /**
+   * Present only when a response's `Content-Type` contradicted the request's kind (an image
+   * answered with an HTML page): what it said and what the scheduler did about it. The request is
+   * not failed for it (docs/scheduler.md).
+   */
+  contradiction?: string;
 }
 
 /**
@@ -49,7 +55,7 @@ export interface RequestRecord {
  * `decodedBytes` is the decoded size of its body when that was encoded; absent, it is `bytes`.
  */
 export function toRequestRecord(r: RequestResult, t0: number, decodedBytes?: number): RequestRecord {
-  return {
+  const record: RequestRecord = {
     url: r.url,
     method: r.method,
     priority: r.priority,
@@ -68,4 +74,6 @@ export function toRequestRecord(r: RequestResult, t0: number, decodedBytes?: num
     doneMs: roundMs(r.doneAt - t0),
     error: r.error ? { code: r.error.code, message: r.error.message } : null,
   };
+  if (r.contradiction !== undefined) record.contradiction = r.contradiction;
+  return record;
 }

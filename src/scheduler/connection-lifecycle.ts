@@ -103,7 +103,8 @@ export class ConnectionLifecycle implements Connections {
     if (c.protocol === 'http/1.1') {
       if (desync) {
         this.parts.origins.demote(o, desyncReason);
-        o.desynced = true;
+        // A framing failure, not a contradiction or a swap: the origin sent more than was asked.
+        if (desyncReason === 'desync') o.desynced = true;
       }
       else if (lost.length > 1 && !(c.budget !== undefined && c.served >= c.budget)) this.parts.origins.demote(o, 'closed-with-outstanding');
       // Closed at a response boundary with requests unanswered: the server's per-connection budget.

@@ -27,5 +27,6 @@ export function toResult(req: ScheduledRequest, d: DispatchState | undefined, by
   };
   // Assigned, not spread into the literal: this runs once per request, and a spread copies.
   if (d?.earlyHints) result.earlyHints = d.earlyHints;
+  if (req.contradiction !== undefined) result.contradiction = req.contradiction;
   return result;
 }

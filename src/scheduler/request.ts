@@ -77,6 +77,8 @@ export interface ScheduledRequest {
    * unanswered (retry-policy.ts `lostError`).
    */
   answerError: unknown;
+  /** Its response's `Content-Type` contradicted its kind (content-type-check.ts): what, and what was done. */
+  contradiction: string | undefined;
 }
 
 /** The outcome of one request, as reported to observers and printed by the CLI. */
@@ -106,6 +108,11 @@ export interface RequestResult {
   error: ErrorInfo | undefined;
   /** `Link` header values of `103 Early Hints` that preceded the response, when there were any. */
   earlyHints?: string[];
+  /**
+   * A response's `Content-Type` contradicted the request's kind (an image answered with an HTML
+   * page): what it said and what the scheduler did. The final answer is delivered whatever its type.
+   */
+  contradiction?: string;
 }
 
 /**
@@ -166,6 +173,7 @@ export function createRequest(spec: RequestSpec, id: number, now: number, urls?:
     knownFingerprint: undefined,
     orderProbe: false,
     answerError: undefined,
+    contradiction: undefined,
   };
 }
 

@@ -69,14 +69,7 @@ export class ResponseAcceptance implements Acceptance {
     }
     if (c.protocol !== 'http/1.1') return true;
     if (info.keepAliveMax !== undefined) connections.learnBudget(c.origin.origin, { kind: 'keep-alive-max', requests: keepAliveBudget(c, info.keepAliveMax) });
-    if ((c.outstanding.length > 1 || c.held > 0) && contentTypeContradicts(d.request.resourceType, info.contentType, info.status)) {
-      // Possibly another request's response, shifted; nothing on the connection since it was last
-      // in step can be told from one, so all of it is fetched again without pipelining (where the
-      // same answer is accepted whatever its type).
-      const why = new SchedulerError('E_DESYNC', `${d.request.url} (${d.request.resourceType}) was answered with ${info.contentType} on a connection with other requests in flight: possibly another request's response`);
-      connections.discard(c, why, 'content-type-mismatch');
-      return false;
-    }
+    if (contentTypeContradicts(d.request.resourceType, info.contentType, info.status) && !this.contradicted(d, info)) return false;
     if (info.httpVersion === '1.0') origins.demote(c.origin, 'http10');
     if (info.announcesKeepAlive) c.origin.announcesKeepAlive = true;
     if (!info.keepAlive) {
@@ -92,6 +85,31 @@ export class ResponseAcceptance implements Acceptance {
       dispatching.markDirty(c.origin);
     }
     return true;
+  }
+
+  /**
+   * `d`'s response has a `Content-Type` from another family than its request expects. With other
+   * requests in flight on its connection it may be another request's response, shifted (Firefox's
+   * "yellow" signal): the origin stops pipelining, the connection is discarded, and everything on
+   * it since it was last trusted is fetched again (this request alone on a connection, retries
+   * being written alone, RFC 9112 §9.3.2). Alone in flight, the answer is the request's own,
+   * whatever its type — a tracking pixel answered with an HTML page by a correct server — and is
+   * delivered — held until trusted, as any response, so an extra response counted as its answer
+   * is still caught by the surplus behind it (docs/scheduler.md, "Desync: never a wrong body").
+   * Either way the request records it. False when the connection was discarded.
+   */
+  private contradicted(d: DispatchState, info: ResponseStartInfo): boolean {
+    const c = d.conn;
+    const said = `${info.status} ${info.contentType ?? ''}`.trim();
+    const kind = d.request.resourceType ?? 'unknown';
+    if (c.outstanding.length === 1) {
+      d.request.contradiction ??= `answered ${said} for a request of type ${kind}: delivered as answered`;
+      return true;
+    }
+    d.request.contradiction = `answered ${said} for a request of type ${kind} with other requests in flight on its connection: fetched again alone, that answer delivered`;
+    const why = new SchedulerError('E_DESYNC', `${d.request.url} (${kind}) was answered with ${info.contentType} on a connection with other requests in flight: possibly another request's response`);
+    this.parts.connections.discard(c, why, 'content-type-mismatch');
+    return false;
   }
 
   /** `d`'s response is complete; its result is delivered now, held, or waits for its pair. */

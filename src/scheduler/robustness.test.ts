@@ -225,6 +225,12 @@ describe('unconfirmed responses and desync', () => {
     t.scheduler.responseEnded(t.transport.dispatchOf('/a.png').id, { bytes: 5 });
     t.finish('/b.png');
     expect(t.results.map((r) => [r.url.slice(O.length), r.error?.code, r.pipelined])).toEqual([['/warm', undefined, false], ['/a.png', undefined, false], ['/b.png', undefined, false]]);
+    // Recorded on the request, for --json and the popup; the others say nothing.
+    expect(t.results.map((r) => [r.url.slice(O.length), r.contradiction])).toEqual([
+      ['/warm', undefined],
+      ['/a.png', 'answered 200 text/html; charset=utf-8 for a request of type image with other requests in flight on its connection: fetched again alone, that answer delivered'],
+      ['/b.png', undefined],
+    ]);
     expect(contentTypeContradicts('image', 'text/html', 404)).toBe(false);
     expect(contentTypeContradicts('document', 'text/html', 200)).toBe(false);
     expect(contentTypeContradicts('script', 'image/png', 200)).toBe(true);
