@@ -117,7 +117,7 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   const timeoutMs = intFlag(args, 'timeout', RUN_TIMEOUT_MS, 100, 3_600_000);
   const json = boolFlag(args, 'json');
   const { userAgent, hostMappings, ...fidelity } = fidelityOptions(args);
-  const safety = safetyOptions(args);
+  const safety = safetyOptions(args, timeoutMs);
   const addressCheck = await pagePrivateNetworkCheck(url, safety.allowPrivateNetwork, hostMappings);
   const transport = {
     ...(await transportOptions(args)),

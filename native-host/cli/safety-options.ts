@@ -6,13 +6,13 @@ export const SAFETY_FLAGS = {
     type: 'string',
     value: 'MS',
     default: '60000',
-    description: 'fail one request with E_REQUEST_TIMEOUT when its response is not complete this many ms after it was sent; the load goes on',
+    description: 'fail one request with E_REQUEST_TIMEOUT when its response is not complete this many ms after it was sent; the load goes on; a shorter --timeout lowers the default to half of it',
   },
   'idle-timeout': {
     type: 'string',
     value: 'MS',
     default: '30000',
-    description: 'fail one request with E_RESPONSE_STALLED when its headers, or the next byte of its body, take longer than this many ms',
+    description: 'fail one request with E_RESPONSE_STALLED when its headers, or the next byte of its body, take longer than this many ms; a shorter --timeout lowers the default to a quarter of it',
   },
   'allow-unsafe-ports': {
     type: 'boolean',
@@ -31,10 +31,25 @@ export interface SafetyOptions {
   allowPrivateNetwork: boolean;
 }
 
-export function safetyOptions(args: ParsedArgs): SafetyOptions {
+/**
+ * The per-request timeouts' defaults within a load budget of `loadTimeoutMs`: 30 s idle and 60 s
+ * total, or a quarter and a half of the budget when it is shorter (at least 1 s). A stalled
+ * response then ends inside the budget — with time left for a request that was moved off its
+ * connection (src/scheduler/stalled-response.ts) — rather than outlasting it.
+ */
+export function requestTimeoutsWithin(loadTimeoutMs: number): { idleMs: number; totalMs: number } {
   return {
-    requestTotalTimeoutMs: intFlag(args, 'request-timeout', 60_000, 10, 3_600_000),
-    requestTimeoutMs: intFlag(args, 'idle-timeout', 30_000, 10, 3_600_000),
+    idleMs: Math.min(30_000, Math.max(1000, Math.floor(loadTimeoutMs / 4))),
+    totalMs: Math.min(60_000, Math.max(1000, Math.floor(loadTimeoutMs / 2))),
+  };
+}
+
+/** `loadTimeoutMs`: the load's budget (`--timeout`), which bounds the per-request defaults. */
+export function safetyOptions(args: ParsedArgs, loadTimeoutMs = Infinity): SafetyOptions {
+  const within = requestTimeoutsWithin(loadTimeoutMs);
+  return {
+    requestTotalTimeoutMs: intFlag(args, 'request-timeout', within.totalMs, 10, 3_600_000),
+    requestTimeoutMs: intFlag(args, 'idle-timeout', within.idleMs, 10, 3_600_000),
     allowUnsafePorts: boolFlag(args, 'allow-unsafe-ports'),
     allowPrivateNetwork: boolFlag(args, 'allow-private-network'),
   };

@@ -5,6 +5,7 @@ import type { Dispatch, ResponseStartInfo, TransportHandler } from '../../src/sc
 import { keepAliveMax } from '../../src/scheduler/request-budget';
 import type { ResponseFraming } from './response-framing';
 import type { ResponseHooks } from './response-hooks';
+import { STALL_MIN_BYTES, type StallWatched } from './stall-watch';
 import { TransportError } from './transport-errors';
 
 /** What a flight needs from its transport. */
@@ -18,7 +19,7 @@ export interface FlightHost {
 }
 
 /** The connection a flight travels on, as the transport tracks it. */
-export interface FlightConn {
+export interface FlightConn extends StallWatched {
   protocol: HttpProtocol;
   /** First status line's HTTP version (HTTP/1.x only). */
   version: string | undefined;
@@ -46,6 +47,12 @@ export class Flight implements Dispatcher.DispatchHandler {
   deadlineAt = Infinity;
   private bytes = 0;
   private done = false;
+  /**
+   * The scheduler sent its request again elsewhere (it waited behind a stalled response,
+   * `TransportPort.abandon`): its response is still read off the connection, in order, but
+   * reaches no one.
+   */
+  private abandoned = false;
   /** The body's digest as it arrives, only when the scheduler asked (`Dispatch.fingerprint`: an unproven origin). */
   private readonly hash: Hash | undefined;
 
@@ -66,7 +73,8 @@ export class Flight implements Dispatcher.DispatchHandler {
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.controller = controller;
-    if (statusCode < 200) return; // interim responses are not the response (the framing removes them on HTTP/1.1)
+    this.conn.progress += STALL_MIN_BYTES;
+    if (statusCode < 200 || this.abandoned) return; // interim responses are not the response (the framing removes them on HTTP/1.1)
     const h2 = this.conn.protocol === 'h2';
     const framing = this.conn.framing;
     const version = framing?.takeVersion(this.seq);
@@ -94,6 +102,8 @@ export class Flight implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.conn.progress += chunk.length;
+    if (this.abandoned) return;
     this.bytes += chunk.length;
     if (this.hash !== undefined) this.hash.update(chunk);
     this.host.scheduler.responseData(this.dispatch.id, chunk.length);
@@ -104,6 +114,7 @@ export class Flight implements Dispatcher.DispatchHandler {
     this.land();
     // Nothing more is asked of undici for it; a held flight must not keep undici's request alive.
     this.controller = undefined;
+    if (this.abandoned) return;
     const pending = this.dispatch.request.orderProbe ? undefined : this.host.options.onBodyEnd?.(this.dispatch);
     if (pending) void pending.then(() => this.ended(), () => this.ended());
     else this.ended();
@@ -123,11 +134,18 @@ export class Flight implements Dispatcher.DispatchHandler {
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     if (this.done) return;
     this.land();
+    if (this.abandoned) return;
     const error = ownError(err);
     const code = (error as { code?: string }).code;
     // On HTTP/1.1 any failure leaves the connection's framing unknown; undici closes it.
     const connectionLevel = this.conn.protocol === 'http/1.1' || this.conn.closed || (code !== undefined && CONNECTION_LEVEL.has(code));
     this.host.scheduler.dispatchFailed(this.dispatch.id, error, connectionLevel);
+  }
+
+  /** The scheduler sent the request again elsewhere; out of the transport's table (no timeout, no stall watch). */
+  abandon(): void {
+    this.abandoned = true;
+    this.host.landed(this.dispatch.id);
   }
 
   /** The total timeout ran out: abort the request (undici then closes an HTTP/1.1 connection). */

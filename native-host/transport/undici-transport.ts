@@ -10,6 +10,7 @@ import { guardSocket, suspectQuietMs } from './guarded-socket';
 import { RequestHeaders } from './request-headers';
 import { ResponseFraming } from './response-framing';
 import type { ResponseHooks } from './response-hooks';
+import { StallWatch } from './stall-watch';
 import { TickCork } from './tick-cork';
 import { TimingConnector, type Now, type TimingConnectorOptions } from './timing-connector';
 import { TransportError } from './transport-errors';
@@ -58,6 +59,10 @@ interface Conn {
   secure: boolean;
   /** HTTP/1.1: the socket is corked until this tick's requests are written (tick-cork.ts). */
   corked: boolean;
+  /** Progress of its oldest response (stall-watch.ts). */
+  progress: number;
+  windowAt: number;
+  stallReported: boolean;
 }
 
 /**
@@ -73,6 +78,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private readonly pending = new Set<Promise<unknown>>();
   private readonly cork = new TickCork();
   private readonly deadlines: FlightDeadlines;
+  private readonly stalls: StallWatch;
   private readonly headers: RequestHeaders;
   private closed = false;
   /**
@@ -83,6 +89,9 @@ export class UndiciTransport implements TransportPort, FlightHost {
 
   constructor(readonly options: UndiciTransportOptions = {}) {
     this.deadlines = new FlightDeadlines(this.flights, options.requestTotalTimeoutMs ?? 60_000);
+    this.stalls = new StallWatch(this.flights, (id) => {
+      if (!this.closed) this.scheduler.responseStalled(id);
+    });
     this.headers = new RequestHeaders(options.userAgent ?? 'getlist/0.1');
   }
 
@@ -165,7 +174,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
             id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding,
             prioritySignals: options.prioritySignals === true && handshake.protocol === 'h2', closed: false,
             framing: undefined, trusted: 0, held: new UnconfirmedResponses(), rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0,
-            secure: origin.startsWith('https:'), corked: false,
+            secure: origin.startsWith('https:'), corked: false, progress: 0, windowAt: 0, stallReported: false,
           };
           if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
           this.conns.set(id, conn);
@@ -197,6 +206,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private write(conn: Conn, dispatch: Dispatch): void {
     const client = conn.client ?? this.clientFor(conn);
     const req = dispatch.request;
+    this.stalls.written(conn, conn.framing?.inStep === true);
     const flight = new Flight(this, dispatch, conn, conn.framing ? conn.framing.expect(req.method) : -1);
     this.flights.set(dispatch.id, flight);
     this.deadlines.start(flight);
@@ -240,6 +250,10 @@ export class UndiciTransport implements TransportPort, FlightHost {
     });
   }
 
+  abandon(dispatchId: number): void {
+    this.flights.get(dispatchId)?.abandon();
+  }
+
   closeConnection(id: number): void {
     const conn = this.conns.get(id);
     if (!conn) return;
@@ -256,6 +270,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
   async close(): Promise<void> {
     this.closed = true;
     this.deadlines.stop();
+    this.stalls.stop();
     this.closing.abort();
     for (const id of [...this.conns.keys()]) this.closeConnection(id);
     await Promise.allSettled([...this.pending]);

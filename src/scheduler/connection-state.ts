@@ -84,6 +84,11 @@ export interface ConnState {
   blockers: number;
   /** Takes no more requests: the server or the strategy said this connection ends after what it carries. */
   draining: boolean;
+  /**
+   * HTTP/1.1: its oldest response stalled (stalled-response.ts). Draining, and no longer counted
+   * toward the origin's connection limit.
+   */
+  stalled: boolean;
   /** A retried request is outstanding here: nothing may be pipelined behind it (RFC 9112 §9.3.2). */
   gate: DispatchState | undefined;
   /** When body bytes last arrived on it (h2 stall detection, stream-stall.ts). */

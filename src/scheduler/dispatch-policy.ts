@@ -133,6 +133,11 @@ export function connectionsToOpen(o: OriginState, strategy: Strategy, pathHandsh
   const warm = o.warm - o.conns.length;
   if (demand === 0 && warm <= 0) return 0;
   let connecting = 0;
-  for (const c of o.conns) if (c.state === 'connecting') connecting += 1;
-  return Math.max(0, Math.min(connectionLimit(o, strategy, pathHandshakeMs, pathRoom) - o.conns.length, Math.max(demand - connecting, warm)));
+  // A stalled connection takes nothing and counts toward no limit (stalled-response.ts).
+  let counted = 0;
+  for (const c of o.conns) {
+    if (c.state === 'connecting') connecting += 1;
+    if (!c.stalled) counted += 1;
+  }
+  return Math.max(0, Math.min(connectionLimit(o, strategy, pathHandshakeMs, pathRoom) - counted, Math.max(demand - connecting, warm)));
 }

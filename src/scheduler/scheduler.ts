@@ -12,6 +12,7 @@ import { RequestLedger } from './request-ledger';
 import { RememberedBudgets } from './remembered-budgets';
 import { RequestUrls } from './request-url';
 import { ResponseAcceptance } from './response-acceptance';
+import { stalled } from './stalled-response';
 import type { SchedulerObserver, SchedulerOptions, SchedulerStats } from './scheduler-options';
 import type { SchedulerContext, SchedulerParts } from './scheduler-parts';
 import { SizeHints } from './size-hints';
@@ -41,6 +42,7 @@ export class Scheduler implements TransportHandler {
   private readonly connections: ConnectionLifecycle;
   private readonly acceptance: ResponseAcceptance;
   private readonly pacing: PathPacing;
+  private readonly parts: SchedulerParts;
 
   constructor(options: SchedulerOptions) {
     const s = options.strategy;
@@ -67,6 +69,7 @@ export class Scheduler implements TransportHandler {
     parts.connections = this.connections = new ConnectionLifecycle(this.ctx, parts, budgets);
     parts.acceptance = this.acceptance = new ResponseAcceptance(this.ctx, parts);
     parts.pacing = this.pacing = new PathPacing(this.ctx, parts);
+    this.parts = parts;
   }
 
   /** Adds a request; returns its id. Throws `SchedulerError` (stable `code`) on invalid input. */
@@ -170,6 +173,12 @@ export class Scheduler implements TransportHandler {
 
   responseConfirmed(dispatchId: number): void {
     this.acceptance.confirmed(dispatchId);
+  }
+
+  responseStalled(dispatchId: number): void {
+    const d = this.dispatcher.get(dispatchId);
+    if (!d || d.settled) return;
+    stalled(d, this.ctx, this.parts);
   }
 
   dispatchFailed(dispatchId: number, error: unknown, connectionLevel = true): void {

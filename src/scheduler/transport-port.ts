@@ -19,6 +19,12 @@ export interface TransportPort {
   pause(dispatchId: number): void;
   /** Resume reading a paused response body; idempotent. */
   resume(dispatchId: number): void;
+  /**
+   * The scheduler sends this dispatch's request again elsewhere (it waited behind a stalled
+   * response): its response may still arrive on its connection, in order, and must be read and
+   * reported to no one. Idempotent.
+   */
+  abandon(dispatchId: number): void;
   /** Close a connection; outstanding dispatches on it fail. Answer with `connectionClosed` (may be omitted). */
   closeConnection(id: number): void;
 }
@@ -44,6 +50,11 @@ export interface TransportHandler {
   responseEnded(dispatchId: number, info: ResponseEndInfo): void;
   /** A response that ended unconfirmed is trusted now: the connection was in step after it. */
   responseConfirmed(dispatchId: number): void;
+  /**
+   * HTTP/1.1: this dispatch's response, the oldest on its connection, has made no progress for a
+   * while (the transport's stall watch); whatever was written behind it waits for all of it.
+   */
+  responseStalled(dispatchId: number): void;
   /**
    * A dispatch failed. `connectionLevel` (default true) says its connection went with it, so the
    * other requests on that connection are lost as well.

@@ -28,6 +28,7 @@ export class FakeTransport implements TransportPort {
   readonly paused = new Set<number>();
   readonly pauseLog: Array<['pause' | 'resume', number]> = [];
   readonly closedByScheduler: number[] = [];
+  readonly abandoned: number[] = [];
 
   openConnection(id: number, origin: string, options: OpenOptions): void {
     this.opened.push({ id, origin, options, closed: false });
@@ -42,6 +43,9 @@ export class FakeTransport implements TransportPort {
   resume(dispatchId: number): void {
     this.paused.delete(dispatchId);
     this.pauseLog.push(['resume', dispatchId]);
+  }
+  abandon(dispatchId: number): void {
+    this.abandoned.push(dispatchId);
   }
   closeConnection(id: number): void {
     this.closedByScheduler.push(id);

@@ -21,7 +21,10 @@ export interface ScriptedRequest {
 }
 
 export interface Segment {
-  /** Pause before this segment is written, ms (0: written as soon as the one before it). */
+  /**
+   * Pause before this segment is written, ms (0: written as soon as the one before it). `Infinity`:
+   * the server hangs there, and answers nothing more on the connection.
+   */
   delayMs: number;
   bytes: Buffer;
 }
@@ -37,6 +40,13 @@ export interface ScriptedOrigin {
 export function responseBytes(status: number, headers: Array<[string, string]>, body: Buffer = Buffer.alloc(0), reason = 'OK'): Buffer {
   const head = `HTTP/1.1 ${status} ${reason}\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
   return Buffer.concat([Buffer.from(head, 'latin1'), body]);
+}
+
+/** `bytes` one segment of `size` bytes at a time, each `delayMs` after the one before (a slow-loris server). */
+export function drip(bytes: Buffer, delayMs: number, size = 1): Segment[] {
+  const out: Segment[] = [];
+  for (let at = 0; at < bytes.length; at += size) out.push({ delayMs, bytes: bytes.subarray(at, at + size) });
+  return out;
 }
 
 /** Splits `bytes` into segments at `cuts` (byte offsets), each written `delayMs` after the one before. */
@@ -59,6 +69,7 @@ export async function startScriptedOrigin(answer: (req: ScriptedRequest) => Segm
     const timers = new Set<NodeJS.Timeout>();
     const pause = (ms: number) =>
       new Promise<void>((resolve) => {
+        if (ms === Infinity) return;
         const t = setTimeout(() => {
           timers.delete(t);
           resolve();

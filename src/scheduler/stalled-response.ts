@@ -1,0 +1,46 @@
+import type { DispatchState } from './connection-state';
+import { SchedulerError } from './errors';
+import { MAX_SENDS } from './retry-policy';
+import type { SchedulerContext, SchedulerParts } from './scheduler-parts';
+
+/**
+ * An HTTP/1.1 response that stalls (the transport saw its connection make no progress for max(1 s,
+ * 8 × RTT): a slow-loris head or body, a `Content-Length` longer than what is sent, an endless
+ * chunked body) costs only itself. Responses come in request order (RFC 9112 §9.3.2), so every
+ * request written behind it would wait for all of it, and be lost with it when its own timeouts
+ * end it. So:
+ *
+ * - the connection takes nothing more (`draining`) and no longer counts toward its origin's
+ *   connection limit (`stalled`, dispatch-policy.ts `connectionsToOpen`), so what waits in the
+ *   queue gets a connection of its own even under a one-connection strategy;
+ * - each request written behind it is abandoned there (its response, if it ever comes, is read
+ *   and dropped by the transport) and sent again, as a retry that uses no attempt: it was never
+ *   answered. A request already written `MAX_SENDS` times fails instead.
+ *
+ * The stalled request itself is left to its own timeouts (`E_RESPONSE_STALLED`,
+ * `E_REQUEST_TIMEOUT`), which a short load budget shortens (docs/scheduler.md, "Timeouts").
+ */
+export function stalled(d: DispatchState, ctx: SchedulerContext, parts: SchedulerParts): void {
+  const c = d.conn;
+  if (c.protocol !== 'http/1.1' || c.state !== 'ready' || c.stalled) return;
+  c.stalled = true;
+  c.draining = true;
+  const o = c.origin;
+  const behind = c.outstanding.slice(c.outstanding.indexOf(d) + 1);
+  for (const b of behind) {
+    ctx.transport.abandon(b.id);
+    parts.dispatching.settleDispatch(b);
+    const req = b.request;
+    if (req.orderProbe) continue; // the scheduler's own probe: the proof it sought is void with it
+    if (req.attempts >= MAX_SENDS) {
+      const why = new SchedulerError('E_CONNECTION_LOST', `${req.url} was written ${req.attempts} times, each behind a stalled response`);
+      parts.ledger.settle(req, { dispatch: b, bytes: 0, doneAt: ctx.clock.now(), error: why });
+      continue;
+    }
+    req.retrying = true;
+    req.state = 'queued';
+    o.retries.push(req);
+    ctx.counters.retries += 1;
+  }
+  parts.dispatching.markDirty(o);
+}
