@@ -4,9 +4,9 @@ import { MAX_SENDS } from './retry-policy';
 import type { SchedulerContext, SchedulerParts } from './scheduler-parts';
 
 /**
- * An HTTP/1.1 response that stalls (the transport saw its connection make no progress for max(1 s,
- * 8 × RTT): a slow-loris head or body, a `Content-Length` longer than what is sent, an endless
- * chunked body) costs only itself. Responses come in request order (RFC 9112 §9.3.2), so every
+ * An HTTP/1.1 response that stalls (the transport saw its connection make no progress for a few
+ * round trips, native-host/transport/stall-watch.ts `stallAfterMs`: a slow-loris head or body, a
+ * `Content-Length` longer than what is sent, an endless chunked body) costs only itself. Responses come in request order (RFC 9112 §9.3.2), so every
  * request written behind it would wait for all of it, and be lost with it when its own timeouts
  * end it. So:
  *
