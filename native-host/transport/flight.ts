@@ -92,7 +92,6 @@ export class Flight implements Dispatcher.DispatchHandler {
     if (!this.dispatch.request.orderProbe) this.host.options.onResponseHead?.(this.dispatch, statusCode, headers);
     // Built field by field: this runs once per response.
     const info: ResponseStartInfo = { status: statusCode, httpVersion, keepAlive };
-    if (token.length > 0 && token.includes('keep-alive')) info.announcesKeepAlive = true;
     if (Number.isFinite(len)) info.contentLength = len;
     if (kaMax !== undefined) info.keepAliveMax = kaMax;
     if (typeof type === 'string') info.contentType = type;

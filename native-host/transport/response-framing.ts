@@ -282,7 +282,12 @@ export class ResponseFraming {
     if (method === 'HEAD' || status === 204 || status === 304) {
       this.complete();
       // No body whatever the head says; undici would hold a declared length against it.
-      return lengths || te !== undefined ? stripFraming(head) : head;
+      const bodiless = lengths || te !== undefined ? stripFraming(head) : head;
+      // undici closes a connection after a HEAD unless the server says `Connection: keep-alive`,
+      // in case a body follows anyway; here a body after a HEAD's answer is a framing failure
+      // before undici sees a byte of it. So an HTTP/1.1 answer silent on `Connection` stays as
+      // persistent as HTTP/1.1 is by default (RFC 9112 §9.3), as Go's net/http and Caddy mean it.
+      return method === 'HEAD' && h.minor === 1 && !h.connection ? withKeepAlive(bodiless) : bodiless;
     }
     if (te !== undefined) {
       if (lengths) return new TransportError('E_BAD_RESPONSE', `response ${this.completed} has both Transfer-Encoding and Content-Length (RFC 9112 §6.3: a smuggling attempt or a broken server)`, this.completed);
@@ -343,6 +348,13 @@ function allSame(values: readonly string[]): boolean {
 function couldStartStatusLine(s: string): boolean {
   return s.length >= 8 ? /^HTTP\/1\.[01]$/.test(s) : 'HTTP/1.1'.startsWith(s) || 'HTTP/1.0'.startsWith(s);
 }
+
+/** A head with a `Connection: keep-alive` line added. */
+function withKeepAlive(head: Buffer): Buffer {
+  return Buffer.concat([head.subarray(0, head.length - 2), KEEP_ALIVE]);
+}
+
+const KEEP_ALIVE = Buffer.from('Connection: keep-alive\r\n\r\n', 'latin1');
 
 /** A head without its Content-Length and Transfer-Encoding lines. */
 function stripFraming(head: Buffer): Buffer {

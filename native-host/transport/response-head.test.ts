@@ -11,7 +11,7 @@ function reference(head: Buffer): ResponseHead | HeadProblem {
   const m = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0] as string);
   if (!m) return { problem: 'status-line' };
   const status = Number(m[2]);
-  const out: ResponseHead = { minor: m[1] === '0' ? 0 : 1, status, lengths: undefined, transferEncoding: undefined, links: undefined };
+  const out: ResponseHead = { minor: m[1] === '0' ? 0 : 1, status, lengths: undefined, transferEncoding: undefined, links: undefined, connection: false };
   const ows = (s: string) => s.replace(/^[ \t]+|[ \t]+$/g, '');
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(':');
@@ -20,6 +20,7 @@ function reference(head: Buffer): ResponseHead | HeadProblem {
     const value = ows(line.slice(colon + 1));
     if (name === 'content-length') (out.lengths ??= []).push(...(value.includes(',') ? value.split(',').map((x) => x.trim()) : [value]));
     else if (name === 'transfer-encoding') out.transferEncoding = out.transferEncoding === undefined ? value : `${out.transferEncoding}, ${value}`;
+    else if (name === 'connection') out.connection = true;
     else if (name === 'link' && status === 103) (out.links ??= []).push(value);
   }
   return out;
@@ -30,10 +31,11 @@ const head = (text: string) => Buffer.from(`${text}\r\n\r\n`, 'latin1');
 describe('readResponseHead', () => {
   test('a typical head: version, status and the framing headers, names in any case', () => {
     expect(readResponseHead(head('HTTP/1.1 200 OK\r\nDate: x\r\nCONTENT-length:  12 \r\nContent-Type: a/b'))).toEqual({
-      minor: 1, status: 200, lengths: ['12'], transferEncoding: undefined, links: undefined,
+      minor: 1, status: 200, lengths: ['12'], transferEncoding: undefined, links: undefined, connection: false,
     });
+    expect(readResponseHead(head('HTTP/1.1 200 OK\r\nconnection: Keep-Alive'))).toMatchObject({ connection: true });
     expect(readResponseHead(head('HTTP/1.0 103\r\nLink: </a.css>; rel=preload\r\nlink:\t</b.js>'))).toEqual({
-      minor: 0, status: 103, lengths: undefined, transferEncoding: undefined, links: ['</a.css>; rel=preload', '</b.js>'],
+      minor: 0, status: 103, lengths: undefined, transferEncoding: undefined, links: ['</a.css>; rel=preload', '</b.js>'], connection: false,
     });
     expect(readResponseHead(head('HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\ntransfer-encoding: chunked'))).toMatchObject({ transferEncoding: 'gzip, chunked' });
     expect(readResponseHead(head('HTTP/1.1 200 OK\r\nContent-Length: 3, 3'))).toMatchObject({ lengths: ['3', '3'] });

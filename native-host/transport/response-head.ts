@@ -1,7 +1,7 @@
 /**
  * What decides an HTTP/1.1 response's framing, read from its head (RFC 9112 §4, §6.3): the
- * status line's version and code, `Content-Length`, `Transfer-Encoding`, and the `Link` values
- * of a `103 Early Hints`. Every other header is only checked to be a `name: value` line.
+ * status line's version and code, `Content-Length`, `Transfer-Encoding`, whether it has a
+ * `Connection` field (RFC 9112 §9.3), and the `Link` values of a `103 Early Hints`. Every other header is only checked to be a `name: value` line.
  *
  * Byte by byte on the head as received, without turning it into a string, splitting it or
  * running a regular expression: this runs once per response on the transport's hot path
@@ -17,6 +17,8 @@ export interface ResponseHead {
   transferEncoding: string | undefined;
   /** The `Link` values of a 103; undefined for any other status. */
   links: string[] | undefined;
+  /** The head has a `Connection` field. */
+  connection: boolean;
 }
 
 export type HeadProblem = { problem: 'status-line' } | { problem: 'malformed-line'; line: string };
@@ -28,6 +30,7 @@ const codes = (name: string): number[] => [...name].map((c) => c.charCodeAt(0));
 const CONTENT_LENGTH = codes('content-length');
 const TRANSFER_ENCODING = codes('transfer-encoding');
 const LINK = codes('link');
+const CONNECTION = codes('connection');
 
 /** `head` runs from the status line to the blank line's CRLF CRLF included. */
 export function readResponseHead(head: Buffer): ResponseHead | HeadProblem {
@@ -35,7 +38,7 @@ export function readResponseHead(head: Buffer): ResponseHead | HeadProblem {
   const last = head.length - 4;
   const status = statusOf(head);
   if (status < 0) return { problem: 'status-line' };
-  const out: ResponseHead = { minor: head[7] === 0x30 ? 0 : 1, status, lengths: undefined, transferEncoding: undefined, links: undefined };
+  const out: ResponseHead = { minor: head[7] === 0x30 ? 0 : 1, status, lengths: undefined, transferEncoding: undefined, links: undefined, connection: false };
   let eol = lineEnd(head, 0, last);
   for (let at = eol + 2; at < last; at = eol + 2) {
     eol = lineEnd(head, at, last);
@@ -53,6 +56,8 @@ export function readResponseHead(head: Buffer): ResponseHead | HeadProblem {
     } else if (n === TRANSFER_ENCODING.length && nameIs(head, from, TRANSFER_ENCODING)) {
       const v = valueOf(head, colon + 1, eol);
       out.transferEncoding = out.transferEncoding === undefined ? v : `${out.transferEncoding}, ${v}`;
+    } else if (n === CONNECTION.length && nameIs(head, from, CONNECTION)) {
+      out.connection = true;
     } else if (status === 103 && n === LINK.length && nameIs(head, from, LINK)) {
       (out.links ??= []).push(valueOf(head, colon + 1, eol));
     }

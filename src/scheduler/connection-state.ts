@@ -135,8 +135,12 @@ export interface OriginState {
   h2Stalls: number;
   /** A framing order probe was sent this load (order-probe.ts): at most one per origin. */
   orderProbeSent: boolean;
-  /** A response of this load said `Connection: keep-alive` (`ResponseStartInfo.announcesKeepAlive`). */
-  announcesKeepAlive: boolean;
+  /**
+   * A response of this load was HTTP/1.1 and did not say `Connection: close`: the origin keeps
+   * connections open, as HTTP/1.1 does unless told otherwise (RFC 9112 §9.3) — whether or not it
+   * says `Connection: keep-alive`.
+   */
+  persistent: boolean;
   /**
    * A connection of this load lost its framing (`E_DESYNC`). From then on a connection of the
    * origin takes its next request only once everything it carried is trusted (dispatch-policy.ts
@@ -163,7 +167,7 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
     warm: 0,
     h2Stalls: 0,
     orderProbeSent: false,
-    announcesKeepAlive: false,
+    persistent: false,
     desynced: false,
     dirty: false,
   };

@@ -34,7 +34,7 @@ export function roomFor(
     // Behind a response already arriving a request proves nothing, and it would take the slot the
     // framing probe needs (order-probe.ts): while a probe may come, only a render-blocking request
     // (which must not wait a handshake) goes behind it; the rest wait for an idle connection.
-    if (pipelining.orderProbe && c.origin.announcesKeepAlive && !c.origin.orderProbeSent && !isLowLatency(req.priority) && req.knownFingerprint === undefined) return 0;
+    if (pipelining.orderProbe && c.origin.persistent && !c.origin.orderProbeSent && !isLowLatency(req.priority) && req.knownFingerprint === undefined) return 0;
   }
   return Math.min(health.depth(now, pipelining.maxDepth), shareWhileConnecting(c, now)) - n;
 }

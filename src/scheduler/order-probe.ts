@@ -18,16 +18,16 @@ import { shortResponseBytes, type Strategy } from './strategies';
  * itself begins with a well-formed response head could pass for one.
  *
  * **Cost.** One request no browser makes, with no body, per origin and load, and only when more
- * requests wait for the origin than it has connections, and its responses say `Connection:
- * keep-alive` (undici closes a connection after a `HEAD` otherwise, and the `GET` behind it with it) (below that every request gets its own
- * connection and pipelining gains nothing). Never on a revisit whose requests have remembered
+ * requests wait for the origin than it has connections (below that every request gets its own
+ * connection and pipelining gains nothing), and once a response showed the origin persistent —
+ * HTTP/1.1 without `Connection: close`, whether or not it says `Connection: keep-alive` (the
+ * transport keeps the connection open after the `HEAD`'s answer, response-framing.ts). Never on a revisit whose requests have remembered
  * fingerprints (response-fingerprint.ts proves order for free there), never once the origin is
  * proven or demoted. Counted in `SchedulerStats.orderProbes`; never reported as a result.
  */
 export function orderProbeConnection(o: OriginState, strategy: Strategy, now: number): ConnState | undefined {
-  // undici closes a connection after a HEAD unless the server says `Connection: keep-alive`.
   const pipelining = strategy.pipelining;
-  if (!pipelining || !pipelining.orderProbe || o.orderProbeSent || o.protocol !== 'http/1.1' || !o.announcesKeepAlive) return undefined;
+  if (!pipelining || !pipelining.orderProbe || o.orderProbeSent || o.protocol !== 'http/1.1' || !o.persistent) return undefined;
   if (o.health.state(now) !== 'probing' || o.queue.size <= strategy.connections.maxPerOrigin) return undefined;
   const next = o.queue.peek();
   if (next === undefined || next.method !== 'GET' || next.knownFingerprint !== undefined) return undefined;

@@ -15,7 +15,7 @@ function setup(s: Strategy, memory: InMemoryOriginMemory) {
   const transport = new FakeTransport();
   const results: RequestResult[] = [];
   const scheduler = new Scheduler({ strategy: s, transport, clock, memory, observer: { onRequestSettled: (r) => results.push(r) } });
-  const start = (d: Dispatch, contentType = 'image/gif') => scheduler.responseStarted(d.id, { status: 200, httpVersion: '1.1', keepAlive: true, announcesKeepAlive: true, contentType, contentLength: 100 });
+  const start = (d: Dispatch, contentType = 'image/gif') => scheduler.responseStarted(d.id, { status: 200, httpVersion: '1.1', keepAlive: true, contentType, contentLength: 100 });
   /** Answers `d` with the body whose digest is `digest`. */
   const answer = (d: Dispatch, digest: string, contentType = 'image/gif') => {
     start(d, contentType);
@@ -180,18 +180,18 @@ describe('the HEAD + GET framing probe (first visit)', () => {
     t.scheduler.enqueue({ url: `${H}/doc`, priority: 'document', resourceType: 'document' });
     t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
     const doc = t.transport.dispatchOf('/doc');
-    t.scheduler.responseStarted(doc.id, { status: 200, httpVersion: '1.1', keepAlive: true, announcesKeepAlive: true, contentType: 'text/html', contentLength: 500_000 });
+    t.scheduler.responseStarted(doc.id, { status: 200, httpVersion: '1.1', keepAlive: true, contentType: 'text/html', contentLength: 500_000 });
     for (let i = 0; i < IMAGES; i++) t.scheduler.enqueue({ url: `${H}/i${i}`, priority: 'image', resourceType: 'image' });
     expect(t.transport.sent.filter((d) => d.request.method === 'HEAD')).toEqual([]);
     t.scheduler.connectionReady(2, { protocol: 'http/1.1' });
     expect(t.transport.on(2).map((d) => `${d.request.method} ${d.request.path}`)).toEqual(['HEAD /i0', 'GET /i0']);
   });
 
-  test('no probe on an origin that never said `Connection: keep-alive`: undici would close the connection after the HEAD', () => {
+  test('no probe on an origin that has shown no persistent HTTP/1.1 response (it said `Connection: close`)', () => {
     const t = setup(strategy('getlist', SIX), new InMemoryOriginMemory());
     t.scheduler.enqueue({ url: `${H}/doc`, priority: 'document', resourceType: 'document' });
     t.scheduler.connectionReady(1, { protocol: 'http/1.1' });
-    t.scheduler.responseStarted(t.transport.dispatchOf('/doc').id, { status: 200, httpVersion: '1.1', keepAlive: true, contentType: 'text/html' });
+    t.scheduler.responseStarted(t.transport.dispatchOf('/doc').id, { status: 200, httpVersion: '1.1', keepAlive: false, contentType: 'text/html' });
     for (let i = 0; i < IMAGES; i++) t.scheduler.enqueue({ url: `${H}/i${i}`, priority: 'image', resourceType: 'image' });
     t.scheduler.responseEnded(t.transport.dispatchOf('/doc').id, { bytes: 100 });
     expect(t.transport.sent.filter((d) => d.request.method === 'HEAD')).toEqual([]);

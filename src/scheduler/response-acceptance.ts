@@ -71,7 +71,7 @@ export class ResponseAcceptance implements Acceptance {
     if (info.keepAliveMax !== undefined) connections.learnBudget(c.origin.origin, { kind: 'keep-alive-max', requests: keepAliveBudget(c, info.keepAliveMax) });
     if (contentTypeContradicts(d.request.resourceType, info.contentType, info.status) && !this.contradicted(d, info)) return false;
     if (info.httpVersion === '1.0') origins.demote(c.origin, 'http10');
-    if (info.announcesKeepAlive) c.origin.announcesKeepAlive = true;
+    if (info.keepAlive && info.httpVersion === '1.1') c.origin.persistent = true;
     if (!info.keepAlive) {
       c.draining = true;
       // The server's budget, announced: this response's place among those the connection carried.

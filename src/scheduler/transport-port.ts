@@ -111,12 +111,6 @@ export interface ResponseStartInfo {
   httpVersion: string;
   /** False when the server will close after this response (`Connection: close`, or HTTP/1.0 without keep-alive). */
   keepAlive: boolean;
-  /**
-   * The head said `Connection: keep-alive` in so many words (nginx, Apache and Node do on every
-   * HTTP/1.1 response). undici keeps a connection open after a `HEAD` only then, so the framing
-   * probe (order-probe.ts) waits for it. Optional: absent means not said.
-   */
-  announcesKeepAlive?: boolean;
   /** Declared body length, when the server sent one. */
   contentLength?: number;
   /** `max=N` of a `Keep-Alive` header: requests the server allows on this connection after this one. */

@@ -9,7 +9,8 @@ import net from 'node:net';
  *
  * Answers go out in the order the requests arrived on their connection, each after the one before
  * it has been written whole (a pipelining server's order, RFC 9112 §9.3.2). A request that says
- * `Connection: close` has its connection ended after its answer.
+ * `Connection: close` has its connection ended after its answer. A `HEAD` gets the script's
+ * segments up to the end of the first head only (RFC 9110 §9.3.2: no body).
  */
 export interface ScriptedRequest {
   /** The connection, numbered from 0 in accept order. */
@@ -40,6 +41,21 @@ export interface ScriptedOrigin {
 export function responseBytes(status: number, headers: Array<[string, string]>, body: Buffer = Buffer.alloc(0), reason = 'OK'): Buffer {
   const head = `HTTP/1.1 ${status} ${reason}\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
   return Buffer.concat([Buffer.from(head, 'latin1'), body]);
+}
+
+/** The segments up to the end of the first response head (CRLF CRLF), cut there. */
+function headOnly(segments: Segment[]): Segment[] {
+  const all = Buffer.concat(segments.map((s) => s.bytes));
+  const end = all.indexOf('\r\n\r\n');
+  if (end < 0) return segments;
+  const out: Segment[] = [];
+  let at = 0;
+  for (const s of segments) {
+    if (at >= end + 4) break;
+    out.push({ delayMs: s.delayMs, bytes: s.bytes.subarray(0, Math.max(0, end + 4 - at)) });
+    at += s.bytes.length;
+  }
+  return out;
 }
 
 /** `bytes` one segment of `size` bytes at a time, each `delayMs` after the one before (a slow-loris server). */
@@ -93,7 +109,7 @@ export async function startScriptedOrigin(answer: (req: ScriptedRequest) => Segm
         const req: ScriptedRequest = { connection: conn, index: index++, method, path };
         const close = /\r\nconnection:\s*close/i.test(head);
         log.push(req);
-        const segments = answer(req);
+        const segments = method === 'HEAD' ? headOnly(answer(req)) : answer(req);
         chain = chain.then(async () => {
           for (const s of segments) {
             if (s.delayMs > 0) await pause(s.delayMs);
