@@ -40,6 +40,11 @@ export interface DispatchState extends Dispatch {
   responseFingerprint: string | undefined;
   /** The fingerprint pair it belongs to (response-fingerprint.ts): its result waits for the pair's verdict. */
   pair: FingerprintPair | undefined;
+  /**
+   * Its answer contradicted its type on a connection that had carried others (response-acceptance.ts
+   * `contradicted`): read to its end, never delivered, the request sent again alone.
+   */
+  refetch?: boolean;
 }
 
 /** One ended member of a fingerprint pair (response-fingerprint.ts): its result waits for the verdict. */

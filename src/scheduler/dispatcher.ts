@@ -5,7 +5,7 @@ import { orderProbeConnection, orderProbeRequest } from './order-probe';
 import { isLowLatency } from '../core/priority';
 import { isPipelinable, type ScheduledRequest } from './request';
 import { pairIfIndistinct } from './response-fingerprint';
-import { decideRetry, isFinalError, lostError } from './retry-policy';
+import { MAX_SENDS, decideRetry, isFinalError, lostError } from './retry-policy';
 import type { Dispatching, SchedulerContext, SchedulerParts } from './scheduler-parts';
 
 /**
@@ -150,6 +150,20 @@ export class Dispatcher implements Dispatching {
     this.dispatches.set(d.id, d);
     counters.dispatches += 1;
     this.ctx.transport.send(d);
+  }
+
+  sendAgain(d: DispatchState, why: SchedulerError): void {
+    const req = d.request;
+    if (req.orderProbe) return; // the scheduler's own probe: the proof it sought is void with it
+    if (req.attempts >= MAX_SENDS) {
+      this.parts.ledger.settle(req, { dispatch: d, bytes: 0, doneAt: this.ctx.clock.now(), error: why });
+      return;
+    }
+    req.retrying = true;
+    req.state = 'queued';
+    d.conn.origin.retries.push(req);
+    this.ctx.counters.retries += 1;
+    this.markDirty(d.conn.origin);
   }
 
   settleDispatch(d: DispatchState): void {

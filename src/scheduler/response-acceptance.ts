@@ -96,14 +96,27 @@ export class ResponseAcceptance implements Acceptance {
    * whatever its type — a tracking pixel answered with an HTML page by a correct server — and is
    * delivered — held until trusted, as any response, so an extra response counted as its answer
    * is still caught by the surplus behind it (docs/scheduler.md, "Desync: never a wrong body").
-   * Either way the request records it. False when the connection was discarded.
+   * Alone but behind earlier responses on its connection, it may be an extra response one of
+   * them brought, later than the quiet period: that answer is dropped and the request sent again,
+   * and the connection retires. Either way the request records it. False when the connection was
+   * discarded.
    */
   private contradicted(d: DispatchState, info: ResponseStartInfo): boolean {
     const c = d.conn;
     const said = `${info.status} ${info.contentType ?? ''}`.trim();
     const kind = d.request.resourceType ?? 'unknown';
-    if (c.outstanding.length === 1) {
+    if (c.outstanding.length === 1 && (c.served === 0 || d.request.contradiction !== undefined)) {
       d.request.contradiction ??= `answered ${said} for a request of type ${kind}: delivered as answered`;
+      return true;
+    }
+    if (c.outstanding.length === 1) {
+      // Alone, but behind earlier responses: it may be an extra response one of them brought,
+      // arrived after the quiet period. Read to its end and dropped; the request goes again, and
+      // the connection takes nothing more (a real answer still to come shows as a surplus).
+      d.request.contradiction = `answered ${said} for a request of type ${kind} on a connection that had carried others: fetched again alone, that answer delivered`;
+      d.refetch = true;
+      c.draining = true;
+      this.parts.origins.demote(c.origin, 'content-type-mismatch');
       return true;
     }
     d.request.contradiction = `answered ${said} for a request of type ${kind} with other requests in flight on its connection: fetched again alone, that answer delivered`;
@@ -116,13 +129,18 @@ export class ResponseAcceptance implements Acceptance {
   ended(d: DispatchState, info: ResponseEndInfo): void {
     const c = d.conn;
     const now = this.ctx.clock.now();
-    this.ctx.sizes.learn(d.request.url, info.bytes);
+    if (!d.refetch) this.ctx.sizes.learn(d.request.url, info.bytes);
     if (c.protocol === 'http/1.1' && !c.draining && d.httpVersion === '1.1') {
       this.responseOk(c.origin, now, isOrderProof(d) || isFramingProof(d, info.bytes), d.pipelined);
     }
     if (c.gate === d) c.gate = undefined;
     c.served += 1;
     this.parts.dispatching.settleDispatch(d);
+    if (d.refetch) {
+      this.parts.dispatching.sendAgain(d, new SchedulerError('E_DESYNC', `${d.request.url} was answered with another type of response on every send`));
+      if (c.outstanding.length === 0 && c.state !== 'closed') this.parts.connections.retire(c);
+      return;
+    }
     if (d.fingerprint) d.responseFingerprint = fingerprintOf(d.status, info.bytes, info.digest);
     if (d.pair) {
       this.pairEnded(d.pair, d, { bytes: info.bytes, doneAt: now, fingerprint: d.responseFingerprint, confirmed: info.confirmed !== false });

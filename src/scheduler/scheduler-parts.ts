@@ -82,6 +82,11 @@ export interface Dispatching {
   settleDispatch(d: DispatchState): void;
   /** A dispatch died with its connection (or was `discarded` with it): re-queued or failed (retry-policy.ts). */
   loseDispatch(d: DispatchState, error: unknown, discarded?: boolean): void;
+  /**
+   * A settled dispatch's request goes again, alone, using no attempt (its answer was not used), or
+   * fails with `why` once it was written `MAX_SENDS` times.
+   */
+  sendAgain(d: DispatchState, why: SchedulerError): void;
 }
 
 /** Connections from open to close (connection-lifecycle.ts). */

@@ -1,6 +1,5 @@
 import type { DispatchState } from './connection-state';
 import { SchedulerError } from './errors';
-import { MAX_SENDS } from './retry-policy';
 import type { SchedulerContext, SchedulerParts } from './scheduler-parts';
 
 /**
@@ -30,17 +29,7 @@ export function stalled(d: DispatchState, ctx: SchedulerContext, parts: Schedule
   for (const b of behind) {
     ctx.transport.abandon(b.id);
     parts.dispatching.settleDispatch(b);
-    const req = b.request;
-    if (req.orderProbe) continue; // the scheduler's own probe: the proof it sought is void with it
-    if (req.attempts >= MAX_SENDS) {
-      const why = new SchedulerError('E_CONNECTION_LOST', `${req.url} was written ${req.attempts} times, each behind a stalled response`);
-      parts.ledger.settle(req, { dispatch: b, bytes: 0, doneAt: ctx.clock.now(), error: why });
-      continue;
-    }
-    req.retrying = true;
-    req.state = 'queued';
-    o.retries.push(req);
-    ctx.counters.retries += 1;
+    parts.dispatching.sendAgain(b, new SchedulerError('E_CONNECTION_LOST', `${b.request.url} was written ${b.request.attempts} times, each behind a stalled response`));
   }
   parts.dispatching.markDirty(o);
 }

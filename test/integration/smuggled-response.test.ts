@@ -28,6 +28,8 @@ const resources = makeResources(COUNT, true);
 const byPath = new Map(resources.map((r) => [r.path, r]));
 /** Five bytes, as the issue's smuggled body; an image type, so no `Content-Type` contradiction gives it away. */
 const EXTRA = responseBytes(200, [['Content-Type', 'image/gif'], ['Content-Length', '5']], Buffer.from('SMUGG'));
+/** The same as an HTML page: a type an image request's answer contradicts. */
+const EXTRA_HTML = responseBytes(200, [['Content-Type', 'text/html'], ['Content-Length', '5']], Buffer.from('SMUGG'));
 
 interface Variant {
   name: string;
@@ -52,6 +54,11 @@ const VARIANTS: Variant[] = [
   { name: 'split across two segments', victim: 9, segments: (r) => segmentsOf(Buffer.concat([r, EXTRA]), [r.length + 17], 5) },
   { name: 'after the connection was proven clean', victim: 20, before: 12, nextDelayMs: 10, segments: (r) => [...segmentsOf(r), { delayMs: 5, bytes: EXTRA }] },
   { name: 'behind the last request of a pipeline', victim: COUNT - 1, segments: (r) => segmentsOf(Buffer.concat([r, EXTRA])) },
+  // The bound (docs/scheduler.md): caught by timing while the real answer behind the extra one
+  // comes within the quiet period (at least 50 ms)…
+  { name: 'alone in a later segment, the next answer just inside the quiet period', victim: 9, nextDelayMs: 40, segments: (r) => [...segmentsOf(r), { delayMs: 5, bytes: EXTRA }] },
+  // …and past it (beyond any quiet period) only by its type: an HTML page answering an image.
+  { name: 'of another type, the next answer long after any quiet period', victim: 9, nextDelayMs: 400, segments: (r) => [...segmentsOf(r), { delayMs: 5, bytes: EXTRA_HTML }] },
 ];
 
 function correctAnswer(path: string): Buffer {
