@@ -50,7 +50,7 @@ const until = async (cond: () => boolean, ms = 2000) => {
   while (!cond() && performance.now() < end) await new Promise((r) => setTimeout(r, 2));
 };
 
-describe('guardSocket: an in-step point reached only through a glued response', () => {
+describe('guardSocket: an in-step point is trusted only after a quiet period', () => {
   test('is not trusted at once; trusted after the quiet period when nothing follows', async () => {
     const c = await connection(60);
     try {
@@ -150,7 +150,7 @@ describe('guardSocket: a suspect connection keeps taking requests, and stays sus
     }
   });
 
-  test('a glued response anywhere since the last trusted point makes the in-step point suspect, not only the last one', async () => {
+  test('an extra response anywhere since the last trusted point keeps the in-step point suspect, not only the last one', async () => {
     const c = await connection(200);
     try {
       for (let i = 0; i < 3; i++) c.framing.expect('GET');
