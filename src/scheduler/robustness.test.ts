@@ -325,3 +325,30 @@ describe('safe targets', () => {
     expect(t.result('/a')?.error?.code).toBe('E_LOAD_TIMEOUT');
   });
 });
+
+describe('a stalled response costs only itself (stalled-response.ts)', () => {
+  test('what was pipelined behind it is abandoned and sent again on a new connection, beyond a one-connection limit; the stalled one stays', () => {
+    const t = setup(strategy('pipelined', { pipelining: { probeSuccesses: 0 } }));
+    t.add('/warm');
+    t.ready(1);
+    t.finish('/warm');
+    for (const p of ['/a', '/b', '/c']) t.add(p);
+    expect(t.transport.on(1).map((d) => d.request.path)).toEqual(['/warm', '/a', '/b', '/c']);
+    t.start('/a');
+    t.scheduler.responseStalled(t.transport.dispatchOf('/a').id);
+    const [b, c] = ['/b', '/c'].map((p) => t.transport.on(1).find((d) => d.request.path === p)?.id);
+    expect(t.transport.abandoned).toEqual([b, c]);
+    // The stalled connection no longer counts toward the limit of one: a second one opens.
+    expect(t.transport.opened.map((o) => o.id)).toEqual([1, 2]);
+    t.ready(2);
+    t.finish('/b');
+    t.finish('/c');
+    expect(t.transport.on(2).map((d) => d.request.path)).toEqual(['/b', '/c']);
+    // The stalled one is left to its own timeouts; nothing new is written behind it.
+    t.add('/d');
+    t.finish('/d');
+    expect(t.transport.on(1).map((d) => d.request.path)).toEqual(['/warm', '/a', '/b', '/c']);
+    t.scheduler.dispatchFailed(t.transport.dispatchOf('/a').id, coded('E_REQUEST_TIMEOUT'));
+    expect(t.results.map((r) => [r.url.slice(O.length), r.error?.code])).toEqual([['/warm', undefined], ['/b', undefined], ['/c', undefined], ['/d', undefined], ['/a', 'E_REQUEST_TIMEOUT']]);
+  });
+});
