@@ -15,6 +15,8 @@ import { drip, responseBytes, segmentsOf, startScriptedOrigin, type Segment } fr
  */
 
 const RUNS = Number(process.env['GETLIST_FAULT_RUNS'] ?? 1);
+/** Runs at once, each with its own server (`GETLIST_FAULT_PARALLEL`). */
+const PARALLEL = Number(process.env['GETLIST_FAULT_PARALLEL'] ?? 1);
 const STRATEGIES: StrategyName[] = ['getlist', 'pipelined', 'browser', 'serial', 'http10'];
 const BUDGET_MS = 8000;
 /** The others are done by then: the stall is seen after max(1 s, 8 × RTT) (stall-watch.ts), well before the idle timeout. */
@@ -44,7 +46,7 @@ function answer(path: string): Segment[] {
 
 describe.each(STALLS)('a stalled response: $name', (stall) => {
   test.each(STRATEGIES)(`%s: every other request completes with its own body (${RUNS} run(s)); the stalled one fails with its timeout`, async (name) => {
-    for (let run = 0; run < RUNS; run++) {
+    const once = async (run: number) => {
       const victim = resources[VICTIM] as (typeof resources)[number];
       const server = await startScriptedOrigin((req) => (req.path === victim.path && req.method === 'GET' ? stall.segments(victim.body, victim.contentType) : answer(req.path)));
       try {
@@ -64,7 +66,8 @@ describe.each(STALLS)('a stalled response: $name', (stall) => {
       } finally {
         await server.close();
       }
-    }
+    };
+    for (let run = 0; run < RUNS; run += PARALLEL) await Promise.all(Array.from({ length: Math.min(PARALLEL, RUNS - run) }, (_, k) => once(run + k)));
   });
 });
 
