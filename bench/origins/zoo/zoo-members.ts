@@ -1,0 +1,36 @@
+/**
+ * The server zoo: the HTTP servers and reverse proxies people run, each from its Debian package,
+ * plus a bare origin written here. The proxies are the middleboxes that broke pipelining in
+ * browsers; each stands in front of the zoo's nginx.
+ */
+export const ZOO_MEMBERS = ['nginx', 'apache', 'lighttpd', 'caddy', 'h2o', 'haproxy', 'varnish', 'trafficserver', 'plain'] as const;
+export type ZooMember = (typeof ZOO_MEMBERS)[number];
+
+export interface ZooMemberInfo {
+  /** The binary the suite runs, and the Debian package that has it. */
+  readonly binary: string;
+  readonly debianPackage: string;
+  /** It terminates TLS itself (with h2 by ALPN where `h2`). */
+  readonly tls: boolean;
+  readonly h2: boolean;
+  /** A reverse proxy in front of the zoo's nginx. */
+  readonly proxy: boolean;
+}
+
+export const ZOO_INFO: Readonly<Record<ZooMember, ZooMemberInfo>> = {
+  nginx: { binary: '/usr/sbin/nginx', debianPackage: 'nginx', tls: true, h2: true, proxy: false },
+  apache: { binary: '/usr/sbin/apache2', debianPackage: 'apache2', tls: true, h2: true, proxy: false },
+  lighttpd: { binary: '/usr/sbin/lighttpd', debianPackage: 'lighttpd', tls: true, h2: true, proxy: false },
+  caddy: { binary: '/usr/bin/caddy', debianPackage: 'caddy', tls: true, h2: true, proxy: false },
+  h2o: { binary: '/usr/bin/h2o', debianPackage: 'h2o', tls: true, h2: true, proxy: false },
+  haproxy: { binary: '/usr/sbin/haproxy', debianPackage: 'haproxy', tls: true, h2: true, proxy: true },
+  // Varnish has no TLS of its own (Debian pairs it with hitch): plain HTTP only.
+  varnish: { binary: '/usr/sbin/varnishd', debianPackage: 'varnish', tls: false, h2: false, proxy: true },
+  trafficserver: { binary: '/usr/bin/traffic_server', debianPackage: 'trafficserver', tls: true, h2: true, proxy: true },
+  // A Node `net` server: Content-Length and nothing else, no Connection header, no TLS.
+  plain: { binary: process.execPath, debianPackage: 'nodejs', tls: false, h2: false, proxy: false },
+};
+
+export function isZooMember(name: string): name is ZooMember {
+  return (ZOO_MEMBERS as readonly string[]).includes(name);
+}
