@@ -6,6 +6,7 @@
  */
 import type { ZooConfigInput, ZooLaunch, ZooListener } from './zoo-types';
 import { listenAddress } from './zoo-listen';
+import { ZOO_READY_PATH } from './zoo-log-format';
 
 /** `ReqStart` carries the client's address and port: the port names the connection. */
 export const VARNISH_ZOO_LOG = '%{sec}t.%{msec_frac}t %{Host}i %{VSL:ReqStart[3]}x %{VSL:ReqStart[2]}x %H %s %b "%m %U"';
@@ -30,9 +31,12 @@ export function varnishZooVcl(c: ZooConfigInput): string {
 
 export function varnishZooLaunches(c: ZooConfigInput, vclPath: string): ZooLaunch[] {
   const workDir = `${c.dir}/varnish`;
+  const [first] = c.listeners;
   return [
     { command: '/usr/sbin/varnishd', args: ['-F', '-n', workDir, '-j', 'none', '-f', vclPath, '-s', 'malloc,256m', ...c.listeners.flatMap((l) => ['-a', `${name(l)}=${listenAddress(l.address, l.port)}`])] },
-    // `-d`: from the head of the shared-memory log, so requests made while it attaches are kept.
-    { command: '/usr/bin/varnishncsa', args: ['-d', '-n', workDir, '-w', c.accessLogPath, '-F', VARNISH_ZOO_LOG], readyFile: c.accessLogPath },
+    ...(first === undefined ? [] : [{
+      command: '/usr/bin/varnishncsa', args: ['-n', workDir, '-w', c.accessLogPath, '-F', VARNISH_ZOO_LOG],
+      readyProbe: { listener: first, path: ZOO_READY_PATH, logPath: c.accessLogPath },
+    }]),
   ];
 }

@@ -47,6 +47,23 @@ async function listening(spawn: SpawnFn): Promise<Set<string>> {
 const hasSocket = (open: ReadonlySet<string>, l: ZooListener): boolean =>
   open.has(listenAddress(l.address, l.port)) || open.has(`0.0.0.0:${l.port}`) || open.has(`*:${l.port}`) || open.has(`[::]:${l.port}`);
 
+/** One plain-HTTP GET of `path` through `listener`, made where the member runs (its namespace). */
+async function probe(listener: ZooListener, path: string, spawn: SpawnFn): Promise<void> {
+  const script = `require('node:http').get(${JSON.stringify({ host: listener.address, port: listener.port, path })}, (r) => { r.resume(); r.on('end', () => process.exit(0)); }).on('error', () => process.exit(1))`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+  await new Promise((resolve) => {
+    child.once('close', resolve);
+    child.once('error', resolve);
+  });
+}
+
+/** Whether a request for the probe's path, made now, shows in the log (the writer has attached). */
+async function probeLogged(p: NonNullable<ZooLaunch['readyProbe']>, spawn: SpawnFn): Promise<boolean> {
+  await probe(p.listener, p.path, spawn);
+  await new Promise((r) => setTimeout(r, 100));
+  return existsSync(p.logPath) && readFileSync(p.logPath, 'utf8').includes(p.path);
+}
+
 export function isRunning(p: ZooProcess): boolean {
   return p.child.exitCode === null && p.child.signalCode === null;
 }
@@ -111,7 +128,7 @@ export async function startZooProcesses(o: StartZooProcessesOptions): Promise<Zo
         }
         const ready = i === 0
           ? o.listeners.every((l) => hasSocket(open, l))
-          : launch.readyFile === undefined || existsSync(launch.readyFile);
+          : launch.readyProbe === undefined || await probeLogged(launch.readyProbe, o.spawn);
         if (ready) break;
         if (Date.now() > deadline) throw new OriginsError('E_ZOO_START_TIMEOUT', `${o.member}: ${launch.command} did not start within ${o.timeoutMs ?? 20_000} ms:\n${why(p)}`);
         await new Promise((r) => setTimeout(r, 50));

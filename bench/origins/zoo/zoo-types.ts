@@ -29,6 +29,10 @@ export interface ZooLaunch {
   readonly env?: Readonly<Record<string, string>>;
   /** The process's stdout goes to this file (a member that logs to stdout). */
   readonly stdoutPath?: string;
-  /** Started once this file exists (a log writer that has attached). */
-  readonly readyFile?: string;
+  /**
+   * A log writer that reads the server's records as they happen (varnishncsa): started once a
+   * request to this path, made through `listener`, shows in `logPath` (records before it attached
+   * are never written).
+   */
+  readonly readyProbe?: { readonly listener: ZooListener; readonly path: string; readonly logPath: string };
 }
