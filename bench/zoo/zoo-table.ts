@@ -1,0 +1,109 @@
+/**
+ * The zoo bench's tables: one per member, a row per page @ link, with the lower bound
+ * (bench/model/MODEL.md, via real-bounds.ts), the medians, each contender's ratio to its bound,
+ * getlist's gain over `browser`, and what the member's log and getlist's records say about
+ * connections and pipelining; then the goals, judged per member.
+ */
+import { ZOO_INFO, type ZooMember } from '../origins/zoo/zoo-members';
+import { median, type RealCellResult } from '../real/real-bench';
+import { realBound } from '../real/real-bounds';
+import { ZOO_MCMANUS_PAGE, ZOO_PM_PAGE } from './zoo-plan';
+
+export interface ZooMemberResult {
+  member: ZooMember;
+  cells: RealCellResult[];
+  /** Why the member could not run (it failed to start); its cells are then empty. */
+  error?: string;
+}
+
+const ms = (x: number | null | undefined): string => (x === null || x === undefined ? '—' : String(Math.round(x)));
+const ratio = (a: number | null | undefined, b: number | null | undefined): string => (a == null || b == null || b === 0 ? '—' : (a / b).toFixed(2));
+
+function cellMedian(c: RealCellResult, contender: string): number | null {
+  return median(c.runs[contender] ?? []);
+}
+
+/** The median of one pipelining figure over a contender's loads. */
+function pipeFigure(c: RealCellResult, contender: string, k: 'pipelined' | 'maxDepth' | 'orderProbes'): string {
+  const xs = (c.pipelining?.[contender] ?? []).map((p) => p[k]);
+  return xs.length === 0 ? '—' : ms(median(xs));
+}
+
+function serverFigure(c: RealCellResult, contender: string): string {
+  const loads = c.server[contender] ?? [];
+  if (loads.length === 0) return '—';
+  const protocols = [...new Set(loads.flatMap((l) => l.protocols))].sort().join('+');
+  return `${ms(median(loads.map((l) => l.connections)))} conn, ${protocols}`;
+}
+
+function markdownTable(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  return [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 1 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+const COLUMNS = [
+  'page @ link', 'bound', 'browser', 'getlist', 'revisit', 'h2', 'chromium', 'getlist ÷ bound', 'revisit ÷ its bound', 'chromium ÷ bound',
+  'browser ÷ getlist', 'browser ÷ revisit', 'getlist: pipelined, depth, probes', 'getlist: server saw',
+];
+
+export function zooRow(c: RealCellResult): string[] {
+  const link = { rttMs: c.rttMs, capBitsPerSec: c.capBitsPerSec ?? undefined };
+  const bound = realBound(c.page, link, 'first').totalMs;
+  const boundRevisit = realBound(c.page, link, 'list').totalMs;
+  const [br, gl, rv, h2, ch] = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium'].map((k) => cellMedian(c, k));
+  return [
+    `${c.page} @ ${c.link}`, ms(bound), ms(br), ms(gl), ms(rv), ms(h2), ms(ch), ratio(gl, bound), ratio(rv, boundRevisit), ratio(ch, bound),
+    ratio(br, gl), ratio(br, rv), `${pipeFigure(c, 'getlist', 'pipelined')}, ${pipeFigure(c, 'getlist', 'maxDepth')}, ${pipeFigure(c, 'getlist', 'orderProbes')}`,
+    serverFigure(c, 'getlist'),
+  ];
+}
+
+export interface ZooGoal {
+  goal: string;
+  measured: string;
+  verdict: 'PASS' | 'MISS' | 'NOT RUN';
+}
+
+/** The issue's goals for one member, from its medians. */
+export function zooGoals(r: ZooMemberResult): ZooGoal[] {
+  const pm = r.cells.find((c) => c.page === ZOO_PM_PAGE);
+  const mc = r.cells.find((c) => c.page === ZOO_MCMANUS_PAGE);
+  const judge = (goal: string, value: number | null, pass: (v: number) => boolean, unit: string): ZooGoal =>
+    (value === null ? { goal, measured: '—', verdict: 'NOT RUN' } : { goal, measured: `${value.toFixed(2)}${unit}`, verdict: pass(value) ? 'PASS' : 'MISS' });
+  const rtts = (c: RealCellResult | undefined, k: string): number | null => {
+    const m = c ? cellMedian(c, k) : null;
+    return c && m !== null ? m / c.rttMs : null;
+  };
+  const gain = (c: RealCellResult | undefined): number | null => {
+    const [br, gl] = c ? [cellMedian(c, 'browser'), cellMedian(c, 'getlist')] : [null, null];
+    return br !== null && gl !== null ? br / gl : null;
+  };
+  return [
+    judge('P&M at 50 ms, first visit ≤ 5.5 RTT', rtts(pm, 'getlist'), (v) => v <= 5.5, ' RTT'),
+    judge('P&M at 50 ms, revisit ≤ 5 RTT', rtts(pm, 'getlist-revisit'), (v) => v <= 5, ' RTT'),
+    judge('P&M at 50 ms, ≥ 1.4 × browser', gain(pm), (v) => v >= 1.4, ' ×'),
+    judge('McManus-159 at 100 ms, ≥ 3 × browser', gain(mc), (v) => v >= 3, ' ×'),
+  ];
+}
+
+export function zooMemberSection(r: ZooMemberResult): string {
+  const info = ZOO_INFO[r.member];
+  const offers = `${info.proxy ? 'reverse proxy in front of nginx' : 'origin server'}; ${info.tls ? `TLS${info.h2 ? ' with h2' : ''}` : 'no TLS'} (Debian package \`${info.debianPackage}\`)`;
+  if (r.error !== undefined) return [`### ${r.member}`, '', offers, '', `Not measured: ${r.error}`, ''].join('\n');
+  const goals = zooGoals(r);
+  return [
+    `### ${r.member}`, '', offers, '',
+    markdownTable(COLUMNS, r.cells.map(zooRow)), '',
+    markdownTable(['goal', 'measured', 'verdict'], goals.map((g) => [g.goal, g.measured, g.verdict])), '',
+  ].join('\n');
+}
+
+/** Every member's section, under one heading (RESULTS.md "The server zoo"). */
+export function zooMarkdown(results: readonly ZooMemberResult[], source: string): string {
+  return [
+    '## The server zoo', '',
+    `Written by \`node dist/bench/report.js … --zoo ${source}\` from \`node dist/bench/zoo.js\` (bench/README.md, "The server zoo"). ` +
+    'Page-complete medians in ms; the bound is bench/model/MODEL.md\'s for the page\'s own schemes (first visit; the revisit\'s bound knows every request at t = 0). ' +
+    '"pipelined, depth, probes" are medians over getlist\'s first-visit loads: requests written behind an unfinished response, the deepest pipeline on one connection, the order probes sent; "server saw" is the member\'s own access log.', '',
+    ...results.map(zooMemberSection),
+  ].join('\n');
+}
