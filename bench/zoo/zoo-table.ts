@@ -7,6 +7,8 @@
 import { ZOO_INFO, type ZooMember } from '../origins/zoo/zoo-members';
 import { median, type RealCellResult } from '../real/real-bench';
 import { realBound } from '../real/real-bounds';
+import { gapParts } from '../real/real-gap';
+import { medianTrace } from '../real/real-timeline';
 import { ZOO_MCMANUS_PAGE, ZOO_PM_PAGE } from './zoo-plan';
 
 export interface ZooMemberResult {
@@ -43,7 +45,15 @@ function markdownTable(head: readonly string[], rows: ReadonlyArray<readonly str
 const COLUMNS = [
   'page @ link', 'bound', 'browser', 'getlist', 'revisit', 'h2', 'chromium', 'getlist ÷ bound', 'revisit ÷ its bound', 'chromium ÷ bound',
   'browser ÷ getlist', 'browser ÷ revisit', 'getlist: pipelined, depth, probes', 'getlist: server saw',
+  'getlist gap: discovery, handshakes, queueing, bandwidth', 'chromium gap: discovery, handshakes, queueing, bandwidth',
 ];
+
+/** The gap's parts of a contender's median load (real-gap.ts), ms, or a dash. */
+function gapFigure(c: RealCellResult, contender: string, visit: 'first' | 'list'): string {
+  const trace = medianTrace(c, contender);
+  const parts = trace && gapParts(trace, realBound(c.page, { rttMs: c.rttMs, capBitsPerSec: c.capBitsPerSec ?? undefined }, visit));
+  return parts === undefined ? '—' : [parts.discoveryMs, parts.handshakesMs, parts.queueingMs, parts.bandwidthMs].map((x) => ms(x)).join(', ');
+}
 
 export function zooRow(c: RealCellResult): string[] {
   const link = { rttMs: c.rttMs, capBitsPerSec: c.capBitsPerSec ?? undefined };
@@ -53,7 +63,7 @@ export function zooRow(c: RealCellResult): string[] {
   return [
     `${c.page} @ ${c.link}`, ms(bound), ms(br), ms(gl), ms(rv), ms(h2), ms(ch), ratio(gl, bound), ratio(rv, boundRevisit), ratio(ch, bound),
     ratio(br, gl), ratio(br, rv), `${pipeFigure(c, 'getlist', 'pipelined')}, ${pipeFigure(c, 'getlist', 'maxDepth')}, ${pipeFigure(c, 'getlist', 'orderProbes')}`,
-    serverFigure(c, 'getlist'),
+    serverFigure(c, 'getlist'), gapFigure(c, 'getlist', 'first'), gapFigure(c, 'chromium', 'first'),
   ];
 }
 
@@ -103,7 +113,8 @@ export function zooMarkdown(results: readonly ZooMemberResult[], source: string)
     '## The server zoo', '',
     `Written by \`node dist/bench/report.js … --zoo ${source}\` from \`node dist/bench/zoo.js\` (bench/README.md, "The server zoo"). ` +
     'Page-complete medians in ms; the bound is bench/model/MODEL.md\'s for the page\'s own schemes (first visit; the revisit\'s bound knows every request at t = 0). ' +
-    '"pipelined, depth, probes" are medians over getlist\'s first-visit loads: requests written behind an unfinished response, the deepest pipeline on one connection, the order probes sent; "server saw" is the member\'s own access log.', '',
+    '"pipelined, depth, probes" are medians over getlist\'s first-visit loads: requests written behind an unfinished response, the deepest pipeline on one connection, the order probes sent; "server saw" is the member\'s own access log. ' +
+    'The gap (median load − bound) is split in four on the request that finished last (bench/real/real-gap.ts): how late it was discovered, waited on a handshake, waited in a queue, and the rest after its send.', '',
     ...results.map(zooMemberSection),
   ].join('\n');
 }
