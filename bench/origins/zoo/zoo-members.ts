@@ -15,6 +15,8 @@ export interface ZooMemberInfo {
   readonly h2: boolean;
   /** A reverse proxy in front of the zoo's nginx. */
   readonly proxy: boolean;
+  /** What sets it apart for a pipelining client, where something does. */
+  readonly note?: string;
 }
 
 export const ZOO_INFO: Readonly<Record<ZooMember, ZooMemberInfo>> = {
@@ -28,7 +30,10 @@ export const ZOO_INFO: Readonly<Record<ZooMember, ZooMemberInfo>> = {
   varnish: { binary: '/usr/sbin/varnishd', debianPackage: 'varnish', tls: false, h2: false, proxy: true },
   trafficserver: { binary: '/usr/bin/traffic_server', debianPackage: 'trafficserver', tls: true, h2: true, proxy: true },
   // A Node `net` server: Content-Length and nothing else, no Connection header, no TLS.
-  plain: { binary: process.execPath, debianPackage: 'nodejs', tls: false, h2: false, proxy: false },
+  plain: {
+    binary: process.execPath, debianPackage: 'nodejs', tls: false, h2: false, proxy: false,
+    note: 'Its responses carry no `Connection: keep-alive`; getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md).',
+  },
 };
 
 export function isZooMember(name: string): name is ZooMember {
