@@ -66,6 +66,11 @@ export interface Origins {
   readonly errorLogPath: string;
   /** Every response logged so far, in log order. */
   accessLog(): AccessLogEntry[];
+  /**
+   * Resolves once every response sent so far is in the access log, for servers that write it late
+   * (a zoo member that buffers it); absent, the log is written as each response is sent.
+   */
+  settleLog?(): Promise<void>;
   readonly pid: number;
   /** Stops nginx and deletes the run's files. Idempotent. */
   stop(): Promise<void>;

@@ -134,6 +134,7 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
             result.errors[c]?.push(String((err as Error).message).slice(0, 200));
           }
           result.runs[c]?.push(ms);
+          await origins.settleLog?.();
           const logged = origins.accessLog().slice(before).filter((e) => e.path !== '/favicon.ico');
           const seen = serverView(logged);
           const heads = logged.filter((e) => e.method === 'HEAD').length;

@@ -9,7 +9,7 @@
  * is retried when one is taken before the member binds it. Lifecycle as for the nginx origins: one
  * temp dir; `stop()`, a failed start and this process's exit stop the member and delete the dir.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_PAGE_NAMES, benchPageBuild, type BenchPageBuild } from '../../corpus/bench-corpus';
@@ -89,6 +89,18 @@ async function layout(o: StartZooOptions, www: string): Promise<Layout> {
   return { bound, front, backend };
 }
 
+/** Resolves once the file has not grown for `quietMs` (the member's flush period has passed with nothing new). */
+async function logQuiet(path: string, quietMs: number): Promise<void> {
+  const size = (): number => (existsSync(path) ? statSync(path).size : 0);
+  let last = size();
+  let since = Date.now();
+  while (Date.now() - since < quietMs) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = size();
+    if (now !== last) [last, since] = [now, Date.now()];
+  }
+}
+
 export async function startZoo(o: StartZooOptions): Promise<ZooOrigins> {
   validateBindings(o.bindings);
   const info = ZOO_INFO[o.member];
@@ -166,6 +178,7 @@ export async function startZoo(o: StartZooOptions): Promise<ZooOrigins> {
       accessLogPath,
       errorLogPath,
       accessLog: () => readZooAccessLog(accessLogPath, dialect),
+      ...(info.logFlushMs === undefined ? {} : { settleLog: () => logQuiet(accessLogPath, info.logFlushMs ?? 0) }),
       pid: processes[processes.length - 1]?.child.pid ?? 0,
       stop() {
         stopping ??= stopAll().finally(forget);

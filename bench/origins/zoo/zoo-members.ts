@@ -17,18 +17,24 @@ export interface ZooMemberInfo {
   readonly proxy: boolean;
   /** What sets it apart for a pipelining client, where something does. */
   readonly note?: string;
+  /**
+   * It writes its access log late, at most this long after the response: lighttpd flushes its
+   * buffer on a periodic timer, Traffic Server every `periodic_tasks_interval`, varnishncsa as it
+   * polls the shared-memory log.
+   */
+  readonly logFlushMs?: number;
 }
 
 export const ZOO_INFO: Readonly<Record<ZooMember, ZooMemberInfo>> = {
   nginx: { binary: '/usr/sbin/nginx', debianPackage: 'nginx', tls: true, h2: true, proxy: false },
   apache: { binary: '/usr/sbin/apache2', debianPackage: 'apache2', tls: true, h2: true, proxy: false },
-  lighttpd: { binary: '/usr/sbin/lighttpd', debianPackage: 'lighttpd', tls: true, h2: true, proxy: false },
+  lighttpd: { binary: '/usr/sbin/lighttpd', debianPackage: 'lighttpd', tls: true, h2: true, proxy: false, logFlushMs: 4_500 },
   caddy: { binary: '/usr/bin/caddy', debianPackage: 'caddy', tls: true, h2: true, proxy: false },
   h2o: { binary: '/usr/bin/h2o', debianPackage: 'h2o', tls: true, h2: true, proxy: false },
   haproxy: { binary: '/usr/sbin/haproxy', debianPackage: 'haproxy', tls: true, h2: true, proxy: true },
   // Varnish has no TLS of its own (Debian pairs it with hitch): plain HTTP only.
-  varnish: { binary: '/usr/sbin/varnishd', debianPackage: 'varnish', tls: false, h2: false, proxy: true },
-  trafficserver: { binary: '/usr/bin/traffic_server', debianPackage: 'trafficserver', tls: true, h2: true, proxy: true },
+  varnish: { binary: '/usr/sbin/varnishd', debianPackage: 'varnish', tls: false, h2: false, proxy: true, logFlushMs: 500 },
+  trafficserver: { binary: '/usr/bin/traffic_server', debianPackage: 'trafficserver', tls: true, h2: true, proxy: true, logFlushMs: 1_500 },
   // A Node `net` server: Content-Length and nothing else, no Connection header, no TLS.
   plain: {
     binary: process.execPath, debianPackage: 'nodejs', tls: false, h2: false, proxy: false,
