@@ -49,7 +49,7 @@ export const REPORT_COMMAND: CommandSpec = {
     why: { type: 'string', value: 'FILE', help: 'explanations of missed goals, {"<cell> | <target>": "why"}, e.g. bench/why.json' },
     summarize: { type: 'string', value: 'DIR', help: 'instead of the report, write DIR/<name>.json (summary) and DIR/raw/<name>.json.gz per raw file' },
     cells: { type: 'boolean', help: 'also a table per page @ link: every contender\'s median, min, max, TTFB, connections, ÷ bound' },
-    zoo: { type: 'string', value: 'FILE', help: 'also "The server zoo": a table per server from zoo.js\'s results file (plain or gzipped)' },
+    zoo: { type: 'string', value: 'FILE,…', help: 'also "The server zoo": a table per server from zoo.js\'s results files (plain or gzipped); a server in a later file replaces its earlier run' },
   },
   notes: [
     'A results file is a raw one written by bench.js, a summary (bench/results/*.json), or either gzipped.',
@@ -116,16 +116,20 @@ export function renderReport(args: ReportArgs, read: ReadFile = readFileSync): {
   return { files: [{ path: join(args.outDir, 'RESULTS.md'), data: md + zoo }, ...figureFiles], unused };
 }
 
-/** "The server zoo" from zoo.js's results file. */
-function zooSection(path: string, read: ReadFile): string {
-  let doc: { members?: unknown };
-  try {
-    doc = JSON.parse(resultsText(read(path), path)) as { members?: unknown };
-  } catch (err) {
-    throw new ReportError('E_REPORT_INPUT', `--zoo: cannot read ${path}: ${(err as Error).message}`);
+/** "The server zoo" from zoo.js's results files, comma-separated; a member in a later file replaces its earlier run. */
+function zooSection(paths: string, read: ReadFile): string {
+  const members = new Map<string, ZooMemberResult>();
+  for (const path of paths.split(',').filter(Boolean)) {
+    let doc: { members?: unknown };
+    try {
+      doc = JSON.parse(resultsText(read(path), path)) as { members?: unknown };
+    } catch (err) {
+      throw new ReportError('E_REPORT_INPUT', `--zoo: cannot read ${path}: ${(err as Error).message}`);
+    }
+    if (!Array.isArray(doc.members)) throw new ReportError('E_REPORT_INPUT', `--zoo: ${path} has no "members" list (is it zoo.js's --out file?)`);
+    for (const m of doc.members as ZooMemberResult[]) members.set(m.member, m);
   }
-  if (!Array.isArray(doc.members)) throw new ReportError('E_REPORT_INPUT', `--zoo: ${path} has no "members" list (is it zoo.js's --out file?)`);
-  return zooMarkdown(doc.members as ZooMemberResult[], path);
+  return zooMarkdown([...members.values()], paths.split(',').join(', '));
 }
 
 /**
