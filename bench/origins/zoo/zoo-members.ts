@@ -28,17 +28,26 @@ export interface ZooMemberInfo {
 export const ZOO_INFO: Readonly<Record<ZooMember, ZooMemberInfo>> = {
   nginx: { binary: '/usr/sbin/nginx', debianPackage: 'nginx', tls: true, h2: true, proxy: false },
   apache: { binary: '/usr/sbin/apache2', debianPackage: 'apache2', tls: true, h2: true, proxy: false },
-  lighttpd: { binary: '/usr/sbin/lighttpd', debianPackage: 'lighttpd', tls: true, h2: true, proxy: false, logFlushMs: 4_500 },
-  caddy: { binary: '/usr/bin/caddy', debianPackage: 'caddy', tls: true, h2: true, proxy: false },
+  lighttpd: {
+    binary: '/usr/sbin/lighttpd', debianPackage: 'lighttpd', tls: true, h2: true, proxy: false, logFlushMs: 4_500,
+    note: 'Its HTTP/1.1 responses carry no `Connection` header (persistence is HTTP/1.1\'s default); getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md).',
+  },
+  caddy: {
+    binary: '/usr/bin/caddy', debianPackage: 'caddy', tls: true, h2: true, proxy: false,
+    note: 'Its HTTP/1.1 responses carry no `Connection` header (persistence is HTTP/1.1\'s default); getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md).',
+  },
   h2o: { binary: '/usr/bin/h2o', debianPackage: 'h2o', tls: true, h2: true, proxy: false },
-  haproxy: { binary: '/usr/sbin/haproxy', debianPackage: 'haproxy', tls: true, h2: true, proxy: true },
+  haproxy: {
+    binary: '/usr/sbin/haproxy', debianPackage: 'haproxy', tls: true, h2: true, proxy: true,
+    note: 'It drops nginx\'s `Connection: keep-alive` from the responses it forwards; getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md).',
+  },
   // Varnish has no TLS of its own (Debian pairs it with hitch): plain HTTP only.
   varnish: { binary: '/usr/sbin/varnishd', debianPackage: 'varnish', tls: false, h2: false, proxy: true, logFlushMs: 500 },
   trafficserver: { binary: '/usr/bin/traffic_server', debianPackage: 'trafficserver', tls: true, h2: true, proxy: true, logFlushMs: 1_500 },
   // A Node `net` server: Content-Length and nothing else, no Connection header, no TLS.
   plain: {
     binary: process.execPath, debianPackage: 'nodejs', tls: false, h2: false, proxy: false,
-    note: 'Its responses carry no `Connection: keep-alive`; getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md).',
+    note: 'Its responses carry no `Connection` header; getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md).',
   },
 };
 
