@@ -30,7 +30,8 @@ export const ZOO_INFO: Readonly<Record<ZooMember, ZooMemberInfo>> = {
   apache: { binary: '/usr/sbin/apache2', debianPackage: 'apache2', tls: true, h2: true, proxy: false },
   lighttpd: {
     binary: '/usr/sbin/lighttpd', debianPackage: 'lighttpd', tls: true, h2: true, proxy: false, logFlushMs: 4_500,
-    note: 'Its HTTP/1.1 responses carry no `Connection` header (persistence is HTTP/1.1\'s default); getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md).',
+    note: 'Its HTTP/1.1 responses carry no `Connection` header (persistence is HTTP/1.1\'s default); getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md). '
+      + 'Over TLS it takes the client\'s first ALPN protocol, and getlist offers `http/1.1` before `h2` (undici\'s order): getlist speaks HTTP/1.1 to it where Chromium gets h2 (test/zoo prints the protocol).',
   },
   caddy: {
     binary: '/usr/bin/caddy', debianPackage: 'caddy', tls: true, h2: true, proxy: false,
