@@ -73,19 +73,23 @@ export interface ZooGoal {
   verdict: 'PASS' | 'MISS' | 'NOT RUN';
 }
 
-/** getlist pipelines fewer requests than this on the P&M page (median): the member is judged as one it cannot pipeline. */
-const PIPELINED_MIN = 2;
+/**
+ * The depth of getlist's pipelining probe (docs/scheduler.md: an unproven origin is probed at depth
+ * 2): a cell whose deepest pipeline stayed at this (median) is one where getlist never earned
+ * pipelining, and is judged as a server it cannot pipeline.
+ */
+const PROBE_DEPTH = 2;
 
-/** The median number of requests getlist pipelined on a cell's first visits; null when not recorded. */
-export function pipelinedMedian(c: RealCellResult | undefined): number | null {
-  const xs = (c?.pipelining?.getlist ?? []).map((p) => p.pipelined);
+/** The median of getlist's deepest pipeline over a cell's first visits; null when not recorded. */
+export function depthMedian(c: RealCellResult | undefined): number | null {
+  const xs = (c?.pipelining?.getlist ?? []).map((p) => p.maxDepth);
   return xs.length === 0 ? null : median(xs);
 }
 
 /**
- * The issue's goals for one member, from its medians. Where getlist pipelines, the P&M and
- * McManus gains over `browser`; on a page where it does not (fewer than two requests pipelined,
- * median), getlist must stay within 3 % of `browser` there instead.
+ * The issue's goals for one member, from its medians. Where getlist earned pipelining, the P&M and
+ * McManus gains over `browser`; on a page where it did not (its deepest pipeline stayed at the
+ * probe's), getlist must stay within 3 % of `browser` there instead.
  */
 export function zooGoals(r: ZooMemberResult): ZooGoal[] {
   const pm = r.cells.find((c) => c.page === ZOO_PM_PAGE);
@@ -101,8 +105,8 @@ export function zooGoals(r: ZooMemberResult): ZooGoal[] {
     return br !== null && gl !== null ? br / gl : null;
   };
   const notPipelined = (c: RealCellResult | undefined): boolean => {
-    const p = pipelinedMedian(c);
-    return p !== null && p < PIPELINED_MIN;
+    const d = depthMedian(c);
+    return d !== null && d <= PROBE_DEPTH;
   };
   // browser ÷ getlist ≥ 0.97: getlist at most 3 % slower.
   const gainGoal = (c: RealCellResult | undefined, name: string, min: number): ZooGoal => (notPipelined(c)
@@ -121,9 +125,9 @@ export function zooMemberSection(r: ZooMemberResult): string {
   const offers = `${info.proxy ? 'reverse proxy in front of nginx' : 'origin server'}; ${info.tls ? `TLS${info.h2 ? ' with h2' : ''}` : 'no TLS'} (Debian package \`${info.debianPackage}\`)`;
   if (r.error !== undefined) return [`### ${r.member}`, '', offers, '', `Not measured: ${r.error}`, ''].join('\n');
   const goals = zooGoals(r);
-  const flat = r.cells.filter((c) => { const p = pipelinedMedian(c); return p !== null && p < PIPELINED_MIN && c.server.getlist?.some((l) => l.protocols.includes('HTTP/1.1')); });
+  const flat = r.cells.filter((c) => [ZOO_PM_PAGE, ZOO_MCMANUS_PAGE].includes(c.page) && (depthMedian(c) ?? Infinity) <= PROBE_DEPTH);
   const why = flat.length > 0
-    ? [`getlist pipelined fewer than ${PIPELINED_MIN} requests (median) on ${flat.map((c) => c.page).join(', ')} here: there it is held to within 3 % of browser. ${info.note ?? ''}`.trim(), '']
+    ? [`getlist never pipelined deeper than its probe's ${PROBE_DEPTH} (median) on ${flat.map((c) => c.page).join(', ')} here: there it is held to within 3 % of browser. ${info.note ?? ''}`.trim(), '']
     : [];
   return [
     `### ${r.member}`, '', offers, '', ...why,
