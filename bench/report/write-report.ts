@@ -49,7 +49,7 @@ export const REPORT_COMMAND: CommandSpec = {
     why: { type: 'string', value: 'FILE', help: 'explanations of missed goals, {"<cell> | <target>": "why"}, e.g. bench/why.json' },
     summarize: { type: 'string', value: 'DIR', help: 'instead of the report, write DIR/<name>.json (summary) and DIR/raw/<name>.json.gz per raw file' },
     cells: { type: 'boolean', help: 'also a table per page @ link: every contender\'s median, min, max, TTFB, connections, ÷ bound' },
-    zoo: { type: 'string', value: 'FILE,…', help: 'also "The server zoo": a table per server from zoo.js\'s results files (plain or gzipped); a server in a later file replaces its earlier run' },
+    zoo: { type: 'string', value: 'FILE,…', help: 'also "The server zoo": a table per server from zoo.js\'s results files (plain or gzipped); a page @ link in a later file replaces its earlier run' },
   },
   notes: [
     'A results file is a raw one written by bench.js, a summary (bench/results/*.json), or either gzipped.',
@@ -116,7 +116,7 @@ export function renderReport(args: ReportArgs, read: ReadFile = readFileSync): {
   return { files: [{ path: join(args.outDir, 'RESULTS.md'), data: md + zoo }, ...figureFiles], unused };
 }
 
-/** "The server zoo" from zoo.js's results files, comma-separated; a member in a later file replaces its earlier run. */
+/** "The server zoo" from zoo.js's results files, comma-separated; a member's page @ link in a later file replaces its earlier run. */
 function zooSection(paths: string, read: ReadFile): string {
   const members = new Map<string, ZooMemberResult>();
   for (const path of paths.split(',').filter(Boolean)) {
@@ -127,7 +127,13 @@ function zooSection(paths: string, read: ReadFile): string {
       throw new ReportError('E_REPORT_INPUT', `--zoo: cannot read ${path}: ${(err as Error).message}`);
     }
     if (!Array.isArray(doc.members)) throw new ReportError('E_REPORT_INPUT', `--zoo: ${path} has no "members" list (is it zoo.js's --out file?)`);
-    for (const m of doc.members as ZooMemberResult[]) members.set(m.member, m);
+    for (const m of doc.members as ZooMemberResult[]) {
+      // A later run of a member replaces its cells page by page (and its error, if it ran again).
+      const earlier = members.get(m.member);
+      const later = new Map(m.cells.map((c) => [`${c.page}@${c.link}`, c]));
+      const cells = earlier === undefined ? m.cells : [...earlier.cells.map((c) => later.get(`${c.page}@${c.link}`) ?? c), ...m.cells.filter((c) => !earlier.cells.some((e) => e.page === c.page && e.link === c.link))];
+      members.set(m.member, { ...m, cells });
+    }
   }
   return zooMarkdown([...members.values()], paths.split(',').join(', '));
 }
