@@ -23,7 +23,7 @@ export interface ZooPrepared {
   readonly errorLogPath: string;
 }
 
-/** Gives a user a tree it must write (Traffic Server drops root for its own user). */
+/** Gives a user a tree it must write: lighttpd, h2o and Traffic Server drop root before opening their logs or pid file. */
 function chownTree(path: string, user: string): void {
   execFileSync('chown', ['-R', `${user}:${user}`, path], { stdio: 'ignore' });
 }

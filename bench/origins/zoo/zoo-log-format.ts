@@ -5,7 +5,6 @@
  * another (nginx's serial number, h2o's connection id, otherwise the client's port); the reader
  * (zoo-access-log.ts) numbers connections and requests per connection from it.
  */
-export const ZOO_LOG_FIELDS = ['time', 'origin', 'port', 'connection', 'protocol', 'status', 'bytes', 'request'] as const;
 
 /** The path a log writer's readiness probe asks for (a 404, before any measured request). */
 export const ZOO_READY_PATH = '/.zoo-log-ready';
