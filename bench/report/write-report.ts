@@ -111,7 +111,7 @@ export function renderReport(args: ReportArgs, read: ReadFile = readFileSync): {
     figures.push(relative(resolve(args.outDir), resolve(path)).split('\\').join('/'));
   }
   const unused: string[] = [];
-  const md = resultsMarkdown(results, { figures, explanations, unused, whyPath: args.why, cells: args.cells === true });
+  const md = resultsMarkdown(results, { figures, explanations, unused, whyPath: args.why, cells: args.cells === true, ...(args.zoo === undefined ? {} : { zoo: args.zoo }) });
   const zoo = args.zoo === undefined ? '' : `\n${zooSection(args.zoo, read)}`;
   return { files: [{ path: join(args.outDir, 'RESULTS.md'), data: md + zoo }, ...figureFiles], unused };
 }
