@@ -23,6 +23,7 @@ const BENCH_ENTRIES = [
   ['bench/trace/main.ts', 'trace.js'],
   ['bench/demo/main.ts', 'demo-link.js'],
   ['bench/real/main.ts', 'real.js'],
+  ['bench/zoo/main.ts', 'zoo.js'],
   ['bench/hints/main.ts', 'hints.js'],
   // The Firefox hints driver runs on its own inside the client namespace.
   ['bench/hints/firefox-driver.ts', 'hints-firefox-driver.js'],

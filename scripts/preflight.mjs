@@ -22,6 +22,15 @@ const REQUIREMENTS = [
   { tool: 'ip', packages: ['iproute2'], skip: 'GETLIST_NETNS', sbin: true, applies: namespaceSuitesRun }, // test/bench-link, as root
   { tool: 'gcc', packages: ['gcc', 'libc6-dev'], skip: 'GETLIST_NETNS', applies: namespaceSuitesRun }, // the link emulator's forwarder
   { tool: 'prometheus', packages: ['prometheus'], skip: 'GETLIST_PROMETHEUS' }, // the Prometheus scrape test
+  // The server zoo (bench/origins/zoo, test/zoo): each member from its Debian package.
+  { tool: 'apache2', packages: ['apache2'], skip: 'GETLIST_ZOO', sbin: true },
+  { tool: 'lighttpd', packages: ['lighttpd', 'lighttpd-mod-openssl'], skip: 'GETLIST_ZOO', sbin: true },
+  { tool: 'caddy', packages: ['caddy'], skip: 'GETLIST_ZOO' },
+  { tool: 'h2o', packages: ['h2o'], skip: 'GETLIST_ZOO' },
+  { tool: 'haproxy', packages: ['haproxy'], skip: 'GETLIST_ZOO', sbin: true },
+  { tool: 'varnishd', packages: ['varnish'], skip: 'GETLIST_ZOO', sbin: true },
+  { tool: 'traffic_server', packages: ['trafficserver'], skip: 'GETLIST_ZOO' },
+  { tool: 'ss', packages: ['iproute2'], skip: 'GETLIST_ZOO', sbin: true }, // a member's readiness: its sockets listening
 ];
 
 /** The namespace suites run only as root on Linux (otherwise they skip and say why). */

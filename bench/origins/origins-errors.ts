@@ -13,7 +13,10 @@ export type OriginsErrorCode =
   | 'E_ORIGIN_PATH_CONFLICT'
   | 'E_PORT_IN_USE'
   | 'E_NGINX_FAILED'
-  | 'E_NGINX_START_TIMEOUT';
+  | 'E_NGINX_START_TIMEOUT'
+  | 'E_ZOO_MISSING'
+  | 'E_ZOO_FAILED'
+  | 'E_ZOO_START_TIMEOUT';
 
 export class OriginsError extends CodedError<OriginsErrorCode> {
   override readonly name = 'OriginsError';

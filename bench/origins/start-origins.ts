@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { BENCH_PAGE_NAMES, benchPageBuild, type BenchPageBuild } from '../corpus/bench-corpus';
 import { readAccessLog, type AccessLogEntry } from './access-log';
 import { writeDocroots, type Scheme } from './docroot';
+import { atExit } from './exit-actions';
 import { freePort } from './free-port';
 import { renderNginxConfig, supportsHttp2Directive } from './nginx-config';
 import { defaultSpawn, findNginx, killGroup, nginxVersion, startNginx, stopNginx, type NginxRun, type SpawnFn } from './nginx-process';
@@ -65,6 +66,11 @@ export interface Origins {
   readonly errorLogPath: string;
   /** Every response logged so far, in log order. */
   accessLog(): AccessLogEntry[];
+  /**
+   * Resolves once every response sent so far is in the access log, for servers that write it late
+   * (a zoo member that buffers it); absent, the log is written as each response is sent.
+   */
+  settleLog?(): Promise<void>;
   readonly pid: number;
   /** Stops nginx and deletes the run's files. Idempotent. */
   stop(): Promise<void>;
@@ -85,32 +91,6 @@ async function fixPorts(bindings: readonly OriginBinding[]): Promise<Array<Origi
     }
   }
   return out;
-}
-
-/**
- * What to undo if the process exits with origins still running: one `exit` listener for all of
- * them, so `--jobs N` does not add two listeners per link (Node warns past ten).
- */
-const exitActions = new Set<() => void>();
-
-/** Runs `action` when the process exits, unless the returned function is called first. */
-function atExit(action: () => void): () => void {
-  if (exitActions.size === 0) process.on('exit', runExitActions);
-  exitActions.add(action);
-  return () => {
-    exitActions.delete(action);
-    if (exitActions.size === 0) process.off('exit', runExitActions);
-  };
-}
-
-function runExitActions(): void {
-  for (const action of [...exitActions]) {
-    try {
-      action();
-    } catch {
-      // Best effort at exit: one origin's failure must not keep the others' nginx running.
-    }
-  }
 }
 
 export async function startOrigins(options: StartOriginsOptions): Promise<Origins> {

@@ -15,7 +15,8 @@ import { startLink } from '../link/link-emulator';
 import type { LinkOptions } from '../link/link-options';
 import { hostResolverRules } from '../link/host-resolution';
 import { getBenchPage, requestCount } from '../corpus/bench-corpus';
-import { netnsSpawn, startOrigins, type Origins } from '../origins/start-origins';
+import { netnsSpawn, startOrigins, type Origins, type StartOriginsOptions } from '../origins/start-origins';
+import { pipeliningEarned, type PipeliningEarned } from '../run/pipelining-earned';
 import { rotation } from '../run/bench-matrix';
 import { loadWithChromium } from '../run/chromium-contender';
 import { firstLoadRun, parseGetlistJson, runGetlistLoad } from '../run/getlist-contender';
@@ -53,7 +54,12 @@ export interface RealCellResult {
    * of its loads, the unmeasured one that learns and the measured one.
    */
   server: Record<string, RealServerLoad[]>;
+  /** Per getlist load of each contender, in run order: the pipelining its records show (absent in older results). */
+  pipelining?: Record<string, PipeliningEarned[]>;
 }
+
+/** Starts the servers a link's pages are served from: nginx origins by default, or a zoo member (bench/zoo). */
+export type ServeOrigins = (o: Pick<StartOriginsOptions, 'bindings' | 'pages' | 'linkHosts' | 'spawn'>) => Promise<Origins>;
 
 export interface RealServerLoad {
   /** Requests other than `HEAD`. */
@@ -75,7 +81,7 @@ export interface RealCellPlan {
 }
 
 /** Runs every cell on one link; a failed load is recorded, never thrown. */
-export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[], runs: number, cliPath: string, timeoutMs: number, progress: (l: string) => void): Promise<RealCellResult[]> {
+export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[], runs: number, cliPath: string, timeoutMs: number, progress: (l: string) => void, serve: ServeOrigins = startOrigins): Promise<RealCellResult[]> {
   const names = originsFor(cells.map((c) => c.page));
   const rate = link.capBitsPerSec ?? NO_CAP_BITS_PER_SEC;
   const opts: LinkOptions = { rttMs: link.rttMs, downBitsPerSec: rate, upBitsPerSec: rate, loss: 0, hosts: names.length, seed: 1 };
@@ -84,7 +90,7 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
   try {
     const hostMap = Object.fromEntries(names.map((n, i) => [n, l.serverAddrs[i] ?? '']));
     l.setClientHosts(hostMap);
-    origins = await startOrigins({
+    origins = await serve({
       bindings: names.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })),
       pages: cells.map((c) => c.page),
       linkHosts: 'name',
@@ -94,9 +100,10 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
     for (const cell of cells) {
       const page = getBenchPage(cell.page);
       const url = origins.pageUrl(cell.page, page.documentScheme ?? 'http');
-      const result: RealCellResult = { link: link.name, rttMs: link.rttMs, capBitsPerSec: link.capBitsPerSec ?? null, page: cell.page, requests: requestCount(page), runs: {}, errors: {}, traces: {}, server: {} };
+      const result: RealCellResult = { link: link.name, rttMs: link.rttMs, capBitsPerSec: link.capBitsPerSec ?? null, page: cell.page, requests: requestCount(page), runs: {}, errors: {}, traces: {}, server: {}, pipelining: {} };
       for (const c of cell.contenders) {
         result.runs[c] = [];
+        if (!c.startsWith('chromium')) (result.pipelining ??= {})[c] = [];
         result.errors[c] = [];
         result.traces[c] = [];
         result.server[c] = [];
@@ -119,6 +126,7 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
               const stdout = await runGetlistLoad(l, cliPath, [url, '--strategy', strategy, '--ca', origins.caPath, ...extra], timeoutMs, `${c} ${url}`);
               const g = parseGetlistJson(stdout);
               result.traces[c]?.push(getlistTrace(firstLoadRun(stdout)));
+              result.pipelining?.[c]?.push(pipeliningEarned(firstLoadRun(stdout) as unknown as Parameters<typeof pipeliningEarned>[0]));
               ms = g.errors > 0 ? null : g.totalMs;
               if (g.errors > 0) result.errors[c]?.push(`${g.errors} request(s) failed`);
             }
@@ -126,6 +134,7 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
             result.errors[c]?.push(String((err as Error).message).slice(0, 200));
           }
           result.runs[c]?.push(ms);
+          await origins.settleLog?.();
           const logged = origins.accessLog().slice(before).filter((e) => e.path !== '/favicon.ico');
           const seen = serverView(logged);
           const heads = logged.filter((e) => e.method === 'HEAD').length;

@@ -23,6 +23,7 @@ import type { BenchResults } from '../run/results-schema';
 import { pm95Figure, rttFigure } from './svg-figures';
 import { parseExplanations, type Explanations } from './explanations';
 import { helpText, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { zooMarkdown, type ZooMemberResult } from '../zoo/zoo-table';
 
 export interface ReportArgs {
   /** Results files, in the order their cells are reported. */
@@ -35,6 +36,8 @@ export interface ReportArgs {
   summarize?: string | undefined;
   /** Also a table per page @ link in RESULTS.md. */
   cells?: boolean;
+  /** The zoo bench's results file (zoo.js `--out`, plain or gzipped): a table per server in RESULTS.md. */
+  zoo?: string;
 }
 
 export const REPORT_COMMAND: CommandSpec = {
@@ -46,6 +49,7 @@ export const REPORT_COMMAND: CommandSpec = {
     why: { type: 'string', value: 'FILE', help: 'explanations of missed goals, {"<cell> | <target>": "why"}, e.g. bench/why.json' },
     summarize: { type: 'string', value: 'DIR', help: 'instead of the report, write DIR/<name>.json (summary) and DIR/raw/<name>.json.gz per raw file' },
     cells: { type: 'boolean', help: 'also a table per page @ link: every contender\'s median, min, max, TTFB, connections, ÷ bound' },
+    zoo: { type: 'string', value: 'FILE,…', help: 'also "The server zoo": a table per server from zoo.js\'s results files (plain or gzipped); a page @ link in a later file replaces its earlier run' },
   },
   notes: [
     'A results file is a raw one written by bench.js, a summary (bench/results/*.json), or either gzipped.',
@@ -69,6 +73,7 @@ export function parseReportArgs(argv: readonly string[]): ReportArgs {
     why: typeof v.why === 'string' ? v.why : undefined,
     ...(typeof v.summarize === 'string' ? { summarize: v.summarize } : {}),
     ...(v.cells === true ? { cells: true } : {}),
+    ...(typeof v.zoo === 'string' ? { zoo: v.zoo } : {}),
   };
 }
 
@@ -106,8 +111,31 @@ export function renderReport(args: ReportArgs, read: ReadFile = readFileSync): {
     figures.push(relative(resolve(args.outDir), resolve(path)).split('\\').join('/'));
   }
   const unused: string[] = [];
-  const md = resultsMarkdown(results, { figures, explanations, unused, whyPath: args.why, cells: args.cells === true });
-  return { files: [{ path: join(args.outDir, 'RESULTS.md'), data: md }, ...figureFiles], unused };
+  const md = resultsMarkdown(results, { figures, explanations, unused, whyPath: args.why, cells: args.cells === true, ...(args.zoo === undefined ? {} : { zoo: args.zoo }) });
+  const zoo = args.zoo === undefined ? '' : `\n${zooSection(args.zoo, read)}`;
+  return { files: [{ path: join(args.outDir, 'RESULTS.md'), data: md + zoo }, ...figureFiles], unused };
+}
+
+/** "The server zoo" from zoo.js's results files, comma-separated; a member's page @ link in a later file replaces its earlier run. */
+function zooSection(paths: string, read: ReadFile): string {
+  const members = new Map<string, ZooMemberResult>();
+  for (const path of paths.split(',').filter(Boolean)) {
+    let doc: { members?: unknown };
+    try {
+      doc = JSON.parse(resultsText(read(path), path)) as { members?: unknown };
+    } catch (err) {
+      throw new ReportError('E_REPORT_INPUT', `--zoo: cannot read ${path}: ${(err as Error).message}`);
+    }
+    if (!Array.isArray(doc.members)) throw new ReportError('E_REPORT_INPUT', `--zoo: ${path} has no "members" list (is it zoo.js's --out file?)`);
+    for (const m of doc.members as ZooMemberResult[]) {
+      // A later run of a member replaces its cells page by page (and its error, if it ran again).
+      const earlier = members.get(m.member);
+      const later = new Map(m.cells.map((c) => [`${c.page}@${c.link}`, c]));
+      const cells = earlier === undefined ? m.cells : [...earlier.cells.map((c) => later.get(`${c.page}@${c.link}`) ?? c), ...m.cells.filter((c) => !earlier.cells.some((e) => e.page === c.page && e.link === c.link))];
+      members.set(m.member, { ...m, cells });
+    }
+  }
+  return zooMarkdown([...members.values()], paths.split(',').join(', '));
 }
 
 /**

@@ -33,9 +33,11 @@ function parse(stderr: string): { packages: string[]; installs: string[]; skips:
   return { packages: (m[1] as string).split(' '), installs: (m[2] as string).split(' '), skips: m[3]?.split(' ') ?? [] };
 }
 
-// nginx and ip are also looked for in the sbin dirs (where a non-root PATH misses them), so these
-// cases skip their suites or provide them rather than depend on what this machine has there.
-const NO_NAMESPACES = { GETLIST_NGINX: '0', GETLIST_NETNS: '0' };
+// nginx, ip and most of the zoo's servers are also looked for in the sbin dirs (where a non-root
+// PATH misses them), so these cases skip their suites or provide them rather than depend on what
+// this machine has there.
+const NO_NAMESPACES = { GETLIST_NGINX: '0', GETLIST_NETNS: '0', GETLIST_ZOO: '0' };
+const ZOO_TOOLS = ['apache2', 'lighttpd', 'caddy', 'h2o', 'haproxy', 'varnishd', 'traffic_server', 'ss'];
 
 describe('scripts/preflight.mjs', () => {
   test('with nothing on PATH: one line on stderr naming each missing package, exit 1, and how to skip', () => {
@@ -68,7 +70,7 @@ describe('scripts/preflight.mjs', () => {
 
   test('nginx on PATH is found; openssl cannot be skipped', () => {
     provide('nginx', 'chromium', 'firefox-esr', 'prometheus');
-    const r = preflight({ GETLIST_NETNS: '0', GETLIST_E2E: '0', GETLIST_PROMETHEUS: '0' });
+    const r = preflight({ GETLIST_NETNS: '0', GETLIST_E2E: '0', GETLIST_PROMETHEUS: '0', GETLIST_ZOO: '0' });
     const line = parse(r.stderr);
     expect(line.packages).toEqual(['openssl']);
     expect(line.skips).toEqual([]);
@@ -76,15 +78,27 @@ describe('scripts/preflight.mjs', () => {
 
   test('gcc and libc6-dev are needed exactly when the namespace suites run (root on Linux, not GETLIST_NETNS=0)', () => {
     provide('openssl', 'chromium', 'firefox-esr', 'prometheus', 'ip');
-    const r = preflight({ GETLIST_NGINX: '0' });
+    const r = preflight({ GETLIST_NGINX: '0', GETLIST_ZOO: '0' });
     if (root) {
       expect(parse(r.stderr)).toMatchObject({ packages: ['gcc', 'libc6-dev'], skips: ['GETLIST_NETNS=0'] });
       provide('gcc');
-      expect(preflight({ GETLIST_NGINX: '0' })).toMatchObject({ status: 0, stderr: '' });
+      expect(preflight({ GETLIST_NGINX: '0', GETLIST_ZOO: '0' })).toMatchObject({ status: 0, stderr: '' });
     } else {
       expect(r).toMatchObject({ status: 0, stderr: '' });
     }
-    expect(preflight({ GETLIST_NGINX: '0', GETLIST_NETNS: '0' })).toMatchObject({ status: 0, stderr: '' });
+    expect(preflight({ GETLIST_NGINX: '0', GETLIST_NETNS: '0', GETLIST_ZOO: '0' })).toMatchObject({ status: 0, stderr: '' });
+  });
+
+  test('the server zoo asks for each member\'s package unless GETLIST_ZOO=0, and for none once every tool is there', () => {
+    provide('openssl', 'chromium', 'firefox-esr', 'prometheus');
+    const env = { GETLIST_NGINX: '0', GETLIST_NETNS: '0' };
+    // caddy, h2o and traffic_server live in /usr/bin, which this PATH leaves out; the sbin ones may be on this machine.
+    const line = parse(preflight(env).stderr);
+    expect(line.packages).toEqual(expect.arrayContaining(['caddy', 'h2o', 'trafficserver']));
+    expect(line.skips).toEqual(['GETLIST_ZOO=0']);
+    expect(preflight({ ...env, GETLIST_ZOO: '0' })).toMatchObject({ status: 0, stderr: '' });
+    provide(...ZOO_TOOLS);
+    expect(preflight(env)).toMatchObject({ status: 0, stderr: '' });
   });
 
   test('--list prints the missing packages for .ci/run and exits 0', () => {

@@ -1,0 +1,57 @@
+/**
+ * The server zoo: the HTTP servers and reverse proxies people run, each from its Debian package,
+ * plus a bare origin written here. The proxies are the middleboxes that broke pipelining in
+ * browsers; each stands in front of the zoo's nginx.
+ */
+export const ZOO_MEMBERS = ['nginx', 'apache', 'lighttpd', 'caddy', 'h2o', 'haproxy', 'varnish', 'trafficserver', 'plain'] as const;
+export type ZooMember = (typeof ZOO_MEMBERS)[number];
+
+export interface ZooMemberInfo {
+  /** The binary the suite runs, and the Debian package that has it. */
+  readonly binary: string;
+  readonly debianPackage: string;
+  /** It terminates TLS itself (with h2 by ALPN where `h2`). */
+  readonly tls: boolean;
+  readonly h2: boolean;
+  /** A reverse proxy in front of the zoo's nginx. */
+  readonly proxy: boolean;
+  /** What sets it apart for a pipelining client, where something does. */
+  readonly note?: string;
+  /**
+   * It writes its access log late, at most this long after the response: lighttpd flushes its
+   * buffer on a periodic timer, Traffic Server every `periodic_tasks_interval`, varnishncsa as it
+   * polls the shared-memory log.
+   */
+  readonly logFlushMs?: number;
+}
+
+export const ZOO_INFO: Readonly<Record<ZooMember, ZooMemberInfo>> = {
+  nginx: { binary: '/usr/sbin/nginx', debianPackage: 'nginx', tls: true, h2: true, proxy: false },
+  apache: { binary: '/usr/sbin/apache2', debianPackage: 'apache2', tls: true, h2: true, proxy: false },
+  lighttpd: {
+    binary: '/usr/sbin/lighttpd', debianPackage: 'lighttpd', tls: true, h2: true, proxy: false, logFlushMs: 4_500,
+    note: 'Its HTTP/1.1 responses carry no `Connection` header (persistence is HTTP/1.1\'s default); getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md). '
+      + 'Over TLS it takes the client\'s first ALPN protocol, and getlist offers `http/1.1` before `h2` (undici\'s order): getlist speaks HTTP/1.1 to it where Chromium gets h2 (test/zoo prints the protocol).',
+  },
+  caddy: {
+    binary: '/usr/bin/caddy', debianPackage: 'caddy', tls: true, h2: true, proxy: false,
+    note: 'Its HTTP/1.1 responses carry no `Connection` header (persistence is HTTP/1.1\'s default); getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md).',
+  },
+  h2o: { binary: '/usr/bin/h2o', debianPackage: 'h2o', tls: true, h2: true, proxy: false },
+  haproxy: {
+    binary: '/usr/sbin/haproxy', debianPackage: 'haproxy', tls: true, h2: true, proxy: true,
+    note: 'It drops nginx\'s `Connection: keep-alive` from the responses it forwards; getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md).',
+  },
+  // Varnish has no TLS of its own (Debian pairs it with hitch): plain HTTP only.
+  varnish: { binary: '/usr/sbin/varnishd', debianPackage: 'varnish', tls: false, h2: false, proxy: true, logFlushMs: 500 },
+  trafficserver: { binary: '/usr/bin/traffic_server', debianPackage: 'trafficserver', tls: true, h2: true, proxy: true, logFlushMs: 1_500 },
+  // A Node `net` server: Content-Length and nothing else, no Connection header, no TLS.
+  plain: {
+    binary: process.execPath, debianPackage: 'nodejs', tls: false, h2: false, proxy: false,
+    note: 'Its responses carry no `Connection` header; getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md).',
+  },
+};
+
+export function isZooMember(name: string): name is ZooMember {
+  return (ZOO_MEMBERS as readonly string[]).includes(name);
+}

@@ -1,0 +1,38 @@
+/** What every member of the server zoo is given and gives back. */
+
+/** One socket a member listens on: an origin's address and port, one scheme's document tree. */
+export interface ZooListener {
+  readonly origin: string;
+  readonly address: string;
+  readonly port: number;
+  readonly tls: boolean;
+  /** The tree served on this socket (docroot.ts `docrootOf`). */
+  readonly root: string;
+  /** For a proxy: the plain-HTTP port of its backend serving the same tree on `address`. */
+  readonly backendPort?: number;
+}
+
+/** Everything a member's configuration is rendered from; every path is inside `dir`. */
+export interface ZooConfigInput {
+  readonly dir: string;
+  readonly listeners: readonly ZooListener[];
+  readonly certPath: string;
+  readonly keyPath: string;
+  /** The access log the member writes (zoo-access-log.ts reads it in the member's dialect). */
+  readonly accessLogPath: string;
+}
+
+/** One process a member runs (varnish runs two: the cache and its log writer). */
+export interface ZooLaunch {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  /** The process's stdout goes to this file (a member that logs to stdout). */
+  readonly stdoutPath?: string;
+  /**
+   * A log writer that reads the server's records as they happen (varnishncsa): started once a
+   * request to this path, made through `listener`, shows in `logPath` (records before it attached
+   * are never written).
+   */
+  readonly readyProbe?: { readonly listener: ZooListener; readonly path: string; readonly logPath: string };
+}

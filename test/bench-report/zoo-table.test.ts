@@ -1,0 +1,48 @@
+import type { RealCellResult } from '../../bench/real/real-bench';
+import { zooGoals, zooMarkdown, zooRow } from '../../bench/zoo/zoo-table';
+
+function cell(page: string, link: string, rttMs: number, runs: Record<string, Array<number | null>>): RealCellResult {
+  return {
+    link, rttMs, capBitsPerSec: null, page, requests: 21, runs, errors: {}, traces: {},
+    server: { getlist: [{ requests: 21, heads: 1, connections: 2, protocols: ['HTTP/1.1'] }] },
+    pipelining: { getlist: [{ pipelined: 12, maxDepth: 9, orderProbes: 1 }, { pipelined: 14, maxDepth: 11, orderProbes: 1 }] },
+  };
+}
+
+describe('the zoo tables', () => {
+  const pm = cell('pm95-2544-20', 'pm-50', 50, { browser: [420, 400, 410], getlist: [270, 280, 275], 'getlist-revisit': [240, 250, 245], chromium: [500, 520, 510] });
+  const mc = cell('mcmanus-159', 'mcmanus-100', 100, { browser: [3000, 3100, 2900], getlist: [1100, 1000, 1050], 'getlist-revisit': [700, 700, 700], chromium: [4000, 4000, 4000] });
+
+  test('goals are judged on the medians: RTTs of getlist and its revisit, gains over browser', () => {
+    expect(zooGoals({ member: 'nginx', cells: [pm, mc] }).map((g) => [g.measured, g.verdict])).toEqual([
+      ['5.50 RTT', 'PASS'], ['4.90 RTT', 'PASS'], ['1.49 ×', 'PASS'], ['2.86 ×', 'MISS'],
+    ]);
+  });
+
+  test('a member getlist does not pipeline is held to within 3 % of browser, and the section says why', () => {
+    const flat = (c: RealCellResult, gl: number): RealCellResult => ({ ...c, runs: { ...c.runs, getlist: [gl, gl, gl] }, pipelining: { getlist: [{ pipelined: 3, maxDepth: 2, orderProbes: 0 }] } });
+    const goals = zooGoals({ member: 'plain', cells: [flat(pm, 420), flat(mc, 3200)] });
+    expect(goals.slice(2).map((g) => [g.goal.includes('not pipelined'), g.verdict])).toEqual([[true, 'PASS'], [true, 'MISS']]);
+    expect(zooMarkdown([{ member: 'plain', cells: [flat(pm, 420)] }], 'x.json')).toContain('held to within 3 % of browser');
+    // Pipelined on one page, not on the other: each page is judged by its own goal.
+    expect(zooGoals({ member: 'lighttpd', cells: [flat(pm, 420), mc] }).slice(2).map((g) => [g.goal.includes('not pipelined'), g.verdict])).toEqual([[true, 'PASS'], [false, 'MISS']]);
+  });
+
+  test('a goal whose cell did not run says NOT RUN', () => {
+    expect(zooGoals({ member: 'varnish', cells: [pm] }).map((g) => g.verdict)).toEqual(['PASS', 'PASS', 'PASS', 'NOT RUN']);
+  });
+
+  test('a row: medians, ratios to the bound and to browser, pipelining and the server\'s view', () => {
+    const row = zooRow(pm);
+    expect(row.slice(2, 7)).toEqual(['410', '275', '245', '—', '510']);
+    expect(row[10]).toBe((410 / 275).toFixed(2));
+    expect(row[12]).toBe('13, 10, 1');
+    expect(row[13]).toBe('2 conn, HTTP/1.1');
+  });
+
+  test('a member that could not start says why instead of a table', () => {
+    const md = zooMarkdown([{ member: 'h2o', cells: [], error: 'E_ZOO_FAILED: h2o: exited' }], 'x.json');
+    expect(md).toContain('### h2o');
+    expect(md).toContain('Not measured: E_ZOO_FAILED');
+  });
+});

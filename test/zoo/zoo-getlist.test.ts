@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { getBenchPage } from '../../bench/corpus/bench-corpus';
+import { docrootOf } from '../../bench/origins/docroot';
+import { startZoo, type ZooOrigins } from '../../bench/origins/zoo/start-zoo';
+import { ZOO_MEMBERS, ZOO_INFO, type ZooMember } from '../../bench/origins/zoo/zoo-members';
+import { pipeliningEarned } from '../../bench/run/pipelining-earned';
+import { loadPage } from '../../native-host/run/page-loader';
+import type { Run } from '../../src/run';
+import { strategy, type StrategyName } from '../../src/scheduler';
+import { eventually } from '../bench-origins/nginx-gate';
+import { describeZoo, missingMember } from './zoo-gate';
+
+/**
+ * Every zoo member serves McManus's 159-resource page on loopback; getlist loads it under the
+ * strategies that matter there, and the member's own access log is the independent witness: the
+ * requests it logged are the run's (plus the order probes' HEADs), on the connections the run
+ * used, over the protocol the run negotiated; every body is the file on disk, byte for byte. What
+ * pipelining getlist earned on each member is printed at the end (the bench measures its worth).
+ */
+const PAGE = 'mcmanus-159';
+const ORIGIN = 'www.example.test';
+const CASES: ReadonlyArray<readonly [StrategyName, 'http' | 'https']> = [['browser', 'http'], ['getlist', 'http'], ['getlist', 'https'], ['h2', 'https']];
+
+const earned: string[] = [];
+afterAll(() => {
+  if (earned.length > 0) console.log(`what getlist earned on ${PAGE} (loopback):\n${earned.join('\n')}`);
+});
+
+describeZoo('the server zoo serves McManus-159 to getlist, and its access log agrees', () => {
+  describe.each(ZOO_MEMBERS.map((m) => [m] as const))('%s', (member: ZooMember) => {
+    let zoo: ZooOrigins | undefined;
+    const missing = missingMember(member);
+    beforeAll(async () => {
+      if (missing === undefined) zoo = await startZoo({ member, bindings: [{ origin: ORIGIN, address: '127.0.0.1' }], pages: [PAGE] });
+    }, 60_000);
+    afterAll(async () => {
+      await zoo?.stop();
+    }, 30_000);
+
+    const cases = CASES.filter(([, scheme]) => scheme === 'http' || ZOO_INFO[member].tls);
+    test.each(cases)('%s over %s: every body is the file on disk; the log has the run\'s requests and connections', async (name, scheme) => {
+      if (missing !== undefined) throw new Error(missing);
+      const z = zoo as ZooOrigins;
+      // Decoded chunks by dispatch; a URL's body is its last dispatch's (a retry or refetch is a new one).
+      const chunks = new Map<number, Buffer[]>();
+      const lastDispatch = new Map<string, number>();
+      const before = z.accessLog().length;
+      const run: Run = await loadPage({
+        url: z.pageUrl(PAGE, scheme), strategy: strategy(name), transport: { ca: z.caPem }, timeoutMs: 30_000,
+        observe: {
+          onResponseHead: (d) => {
+            chunks.set(d.id, []);
+            lastDispatch.set(d.request.url, Math.max(d.id, lastDispatch.get(d.request.url) ?? 0));
+          },
+          onBody: (d, chunk) => { chunks.get(d.id)?.push(Buffer.from(chunk)); },
+        },
+      });
+      expect(run.errors).toBe(0);
+      const page = getBenchPage(PAGE);
+      expect(run.requests).toHaveLength(1 + page.resources.filter((r) => r.discoveredBy !== 'script').length);
+      expect(run.requests.every((r) => r.status === 200)).toBe(true);
+      const bodyOf = (url: string): Buffer => Buffer.concat(chunks.get(lastDispatch.get(url) ?? -1) ?? []);
+      const wrong = run.requests.filter((r) => !bodyOf(r.url).equals(fileOf(z, scheme, r.url)));
+      expect(wrong.map((r) => r.url)).toEqual([]);
+      // The member's own log: the run's GETs, the probes' HEADs, the connections the run used.
+      const log = await eventually(() => z.accessLog().slice(before), (l) => l.length >= run.requests.length + run.orderProbes, 10_000);
+      const gets = log.filter((e) => e.method === 'GET');
+      expect(gets.map((e) => e.path).sort()).toEqual(run.requests.map((r) => new URL(r.url).pathname).sort());
+      expect(log.filter((e) => e.method === 'HEAD')).toHaveLength(run.orderProbes);
+      expect(log.filter((e) => e.method !== 'GET' && e.method !== 'HEAD')).toEqual([]);
+      expect(new Set(log.map((e) => e.connection)).size).toBe(new Set(run.requests.map((r) => r.connectionId)).size);
+      // The protocol the run negotiated is the one the member logged. (Which one that is over TLS
+      // is the member's ALPN choice: the summary below records it.)
+      expect(new Set(log.map((e) => e.protocol))).toEqual(new Set(run.requests.map((r) => (r.protocol === 'h2' ? 'HTTP/2.0' : 'HTTP/1.1'))));
+      if (scheme === 'http' || !ZOO_INFO[member].h2) expect(new Set(run.requests.map((r) => r.protocol))).toEqual(new Set(['http/1.1']));
+      // Persistent connections everywhere: some connection carried more than one request.
+      expect(Math.max(...log.map((e) => e.connectionRequests))).toBeGreaterThan(1);
+      if (name === 'browser') expect(run.requests.filter((r) => r.pipelined)).toEqual([]);
+      if (name === 'getlist') {
+        const p = pipeliningEarned(run);
+        const protocols = [...new Set(run.requests.map((r) => r.protocol))].join('+');
+        earned.push(`  ${member.padEnd(13)} ${scheme.padEnd(5)} ${protocols.padEnd(8)} ${p.pipelined} of ${run.requests.length} pipelined, depth ${p.maxDepth}, ${p.orderProbes} order probe(s), ${new Set(run.requests.map((r) => r.connectionId)).size} connection(s), ${Math.round(run.totalMs)} ms`);
+      }
+    }, 60_000);
+  });
+});
+
+/** The bytes a URL names in the member's docroot. */
+function fileOf(z: ZooOrigins, scheme: 'http' | 'https', url: string): Buffer {
+  return readFileSync(join(docrootOf(join(z.dir, 'www'), scheme, ORIGIN), new URL(url).pathname));
+}
