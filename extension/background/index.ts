@@ -52,6 +52,7 @@ const hints = new HintsService({
   mechanism: browser.declarativeNetRequest && !HINTS_OFF ? 'link-header' : 'content-script',
   store,
   settings,
+  session: browser.storage.session,
   isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
   // Firefox's extension pages are moz-extension:; Chromium holds first paint for preloaded fonts.
   limits: isFirefox(extensionBaseUrl) ? FIREFOX_HINT_LIMITS : CHROMIUM_HINT_LIMITS,

@@ -240,8 +240,8 @@ export function requestFailed(state: PageState, e: ErrorEvent): PageRecord | und
  * previous page) is dropped. Same-origin is the test, not equality, because `history.pushState`
  * changes the URL without a new navigation.
  */
-export function discoveriesReported(state: PageState, tabId: number, senderUrl: string | undefined, items: readonly Discovery[]): PageRecord | undefined {
-  const page = pageOfDocument(state, tabId, senderUrl);
+export function discoveriesReported(state: PageState, tabId: number, senderUrl: string | undefined, items: readonly Discovery[], loadedAt?: number): PageRecord | undefined {
+  const page = pageOfDocument(state, tabId, senderUrl, loadedAt);
   if (!page || items.length === 0) return undefined;
   const room = state.limits.maxDiscoveries - page.discoveries.length;
   if (room <= 0) return undefined;
@@ -251,8 +251,8 @@ export function discoveriesReported(state: PageState, tabId: number, senderUrl: 
 }
 
 /** Content-script Resource Timing entries; entries already held (same name and start) are skipped. */
-export function timingsReported(state: PageState, tabId: number, senderUrl: string | undefined, entries: readonly TimingEntry[], navigation?: NavigationTiming, bufferFull?: boolean): PageRecord | undefined {
-  const page = pageOfDocument(state, tabId, senderUrl);
+export function timingsReported(state: PageState, tabId: number, senderUrl: string | undefined, entries: readonly TimingEntry[], navigation?: NavigationTiming, bufferFull?: boolean, loadedAt?: number): PageRecord | undefined {
+  const page = pageOfDocument(state, tabId, senderUrl, loadedAt);
   if (!page) return undefined;
   if (navigation) {
     page.navigation = navigation;
@@ -356,9 +356,15 @@ function applyResponse(r: ObservedRequest, e: ResponseEvent): void {
   if (size !== undefined) r.responseSize = size;
 }
 
-function pageOfDocument(state: PageState, tabId: number, senderUrl: string | undefined): PageRecord | undefined {
+/**
+ * The record a document's report belongs to. `loadedAt` (the document's `load`, epoch ms): a
+ * document that loaded before the record's commit is the tab's previous one, whose last reports
+ * (sent at `pagehide`) may reach the background after the next document committed.
+ */
+function pageOfDocument(state: PageState, tabId: number, senderUrl: string | undefined, loadedAt?: number): PageRecord | undefined {
   const page = state.pages.get(tabId);
   if (!page || !senderUrl) return undefined;
+  if (loadedAt !== undefined && page.committedAt !== undefined && loadedAt < page.committedAt) return undefined;
   const origin = originOf(senderUrl);
   if (origin === '') return undefined;
   const documentRequest = page.requests.find((r) => r.type === 'main_frame');
