@@ -16,7 +16,7 @@ async function visit(store: PageStore, t: number, loaded = true): Promise<string
     const p = reducer.documentCommitted(s, { tabId: 1, frameId: 0, url: URL_A, timeStamp: t });
     if (!loaded) return p;
     const zero = { domainLookupStart: 0, domainLookupEnd: 0, connectStart: 0, secureConnectionStart: 0, connectEnd: 0, requestStart: 0, responseStart: 0, transferSize: 0, encodedBodySize: 0, nextHopProtocol: 'h2', restricted: true };
-    reducer.timingsReported(s, 1, URL_A, [{ ...zero, name: 'https://site.test/late.png', initiatorType: 'img', startTime: 300, responseEnd: 400 }], { responseStart: 50, domContentLoadedEventEnd: 200, domContentLoadedEventStart: 190, loadEventEnd: 450, timeOrigin: t - 10 });
+    reducer.timingsReported(s, 1, URL_A, [{ ...zero, name: 'https://site.test/late.png', initiatorType: 'img', startTime: 300, responseEnd: 400 }], { responseStart: 50, domContentLoadedEventEnd: 200, domContentLoadedEventStart: 190, loadEventEnd: 450, timeOrigin: t - 10, nextHopProtocol: 'h2' });
     reducer.discoveriesReported(s, 1, URL_A, [{ url: 'https://site.test/late.png', kind: 'image', priority: 'image', atMs: 290, inViewport: false, tag: 'img', late: true }]);
     return reducer.navigationCompleted(s, { tabId: 1, frameId: 0, url: URL_A, timeStamp: t + 500 });
   });
