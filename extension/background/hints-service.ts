@@ -1,7 +1,7 @@
 import { hintRules, type DnrRule } from '../../src/page/hints/dnr-rules';
 import { hintsFor } from '../../src/page/hints/hint-list';
 import { hintOutcome } from '../../src/page/hints/hint-outcome';
-import { DEFAULT_HINT_LIMITS, type HintLimits, type HintList, type LearnedEntry, type LearnedState } from '../../src/page/hints/hint-types';
+import { DEFAULT_HINT_LIMITS, headerHintLimits, type HintLimits, type HintList, type LearnedEntry, type LearnedState } from '../../src/page/hints/hint-types';
 import { blockUrls, createLearnedState, forgetHost, recordVisit } from '../../src/page/hints/learned-state';
 import { learnedStateFromJson, learnedStateToJson } from '../../src/page/hints/learned-state-json';
 import { observeVisit } from '../../src/page/hints/observe-visit';
@@ -128,7 +128,9 @@ export class HintsService {
   private async listFor(url: string): Promise<HintList | undefined> {
     const [, settings] = await Promise.all([this.ready, this.deps.settings.get()]);
     if (!allowedOn(settings, hostOf(url))) return undefined;
-    const list = hintsFor(this.state.entries, url, this.limits);
+    // What a `Link` header carries when the rules give the list; what the push inserts otherwise.
+    const header = this.deps.mechanism !== 'content-script' && this.headersReachPages;
+    const list = hintsFor(this.state.entries, url, header ? headerHintLimits(this.limits) : this.limits);
     return list.preconnects.length + list.preloads.length > 0 ? list : undefined;
   }
 
@@ -217,7 +219,8 @@ export class HintsService {
     if (incognito !== false) return;
     const applied = tab && tab.url === page.url ? tab.applied : undefined;
     const hinted = new Set(applied?.preloads.map((p) => p.href) ?? []);
-    const fontHinted = applied?.preloads.some((p) => p.as === 'font') === true;
+    // A font preloaded before the body may have held the paint; one inserted after it did not.
+    const fontHinted = applied?.preloads.some((p) => p.as === 'font' && !p.afterBody) === true;
     const visit = observeVisit(page, { hinted, fontHinted, resourcesPerVisit: this.limits.resourcesPerVisit, originsPerVisit: this.limits.originsPerVisit });
     if (applied && tab) {
       tab.pageId = pageId;
@@ -272,7 +275,7 @@ export class HintsService {
       try {
         const settings = await this.deps.settings.get();
         if (this.deps.mechanism === 'content-script') return;
-        const rules = hintRules(this.state, { limits: this.limits, allowed: (host) => allowedOn(settings, host) });
+        const rules = hintRules(this.state, { limits: headerHintLimits(this.limits), allowed: (host) => allowedOn(settings, host) });
         const old = await this.deps.dnr.getSessionRules();
         await this.deps.dnr.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: rules });
       } catch (err) {
