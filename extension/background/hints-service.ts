@@ -5,6 +5,8 @@ import { DEFAULT_HINT_LIMITS, headerHintLimits, type HintLimits, type HintList, 
 import { blockUrls, createLearnedState, forgetHost, recordVisit } from '../../src/page/hints/learned-state';
 import { learnedStateFromJson, learnedStateToJson } from '../../src/page/hints/learned-state-json';
 import { observeVisit } from '../../src/page/hints/observe-visit';
+import { hostResources, mergeHostResources } from '../../src/page/hints/host-fill-in';
+import type { DiscoveredItem } from '../../src/protocol/replies';
 import { LEARN_DELAY_MS, settleDelay, type VisitEnd } from '../../src/page/hints/visit-end';
 import { hostOf, pageKey, templateKey } from '../../src/page/hints/site-template';
 import type { ContentHintsReply, HintsView, Settings } from '../../src/page/messages/messages';
@@ -233,6 +235,27 @@ export class HintsService {
     await this.persist();
     await this.syncRules();
     this.deps.onLearned?.(page, why);
+  }
+
+  /** Visits learned under the page key of `url`. */
+  pageVisits(url: string): number {
+    const key = pageKey(url);
+    return key ? (this.state.entries.get(key)?.visits.length ?? 0) : 0;
+  }
+
+  /**
+   * The host's discovery of `page` (host-fill-in.ts): what only its style sheets name and its own
+   * timeline could not show joins the page's learned visits, marked `host`. Returns how many.
+   */
+  async mergeDiscovered(page: PageRecord, items: readonly DiscoveredItem[]): Promise<number> {
+    await this.ready;
+    const entry = this.state.entries.get(pageKey(page.url) ?? '');
+    const found = hostResources(items, page, entry);
+    if (!entry || found.length === 0) return 0;
+    mergeHostResources(entry, found, this.limits.resourcesPerVisit);
+    await this.persist();
+    await this.syncRules();
+    return found.length;
   }
 
   /** Forgets the hints learned for `origin`'s host, or everything. Returns the keys removed. */

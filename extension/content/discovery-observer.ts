@@ -22,6 +22,8 @@ export interface DiscoveryHandle {
    * sends every discovery held now, with no batching delay (its last chance to reach the background).
    */
   flushNow(budgetMs: number): void;
+  /** The style scan has reported everything: sent at once, saying so (PageRecord.styleScanned). */
+  scanDone(): void;
 }
 
 /**
@@ -43,13 +45,18 @@ export function startDiscovery(doc: Document, early: EarlyRecords): DiscoveryHan
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
   let firstSent = false;
 
+  let scanned = false;
   const flush = () => {
     flushTimer = undefined;
-    if (batch.length === 0) return;
+    if (batch.length === 0 && !scanned) return;
     const items = batch;
     batch = [];
     const loadedAt = documentLoadedAt();
-    for (let i = 0; i < items.length; i += MAX_PER_MESSAGE) send({ channel: 'content', type: 'discoveries', items: items.slice(i, i + MAX_PER_MESSAGE), ...(loadedAt !== undefined ? { loadedAt } : {}) });
+    const last = Math.max(0, items.length - 1);
+    for (let i = 0; i === 0 || i < items.length; i += MAX_PER_MESSAGE) {
+      send({ channel: 'content', type: 'discoveries', items: items.slice(i, i + MAX_PER_MESSAGE), ...(loadedAt !== undefined ? { loadedAt } : {}), ...(scanned && i + MAX_PER_MESSAGE > last ? { styleScanned: true as const } : {}) });
+    }
+    scanned = false;
   };
   const report = (items: Discovery[]) => {
     for (const d of items) {
@@ -159,7 +166,12 @@ export function startDiscovery(doc: Document, early: EarlyRecords): DiscoveryHan
     if (flushTimer !== undefined) clearTimeout(flushTimer);
     flush();
   };
-  return { report, flushNow };
+  const scanDone = () => {
+    scanned = true;
+    if (flushTimer !== undefined) clearTimeout(flushTimer);
+    flush();
+  };
+  return { report, flushNow, scanDone };
 }
 
 /** Epoch ms of this document's `load` event (the background tells its reports from a later document's by it); undefined before `load`. */

@@ -42,7 +42,7 @@ function main(): void {
   const early = takeEarlyRecords(document);
   // Bench-only builds (bench/overhead/main.ts --variants) may switch either half off; normal builds never.
   const discovery = DISCOVERY_OFF ? undefined : startDiscovery(document, early);
-  const scan = discovery ? () => scanStyleBackgrounds(document, discovery.report) : () => undefined;
+  const scan = discovery ? () => scanStyleBackgrounds(document, discovery.report, discovery.scanDone) : () => undefined;
   if (TIMINGS_OFF) {
     afterLoadIdle(scan);
     if (discovery) onHidden(() => discovery.flushNow(HIDDEN_BUDGET_MS));
@@ -83,6 +83,7 @@ function watchTimings(early: EarlyRecords, afterLoad: () => void, discovery: Dis
         ...(nav ? { navigation: { ...toNavigationTiming(nav), timeOrigin: Math.round(performance.timeOrigin), ...firstPaint() } } : {}),
         ...(bufferFull ? { bufferFull } : {}),
         ...(loadedAt !== undefined ? { loadedAt } : {}),
+        documentCookies: document.cookie !== '',
       });
     }
   };

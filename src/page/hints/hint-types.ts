@@ -26,6 +26,8 @@ export interface LearnedResource {
   inViewport: boolean;
   /** Encoded body bytes (0 when not exposed). */
   size: number;
+  /** Named by the host's discovery of the page, not seen in the page's own timeline (host-fill-in.ts). */
+  host?: true;
 }
 
 /** An origin a visit connected to, with the connection pool its requests needed. */

@@ -240,9 +240,10 @@ export function requestFailed(state: PageState, e: ErrorEvent): PageRecord | und
  * previous page) is dropped. Same-origin is the test, not equality, because `history.pushState`
  * changes the URL without a new navigation.
  */
-export function discoveriesReported(state: PageState, tabId: number, senderUrl: string | undefined, items: readonly Discovery[], loadedAt?: number): PageRecord | undefined {
+export function discoveriesReported(state: PageState, tabId: number, senderUrl: string | undefined, items: readonly Discovery[], loadedAt?: number, styleScanned?: boolean): PageRecord | undefined {
   const page = pageOfDocument(state, tabId, senderUrl, loadedAt);
-  if (!page || items.length === 0) return undefined;
+  if (page && styleScanned) page.styleScanned = true;
+  if (!page || items.length === 0) return styleScanned ? page : undefined;
   const room = state.limits.maxDiscoveries - page.discoveries.length;
   if (room <= 0) return undefined;
   page.discoveries.push(...items.slice(0, room));
@@ -251,9 +252,10 @@ export function discoveriesReported(state: PageState, tabId: number, senderUrl: 
 }
 
 /** Content-script Resource Timing entries; entries already held (same name and start) are skipped. */
-export function timingsReported(state: PageState, tabId: number, senderUrl: string | undefined, entries: readonly TimingEntry[], navigation?: NavigationTiming, bufferFull?: boolean, loadedAt?: number): PageRecord | undefined {
+export function timingsReported(state: PageState, tabId: number, senderUrl: string | undefined, entries: readonly TimingEntry[], navigation?: NavigationTiming, bufferFull?: boolean, loadedAt?: number, documentCookies?: boolean): PageRecord | undefined {
   const page = pageOfDocument(state, tabId, senderUrl, loadedAt);
   if (!page) return undefined;
+  if (documentCookies !== undefined) page.documentCookies = page.documentCookies === true || documentCookies;
   if (navigation) {
     page.navigation = navigation;
     if (page.capture === 'lean') takeNavigationTimes(page, navigation);
