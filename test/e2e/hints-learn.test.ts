@@ -3,7 +3,9 @@
 // `load`, are both learned (the extension's storage.local holds them) well before the five seconds
 // a staying user's visit waits — and the next visit, a same-tab navigation too, gets the hints: the
 // test server's log shows the background the held-back sheet names asked for before the sheet could
-// have been answered.
+// have been answered. After a page's second visit the native host discovers it (document and style
+// sheets, no cookie): a font only another origin's sheet names, which Chromium's timeline never
+// shows, is learned as the host's.
 import type { Page } from 'puppeteer-core';
 import { describeE2e } from './harness/browsers';
 import type { ExtensionCopy } from './harness/extension-build';
@@ -22,7 +24,18 @@ const STORED_WITHIN_MS = LEARN_DELAY_MS - DWELL_MS - 1000;
 
 interface StoredEntry {
   key: string;
-  visits: Array<{ resources: Array<{ url: string; late: boolean; as: string }> }>;
+  visits: Array<{ resources: Array<{ url: string; late: boolean; as: string; host?: true }> }>;
+}
+
+/** Polls storage.local until `done` holds for `url`'s entry; throws with the last one. */
+async function storedUntil(query: Page, url: string, done: (e: StoredEntry | undefined) => boolean, what: string): Promise<StoredEntry | undefined> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const entry = await storedEntry(query, url);
+    if (done(entry)) return entry;
+    if (Date.now() > deadline) throw new Error(`${url}: ${what} not stored within ${WAIT_MS} ms: ${JSON.stringify(entry)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /** The learned entry for `url` as the extension stored it (storage.local, read from its own page). */
@@ -88,6 +101,27 @@ function suite(name: 'chromium' | 'firefox', launch: (dirs: TempDirs, extension:
       const hinted = paths(log);
       expect(hinted).toEqual([...new Set(hinted)]);
     }, 40_000);
+
+    test('after a page’s second visit the host discovers it without cookies, and a font only another origin’s sheet names is learned', async () => {
+      if (!fx.launched) throw new Error(`${name} did not start`);
+      const page = fx.site.url('fill-in.html');
+      const mark = fx.site.requests.length;
+      for (const visits of [1, 2]) {
+        const t = await fx.launched.browser.newPage();
+        await t.goto(page, { waitUntil: 'load', timeout: WAIT_MS });
+        await new Promise((r) => setTimeout(r, DWELL_MS));
+        await t.close();
+        await storedWithin(fx.query, page, visits);
+      }
+      const font = `${fx.site.other}/font/fill-face.woff2`;
+      const entry = await storedUntil(fx.query, page, (e) => (e?.visits ?? []).every((v) => v.resources.some((r) => r.url === font)), 'the font');
+      // Chromium's timeline has no entry for what a cross-origin sheet fetches: there only the host could name it.
+      if (name === 'chromium') for (const v of entry?.visits ?? []) expect(v.resources.find((r) => r.url === font)).toMatchObject({ as: 'font', host: true, late: true });
+      const byHost = fx.site.requests.slice(mark).filter((r) => r.userAgent.startsWith('getlist/'));
+      // The host fetched the document and the style sheet, nothing else, and sent no cookie.
+      expect(byHost.map((r) => r.url).sort()).toEqual([page, `${fx.site.other}/fill-in-cross.css`].sort());
+      expect(byHost.filter((r) => r.cookie)).toEqual([]);
+    }, 60_000);
   });
 }
 
