@@ -359,6 +359,14 @@ function applyResponse(r: ObservedRequest, e: ResponseEvent): void {
 }
 
 /**
+ * Slack between the page's clock (`performance.timeOrigin`) and the commit's time stamp, which the
+ * browser takes when its process handles the commit: a small page can reach `load` in the renderer
+ * before that. The tab's previous document loaded before the user left it and the next one was
+ * fetched, so it is further back than this.
+ */
+const COMMIT_CLOCK_SLACK_MS = 100;
+
+/**
  * The record a document's report belongs to. `loadedAt` (the document's `load`, epoch ms): a
  * document that loaded before the record's commit is the tab's previous one, whose last reports
  * (sent at `pagehide`) may reach the background after the next document committed.
@@ -366,7 +374,7 @@ function applyResponse(r: ObservedRequest, e: ResponseEvent): void {
 function pageOfDocument(state: PageState, tabId: number, senderUrl: string | undefined, loadedAt?: number): PageRecord | undefined {
   const page = state.pages.get(tabId);
   if (!page || !senderUrl) return undefined;
-  if (loadedAt !== undefined && page.committedAt !== undefined && loadedAt < page.committedAt) return undefined;
+  if (loadedAt !== undefined && page.committedAt !== undefined && loadedAt < page.committedAt - COMMIT_CLOCK_SLACK_MS) return undefined;
   const origin = originOf(senderUrl);
   if (origin === '') return undefined;
   const documentRequest = page.requests.find((r) => r.type === 'main_frame');
