@@ -6,10 +6,12 @@
 // have been answered. After a page's second visit the native host discovers it (document and style
 // sheets, no cookie): a font only another origin's sheet names, which Chromium's timeline never
 // shows, is learned as the host's.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { describeE2e } from './harness/browsers';
 import type { ExtensionCopy } from './harness/extension-build';
-import { findTabId, WAIT_MS } from './harness/extension-pages';
+import { findTabId, getPage, WAIT_MS } from './harness/extension-pages';
 import { afterSheet, getHints, HINTS_PAGE, paths, useHintsFixture, type HintsBrowser } from './harness/hints-check';
 import { launchChromium } from './harness/launch-chromium';
 import { launchFirefox } from './harness/launch-firefox';
@@ -56,6 +58,16 @@ async function storedWithin(query: Page, url: string, visits: number): Promise<n
     await new Promise((r) => setTimeout(r, 100));
   }
   return Date.now() - start;
+}
+
+/** Each browser's host data dir (its host.log tells why a discovery failed). */
+const dataDirs: Record<string, string> = {};
+function hostLog(name: string): string {
+  try {
+    return readFileSync(join(dataDirs[name] ?? '', 'host.log'), 'utf8').slice(-3000);
+  } catch (err) {
+    return String(err);
+  }
 }
 
 function suite(name: 'chromium' | 'firefox', launch: (dirs: TempDirs, extension: ExtensionCopy) => Promise<HintsBrowser>): void {
@@ -106,12 +118,21 @@ function suite(name: 'chromium' | 'firefox', launch: (dirs: TempDirs, extension:
       if (!fx.launched) throw new Error(`${name} did not start`);
       const page = fx.site.url('fill-in.html');
       const mark = fx.site.requests.length;
+      const records: unknown[] = [];
       for (const visits of [1, 2]) {
         const t = await fx.launched.browser.newPage();
         await t.goto(page, { waitUntil: 'load', timeout: WAIT_MS });
         await new Promise((r) => setTimeout(r, DWELL_MS));
+        const record = (await getPage(fx.query, await findTabId(fx.query, page))).page;
+        records.push(record && { documentCookies: record.documentCookies, styleScanned: record.styleScanned, loadAt: record.loadAt });
         await t.close();
         await storedWithin(fx.query, page, visits);
+      }
+      // The host's discovery follows the second learned visit.
+      const deadline = Date.now() + WAIT_MS;
+      while (!fx.site.requests.slice(mark).some((r) => r.userAgent.startsWith('getlist/') && r.url === page)) {
+        if (Date.now() > deadline) throw new Error(`the host never fetched ${page}; the visits' records: ${JSON.stringify(records)}; host log: ${hostLog(name)}`);
+        await new Promise((r) => setTimeout(r, 100));
       }
       const font = `${fx.site.other}/font/fill-face.woff2`;
       const entry = await storedUntil(fx.query, page, (e) => (e?.visits ?? []).every((v) => v.resources.some((r) => r.url === font)), 'the font');
@@ -126,9 +147,13 @@ function suite(name: 'chromium' | 'firefox', launch: (dirs: TempDirs, extension:
 }
 
 suite('chromium', async (dirs, extension) => {
-  const c = await launchChromium({ extensionDir: extension.dir, userDataDir: dirs.make('learn-chromium-profile'), env: { HOME: dirs.make('learn-chromium-home'), GETLIST_DATA_DIR: dirs.make('learn-chromium-data') } });
+  dataDirs.chromium = dirs.make('learn-chromium-data');
+  const c = await launchChromium({ extensionDir: extension.dir, userDataDir: dirs.make('learn-chromium-profile'), env: { HOME: dirs.make('learn-chromium-home'), GETLIST_DATA_DIR: dataDirs.chromium } });
   await c.serviceWorker();
   return c;
 });
 
-suite('firefox', (dirs, extension) => launchFirefox({ extensionDir: extension.dir, home: dirs.make('learn-firefox-home'), profileDir: dirs.make('learn-firefox-profile'), env: { GETLIST_DATA_DIR: dirs.make('learn-firefox-data') } }));
+suite('firefox', (dirs, extension) => {
+  dataDirs.firefox = dirs.make('learn-firefox-data');
+  return launchFirefox({ extensionDir: extension.dir, home: dirs.make('learn-firefox-home'), profileDir: dirs.make('learn-firefox-profile'), env: { GETLIST_DATA_DIR: dataDirs.firefox } });
+});
