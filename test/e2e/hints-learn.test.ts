@@ -15,6 +15,7 @@ import { findTabId, getPage, WAIT_MS } from './harness/extension-pages';
 import { afterSheet, getHints, HINTS_PAGE, paths, useHintsFixture, type HintsBrowser } from './harness/hints-check';
 import { launchChromium } from './harness/launch-chromium';
 import { launchFirefox } from './harness/launch-firefox';
+import { registerHost } from './harness/register-host';
 import type { TempDirs } from './harness/temp-dirs';
 import { LEARN_DELAY_MS } from '../../src/page/hints/visit-end';
 
@@ -147,13 +148,18 @@ function suite(name: 'chromium' | 'firefox', launch: (dirs: TempDirs, extension:
 }
 
 suite('chromium', async (dirs, extension) => {
-  dataDirs.chromium = dirs.make('learn-chromium-data');
-  const c = await launchChromium({ extensionDir: extension.dir, userDataDir: dirs.make('learn-chromium-profile'), env: { HOME: dirs.make('learn-chromium-home'), GETLIST_DATA_DIR: dataDirs.chromium } });
+  // The native host, registered as `getlist install` does, for the fill-in.
+  const [userDataDir, home, dataDir] = [dirs.make('learn-chromium-profile'), dirs.make('learn-chromium-home'), dirs.make('learn-chromium-data')];
+  dataDirs.chromium = dataDir;
+  await registerHost({ browser: 'chromium', userDataDir, home, dataDir });
+  const c = await launchChromium({ extensionDir: extension.dir, userDataDir, env: { HOME: home, GETLIST_DATA_DIR: dataDir } });
   await c.serviceWorker();
   return c;
 });
 
-suite('firefox', (dirs, extension) => {
-  dataDirs.firefox = dirs.make('learn-firefox-data');
-  return launchFirefox({ extensionDir: extension.dir, home: dirs.make('learn-firefox-home'), profileDir: dirs.make('learn-firefox-profile'), env: { GETLIST_DATA_DIR: dataDirs.firefox } });
+suite('firefox', async (dirs, extension) => {
+  const [home, dataDir] = [dirs.make('learn-firefox-home'), dirs.make('learn-firefox-data')];
+  dataDirs.firefox = dataDir;
+  await registerHost({ browser: 'firefox', home, dataDir });
+  return launchFirefox({ extensionDir: extension.dir, home, profileDir: dirs.make('learn-firefox-profile'), env: { GETLIST_DATA_DIR: dataDir } });
 });
