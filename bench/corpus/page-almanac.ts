@@ -145,7 +145,7 @@ interface DocumentParts {
 /** The side of a figure's square `<img>`: photos (over 30 kB) 640 px, thumbnails 160 px. */
 const figureSide = (size: number): number => (size > 30_000 ? 640 : 160);
 /** Script-inserted images: a 300×250 ad or promo slot (the IAB medium rectangle). */
-const SCRIPT_IMAGE_PIXELS: GifPixels = { width: 300, height: 250 };
+export const SCRIPT_IMAGE_PIXELS: GifPixels = { width: 300, height: 250 };
 /** A CSS background's picture: a strip, shown `cover` in a full-width block. */
 export const BACKGROUND_PIXELS: GifPixels = { width: 640, height: 40 };
 

@@ -8,7 +8,9 @@
  *   one-DPR browser resolves to the `src` it names (so every client fetches the same bytes);
  * - web fonts named only by `@font-face`, late CSS (an `@import` inside a stylesheet, and a
  *   `<link rel=stylesheet>` at the end of `<body>`), background images named only in CSS;
- * - render-blocking head scripts, async third-party tags, an analytics pixel.
+ * - render-blocking head scripts, async third-party tags, an analytics pixel;
+ * - images an inline script inserts after DOMContentLoaded (`real-late`: one origin whose font, CSS
+ *   background and inserted images are all found late, the case lean capture sees whole).
  *
  * Invariant: the manifest and every body are pure functions of the page name (and of the base-URL
  * mapping, which changes link text but never a size).
@@ -19,7 +21,7 @@ import { cssRules, heading, jsFunctions, paragraph } from '../../native-host/dem
 import { ALMANAC_ORIGINS as O } from './almanac-shape';
 import type { BenchPage, BenchPageBuild, BenchResource, OriginPath } from './bench-page-types';
 import { link, worstCaseLength } from './link-template';
-import { BACKGROUND_PIXELS, makeBenchBuild, withPicture, type Text } from './page-almanac';
+import { BACKGROUND_PIXELS, makeBenchBuild, SCRIPT_IMAGE_PIXELS, withPicture, type Text } from './page-almanac';
 import type { GifPixels } from '../../native-host/demo/synth-bytes';
 
 type Scheme = 'http' | 'https';
@@ -41,6 +43,8 @@ interface RealShape {
   scripts: Array<[string, number, 'sync' | 'defer' | 'async']>;
   images: { origin: string; sizes: number[] };
   backgrounds: { origin: string; sizes: number[] };
+  /** Images an inline script inserts after DOMContentLoaded, from `images.origin`. */
+  inserted?: number[];
   pixel?: string;
 }
 
@@ -95,7 +99,28 @@ const REAL_SMALL: RealShape = {
   backgrounds: { origin: O.www, sizes: [3_000] },
 };
 
-export const REAL_SHAPES: readonly RealShape[] = [REAL_NEWS, REAL_SHOP, REAL_SMALL];
+/**
+ * A light page (90 kB) on one origin, where what is found late costs round trips rather than
+ * bytes: the font and the background wait for the sheet, the thumbnails for the deferred script
+ * and DOMContentLoaded.
+ */
+const REAL_LATE: RealShape = {
+  name: 'real-late',
+  title: 'One https origin whose font, CSS background and script-inserted images are found late',
+  documentScheme: 'https',
+  schemes: ALL_HTTPS([O.www]),
+  documentBytes: 10_000,
+  preconnect: [],
+  dnsPrefetch: [],
+  sheets: [[O.www, 10_000]],
+  fonts: { sheetOrigin: O.www, origin: O.www, sizes: [16_000] },
+  scripts: [[O.www, 8_000, 'defer']],
+  images: { origin: O.www, sizes: [20_000, 4_000] },
+  backgrounds: { origin: O.www, sizes: [8_000] },
+  inserted: [4_000, 3_500, 4_500, 3_000, 4_000, 3_800],
+};
+
+export const REAL_SHAPES: readonly RealShape[] = [REAL_NEWS, REAL_SHOP, REAL_SMALL, REAL_LATE];
 export const REAL_PAGE_NAMES: readonly string[] = REAL_SHAPES.map((s) => s.name);
 
 /** Origins the page's head names in `<link rel=preconnect|dns-prefetch>` (none for another page). */
@@ -131,6 +156,7 @@ export function buildRealPage(name: string): BenchPageBuild | undefined {
   const scripts = shape.scripts.map(([origin, size, mode], i) => ({ r: res(origin, `/js/j${i}.js`, 'script', CONTENT_TYPES.js, size, 'html', doc, mode === 'sync'), mode }));
   const images = shape.images.sizes.map((size, i) => withPicture(res(shape.images.origin, `/img/p${i}.gif`, 'image', CONTENT_TYPES.gif, size), i === 0 ? LEAD_PIXELS : FIGURE_PIXELS));
   const pixel = shape.pixel === undefined ? undefined : res(shape.pixel, '/px.gif', 'image', CONTENT_TYPES.gif, 43);
+  const inserted = (shape.inserted ?? []).map((size, i) => withPicture(res(shape.images.origin, `/late/q${i}.gif`, 'image', CONTENT_TYPES.gif, size, 'script'), SCRIPT_IMAGE_PIXELS));
 
   const css = (r: BenchResource, body: string, prefix: string): void => {
     texts.set(key(r), { template: body + cssRules(rng, prefix, r.size - worstCaseLength(body) - 64), size: r.size, style: 'code' });
@@ -172,6 +198,10 @@ export function buildRealPage(name: string): BenchPageBuild | undefined {
     `<footer>${range(backgrounds.length).map((k) => `<div class="bg-${k}"></div>`).join('')}`,
     `<p>${range(fonts.length).map((k) => `<span class="f-${k}">${heading(rng, 2)}</span>`).join(' ')}</p></footer>`,
     ...(pixel ? [`<img src="${u(pixel)}" width="1" height="1" alt="">`] : []),
+    // Script-inserted images: invisible to HTML and CSS parsers, found only when this runs.
+    ...(inserted.length > 0
+      ? [`<script>document.addEventListener("DOMContentLoaded",function(){[${inserted.map((r) => `"${u(r)}"`).join(',')}].forEach(function(s){var i=document.createElement("img");i.src=s;i.alt="";i.width=${SCRIPT_IMAGE_PIXELS.width};i.height=${SCRIPT_IMAGE_PIXELS.height};document.body.appendChild(i)});});</script>`]
+      : []),
     ...scripts.filter((s) => s.mode !== 'sync').map((s) => `<script ${s.mode} src="${u(s.r)}"></script>`),
     ...(late ? [`<link rel="stylesheet" href="${u(late)}">`] : []),
     '</body></html>',
@@ -193,7 +223,7 @@ export function buildRealPage(name: string): BenchPageBuild | undefined {
     if (worstCaseLength(t.template) > t.size) throw new RangeError(`${k}: template needs ${worstCaseLength(t.template)} bytes, over its ${t.size}-byte budget`);
   }
 
-  const resources = [...sheets, ...(imported ? [imported] : []), ...scripts.map((s) => s.r), ...images, ...backgrounds, ...fonts, ...(pixel ? [pixel] : []), ...(late ? [late] : [])];
+  const resources = [...sheets, ...(imported ? [imported] : []), ...scripts.map((s) => s.r), ...images, ...backgrounds, ...fonts, ...(pixel ? [pixel] : []), ...(late ? [late] : []), ...inserted];
   const page: BenchPage = {
     name: shape.name,
     title: shape.title,

@@ -9,8 +9,8 @@ describe('hints bench command line', () => {
   });
 
   test('every option read', () => {
-    expect(parseHintsArgs(['--runs', '9', '--links', 'mcmanus-100', '--pages', 'real-news', '--browsers', 'chromium,firefox', '--hints-off', '--no-ideal', '--detailed', '--queue-bdp', '0.5', '--out', 'x.json'], known)).toEqual({
-      runs: 9, links: ['mcmanus-100'], pages: ['real-news'], browsers: ['chromium', 'firefox'], hintsOff: true, ideal: false, detailed: true, queueBdp: 0.5, out: 'x.json',
+    expect(parseHintsArgs(['--runs', '9', '--links', 'mcmanus-100', '--pages', 'real-news', '--browsers', 'chromium,firefox', '--hints-off', '--no-ideal', '--detailed', '--queue-bdp', '0.5', '--dwell', '1000', '--out', 'x.json'], known)).toEqual({
+      dwellMs: 1000, runs: 9, links: ['mcmanus-100'], pages: ['real-news'], browsers: ['chromium', 'firefox'], hintsOff: true, ideal: false, detailed: true, queueBdp: 0.5, out: 'x.json',
     });
   });
 
@@ -27,6 +27,7 @@ describe('hints bench command line', () => {
     expect(() => parseHintsArgs(['--browsers', 'safari'], known)).toThrow(usageError('chromium or firefox'));
     expect(() => parseHintsArgs(['--runs', '0'], known)).toThrow(usageError('--runs must be an integer from 1 to 100'));
     expect(() => parseHintsArgs(['--queue-bdp', '0'], known)).toThrow(usageError('--queue-bdp must be a positive number'));
+    expect(() => parseHintsArgs(['--dwell', 'soon'], known)).toThrow(usageError('--dwell must be an integer'));
     expect(() => parseHintsArgs(['--runs', '3', '--runs', '4'], known)).toThrow(usageError('given more than once'));
     expect(() => parseHintsArgs(['stray'], known)).toThrow(usageError('unexpected argument'));
   });

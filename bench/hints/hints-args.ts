@@ -8,7 +8,7 @@ export const HINTS_BROWSERS = ['chromium', 'firefox'] as const;
 export type HintsBrowser = (typeof HINTS_BROWSERS)[number];
 
 export const HINTS_COMMAND: CommandSpec = {
-  usage: 'node dist/bench/hints.js [--runs N] [--links a,b] [--pages a,b] [--browsers chromium,firefox] [--hints-off] [--no-ideal] [--detailed] [--queue-bdp X] [--out FILE] | --table a.json,b.json [--out merged.json]',
+  usage: 'node dist/bench/hints.js [--runs N] [--links a,b] [--pages a,b] [--browsers chromium,firefox] [--hints-off] [--no-ideal] [--detailed] [--queue-bdp X] [--dwell MS] [--out FILE] | --table a.json,b.json [--out merged.json]',
   options: {
     runs: { type: 'string', value: 'N', default: '5', help: 'measured pairs per page, link and browser (each after two warm-up visits and a browser restart)' },
     links: { type: 'string', value: 'a,b', help: 'packet-level link presets to run, one after the other (default: every preset)' },
@@ -18,6 +18,7 @@ export const HINTS_COMMAND: CommandSpec = {
     'no-ideal': { type: 'boolean', help: 'leave out the page\'s bound variants: +ideal (every late resource preloaded, every origin preconnected) and +all (every subresource preloaded, fetchpriority=high)' },
     detailed: { type: 'boolean', help: 'load a build holding Detailed capture\'s permissions (hints as a Link header) instead of the shipped lean one' },
     'queue-bdp': { type: 'string', value: 'X', help: 'size the link\'s drop-tail queue to X bandwidth-delay products per direction (default: the link\'s own)' },
+    dwell: { type: 'string', value: 'MS', help: 'close each warm-up visit\'s tab MS after load (Chromium), as a user who moves on: two visits, learned or not' },
     out: { type: 'string', value: 'FILE', default: 'bench/results/hints-latest.json', help: 'where the cells are written as JSON' },
     table: { type: 'string', value: 'a.json,b.json', help: 'print one table of cells measured by separate runs (each under the benchmark lock), and nothing else' },
   },
@@ -39,6 +40,7 @@ export interface HintsArgs {
   ideal: boolean;
   detailed: boolean;
   queueBdp?: number;
+  dwellMs?: number;
 }
 
 export interface HintsArgsKnown {
@@ -72,7 +74,9 @@ export function parseHintsArgs(argv: readonly string[], known: HintsArgsKnown): 
     queueBdp = Number(v['queue-bdp']);
     if (!(queueBdp > 0) || !Number.isFinite(queueBdp)) throw usage(`--queue-bdp must be a positive number, got ${JSON.stringify(v['queue-bdp'])}`);
   }
+  const dwell = v.dwell === undefined ? {} : { dwellMs: intValue(v.dwell, 'dwell', 1000, 0, 60_000, usage) };
   return {
+    ...dwell,
     runs: intValue(v.runs, 'runs', 5, 1, 100, usage),
     links,
     pages,

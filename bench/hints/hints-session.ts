@@ -42,6 +42,12 @@ export interface HintsSessionOptions {
   lateResources?: ReadonlySet<string>;
   /** Packets the link has dropped so far, both directions (its drop-tail queue): read around the measured load. */
   droppedPackets?: () => Promise<number>;
+  /**
+   * Each warm-up visit's tab is closed this long after `load`, as a user who moves on does: exactly two
+   * warm-up visits then, learned or not (`learnedWarmUps` says how many were). Without it a visit
+   * stays until the extension has learned it (up to LEARN_WAIT_MS), and a missed one is repeated.
+   */
+  dwellMs?: number;
 }
 
 export interface HintsRun {
@@ -64,6 +70,8 @@ export interface HintsRun {
   lateEndMs?: number;
   /** Warm-up visits made (2, more when the extension missed one). */
   warmUpVisits: number;
+  /** With a dwell (getlist only): how many of the two warm-up visits the extension had learned once their tabs closed. */
+  learnedWarmUps?: number;
   /** Hints in the Link header the extension's rules give the page (getlist only). */
   hints?: number;
   /** The learned state as the extension stored it (getlist only), for the overhead measurement. */
@@ -129,6 +137,8 @@ function timelineOf(events: CdpNetworkEvents): string[] {
 const EXTENSION_ID = 'kelbbeopokdfcgnhndalcnpcofnpkfln';
 /** After load, the extension learns once the page's timings are in (LEARN_DELAY_MS, 5 s, in the background). */
 const LEARN_WAIT_MS = 10_000;
+/** With a dwell, how long after the tab's close the learned visit may take to be stored (the close grace is 300 ms). */
+const CLOSED_LEARN_WAIT_MS = 3000;
 const live = new Set<ChildProcess>();
 
 export function killHintBrowsersSync(): void {
@@ -197,8 +207,12 @@ async function loadOnce(browser: Browser, o: HintsSessionOptions, visits: number
     dump.push({ ...t, ...(dropsBefore !== undefined && dropsAfter !== undefined ? { droppedPackets: dropsAfter - dropsBefore } : {}) });
   }
   let learned = true;
+  if (o.dwellMs !== undefined) {
+    await new Promise((r) => setTimeout(r, o.dwellMs));
+    await page.close();
+  }
   if (o.contender === 'chromium+getlist') {
-    const deadline = Date.now() + LEARN_WAIT_MS;
+    const deadline = Date.now() + (o.dwellMs !== undefined ? CLOSED_LEARN_WAIT_MS : LEARN_WAIT_MS);
     const count = `chrome.storage.local.get('getlist.hints.v1').then((x) => (x['getlist.hints.v1']?.entries ?? []).find((e) => e.key === ${JSON.stringify(o.url)})?.visits.length ?? 0)`;
     while (((await inWorker(browser, count)) as number) < visits) {
       if (Date.now() > deadline) {
@@ -207,21 +221,25 @@ async function loadOnce(browser: Browser, o: HintsSessionOptions, visits: number
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-  } else await new Promise((r) => setTimeout(r, 500));
-  await page.close();
+  } else if (o.dwellMs === undefined) await new Promise((r) => setTimeout(r, 500));
+  if (!page.isClosed()) await page.close();
   return learned;
 }
 
-/** Warm-up visits until two are learned (at most 4 visits). */
-async function warmUp(browser: Browser, o: HintsSessionOptions, dump?: WarmUpTimings[]): Promise<number> {
+/** Warm-up visits until two are learned (at most 4 visits); with a dwell, two visits whatever was learned. */
+async function warmUp(browser: Browser, o: HintsSessionOptions, dump?: WarmUpTimings[]): Promise<{ visits: number; learned: number }> {
   let learned = 0;
   let visits = 0;
+  if (o.dwellMs !== undefined) {
+    for (; visits < 2; visits++) if (await loadOnce(browser, o, learned + 1, dump)) learned++;
+    return { visits, learned };
+  }
   while (learned < 2 && visits < 4) {
     visits++;
     if (await loadOnce(browser, o, learned + 1, dump)) learned++;
   }
   if (learned < 2) throw new Error(`the extension learned ${learned} of ${visits} warm-up visits of ${o.url}`);
-  return visits;
+  return { visits, learned };
 }
 
 /** The document's request → the last loadingFinished of a late resource, ms (CDP's monotonic clock). */
@@ -266,7 +284,7 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
     // Options → "Early hints" off: nothing learned, no rules; the rest of the extension runs.
     if (o.contender === 'chromium+getlist-off') await inWorker(browser, `chrome.storage.local.set({ 'getlist.settings.v1': { hints: false } })`);
     const dump = process.env.GETLIST_HINTS_DUMP === '1' && o.contender === 'chromium+getlist' ? ([] as WarmUpTimings[]) : undefined;
-    const warmUpVisits = await warmUp(browser, o, dump);
+    const warm = await warmUp(browser, o, dump);
     await close(browser);
 
     browser = await launch(o, dir);
@@ -295,7 +313,8 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
       lcpMs: paints.lcp,
       lcpElement: paints.lcpElement,
       ...servedSince(o.origins, before),
-      warmUpVisits,
+      warmUpVisits: warm.visits,
+      ...(o.dwellMs !== undefined && o.contender === 'chromium+getlist' ? { learnedWarmUps: warm.learned } : {}),
       ...(hints !== undefined ? { hints } : {}),
       ...(learned !== undefined ? { learned } : {}),
       ...(process.env.GETLIST_HINTS_TIMELINE === '1' ? { timeline: timelineOf(events) } : {}),

@@ -1,6 +1,6 @@
 /**
  * `node dist/bench/hints.js [--runs N] [--links a,b] [--pages a,b] [--browsers chromium,firefox]
- * [--hints-off] [--detailed] [--queue-bdp X] [--out FILE]` — learned hints in the user's own browser: each browser alone vs with the built
+ * [--hints-off] [--detailed] [--queue-bdp X] [--dwell MS] [--out FILE]` — learned hints in the user's own browser: each browser alone vs with the built
  * getlist extension, on the packet-level link (as root, in network namespaces), HTTPS/HTTP2 from
  * nginx origins sending `Cache-Control: no-store` (real-news: its http/1.1 first party). Each run:
  * two warm-up visits in one profile (the extension learns its list; the browser's own predictor
@@ -22,6 +22,8 @@
  * lean one (Resource Timing records, hints as `<link>` elements): the two learn from different records.
  * `--queue-bdp X` sizes the link's drop-tail queue to X bandwidth-delay products per direction
  * (`queueBytesOf`; default: the link's own, max(64 KiB, 1 BDP)); its cells' link reads `… q=X×BDP`.
+ * `--dwell MS` closes each warm-up visit's tab MS after `load` (Chromium), as a user who moves on
+ * does: two warm-up visits whatever the extension learned of them, its cells' link reads `… dwell=MS`.
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -60,7 +62,7 @@ const LINKS: Readonly<Record<string, LinkParams>> = {
  * almanac's median page, McManus' page, and the real-shaped pages (bench/corpus/page-real.ts,
  * each loaded over its own document scheme); then one without.
  */
-const LATE_PAGES = ['almanac-median', 'mcmanus-159', 'real-news', 'real-shop', 'real-small'];
+const LATE_PAGES = ['almanac-median', 'mcmanus-159', 'real-news', 'real-shop', 'real-small', 'real-late'];
 const PLAIN_PAGES = ['pm95-2544-10'];
 
 /** Whether the bench corpus builds a page of this name. */
@@ -88,13 +90,13 @@ function round2(x: number): number {
 }
 
 
-async function runLink(name: string, pages: readonly string[], browsers: readonly HintsBrowser[], extras: { hintsOff: boolean; ideal: boolean; detailed: boolean; queueBdp?: number }, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
+async function runLink(name: string, pages: readonly string[], browsers: readonly HintsBrowser[], extras: { hintsOff: boolean; ideal: boolean; detailed: boolean; queueBdp?: number; dwellMs?: number }, runs: number, extensionDir: string, progress: (s: string) => void): Promise<Cell[]> {
   const params = LINKS[name] as LinkParams;
   const origins = [...new Set(pages.flatMap((p) => getBenchPage(p).origins))];
   const queueBytes = queueBytesOf(params, extras.queueBdp);
   const link = await startLink({ ...params, hosts: origins.length, seed: 1, ...(queueBytes !== undefined ? { queueBytes } : {}) });
   // A cell on a queue other than the link's default is named for it.
-  const cellLink = queueBytes !== undefined ? `${name} q=${extras.queueBdp}×BDP` : name;
+  const cellLink = `${queueBytes !== undefined ? `${name} q=${extras.queueBdp}×BDP` : name}${extras.dwellMs !== undefined ? ` dwell=${extras.dwellMs}` : ''}`;
   const cells: Cell[] = [];
   let served: Awaited<ReturnType<typeof startOrigins>> | undefined;
   try {
@@ -122,7 +124,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
           for (const contender of order) {
             try {
               const session = browser === 'firefox' ? firefoxSession : hintsSession;
-              const r = await session({ clientNs: link.clientNs, url: urls[contender] ?? url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served, lateResources, droppedPackets });
+              const r = await session({ clientNs: link.clientNs, url: urls[contender] ?? url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [served.spkiHash, served.caSpkiHash], extensionDir, contender, expectedRequests: pageInfo(getBenchPage(page)).requests, timeoutMs: 120_000, origins: served, lateResources, droppedPackets, ...(extras.dwellMs !== undefined ? { dwellMs: extras.dwellMs } : {}) });
               if (r.learned !== undefined) {
                 if (cell.overhead === undefined) cell.overhead = hintsOverhead(r.learned, url);
                 // The path verdict the measured load's list was cut by (src/page/hints/path-sample.ts).
@@ -141,7 +143,7 @@ async function runLink(name: string, pages: readonly string[], browsers: readonl
               }
               delete r.learned;
               done.set(contender, r);
-              progress(`${cellLink} ${page} run ${run + 1}/${runs} ${contender}: ${Math.round(r.completeMs)} ms, fcp ${Math.round(r.fcpMs ?? NaN)}, lcp ${Math.round(r.lcpMs ?? NaN)}${r.lcpElement ? ` (${lcpName(r.lcpElement)})` : ''}, ${r.serverRequests} requests${r.hints !== undefined ? `, ${r.hints} hints` : ''}${r.path ? `, path ${r.path.criticalRtts} RTTs${r.path.bandwidthBound ? ' (bandwidth-bound)' : ''}` : ''}${r.preloads ? `, preloads [${r.preloads.map((p) => p.replace(/^(\w+) .*\//, '$1 ')).join(', ')}]` : ''}${r.droppedPackets !== undefined ? `, ${r.droppedPackets} dropped` : ''}${r.duplicates.length ? `, DUPLICATES ${r.duplicates.join(' ')}` : ''}`);
+              progress(`${cellLink} ${page} run ${run + 1}/${runs} ${contender}: ${Math.round(r.completeMs)} ms, fcp ${Math.round(r.fcpMs ?? NaN)}, lcp ${Math.round(r.lcpMs ?? NaN)}${r.lcpElement ? ` (${lcpName(r.lcpElement)})` : ''}, ${r.serverRequests} requests${r.hints !== undefined ? `, ${r.hints} hints` : ''}${r.learnedWarmUps !== undefined ? `, ${r.learnedWarmUps}/2 visits learned` : ''}${r.path ? `, path ${r.path.criticalRtts} RTTs${r.path.bandwidthBound ? ' (bandwidth-bound)' : ''}` : ''}${r.preloads ? `, preloads [${r.preloads.map((p) => p.replace(/^(\w+) .*\//, '$1 ')).join(', ')}]` : ''}${r.droppedPackets !== undefined ? `, ${r.droppedPackets} dropped` : ''}${r.duplicates.length ? `, DUPLICATES ${r.duplicates.join(' ')}` : ''}`);
             } catch (err) {
               cell.errors.push(`${contender} run ${run + 1}: ${(err as Error).message}`);
               progress(`${cellLink} ${page} run ${run + 1} ${contender}: ERROR ${(err as Error).message.slice(0, 200)}`);
@@ -186,7 +188,7 @@ async function main(argv: readonly string[]): Promise<number> {
   await ensureLinkPrivileges();
   const root = resolve(__dirname, '..', '..');
   const { runs, links, pages, browsers } = args;
-  const extras = { hintsOff: args.hintsOff, ideal: args.ideal, detailed: args.detailed, ...(args.queueBdp !== undefined ? { queueBdp: args.queueBdp } : {}) };
+  const extras = { hintsOff: args.hintsOff, ideal: args.ideal, detailed: args.detailed, ...(args.queueBdp !== undefined ? { queueBdp: args.queueBdp } : {}), ...(args.dwellMs !== undefined ? { dwellMs: args.dwellMs } : {}) };
   const out = args.out ?? join(root, 'bench', 'results', 'hints-latest.json');
   const progress = (s: string) => process.stderr.write(`[hints] ${s}\n`);
   const cells: Cell[] = [];

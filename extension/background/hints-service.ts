@@ -1,25 +1,28 @@
 import { hintRules, type DnrRule } from '../../src/page/hints/dnr-rules';
 import { hintsFor } from '../../src/page/hints/hint-list';
-import { hintOutcome, type HintOutcome } from '../../src/page/hints/hint-outcome';
-import { DEFAULT_HINT_LIMITS, type HintLimits, type HintList, type LearnedEntry, type LearnedState } from '../../src/page/hints/hint-types';
+import { hintOutcome } from '../../src/page/hints/hint-outcome';
+import { DEFAULT_HINT_LIMITS, headerHintLimits, type HintLimits, type HintList, type LearnedEntry, type LearnedState } from '../../src/page/hints/hint-types';
 import { blockUrls, createLearnedState, forgetHost, recordVisit } from '../../src/page/hints/learned-state';
 import { learnedStateFromJson, learnedStateToJson } from '../../src/page/hints/learned-state-json';
 import { observeVisit } from '../../src/page/hints/observe-visit';
+import { hostResources, mergeHostResources } from '../../src/page/hints/host-fill-in';
+import type { DiscoveredItem } from '../../src/protocol/replies';
+import { LEARN_DELAY_MS, settleDelay, type VisitEnd } from '../../src/page/hints/visit-end';
 import { hostOf, pageKey, templateKey } from '../../src/page/hints/site-template';
 import type { ContentHintsReply, HintsView, Settings } from '../../src/page/messages/messages';
 import type { PageRecord } from '../../src/page/model/page-record';
 import { isExcludedSite, isHttpUrl } from '../../src/page/model/site-rules';
-import type { PageStore } from './page-store';
+import type { PageStore, SessionStorageLike } from './page-store';
+import { HintsMemo, type TabHints } from './hints-memo';
 import type { LocalStorageLike, SettingsStore } from './settings-store';
 
-/**
- * After `load`, wait for the content script's late reports before learning. It does its work off the
- * page's critical path (extension/content): Resource Timing 300 ms after load in an idle period,
- * discoveries drained in idle periods and sent in batches a second apart, where an idle callback may
- * wait up to 2 s on a busy page. 5 s covers that chain; a report later still is not learned from.
- */
-export const LEARN_DELAY_MS = 5000;
 const KEY = 'getlist.hints.v1';
+/**
+ * A closed tab's page sends its last reports at `pagehide` (extension/content/index.ts); they reach
+ * the background about when the tab's removal does, in either order. Its record is kept this long
+ * before it is learned from and dropped.
+ */
+export const CLOSE_GRACE_MS = 300;
 
 /** The part of `declarativeNetRequest` the hints use: session rules only (gone when the browser closes). */
 export interface DnrLike {
@@ -42,15 +45,16 @@ export interface HintsServiceDeps {
    */
   mechanism?: 'link-header' | 'content-script';
   limits?: HintLimits;
+  /** Called after a visit was learned from (the host's fill-in listens). */
+  onLearned?: (page: PageRecord, why: VisitEnd) => void;
+  /**
+   * `storage.session`: which visits were learned and each tab's applied list, so a suspended and
+   * restarted service worker learns each visit once and still knows what it hinted. @default none (memory only)
+   */
+  session?: SessionStorageLike;
   setTimeout?: (fn: () => void, ms: number) => unknown;
+  now?: () => number;
   warn?: (message: string) => void;
-}
-
-interface TabHints {
-  pageId?: string;
-  url: string;
-  applied: HintList;
-  outcome?: HintOutcome;
 }
 
 /**
@@ -68,28 +72,34 @@ interface TabHints {
 export class HintsService {
   readonly ready: Promise<void>;
   private state: LearnedState = createLearnedState();
-  private readonly tabs = new Map<number, TabHints>();
+  private readonly memo: HintsMemo;
+  private readonly tabs: Map<number, TabHints>;
   /** Each tab's last commit and its hint list, until forDocument takes it. */
   private readonly commits = new Map<number, { url: string; list: Promise<HintList | undefined> }>();
-  private readonly learned = new Set<string>();
   private syncing: Promise<void> = Promise.resolve();
   private headersReachPages = false;
   private readonly limits: HintLimits;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
+  private readonly now: () => number;
   private readonly warn: (message: string) => void;
 
   constructor(private readonly deps: HintsServiceDeps) {
     this.limits = deps.limits ?? DEFAULT_HINT_LIMITS;
     this.setTimer = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
+    this.now = deps.now ?? Date.now;
     this.warn = deps.warn ?? ((m) => console.warn(`getlist: ${m}`));
-    this.ready = deps.local.get(KEY).then(
+    this.memo = new HintsMemo(deps.session, this.warn);
+    this.tabs = this.memo.tabs;
+    const local = deps.local.get(KEY).then(
       (items) => {
         this.state = learnedStateFromJson(items[KEY]);
       },
       (err: unknown) => this.warn(`could not read the learned hints: ${String(err)}`),
     );
+    this.ready = Promise.all([local, this.memo.ready]).then(() => undefined);
     // Session rules die with the browser; the learned state does not: rebuild them at start-up.
     void this.ready.then(() => this.syncRules());
+    void this.ready.then(() => this.resumeSettling());
   }
 
   /**
@@ -97,6 +107,10 @@ export class HintsService {
    * the rules gave it, or the one forDocument pushes into it — and notes it as the tab's applied list.
    */
   navigationCommitted(tabId: number, url: string): void {
+    // The tab's previous page ends here: read its record before this commit replaces it (the page
+    // store runs its reads and updates in call order, and the navigation hub calls this first).
+    const previous = this.tabs.get(tabId);
+    void this.deps.store.get(tabId).then((page) => page && this.visitEnded(page, previous, 'navigated'));
     this.tabs.delete(tabId);
     this.commits.delete(tabId);
     if (!isHttpUrl(url)) return;
@@ -104,7 +118,9 @@ export class HintsService {
     this.commits.set(tabId, { url, list });
     void list.then(
       (applied) => {
-        if (applied) this.tabs.set(tabId, { url, applied });
+        if (!applied) return;
+        this.tabs.set(tabId, { url, applied });
+        this.memo.save();
       },
       () => undefined,
     );
@@ -114,7 +130,9 @@ export class HintsService {
   private async listFor(url: string): Promise<HintList | undefined> {
     const [, settings] = await Promise.all([this.ready, this.deps.settings.get()]);
     if (!allowedOn(settings, hostOf(url))) return undefined;
-    const list = hintsFor(this.state.entries, url, this.limits);
+    // What a `Link` header carries when the rules give the list; what the push inserts otherwise.
+    const header = this.deps.mechanism !== 'content-script' && this.headersReachPages;
+    const list = hintsFor(this.state.entries, url, header ? headerHintLimits(this.limits) : this.limits);
     return list.preconnects.length + list.preloads.length > 0 ? list : undefined;
   }
 
@@ -144,35 +162,100 @@ export class HintsService {
     return { type: 'hints', list: list ?? null };
   }
 
-  /** webNavigation.onCompleted (top frame): learns from the page once its late reports are in. */
+  /**
+   * webNavigation.onCompleted (top frame): the visit is learned from when it ends (visit-end.ts), or
+   * LEARN_DELAY_MS from now for a user who stays. Whether the tab is private is asked now, while
+   * the tab exists: a closed tab can no longer say.
+   */
   pageLoaded(page: PageRecord): void {
     const { tabId, pageId } = page;
-    this.setTimer(() => void this.learn(tabId, pageId).catch((e: unknown) => this.warn(`learning hints failed: ${String(e)}`)), LEARN_DELAY_MS);
+    void this.deps.isIncognito(tabId).then((incognito) => {
+      if (incognito === undefined) return;
+      this.memo.incognito.set(tabId, incognito);
+      this.memo.save();
+    });
+    this.settleLater(tabId, pageId, LEARN_DELAY_MS);
   }
 
+  /**
+   * tabs.onRemoved: the tab's page ends. Resolves once it was learned from (after CLOSE_GRACE_MS,
+   * for its `pagehide` reports); the caller drops the tab's record then.
+   */
+  async tabClosed(tabId: number): Promise<void> {
+    await new Promise((r) => this.setTimer(() => r(undefined), CLOSE_GRACE_MS));
+    const page = await this.deps.store.get(tabId);
+    if (page) await this.visitEnded(page, this.tabs.get(tabId), 'closed');
+    this.tabs.delete(tabId);
+    this.memo.incognito.delete(tabId);
+    this.memo.save();
+  }
+
+  /** The settled end: the tab's page `pageId`, if it is still the tab's page and not learned yet. */
   async learn(tabId: number, pageId: string): Promise<void> {
     await this.ready;
     const page = await this.deps.store.current(tabId, pageId);
-    if (!page || !isHttpUrl(page.url) || this.learned.has(pageId)) return;
-    this.learned.add(pageId);
+    if (page) await this.visitEnded(page, this.tabs.get(tabId), 'settled');
+  }
+
+  private settleLater(tabId: number, pageId: string, ms: number): void {
+    this.setTimer(() => void this.learn(tabId, pageId).catch((e: unknown) => this.warn(`learning hints failed: ${String(e)}`)), ms);
+  }
+
+  /** A restarted service worker lost its timers: the loaded pages not learned yet get theirs again. */
+  private async resumeSettling(): Promise<void> {
+    for (const page of await this.deps.store.all()) {
+      if (page.loadAt !== undefined && !this.memo.claimed.has(page.pageId)) this.settleLater(page.tabId, page.pageId, settleDelay(page.loadAt, this.now()));
+    }
+  }
+
+  /** Learns from a visit that ended (`why`), once, with what it reported by then. */
+  private async visitEnded(page: PageRecord, tab: TabHints | undefined, why: VisitEnd): Promise<void> {
+    await this.ready;
+    if (page.loadAt === undefined || !isHttpUrl(page.url) || !this.memo.claimed.claim(page.pageId)) return;
+    this.memo.save();
+    const { tabId, pageId } = page;
     const settings = await this.deps.settings.get();
     if (!allowedOn(settings, hostOf(page.url))) return;
-    // Nothing a private window does may outlive it.
-    if ((await this.deps.isIncognito(tabId)) !== false) return;
-    const tab = this.tabs.get(tabId);
+    // Nothing a private window does may outlive it; a tab not known to be ordinary is not learned from.
+    const incognito = this.memo.incognito.get(tabId) ?? (why === 'closed' ? undefined : await this.deps.isIncognito(tabId));
+    if (incognito !== false) return;
     const applied = tab && tab.url === page.url ? tab.applied : undefined;
     const hinted = new Set(applied?.preloads.map((p) => p.href) ?? []);
-    const fontHinted = applied?.preloads.some((p) => p.as === 'font') === true;
+    // A font preloaded before the body may have held the paint; one inserted after it did not.
+    const fontHinted = applied?.preloads.some((p) => p.as === 'font' && !p.afterBody) === true;
     const visit = observeVisit(page, { hinted, fontHinted, resourcesPerVisit: this.limits.resourcesPerVisit, originsPerVisit: this.limits.originsPerVisit });
     if (applied && tab) {
       tab.pageId = pageId;
       tab.outcome = hintOutcome(applied, page, this.entriesOf(page.url));
+      this.memo.save();
       // A preload the page's own request did not match costs a second fetch: never again.
       blockUrls(this.state, applied.keys, tab.outcome.duplicates, this.limits);
     }
     recordVisit(this.state, visit, this.limits);
     await this.persist();
     await this.syncRules();
+    this.deps.onLearned?.(page, why);
+  }
+
+  /** Visits learned under the page key of `url`. */
+  pageVisits(url: string): number {
+    const key = pageKey(url);
+    return key ? (this.state.entries.get(key)?.visits.length ?? 0) : 0;
+  }
+
+  /**
+   * The host's discovery of `page` (host-fill-in.ts): what only its style sheets name and its own
+   * timeline could not show joins the page's learned visits, marked `host`. Returns how many.
+   */
+  async mergeDiscovered(page: PageRecord, items: readonly DiscoveredItem[]): Promise<number> {
+    await this.ready;
+    const entry = this.state.entries.get(pageKey(page.url) ?? '');
+    const found = hostResources(items, page, entry);
+    if (!entry || found.length === 0) return 0;
+    mergeHostResources(entry, found, this.limits.resourcesPerVisit);
+    await this.persist();
+    await this.syncRules();
+    return found.length;
   }
 
   /** Forgets the hints learned for `origin`'s host, or everything. Returns the keys removed. */
@@ -215,7 +298,7 @@ export class HintsService {
       try {
         const settings = await this.deps.settings.get();
         if (this.deps.mechanism === 'content-script') return;
-        const rules = hintRules(this.state, { limits: this.limits, allowed: (host) => allowedOn(settings, host) });
+        const rules = hintRules(this.state, { limits: headerHintLimits(this.limits), allowed: (host) => allowedOn(settings, host) });
         const old = await this.deps.dnr.getSessionRules();
         await this.deps.dnr.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: rules });
       } catch (err) {

@@ -8,6 +8,7 @@ import { PageStore } from './page-store';
 import { SettingsStore } from './settings-store';
 import { createUiHandlers } from './ui-handlers';
 import { HintsService, type DnrLike } from './hints-service';
+import { HostFillIn } from './host-fill-in';
 import { HINTS_OFF, STORAGE_OFF, CONTENT_OFF } from '../platform/bench-switches';
 import { CHROMIUM_HINT_LIMITS, FIREFOX_HINT_LIMITS } from '../../src/page/hints/hint-types';
 import { captureModeOf, detailedPermissions, isFirefox } from '../platform/detailed-capture';
@@ -52,10 +53,14 @@ const hints = new HintsService({
   mechanism: browser.declarativeNetRequest && !HINTS_OFF ? 'link-header' : 'content-script',
   store,
   settings,
+  session: browser.storage.session,
+  // After a visit is learned, the host fills in what the page's own timeline hides (host-fill-in.ts).
+  onLearned: (page) => void fillIn.visitLearned(page),
   isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
   // Firefox's extension pages are moz-extension:; Chromium holds first paint for preloaded fonts.
   limits: isFirefox(extensionBaseUrl) ? FIREFOX_HINT_LIMITS : CHROMIUM_HINT_LIMITS,
 });
+const fillIn = new HostFillIn({ port, hints, settings });
 const handlers = createUiHandlers({
   store,
   port,

@@ -59,8 +59,8 @@ export function createMessageRouter(deps: RouterDeps): (message: unknown, sender
 }
 
 async function applyContent(store: PageStore, message: ContentMessage, tabId: number, url: string | undefined): Promise<void> {
-  if (message.type === 'discoveries') await store.update((s) => discoveriesReported(s, tabId, url, message.items), 'dirty');
-  else await store.update((s) => timingsReported(s, tabId, url, message.entries, message.navigation, message.bufferFull));
+  if (message.type === 'discoveries') await store.update((s) => discoveriesReported(s, tabId, url, message.items, message.loadedAt, message.styleScanned), 'dirty');
+  else await store.update((s) => timingsReported(s, tabId, url, message.entries, message.navigation, message.bufferFull, message.loadedAt, message.documentCookies));
 }
 
 function dispatch<T extends UiRequest['type']>(handlers: UiHandlers, request: Extract<UiRequest, { type: T }>): Promise<UiResponse> {

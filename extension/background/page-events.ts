@@ -10,7 +10,7 @@ import type { HintsService } from './hints-service';
 import type { NavigationHub } from './navigation-hub';
 
 /** What the hints need to hear of a top-level navigation. */
-export type HintsHooks = Pick<HintsService, 'navigationCommitted' | 'pageLoaded' | 'webRequestSeen'>;
+export type HintsHooks = Pick<HintsService, 'navigationCommitted' | 'pageLoaded' | 'webRequestSeen' | 'tabClosed'>;
 import type { PageStore } from './page-store';
 
 const FILTER: WebRequest.RequestFilter = { urls: [...SITE_ORIGINS] };
@@ -42,7 +42,11 @@ export function listenToPages(store: PageStore, actions: PageActions, navigation
     if (grantsSiteAccess(p.origins)) void store.update((s) => reducer.siteAccessGranted(s));
   });
 
-  browser.tabs.onRemoved.addListener((tabId) => void store.update((s) => reducer.tabRemoved(s, tabId)));
+  // A closed tab's visit is learned from (its last reports included) before its record goes.
+  browser.tabs.onRemoved.addListener((tabId) => {
+    const ended = hints ? hints.tabClosed(tabId).catch(() => undefined) : Promise.resolve();
+    void ended.then(() => store.update((s) => reducer.tabRemoved(s, tabId)));
+  });
   // Chrome swaps a prerendered tab in under a new id; the old id's page is gone.
   browser.tabs.onReplaced.addListener((_added, removed) => void store.update((s) => reducer.tabRemoved(s, removed)));
 }

@@ -72,6 +72,11 @@ export class PageStore {
     return (await this.ready).pages.get(tabId);
   }
 
+  /** Every tab's record, oldest first. */
+  async all(): Promise<PageRecord[]> {
+    return [...(await this.ready).pages.values()];
+  }
+
   /** The tab's current record if it is still the page `pageId` (the tab may have navigated on). */
   async current(tabId: number, pageId: string): Promise<PageRecord | undefined> {
     const page = await this.get(tabId);

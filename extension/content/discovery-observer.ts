@@ -17,6 +17,13 @@ const TAGS: ReadonlySet<string> = new Set(RESOURCE_TAGS);
 export interface DiscoveryHandle {
   /** Reports discoveries found elsewhere (style sheet scans); de-duplicated with the rest. */
   report(items: Discovery[]): void;
+  /**
+   * The page is being hidden or put away: classifies what is pending for at most `budgetMs` and
+   * sends every discovery held now, with no batching delay (its last chance to reach the background).
+   */
+  flushNow(budgetMs: number): void;
+  /** The style scan has reported everything: sent at once, saying so (PageRecord.styleScanned). */
+  scanDone(): void;
 }
 
 /**
@@ -36,13 +43,20 @@ export function startDiscovery(doc: Document, early: EarlyRecords): DiscoveryHan
   let loaded = false;
   let draining = false;
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  let firstSent = false;
 
+  let scanned = false;
   const flush = () => {
     flushTimer = undefined;
-    if (batch.length === 0) return;
+    if (batch.length === 0 && !scanned) return;
     const items = batch;
     batch = [];
-    for (let i = 0; i < items.length; i += MAX_PER_MESSAGE) send({ channel: 'content', type: 'discoveries', items: items.slice(i, i + MAX_PER_MESSAGE) });
+    const loadedAt = documentLoadedAt();
+    const last = Math.max(0, items.length - 1);
+    for (let i = 0; i === 0 || i < items.length; i += MAX_PER_MESSAGE) {
+      send({ channel: 'content', type: 'discoveries', items: items.slice(i, i + MAX_PER_MESSAGE), ...(loadedAt !== undefined ? { loadedAt } : {}), ...(scanned && i + MAX_PER_MESSAGE > last ? { styleScanned: true as const } : {}) });
+    }
+    scanned = false;
   };
   const report = (items: Discovery[]) => {
     for (const d of items) {
@@ -125,7 +139,9 @@ export function startDiscovery(doc: Document, early: EarlyRecords): DiscoveryHan
       const done = work({ timeRemaining: () => Math.min(deadline.timeRemaining(), limit - performance.now()) });
       if (!done) return idle(slice);
       draining = false;
-      if (batch.length > 0 && flushTimer === undefined) flushTimer = setTimeout(flush, loaded ? LATE_BATCH_MS : 0);
+      // The first report after `load` goes at once (a visit may end a second after `load`); later ones are batched.
+      if (batch.length > 0 && flushTimer === undefined) flushTimer = setTimeout(flush, firstSent ? LATE_BATCH_MS : 0);
+      firstSent = true;
     };
     idle(slice);
   };
@@ -143,7 +159,25 @@ export function startDiscovery(doc: Document, early: EarlyRecords): DiscoveryHan
     loaded = true;
     drain();
   });
-  return { report };
+  const flushNow = (budgetMs: number) => {
+    if (extensionGone()) return;
+    const limit = performance.now() + budgetMs;
+    work({ timeRemaining: () => limit - performance.now() });
+    if (flushTimer !== undefined) clearTimeout(flushTimer);
+    flush();
+  };
+  const scanDone = () => {
+    scanned = true;
+    if (flushTimer !== undefined) clearTimeout(flushTimer);
+    flush();
+  };
+  return { report, flushNow, scanDone };
+}
+
+/** Epoch ms of this document's `load` event (the background tells its reports from a later document's by it); undefined before `load`. */
+export function documentLoadedAt(): number | undefined {
+  const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  return nav && nav.loadEventStart > 0 ? Math.round(performance.timeOrigin + nav.loadEventStart) : undefined;
 }
 
 /** "First viewport": relative to the document's top, so a page scrolled since load still counts its top. */

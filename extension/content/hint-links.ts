@@ -20,7 +20,7 @@ export function insertHintLinks(list: HintList, url: string): number {
   const { document: doc, location, MutationObserver: Observer } = globalThis as unknown as PageGlobals;
   if (location.href.split('#')[0] !== url.split('#')[0]) return 0;
   if (doc.contentType !== 'text/html' && doc.contentType !== 'application/xhtml+xml') return 0;
-  const links = [...list.preconnects, ...list.preloads].map((hint) => {
+  const toLink = (hint: HintList['preconnects'][number] | HintList['preloads'][number]) => {
     const link = doc.createElement('link');
     link.rel = hint.rel;
     link.href = hint.href;
@@ -32,21 +32,36 @@ export function insertHintLinks(list: HintList, url: string): number {
     }
     link.dataset.getlistHint = '';
     return link;
-  });
-  const insert = (): boolean => {
-    const parent = doc.head ?? doc.documentElement;
+  };
+  // Chromium holds the first paint for a font preloaded while the document has no <body>; one
+  // inserted after the body exists is fetched as early as the parse allows and holds nothing.
+  const now = [...list.preconnects, ...list.preloads.filter((p) => !p.afterBody)].map(toLink);
+  const later = list.preloads.filter((p) => p.afterBody).map(toLink);
+  const insert = (links: LinkElement[], ready: boolean): boolean => {
+    const parent = ready ? (doc.head ?? doc.documentElement) : null;
     parent?.append(...links);
     return parent !== null;
   };
-  if (insert()) return links.length;
+  const pending: Array<[LinkElement[], () => boolean]> = [
+    [now, () => true],
+    [later, () => doc.body !== null],
+  ];
+  const tryAll = (): boolean => {
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const [links, ready] = pending[i] as [LinkElement[], () => boolean];
+      if (links.length === 0 || insert(links, ready())) pending.splice(i, 1);
+    }
+    return pending.length === 0;
+  };
+  if (tryAll()) return now.length + later.length;
   // Injected at commit before the parser made the document's first element — Firefox, on a
   // document whose first bytes had not arrived (docs/extension.md, "How the hints reach the
-  // page"): the links go in as soon as it does.
+  // page") — or before it made the body: each group goes in as soon as its place exists.
   const observer = new Observer(() => {
-    if (insert()) observer.disconnect();
+    if (tryAll()) observer.disconnect();
   });
-  observer.observe(doc, { childList: true });
-  return links.length;
+  observer.observe(doc, { childList: true, subtree: true });
+  return now.length + later.length;
 }
 
 /** The part of the page's DOM the insertion uses. */
@@ -62,6 +77,7 @@ interface LinkElement {
 
 interface PageDocument {
   contentType: string;
+  body: object | null;
   head: { append(...nodes: LinkElement[]): void } | null;
   documentElement: { append(...nodes: LinkElement[]): void } | null;
   createElement(tag: 'link'): LinkElement;
@@ -70,5 +86,5 @@ interface PageDocument {
 interface PageGlobals {
   location: { href: string };
   document: PageDocument;
-  MutationObserver: new (callback: () => void) => { observe(target: PageDocument, options: { childList: true }): void; disconnect(): void };
+  MutationObserver: new (callback: () => void) => { observe(target: PageDocument, options: { childList: true; subtree: true }): void; disconnect(): void };
 }

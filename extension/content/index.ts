@@ -10,14 +10,21 @@
  */
 import { DEFAULT_RESOURCE_TIMING_BUFFER, isHttpEntry, toNavigationTiming, toTimingEntry } from '../../src/page/model/timing-mapping';
 import { DISCOVERY_OFF, TIMINGS_OFF } from '../platform/bench-switches';
-import { startDiscovery } from './discovery-observer';
+import { documentLoadedAt, startDiscovery, type DiscoveryHandle } from './discovery-observer';
 import { readEntries, takeEarlyRecords, type EarlyRecords } from './early-records';
-import { afterLoadIdle, idle } from './idle';
+import { afterLoadIdle, idle, onHidden } from './idle';
 import { send } from './messaging';
 import { scanStyleBackgrounds } from './style-scan';
 
 /** Wait after `load` so late `load`-handler fetches have entries too. */
 const TIMINGS_DELAY_MS = 300;
+/**
+ * The first report waits for an idle period at most this long: a visit may end a second after
+ * `load` (a tab closed, a link followed), and the hints learn from what was reported by then.
+ */
+const FIRST_REPORT_IDLE_MS = 500;
+/** Classification work allowed when the page is hidden or put away, before its last reports go. */
+const HIDDEN_BUDGET_MS = 20;
 /** Re-send timings at most this often when more entries arrive after the first report. */
 const TIMINGS_THROTTLE_MS = 1000;
 /** The background accepts at most 5000 items per message; stay well below. */
@@ -35,9 +42,11 @@ function main(): void {
   const early = takeEarlyRecords(document);
   // Bench-only builds (bench/overhead/main.ts --variants) may switch either half off; normal builds never.
   const discovery = DISCOVERY_OFF ? undefined : startDiscovery(document, early);
-  const scan = discovery ? () => scanStyleBackgrounds(document, discovery.report) : () => undefined;
-  if (TIMINGS_OFF) afterLoadIdle(scan);
-  else watchTimings(early, scan);
+  const scan = discovery ? () => scanStyleBackgrounds(document, discovery.report, discovery.scanDone) : () => undefined;
+  if (TIMINGS_OFF) {
+    afterLoadIdle(scan);
+    if (discovery) onHidden(() => discovery.flushNow(HIDDEN_BUDGET_MS));
+  } else watchTimings(early, scan, discovery);
 }
 
 /**
@@ -46,7 +55,7 @@ function main(): void {
  * entries past the page's Resource Timing buffer (250 by default); started after `load`, it has the
  * buffer only, and says so when the buffer was full (`bufferFull`).
  */
-function watchTimings(early: EarlyRecords, afterLoad: () => void): void {
+function watchTimings(early: EarlyRecords, afterLoad: () => void, discovery: DiscoveryHandle | undefined): void {
   const entries = early.entries;
   let armed = false;
   let sentCount = 0;
@@ -64,6 +73,7 @@ function watchTimings(early: EarlyRecords, afterLoad: () => void): void {
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
     const mapped = fresh.filter((e) => isHttpEntry(e.name)).map((e) => toTimingEntry(e, origin));
     bufferFull ??= !early.fromStart && performance.getEntriesByType('resource').length === DEFAULT_RESOURCE_TIMING_BUFFER;
+    const loadedAt = documentLoadedAt();
     // Only the entries not sent yet (the background keeps what it has); the navigation timing each time.
     for (let i = 0; i === 0 || i < mapped.length; i += MAX_PER_MESSAGE) {
       send({
@@ -72,6 +82,8 @@ function watchTimings(early: EarlyRecords, afterLoad: () => void): void {
         entries: mapped.slice(i, i + MAX_PER_MESSAGE),
         ...(nav ? { navigation: { ...toNavigationTiming(nav), timeOrigin: Math.round(performance.timeOrigin), ...firstPaint() } } : {}),
         ...(bufferFull ? { bufferFull } : {}),
+        ...(loadedAt !== undefined ? { loadedAt } : {}),
+        documentCookies: document.cookie !== '',
       });
     }
   };
@@ -85,14 +97,23 @@ function watchTimings(early: EarlyRecords, afterLoad: () => void): void {
     setTimeout(
       () =>
         idle(() => {
-          armed = true;
-          flush();
+          if (!armed) {
+            armed = true;
+            flush();
+          }
           // Style sheets are scanned last, in an idle period of their own.
-          idle(afterLoad);
-        }),
+          idle(afterLoad, FIRST_REPORT_IDLE_MS);
+        }, FIRST_REPORT_IDLE_MS),
       TIMINGS_DELAY_MS,
     ),
   );
+  // Hidden or put away (closed, navigated from): what is held goes now, not in a later idle period.
+  onHidden(() => {
+    if (timer !== undefined) clearTimeout(timer);
+    armed = true;
+    flush();
+    discovery?.flushNow(HIDDEN_BUDGET_MS);
+  });
 }
 
 /** The page's first contentful paint, once it has painted (the hints' font rule reads it: src/page/hints/paint-slack.ts). */

@@ -17,7 +17,7 @@ const PSEUDO_ELEMENT = /::?(?:before|after|first-letter|first-line|marker|placeh
  * Same-origin sheets are read rule by rule; a cross-origin sheet throws on `cssRules`, and then the
  * elements' computed `background-image` is read instead, in idle slices.
  */
-export function scanStyleBackgrounds(doc: Document, report: (items: Discovery[]) => void): void {
+export function scanStyleBackgrounds(doc: Document, report: (items: Discovery[]) => void, done: () => void = () => undefined): void {
   let crossOrigin = false;
   const found: Discovery[] = [];
   const atMs = performance.now();
@@ -55,10 +55,11 @@ export function scanStyleBackgrounds(doc: Document, report: (items: Discovery[])
 
   for (const sheet of doc.styleSheets) walkSheet(sheet, 0);
   if (found.length > 0) report(found);
-  if (crossOrigin) scanComputed(doc, report);
+  if (crossOrigin) scanComputed(doc, report, done);
+  else done();
 }
 
-function scanComputed(doc: Document, report: (items: Discovery[]) => void): void {
+function scanComputed(doc: Document, report: (items: Discovery[]) => void, done: () => void): void {
   const elements = Array.from(doc.querySelectorAll('body *')).slice(0, COMPUTED_MAX);
   let i = 0;
   const idle: (cb: () => void) => void =
@@ -78,6 +79,7 @@ function scanComputed(doc: Document, report: (items: Discovery[]) => void): void
     }
     if (found.length > 0) report(found);
     if (i < elements.length) idle(slice);
+    else done();
   };
   idle(slice);
 }

@@ -2,6 +2,7 @@ import { MAX_MESSAGE_BYTES, MAX_REQUESTS_PER_SCHEDULE, PROTOCOL_VERSION, type Ho
 import { STRATEGY_NAMES } from '../../src/scheduler';
 import type { HostContext } from './host-context';
 import { handleSchedule } from './schedule-handler';
+import { handleDiscover } from './discover-handler';
 import { handleExport, handleForget, handleStats } from './store-handlers';
 
 type Handler<T extends HostRequestType> = (req: Extract<HostRequest, { type: T }>, ctx: HostContext) => void | Promise<void>;
@@ -30,6 +31,7 @@ export const HANDLERS: { [T in HostRequestType]: Handler<T> } = {
     }),
   ping: (req, ctx) => ctx.send({ type: 'pong', id: req.id }),
   schedule: handleSchedule,
+  discover: handleDiscover,
   stats: handleStats,
   export: handleExport,
   forget: handleForget,

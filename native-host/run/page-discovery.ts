@@ -29,6 +29,12 @@ export interface PageDiscoveryOptions {
    * scripting on when scrolled near), `skip` never fetches it (listed in `skipped`). @default 'last'
    */
   lazy?: 'last' | 'skip';
+  /**
+   * Fetch only the document and its style sheets: every other resource is named (`found`) and not
+   * fetched — what the page names, through its markup and its CSS, without the rest of its bytes
+   * (the browser's fill-in, native-host/run/discover-page.ts). @default false
+   */
+  sheetsOnly?: boolean;
 }
 
 /**
@@ -77,6 +83,9 @@ export class PageDiscovery {
   /** Speculative sheets complete before the page named them, by URL; and those named since, to hand over. */
   private readonly earlySheets = new Map<string, string>();
   private readonly sheetsDue: string[] = [];
+  /** Every resource the scan reported, in discovery order (first report of a URL only). */
+  private readonly foundList: DiscoveredResource[] = [];
+  private readonly foundUrls = new Set<string>();
 
   readonly hooks: ResponseHooks = {
     onResponseHead: (d, status, headers) => this.onHead(d, status, headers),
@@ -198,8 +207,23 @@ export class PageDiscovery {
     if (this.earlySheets.has(url)) this.sheetsDue.push(url);
   }
 
+  /** The document's URL after the redirects followed so far. */
+  get documentUrl(): string {
+    return this.finalUrl;
+  }
+
+  /** Every resource the page named, markup and CSS alike, in the order found (mixed content a browser blocks included). */
+  get found(): readonly DiscoveredResource[] {
+    return this.foundList;
+  }
+
   private onResource(r: DiscoveredResource): void {
-    if (r.mixedContent === 'blocked') this.skippedList.push({ url: r.url, resourceType: r.kind, reason: 'mixed-content' });
+    if (!this.foundUrls.has(r.url)) {
+      this.foundUrls.add(r.url);
+      this.foundList.push(r);
+    }
+    if (this.options.sheetsOnly && r.kind !== 'stylesheet') this.name(r.url);
+    else if (r.mixedContent === 'blocked') this.skippedList.push({ url: r.url, resourceType: r.kind, reason: 'mixed-content' });
     else if (r.deferred && this.options.lazy === 'skip') {
       this.name(r.url);
       this.lazyUrls.add(r.url);

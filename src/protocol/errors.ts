@@ -28,6 +28,7 @@ export const PROTOCOL_ERROR_CODES = [
   'E_BUSY',
   'E_NO_STORE',
   'E_CA_FILE',
+  'E_PAGE_UNAVAILABLE',
   'E_INTERNAL',
 ] as const;
 

@@ -11,6 +11,7 @@ export type HostMessage =
   | HelloReply
   | PongReply
   | MeasuredReply
+  | DiscoveredReply
   | ReplayResultMessage
   | ReplaySummaryMessage
   | StatsReply
@@ -80,6 +81,28 @@ export interface MeasuredReply {
   failed: MeasureFailure[];
   /** The store's health when the host answered (absent without a store). */
   storeHealth?: StoreHealth;
+}
+
+/** How a discovered resource was named: in the markup, or only inside a style sheet (`url()`, `@import`, a font for text using it). */
+export type DiscoveredVia = 'html' | 'css';
+export const DISCOVERED_VIA: readonly DiscoveredVia[] = ['html', 'css'];
+/** What a discovered resource is fetched as (the `as` of its preload). */
+export type DiscoveredAs = 'font' | 'image' | 'style' | 'script' | 'other';
+export const DISCOVERED_AS: readonly DiscoveredAs[] = ['font', 'image', 'style', 'script', 'other'];
+
+export interface DiscoveredItem {
+  url: string;
+  as: DiscoveredAs;
+  via: DiscoveredVia;
+}
+
+/** The reply to `discover`: what the page names, in discovery order (at most MAX_DISCOVERED). */
+export interface DiscoveredReply {
+  type: 'discovered';
+  id: RequestId;
+  /** The document's URL after redirects. */
+  url: string;
+  resources: DiscoveredItem[];
 }
 
 /** One strategy's run of a replay, sent as soon as that run completes. */

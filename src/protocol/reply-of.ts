@@ -1,4 +1,4 @@
-import type { ExportReply, ForgottenReply, HelloReply, HostMessage, MeasuredReply, PongReply, ReplayResultMessage, ReplaySummaryMessage, StatsReply } from './replies';
+import type { DiscoveredReply, ExportReply, ForgottenReply, HelloReply, HostMessage, MeasuredReply, PongReply, ReplayResultMessage, ReplaySummaryMessage, StatsReply } from './replies';
 import type { HostRequestType, ScheduleMode } from './requests';
 
 /**
@@ -19,6 +19,7 @@ export interface ReplyKey {
 interface FinalReplies {
   hello: HelloReply;
   ping: PongReply;
+  discover: DiscoveredReply;
   stats: StatsReply;
   export: ExportReply;
   forget: ForgottenReply;
@@ -40,6 +41,7 @@ export type ProgressOf<R extends ReplyKey> = R extends { type: 'schedule' } ? (R
 const FINAL_TYPE: { [T in keyof FinalReplies]: FinalReplies[T]['type'] } = {
   hello: 'hello',
   ping: 'pong',
+  discover: 'discovered',
   stats: 'stats',
   export: 'export',
   forget: 'forgotten',

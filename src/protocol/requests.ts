@@ -4,11 +4,11 @@ import type { ExportFormat } from '../stats/export-formats';
 import type { RequestId } from './errors';
 
 /** Browser → host. Every request has a `type` and an `id`; every reply carries the same `id`. */
-export type HostRequest = HelloRequest | PingRequest | ScheduleRequest | StatsRequest | ExportRequest | ForgetRequest;
+export type HostRequest = HelloRequest | PingRequest | ScheduleRequest | DiscoverRequest | StatsRequest | ExportRequest | ForgetRequest;
 
 export type HostRequestType = HostRequest['type'];
 
-export const REQUEST_TYPES: readonly HostRequestType[] = ['hello', 'ping', 'schedule', 'stats', 'export', 'forget'];
+export const REQUEST_TYPES: readonly HostRequestType[] = ['hello', 'ping', 'schedule', 'discover', 'stats', 'export', 'forget'];
 
 /** Opens a conversation; the reply says what the host can do. */
 export interface HelloRequest {
@@ -79,6 +79,21 @@ export interface ScheduleRequest {
    * under its real name. The first matching line wins.
    */
   hostMappings?: string[];
+}
+
+/**
+ * Discover a page the way a browser would, without cookies or credentials (docs/native-host.md,
+ * "What the host fetches for the browser"): its document and its style sheets only, so that the
+ * CSS rules matched to its elements and the fonts its text uses are named. Nothing else the page
+ * names is fetched. The reply lists what was found.
+ */
+export interface DiscoverRequest {
+  type: 'discover';
+  id: RequestId;
+  /** The page: an absolute http(s) URL. */
+  url: string;
+  /** As for `schedule`: without it, the host refuses addresses more private than the page's own. @default false */
+  allowPrivateNetwork?: boolean;
 }
 
 /** Handshake-time statistics from the store. */

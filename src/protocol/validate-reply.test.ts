@@ -19,6 +19,7 @@ describe('parseHostMessage (the extension side)', () => {
     { type: 'stats', id: 4, count: 0, groups: [] },
     { type: 'export', id: 5, format: 'csv', mimeType: 'text/csv', data: '' },
     { type: 'forgotten', id: 6, removed: 0 },
+    { type: 'discovered', id: 8, url: 'https://a.test/', resources: [{ url: 'https://f.test/f.woff2', as: 'font', via: 'css' }, { url: 'https://a.test/s.css', as: 'style', via: 'html' }] },
     { type: 'chunk', id: 7, seq: 0, total: 1, data: '{}' },
   ])('accepts a valid $type', (message) => {
     expect(parseHostMessage(message)).toBe(message);
@@ -39,6 +40,8 @@ describe('parseHostMessage (the extension side)', () => {
     [{ type: 'replay-result', id: 1, pageId: 'p', strategy: 'browser', requests: [{ ...record, error: undefined }] }, 'E_MISSING_FIELD', /^requests\[0\]\.error: /],
     [{ type: 'replay-summary', id: 1, pageId: 'p', summaries: [{ strategy: 'getlist', totalMs: 1, meanTtfbMs: 1, connectionsOpened: 0, requestsPerConnection: 0, requests: 1, bytes: 0, errors: 0, handshakeP50Ms: null }] }, 'E_MISSING_FIELD', /^summaries\[0\]\.handshakeP90Ms: /],
     [{ type: 'chunk', id: 1, seq: -1, total: 1, data: '' }, 'E_INVALID_FIELD', /^seq: /],
+    [{ type: 'discovered', id: 1, url: 'https://a.test/', resources: [{ url: 'https://a.test/x', as: 'movie', via: 'css' }] }, 'E_INVALID_FIELD', /^resources\[0\]\.as: /],
+    [{ type: 'discovered', id: 1, url: 'https://a.test/', resources: [{ url: 'https://a.test/x', as: 'image' }] }, 'E_MISSING_FIELD', /^resources\[0\]\.via: /],
     [7, 'E_NOT_OBJECT', /the number 7/],
   ])('refuses %j with %s', (message, code, text) => {
     expect(() => parseHostMessage(message)).toThrow(expect.objectContaining({ code, message: expect.stringMatching(text) }));

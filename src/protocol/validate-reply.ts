@@ -3,11 +3,12 @@ import { EXPORT_FORMATS } from '../stats/export-formats';
 import { STRATEGY_NAMES } from '../scheduler/strategies';
 import { Checker, describe, isPlainObject, join, type Fields } from './check';
 import { PROTOCOL_ERROR_CODES, ProtocolError } from './errors';
-import type { HostMessage, HostMessageType } from './replies';
+import { DISCOVERED_AS, DISCOVERED_VIA, type HostMessage, type HostMessageType } from './replies';
+import { MAX_DISCOVERED, MAX_URL_LENGTH } from './version';
 import { isRequestId } from './validate-request';
 import { checkStoreHealth } from './store-health';
 
-const MESSAGE_TYPES: readonly HostMessageType[] = ['hello', 'pong', 'measured', 'replay-result', 'replay-summary', 'stats', 'export', 'forgotten', 'error', 'chunk'];
+const MESSAGE_TYPES: readonly HostMessageType[] = ['hello', 'pong', 'measured', 'discovered', 'replay-result', 'replay-summary', 'stats', 'export', 'forgotten', 'error', 'chunk'];
 
 /** No single string field of a host message is longer than a whole native message. */
 const MAX_FIELD = 1024 * 1024;
@@ -59,6 +60,18 @@ const CHECKS: Record<Exclude<HostMessageType, 'error'>, Check> = {
       for (const key of ['origin', 'code', 'message']) c.string(o, key, `failed[${i}]`, MAX_FIELD);
     });
     checkStoreHealth(c, v, 'storeHealth', '');
+  },
+  discovered: (c, v) => {
+    c.string(v, 'url', '', MAX_URL_LENGTH);
+    const resources = c.array(v, 'resources', '');
+    if (resources.length > MAX_DISCOVERED) c.invalid('resources', `at most ${MAX_DISCOVERED} items`, resources.length);
+    resources.forEach((r, i) => {
+      const path = `resources[${i}]`;
+      const o = c.object(r, path);
+      c.string(o, 'url', path, MAX_URL_LENGTH);
+      c.oneOf(o, 'as', path, DISCOVERED_AS);
+      c.oneOf(o, 'via', path, DISCOVERED_VIA);
+    });
   },
   'replay-result': (c, v) => {
     c.string(v, 'pageId', '', MAX_FIELD);

@@ -63,6 +63,14 @@ describe('parseRequest', () => {
     expect(failure({ type: 'forget', id: 1, origin: 'ws://a.test' })).toMatchObject({ code: 'E_UNSUPPORTED_SCHEME' });
   });
 
+  test('discover: an http(s) page URL, allowPrivateNetwork optional; unknown fields dropped', () => {
+    expect(parseRequest({ type: 'discover', id: 1, url: 'https://a.test/p', extra: 1 })).toEqual({ type: 'discover', id: 1, url: 'https://a.test/p' });
+    expect(parseRequest({ type: 'discover', id: 1, url: 'http://a.test/', allowPrivateNetwork: true })).toEqual({ type: 'discover', id: 1, url: 'http://a.test/', allowPrivateNetwork: true });
+    expect(failure({ type: 'discover', id: 1 })).toMatchObject({ code: 'E_MISSING_FIELD' });
+    expect(failure({ type: 'discover', id: 1, url: 'file:///etc/passwd' })).toMatchObject({ code: 'E_UNSUPPORTED_SCHEME' });
+    expect(failure({ type: 'discover', id: 1, url: 'https://a.test/', allowPrivateNetwork: 'yes' })).toMatchObject({ code: 'E_INVALID_FIELD' });
+  });
+
   test('forget names what it forgets: an origin, or all: true; a bare forget is refused', () => {
     expect(parseRequest({ type: 'forget', id: 1, all: true })).toEqual({ type: 'forget', id: 1, all: true });
     expect(failure({ type: 'forget', id: 'f' })).toEqual({ code: 'E_MISSING_FIELD', id: 'f', message: 'origin: a forget names what it forgets: an origin, or all: true for everything' });

@@ -7,6 +7,7 @@ import { ProtocolError, type RequestId } from './errors';
 import {
   REQUEST_TYPES,
   SCHEDULE_MODES,
+  type DiscoverRequest,
   type ForgetRequest,
   type HostRequest,
   type HostRequestType,
@@ -47,6 +48,8 @@ export function parseRequest(value: unknown): HostRequest {
       return { type: 'ping', id };
     case 'schedule':
       return parseSchedule(c, id, value);
+    case 'discover':
+      return strip<DiscoverRequest>({ type: 'discover', id, url: checkUrl(c, c.required(value, 'url', ''), 'url'), allowPrivateNetwork: c.optionalBoolean(value, 'allowPrivateNetwork', '') });
     case 'stats':
       return strip({ type: 'stats', id, origin: optionalOrigin(c, value), since: c.optionalTime(value, 'since', ''), until: until(c, value) });
     case 'export':

@@ -44,3 +44,6 @@ export const MAX_CONCURRENT_SCHEDULES = 8;
 
 /** Parts one chunked message may have (`MAX_CHUNKS × 1 MiB` bounds what a reassembler buffers). */
 export const MAX_CHUNKS = 256;
+
+/** Resources one `discovered` reply lists at most (the first found). */
+export const MAX_DISCOVERED = 2000;

@@ -15,22 +15,25 @@ import type { TempDirs } from './harness/temp-dirs';
 import type { SiteRequest } from './site/site-server';
 
 
-/**
- * Requests the server must see before the held-back sheet could have been answered. Firefox holds
- * image requests (preloads included) while a render-blocking sheet is pending — the unhinted
- * parser image from the other origin waits too — so there only the font can go early. Chromium
- * preloads a font only where the visits measured their path and say it arrives before the paint
- * (CHROMIUM_HINT_LIMITS; hints-paint.test.ts has such a page): this page's loopback responses give
- * no path sample, so there the font still waits for the sheet, and only its origin's CORS
- * connection is early.
- */
-const EARLY = { chromium: ['/img/hint-bg.png'], firefox: ['/font/face.woff2'] } as const;
-const FONT_PRELOADS = { chromium: 0, firefox: 1 } as const;
-
 /** How the hints reach the page: `<link>` elements pushed at commit (lean, hint-push.ts), or DNR's `Link` header (Chromium, Detailed capture). */
 type Mechanism = 'link-elements' | 'link-header';
 
+/**
+ * Requests the server must see before the held-back sheet could have been answered. Firefox holds
+ * image requests (preloads included) while a render-blocking sheet is pending — the unhinted
+ * parser image from the other origin waits too — so there only the font can go early. Chromium's
+ * pushed `<link>` elements carry the font once the document has a body, where its preload cannot
+ * hold the paint (CHROMIUM_HINT_LIMITS, `after-body`); a `Link` header preloads a font only where
+ * the visits measured their path and say it arrives before the paint (hints-paint.test.ts has such
+ * a page): this page's loopback responses give no path sample, so there the font still waits for
+ * the sheet, and only its origin's CORS connection is early.
+ */
+const EARLY: Record<string, readonly string[]> = { 'chromium link-elements': ['/img/hint-bg.png', '/font/face.woff2'], 'chromium link-header': ['/img/hint-bg.png'], 'firefox link-elements': ['/font/face.woff2'] };
+const FONT_PRELOADS: Record<string, 0 | 1> = { 'chromium link-elements': 1, 'chromium link-header': 0, 'firefox link-elements': 1 };
+
 function suite(name: 'chromium' | 'firefox', mechanism: Mechanism, launch: (dirs: TempDirs, extension: ExtensionCopy) => Promise<HintsBrowser>): void {
+  const cell = `${name} ${mechanism}`;
+  const early = EARLY[cell] ?? [];
   describeE2e(`e2e hints: ${name} (${mechanism === 'link-header' ? 'Detailed capture: DNR Link header' : 'lean capture: <link> elements'})`, () => {
     const fx = useHintsFixture(name, launch);
     const unhinted: SiteRequest[][] = [];
@@ -49,10 +52,10 @@ function suite(name: 'chromium' | 'firefox', mechanism: Mechanism, launch: (dirs
       if (!fx.launched) throw new Error(`${name} did not start`);
       hinted = await hintedVisit(fx.launched.browser, fx.query, fx.site);
       // Which mechanism is earlier (docs/extension.md): GETLIST_E2E_DEBUG=1 prints document → hinted request.
-      if (process.env.GETLIST_E2E_DEBUG) console.log(`hints ${name} ${mechanism}: ${EARLY[name].map((p) => `${p} ${afterDocument(hinted.log, p)} ms after the document`).join(', ')}`);
+      if (process.env.GETLIST_E2E_DEBUG) console.log(`hints ${name} ${mechanism}: ${early.map((p) => `${p} ${afterDocument(hinted.log, p)} ms after the document`).join(', ')}`);
       const preloads = hinted.view.applied?.preloads ?? [];
-      const font = { rel: 'preload', href: `${fx.site.other}/font/face.woff2`, as: 'font', crossorigin: 'anonymous', type: 'font/woff2' };
-      expect(preloads.filter((p) => p.as === 'font')).toEqual(FONT_PRELOADS[name] === 1 ? [font] : []);
+      const font = { rel: 'preload', href: `${fx.site.other}/font/face.woff2`, as: 'font', crossorigin: 'anonymous', type: 'font/woff2', ...(cell === 'chromium link-elements' ? { afterBody: true } : {}) };
+      expect(preloads.filter((p) => p.as === 'font')).toEqual(FONT_PRELOADS[cell] === 1 ? [font] : []);
       expect(preloads).toEqual(expect.arrayContaining([
         expect.objectContaining({ rel: 'preload', href: `${fx.site.main}/img/hint-bg.png`, as: 'image' }),
         expect.objectContaining({ rel: 'preload', href: `${fx.site.main}/img/hint-inserted.png`, as: 'image' }),
@@ -66,11 +69,11 @@ function suite(name: 'chromium' | 'firefox', mechanism: Mechanism, launch: (dirs
       expect([...hinted.hintElements].sort()).toEqual(mechanism === 'link-elements' ? all.map((h) => `${h.rel} ${h.href}`).sort() : []);
     }, 40_000);
 
-    test.each(EARLY[name])('the server saw the hinted %s before the sheet naming it could have been answered', (path) => {
+    test.each([...early])('the server saw the hinted %s before the sheet naming it could have been answered', (path) => {
       expect(afterSheet(hinted.log, path)).toBeLessThan(0);
     });
 
-    if (FONT_PRELOADS[name] === 0) {
+    if (FONT_PRELOADS[cell] === 0) {
       test('the font, not preloaded, still waits for the sheet naming it', () => {
         expect(afterSheet(hinted.log, '/font/face.woff2')).toBeGreaterThanOrEqual(0);
       });

@@ -30,6 +30,7 @@ class FakeElement {
 class FakeDocument {
   contentType = 'text/html';
   head: FakeElement | null = null;
+  body: FakeElement | null = null;
   documentElement: FakeElement | null = null;
   createElement(): FakeElement {
     return new FakeElement();
@@ -87,6 +88,20 @@ describe('insertHintLinks', () => {
     // Later mutations add nothing more.
     FakeObserver.mutate();
     expect(doc.documentElement.children).toHaveLength(2);
+  });
+
+  test('a font preload meant for after the body (Chromium) waits for the body; the rest go in at once', () => {
+    const list: HintList = { ...LIST, preloads: [{ ...LIST.preloads[0]!, afterBody: true }, { rel: 'preload', href: 'https://site.test/bg.png', as: 'image' }] };
+    doc.documentElement = new FakeElement();
+    doc.head = new FakeElement();
+    expect(insertHintLinks(list, URL_A)).toBe(3);
+    expect(hrefs(doc.head)).toEqual(['preconnect https://fonts.test', 'preload https://site.test/bg.png']);
+    FakeObserver.mutate();
+    expect(hrefs(doc.head)).toHaveLength(2);
+    doc.body = new FakeElement();
+    FakeObserver.mutate();
+    expect(hrefs(doc.head)).toEqual(['preconnect https://fonts.test', 'preload https://site.test/bg.png', 'preload https://fonts.test/f.woff2']);
+    expect(FakeObserver.live.size).toBe(0);
   });
 
   test('another document (the tab navigated on) or one that is not HTML gets nothing', () => {

@@ -28,8 +28,10 @@ import { originOf } from '../../core/url-parts';
  * paints in a fallback and the font is not on the paint's path. Everything else is dropped, not
  * sent at low priority: origins are separate connections on one link, so no stream priority
  * keeps a low preload out of a render-blocking sheet's way. At most `maxFontPreloads` fonts on any
- * path; in Chromium, which holds the first paint for a pending preloaded font, only those earlier
- * visits say arrive before the page paints (`fontPreloads: 'before-paint'`, paint-slack.ts).
+ * path; in Chromium, which holds the first paint for a font preloaded before the document has a
+ * body, either each font's `<link>` waits for the body (`fontPreloads: 'after-body'`) or, in a
+ * `Link` header, only the fonts earlier visits say arrive before the page paints are preloaded
+ * (`before-paint`, paint-slack.ts).
  */
 export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string, limits: HintLimits): HintList {
   const keys = [pageKey(url), templateKey(url)].filter((k, i, all): k is string => k !== undefined && all.indexOf(k) === i);
@@ -64,7 +66,7 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
       }
       seenPreload.add(r.url);
       if (r.as === 'font') fonts++;
-      preloads.push(toPreload(r));
+      preloads.push(toPreload(r, limits));
     }
     for (const o of rankedOrigins(entry, limits.minRecurrence)) {
       const id = `${o.crossorigin ?? ''} ${o.origin}`;
@@ -92,9 +94,9 @@ function largestViewportImage(resources: readonly LearnedResource[]): string | u
   return best?.url;
 }
 
-/** The hints as one `Link` header value (RFC 8288), preconnects first. */
+/** The hints as one `Link` header value (RFC 8288), preconnects first; a preload meant for after the body is not one of them. */
 export function linkHeaderValue(list: Pick<HintList, 'preconnects' | 'preloads'>): string {
-  const links = [...list.preconnects, ...list.preloads].map((h) => {
+  const links = [...list.preconnects, ...list.preloads.filter((p) => !p.afterBody)].map((h) => {
     const params = [`rel=${h.rel}`];
     if (h.rel === 'preload') {
       params.push(`as=${h.as}`);
@@ -129,7 +131,7 @@ function rankResources(resources: LearnedResource[]): LearnedResource[] {
   return [...resources].sort((a, b) => rank(a) - rank(b) || (rank(a) === 2 ? b.size - a.size : a.atMs - b.atMs));
 }
 
-function toPreload(r: LearnedResource): PreloadHint {
+function toPreload(r: LearnedResource, limits: HintLimits): PreloadHint {
   return {
     rel: 'preload',
     href: r.url,
@@ -137,6 +139,7 @@ function toPreload(r: LearnedResource): PreloadHint {
     ...(r.crossorigin ? { crossorigin: r.crossorigin } : {}),
     ...(r.type ? { type: r.type } : {}),
     ...(r.as === 'image' && !r.inViewport ? { fetchpriority: 'low' as const } : {}),
+    ...(r.as === 'font' && limits.fontPreloads === 'after-body' ? { afterBody: true as const } : {}),
   };
 }
 

@@ -26,6 +26,8 @@ export interface LearnedResource {
   inViewport: boolean;
   /** Encoded body bytes (0 when not exposed). */
   size: number;
+  /** Named by the host's discovery of the page, not seen in the page's own timeline (host-fill-in.ts). */
+  host?: true;
 }
 
 /** An origin a visit connected to, with the connection pool its requests needed. */
@@ -138,10 +140,13 @@ export interface HintLimits {
   /** Of those, font preloads. @default 10 */
   maxFontPreloads: number;
   /**
-   * `any`: a late font is preloaded like any other late resource. `before-paint` (Chromium): only
-   * where earlier visits say it arrives before the page paints anyway (paint-slack.ts). @default 'any'
+   * `any`: a late font is preloaded like any other late resource. `before-paint` (Chromium, a
+   * `Link` header): only where earlier visits say it arrives before the page paints anyway
+   * (paint-slack.ts). `after-body` (Chromium, `<link>` elements pushed at commit): every late font,
+   * its `<link>` inserted once the document has a `<body>` (`PreloadHint.afterBody`), where it no
+   * longer holds the first paint. @default 'any'
    */
-  fontPreloads: 'any' | 'before-paint';
+  fontPreloads: 'any' | 'before-paint' | 'after-body';
   /**
    * On a bandwidth-bound path: `paint-path`, preconnect the origins of the render-blocking bytes
    * and preload what the first paint waits for; `none` (Firefox, FIREFOX_HINT_LIMITS), no hint at
@@ -167,14 +172,22 @@ export const DEFAULT_HINT_LIMITS: HintLimits = {
 
 /**
  * Chromium holds the first paint for a font preloaded before the body is parsed until the font
- * arrives, up to about 100 ms, whatever its `font-display` (`swap` included) and `fetchpriority`;
- * a font that arrives before the page would have painted costs nothing. So Chromium preloads a
- * font only where earlier visits say it arrives in time (paint-slack.ts); otherwise the font's
- * origin is still preconnected with `crossorigin`, the part of the font's wait that does not hold
- * the paint. Firefox has no such hold (DEFAULT_HINT_LIMITS). Measured: docs/extension.md, "The
+ * arrives, up to about 100 ms, whatever its `font-display` (`swap` included) and `fetchpriority`:
+ * Blink's `RenderBlockingResourceManager::AddPendingFontPreload` makes a font preload
+ * render-blocking only while the document has no `<body>`. So the `<link>` elements pushed at
+ * commit carry a late font once the body exists (`after-body`), asked for while the page's style
+ * sheets are still in flight and never holding the paint. A `Link` header acts before any body:
+ * there a font is preloaded only where earlier visits say it arrives in time (`before-paint`,
+ * paint-slack.ts, headerHintLimits); otherwise its origin is still preconnected with
+ * `crossorigin`. Firefox has no such hold (DEFAULT_HINT_LIMITS). Measured: docs/extension.md, "The
  * font rule (Chromium)", and bench/hints/font-paint-hold.ts.
  */
-export const CHROMIUM_HINT_LIMITS: HintLimits = { ...DEFAULT_HINT_LIMITS, fontPreloads: 'before-paint' };
+export const CHROMIUM_HINT_LIMITS: HintLimits = { ...DEFAULT_HINT_LIMITS, fontPreloads: 'after-body' };
+
+/** The limits for a `Link` header (DNR rules, Detailed capture in Chromium): a header cannot wait for a body, so `after-body` fonts go by the font rule. */
+export function headerHintLimits(limits: HintLimits): HintLimits {
+  return limits.fontPreloads === 'after-body' ? { ...limits, fontPreloads: 'before-paint' } : limits;
+}
 
 /**
  * Firefox paints later with any hint on a bandwidth-bound path: preconnects to the render-blocking
@@ -202,6 +215,8 @@ export interface PreloadHint {
   type?: string;
   /** `low` for images outside the first viewport, so they never compete with critical ones. */
   fetchpriority?: 'low';
+  /** Inserted only once the document has a `<body>` (a Chromium font: `HintLimits.fontPreloads` `after-body`); never in a `Link` header. */
+  afterBody?: true;
 }
 
 export type Hint = PreconnectHint | PreloadHint;

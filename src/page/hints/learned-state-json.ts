@@ -64,6 +64,7 @@ function toResource(v: unknown): LearnedResource | undefined {
     atMs: v.atMs,
     inViewport: v.inViewport,
     size: v.size,
+    ...(v.host === true ? { host: true as const } : {}),
   };
 }
 

@@ -190,7 +190,8 @@ function addOrigin(origins: Map<string, LearnedOrigin>, origin: string, crossori
   });
 }
 
-function typeOf(as: HintAs, url: string): string | undefined {
+/** The `type` a preload of `url` as `as` carries: style sheets and fonts whose URL names their format. */
+export function typeOf(as: HintAs, url: string): string | undefined {
   if (as === 'style') return 'text/css';
   if (as !== 'font') return undefined;
   const ext = /\.([a-z0-9]+)$/i.exec(pathOf(url))?.[1]?.toLowerCase() ?? '';

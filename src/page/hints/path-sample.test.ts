@@ -1,6 +1,6 @@
 import type { PageRecord, TimingEntry } from '../model/page-record';
-import { hintsFor } from './hint-list';
-import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS as L, type LearnedState } from './hint-types';
+import { hintsFor, linkHeaderValue } from './hint-list';
+import { CHROMIUM_HINT_LIMITS, DEFAULT_HINT_LIMITS as L, headerHintLimits, type LearnedState } from './hint-types';
 import { createLearnedState, recordVisit } from './learned-state';
 import { learnedStateFromJson, learnedStateToJson } from './learned-state-json';
 import { observeVisit, type ObserveOptions } from './observe-visit';
@@ -220,22 +220,33 @@ describe('hints that never cost on a bandwidth-bound path', () => {
 });
 
 describe('hints that never hold Chromium’s first paint', () => {
+  // A `Link` header acts before the document has a body: its fonts go by the font rule.
+  const HEADER = headerHintLimits(CHROMIUM_HINT_LIMITS);
   const font = { rel: 'preload', href: `${FONTS}/face.woff2`, as: 'font', crossorigin: 'anonymous', type: 'font/woff2' };
   const withoutFont = [`${CDN}/imported.css`, `${CDN}/bg/hero.jpg`, `${CDN}/bg/small.png`, `${CDN}/late/promo.gif`];
 
-  test('Chromium preloads a late font only where the visits say it arrives a round trip before the page paints anyway', () => {
+  test('pushed <link> elements: every late font, inserted once the body exists; a Link header carries none of them', () => {
+    const list = hintsFor(learnedPainted(809, [FAR, FAR]).entries, URL_, CHROMIUM_HINT_LIMITS);
+    expect(list.preloads[0]).toEqual({ ...font, afterBody: true });
+    expect(list.preloads.filter((p) => p.afterBody).map((p) => p.href)).toEqual([font.href]);
+    expect(linkHeaderValue(list)).not.toContain('face.woff2');
+    // Still none on a bandwidth-bound path.
+    expect(hintsFor(learnedPainted(5000, [SLOW, SLOW]).entries, URL_, CHROMIUM_HINT_LIMITS).preloads.filter((p) => p.as === 'font')).toEqual([]);
+  });
+
+  test('a Link header: Chromium preloads a late font only where the visits say it arrives a round trip before the page paints anyway', () => {
     // FAR: the document's first byte at 305 ms (TCP, TLS, its request). The font's origin takes as
     // long to reach (305 ms more), and its 20 000 bytes two rounds of slow start on the new
     // connection (100 ms; 8 ms at the link's rate): 710 ms — after the 188 000 critical bytes
     // (305 + 83 ms). So a paint at 810 ms or later leaves it a round trip; one at 809 does not.
-    const late = hintsFor(learnedPainted(810, [FAR, FAR]).entries, URL_, CHROMIUM_HINT_LIMITS);
+    const late = hintsFor(learnedPainted(810, [FAR, FAR]).entries, URL_, HEADER);
     expect(late.preloads[0]).toEqual(font);
     expect(late.preloads.map((p) => p.href).filter((h) => h !== font.href)).toEqual(withoutFont);
-    expect(hintsFor(learnedPainted(809, [FAR, FAR]).entries, URL_, CHROMIUM_HINT_LIMITS).preloads.map((p) => p.href)).toEqual(withoutFont);
+    expect(hintsFor(learnedPainted(809, [FAR, FAR]).entries, URL_, HEADER).preloads.map((p) => p.href)).toEqual(withoutFont);
     // Either way the font's origin is preconnected for CORS: the part of its wait that holds no paint.
-    for (const fcp of [809, 810]) expect(hintsFor(learnedPainted(fcp, [FAR, FAR]).entries, URL_, CHROMIUM_HINT_LIMITS).preconnects).toEqual(expect.arrayContaining([{ rel: 'preconnect', href: FONTS, crossorigin: 'anonymous' }]));
+    for (const fcp of [809, 810]) expect(hintsFor(learnedPainted(fcp, [FAR, FAR]).entries, URL_, HEADER).preconnects).toEqual(expect.arrayContaining([{ rel: 'preconnect', href: FONTS, crossorigin: 'anonymous' }]));
     // Visits that measured no paint (older builds, a page that never painted): no font preload.
-    expect(hintsFor(learned(FAR, FAR).entries, URL_, CHROMIUM_HINT_LIMITS).preloads.map((p) => p.href)).toEqual(withoutFont);
+    expect(hintsFor(learned(FAR, FAR).entries, URL_, HEADER).preloads.map((p) => p.href)).toEqual(withoutFont);
     // Firefox has no hold: the font whatever the paint.
     expect(hintsFor(learned(FAR, FAR).entries, URL_, L).preloads.filter((p) => p.as === 'font')).toEqual([font]);
   });
@@ -243,21 +254,21 @@ describe('hints that never hold Chromium’s first paint', () => {
   test('no font on a bandwidth-bound path, and every visit must agree', () => {
     // SLOW (40 ms, 625 B/ms): the path is bound, so no preload the paint does not need is sent at
     // all, however late the paint.
-    expect(hintsFor(learnedPainted(5000, [SLOW, SLOW]).entries, URL_, CHROMIUM_HINT_LIMITS).preloads.filter((p) => p.as === 'font')).toEqual([]);
+    expect(hintsFor(learnedPainted(5000, [SLOW, SLOW]).entries, URL_, HEADER).preloads.filter((p) => p.as === 'font')).toEqual([]);
     // MID (50 ms, 1 250 B/ms): 155 + 155 + 50 = 360 ms; a paint at 410 ms leaves a round trip, 409 not.
-    expect(hintsFor(learnedPainted(410, [MID, MID]).entries, URL_, CHROMIUM_HINT_LIMITS).preloads[0]).toEqual(font);
-    expect(hintsFor(learnedPainted(409, [MID, MID]).entries, URL_, CHROMIUM_HINT_LIMITS).preloads.filter((p) => p.as === 'font')).toEqual([]);
+    expect(hintsFor(learnedPainted(410, [MID, MID]).entries, URL_, HEADER).preloads[0]).toEqual(font);
+    expect(hintsFor(learnedPainted(409, [MID, MID]).entries, URL_, HEADER).preloads.filter((p) => p.as === 'font')).toEqual([]);
     // One visit over MID and one over FAR, both painting at 420 ms: FAR's estimate (710) says no.
-    expect(hintsFor(learnedPainted(420, [MID, MID]).entries, URL_, CHROMIUM_HINT_LIMITS).preloads[0]).toEqual(font);
+    expect(hintsFor(learnedPainted(420, [MID, MID]).entries, URL_, HEADER).preloads[0]).toEqual(font);
     const state = createLearnedState();
     for (const [i, link] of [MID, FAR].entries()) recordVisit(state, observeVisit(load(link, 1000 * (i + 1), 420), L), L);
-    expect(hintsFor(state.entries, URL_, CHROMIUM_HINT_LIMITS).preloads.filter((p) => p.as === 'font')).toEqual([]);
+    expect(hintsFor(state.entries, URL_, HEADER).preloads.filter((p) => p.as === 'font')).toEqual([]);
   });
 
   test('a load that had the font preloaded is no baseline: its paint may have been held for it', () => {
     const hinted = learnedPainted(900, [FAR, FAR], { hinted: new Set([`${FONTS}/face.woff2`]), fontHinted: true });
     expect(hinted.entries.get(URL_)!.visits.map((v) => v.paintMs)).toEqual([undefined, undefined]);
-    expect(hintsFor(hinted.entries, URL_, CHROMIUM_HINT_LIMITS).preloads.filter((p) => p.as === 'font')).toEqual([]);
+    expect(hintsFor(hinted.entries, URL_, HEADER).preloads.filter((p) => p.as === 'font')).toEqual([]);
     // Other preloads do not hold the paint: the load is a baseline.
     expect(learnedPainted(900, [FAR], { hinted: new Set([`${CDN}/bg/hero.jpg`]) }).entries.get(URL_)!.visits[0]).toMatchObject({ paintMs: 900, documentMs: 305 });
     // The fields survive storage; a wrong value in storage is dropped, not read as a paint.
@@ -273,6 +284,6 @@ describe('hints that never hold Chromium’s first paint', () => {
   test('a font the paint does not wait for still takes the idle bytes it uses', () => {
     // MID's 62 000 idle bytes: the font's 20 000 first (fonts rank first), then small.png's 3 000;
     // promo.gif's 40 000 no longer fit.
-    expect(hintsFor(learnedPainted(5000, [MID, MID]).entries, URL_, CHROMIUM_HINT_LIMITS).preloads.map((p) => p.href)).toEqual([font.href, `${CDN}/imported.css`, `${CDN}/bg/hero.jpg`, `${CDN}/bg/small.png`]);
+    expect(hintsFor(learnedPainted(5000, [MID, MID]).entries, URL_, headerHintLimits(CHROMIUM_HINT_LIMITS)).preloads.map((p) => p.href)).toEqual([font.href, `${CDN}/imported.css`, `${CDN}/bg/hero.jpg`, `${CDN}/bg/small.png`]);
   });
 });

@@ -11,7 +11,14 @@ import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from '../mo
  * Every UI request gets a `UiResponse` of the matching `type`, or `{ type: 'error', code, message }`.
  */
 export type ContentMessage =
-  | { channel: 'content'; type: 'discoveries'; items: Discovery[] }
+  | {
+      channel: 'content';
+      type: 'discoveries';
+      items: Discovery[];
+      loadedAt?: number;
+      /** The style scan ran to its end with this message: every rendered element's CSS background was reported. */
+      styleScanned?: true;
+    }
   | {
       channel: 'content';
       type: 'timings';
@@ -19,6 +26,14 @@ export type ContentMessage =
       navigation?: NavigationTiming;
       /** The page's Resource Timing buffer was full before the script could observe it (PageRecord.timingsBufferFull). */
       bufferFull?: boolean;
+      /**
+       * Epoch ms of the reporting document's `load` event. A document's last reports go at
+       * `pagehide`, when the tab's next document may have committed already: a report from a
+       * document that loaded before the record's commit belongs to an earlier page (page-reducer.ts).
+       */
+      loadedAt?: number;
+      /** `document.cookie` was not empty (PageRecord.documentCookies). */
+      documentCookies?: boolean;
     };
 
 /** A document's learned hints, pushed into it at commit (hint-push.ts): null when it gets none (or they go by DNR header). */

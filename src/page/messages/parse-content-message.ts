@@ -29,7 +29,11 @@ const OPTIONAL_NAVIGATION_NUMBERS = ['timeOrigin', 'domContentLoadedEventStart',
 export function parseContentMessage(value: unknown): ContentMessage {
   const m = object(value, 'message');
   if (m.channel !== 'content') fail('channel', '"content"', m.channel);
-  if (m.type === 'discoveries') return { channel: 'content', type: 'discoveries', items: list(m.items, 'items').map(discovery) };
+  const loadedAt = m.loadedAt === undefined ? {} : { loadedAt: number(m.loadedAt, 'loadedAt') };
+  if (m.type === 'discoveries') {
+    const scanned = m.styleScanned === undefined ? false : boolean(m.styleScanned, 'styleScanned');
+    return { channel: 'content', type: 'discoveries', items: list(m.items, 'items').map(discovery), ...loadedAt, ...(scanned ? { styleScanned: true as const } : {}) };
+  }
   if (m.type === 'timings') {
     const entries = list(m.entries, 'entries').map(timing);
     const bufferFull = m.bufferFull === undefined ? undefined : boolean(m.bufferFull, 'bufferFull');
@@ -39,6 +43,8 @@ export function parseContentMessage(value: unknown): ContentMessage {
       entries,
       ...(m.navigation === undefined ? {} : { navigation: navigation(m.navigation) }),
       ...(bufferFull ? { bufferFull } : {}),
+      ...loadedAt,
+      ...(m.documentCookies === undefined ? {} : { documentCookies: boolean(m.documentCookies, 'documentCookies') }),
     };
   }
   // No content script asks for hints any more (the background pushes them, hint-push.ts): an older

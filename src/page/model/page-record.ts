@@ -32,6 +32,15 @@ export interface PageRecord {
    * nor, in lean capture, `requests`, and every figure from them counts short.
    */
   timingsBufferFull?: boolean;
+  /**
+   * Whether the document could read cookies of its own (`document.cookie` not empty) when the
+   * content script reported; absent until then. `HttpOnly` cookies are not readable, so false is
+   * not proof of none: with a request that carried a Cookie header (`ObservedRequest.credentialed`,
+   * Detailed capture) the page counts as needing cookies too (src/page/hints/host-fill-in.ts).
+   */
+  documentCookies?: boolean;
+  /** The content script's style scan of the page ran to its end (CSS backgrounds of rendered elements reported). */
+  styleScanned?: true;
   /** The host's `measure` answer for this page (handshakes of origins it had no warm connection to). */
   measured?: MeasuredReply;
   replay?: ReplayState;
@@ -78,6 +87,8 @@ export interface ObservedRequest {
   responseSize?: number;
   /** The current hop's request headers, cookies and credentials removed (src/page/model/request-headers.ts). */
   requestHeaders?: HeaderField[];
+  /** The request carried a Cookie or Authorization header (webRequest; the header itself is never kept). */
+  credentialed?: true;
   /** The current hop's response headers, cookies removed: the final response's, once it arrived. */
   responseHeaders?: HeaderField[];
   /** `HTTP/1.1 200 OK`, as webRequest reports it (the current hop's). */

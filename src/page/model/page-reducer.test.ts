@@ -13,6 +13,17 @@ function loadPage(s: r.PageState, tabId: number, url: string, t: number) {
 }
 
 describe('page reducer', () => {
+  test("a report from a document that loaded before the record's commit (the tab's previous page, at pagehide) is dropped", () => {
+    const s = r.createPageState();
+    r.documentCommitted(s, { tabId: 1, frameId: 0, url: 'https://a.test/next', timeStamp: 5000 });
+    const item = { url: 'https://a.test/old.png', kind: 'image' as const, priority: 'image' as const, atMs: 10, inViewport: false, tag: 'img', late: true };
+    expect(r.discoveriesReported(s, 1, 'https://a.test/prev', [item], 4000)).toBeUndefined();
+    expect(r.timingsReported(s, 1, 'https://a.test/prev', [], undefined, undefined, 4000)).toBeUndefined();
+    expect(r.discoveriesReported(s, 1, 'https://a.test/next', [item], 5200)?.discoveries).toHaveLength(1);
+    // A report that does not say when its document loaded (an older content script) is taken as before.
+    expect(r.timingsReported(s, 1, 'https://a.test/next', [])).toBeDefined();
+  });
+
   test('a top-level navigation starts a record; commit, DOMContentLoaded and load fill it; sub-frame navigations do not', () => {
     const s = r.createPageState();
     const page = r.navigationStarted(s, nav(7, 'https://a.test/', 1000.6));

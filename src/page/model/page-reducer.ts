@@ -240,9 +240,10 @@ export function requestFailed(state: PageState, e: ErrorEvent): PageRecord | und
  * previous page) is dropped. Same-origin is the test, not equality, because `history.pushState`
  * changes the URL without a new navigation.
  */
-export function discoveriesReported(state: PageState, tabId: number, senderUrl: string | undefined, items: readonly Discovery[]): PageRecord | undefined {
-  const page = pageOfDocument(state, tabId, senderUrl);
-  if (!page || items.length === 0) return undefined;
+export function discoveriesReported(state: PageState, tabId: number, senderUrl: string | undefined, items: readonly Discovery[], loadedAt?: number, styleScanned?: boolean): PageRecord | undefined {
+  const page = pageOfDocument(state, tabId, senderUrl, loadedAt);
+  if (page && styleScanned) page.styleScanned = true;
+  if (!page || items.length === 0) return styleScanned ? page : undefined;
   const room = state.limits.maxDiscoveries - page.discoveries.length;
   if (room <= 0) return undefined;
   page.discoveries.push(...items.slice(0, room));
@@ -251,9 +252,10 @@ export function discoveriesReported(state: PageState, tabId: number, senderUrl: 
 }
 
 /** Content-script Resource Timing entries; entries already held (same name and start) are skipped. */
-export function timingsReported(state: PageState, tabId: number, senderUrl: string | undefined, entries: readonly TimingEntry[], navigation?: NavigationTiming, bufferFull?: boolean): PageRecord | undefined {
-  const page = pageOfDocument(state, tabId, senderUrl);
+export function timingsReported(state: PageState, tabId: number, senderUrl: string | undefined, entries: readonly TimingEntry[], navigation?: NavigationTiming, bufferFull?: boolean, loadedAt?: number, documentCookies?: boolean): PageRecord | undefined {
+  const page = pageOfDocument(state, tabId, senderUrl, loadedAt);
   if (!page) return undefined;
+  if (documentCookies !== undefined) page.documentCookies = page.documentCookies === true || documentCookies;
   if (navigation) {
     page.navigation = navigation;
     if (page.capture === 'lean') takeNavigationTimes(page, navigation);
@@ -356,9 +358,23 @@ function applyResponse(r: ObservedRequest, e: ResponseEvent): void {
   if (size !== undefined) r.responseSize = size;
 }
 
-function pageOfDocument(state: PageState, tabId: number, senderUrl: string | undefined): PageRecord | undefined {
+/**
+ * Slack between the page's clock (`performance.timeOrigin`) and the commit's time stamp, which the
+ * browser takes when its process handles the commit: a small page can reach `load` in the renderer
+ * before that. The tab's previous document loaded before the user left it and the next one was
+ * fetched, so it is further back than this.
+ */
+const COMMIT_CLOCK_SLACK_MS = 100;
+
+/**
+ * The record a document's report belongs to. `loadedAt` (the document's `load`, epoch ms): a
+ * document that loaded before the record's commit is the tab's previous one, whose last reports
+ * (sent at `pagehide`) may reach the background after the next document committed.
+ */
+function pageOfDocument(state: PageState, tabId: number, senderUrl: string | undefined, loadedAt?: number): PageRecord | undefined {
   const page = state.pages.get(tabId);
   if (!page || !senderUrl) return undefined;
+  if (loadedAt !== undefined && page.committedAt !== undefined && loadedAt < page.committedAt - COMMIT_CLOCK_SLACK_MS) return undefined;
   const origin = originOf(senderUrl);
   if (origin === '') return undefined;
   const documentRequest = page.requests.find((r) => r.type === 'main_frame');

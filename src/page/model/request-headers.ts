@@ -9,6 +9,8 @@ import type { HeaderField, ObservedRequest, PageRecord } from './page-record';
  * does not ask for (it costs every request an extra hop); Firefox reports them all.
  */
 const PRIVATE = new Set(['cookie', 'set-cookie', 'set-cookie2', 'authorization', 'proxy-authorization']);
+/** Request headers that say the request carried the user's cookies or credentials. */
+const CREDENTIALS = new Set(['cookie', 'authorization']);
 /** Bounds per message, so a hostile page cannot fill storage with headers. */
 const MAX_HEADERS = 64;
 const MAX_VALUE = 2048;
@@ -42,6 +44,7 @@ export function requestHeadersSent(state: PageState, e: HeadersEvent): PageRecor
   const found = lookup(state, e);
   if (!found) return undefined;
   found[1].requestHeaders = keepHeaders(e.headers);
+  if ((e.headers ?? []).some((h) => typeof h.name === 'string' && CREDENTIALS.has(h.name.toLowerCase()))) found[1].credentialed = true;
   return found[0];
 }
 

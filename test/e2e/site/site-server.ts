@@ -18,6 +18,8 @@ export interface SiteRequest {
   url: string;
   userAgent: string;
   referer: string | undefined;
+  /** The request carried a Cookie header. */
+  cookie: boolean;
   /** The client's port: a handshake the host recorded names the same port as its `localPort`. */
   remotePort: number;
   at: number;
@@ -88,6 +90,7 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
       url: origin + pathAndQuery,
       userAgent: req.headers['user-agent'] ?? '',
       referer: req.headers.referer,
+      cookie: req.headers.cookie !== undefined,
       remotePort: req.socket.remotePort ?? 0,
       at: Date.now(),
     };
