@@ -69,7 +69,21 @@ export interface Settings {
    * a local development site. Sent with each replay as the schedule's `hostMappings`. @default []
    */
   hostMappings: string[];
+  /**
+   * Fetch the next page before the click: same-origin links a pointer rests on, is pressed on, or
+   * (eager) that most earlier visits followed (src/page/speculation/). @default true
+   */
+  speculation: boolean;
+  /** Prerender instead of prefetch where the browser can (Chromium): the page runs before the click. @default false */
+  prerender: boolean;
+  /** When a link is fetched: `conservative` on pointerdown, `moderate` after a 200 ms hover too, `eager` also the link most visits followed, at once. @default 'moderate' */
+  eagerness: Eagerness;
+  /** Hostnames whose pages get no speculation (the popup's per-site switch). @default [] */
+  speculationDisabledSites: string[];
 }
+
+export const EAGERNESS = ['conservative', 'moderate', 'eager'] as const;
+export type Eagerness = (typeof EAGERNESS)[number];
 
 export const DEFAULT_SETTINGS: Settings = {
   autoReplay: false,
@@ -81,6 +95,10 @@ export const DEFAULT_SETTINGS: Settings = {
   hintsDisabledSites: [],
   allowPrivateNetwork: false,
   hostMappings: [],
+  speculation: true,
+  prerender: false,
+  eagerness: 'moderate',
+  speculationDisabledSites: [],
 };
 
 export type UiRequest =
