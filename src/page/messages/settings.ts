@@ -2,7 +2,8 @@ import { CodedError } from '../../core/coded-error';
 import { isAbsolutePath, MAX_CA_PATH_LENGTH } from '../../protocol/ca-file-path';
 import { HostMappingError, MAX_HOST_MAPPINGS, MAX_HOST_MAPPING_LENGTH, parseResolve } from '../../targets/host-mapping';
 import { STRATEGY_NAMES, isStrategyName } from '../../scheduler/strategies';
-import { DEFAULT_SETTINGS, EAGERNESS, type Eagerness, type Settings } from './messages';
+import { DEFAULT_SETTINGS, type Settings } from './messages';
+import { EAGERNESS, type Eagerness } from '../speculation/speculation-settings';
 
 /**
  * Validation of the user's settings: at the UI boundary (`set-settings`, which must be exact) and

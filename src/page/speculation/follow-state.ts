@@ -1,7 +1,7 @@
-import type { Settings } from '../messages/messages';
 import { hostOf, pageKey, templateKey } from '../hints/site-template';
 import { queryKeysOf } from './link-safety';
 import type { PageFollows, ServedReport, ServedTiming, SiteOutcome, SpeculationContext, SpeculationState } from './speculation-types';
+import type { SpeculationSettings } from './speculation-settings';
 
 /** Bounds of the learned state (each map drops its least recently written key past its bound). */
 export const SPECULATION_LIMITS = {
@@ -127,7 +127,7 @@ export function documentCacheControl(state: SpeculationState, url: string, cache
 }
 
 /** What the page at `url` gets: the action and eagerness the options say, and what the site was seen to do. */
-export function contextFor(state: SpeculationState, url: string, settings: Pick<Settings, 'prerender' | 'eagerness'>): SpeculationContext {
+export function contextFor(state: SpeculationState, url: string, settings: Pick<SpeculationSettings, 'prerender' | 'eagerness'>): SpeculationContext {
   const origin = new URL(url).origin;
   const sameOrigin = (k: string) => k.startsWith(`${origin}/`);
   return {

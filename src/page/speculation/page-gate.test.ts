@@ -1,9 +1,8 @@
-import { DEFAULT_SETTINGS } from '../messages/messages';
 import { mayLearn, pageRefusal, type PageEnvironment } from './page-gate';
 
 const env = (more: Partial<PageEnvironment> = {}, settings: Partial<PageEnvironment['settings']> = {}): PageEnvironment => ({
   url: 'https://shop.test/a.html',
-  settings: { ...DEFAULT_SETTINGS, ...settings },
+  settings: { speculation: true, excludedSites: [], speculationDisabledSites: [], ...settings },
   incognito: false,
   ...more,
 });

@@ -1,5 +1,5 @@
-import type { Settings } from '../messages/messages';
 import { isExcludedSite } from '../model/site-rules';
+import type { SpeculationSettings } from './speculation-settings';
 
 /**
  * Whether a page may speculate at all, before any of its links is looked at. A refusal here means
@@ -22,7 +22,7 @@ export type PageRefusal =
 
 export interface PageEnvironment {
   url: string;
-  settings: Pick<Settings, 'speculation' | 'excludedSites' | 'speculationDisabledSites'>;
+  settings: Pick<SpeculationSettings, 'speculation' | 'excludedSites' | 'speculationDisabledSites'>;
   /** undefined: not known yet (the tab is gone): treated as private. */
   incognito: boolean | undefined;
   saveData?: boolean;

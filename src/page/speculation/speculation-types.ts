@@ -1,6 +1,6 @@
-import type { Eagerness } from '../messages/messages';
 import type { LinkRefusal, SiteFacts } from './link-safety';
 import type { PageRefusal } from './page-gate';
+import type { Eagerness } from './speculation-settings';
 
 /** Which links one page's visits went on to follow: the page key's visits and, per target page key, how many followed it. */
 export interface PageFollows {
