@@ -46,7 +46,7 @@ export function parseContentMessage(value: unknown): ContentMessage {
   if (m.type === 'speculation-ready' || m.type === 'speculation-links' || m.type === 'speculated') return parseSpeculationMessage(m);
   // No content script asks for hints any more (the background pushes them, hint-push.ts): an older
   // content script's `hints` request gets this error, which it ignores.
-  return fail('type', '"discoveries", "timings" or a speculation report', m.type);
+  return fail('type', '"discoveries" or "timings", or a speculation report', m.type);
 }
 
 const REFUSALS: ReadonlySet<string> = new Set<LinkRefusal>(['not-http', 'cross-origin', 'credentials', 'same-page', 'not-document', 'action', 'unknown-query', 'download', 'other-window', 'no-store']);
