@@ -5,19 +5,19 @@
 // refused link, and the popup's figures agree with the log and with the browser's own timing.
 import type { Page } from 'puppeteer-core';
 import type { SpeculationView } from '../../src/page/speculation/speculation-types';
-import { describeE2e, requireBrowser } from './harness/browsers';
-import { copyExtensionBuild } from './harness/extension-build';
-import { findTabId, openExtensionPage } from './harness/extension-pages';
+import { describeE2e } from './harness/browsers';
+import { findTabId, sendUi } from './harness/extension-pages';
 import { launchChromium, type LaunchedChromium } from './harness/launch-chromium';
-import { h2Certificate } from './harness/observed-checks';
 import { openPopupForTab, waitForText } from './harness/popup';
-import { clickAndWait, hoverFor, openTab, parkPointer, servedInPage, waitForView } from './harness/speculation-check';
-import { TempDirs } from './harness/temp-dirs';
-import { REFUSED_LINKS, startSpeculationSite, type SpeculationSite } from './site/speculation-site';
-import fs from 'node:fs';
+import { clickAndWait, hoverFor, openTab, parkPointer, servedInPage, useSpeculationFixture, waitForView } from './harness/speculation-check';
+import { REFUSED_LINKS, type SpeculationSite } from './site/speculation-site';
 
 describeE2e('e2e speculation: chromium (lean capture)', () => {
-  const dirs = new TempDirs();
+  const fx = useSpeculationFixture('chromium', async (dirs, extensionDir, spkiHash) => {
+    const c = await launchChromium({ extensionDir, userDataDir: dirs.make('spec-chromium-profile'), env: { HOME: dirs.make('spec-chromium-home'), GETLIST_DATA_DIR: dirs.make('spec-chromium-data') }, spkiHashes: [spkiHash] });
+    await c.serviceWorker();
+    return c;
+  });
   let site: SpeculationSite;
   let launched: LaunchedChromium | undefined;
   let query: Page;
@@ -25,20 +25,8 @@ describeE2e('e2e speculation: chromium (lean capture)', () => {
   let tabId: number;
   let view: SpeculationView;
   let inPage: Awaited<ReturnType<typeof servedInPage>>;
-
-  beforeAll(async () => {
-    requireBrowser('chromium');
-    const extension = copyExtensionBuild(dirs);
-    const tls = h2Certificate(dirs);
-    site = await startSpeculationSite({ cert: fs.readFileSync(tls.certPath), key: fs.readFileSync(tls.keyPath) });
-    launched = await launchChromium({ extensionDir: extension.dir, userDataDir: dirs.make('spec-chromium-profile'), env: { HOME: dirs.make('spec-chromium-home'), GETLIST_DATA_DIR: dirs.make('spec-chromium-data') }, spkiHashes: [tls.spkiHash] });
-    await launched.serviceWorker();
-    query = (await openExtensionPage(launched.browser, `${launched.extensionOrigin}/${extension.queryPage}`)).page;
-  }, 40_000);
-  afterAll(async () => {
-    await launched?.close();
-    await site?.close();
-    dirs.removeAll();
+  beforeAll(() => {
+    ({ site, launched, query } = fx);
   });
 
   const fetchesOf = (path: string) => site.requests.filter((r) => r.path === path);
@@ -93,6 +81,8 @@ describeE2e('e2e speculation: chromium (lean capture)', () => {
     view = await waitForView(query, tabId, (v) => v.served !== null && v.served.via === 'prefetch', 'the prefetched visit reported');
     expect(view.served?.deliveryType).toBe(inPage.deliveryType);
     expect(view.served?.responseStartMs).toBeCloseTo(inPage.responseStartMs, 0);
+    expect(inPage.lcpMs).toBeDefined();
+    expect(view.served?.lcpMs).toBeCloseTo(inPage.lcpMs ?? NaN, 0);
     expect(view.baseline?.visits).toBe(1);
     expect(view.saved?.responseStartMs).toBeCloseTo((view.baseline?.responseStartMs ?? NaN) - inPage.responseStartMs, 0);
   }, 30_000);
@@ -129,4 +119,46 @@ describeE2e('e2e speculation: chromium (lean capture)', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(fetchesOf('/next.html').slice(before)).toEqual([]);
   }, 30_000);
+
+  test('Save-Data (the browser asks for less data), the per-site switch, excluded sites and speculation off: refused, nothing fetched', async () => {
+    const nextFetches = () => fetchesOf('/next.html').length;
+    const tryHover = async (why: string) => {
+      const before = nextFetches();
+      await tab.goto(site.url('/start.html'), { waitUntil: 'load' });
+      // The script's report (Save-Data), or the background's own refusal before any script (the rest).
+      const v = await waitForView(query, tabId, (x) => x.refusal !== null, `start.html refused: ${why}`);
+      await hoverFor(tab, '#next', 400);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(nextFetches()).toBe(before);
+      expect(v.speculatedHere).toEqual([]);
+      return v.refusal;
+    };
+    const cdp = await tab.createCDPSession();
+    await cdp.send('Emulation.setDataSaverOverride', { dataSaverEnabled: true });
+    expect(await tryHover('save-data')).toBe('save-data');
+    await cdp.send('Emulation.setDataSaverOverride', {});
+    await cdp.detach();
+    for (const [settings, code] of [[{ speculationDisabledSites: ['127.0.0.1'] }, 'site-off'], [{ excludedSites: ['127.0.0.1'] }, 'excluded'], [{ speculation: false }, 'off']] as const) {
+      expect((await sendUi(query, { type: 'set-settings', settings }))?.type).toBe('set-settings');
+      expect(await tryHover(code)).toBe(code);
+      await sendUi(query, { type: 'set-settings', settings: { speculationDisabledSites: [], excludedSites: [], speculation: true } });
+    }
+  }, 90_000);
+
+  test('with prerender allowed, the hovered link is prerendered and the click activates it: one fetch, marked prerender', async () => {
+    const set = await sendUi(query, { type: 'set-settings', settings: { prerender: true } });
+    expect(set?.type).toBe('set-settings');
+    await tab.goto(site.url('/start.html'), { waitUntil: 'load' });
+    await waitForView(query, tabId, (v) => v.links !== null, 'start.html links');
+    const before = fetchesOf('/next.html').length;
+    await hoverFor(tab, '#next', 400);
+    await clickAndWait(tab, '#next', site.url('/next.html'));
+    await parkPointer(tab);
+    const prerendered = await servedInPage(tab);
+    expect(prerendered.activationStart).toBeGreaterThan(0);
+    expect(fetchesOf('/next.html').slice(before).map((r) => r.purpose)).toEqual(['prefetch;prerender']);
+    view = await waitForView(query, tabId, (v) => v.served !== null, 'the prerendered visit reported');
+    expect(view.served?.via).toBe('prerender');
+    expect(view.served?.responseStartMs).toBeCloseTo(prerendered.responseStartMs, 0);
+  }, 60_000);
 });

@@ -1,7 +1,49 @@
+import fs from 'node:fs';
 import type { Browser, Page } from 'puppeteer-core';
 import type { SpeculationView } from '../../../src/page/speculation/speculation-types';
-import { sendUi, WAIT_MS } from './extension-pages';
+import { startSpeculationSite, type SpeculationSite } from '../site/speculation-site';
+import { requireBrowser, type BrowserName } from './browsers';
+import { copyExtensionBuild } from './extension-build';
+import { openExtensionPage, sendUi, WAIT_MS } from './extension-pages';
 import type { InPage } from './in-page';
+import { h2Certificate } from './observed-checks';
+import { TempDirs } from './temp-dirs';
+
+/** What a speculation suite's tests share; set in its `beforeAll`. */
+export interface SpeculationFixture<L extends { browser: Browser; extensionOrigin: string; close(): Promise<void> }> {
+  site: SpeculationSite;
+  /** Undefined when the browser did not start (each test says so). */
+  launched?: L;
+  /** The extension's query page, for get-speculation and settings. */
+  query: Page;
+}
+
+/**
+ * Starts the https speculation site (a throwaway certificate; `launch` gets its SPKI hash for
+ * Chromium) and the browser with a fresh copy of the extension build before the suite, and stops
+ * both after.
+ */
+export function useSpeculationFixture<L extends { browser: Browser; extensionOrigin: string; close(): Promise<void> }>(
+  name: BrowserName,
+  launch: (dirs: TempDirs, extensionDir: string, spkiHash: string) => Promise<L>,
+): SpeculationFixture<L> {
+  const dirs = new TempDirs();
+  const fx = {} as SpeculationFixture<L>;
+  beforeAll(async () => {
+    requireBrowser(name);
+    const extension = copyExtensionBuild(dirs);
+    const tls = h2Certificate(dirs);
+    fx.site = await startSpeculationSite({ cert: fs.readFileSync(tls.certPath), key: fs.readFileSync(tls.keyPath) });
+    fx.launched = await launch(dirs, extension.dir, tls.spkiHash);
+    fx.query = (await openExtensionPage(fx.launched.browser, `${fx.launched.extensionOrigin}/${extension.queryPage}`)).page;
+  }, 60_000);
+  afterAll(async () => {
+    await fx.launched?.close();
+    await fx.site?.close();
+    dirs.removeAll();
+  });
+  return fx;
+}
 
 /** A new tab showing `url`, loaded. */
 export async function openTab(browser: Browser, url: string): Promise<Page> {
@@ -39,12 +81,27 @@ export async function clickAndWait(tab: Page, selector: string, url: string): Pr
   }, { timeout: WAIT_MS, polling: 50 }, url);
 }
 
-/** What the browser itself says of the tab's document: its Navigation Timing, read in the page's main world. */
-export async function servedInPage(tab: Page): Promise<{ deliveryType: string; activationStart: number; responseStartMs: number }> {
-  return tab.evaluate(() => {
-    const nav = (globalThis as unknown as InPage).performance.getEntriesByType('navigation')[0] as { responseStart: number; deliveryType?: string; activationStart?: number };
+/**
+ * What the browser itself says of the tab's document, read in the page's main world: its Navigation
+ * Timing, and its last largest-contentful-paint entry (buffered) where the browser has them.
+ */
+export async function servedInPage(tab: Page): Promise<{ deliveryType: string; activationStart: number; responseStartMs: number; lcpMs?: number }> {
+  return tab.evaluate(async () => {
+    const g = globalThis as unknown as InPage & { PerformanceObserver: new (cb: (list: { getEntries(): Array<{ startTime: number }> }) => void) => { observe(o: object): void; disconnect(): void } & object; setTimeout: typeof setTimeout };
+    const nav = g.performance.getEntriesByType('navigation')[0] as { responseStart: number; deliveryType?: string; activationStart?: number };
     const activationStart = nav.activationStart ?? 0;
-    return { deliveryType: nav.deliveryType ?? '', activationStart, responseStartMs: Math.max(0, nav.responseStart - activationStart) };
+    let lcp: number | undefined;
+    try {
+      const observer = new g.PerformanceObserver((list) => {
+        for (const e of list.getEntries()) lcp = e.startTime;
+      });
+      observer.observe({ type: 'largest-contentful-paint', buffered: true });
+      await new Promise((r) => g.setTimeout(r, 100));
+      observer.disconnect();
+    } catch {
+      // No LCP in this browser.
+    }
+    return { deliveryType: nav.deliveryType ?? '', activationStart, responseStartMs: Math.max(0, nav.responseStart - activationStart), ...(lcp === undefined ? {} : { lcpMs: Math.max(0, lcp - activationStart) }) };
   });
 }
 
