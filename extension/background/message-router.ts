@@ -70,7 +70,7 @@ function isSpeculation(m: ContentMessage): m is SpeculationMessage {
 }
 
 async function applySpeculation(hooks: SpeculationHooks, m: SpeculationMessage, tabId: number, url: string | undefined): Promise<SpeculationReply | undefined> {
-  if (m.type === 'speculation-ready') return { type: 'speculation-context', context: await hooks.pageReady(tabId, url, m.served, { saveData: m.saveData, ownRules: m.ownRules }) };
+  if (m.type === 'speculation-ready') return { type: 'speculation-context', context: await hooks.pageReady(tabId, url, m.served, { saveData: m.saveData, ownRules: m.ownRules, ...(m.rulesSupported === undefined ? {} : { rulesSupported: m.rulesSupported }) }) };
   if (m.type === 'speculation-links') hooks.linksReported(tabId, url, { candidates: m.candidates, refused: m.refused });
   else hooks.speculated(tabId, url, m.url);
   return undefined;

@@ -86,15 +86,15 @@ export class SpeculationService {
   }
 
   /** `speculation-ready` from the page: records how it was served; answers its context, or null. */
-  async pageReady(tabId: number, url: string | undefined, served: ServedReport, page: { saveData: boolean; ownRules: boolean }): Promise<SpeculationContext | null> {
+  async pageReady(tabId: number, url: string | undefined, served: ServedReport, page: { saveData: boolean; ownRules: boolean; rulesSupported?: boolean }): Promise<SpeculationContext | null> {
     await this.ready;
     const tab = this.tabOf(tabId, url);
     if (!tab || !url) return null;
     tab.served = served;
     const refusal = await this.refusal(tabId, url, page);
     tab.refusal = refusal;
-    // Learned only where learning is allowed: a Save-Data page or a site with its own rules still counts its visits.
-    if (refusal === undefined || refusal === 'save-data' || refusal === 'own-rules') {
+    // Learned only where learning is allowed: a page refused for what it or the browser is still counts its visits.
+    if (refusal === undefined || refusal === 'save-data' || refusal === 'own-rules' || refusal === 'unsupported') {
       pageServed(this.state, url, served);
       this.schedulePersist();
     }
@@ -166,7 +166,7 @@ export class SpeculationService {
     return tab && url !== undefined && pageKey(tab.url) === pageKey(url) ? tab : undefined;
   }
 
-  private async refusal(tabId: number, url: string, page: { saveData?: boolean; ownRules?: boolean } = {}): Promise<PageRefusal | undefined> {
+  private async refusal(tabId: number, url: string, page: { saveData?: boolean; ownRules?: boolean; rulesSupported?: boolean } = {}): Promise<PageRefusal | undefined> {
     const [settings, incognito] = await Promise.all([this.deps.settings.get(), this.deps.isIncognito(tabId)]);
     return pageRefusal({ url, settings: settingsPart(settings), incognito, ...page });
   }

@@ -48,9 +48,10 @@ async function main(): Promise<void> {
   const ownRules = document.querySelector(`script[type="speculationrules"]:not([${OWN_ATTR}])`) !== null;
   const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
   const served = await servedReport();
-  const reply = (await runtime.sendMessage({ channel: 'content', type: 'speculation-ready', served, saveData, ownRules }).catch(() => undefined)) as SpeculationReply | undefined;
+  const rulesSupported = supportsRules();
+  const reply = (await runtime.sendMessage({ channel: 'content', type: 'speculation-ready', served, saveData, ownRules, rulesSupported }).catch(() => undefined)) as SpeculationReply | undefined;
   const context = reply?.type === 'speculation-context' ? reply.context : null;
-  if (!context || !supportsRules()) return;
+  if (!context || !rulesSupported) return;
   start(context);
 }
 

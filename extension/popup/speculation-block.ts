@@ -12,6 +12,7 @@ const PAGE_REFUSALS: Record<PageRefusal, string> = {
   private: 'Private window: nothing is learned or fetched ahead.',
   'save-data': 'The browser asks for less data (Save-Data): nothing is fetched ahead.',
   'own-rules': 'This page has speculation rules of its own: getlist leaves it alone.',
+  unsupported: 'This browser has no speculation rules, and its link prefetch fetches a page again unless the HTTP cache still holds it fresh: nothing is fetched ahead.',
 };
 
 const LINK_REFUSALS: Record<LinkRefusal, string> = {

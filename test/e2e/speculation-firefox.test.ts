@@ -21,7 +21,7 @@ describeE2e('e2e speculation: firefox (nothing fetched ahead)', () => {
     await parkPointer(tab);
     const tabId = await findTabId(query, site.url('/start.html'));
     const start = await waitForView(query, tabId, (v) => v.served !== null, 'start.html reported');
-    expect(start.refusal).toBeNull();
+    expect(start.refusal).toBe('unsupported');
     await hoverFor(tab, '#other', 400);
     await hoverFor(tab, '#next', 400);
     await clickAndWait(tab, '#next', site.url('/next.html'));
@@ -35,6 +35,7 @@ describeE2e('e2e speculation: firefox (nothing fetched ahead)', () => {
     const { page: popup, errors } = await openPopupForTab(launched.browser, launched.extensionOrigin, tabId);
     expect(await waitForText(popup, '[data-testid=speculation-served]', (t) => t.length > 0, 'the served line')).toContain('Fetched on the click');
     expect(await waitForText(popup, '[data-testid=speculation-site]', (t) => t.length > 0, 'the site line')).toBe('Nothing fetched ahead on this site yet.');
+    expect(await waitForText(popup, '[data-testid=speculation-refusal]', (t) => t.length > 0, 'the refusal')).toContain('no speculation rules');
     expect(errors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
   }, 90_000);
 });

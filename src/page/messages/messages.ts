@@ -31,7 +31,7 @@ export type ContentMessage =
  * `speculation-links` what its links allow and `speculated` each document it asked for ahead.
  */
 export type SpeculationMessage =
-  | { channel: 'content'; type: 'speculation-ready'; served: ServedReport; saveData: boolean; ownRules: boolean }
+  | { channel: 'content'; type: 'speculation-ready'; served: ServedReport; saveData: boolean; ownRules: boolean; rulesSupported?: boolean }
   | { channel: 'content'; type: 'speculation-links'; candidates: number; refused: Partial<Record<LinkRefusal, number>> }
   | { channel: 'content'; type: 'speculated'; url: string; action: 'prefetch' | 'prerender' };
 

@@ -73,7 +73,14 @@ function parseSpeculationMessage(m: Record<string, unknown>): ContentMessage {
     ...(s.lcpMs === undefined ? {} : { lcpMs: nonNegative(s.lcpMs, 'served.lcpMs') }),
     ...(s.encodedBodySize === undefined ? {} : { encodedBodySize: count(s.encodedBodySize, 'served.encodedBodySize') }),
   };
-  return { channel: 'content', type: 'speculation-ready', served, saveData: boolean(m.saveData, 'saveData'), ownRules: boolean(m.ownRules, 'ownRules') };
+  return {
+    channel: 'content',
+    type: 'speculation-ready',
+    served,
+    saveData: boolean(m.saveData, 'saveData'),
+    ownRules: boolean(m.ownRules, 'ownRules'),
+    ...(m.rulesSupported === undefined ? {} : { rulesSupported: boolean(m.rulesSupported, 'rulesSupported') }),
+  };
 }
 
 function nonNegative(v: unknown, path: string): number {

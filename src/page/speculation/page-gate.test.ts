@@ -20,6 +20,7 @@ describe('pageRefusal', () => {
     ['the per-site switch off', env({}, { speculationDisabledSites: ['shop.test'] }), 'site-off'],
     ['Save-Data', env({ saveData: true }), 'save-data'],
     ['a page with its own speculation rules', env({ ownRules: true }), 'own-rules'],
+    ['a browser without speculation rules', env({ rulesSupported: false }), 'unsupported'],
   ] as const)('%s is refused', (_name, e, code) => {
     expect(pageRefusal(e)).toBe(code);
   });

@@ -18,7 +18,9 @@ export type PageRefusal =
   /** The user asked for less data: `navigator.connection.saveData` (the `Save-Data` header's source). */
   | 'save-data'
   /** The page has speculation rules of its own: the site decides, getlist leaves it alone. */
-  | 'own-rules';
+  | 'own-rules'
+  /** The browser has no speculation rules (Firefox ESR: docs/extension.md says why nothing else is used). */
+  | 'unsupported';
 
 export interface PageEnvironment {
   url: string;
@@ -27,6 +29,8 @@ export interface PageEnvironment {
   incognito: boolean | undefined;
   saveData?: boolean;
   ownRules?: boolean;
+  /** Whether the browser takes speculation rules (`HTMLScriptElement.supports('speculationrules')`). */
+  rulesSupported?: boolean;
 }
 
 /** The first reason the page gets no speculation, or undefined when it may have some. */
@@ -37,10 +41,11 @@ export function pageRefusal(env: PageEnvironment): PageRefusal | undefined {
   if (isExcludedSite(env.url, env.settings.speculationDisabledSites)) return 'site-off';
   if (env.saveData === true) return 'save-data';
   if (env.ownRules === true) return 'own-rules';
+  if (env.rulesSupported === false) return 'unsupported';
   return undefined;
 }
 
 /** Learning follows is allowed wherever the page is not private nor excluded, and speculation is on for the site. */
-export function mayLearn(env: Omit<PageEnvironment, 'saveData' | 'ownRules'>): boolean {
+export function mayLearn(env: Omit<PageEnvironment, 'saveData' | 'ownRules' | 'rulesSupported'>): boolean {
   return pageRefusal(env) === undefined;
 }
