@@ -18,7 +18,7 @@ function walk(dir) {
 }
 
 const files = walk(EXT).map((path) => ({ name: relative(EXT, path).split(sep).join('/'), data: readFileSync(path) }));
-const required = ['manifest.json', 'background.js', 'content-start.js', 'content.js', 'popup.html', 'popup.js', 'options.html', 'options.js'];
+const required = ['manifest.json', 'background.js', 'content-start.js', 'content.js', 'content-speculate.js', 'popup.html', 'popup.js', 'options.html', 'options.js'];
 const absent = required.filter((name) => !files.some((f) => f.name === name));
 if (absent.length) {
   console.error(`package: the extension is incomplete (missing ${absent.join(', ')}); not packaging it.`);
