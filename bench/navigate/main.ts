@@ -23,6 +23,7 @@ import { runMain, stopOnSignals } from '../cli/run-main';
 import type { OverheadLinkSpec } from '../overhead/overhead-link-spec';
 import { parseNavArgs, type NavArgs } from './nav-args';
 import { judge, summarize, type NavCell, type NavRun } from './nav-cell';
+import type { NavContender } from './nav-contenders';
 import { startNavServers } from './nav-nginx';
 import { NAV_ORIGINS, navSiteFiles } from './nav-site';
 import { navTable } from './nav-table';
@@ -31,6 +32,11 @@ import { killWalkersSync, walkSession, type NavBrowser } from './walk-session';
 
 const ROOT = resolve(__dirname, '..', '..');
 export const NAV_SECTION = 'The next page before the click';
+
+/** The cell's contenders in the order of an odd cell: the bench's own speculation rules and the prerender setting are Chromium's. */
+function contendersOf(browser: NavBrowser, args: NavArgs): NavContender[] {
+  return ['alone', 'getlist', ...(browser === 'chromium' && args.prerender ? ['getlist-prerender' as const] : []), ...(browser === 'chromium' && args.rules ? ['rules' as const] : [])];
+}
 
 async function runLink(link: OverheadLinkSpec, args: NavArgs, cells: NavCell[], flush: () => void, progress: (s: string) => void): Promise<void> {
   const origins = Object.values(NAV_ORIGINS);
@@ -48,7 +54,8 @@ async function runLink(link: OverheadLinkSpec, args: NavArgs, cells: NavCell[], 
         const cell: NavCell = { browser, link: link.name, cache, runs: [] };
         cells.push(cell);
         // Alternate which contender goes first, cell by cell.
-        const order = cells.length % 2 === 1 ? (['alone', 'getlist'] as const) : (['getlist', 'alone'] as const);
+        const contenders = contendersOf(browser, args);
+        const order = cells.length % 2 === 1 ? contenders : [...contenders].reverse();
         for (const contender of order) {
           const startedAt = Date.now();
           const tag = `${link.name}, ${browser}, cache ${cache}, ${contender}`;
@@ -56,7 +63,7 @@ async function runLink(link: OverheadLinkSpec, args: NavArgs, cells: NavCell[], 
           try {
             const result = await walkSession({
               browser, clientNs: emulated.clientNs, origin: `https://${NAV_ORIGINS.www}`, steps, hostResolverRules: hostResolverRules(hostMap),
-              spkiHashes: servers.spkiHashes, withExtension: contender === 'getlist', extensionDir: join(ROOT, 'dist', 'extension'),
+              spkiHashes: servers.spkiHashes, contender, extensionDir: join(ROOT, 'dist', 'extension'),
               cacheOn: cache === 'on', hoverMs: args.hoverMs, timeoutMs: 60_000, settleMs: 1000, progress: (s) => progress(`${tag}: ${s}`),
             });
             run = { contender, startedAt, endedAt: Date.now(), steps: result };
@@ -68,8 +75,7 @@ async function runLink(link: OverheadLinkSpec, args: NavArgs, cells: NavCell[], 
           await new Promise((r) => setTimeout(r, 1000));
           cell.runs.push(judge(servers.log(), run));
         }
-        const summary = summarize(cell);
-        if (summary !== undefined) cell.summary = summary;
+        cell.summaries = Object.fromEntries(contenders.filter((c) => c !== 'alone').map((c) => [c, summarize(cell, c)]).filter(([, s]) => s !== undefined));
         flush();
       }
     }
@@ -109,7 +115,7 @@ async function main(argv: readonly string[]): Promise<number> {
   for (const link of args.links) await runLink(link, args, cells, flush, progress);
   flush();
   process.stdout.write(`${navTable(cells)}\nwrote ${out}\n`);
-  return cells.every((c) => c.summary !== undefined) ? 0 : 1;
+  return cells.every((c) => c.runs.every((r) => r.error === undefined)) ? 0 : 1;
 }
 
 stopOnSignals('navigate', 'stopping; finished cells are in the results file', killWalkersSync);

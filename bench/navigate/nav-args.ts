@@ -11,7 +11,7 @@ export const NAV_CACHES = ['on', 'off'] as const;
 export const NAV_LINKS = ['100/20', '40/5'] as const;
 
 export const NAV_COMMAND: CommandSpec = {
-  usage: 'node dist/bench/navigate.js [--quick] [--browsers a,b] [--links RTT/RATE,…] [--cache on,off] [--steps N] [--seed N] [--out FILE] | --report FILE',
+  usage: 'node dist/bench/navigate.js [--quick] [--browsers a,b] [--links RTT/RATE,…] [--cache on,off] [--steps N] [--seed N] [--prerender] [--rules] [--out FILE] | --report FILE',
   options: {
     quick: { type: 'boolean', help: 'a smoke test: Chromium, 100/20, cache on, 6 navigations (options given still apply)' },
     browsers: { type: 'string', value: 'a,b', default: 'chromium,firefox', help: 'chromium, firefox (Firefox ESR, driven inside the client namespace)' },
@@ -19,6 +19,8 @@ export const NAV_COMMAND: CommandSpec = {
     cache: { type: 'string', value: 'on,off', default: 'on,off', help: 'the browser\'s HTTP cache during the walk' },
     steps: { type: 'string', value: 'N', default: '24', help: 'navigations in the scripted user\'s path' },
     seed: { type: 'string', value: 'N', default: '1', help: 'the path\'s seed' },
+    prerender: { type: 'boolean', help: 'Chromium: also the extension set to prerender' },
+    rules: { type: 'boolean', help: 'Chromium: also the browser alone on pages carrying speculation rules the bench writes (the reference)' },
     'hover-ms': { type: 'string', value: 'MS', default: '300', help: 'how long the user hovers each link' },
     out: { type: 'string', value: 'FILE', default: 'bench/results/navigate-latest.json', help: 'where the cells are written as JSON' },
     report: { type: 'string', value: 'FILE', help: 'write the table of a results file into bench/RESULTS.md, and nothing else' },
@@ -38,6 +40,8 @@ export interface NavArgs {
   steps: number;
   seed: number;
   hoverMs: number;
+  prerender: boolean;
+  rules: boolean;
   out?: string;
 }
 
@@ -57,6 +61,8 @@ export function parseNavArgs(argv: readonly string[]): NavArgs {
     steps: quick ? 6 : 24,
     seed: 1,
     hoverMs: 300,
+    prerender: false,
+    rules: false,
   };
   if (help) return { ...base, help: helpText(NAV_COMMAND) };
   if (typeof v.report === 'string') return { ...base, report: v.report };
@@ -69,6 +75,8 @@ export function parseNavArgs(argv: readonly string[]): NavArgs {
     steps: intValue(v.steps, 'steps', base.steps, 2, 200, usage),
     seed: intValue(v.seed, 'seed', 1, 0, 2 ** 31, usage),
     hoverMs: intValue(v['hover-ms'], 'hover-ms', 300, 0, 5000, usage),
+    prerender: v.prerender === true,
+    rules: v.rules === true,
     ...(typeof v.out === 'string' ? { out: v.out } : {}),
   };
 }

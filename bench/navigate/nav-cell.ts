@@ -6,13 +6,15 @@
  * ahead for links never clicked, requests for never links, duplicates, and the extension's cost
  * on the steps where it fetched nothing ahead.
  */
+import { median as medianOf } from '../../src/stats/median';
 import type { NavLogEntry } from './nav-log';
 import { judgeRun, type RunJudgement } from './nav-judge';
+import type { NavContender } from './nav-contenders';
 import type { NavBrowser } from './walk-session';
 import type { StepResult } from './walk';
 
 export interface NavRun {
-  contender: 'alone' | 'getlist';
+  contender: NavContender;
   startedAt: number;
   endedAt: number;
   steps: StepResult[];
@@ -25,7 +27,8 @@ export interface NavCell {
   link: string;
   cache: 'on' | 'off';
   runs: NavRun[];
-  summary?: NavSummary;
+  /** Each contender's figures against the browser alone's. */
+  summaries?: Partial<Record<NavContender, NavSummary>>;
 }
 
 export interface NavSummary {
@@ -52,11 +55,9 @@ export interface NavSummary {
   pointerSteps: number;
 }
 
-export function median(xs: readonly number[]): number | null {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+/** The median, null for none. */
+function median(xs: readonly number[]): number | null {
+  return xs.length === 0 ? null : medianOf(xs);
 }
 
 /** The log lines of a run's time span. */
@@ -71,9 +72,9 @@ export function judge(log: readonly NavLogEntry[], run: Omit<NavRun, 'judgement'
 const paintOf = (s: StepResult, paint: 'lcp' | 'hero'): number | null | undefined => (paint === 'lcp' ? s.lcpMs : s.heroEndMs);
 const round = (x: number | null, d = 3): number | null => (x === null ? null : Math.round(x * 10 ** d) / 10 ** d);
 
-export function summarize(cell: NavCell): NavSummary | undefined {
-  const alone = cell.runs.find((r) => r.contender === 'alone');
-  const ext = cell.runs.find((r) => r.contender === 'getlist');
+export function summarize(cell: NavCell, contender: NavContender): NavSummary | undefined {
+  const alone = cell.runs.find((r) => r.contender === 'alone' && r.error === undefined);
+  const ext = cell.runs.find((r) => r.contender === contender && r.error === undefined);
   if (alone === undefined || ext === undefined) return undefined;
   const ok = (s: StepResult | undefined): s is StepResult => s !== undefined && s.error === undefined;
   const pairs = ext.steps.map((s) => [alone.steps.find((a) => a.step === s.step), s] as const).filter((p): p is readonly [StepResult, StepResult] => ok(p[0]) && ok(p[1]));

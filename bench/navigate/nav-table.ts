@@ -7,6 +7,7 @@
  * speculated within the overhead bench's noise (its paired ratios are shown, not judged here).
  */
 import type { NavCell, NavSummary } from './nav-cell';
+import type { NavContender } from './nav-contenders';
 
 const pct = (x: number | null): string => (x === null ? '–' : `${Math.round(x * 100)} %`);
 const ms = (x: number | null): string => (x === null ? '–' : String(x));
@@ -20,11 +21,12 @@ export const EXTRA_BYTES_GOAL = 0.15;
 /** The cell the headline goals are judged on. */
 export const isHeadline = (c: Pick<NavCell, 'browser' | 'cache' | 'link'>): boolean => c.browser === 'chromium' && c.cache === 'on' && c.link.startsWith('100 ms');
 
-function cellGoals(c: NavCell, s: NavSummary): string[] {
+function cellGoals(c: NavCell, contender: NavContender, s: NavSummary): string[] {
   const out: string[] = [];
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  if (contender === 'rules') return ['reference'];
   if (isHeadline(c)) {
-    const limit = s.prerendered > 0 ? LCP_GOAL_PRERENDER : LCP_GOAL;
+    const limit = contender === 'getlist-prerender' ? LCP_GOAL_PRERENDER : LCP_GOAL;
     out.push(`LCP ≤ ${limit} × alone: ${met(s.ratio !== null && s.ratio <= limit)}`);
     out.push(`≥ ${SPECULATED_GOAL * 100} % speculated: ${met(s.followed > 0 && s.speculated / s.followed >= SPECULATED_GOAL)}`);
   }
@@ -36,11 +38,12 @@ function cellGoals(c: NavCell, s: NavSummary): string[] {
 }
 
 export function navTable(cells: readonly NavCell[]): string {
-  const head = '| browser | link | cache | followed | paint | alone median (ms) | getlist median (ms) | ratio | speculated | prerendered | unused ahead | extra bytes | never | duplicates | no-speculation steps (ratio) | hovers seen | goals |';
-  const rows = cells.map((c) => {
-    const s = c.summary;
-    if (s === undefined) return `| ${c.browser} | ${c.link} | ${c.cache} | – | – | – | – | – | – | – | – | – | – | – | – | – | ${c.runs.map((r) => r.error).filter(Boolean).join('; ') || 'incomplete'} |`;
-    return `| ${c.browser} | ${c.link} | ${c.cache} | ${s.followed} | ${s.paint === 'lcp' ? 'LCP' : 'hero image end'} | ${ms(s.aloneMedianMs)} | ${ms(s.getlistMedianMs)} | ${ratio(s.ratio)} | ${s.speculated}/${s.followed} | ${s.prerendered} | ${pct(s.unusedShare)} | ${pct(s.extraShare)} | ${s.neverRequests} | ${s.duplicates} | ${s.quietSteps} (${ratio(s.quietRatio)}) | ${s.pointerSteps}/${s.followed} | ${cellGoals(c, s).join('; ')} |`;
-  });
-  return [head, `|${'---|'.repeat(17)}`, ...rows].join('\n');
+  const head = '| browser | link | cache | contender | followed | paint | alone median (ms) | getlist median (ms) | ratio | speculated | prerendered | unused ahead | extra bytes | never | duplicates | no-speculation steps (ratio) | hovers seen | goals |';
+  const rows = cells.flatMap((c) => c.runs.filter((r) => r.contender !== 'alone').map((r) => {
+    const s = c.summaries?.[r.contender];
+    const lead = `| ${c.browser} | ${c.link} | ${c.cache} | ${r.contender} |`;
+    if (s === undefined) return `${lead} – | – | – | – | – | – | – | – | – | – | – | – | – | ${c.runs.map((x) => x.error).filter(Boolean).join('; ') || 'incomplete'} |`;
+    return `${lead} ${s.followed} | ${s.paint === 'lcp' ? 'LCP' : 'hero image end'} | ${ms(s.aloneMedianMs)} | ${ms(s.getlistMedianMs)} | ${ratio(s.ratio)} | ${s.speculated}/${s.followed} | ${s.prerendered} | ${pct(s.unusedShare)} | ${pct(s.extraShare)} | ${s.neverRequests} | ${s.duplicates} | ${s.quietSteps} (${ratio(s.quietRatio)}) | ${s.pointerSteps}/${s.followed} | ${cellGoals(c, r.contender, s).join('; ')} |`;
+  }));
+  return [head, `|${'---|'.repeat(18)}`, ...rows].join('\n');
 }

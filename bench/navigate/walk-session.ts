@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import type { Browser } from 'puppeteer-core';
 import { launchInNamespace } from '../run/chromium-contender';
 import type { FirefoxWalkerOptions } from './firefox-walker-options';
+import { INJECT_RULES, settingsFor, usesExtension, type NavContender } from './nav-contenders';
 import type { NavStep } from './user-path';
 import { walk, type StepResult } from './walk';
 
@@ -25,7 +26,7 @@ export interface WalkSessionOptions {
   steps: readonly NavStep[];
   hostResolverRules: string;
   spkiHashes: readonly string[];
-  withExtension: boolean;
+  contender: NavContender;
   extensionDir: string;
   cacheOn: boolean;
   hoverMs: number;
@@ -57,15 +58,35 @@ function installHost(browser: NavBrowser, dir: string, env: Record<string, strin
   });
 }
 
+/** Writes the extension's settings from its service worker (retried while the worker starts). */
+async function setSettings(browser: Browser, patch: Record<string, unknown>): Promise<void> {
+  const target = await browser.waitForTarget((t) => t.type() === 'service_worker', { timeout: 15_000 });
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      const w = await target.worker();
+      await w?.evaluate(`chrome.storage.local.get('getlist.settings.v1').then((x) => chrome.storage.local.set({ 'getlist.settings.v1': { ...(x['getlist.settings.v1'] ?? {}), ...${JSON.stringify(patch)} } }))`);
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
 async function chromiumWalk(o: WalkSessionOptions, dir: string, env: Record<string, string>): Promise<StepResult[]> {
-  const browser: Browser = await launchInNamespace({ ...o, timeoutMs: o.timeoutMs }, dir, o.withExtension ? o.extensionDir : undefined, { env, extensionsEnabled: true });
+  const withExtension = usesExtension(o.contender);
+  const browser: Browser = await launchInNamespace({ ...o, timeoutMs: o.timeoutMs }, dir, withExtension ? o.extensionDir : undefined, { env, extensionsEnabled: true });
   const proc = browser.process();
   if (proc) live.add(proc);
   try {
     // The extension's background is up before the first page, as in a browser in use.
-    if (o.withExtension) await browser.waitForTarget((t) => t.type() === 'service_worker', { timeout: 15_000 });
+    if (withExtension) await browser.waitForTarget((t) => t.type() === 'service_worker', { timeout: 15_000 });
+    const settings = settingsFor(o.contender);
+    if (settings !== undefined) await setSettings(browser, settings);
     const page = await browser.newPage();
     await page.setCacheEnabled(o.cacheOn);
+    if (o.contender === 'rules') await page.evaluateOnNewDocument(INJECT_RULES);
     return await walk(page, o);
   } finally {
     await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]).catch(() => undefined);
@@ -75,7 +96,8 @@ async function chromiumWalk(o: WalkSessionOptions, dir: string, env: Record<stri
 }
 
 async function firefoxWalk(o: WalkSessionOptions, dir: string): Promise<StepResult[]> {
-  const options: FirefoxWalkerOptions = { origin: o.origin, steps: o.steps, withExtension: o.withExtension, extensionDir: o.extensionDir, dir, cacheOn: o.cacheOn, hoverMs: o.hoverMs, timeoutMs: o.timeoutMs, settleMs: o.settleMs };
+  if (o.contender !== 'alone' && o.contender !== 'getlist') throw new Error(`${o.contender} runs in Chromium only`);
+  const options: FirefoxWalkerOptions = { origin: o.origin, steps: o.steps, withExtension: usesExtension(o.contender), extensionDir: o.extensionDir, dir, cacheOn: o.cacheOn, hoverMs: o.hoverMs, timeoutMs: o.timeoutMs, settleMs: o.settleMs };
   // Detached: a group of its own, so the browser the driver started dies with it.
   const child = spawn('ip', ['netns', 'exec', o.clientNs, process.execPath, FIREFOX_DRIVER, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   live.add(child);
@@ -105,7 +127,7 @@ export async function walkSession(o: WalkSessionOptions): Promise<StepResult[]> 
   const dir = mkdtempSync(join(tmpdir(), `getlist-navigate-${o.browser}-`));
   const env = { HOME: join(dir, 'home'), GETLIST_DATA_DIR: join(dir, 'data') };
   try {
-    if (o.withExtension) installHost(o.browser, dir, env);
+    if (usesExtension(o.contender)) installHost(o.browser, dir, env);
     return o.browser === 'firefox' ? await firefoxWalk(o, dir) : await chromiumWalk(o, dir, env);
   } finally {
     rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
