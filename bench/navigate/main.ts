@@ -6,7 +6,7 @@
  * built extension, the two runs of a cell back to back on the same path (the order alternating
  * by cell). The servers' access logs judge what was fetched (nav-judge.ts); each view's own
  * timelines give navigation start → LCP, TTFB and how the document was delivered (view-metrics.ts).
- * Writes bench/results/navigate-latest.json; `--report FILE` writes a results file's table into
+ * Writes its results file (`--out`, default under bench/results/); `--report FILE` writes a results file's table into
  * bench/RESULTS.md.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
