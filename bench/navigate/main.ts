@@ -85,13 +85,16 @@ async function runLink(link: OverheadLinkSpec, args: NavArgs, cells: NavCell[], 
   }
 }
 
-function writeReport(file: string): number {
-  const r = readJsonFile(file, (m) => new BenchRunError('E_BENCH_USAGE', `--report: ${m}`)) as { command?: string; date?: string; cells?: NavCell[] };
+/** `--report a.json,b.json`: the cells of one or more results files (a full run may be made in parts, each under the lock). */
+function writeReport(files: readonly string[]): number {
+  const results = files.map((file) => ({ file, ...(readJsonFile(file, (m) => new BenchRunError('E_BENCH_USAGE', `--report: ${m}`)) as { command?: string; date?: string; cells?: NavCell[] }) }));
   const md = join(ROOT, 'bench', 'RESULTS.md');
   const body = [
-    `From \`${r.command ?? 'node dist/bench/navigate.js'}\` (${r.date ?? 'undated'}); every step in ${file.replace(`${ROOT}/`, '')}. bench/README.md, "navigate", says what each column is.`,
+    ...results.map((r) => `- \`${r.command ?? 'node dist/bench/navigate.js'}\` (${r.date ?? 'undated'}): every step in \`${r.file.replace(`${ROOT}/`, '')}\``),
     '',
-    navTable(r.cells ?? []),
+    'bench/README.md, "The next page before the click", says what each column is.',
+    '',
+    navTable(results.flatMap((r) => r.cells ?? [])),
   ].join('\n');
   writeFileSync(md, replaceSection(readFileSync(md, 'utf8'), NAV_SECTION, body, 'Figures'));
   process.stdout.write(`wrote ${md}\n`);
@@ -104,7 +107,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${args.help}\n`);
     return 0;
   }
-  if (args.report !== undefined) return writeReport(args.report);
+  if (args.report !== undefined) return writeReport(args.report.split(',').filter(Boolean));
   await ensureLinkPrivileges();
   const out = args.out ?? join(ROOT, 'bench', 'results', 'navigate-latest.json');
   const progress = (s: string) => process.stderr.write(`[navigate] ${s}\n`);
