@@ -61,6 +61,7 @@ const bundles = [
   ['extension/background/index.ts', 'background.js'],
   ['extension/content/start.ts', 'content-start.js'],
   ['extension/content/index.ts', 'content.js'],
+  ['extension/content/speculate.ts', 'content-speculate.js'],
   ['extension/popup/popup.ts', 'popup.js'],
   ['extension/options/options.ts', 'options.js'],
   ['extension/waterfall/waterfall-page.ts', 'waterfall.js'],

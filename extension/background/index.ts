@@ -16,6 +16,8 @@ import { injectMainContentAfterLoad } from './content-injection';
 import { pushHintsOnCommit } from './hint-push';
 import { syncEarlyRecorder } from './early-recorder';
 import { SITE_ORIGINS } from '../../src/page/model/site-rules';
+import { SpeculationService } from './speculation-service';
+import { wireSpeculation } from './speculation-wiring';
 
 /**
  * The background (Chrome: service worker; Firefox: event page): the composition root. Everything
@@ -56,8 +58,14 @@ const hints = new HintsService({
   // Firefox's extension pages are moz-extension:; Chromium holds first paint for preloaded fonts.
   limits: isFirefox(extensionBaseUrl) ? FIREFOX_HINT_LIMITS : CHROMIUM_HINT_LIMITS,
 });
+const speculation = new SpeculationService({
+  local: browser.storage.local,
+  settings,
+  isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
+});
 const handlers = createUiHandlers({
   store,
+  speculation,
   port,
   settings,
   actions,
@@ -67,7 +75,17 @@ const handlers = createUiHandlers({
 
 // One onCommitted and one onCompleted listener, shared (navigation-hub.ts).
 const navigation = createNavigationHub(browser.webNavigation);
-listenToPages(store, actions, navigation, hints, capture);
+listenToPages(store, actions, navigation, hints, capture, (url, headers) => speculation.documentHeaders(url, headers));
+browser.tabs.onRemoved.addListener((tabId) => speculation.tabRemoved(tabId));
+// The next page before the click: follows learned at commit, content-speculate.js after load (speculation-wiring.ts).
+if (!CONTENT_OFF) {
+  wireSpeculation({
+    navigation,
+    service: speculation,
+    executeScript: (injection) => browser.scripting.executeScript(injection),
+    warn: (message) => console.debug(`getlist: ${message}`),
+  });
+}
 // Lean capture's hints, pushed at commit into pages that have a learned list (hint-push.ts).
 if (!HINTS_OFF && !CONTENT_OFF) {
   pushHintsOnCommit({
@@ -114,5 +132,6 @@ const route = createMessageRouter({
   extensionBaseUrl,
   store,
   handlers,
+  speculation,
 });
 browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => route(message, sender));

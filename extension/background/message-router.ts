@@ -1,11 +1,12 @@
 import { isCodedError } from '../../src/core/coded-error';
-import type { ContentMessage, UiRequest, UiResponse } from '../../src/page/messages/messages';
+import type { ContentMessage, SpeculationMessage, SpeculationReply, UiRequest, UiResponse } from '../../src/page/messages/messages';
 import { discoveriesReported, timingsReported } from '../../src/page/model/page-reducer';
 import { parseContentMessage } from '../../src/page/messages/parse-content-message';
 import { parseUiRequest } from '../../src/page/messages/parse-ui-request';
 import { isContextGoneError } from '../platform/context-errors';
 import type { PageStore } from './page-store';
 import type { UiHandlers } from './ui-handlers';
+import type { SpeculationService } from './speculation-service';
 
 /** The parts of `runtime.MessageSender` the trust checks read. */
 export interface SenderLike {
@@ -21,8 +22,12 @@ export interface RouterDeps {
   extensionBaseUrl: string;
   store: PageStore;
   handlers: UiHandlers;
+  /** The speculation script's reports (speculation-service.ts). */
+  speculation?: SpeculationHooks;
   warn?: (message: string) => void;
 }
+
+export type SpeculationHooks = Pick<SpeculationService, 'pageReady' | 'linksReported' | 'speculated'>;
 
 type ErrorResponse = Extract<UiResponse, { type: 'error' }>;
 
@@ -33,7 +38,7 @@ type ErrorResponse = Extract<UiResponse, { type: 'error' }>;
  * what tells them from content scripts). A message anyone else sends gets `E_FORBIDDEN`.
  * Every UI request gets exactly one response; failures become `{type: 'error', code, message}`.
  */
-export function createMessageRouter(deps: RouterDeps): (message: unknown, sender: SenderLike) => Promise<UiResponse | undefined> {
+export function createMessageRouter(deps: RouterDeps): (message: unknown, sender: SenderLike) => Promise<UiResponse | SpeculationReply | undefined> {
   const warn = deps.warn ?? ((m: string) => console.warn(`getlist: ${m}`));
   const fromExtensionPage = (s: SenderLike) => s.id === deps.extensionId && typeof s.url === 'string' && s.url.startsWith(deps.extensionBaseUrl);
   const fromContentScript = (s: SenderLike) => s.id === deps.extensionId && s.tab?.id !== undefined && !fromExtensionPage(s) && (s.frameId ?? 0) === 0;
@@ -44,7 +49,9 @@ export function createMessageRouter(deps: RouterDeps): (message: unknown, sender
       if (channel === 'content') {
         if (!fromContentScript(sender)) return forbidden('content reports are accepted only from getlist content scripts');
         const content = parseContentMessage(message);
-        await applyContent(deps.store, content, sender.tab?.id as number, sender.url);
+        const tabId = sender.tab?.id as number;
+        if (isSpeculation(content)) return deps.speculation ? await applySpeculation(deps.speculation, content, tabId, sender.url) : undefined;
+        await applyContent(deps.store, content, tabId, sender.url);
         return undefined;
       }
       if (channel === 'ui') {
@@ -58,7 +65,18 @@ export function createMessageRouter(deps: RouterDeps): (message: unknown, sender
   };
 }
 
-async function applyContent(store: PageStore, message: ContentMessage, tabId: number, url: string | undefined): Promise<void> {
+function isSpeculation(m: ContentMessage): m is SpeculationMessage {
+  return m.type === 'speculation-ready' || m.type === 'speculation-links' || m.type === 'speculated';
+}
+
+async function applySpeculation(hooks: SpeculationHooks, m: SpeculationMessage, tabId: number, url: string | undefined): Promise<SpeculationReply | undefined> {
+  if (m.type === 'speculation-ready') return { type: 'speculation-context', context: await hooks.pageReady(tabId, url, m.served, { saveData: m.saveData, ownRules: m.ownRules }) };
+  if (m.type === 'speculation-links') hooks.linksReported(tabId, url, { candidates: m.candidates, refused: m.refused });
+  else hooks.speculated(tabId, url, m.url);
+  return undefined;
+}
+
+async function applyContent(store: PageStore, message: Exclude<ContentMessage, SpeculationMessage>, tabId: number, url: string | undefined): Promise<void> {
   if (message.type === 'discoveries') await store.update((s) => discoveriesReported(s, tabId, url, message.items), 'dirty');
   else await store.update((s) => timingsReported(s, tabId, url, message.entries, message.navigation, message.bufferFull));
 }

@@ -14,6 +14,8 @@ import type { LoadCompleted } from './content-injection';
 export interface NavigationDetails extends LoadCompleted {
   /** Epoch ms, the browser's. */
   timeStamp: number;
+  /** onCommitted only: how the navigation started (`link`, `typed`, `reload`, `form_submit`…). */
+  transitionType?: string;
 }
 
 export interface NavigationEventLike {

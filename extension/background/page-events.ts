@@ -9,6 +9,9 @@ import type { PageActions } from './page-actions';
 import type { HintsService } from './hints-service';
 import type { NavigationHub } from './navigation-hub';
 
+/** A top-level document's response headers (Detailed capture): speculation reads its `Cache-Control`. */
+export type DocumentHeadersHook = (url: string, headers: WebRequest.HttpHeaders | undefined) => void;
+
 /** What the hints need to hear of a top-level navigation. */
 export type HintsHooks = Pick<HintsService, 'navigationCommitted' | 'pageLoaded' | 'webRequestSeen'>;
 import type { PageStore } from './page-store';
@@ -33,10 +36,10 @@ function contentTypeOf(headers: WebRequest.HttpHeaders | undefined): string {
  * Without site access (Firefox MV3 until the user grants it) they simply hear nothing; a grant
  * needs no re-registration, only the empty records of the pages missed are dropped.
  */
-export function listenToPages(store: PageStore, actions: PageActions, navigation: NavigationHub, hints?: HintsHooks, capture: CaptureMode = 'detailed'): void {
+export function listenToPages(store: PageStore, actions: PageActions, navigation: NavigationHub, hints?: HintsHooks, capture: CaptureMode = 'detailed', documentHeaders?: DocumentHeadersHook): void {
   if (!NAVIGATION_OFF) listenToNavigation(store, actions, navigation, hints, capture);
   // Lean capture holds no webRequest permission: the records come from the page's own timing.
-  if (!WEBREQUEST_OFF && capture === 'detailed') listenToRequests(store, hints);
+  if (!WEBREQUEST_OFF && capture === 'detailed') listenToRequests(store, hints, documentHeaders);
 
   browser.permissions.onAdded.addListener((p) => {
     if (grantsSiteAccess(p.origins)) void store.update((s) => reducer.siteAccessGranted(s));
@@ -84,7 +87,7 @@ function listenToNavigation(store: PageStore, actions: PageActions, navigation: 
  * errors add theirs. Only top-level documents also get `onBeforeRequest` (the page record starts
  * before the request is sent) and `onHeadersReceived` (status and type before the body arrives).
  */
-function listenToRequests(store: PageStore, hints: HintsHooks | undefined): void {
+function listenToRequests(store: PageStore, hints: HintsHooks | undefined, documentHeaders: DocumentHeadersHook | undefined): void {
   // Bench-only builds may ask for no header lists, to price them (bench/overhead/main.ts).
   const requestHeaders: WebRequest.OnSendHeadersOptions[] = HEADERS_OFF ? [] : ['requestHeaders'];
   const responseHeaders: WebRequest.OnCompletedOptions[] = HEADERS_OFF ? [] : ['responseHeaders'];
@@ -118,6 +121,7 @@ function listenToRequests(store: PageStore, hints: HintsHooks | undefined): void
   );
   browser.webRequest.onHeadersReceived.addListener(
     (e) => {
+      if (e.frameId === 0) documentHeaders?.(e.url, e.responseHeaders);
       void store.update((s) => reducer.documentHeadersReceived(s, { requestId: e.requestId, tabId: e.tabId, statusCode: e.statusCode, contentType: contentTypeOf(e.responseHeaders) }), 'dirty');
     },
     DOCUMENT_FILTER,

@@ -1,6 +1,7 @@
 import type { HostStatus, UiRequest, UiResponse } from '../../src/page/messages/messages';
 import { isHttpUrl } from '../../src/page/model/site-rules';
 import type { HintsService } from './hints-service';
+import type { SpeculationService } from './speculation-service';
 import type { HostPort } from './native-port';
 import type { PageActions } from './page-actions';
 import type { PageStore } from './page-store';
@@ -20,6 +21,8 @@ export interface UiHandlerDeps {
   actions: PageActions;
   /** Learned hints: forgotten with everything else, rules rebuilt when settings change. */
   hints?: Pick<HintsService, 'forget' | 'view' | 'syncRules'>;
+  /** Speculation: its popup view, forgotten with everything else. */
+  speculation?: Pick<SpeculationService, 'forget' | 'view'>;
   /** The tab's URL, or undefined when the tab does not exist. */
   tabUrl: (tabId: number) => Promise<string | undefined>;
   /** Times `get-page`'s wait for the host status. @default globalThis.setTimeout */
@@ -54,7 +57,7 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
     forget: async (request) => {
       const origin = 'origin' in request ? request.origin : undefined;
       // The learned hints live in the browser, not the host: they go even when the host is missing.
-      const hintsForgotten = deps.hints?.forget(origin);
+      const hintsForgotten = Promise.all([deps.hints?.forget(origin), deps.speculation?.forget(origin)]);
       const reply = port.request(origin === undefined ? { type: 'forget', all: true } : { type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS });
       const [, forgotten] = await Promise.all([hintsForgotten, reply]);
       return { type: 'forget', removed: forgotten.removed };
@@ -68,6 +71,10 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
     'get-hints': async ({ tabId }) => {
       if (!deps.hints) throw new Error('hints are not wired into the background');
       return { type: 'get-hints', hints: await deps.hints.view(tabId, await deps.tabUrl(tabId)) };
+    },
+    'get-speculation': async ({ tabId }) => {
+      if (!deps.speculation) throw new Error('speculation is not wired into the background');
+      return { type: 'get-speculation', speculation: await deps.speculation.view(tabId, await deps.tabUrl(tabId)) };
     },
   };
 }

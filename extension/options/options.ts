@@ -149,6 +149,9 @@ function fillSettings(s: Settings): void {
   (settingsForm.elements.namedItem('autoReplay') as HTMLInputElement).checked = s.autoReplay;
   (settingsForm.elements.namedItem('hints') as HTMLInputElement).checked = s.hints;
   (settingsForm.elements.namedItem('allowPrivateNetwork') as HTMLInputElement).checked = s.allowPrivateNetwork;
+  (settingsForm.elements.namedItem('speculation') as HTMLInputElement).checked = s.speculation;
+  (settingsForm.elements.namedItem('prerender') as HTMLInputElement).checked = s.prerender;
+  (settingsForm.elements.namedItem('eagerness') as HTMLSelectElement).value = s.eagerness;
   renderStrategies(s.replayStrategies);
   (settingsForm.elements.namedItem('excludedSites') as HTMLTextAreaElement).value = s.excludedSites.join('\n');
   (settingsForm.elements.namedItem('retentionDays') as HTMLInputElement).value = String(s.retentionDays);
@@ -167,6 +170,9 @@ async function saveSettings(): Promise<void> {
     autoReplay: data.get('autoReplay') !== null,
     hints: data.get('hints') !== null,
     allowPrivateNetwork: data.get('allowPrivateNetwork') !== null,
+    speculation: data.get('speculation') !== null,
+    prerender: data.get('prerender') !== null,
+    eagerness: String(data.get('eagerness') ?? 'moderate') as Settings['eagerness'],
     replayStrategies: data.getAll('replayStrategies').map(String),
     excludedSites: String(data.get('excludedSites') ?? '')
       .split('\n')

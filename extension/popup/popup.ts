@@ -14,6 +14,8 @@ import { storeHealthBlock } from '../ui/store-health';
 import { ask } from '../ui/ui-client';
 import type { HintsView } from '../../src/page/messages/messages';
 import { hintsBlock } from './hints-block';
+import { speculationBlock } from './speculation-block';
+import type { SpeculationView } from '../../src/page/speculation/speculation-types';
 import { handshakesBlock, hostOf, metricsBlock } from './page-blocks';
 import { leanCaptureNote } from './observed-metrics';
 import { PRIVACY_NOTE, replayFailures, replayStatus, replayTable } from './replay-block';
@@ -41,6 +43,8 @@ let lastJson = '';
 let polling = false;
 /** The tab's hints view, fetched with each page refresh (null: the background could not say). */
 let hints: HintsView | null = null;
+/** The tab's speculation view, fetched with each page refresh (null: the background could not say). */
+let speculation: SpeculationView | null = null;
 
 async function main(): Promise<void> {
   applyTheme();
@@ -76,8 +80,9 @@ async function resolveTabId(): Promise<number | undefined> {
 
 /** Fetches the page and re-renders when it changed. Returns the reply (undefined on error). */
 async function refresh(): Promise<GetPage | undefined> {
-  const [reply, hintsReply] = await Promise.all([ask({ type: 'get-page', tabId: tabId as number }), ask({ type: 'get-hints', tabId: tabId as number })]);
+  const [reply, hintsReply, speculationReply] = await Promise.all([ask({ type: 'get-page', tabId: tabId as number }), ask({ type: 'get-hints', tabId: tabId as number }), ask({ type: 'get-speculation', tabId: tabId as number })]);
   hints = hintsReply.type === 'get-hints' ? hintsReply.hints : null;
+  speculation = speculationReply.type === 'get-speculation' ? speculationReply.speculation : null;
   if (reply.type === 'error') {
     render(undefined, reply);
     return undefined;
@@ -87,7 +92,7 @@ async function refresh(): Promise<GetPage | undefined> {
 }
 
 function render(reply: GetPage | undefined, error?: { code: string; message: string }): void {
-  const json = JSON.stringify([reply ?? error, hints]);
+  const json = JSON.stringify([reply ?? error, hints, speculation]);
   if (json === lastJson) return;
   lastJson = json;
   if (!reply) {
@@ -147,6 +152,7 @@ function pageView(page: PageRecord, hostStatus: HostStatus): Node[] {
     metricsBlock(page),
     leanCaptureNote(page),
     hints ? hintsBlock(hints, () => void refresh()) : null,
+    speculation ? speculationBlock(speculation, () => void refresh()) : null,
     handshakesBlock(page),
     waterfallBlock(page, { ...WATERFALL, onOpenFull: () => void openFullWaterfall(page.tabId) }),
     h(

@@ -2,6 +2,9 @@ import type { HandshakeStatsJSON } from '../../stats/handshake-stats';
 import type { StoreHealth } from '../../protocol/store-health';
 import type { HintList } from '../hints/hint-types';
 import type { HintOutcome } from '../hints/hint-outcome';
+import type { LinkRefusal } from '../speculation/link-safety';
+import type { ServedReport, SpeculationContext, SpeculationView } from '../speculation/speculation-types';
+import type { Eagerness } from '../speculation/speculation-settings';
 import type { Discovery, NavigationTiming, PageRecord, TimingEntry } from '../model/page-record';
 
 /**
@@ -19,7 +22,24 @@ export type ContentMessage =
       navigation?: NavigationTiming;
       /** The page's Resource Timing buffer was full before the script could observe it (PageRecord.timingsBufferFull). */
       bufferFull?: boolean;
-    };
+    }
+  | SpeculationMessage;
+
+/**
+ * The speculation script's messages (extension/content/speculate.ts): `speculation-ready` reports how
+ * the document was served and asks for its SpeculationContext (the reply; null: none), then
+ * `speculation-links` what its links allow and `speculated` each document it asked for ahead.
+ */
+export type SpeculationMessage =
+  | { channel: 'content'; type: 'speculation-ready'; served: ServedReport; saveData: boolean; ownRules: boolean }
+  | { channel: 'content'; type: 'speculation-links'; candidates: number; refused: Partial<Record<LinkRefusal, number>> }
+  | { channel: 'content'; type: 'speculated'; url: string; action: 'prefetch' | 'prerender' };
+
+/** The background's answer to `speculation-ready`: the page's context, or null when it gets no speculation. */
+export interface SpeculationReply {
+  type: 'speculation-context';
+  context: SpeculationContext | null;
+}
 
 /** A document's learned hints, pushed into it at commit (hint-push.ts): null when it gets none (or they go by DNR header). */
 export interface ContentHintsReply {
@@ -69,6 +89,17 @@ export interface Settings {
    * a local development site. Sent with each replay as the schedule's `hostMappings`. @default []
    */
   hostMappings: string[];
+  /**
+   * Fetch the next page before the click: same-origin links a pointer rests on, is pressed on, or
+   * (eager) that most earlier visits followed (src/page/speculation/). @default true
+   */
+  speculation: boolean;
+  /** Prerender instead of prefetch where the browser can (Chromium): the page runs before the click. @default false */
+  prerender: boolean;
+  /** When a link is fetched: `conservative` on pointerdown, `moderate` after a 200 ms hover too, `eager` also the link most visits followed, at once. @default 'moderate' */
+  eagerness: Eagerness;
+  /** Hostnames whose pages get no speculation (the popup's per-site switch). @default [] */
+  speculationDisabledSites: string[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -81,6 +112,10 @@ export const DEFAULT_SETTINGS: Settings = {
   hintsDisabledSites: [],
   allowPrivateNetwork: false,
   hostMappings: [],
+  speculation: true,
+  prerender: false,
+  eagerness: 'moderate',
+  speculationDisabledSites: [],
 };
 
 export type UiRequest =
@@ -94,7 +129,8 @@ export type UiRequest =
   | { channel: 'ui'; type: 'forget'; all: true }
   | { channel: 'ui'; type: 'get-settings' }
   | { channel: 'ui'; type: 'set-settings'; settings: Partial<Settings> }
-  | { channel: 'ui'; type: 'get-hints'; tabId: number };
+  | { channel: 'ui'; type: 'get-hints'; tabId: number }
+  | { channel: 'ui'; type: 'get-speculation'; tabId: number };
 
 export type UiResponse =
   | { type: 'get-page'; page: PageRecord | null; restricted: boolean; hostStatus: HostStatus }
@@ -106,6 +142,7 @@ export type UiResponse =
   | { type: 'get-settings'; settings: Settings }
   | { type: 'set-settings'; settings: Settings }
   | { type: 'get-hints'; hints: HintsView }
+  | { type: 'get-speculation'; speculation: SpeculationView }
   | { type: 'error'; code: string; message: string };
 
 /** The popup's view of the tab's hints: what was applied on this load and what became of it. */

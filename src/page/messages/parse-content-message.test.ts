@@ -29,3 +29,24 @@ describe('parseContentMessage: the navigation timing', () => {
     }
   });
 });
+
+describe('parseContentMessage: speculation reports', () => {
+  const SERVED = { deliveryType: 'navigational-prefetch', prerendered: false, navigationType: 'navigate', responseStartMs: 4.9, encodedBodySize: 731 };
+
+  test('each kind is kept as sent', () => {
+    const ready = { channel: 'content', type: 'speculation-ready', served: SERVED, saveData: false, ownRules: true };
+    expect(parseContentMessage(ready)).toEqual(ready);
+    const links = { channel: 'content', type: 'speculation-links', candidates: 2, refused: { action: 6, download: 1 } };
+    expect(parseContentMessage(links)).toEqual(links);
+    const asked = { channel: 'content', type: 'speculated', url: 'https://a.test/next.html', action: 'prefetch' };
+    expect(parseContentMessage(asked)).toEqual(asked);
+  });
+
+  test('a field out of its kind is refused with the field named', () => {
+    expect(() => parseContentMessage({ channel: 'content', type: 'speculated', url: 'https://a.test/', action: 'fetch' })).toThrow(/action/);
+    expect(() => parseContentMessage({ channel: 'content', type: 'speculation-links', candidates: 1, refused: { whatever: 1 } })).toThrow(/refused\.whatever/);
+    expect(() => parseContentMessage({ channel: 'content', type: 'speculation-links', candidates: -1, refused: {} })).toThrow(/candidates/);
+    expect(() => parseContentMessage({ channel: 'content', type: 'speculation-ready', served: { ...SERVED, responseStartMs: -3 }, saveData: false, ownRules: false })).toThrow(/served\.responseStartMs/);
+    expect(() => parseContentMessage({ channel: 'content', type: 'speculation-ready', served: SERVED, saveData: 'no', ownRules: false })).toThrow(/saveData/);
+  });
+});

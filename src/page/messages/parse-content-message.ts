@@ -2,6 +2,8 @@ import { CodedError } from '../../core/coded-error';
 import { MAX_URL_LENGTH } from '../../protocol/version';
 import { isPriorityClass } from '../../core/priority';
 import type { ContentMessage } from './messages';
+import type { LinkRefusal } from '../speculation/link-safety';
+import type { ServedReport } from '../speculation/speculation-types';
 import type { Discovery, DiscoverySource, NavigationTiming, TimingEntry } from '../model/page-record';
 
 /**
@@ -41,9 +43,48 @@ export function parseContentMessage(value: unknown): ContentMessage {
       ...(bufferFull ? { bufferFull } : {}),
     };
   }
+  if (m.type === 'speculation-ready' || m.type === 'speculation-links' || m.type === 'speculated') return parseSpeculationMessage(m);
   // No content script asks for hints any more (the background pushes them, hint-push.ts): an older
   // content script's `hints` request gets this error, which it ignores.
-  return fail('type', '"discoveries" or "timings"', m.type);
+  return fail('type', '"discoveries" or "timings", or a speculation report', m.type);
+}
+
+const REFUSALS: ReadonlySet<string> = new Set<LinkRefusal>(['not-http', 'cross-origin', 'credentials', 'same-page', 'not-document', 'action', 'unknown-query', 'download', 'other-window', 'no-store']);
+
+function parseSpeculationMessage(m: Record<string, unknown>): ContentMessage {
+  if (m.type === 'speculated') {
+    if (m.action !== 'prefetch' && m.action !== 'prerender') fail('action', '"prefetch" or "prerender"', m.action);
+    return { channel: 'content', type: 'speculated', url: string(m.url, 'url', MAX_URL_LENGTH), action: m.action };
+  }
+  if (m.type === 'speculation-links') {
+    const refused: Partial<Record<LinkRefusal, number>> = {};
+    for (const [code, n] of Object.entries(object(m.refused, 'refused'))) {
+      if (!REFUSALS.has(code)) fail(`refused.${code.slice(0, 40)}`, 'a refusal code', code);
+      refused[code as LinkRefusal] = count(n, `refused.${code}`);
+    }
+    return { channel: 'content', type: 'speculation-links', candidates: count(m.candidates, 'candidates'), refused };
+  }
+  const s = object(m.served, 'served');
+  const served: ServedReport = {
+    deliveryType: string(s.deliveryType, 'served.deliveryType', MAX_LABEL),
+    prerendered: boolean(s.prerendered, 'served.prerendered'),
+    navigationType: string(s.navigationType, 'served.navigationType', MAX_LABEL),
+    responseStartMs: nonNegative(s.responseStartMs, 'served.responseStartMs'),
+    ...(s.lcpMs === undefined ? {} : { lcpMs: nonNegative(s.lcpMs, 'served.lcpMs') }),
+    ...(s.encodedBodySize === undefined ? {} : { encodedBodySize: count(s.encodedBodySize, 'served.encodedBodySize') }),
+  };
+  return { channel: 'content', type: 'speculation-ready', served, saveData: boolean(m.saveData, 'saveData'), ownRules: boolean(m.ownRules, 'ownRules') };
+}
+
+function nonNegative(v: unknown, path: string): number {
+  const n = number(v, path);
+  if (n < 0) fail(path, 'a number ≥ 0', v);
+  return n;
+}
+
+function count(v: unknown, path: string): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) fail(path, 'an integer ≥ 0', v);
+  return v;
 }
 
 function discovery(v: unknown, i: number): Discovery {

@@ -7,7 +7,7 @@ export class UiRequestError extends CodedError<'E_UNKNOWN_TYPE' | 'E_INVALID_FIE
   override readonly name = 'UiRequestError';
 }
 
-const TYPES: ReadonlyArray<UiRequest['type']> = ['get-page', 'run-replay', 'host-status', 'stats', 'export', 'forget', 'get-settings', 'set-settings', 'get-hints'];
+const TYPES: ReadonlyArray<UiRequest['type']> = ['get-page', 'run-replay', 'host-status', 'stats', 'export', 'forget', 'get-settings', 'set-settings', 'get-hints', 'get-speculation'];
 
 /**
  * Checks a message from an extension page before the background acts on it. Field values the host
@@ -21,6 +21,7 @@ export function parseUiRequest(value: unknown): UiRequest {
   switch (type) {
     case 'get-page':
     case 'get-hints':
+    case 'get-speculation':
       return { channel: 'ui', type, tabId: tabId(m.tabId) };
     case 'run-replay':
       if (m.strategies !== undefined && !(Array.isArray(m.strategies) && m.strategies.every((s) => typeof s === 'string'))) fail('strategies', 'an array of strategy names', m.strategies);

@@ -3,6 +3,7 @@ import { isAbsolutePath, MAX_CA_PATH_LENGTH } from '../../protocol/ca-file-path'
 import { HostMappingError, MAX_HOST_MAPPINGS, MAX_HOST_MAPPING_LENGTH, parseResolve } from '../../targets/host-mapping';
 import { STRATEGY_NAMES, isStrategyName } from '../../scheduler/strategies';
 import { DEFAULT_SETTINGS, type Settings } from './messages';
+import { EAGERNESS, type Eagerness } from '../speculation/speculation-settings';
 
 /**
  * Validation of the user's settings: at the UI boundary (`set-settings`, which must be exact) and
@@ -53,6 +54,16 @@ export function parseSettingsPatch(value: unknown): Partial<Settings> {
     out.allowPrivateNetwork = v.allowPrivateNetwork;
   }
   if (v.hostMappings !== undefined) out.hostMappings = parseHostMappings(v.hostMappings);
+  for (const key of ['speculation', 'prerender'] as const) {
+    if (v[key] === undefined) continue;
+    if (typeof v[key] !== 'boolean') throw new SettingsError(`${key}: expected true or false, got ${kind(v[key])}`);
+    out[key] = v[key];
+  }
+  if (v.eagerness !== undefined) {
+    if (!(EAGERNESS as readonly unknown[]).includes(v.eagerness)) throw new SettingsError(`eagerness: expected one of ${EAGERNESS.join(', ')}, got ${kind(v.eagerness)}`);
+    out.eagerness = v.eagerness as Eagerness;
+  }
+  if (v.speculationDisabledSites !== undefined) out.speculationDisabledSites = parseSites(v.speculationDisabledSites, 'speculationDisabledSites');
   if (v.retentionDays !== undefined) {
     const d = v.retentionDays;
     if (typeof d !== 'number' || !Number.isInteger(d) || d < 1 || d > 3650) throw new SettingsError(`retentionDays: expected an integer from 1 to 3650, got ${kind(d)}`);
@@ -103,7 +114,7 @@ export function parseStrategies(value: unknown, path = 'strategies'): string[] {
 
 /** Settings as stored, made whole: every field that is missing or invalid takes its default. */
 export function settingsFromStorage(stored: unknown): Settings {
-  const settings: Settings = { ...DEFAULT_SETTINGS, replayStrategies: [...DEFAULT_SETTINGS.replayStrategies], excludedSites: [], hintsDisabledSites: [], hostMappings: [] };
+  const settings: Settings = { ...DEFAULT_SETTINGS, replayStrategies: [...DEFAULT_SETTINGS.replayStrategies], excludedSites: [], hintsDisabledSites: [], hostMappings: [], speculationDisabledSites: [] };
   if (typeof stored !== 'object' || stored === null) return settings;
   for (const [key, value] of Object.entries(stored)) {
     try {

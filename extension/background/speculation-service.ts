@@ -1,0 +1,194 @@
+import { hostOf, pageKey } from '../../src/page/hints/site-template';
+import type { Settings } from '../../src/page/messages/messages';
+import { isExcludedSite, isHttpUrl } from '../../src/page/model/site-rules';
+import { baselineOf, contextFor, createSpeculationState, documentCacheControl, emptyOutcome, forgetSpeculation, linkFollowed, pageCommitted, pageServed, servedVia, speculationsSettled, SPECULATION_LIMITS } from '../../src/page/speculation/follow-state';
+import type { LinkRefusal } from '../../src/page/speculation/link-safety';
+import { pageRefusal, type PageRefusal } from '../../src/page/speculation/page-gate';
+import { speculationStateFromJson, speculationStateToJson } from '../../src/page/speculation/speculation-state-json';
+import type { ServedReport, SpeculationContext, SpeculationState, SpeculationView } from '../../src/page/speculation/speculation-types';
+import type { LocalStorageLike, SettingsStore } from './settings-store';
+
+const KEY = 'getlist.speculation.v1';
+/** Writes of the learned state are gathered for this long: a commit writes nothing on its own. */
+const PERSIST_DELAY_MS = 2000;
+
+export interface SpeculationServiceDeps {
+  local: LocalStorageLike;
+  settings: SettingsStore;
+  /** Whether the tab is in a private / incognito window (undefined: the tab is gone). */
+  isIncognito: (tabId: number) => Promise<boolean | undefined>;
+  setTimeout?: (fn: () => void, ms: number) => unknown;
+  warn?: (message: string) => void;
+}
+
+/** The tab's current document, as far as speculation goes. */
+interface TabPage {
+  url: string;
+  /** Page keys this document asked the browser to fetch ahead. */
+  speculated: string[];
+  served?: ServedReport;
+  refusal?: PageRefusal;
+  links?: { candidates: number; refused: Partial<Record<LinkRefusal, number>> };
+}
+
+/**
+ * The background's half of speculation (docs/extension.md, "The next page before the click"):
+ * learns which same-origin links each page's visits follow (top-frame commits whose transition is a
+ * link), hands each page's speculation script its context, and counts what became of each
+ * speculation when the tab moves on. Nothing is learned or speculated in private windows, on
+ * excluded sites, or where speculation is off (src/page/speculation/page-gate.ts).
+ */
+export class SpeculationService {
+  readonly ready: Promise<void>;
+  private state: SpeculationState = createSpeculationState();
+  private readonly tabs = new Map<number, TabPage>();
+  private persistTimer = false;
+  private readonly setTimer: (fn: () => void, ms: number) => unknown;
+  private readonly warn: (message: string) => void;
+
+  constructor(private readonly deps: SpeculationServiceDeps) {
+    this.setTimer = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
+    this.warn = deps.warn ?? ((m) => console.warn(`getlist: ${m}`));
+    this.ready = deps.local.get(KEY).then(
+      (items) => {
+        this.state = speculationStateFromJson(items[KEY]);
+      },
+      (err: unknown) => this.warn(`could not read the speculation state: ${String(err)}`),
+    );
+  }
+
+  /** webNavigation.onCommitted, top frame: settles the previous page's speculations and learns the follow. */
+  async committed(tabId: number, url: string, transitionType: string | undefined): Promise<void> {
+    const previous = this.tabs.get(tabId);
+    this.tabs.delete(tabId);
+    await this.ready;
+    if (previous) speculationsSettled(this.state, hostOf(previous.url), previous.speculated, url);
+    if (!isHttpUrl(url)) return this.schedulePersist();
+    this.tabs.set(tabId, { url, speculated: [] });
+    if ((await this.refusal(tabId, url)) !== undefined) return this.schedulePersist();
+    pageCommitted(this.state, url);
+    if (previous && transitionType === 'link') linkFollowed(this.state, previous.url, url);
+    this.schedulePersist();
+  }
+
+  /** The tab closed: its page's speculations were not followed. */
+  tabRemoved(tabId: number): void {
+    const previous = this.tabs.get(tabId);
+    this.tabs.delete(tabId);
+    if (!previous || previous.speculated.length === 0) return;
+    speculationsSettled(this.state, hostOf(previous.url), previous.speculated, undefined);
+    this.schedulePersist();
+  }
+
+  /** Whether the speculation script goes into the tab's loaded document (no script where the page may not speculate). */
+  async mayInject(tabId: number, url: string): Promise<boolean> {
+    return isHttpUrl(url) && (await this.refusal(tabId, url)) === undefined;
+  }
+
+  /** `speculation-ready` from the page: records how it was served; answers its context, or null. */
+  async pageReady(tabId: number, url: string | undefined, served: ServedReport, page: { saveData: boolean; ownRules: boolean }): Promise<SpeculationContext | null> {
+    await this.ready;
+    const tab = this.tabOf(tabId, url);
+    if (!tab || !url) return null;
+    tab.served = served;
+    const refusal = await this.refusal(tabId, url, page);
+    tab.refusal = refusal;
+    // Learned only where learning is allowed: a Save-Data page or a site with its own rules still counts its visits.
+    if (refusal === undefined || refusal === 'save-data' || refusal === 'own-rules') {
+      pageServed(this.state, url, served);
+      this.schedulePersist();
+    }
+    return refusal === undefined ? contextFor(this.state, url, await this.deps.settings.get()) : null;
+  }
+
+  linksReported(tabId: number, url: string | undefined, links: TabPage['links']): void {
+    const tab = this.tabOf(tabId, url);
+    if (tab) tab.links = links;
+  }
+
+  /** The page asked the browser to fetch `target` ahead. */
+  speculated(tabId: number, url: string | undefined, target: string): void {
+    const tab = this.tabOf(tabId, url);
+    const key = pageKey(target);
+    if (!tab || !key || tab.speculated.includes(key) || tab.speculated.length >= SPECULATION_LIMITS.perPage) return;
+    tab.speculated.push(key);
+  }
+
+  /** A top-level document's response headers (Detailed capture): its `Cache-Control`. */
+  documentHeaders(url: string, headers: ReadonlyArray<{ name: string; value?: string }> | undefined): void {
+    void this.ready.then(() => {
+      const cacheControl = headers?.filter((h) => h.name.toLowerCase() === 'cache-control').map((h) => h.value ?? '').join(', ');
+      documentCacheControl(this.state, url, cacheControl);
+      this.schedulePersist();
+    });
+  }
+
+  /** The popup's view of the tab. */
+  async view(tabId: number, url: string | undefined): Promise<SpeculationView> {
+    await this.ready;
+    const settings = await this.deps.settings.get();
+    const host = url && isHttpUrl(url) ? hostOf(url) : '';
+    const tab = this.tabOf(tabId, url);
+    const refusal = tab?.refusal ?? (url && isHttpUrl(url) ? await this.refusal(tabId, url) : 'off');
+    const served = tab?.served ? { ...tab.served, via: servedVia(tab.served) } : null;
+    const baseline = baselineOf(this.state.baselines.get(pageKey(url ?? '') ?? '') ?? []);
+    const saved = served && served.via !== 'network' && baseline
+      ? {
+          responseStartMs: baseline.responseStartMs - served.responseStartMs,
+          ...(baseline.lcpMs !== undefined && served.lcpMs !== undefined ? { lcpMs: baseline.lcpMs - served.lcpMs } : {}),
+        }
+      : null;
+    const site = this.state.sites.get(host) ?? emptyOutcome();
+    return {
+      host,
+      refusal: refusal ?? null,
+      siteDisabled: host !== '' && isExcludedSite(`https://${host}/`, settings.speculationDisabledSites),
+      served,
+      baseline,
+      saved,
+      speculatedHere: [...(tab?.speculated ?? [])],
+      links: tab?.links ?? null,
+      site: { ...site, hitRate: site.speculated > 0 ? site.followed / site.speculated : null },
+    };
+  }
+
+  /** Forgets what was learned for `origin`'s host, or everything. Returns the keys removed. */
+  async forget(origin?: string): Promise<number> {
+    await this.ready;
+    const removed = forgetSpeculation(this.state, origin === undefined ? undefined : hostOf(origin) || origin);
+    if (origin === undefined) this.tabs.clear();
+    await this.persist();
+    return removed;
+  }
+
+  private tabOf(tabId: number, url: string | undefined): TabPage | undefined {
+    const tab = this.tabs.get(tabId);
+    return tab && url !== undefined && pageKey(tab.url) === pageKey(url) ? tab : undefined;
+  }
+
+  private async refusal(tabId: number, url: string, page: { saveData?: boolean; ownRules?: boolean } = {}): Promise<PageRefusal | undefined> {
+    const [settings, incognito] = await Promise.all([this.deps.settings.get(), this.deps.isIncognito(tabId)]);
+    return pageRefusal({ url, settings: settingsPart(settings), incognito, ...page });
+  }
+
+  private schedulePersist(): void {
+    if (this.persistTimer) return;
+    this.persistTimer = true;
+    this.setTimer(() => {
+      this.persistTimer = false;
+      void this.persist();
+    }, PERSIST_DELAY_MS);
+  }
+
+  private async persist(): Promise<void> {
+    try {
+      await this.deps.local.set({ [KEY]: speculationStateToJson(this.state) });
+    } catch (err) {
+      this.warn(`could not save the speculation state: ${String(err)}`);
+    }
+  }
+}
+
+function settingsPart(s: Settings): Pick<Settings, 'speculation' | 'excludedSites' | 'speculationDisabledSites'> {
+  return { speculation: s.speculation, excludedSites: s.excludedSites, speculationDisabledSites: s.speculationDisabledSites };
+}
