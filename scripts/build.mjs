@@ -30,6 +30,9 @@ const BENCH_ENTRIES = [
   // Whether Chromium holds its first paint for a preloaded font (the evidence behind its hint limits).
   ['bench/hints/font-paint-hold.ts', 'font-paint-hold.js'],
   ['bench/overhead/main.ts', 'overhead.js'],
+  ['bench/navigate/main.ts', 'navigate.js'],
+  // The Firefox side of the navigation bench runs on its own inside the client namespace.
+  ['bench/navigate/firefox-walker.ts', 'navigate-firefox-driver.js'],
   ['bench/handshake/main.ts', 'handshake-fidelity.js'],
   ['bench/metrics/main.ts', 'metrics-scrape.js'],
   ['bench/store/main.ts', 'store-kill-loss.js'],

@@ -1,0 +1,125 @@
+/**
+ * `node dist/bench/navigate.js` — the next page before the click, in real browsers: a scripted
+ * user (user-path.ts) walks a multi-page https site on three nginx origins (nav-site.ts,
+ * nav-nginx.ts) over the packet-level link (bench/link), hovering links for 300 ms before it clicks
+ * one, in Chromium and Firefox ESR, the HTTP cache on and off, with the browser alone and with the
+ * built extension, the two runs of a cell back to back on the same path (the order alternating
+ * by cell). The servers' access logs judge what was fetched (nav-judge.ts); each view's own
+ * timelines give navigation start → LCP, TTFB and how the document was delivered (view-metrics.ts).
+ * Writes its results file (`--out`, default under bench/results/); `--report FILE` writes a results file's table into
+ * bench/RESULTS.md.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { hostResolverRules } from '../link/host-resolution';
+import { startLink } from '../link/link-emulator';
+import { ensureLinkPrivileges } from '../link/rootless';
+import { netnsSpawn } from '../origins/nginx-process';
+import { NO_CAP_BITS_PER_SEC } from '../real/real-bounds';
+import { replaceSection } from '../report/markdown-section';
+import { readJsonFile } from '../cli/results-file';
+import { BenchRunError } from '../cli/bench-run-error';
+import { runMain, stopOnSignals } from '../cli/run-main';
+import type { OverheadLinkSpec } from '../overhead/overhead-link-spec';
+import { parseNavArgs, type NavArgs } from './nav-args';
+import { judge, summarize, type NavCell, type NavRun } from './nav-cell';
+import type { NavContender } from './nav-contenders';
+import { startNavServers } from './nav-nginx';
+import { NAV_ORIGINS, navSiteFiles } from './nav-site';
+import { navTable } from './nav-table';
+import { userPath } from './user-path';
+import { killWalkersSync, walkSession, type NavBrowser } from './walk-session';
+
+const ROOT = resolve(__dirname, '..', '..');
+export const NAV_SECTION = 'The next page before the click';
+
+/** The cell's contenders in the order of an odd cell: the bench's own speculation rules and the prerender setting are Chromium's. */
+function contendersOf(browser: NavBrowser, args: NavArgs): NavContender[] {
+  return ['alone', 'getlist', ...(browser === 'chromium' && args.prerender ? ['getlist-prerender' as const] : []), ...(browser === 'chromium' && args.rules ? ['rules' as const] : [])];
+}
+
+async function runLink(link: OverheadLinkSpec, args: NavArgs, cells: NavCell[], flush: () => void, progress: (s: string) => void): Promise<void> {
+  const origins = Object.values(NAV_ORIGINS);
+  const rate = (bits: number) => (bits > 0 ? bits : NO_CAP_BITS_PER_SEC);
+  const emulated = await startLink({ rttMs: link.params.rttMs, downBitsPerSec: rate(link.params.downBitsPerSec), upBitsPerSec: rate(link.params.upBitsPerSec), loss: 0, hosts: origins.length, seed: 1 });
+  let servers: Awaited<ReturnType<typeof startNavServers>> | undefined;
+  try {
+    const hostMap = Object.fromEntries(origins.map((o, i) => [o, emulated.serverAddrs[i] ?? '']));
+    // Chromium is given the names by flag; Firefox reads the namespace's hosts file.
+    emulated.setClientHosts(hostMap);
+    servers = await startNavServers(hostMap, navSiteFiles(), netnsSpawn(emulated.serverNs));
+    const steps = userPath(args.seed, args.steps);
+    for (const browser of args.browsers as NavBrowser[]) {
+      for (const cache of args.caches) {
+        const cell: NavCell = { browser, link: link.name, cache, runs: [] };
+        cells.push(cell);
+        // Alternate which contender goes first, cell by cell.
+        const contenders = contendersOf(browser, args);
+        const order = cells.length % 2 === 1 ? contenders : [...contenders].reverse();
+        for (const contender of order) {
+          const startedAt = Date.now();
+          const tag = `${link.name}, ${browser}, cache ${cache}, ${contender}`;
+          let run: Omit<NavRun, 'judgement'>;
+          try {
+            const result = await walkSession({
+              browser, clientNs: emulated.clientNs, origin: `https://${NAV_ORIGINS.www}`, steps, hostResolverRules: hostResolverRules(hostMap),
+              spkiHashes: servers.spkiHashes, contender, extensionDir: join(ROOT, 'dist', 'extension'),
+              cacheOn: cache === 'on', hoverMs: args.hoverMs, timeoutMs: 60_000, settleMs: 1000, progress: (s) => progress(`${tag}: ${s}`),
+            });
+            run = { contender, startedAt, endedAt: Date.now(), steps: result };
+          } catch (err) {
+            progress(`${tag}: ERROR ${(err as Error).message}`);
+            run = { contender, startedAt, endedAt: Date.now(), steps: [], error: (err as Error).message };
+          }
+          // Late log lines (a connection's last response) land within a second.
+          await new Promise((r) => setTimeout(r, 1000));
+          cell.runs.push(judge(servers.log(), run));
+        }
+        cell.summaries = Object.fromEntries(contenders.filter((c) => c !== 'alone').map((c) => [c, summarize(cell, c)]).filter(([, s]) => s !== undefined));
+        flush();
+      }
+    }
+  } finally {
+    await servers?.stop().catch(() => undefined);
+    await emulated.close().catch(() => undefined);
+  }
+}
+
+/** `--report a.json,b.json`: the cells of one or more results files (a full run may be made in parts, each under the lock). */
+function writeReport(files: readonly string[]): number {
+  const results = files.map((file) => ({ file, ...(readJsonFile(file, (m) => new BenchRunError('E_BENCH_USAGE', `--report: ${m}`)) as { command?: string; date?: string; cells?: NavCell[] }) }));
+  const md = join(ROOT, 'bench', 'RESULTS.md');
+  const body = [
+    ...results.map((r) => `- \`${r.command ?? 'node dist/bench/navigate.js'}\` (${r.date ?? 'undated'}): every step in \`${r.file.replace(`${ROOT}/`, '')}\``),
+    '',
+    'bench/README.md, "The next page before the click", says what each column is.',
+    '',
+    navTable(results.flatMap((r) => r.cells ?? [])),
+  ].join('\n');
+  writeFileSync(md, replaceSection(readFileSync(md, 'utf8'), NAV_SECTION, body, 'Figures'));
+  process.stdout.write(`wrote ${md}\n`);
+  return 0;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const args = parseNavArgs(argv);
+  if (args.help !== undefined) {
+    process.stdout.write(`${args.help}\n`);
+    return 0;
+  }
+  if (args.report !== undefined) return writeReport(args.report.split(',').filter(Boolean));
+  await ensureLinkPrivileges();
+  const out = args.out ?? join(ROOT, 'bench', 'results', 'navigate-latest.json');
+  const progress = (s: string) => process.stderr.write(`[navigate] ${s}\n`);
+  const cells: NavCell[] = [];
+  const command = ['node', 'dist/bench/navigate.js', ...argv].join(' ');
+  const date = new Date().toISOString();
+  const flush = () => writeFileSync(out, `${JSON.stringify({ command, date, seed: args.seed, steps: userPath(args.seed, args.steps), cells }, null, 2)}\n`);
+  for (const link of args.links) await runLink(link, args, cells, flush, progress);
+  flush();
+  process.stdout.write(`${navTable(cells)}\nwrote ${out}\n`);
+  return cells.every((c) => c.runs.every((r) => r.error === undefined)) ? 0 : 1;
+}
+
+stopOnSignals('navigate', 'stopping; finished cells are in the results file', killWalkersSync);
+runMain('navigate', () => main(process.argv.slice(2)));

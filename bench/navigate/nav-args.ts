@@ -1,0 +1,82 @@
+/** The navigation benchmark's command line (bench/navigate/main.ts), checked in full before a browser or link starts. */
+import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { BenchRunError } from '../cli/bench-run-error';
+import { parseOverheadLinks, type OverheadLinkSpec } from '../overhead/overhead-link-spec';
+
+const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
+
+export const NAV_BROWSERS = ['chromium', 'firefox'] as const;
+export const NAV_CACHES = ['on', 'off'] as const;
+/** The goal's two links: 100 ms / 20 Mbit/s and 40 ms / 5 Mbit/s. */
+export const NAV_LINKS = ['100/20', '40/5'] as const;
+
+export const NAV_COMMAND: CommandSpec = {
+  usage: 'node dist/bench/navigate.js [--quick] [--browsers a,b] [--links RTT/RATE,…] [--cache on,off] [--steps N] [--seed N] [--prerender] [--rules] [--out FILE] | --report a.json,b.json',
+  options: {
+    quick: { type: 'boolean', help: 'a smoke test: Chromium, 100/20, cache on, 6 navigations (options given still apply)' },
+    browsers: { type: 'string', value: 'a,b', default: 'chromium,firefox', help: 'chromium, firefox (Firefox ESR, driven inside the client namespace)' },
+    links: { type: 'string', value: 'RTT/RATE,…', default: NAV_LINKS.join(','), help: 'packet-level links: round trip in ms / rate in Mbit/s each way' },
+    cache: { type: 'string', value: 'on,off', default: 'on,off', help: 'the browser\'s HTTP cache during the walk' },
+    steps: { type: 'string', value: 'N', default: '24', help: 'navigations in the scripted user\'s path' },
+    seed: { type: 'string', value: 'N', default: '1', help: 'the path\'s seed' },
+    prerender: { type: 'boolean', help: 'Chromium: also the extension set to prerender' },
+    rules: { type: 'boolean', help: 'Chromium: also the browser alone on pages carrying speculation rules the bench writes (the reference)' },
+    'hover-ms': { type: 'string', value: 'MS', default: '300', help: 'how long the user hovers each link' },
+    out: { type: 'string', value: 'FILE', default: 'bench/results/navigate-latest.json', help: 'where the cells are written as JSON' },
+    report: { type: 'string', value: 'a.json,b.json', help: 'write the table of results files (a run made in parts) into bench/RESULTS.md, and nothing else' },
+  },
+  notes: [
+    'Needs root (network namespaces) and `npm run build`. Each cell walks the same path with the browser alone and with the extension, alternated.',
+  ],
+};
+
+export interface NavArgs {
+  help?: string;
+  report?: string;
+  quick: boolean;
+  browsers: Array<(typeof NAV_BROWSERS)[number]>;
+  links: OverheadLinkSpec[];
+  caches: Array<(typeof NAV_CACHES)[number]>;
+  steps: number;
+  seed: number;
+  hoverMs: number;
+  prerender: boolean;
+  rules: boolean;
+  out?: string;
+}
+
+function oneOf<T extends string>(list: string[] | undefined, allowed: readonly T[], name: string): T[] | undefined {
+  for (const x of list ?? []) if (!(allowed as readonly string[]).includes(x)) throw usage(`--${name}: unknown "${x}"; expected ${allowed.join(' or ')} (comma-separated)`);
+  return list as T[] | undefined;
+}
+
+export function parseNavArgs(argv: readonly string[]): NavArgs {
+  const { values: v, help } = parseCommandLine([...argv], NAV_COMMAND, usage);
+  const quick = v.quick === true;
+  const base: NavArgs = {
+    quick,
+    browsers: quick ? ['chromium'] : [...NAV_BROWSERS],
+    links: parseOverheadLinks(quick ? [NAV_LINKS[0]] : [...NAV_LINKS]),
+    caches: quick ? ['on'] : [...NAV_CACHES],
+    steps: quick ? 6 : 24,
+    seed: 1,
+    hoverMs: 300,
+    prerender: false,
+    rules: false,
+  };
+  if (help) return { ...base, help: helpText(NAV_COMMAND) };
+  if (typeof v.report === 'string') return { ...base, report: v.report };
+  const links = listValue(v.links);
+  return {
+    ...base,
+    browsers: oneOf(listValue(v.browsers), NAV_BROWSERS, 'browsers') ?? base.browsers,
+    links: links !== undefined ? parseOverheadLinks(links) : base.links,
+    caches: oneOf(listValue(v.cache), NAV_CACHES, 'cache') ?? base.caches,
+    steps: intValue(v.steps, 'steps', base.steps, 2, 200, usage),
+    seed: intValue(v.seed, 'seed', 1, 0, 2 ** 31, usage),
+    hoverMs: intValue(v['hover-ms'], 'hover-ms', 300, 0, 5000, usage),
+    prerender: v.prerender === true,
+    rules: v.rules === true,
+    ...(typeof v.out === 'string' ? { out: v.out } : {}),
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * Who walks the path in a cell: the browser alone; with the built extension as installed (its
+ * default settings); with the extension set to prerender (Chromium, `--prerender`: Options →
+ * prerender, stored as a user's choice is); and (Chromium, `--rules`) the browser alone on pages
+ * into which the bench writes the speculation rules a site could ship itself — document rules,
+ * same-origin links outside the account bar, `moderate` eagerness (a hover of 200 ms or a
+ * pointerdown) — the reference for what the browser's own mechanism gives on this site.
+ */
+export const NAV_CONTENDERS = ['alone', 'getlist', 'getlist-prerender', 'rules'] as const;
+export type NavContender = (typeof NAV_CONTENDERS)[number];
+
+export const usesExtension = (c: NavContender): boolean => c === 'getlist' || c === 'getlist-prerender';
+
+/** The settings patch the extension is given before the walk (its storage key, src/page/messages/settings.ts). */
+export function settingsFor(c: NavContender): Record<string, unknown> | undefined {
+  return c === 'getlist-prerender' ? { prerender: true } : undefined;
+}
+
+/** The speculation rules `rules` writes into every page (the account bar's links left out by selector). */
+export const SITE_RULES = {
+  prefetch: [{ where: { and: [{ href_matches: '/*' }, { not: { selector_matches: '.account a' } }] }, eagerness: 'moderate' }],
+};
+
+/** Run in every new document before its scripts: adds {@link SITE_RULES} once the DOM is there. */
+export const INJECT_RULES = `document.addEventListener('DOMContentLoaded', () => {
+  const s = document.createElement('script');
+  s.type = 'speculationrules';
+  s.textContent = ${JSON.stringify(JSON.stringify(SITE_RULES))};
+  document.head.appendChild(s);
+});`;

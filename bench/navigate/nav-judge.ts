@@ -1,0 +1,86 @@
+/**
+ * The servers' logs as the judge of one run of the scripted user: the log lines of the run's time
+ * span, split into its steps (a step runs from its first hover to the next step's first hover, so
+ * what a hover fetched ahead and what the click then fetched fall in one step). Per run: requests
+ * and bytes sent; what browsers marked as fetched ahead (`Sec-Purpose`, `X-Moz`) and how much of it
+ * no click used; requests for the links no speculation may fetch (nav-site.ts NEVER_LINKS) beyond
+ * the user's own clicks; and duplicates — one URL served twice within one step, which a cache or
+ * a used prefetch should have spared.
+ */
+import { isSpeculative, type NavLogEntry } from './nav-log';
+import { NAV_ORIGINS, NEVER_LINKS } from './nav-site';
+
+/** When a step began and what it clicked (walk.ts StepResult has these). */
+export interface JudgedStep {
+  step: number;
+  target: string;
+  hoverAt: number;
+}
+
+export interface RunJudgement {
+  requests: number;
+  bytes: number;
+  speculative: { requests: number; bytes: number; unusedBytes: number };
+  /** Per never link: requests beyond the user's clicks on it (speculative ones always count). */
+  never: Array<{ kind: string; uri: string; requests: number }>;
+  neverRequests: number;
+  duplicates: Array<{ step: number; url: string; count: number }>;
+  /** Steps whose clicked document the log shows fetched ahead, and not fetched again. */
+  speculatedSteps: number[];
+  /** Steps in which anything was fetched ahead. */
+  speculativeSteps: number[];
+}
+
+/** Browsers ask for it on their own, once per page view or not, whatever the cache says. */
+const IGNORED = new Set(['/favicon.ico']);
+
+/** The step each entry belongs to (-1: the first page, before any hover). */
+function stepOf(entry: NavLogEntry, steps: readonly JudgedStep[]): number {
+  let at = -1;
+  for (const s of steps) if (entry.msec * 1000 >= s.hoverAt) at = s.step;
+  return at;
+}
+
+export function judgeRun(entries: readonly NavLogEntry[], steps: readonly JudgedStep[]): RunJudgement {
+  const byStep = new Map<number, NavLogEntry[]>();
+  for (const e of entries) {
+    const k = stepOf(e, steps);
+    byStep.set(k, [...(byStep.get(k) ?? []), e]);
+  }
+  const targets = new Map(steps.map((s) => [s.step, s.target]));
+  const duplicates: RunJudgement['duplicates'] = [];
+  const speculatedSteps: number[] = [];
+  let unusedBytes = 0;
+  for (const [step, list] of byStep) {
+    const counts = new Map<string, number>();
+    for (const e of list) {
+      if (IGNORED.has(e.uri)) continue;
+      const url = `${e.host}${e.uri}`;
+      counts.set(url, (counts.get(url) ?? 0) + 1);
+    }
+    for (const [url, count] of counts) if (count > 1) duplicates.push({ step, url, count });
+    const target = targets.get(step);
+    const isTarget = (e: NavLogEntry) => e.host === NAV_ORIGINS.www && e.uri === target;
+    const aheadDocs = new Set(list.filter((e) => isSpeculative(e) && e.host === NAV_ORIGINS.www).map((e) => e.uri));
+    const onlyTarget = aheadDocs.size === 1 && target !== undefined && aheadDocs.has(target);
+    if (target !== undefined && aheadDocs.has(target) && !list.some((e) => isTarget(e) && !isSpeculative(e))) speculatedSteps.push(step);
+    // Fetched ahead and not for the clicked page: its document, and its subresources unless the clicked page was the only one fetched ahead.
+    for (const e of list) if (isSpeculative(e) && !isTarget(e) && !(onlyTarget && e.host !== NAV_ORIGINS.www)) unusedBytes += e.bytes;
+  }
+  const clicks = (uri: string) => steps.filter((s) => s.target === uri).length;
+  const never = NEVER_LINKS.map((l) => {
+    const hits = entries.filter((e) => e.host === l.host && e.uri === l.uri);
+    return { kind: l.kind, uri: l.uri, requests: Math.max(hits.length - clicks(l.uri), hits.filter(isSpeculative).length) };
+  });
+  const ahead = entries.filter(isSpeculative);
+  return {
+    requests: entries.length,
+    bytes: entries.reduce((n, e) => n + e.bytes, 0),
+    speculative: { requests: ahead.length, bytes: ahead.reduce((n, e) => n + e.bytes, 0), unusedBytes },
+    never,
+    neverRequests: never.reduce((n, x) => n + x.requests, 0),
+    duplicates: duplicates.sort((a, b) => a.step - b.step),
+    speculatedSteps: speculatedSteps.sort((a, b) => a - b),
+    speculativeSteps: [...new Set(ahead.map((e) => stepOf(e, steps)))].sort((a, b) => a - b),
+  };
+}

@@ -1,0 +1,31 @@
+/** The navigation site's access log (format: nav-nginx.ts NAV_LOG_FORMAT), parsed. */
+export interface NavLogEntry {
+  /** Epoch seconds with millisecond resolution, when the response was logged. */
+  msec: number;
+  host: string;
+  status: number;
+  /** Bytes sent to the client, headers included. */
+  bytes: number;
+  /** The request URI as the client sent it, query included. */
+  uri: string;
+  /** `Sec-Purpose` (Chromium's speculation rules: `prefetch`, `prefetch;prerender`), '' when absent. */
+  secPurpose: string;
+  /** `X-Moz` (Firefox's `<link rel=prefetch>`: `prefetch`), '' when absent. */
+  xMoz: string;
+}
+
+const LINE = /^(\S+) (\S+) (\d{3}) (\d+) (\S+) "([^"]*)" "([^"]*)" "([^"]*)"$/;
+const header = (v: string | undefined): string => (v === undefined || v === '-' ? '' : v);
+
+export function parseNavLog(text: string): NavLogEntry[] {
+  const out: NavLogEntry[] = [];
+  for (const line of text.split('\n')) {
+    const m = LINE.exec(line);
+    if (m === null) continue;
+    out.push({ msec: Number(m[1]), host: m[2] ?? '', status: Number(m[3]), bytes: Number(m[4]), uri: m[6] ?? '', secPurpose: header(m[7]), xMoz: header(m[8]) });
+  }
+  return out;
+}
+
+/** Whether a browser marked the request as fetched ahead of a navigation. */
+export const isSpeculative = (e: NavLogEntry): boolean => e.secPurpose !== '' || /prefetch/i.test(e.xMoz);

@@ -1,0 +1,53 @@
+/**
+ * The navigation benchmark's table and goal verdicts, as markdown (bench/RESULTS.md's section, and
+ * what main.ts prints). Goals: Chromium, cache on, 100 ms: median navigation start → LCP on
+ * followed links ≤ 0.50 × Chromium alone (≤ 0.25 × with prerender) and ≥ 60 % of followed links
+ * served from a speculation; in every cell, bytes fetched ahead for links never clicked ≤ 15 % of
+ * the run, 0 requests for never links, 0 duplicate fetches; the extension's cost where nothing is
+ * speculated within the overhead bench's noise (the median paired LCP ratio of those steps within
+ * its scatter).
+ */
+import type { NavCell, NavSummary } from './nav-cell';
+import type { NavContender } from './nav-contenders';
+
+const pct = (x: number | null): string => (x === null ? '–' : `${Math.round(x * 100)} %`);
+const ms = (x: number | null): string => (x === null ? '–' : String(x));
+const ratio = (x: number | null): string => (x === null ? '–' : x.toFixed(2));
+
+export const LCP_GOAL = 0.5;
+export const LCP_GOAL_PRERENDER = 0.25;
+export const SPECULATED_GOAL = 0.6;
+export const EXTRA_BYTES_GOAL = 0.15;
+/** The overhead bench's scatter on a 200-pair run (bench/README.md, "Extension overhead"). */
+export const OVERHEAD_NOISE = 0.05;
+
+/** The cell the headline goals are judged on. */
+export const isHeadline = (c: Pick<NavCell, 'browser' | 'cache' | 'link'>): boolean => c.browser === 'chromium' && c.cache === 'on' && c.link.startsWith('100 ms');
+
+function cellGoals(c: NavCell, contender: NavContender, s: NavSummary): string[] {
+  const out: string[] = [];
+  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  if (contender === 'rules') return ['reference'];
+  if (isHeadline(c)) {
+    const limit = contender === 'getlist-prerender' ? LCP_GOAL_PRERENDER : LCP_GOAL;
+    out.push(`LCP ≤ ${limit} × alone: ${met(s.ratio !== null && s.ratio <= limit)}`);
+    out.push(`≥ ${SPECULATED_GOAL * 100} % speculated: ${met(s.followed > 0 && s.speculated / s.followed >= SPECULATED_GOAL)}`);
+  }
+  const waste = Math.max(s.unusedShare ?? 0, s.extraShare ?? 0);
+  out.push(`extra bytes ≤ ${EXTRA_BYTES_GOAL * 100} %: ${met(waste <= EXTRA_BYTES_GOAL)}`);
+  out.push(`0 never: ${met(s.neverRequests === 0)}`);
+  out.push(`0 duplicates: ${met(s.duplicates === 0)}`);
+  if (s.quietRatio !== null) out.push(`no-speculation cost within ±${OVERHEAD_NOISE * 100} %: ${met(Math.abs(s.quietRatio - 1) <= OVERHEAD_NOISE)}`);
+  return out;
+}
+
+export function navTable(cells: readonly NavCell[]): string {
+  const head = '| browser | link | cache | contender | followed | paint | alone median (ms) | getlist median (ms) | ratio | speculated | prerendered | unused ahead | extra bytes | never | duplicates | no-speculation steps (ratio) | hovers seen | goals |';
+  const rows = cells.flatMap((c) => c.runs.filter((r) => r.contender !== 'alone').map((r) => {
+    const s = c.summaries?.[r.contender];
+    const lead = `| ${c.browser} | ${c.link} | ${c.cache} | ${r.contender} |`;
+    if (s === undefined) return `${lead} – | – | – | – | – | – | – | – | – | – | – | – | – | ${c.runs.map((x) => x.error).filter(Boolean).join('; ') || 'incomplete'} |`;
+    return `${lead} ${s.followed} | ${s.paint === 'lcp' ? 'LCP' : 'hero image end'} | ${ms(s.aloneMedianMs)} | ${ms(s.getlistMedianMs)} | ${ratio(s.ratio)} | ${s.speculated}/${s.followed} | ${s.prerendered} | ${pct(s.unusedShare)} | ${pct(s.extraShare)} | ${s.neverRequests} | ${s.duplicates} | ${s.quietSteps} (${ratio(s.quietRatio)}) | ${s.pointerSteps}/${s.followed} | ${cellGoals(c, r.contender, s).join('; ')} |`;
+  }));
+  return [head, `|${'---|'.repeat(18)}`, ...rows].join('\n');
+}

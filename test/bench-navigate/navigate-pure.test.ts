@@ -1,0 +1,153 @@
+import { judgeRun, type JudgedStep } from '../../bench/navigate/nav-judge';
+import { parseNavLog, type NavLogEntry } from '../../bench/navigate/nav-log';
+import { renderNavNginxConfig } from '../../bench/navigate/nav-nginx';
+import { followLinks, INDEX_PATH, LIVE_PATH, NAV_ORIGINS, NEVER_LINKS, navSiteFiles, SITE_PAGES } from '../../bench/navigate/nav-site';
+import { summarize, type NavCell, type NavRun } from '../../bench/navigate/nav-cell';
+import { navTable } from '../../bench/navigate/nav-table';
+import { parseNavArgs } from '../../bench/navigate/nav-args';
+import { userPath } from '../../bench/navigate/user-path';
+import type { StepResult } from '../../bench/navigate/walk';
+import { replaceSection } from '../../bench/report/markdown-section';
+
+const www = NAV_ORIGINS.www;
+const cdn = NAV_ORIGINS.cdn;
+/** A log line as nav-nginx.ts NAV_LOG_FORMAT writes it. */
+const line = (sec: number, host: string, uri: string, bytes: number, purpose = '-', xMoz = '-') => `${sec.toFixed(3)} ${host} 200 ${bytes} 0.010 "${uri}" "${purpose}" "${xMoz}"`;
+
+describe('the scripted user\'s path', () => {
+  it('is the same for a seed, different for another, and follows the site\'s links', () => {
+    const path = userPath(7, 24);
+    expect(userPath(7, 24)).toEqual(path);
+    expect(userPath(8, 24)).not.toEqual(path);
+    expect(path).toHaveLength(24);
+    expect(path[0]).toMatchObject({ from: INDEX_PATH, click: LIVE_PATH });
+    for (const [i, step] of path.entries()) {
+      expect(followLinks(step.from)).toContain(step.click);
+      expect(step.hovers.length).toBeGreaterThanOrEqual(1);
+      expect(step.hovers.length).toBeLessThanOrEqual(2);
+      expect(step.hovers).not.toContain(step.click);
+      if (i > 0) expect(step.from).toBe(path[i - 1]?.click);
+    }
+  });
+
+  it('hovers every never link over a run of 24, and clicks none but the no-store page it visits first', () => {
+    const path = userPath(1, 24);
+    const hovered = new Set(path.flatMap((s) => s.hovers));
+    for (const l of NEVER_LINKS) expect(hovered).toContain(l.href);
+    const clicked = new Set(path.map((s) => s.click));
+    for (const l of NEVER_LINKS.filter((n) => n.href !== LIVE_PATH)) expect(clicked).not.toContain(l.href);
+  });
+});
+
+describe('the site', () => {
+  const files = navSiteFiles();
+  it('serves every page on the first party, with the never links and an LCP image on the CDN', () => {
+    for (const page of SITE_PAGES) {
+      const html = files.find((f) => f.origin === www && f.path === page)?.body.toString() ?? '';
+      for (const l of NEVER_LINKS) expect(html).toContain(`href="${l.href}"`);
+      expect(html).toMatch(new RegExp(`https://${cdn.replace(/\./g, '\\.')}/img/[^"]+-hero\\.gif`));
+      for (const href of followLinks(page)) expect(html).toContain(`href="${href}"`);
+    }
+    // Every never link's target exists (a fetch of one would be a 200 in the log, not a 404).
+    for (const l of NEVER_LINKS) {
+      const path = l.uri.replace(/\?.*$/, '');
+      expect(files.some((f) => f.origin === www && (f.path === path || f.path === `${path}index.html`))).toBe(true);
+    }
+  });
+
+  it('nginx caches by class: documents revalidated, CDN immutable, the ticker and account pages no-store, one log per origin', () => {
+    const conf = renderNavNginxConfig('/w', { [www]: '198.19.0.1', [cdn]: '198.19.0.2', [NAV_ORIGINS.third]: '198.19.0.3' }, files, { certPath: '/c', keyPath: '/k' });
+    expect(conf).toContain(`location = ${LIVE_PATH} { add_header Cache-Control "no-store" always;`);
+    expect(conf).toContain('location = /account/sign-out { add_header Cache-Control "no-store"');
+    expect(conf).toContain('location = /members/ { add_header Cache-Control "no-store"');
+    expect(conf).toContain('add_header Cache-Control "public, max-age=31536000, immutable" always;');
+    for (const o of Object.values(NAV_ORIGINS)) expect(conf).toContain(`access_log /w/${o}.log nav;`);
+  });
+});
+
+describe('the judge over the servers\' log', () => {
+  const steps: JudgedStep[] = [
+    { step: 0, target: '/articles/a1.html', hoverAt: 10_000 },
+    { step: 1, target: '/articles/a2.html', hoverAt: 20_000 },
+  ];
+  const log: NavLogEntry[] = parseNavLog([
+    line(5, www, INDEX_PATH, 30_000),
+    line(5.1, cdn, '/css/site.css', 25_000),
+    // Step 0: a hovered link fetched ahead and not clicked, the clicked one fetched ahead and used.
+    line(10.2, www, '/articles/a3.html', 20_000, 'prefetch'),
+    line(10.5, www, '/articles/a1.html', 21_000, 'prefetch'),
+    line(10.9, cdn, '/img/articles-a1-hero.gif', 140_000),
+    // Step 1: a never link fetched ahead; the clicked page fetched twice.
+    line(20.1, www, '/cart', 900, 'prefetch'),
+    line(20.6, www, '/articles/a2.html', 20_000),
+    line(20.9, www, '/articles/a2.html', 20_000),
+    line(21, www, '/favicon.ico', 200),
+    line(21.5, www, '/favicon.ico', 200),
+  ].join('\n'));
+
+  it('parses every line', () => {
+    expect(log).toHaveLength(10);
+    expect(log[2]).toMatchObject({ host: www, uri: '/articles/a3.html', bytes: 20_000, secPurpose: 'prefetch', xMoz: '' });
+  });
+
+  it('counts bytes, speculation used and unused, never requests and duplicates per step', () => {
+    const j = judgeRun(log, steps);
+    expect(j.requests).toBe(10);
+    expect(j.speculative).toEqual({ requests: 3, bytes: 41_900, unusedBytes: 20_900 });
+    expect(j.speculatedSteps).toEqual([0]);
+    expect(j.speculativeSteps).toEqual([0, 1]);
+    expect(j.neverRequests).toBe(1);
+    expect(j.never.find((n) => n.kind === 'cart')?.requests).toBe(1);
+    // The favicon is the browser's own, whatever the cache holds.
+    expect(j.duplicates).toEqual([{ step: 1, url: `${www}/articles/a2.html`, count: 2 }]);
+  });
+
+  it('lets the user\'s own click on the no-store page through, but not a fetch ahead of it', () => {
+    const live: JudgedStep[] = [{ step: 0, target: LIVE_PATH, hoverAt: 10_000 }];
+    expect(judgeRun(parseNavLog(line(10.5, www, LIVE_PATH, 5000)), live).neverRequests).toBe(0);
+    expect(judgeRun(parseNavLog([line(10.2, www, LIVE_PATH, 5000, 'prefetch'), line(10.5, www, LIVE_PATH, 5000)].join('\n')), live).neverRequests).toBe(1);
+    // Firefox's link prefetch marks its requests with X-Moz.
+    expect(judgeRun(parseNavLog(line(10.2, www, '/checkout', 900, '-', 'prefetch')), live).neverRequests).toBe(1);
+  });
+});
+
+describe('a cell\'s summary and table', () => {
+  const step = (i: number, lcpMs: number, extra: Partial<StepResult> = {}): StepResult => ({ step: i, target: `/articles/a${i + 1}.html`, hoverAt: 0, clickAt: 0, settledAt: 0, pointerEvents: 2, lcpMs, deliveryType: '', activationStart: 0, ...extra });
+  const judgement = (bytes: number, unusedBytes = 0) => ({ requests: 1, bytes, speculative: { requests: 0, bytes: 0, unusedBytes }, never: [], neverRequests: 0, duplicates: [], speculatedSteps: [], speculativeSteps: [0, 1] });
+  const run = (contender: NavRun['contender'], steps: StepResult[], bytes: number, unused = 0): NavRun => ({ contender, startedAt: 0, endedAt: 1, steps, judgement: judgement(bytes, unused) });
+  const cell: NavCell = {
+    browser: 'chromium', link: '100 ms, 20 Mbit/s', cache: 'on',
+    runs: [
+      run('alone', [step(0, 600), step(1, 620), step(2, 580)], 1_000_000),
+      run('getlist', [step(0, 200, { deliveryType: 'navigational-prefetch' }), step(1, 250, { deliveryType: 'navigational-prefetch' }), step(2, 590)], 1_100_000, 50_000),
+    ],
+  };
+
+  it('medians over followed links, the share served by speculation, bytes ahead against the run alone', () => {
+    expect(summarize(cell, 'getlist')).toEqual({
+      followed: 3, paint: 'lcp', aloneMedianMs: 600, getlistMedianMs: 250, ratio: 0.417, speculated: 2, prerendered: 0,
+      unusedShare: 0.05, extraShare: 0.1, neverRequests: 0, duplicates: 0, quietSteps: 1, quietRatio: 1.017, pointerSteps: 3,
+    });
+  });
+
+  it('judges the headline goals on Chromium, cache on, 100 ms', () => {
+    const table = navTable([{ ...cell, summaries: { getlist: summarize(cell, 'getlist') } }]);
+    expect(table).toContain('| chromium | 100 ms, 20 Mbit/s | on | getlist | 3 | LCP | 600 | 250 | 0.42 | 2/3 |');
+    expect(table).toContain('LCP ≤ 0.5 × alone: met; ≥ 60 % speculated: met; extra bytes ≤ 15 %: met; 0 never: met; 0 duplicates: met');
+  });
+});
+
+describe('the command line and the report section', () => {
+  it('--quick is one browser, one link, cache on, six navigations', () => {
+    expect(parseNavArgs(['--quick'])).toMatchObject({ browsers: ['chromium'], caches: ['on'], steps: 6 });
+    expect(parseNavArgs([]).links.map((l) => l.name)).toEqual(['100 ms, 20 Mbit/s', '40 ms, 5 Mbit/s']);
+    expect(() => parseNavArgs(['--browsers', 'safari'])).toThrow(/unknown "safari"/);
+  });
+
+  it('replaces its own section of RESULTS.md, or inserts it before the named one', () => {
+    const md = '# R\n\n## A\n\na\n\n## Figures\n\nf\n';
+    const once = replaceSection(md, 'Nav', 'table 1', 'Figures');
+    expect(once).toBe('# R\n\n## A\n\na\n\n## Nav\n\ntable 1\n\n## Figures\n\nf\n');
+    expect(replaceSection(once, 'Nav', 'table 2', 'Figures')).toBe('# R\n\n## A\n\na\n\n## Nav\n\ntable 2\n\n## Figures\n\nf\n');
+  });
+});
