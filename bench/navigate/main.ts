@@ -16,7 +16,7 @@ import { startLink } from '../link/link-emulator';
 import { ensureLinkPrivileges } from '../link/rootless';
 import { netnsSpawn } from '../origins/nginx-process';
 import { NO_CAP_BITS_PER_SEC } from '../real/real-bounds';
-import { replaceSection } from '../report/markdown-section';
+import { replaceSection } from '../cli/markdown-section';
 import { readJsonFile } from '../cli/results-file';
 import { BenchRunError } from '../cli/bench-run-error';
 import { runMain, stopOnSignals } from '../cli/run-main';
@@ -27,11 +27,11 @@ import type { NavContender } from './nav-contenders';
 import { startNavServers } from './nav-nginx';
 import { NAV_ORIGINS, navSiteFiles } from './nav-site';
 import { navTable } from './nav-table';
+import { NAV_SECTION, navSectionBody, type NavResultsFile } from './nav-section';
 import { userPath } from './user-path';
 import { killWalkersSync, walkSession, type NavBrowser } from './walk-session';
 
 const ROOT = resolve(__dirname, '..', '..');
-export const NAV_SECTION = 'The next page before the click';
 
 /** The cell's contenders in the order of an odd cell: the bench's own speculation rules and the prerender setting are Chromium's. */
 function contendersOf(browser: NavBrowser, args: NavArgs): NavContender[] {
@@ -87,16 +87,9 @@ async function runLink(link: OverheadLinkSpec, args: NavArgs, cells: NavCell[], 
 
 /** `--report a.json,b.json`: the cells of one or more results files (a full run may be made in parts, each under the lock). */
 function writeReport(files: readonly string[]): number {
-  const results = files.map((file) => ({ file, ...(readJsonFile(file, (m) => new BenchRunError('E_BENCH_USAGE', `--report: ${m}`)) as { command?: string; date?: string; cells?: NavCell[] }) }));
+  const results = files.map((file) => ({ ...(readJsonFile(file, (m) => new BenchRunError('E_BENCH_USAGE', `--report: ${m}`)) as Omit<NavResultsFile, 'file'>), file: file.replace(`${ROOT}/`, '') }));
   const md = join(ROOT, 'bench', 'RESULTS.md');
-  const body = [
-    ...results.map((r) => `- \`${r.command ?? 'node dist/bench/navigate.js'}\` (${r.date ?? 'undated'}): every step in \`${r.file.replace(`${ROOT}/`, '')}\``),
-    '',
-    'bench/README.md, "The next page before the click", says what each column is.',
-    '',
-    navTable(results.flatMap((r) => r.cells ?? [])),
-  ].join('\n');
-  writeFileSync(md, replaceSection(readFileSync(md, 'utf8'), NAV_SECTION, body, 'Figures'));
+  writeFileSync(md, replaceSection(readFileSync(md, 'utf8'), NAV_SECTION, navSectionBody(results), 'Figures'));
   process.stdout.write(`wrote ${md}\n`);
   return 0;
 }

@@ -24,6 +24,8 @@ import { pm95Figure, rttFigure } from './svg-figures';
 import { parseExplanations, type Explanations } from './explanations';
 import { helpText, parseCommandLine, type CommandSpec } from '../cli/command-line';
 import { zooMarkdown, type ZooMemberResult } from '../zoo/zoo-table';
+import { NAV_SECTION, navSectionBody, type NavResultsFile } from '../navigate/nav-section';
+import { replaceSection } from '../cli/markdown-section';
 
 export interface ReportArgs {
   /** Results files, in the order their cells are reported. */
@@ -38,6 +40,8 @@ export interface ReportArgs {
   cells?: boolean;
   /** The zoo bench's results file (zoo.js `--out`, plain or gzipped): a table per server in RESULTS.md. */
   zoo?: string;
+  /** navigate.js's results files: "The next page before the click" in RESULTS.md. */
+  navigate?: string;
 }
 
 export const REPORT_COMMAND: CommandSpec = {
@@ -49,6 +53,7 @@ export const REPORT_COMMAND: CommandSpec = {
     why: { type: 'string', value: 'FILE', help: 'explanations of missed goals, {"<cell> | <target>": "why"}, e.g. bench/why.json' },
     summarize: { type: 'string', value: 'DIR', help: 'instead of the report, write DIR/<name>.json (summary) and DIR/raw/<name>.json.gz per raw file' },
     cells: { type: 'boolean', help: 'also a table per page @ link: every contender\'s median, min, max, TTFB, connections, ÷ bound' },
+    navigate: { type: 'string', value: 'FILE,…', help: 'also "The next page before the click": the navigation bench\'s table from navigate.js\'s results files' },
     zoo: { type: 'string', value: 'FILE,…', help: 'also "The server zoo": a table per server from zoo.js\'s results files (plain or gzipped); a page @ link in a later file replaces its earlier run' },
   },
   notes: [
@@ -74,6 +79,7 @@ export function parseReportArgs(argv: readonly string[]): ReportArgs {
     ...(typeof v.summarize === 'string' ? { summarize: v.summarize } : {}),
     ...(v.cells === true ? { cells: true } : {}),
     ...(typeof v.zoo === 'string' ? { zoo: v.zoo } : {}),
+    ...(typeof v.navigate === 'string' ? { navigate: v.navigate } : {}),
   };
 }
 
@@ -111,9 +117,21 @@ export function renderReport(args: ReportArgs, read: ReadFile = readFileSync): {
     figures.push(relative(resolve(args.outDir), resolve(path)).split('\\').join('/'));
   }
   const unused: string[] = [];
-  const md = resultsMarkdown(results, { figures, explanations, unused, whyPath: args.why, cells: args.cells === true, ...(args.zoo === undefined ? {} : { zoo: args.zoo }) });
+  const matrix = resultsMarkdown(results, { figures, explanations, unused, whyPath: args.why, cells: args.cells === true, ...(args.zoo === undefined ? {} : { zoo: args.zoo }), ...(args.navigate === undefined ? {} : { navigate: args.navigate }) });
+  const md = args.navigate === undefined ? matrix : replaceSection(matrix, NAV_SECTION, navSectionBody(navResults(args.navigate, read)), 'Figures');
   const zoo = args.zoo === undefined ? '' : `\n${zooSection(args.zoo, read)}`;
   return { files: [{ path: join(args.outDir, 'RESULTS.md'), data: md + zoo }, ...figureFiles], unused };
+}
+
+/** navigate.js's results files, comma-separated, in the order given. */
+function navResults(paths: string, read: ReadFile): NavResultsFile[] {
+  return paths.split(',').filter(Boolean).map((path) => {
+    try {
+      return { ...(JSON.parse(resultsText(read(path), path)) as Omit<NavResultsFile, 'file'>), file: path };
+    } catch (err) {
+      throw new ReportError('E_REPORT_INPUT', `--navigate: cannot read ${path}: ${(err as Error).message}`);
+    }
+  });
 }
 
 /** "The server zoo" from zoo.js's results files, comma-separated; a member's page @ link in a later file replaces its earlier run. */

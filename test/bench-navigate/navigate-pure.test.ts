@@ -7,7 +7,7 @@ import { navTable } from '../../bench/navigate/nav-table';
 import { parseNavArgs } from '../../bench/navigate/nav-args';
 import { userPath } from '../../bench/navigate/user-path';
 import type { StepResult } from '../../bench/navigate/walk';
-import { replaceSection } from '../../bench/report/markdown-section';
+import { replaceSection } from '../../bench/cli/markdown-section';
 
 const www = NAV_ORIGINS.www;
 const cdn = NAV_ORIGINS.cdn;

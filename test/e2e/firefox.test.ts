@@ -85,9 +85,9 @@ describeE2e('e2e: Firefox ESR', () => {
     await expectRecorderKeepsEveryEntry(firefox.browser, query, site);
   }, 40_000);
 
-  test('a page naming a bad port: Firefox refuses it and does not show it to the extension, so the host is never asked; the port sees no connection', async () => {
+  test('a page naming a bad port: Firefox refuses it; the host refuses each bad origin the page\'s DOM names to it; the port sees no connection', async () => {
     if (!firefox) throw new Error('Firefox did not start');
-    await expectBadPortRefused(firefox.browser, query, site, false);
+    await expectBadPortRefused(firefox.browser, query, site, 'if-named');
   }, 40_000);
 
   test('cross-origin: the host measured handshakes to both origins, on connections the servers accepted', async () => {
