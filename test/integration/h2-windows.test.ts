@@ -10,7 +10,7 @@ import { startHttp2Server } from '../support/tls-servers';
  * More than one congestion window for an HTTP/2 origin (src/scheduler/h2-windows.ts), read off the
  * image server's own log: how many sessions it accepted, which stream each carried, in which order.
  * The page and its images are on two h2 origins, each behind a relay that delays every chunk
- * 60 ms each way (a 120 ms round trip on loopback, four times http2.demandMinHandshakeMs, so that the
+ * 120 ms each way (a 240 ms round trip on loopback, eight times http2.demandMinHandshakeMs, so that the
  * handshake stays past it after the scheduler takes out what a busy event loop added), so the document's handshake is slow and the
  * images are found while the image origin's first connection is still handshaking. The document
  * carries `padBytes` of comment so that its first flight can show the link's rate (load-path.ts):
@@ -59,7 +59,7 @@ async function startSite(oneWayMs: number, padBytes: number) {
   };
 }
 
-async function load(s: Strategy, oneWayMs = 60, padBytes = 40_000) {
+async function load(s: Strategy, oneWayMs = 120, padBytes = 40_000) {
   const site = await startSite(oneWayMs, padBytes);
   try {
     const run = await loadPage({ url: site.url, strategy: s, transport: { ca: testCert().cert } });
