@@ -9,7 +9,6 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_PAGE_NAMES, benchPageBuild, type BenchPageBuild } from '../corpus/bench-corpus';
 import { readAccessLog, type AccessLogEntry } from './access-log';
 import { writeDocroots, type Scheme } from './docroot';
 import { atExit } from './exit-actions';
@@ -17,6 +16,7 @@ import { freePort } from './free-port';
 import { renderNginxConfig, supportsHttp2Directive } from './nginx-config';
 import { defaultSpawn, findNginx, killGroup, nginxVersion, startNginx, stopNginx, type NginxRun, type SpawnFn } from './nginx-process';
 import { bindOrigin, validateBindings, type BoundOrigin, type LinkHosts, type OriginBinding } from './origin-binding';
+import { selectPages, servedPageUrl } from './served-pages';
 import { OriginsError } from './origins-errors';
 import { makeTlsMaterial } from './tls-material';
 
@@ -74,11 +74,6 @@ export interface Origins {
   readonly pid: number;
   /** Stops nginx and deletes the run's files. Idempotent. */
   stop(): Promise<void>;
-}
-
-function selectPages(names: readonly string[] | undefined, bound: ReadonlySet<string>): BenchPageBuild[] {
-  if (names !== undefined) return names.map((n) => benchPageBuild(n));
-  return BENCH_PAGE_NAMES.map((n) => benchPageBuild(n)).filter((b) => b.page.singleOrigin || b.page.origins.every((o) => bound.has(o)));
 }
 
 async function fixPorts(bindings: readonly OriginBinding[]): Promise<Array<OriginBinding & { httpPort: number; httpsPort: number }>> {
@@ -139,17 +134,12 @@ export async function startOrigins(options: StartOriginsOptions): Promise<Origin
       }
     }
     const started = run;
-    const byName = new Map(bound.map((b) => [b.origin, b]));
     let stopping: Promise<void> | undefined;
     return {
       origins: bound,
       urls: Object.fromEntries(bound.map((b) => [b.origin, { http: b.httpUrl, https: b.httpsUrl }])),
       pageUrl(name, scheme = 'https', origin) {
-        const build = builds.find((b) => b.page.name === name);
-        if (build === undefined) throw new OriginsError('E_ORIGIN_UNBOUND', `page ${name} is not served here (served: ${builds.map((b) => b.page.name).join(', ')})`);
-        const host = byName.get(origin ?? (build.page.singleOrigin ? (bound[0]?.origin ?? '') : build.page.document.origin));
-        if (host === undefined) throw new OriginsError('E_ORIGIN_UNBOUND', `origin ${origin ?? build.page.document.origin} is not bound`);
-        return `${scheme === 'http' ? host.httpUrl : host.httpsUrl}${build.page.document.path}`;
+        return servedPageUrl(builds, bound, name, scheme, origin);
       },
       caPem: tls.caPem,
       caPath: tls.caPath,

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { RequestHeads } from './request-heads';
 
 /** One request as the server saw it on the wire. */
 export interface WireRequest {
@@ -42,25 +43,13 @@ export async function startRawServer(respond: Respond): Promise<{ origin: string
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
     const conn = nextConn++;
-    let buf = Buffer.alloc(0);
+    const heads = new RequestHeads();
     let index = 0;
     let sent = 0;
     let chain = Promise.resolve();
     let closing = false;
     socket.on('data', (chunk) => {
-      buf = Buffer.concat([buf, chunk]);
-      for (;;) {
-        const end = buf.indexOf('\r\n\r\n');
-        if (end < 0) break;
-        const head = buf.subarray(0, end).toString('latin1');
-        buf = buf.subarray(end + 4);
-        const [line = '', ...rest] = head.split('\r\n');
-        const [method = '', path = ''] = line.split(' ');
-        const headers: Record<string, string> = {};
-        for (const h of rest) {
-          const i = h.indexOf(':');
-          if (i > 0) headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
-        }
+      for (const { method, path, headers } of heads.push(chunk)) {
         const req: WireRequest = { connection: conn, index: index++, method, path, headers, responsesSentBefore: sent, at: performance.now() };
         requests.push(req);
         chain = chain.then(async () => {

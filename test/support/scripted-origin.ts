@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { RequestHeads } from './request-heads';
 
 /**
  * A fault injector: a raw TCP server on port 0 whose answer to each request is a script of
@@ -80,7 +81,7 @@ export async function startScriptedOrigin(answer: (req: ScriptedRequest) => Segm
     socket.setNoDelay(true);
     const conn = nextConn++;
     let index = 0;
-    let buf = Buffer.alloc(0);
+    const heads = new RequestHeads();
     let chain = Promise.resolve();
     const timers = new Set<NodeJS.Timeout>();
     const pause = (ms: number) =>
@@ -98,16 +99,9 @@ export async function startScriptedOrigin(answer: (req: ScriptedRequest) => Segm
       for (const t of timers) clearTimeout(t);
     });
     socket.on('data', (chunk) => {
-      buf = Buffer.concat([buf, chunk]);
-      for (;;) {
-        const end = buf.indexOf('\r\n\r\n');
-        if (end < 0) break;
-        const head = buf.subarray(0, end).toString('latin1');
-        buf = buf.subarray(end + 4);
-        const [line = ''] = head.split('\r\n');
-        const [method = '', path = ''] = line.split(' ');
+      for (const { method, path, headers } of heads.push(chunk)) {
         const req: ScriptedRequest = { connection: conn, index: index++, method, path };
-        const close = /\r\nconnection:\s*close/i.test(head);
+        const close = /\bclose\b/i.test(headers.connection ?? '');
         log.push(req);
         const segments = method === 'HEAD' ? headOnly(answer(req)) : answer(req);
         chain = chain.then(async () => {

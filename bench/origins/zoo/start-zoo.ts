@@ -12,12 +12,12 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_PAGE_NAMES, benchPageBuild, type BenchPageBuild } from '../../corpus/bench-corpus';
 import { docrootOf, writeDocroots, type Scheme } from '../docroot';
 import { atExit } from '../exit-actions';
 import { freePort } from '../free-port';
 import { defaultSpawn, type SpawnFn } from '../nginx-process';
 import { bindOrigin, validateBindings, type BoundOrigin, type LinkHosts, type OriginBinding } from '../origin-binding';
+import { selectPages, servedPageUrl } from '../served-pages';
 import { OriginsError } from '../origins-errors';
 import type { Origins } from '../start-origins';
 import { makeTlsMaterial } from '../tls-material';
@@ -52,11 +52,6 @@ const BACKEND_BASE_PORT = 8080;
 async function pickPort(address: string, fixed: number | undefined, fallback: number): Promise<number> {
   if (fixed) return fallback;
   return freePort(address);
-}
-
-function selectPages(names: readonly string[] | undefined, bound: ReadonlySet<string>): BenchPageBuild[] {
-  if (names !== undefined) return names.map((n) => benchPageBuild(n));
-  return BENCH_PAGE_NAMES.map((n) => benchPageBuild(n)).filter((b) => b.page.singleOrigin || b.page.origins.every((o) => bound.has(o)));
 }
 
 interface Layout {
@@ -154,7 +149,6 @@ export async function startZoo(o: StartZooOptions): Promise<ZooOrigins> {
     }
     const { bound } = l;
     const { accessLogPath, errorLogPath, dialect } = prepared;
-    const byName = new Map(bound.map((b) => [b.origin, b]));
     const schemes: Scheme[] = info.tls ? ['http', 'https'] : ['http'];
     let stopping: Promise<void> | undefined;
     return {
@@ -164,11 +158,7 @@ export async function startZoo(o: StartZooOptions): Promise<ZooOrigins> {
       urls: Object.fromEntries(bound.map((b) => [b.origin, { http: b.httpUrl, https: b.httpsUrl }])),
       pageUrl(name, scheme = 'https', origin) {
         if (!schemes.includes(scheme)) throw new OriginsError('E_ORIGIN_UNBOUND', `${o.member} serves no ${scheme} (it terminates no TLS)`);
-        const build = builds.find((b) => b.page.name === name);
-        if (build === undefined) throw new OriginsError('E_ORIGIN_UNBOUND', `page ${name} is not served here (served: ${builds.map((b) => b.page.name).join(', ')})`);
-        const host = byName.get(origin ?? (build.page.singleOrigin ? (bound[0]?.origin ?? '') : build.page.document.origin));
-        if (host === undefined) throw new OriginsError('E_ORIGIN_UNBOUND', `origin ${origin ?? build.page.document.origin} is not bound`);
-        return `${scheme === 'http' ? host.httpUrl : host.httpsUrl}${build.page.document.path}`;
+        return servedPageUrl(builds, bound, name, scheme, origin);
       },
       caPem: tls.caPem,
       caPath: tls.caPath,
