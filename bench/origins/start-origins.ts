@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { readAccessLog, type AccessLogEntry } from './access-log';
 import { writeDocroots, type Scheme } from './docroot';
 import { atExit } from './exit-actions';
-import { freePort } from './free-port';
+import { PortPicker } from './free-port';
 import { renderNginxConfig, supportsHttp2Directive } from './nginx-config';
 import { defaultSpawn, findNginx, killGroup, nginxVersion, startNginx, stopNginx, type NginxRun, type SpawnFn } from './nginx-process';
 import { bindOrigin, validateBindings, type BoundOrigin, type LinkHosts, type OriginBinding } from './origin-binding';
@@ -78,12 +78,17 @@ export interface Origins {
 
 async function fixPorts(bindings: readonly OriginBinding[]): Promise<Array<OriginBinding & { httpPort: number; httpsPort: number }>> {
   const out: Array<OriginBinding & { httpPort: number; httpsPort: number }> = [];
-  for (const b of bindings) {
-    try {
-      out.push({ ...b, httpPort: b.httpPort || await freePort(b.address), httpsPort: b.httpsPort || await freePort(b.address) });
-    } catch (err) {
-      throw new OriginsError('E_BAD_BINDING', `${b.origin}: cannot pick a free port on ${b.address} (${(err as Error).message}); give httpPort and httpsPort for addresses outside this network namespace`);
+  const picker = new PortPicker();
+  try {
+    for (const b of bindings) {
+      try {
+        out.push({ ...b, httpPort: b.httpPort || await picker.pick(b.address), httpsPort: b.httpsPort || await picker.pick(b.address) });
+      } catch (err) {
+        throw new OriginsError('E_BAD_BINDING', `${b.origin}: cannot pick a free port on ${b.address} (${(err as Error).message}); give httpPort and httpsPort for addresses outside this network namespace`);
+      }
     }
+  } finally {
+    await picker.release();
   }
   return out;
 }

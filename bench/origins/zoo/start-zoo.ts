@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { docrootOf, writeDocroots, type Scheme } from '../docroot';
 import { atExit } from '../exit-actions';
-import { freePort } from '../free-port';
+import { PortPicker } from '../free-port';
 import { defaultSpawn, type SpawnFn } from '../nginx-process';
 import { bindOrigin, validateBindings, type BoundOrigin, type LinkHosts, type OriginBinding } from '../origin-binding';
 import { selectPages, servedPageUrl } from '../served-pages';
@@ -49,9 +49,8 @@ export interface ZooOrigins extends Origins {
 
 const BACKEND_BASE_PORT = 8080;
 
-async function pickPort(address: string, fixed: number | undefined, fallback: number): Promise<number> {
-  if (fixed) return fallback;
-  return freePort(address);
+function pickPort(picker: PortPicker, address: string, fixed: number | undefined, fallback: number): Promise<number> {
+  return fixed ? Promise.resolve(fallback) : picker.pick(address);
 }
 
 interface Layout {
@@ -61,11 +60,20 @@ interface Layout {
 }
 
 async function layout(o: StartZooOptions, www: string): Promise<Layout> {
+  const picker = new PortPicker();
+  try {
+    return await layoutWith(picker, o, www);
+  } finally {
+    await picker.release();
+  }
+}
+
+async function layoutWith(picker: PortPicker, o: StartZooOptions, www: string): Promise<Layout> {
   const info = ZOO_INFO[o.member];
   const bound: BoundOrigin[] = [];
   for (const b of o.bindings) {
-    const httpPort = b.httpPort || await freePort(b.address);
-    const httpsPort = info.tls ? (b.httpsPort || await freePort(b.address)) : 0;
+    const httpPort = b.httpPort || await picker.pick(b.address);
+    const httpsPort = info.tls ? (b.httpsPort || await picker.pick(b.address)) : 0;
     bound.push(bindOrigin({ ...b, httpPort, httpsPort }, o.linkHosts ?? 'address'));
   }
   const front: ZooListener[] = [];
@@ -76,7 +84,7 @@ async function layout(o: StartZooOptions, www: string): Promise<Layout> {
       const root = docrootOf(www, scheme, b.origin);
       const port = scheme === 'http' ? b.httpPort : b.httpsPort;
       const fixed = o.bindings[i]?.httpPort;
-      const backendPort = info.proxy ? await pickPort(b.address, fixed, BACKEND_BASE_PORT + 2 * i + j) : undefined;
+      const backendPort = info.proxy ? await pickPort(picker, b.address, fixed, BACKEND_BASE_PORT + 2 * i + j) : undefined;
       front.push({ origin: b.origin, address: b.address, port, tls: scheme === 'https', root, ...(backendPort ? { backendPort } : {}) });
       if (backendPort) backend.push({ origin: b.origin, address: b.address, port: backendPort, tls: false, root });
     }
