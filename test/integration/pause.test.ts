@@ -7,12 +7,16 @@ const MiB = 1024 * 1024;
 const FIRST = 1 * MiB;
 const REST = 15 * MiB;
 const CSS = Buffer.from('body { color: #123456 }\n'.repeat(40));
-const CSS_DELAY_MS = 300;
+/**
+ * Long enough that a client reading without pause has all 15 MiB before the stylesheet's answer
+ * even on a loaded machine (loopback moves that in tens of ms when idle).
+ */
+const CSS_DELAY_MS = 1_500;
 const STALL_MS = 12_000;
 
 /**
  * `/big.bin` sends 1 MiB at once, then waits until `/style.css` reaches the server and sends 15 MiB
- * more; `/style.css` is answered 300 ms after it arrives. Whether the big body or the stylesheet
+ * more; `/style.css` is answered CSS_DELAY_MS after it arrives. Whether the big body or the stylesheet
  * finishes first therefore depends only on whether the client keeps reading the big body while
  * the stylesheet is outstanding.
  */
@@ -97,7 +101,7 @@ describe('low-latency-first pausing, observed on the wire', () => {
     // The server could not even finish writing it: the client stopped reading (its window closed).
     expect(paused.serverFinished).toEqual(['/style.css', '/big.bin']);
 
-    // browser: nothing is paused; the 15 MiB arrive long before the stylesheet's 300 ms delay ends.
+    // browser: nothing is paused; the 15 MiB arrive long before the stylesheet's delay ends.
     expect(flowing.run.stats.pauses).toBe(0);
     expect(flowing.big.doneAt).toBeLessThan(flowing.css.doneAt);
     expect(flowing.serverFinished).toEqual(['/big.bin', '/style.css']);
