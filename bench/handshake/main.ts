@@ -1,5 +1,5 @@
 /**
- * `node dist/bench/handshake-fidelity.js [--rounds N] [--targets loopback,busy,50,100] [--json]` —
+ * `node dist/bench/handshake-fidelity.js [--rounds N] [--targets loopback,busy,50,100] [--cost] [--json]` —
  * how close getlist's TCP connect times are to curl's, side by side in one run:
  *
  * - loopback: getlist's demo server on 127.0.0.1, 6 connections opening at once, `--strategy`
@@ -22,6 +22,7 @@ import { getPage } from '../../native-host/demo/corpus';
 import { median } from '../../src/stats/median';
 import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
 import { serveDemo, startDemoServerIn, type DemoServerInNamespace } from '../demo/demo-server-process';
+import { connectCost, formatCost } from './connect-cost';
 import { runFidelityTarget, type FidelitySamples, type FidelityTarget } from './fidelity-run';
 import { startLink } from '../link/link-emulator';
 import { ensureLinkPrivileges } from '../link/rootless';
@@ -34,13 +35,14 @@ const PARALLEL = 6;
 const HOST = 'fidelity.getlist.test';
 
 const COMMAND: CommandSpec = {
-  usage: 'node dist/bench/handshake-fidelity.js [--rounds N] [--targets loopback,busy,50,100] [--strategy S] [--json]',
+  usage: 'node dist/bench/handshake-fidelity.js [--rounds N] [--targets loopback,busy,50,100] [--strategy S] [--cost] [--json]',
   notes: ['TCP connect time: getlist vs curl on loopback (idle and under the getlist strategy\'s load) and on the packet-level link, 6 connections opening at once.'],
   options: {
     rounds: { type: 'string', value: 'N', help: 'rounds per target, curl and getlist interleaved', default: '10' },
     targets: { type: 'string', value: 'a,b', help: 'loopback, busy and/or link RTTs in ms', default: 'loopback,busy,50,100' },
     strategy: { type: 'string', value: 'S', help: 'getlist strategy to load with (busy: always getlist)', default: 'browser' },
     json: { type: 'boolean', help: 'print the samples and summaries as JSON' },
+    cost: { type: 'boolean', help: 'only what the connect timer costs per connection against connecting in the loop (in this process, loopback, 1 and 6 at once)' },
     serve: { type: 'boolean', help: 'internal: run the demo server (with --host, --port)', hidden: true },
     host: { type: 'string', value: 'ADDR', help: 'internal: --serve address', hidden: true },
     port: { type: 'string', value: 'N', help: 'internal: --serve port', hidden: true },
@@ -104,6 +106,11 @@ async function main(argv: readonly string[]): Promise<number> {
   const v = args.values;
   if (v.serve === true) return serveDemo(String(v.host ?? '127.0.0.1'), intValue(v.port, 'port', 80, 0, 65535, usage), listValue(v.page) ?? [PAGE]);
   const rounds = intValue(v.rounds, 'rounds', 10, 1, 1000, usage);
+  if (v.cost === true) {
+    const cost = await connectCost(rounds, [1, PARALLEL]);
+    process.stdout.write(v.json === true ? `${JSON.stringify({ cost })}\n` : `Connect cost on an idle loop, ${rounds} rounds (ms; CPU per connection)\n${formatCost(cost)}\n`);
+    return 0;
+  }
   const targets = listValue(v.targets) ?? ['loopback', 'busy', '50', '100'];
   const strategy = typeof v.strategy === 'string' ? v.strategy : 'browser';
   const root = resolve(__dirname, '..', '..');

@@ -38,8 +38,11 @@ type ChildMessage = { id: number; tcpMs?: number; remoteAddress?: string; error?
  * go without closing its descriptor.
  *
  * The child starts on the first connect and stays while connects are pending; it does not hold
- * the process open. Passed sockets go one at a time (Node waits for each handle's acknowledgment),
- * which is what handing over costs: bench/README.md, "Handshake fidelity".
+ * the process open. Passed sockets go one at a time (Node waits for this loop to acknowledge
+ * each), which is what handing over costs: bench/README.md, "Handshake fidelity". The socket is
+ * handed over once connected, not while connecting: two processes reading one connecting socket
+ * race for its pending error (the kernel gives a refusal to whichever reads first), and the other
+ * would report a refused connection as made.
  */
 export class ConnectTimer {
   private child: ChildProcess | undefined;
@@ -69,6 +72,11 @@ export class ConnectTimer {
       this.hold();
       child.send({ id, addresses: target.addresses, port: target.port });
     });
+  }
+
+  /** The child's process id while it runs (what it costs is measured on it: bench/handshake/connect-cost.ts). */
+  get pid(): number | undefined {
+    return this.child?.pid;
   }
 
   /** Stops the child; pending connects fail with `E_CONNECT_TIMER`. */
