@@ -5,7 +5,9 @@
  *
  * - curl: `time_connect − time_namelookup` of each transfer of `curl -Z --parallel-max N`;
  * - getlist: `tcpMs` of every handshake record of `getlist load --repeat R --json` (its
- *   `loopDelayMs` kept beside it: the most event-loop delay that record may include). The first
+ *   `loopDelayMs` kept beside it: the most event-loop delay that record may include), once with
+ *   TCP timed by the connect timer (the default) and once with `--connect-in loop`, on getlist's
+ *   own event loop, the page's work included. The first
  *   run of each process is kept apart as "cold": its connects wait behind the process's first
  *   compile of the code they run, which a long-running host pays once, not per page.
  */
@@ -29,11 +31,19 @@ export interface FidelityTarget {
 
 export interface FidelitySamples {
   curlTcpMs: number[];
-  /** Runs after the first of each process. */
+  /** Runs after the first of each process, TCP connects made and timed by the connect timer. */
   getlistTcpMs: number[];
   getlistLoopDelayMs: number[];
   /** First run of each process. */
   getlistColdTcpMs: number[];
+  /** The same loads with `--connect-in loop`: TCP timed on getlist's own, busy, event loop. */
+  loopTcpMs: number[];
+  loopLoopDelayMs: number[];
+  /** Each warm handshake's `totalMs` (asked for → usable) and each warm run's page time, per mode: what the hand-over costs. */
+  getlistHandshakeTotalMs: number[];
+  loopHandshakeTotalMs: number[];
+  getlistPageMs: number[];
+  loopPageMs: number[];
 }
 
 export interface FidelityRunOptions {
@@ -60,30 +70,51 @@ export async function curlConnects(t: FidelityTarget, parallel: number, timeoutM
     .map(([lookup, connect]) => ((connect as number) - (lookup as number)) * 1000);
 }
 
-type Connect = { tcpMs: number; loopDelayMs: number };
+type Connect = { tcpMs: number; loopDelayMs: number; totalMs: number };
+type LoadRun = { pageMs: number; connects: Connect[] };
 
 /** One `getlist load --repeat 3`: the connects of each run, the first (cold) run first. */
-export async function getlistConnects(t: FidelityTarget, o: FidelityRunOptions): Promise<Connect[][]> {
-  const args = [o.cliPath, 'load', t.pageUrl, '--strategy', o.strategy, '--connections', String(o.parallel), '--repeat', '3', '--json', '--timeout', String(o.timeoutMs)];
+export async function getlistConnects(t: FidelityTarget, o: FidelityRunOptions, connectIn: 'timer' | 'loop' = 'timer'): Promise<LoadRun[]> {
+  const args = [o.cliPath, 'load', t.pageUrl, '--strategy', o.strategy, '--connections', String(o.parallel), '--repeat', '3', '--json', '--timeout', String(o.timeoutMs), '--connect-in', connectIn];
   const out = await childOutput(t.exec(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] }), o.timeoutMs + 15_000, 'getlist load');
   if (out.code !== 0) throw new BenchRunError('E_RUN_FAILED', `getlist load exited ${out.code ?? out.signal}: ${out.stderr.trim().split('\n').pop()?.slice(0, 200) ?? ''}`);
   firstLoadRun(out.stdout); // throws E_RUN_BAD_OUTPUT unless it is `getlist load --json` output
-  const { runs } = JSON.parse(out.stdout) as { runs: Array<{ handshakes?: Array<{ tcpMs?: unknown; loopDelayMs?: unknown }> }> };
-  return runs.map((run) => (run.handshakes ?? []).map((h) => ({ tcpMs: Number(h.tcpMs), loopDelayMs: Number(h.loopDelayMs) })));
+  const { runs } = JSON.parse(out.stdout) as { runs: Array<{ totalMs?: unknown; handshakes?: Array<{ tcpMs?: unknown; loopDelayMs?: unknown; totalMs?: unknown }> }> };
+  return runs.map((run) => ({
+    pageMs: Number(run.totalMs),
+    connects: (run.handshakes ?? []).map((h) => ({ tcpMs: Number(h.tcpMs), loopDelayMs: Number(h.loopDelayMs), totalMs: Number(h.totalMs) })),
+  }));
 }
 
 export async function runFidelityTarget(t: FidelityTarget, o: FidelityRunOptions): Promise<FidelitySamples> {
-  const s: FidelitySamples = { curlTcpMs: [], getlistTcpMs: [], getlistLoopDelayMs: [], getlistColdTcpMs: [] };
+  const s: FidelitySamples = {
+    curlTcpMs: [], getlistTcpMs: [], getlistLoopDelayMs: [], getlistColdTcpMs: [],
+    loopTcpMs: [], loopLoopDelayMs: [], getlistHandshakeTotalMs: [], loopHandshakeTotalMs: [], getlistPageMs: [], loopPageMs: [],
+  };
   for (let round = 1; round <= o.rounds; round++) {
     const curl = await curlConnects(t, o.parallel, o.timeoutMs);
-    const [cold = [], ...warm] = await getlistConnects(t, o);
+    const [cold, ...warm] = await getlistConnects(t, o, 'timer');
+    const [, ...loopWarm] = await getlistConnects(t, o, 'loop');
     s.curlTcpMs.push(...curl);
-    s.getlistColdTcpMs.push(...cold.map((h) => h.tcpMs));
-    for (const h of warm.flat()) {
-      s.getlistTcpMs.push(h.tcpMs);
-      s.getlistLoopDelayMs.push(h.loopDelayMs);
+    s.getlistColdTcpMs.push(...(cold?.connects ?? []).map((h) => h.tcpMs));
+    for (const run of warm) {
+      s.getlistPageMs.push(run.pageMs);
+      for (const h of run.connects) {
+        s.getlistTcpMs.push(h.tcpMs);
+        s.getlistLoopDelayMs.push(h.loopDelayMs);
+        s.getlistHandshakeTotalMs.push(h.totalMs);
+      }
     }
-    o.progress(`${t.name} round ${round}/${o.rounds}: curl ${fmt(curl)} | getlist cold ${fmt(cold.map((h) => h.tcpMs))} | warm ${warm.map((r) => fmt(r.map((h) => h.tcpMs))).join(' | ')}`);
+    for (const run of loopWarm) {
+      s.loopPageMs.push(run.pageMs);
+      for (const h of run.connects) {
+        s.loopTcpMs.push(h.tcpMs);
+        s.loopLoopDelayMs.push(h.loopDelayMs);
+        s.loopHandshakeTotalMs.push(h.totalMs);
+      }
+    }
+    const tcp = (runs: readonly LoadRun[]) => runs.map((r) => fmt(r.connects.map((h) => h.tcpMs))).join(' | ');
+    o.progress(`${t.name} round ${round}/${o.rounds}: curl ${fmt(curl)} | getlist warm ${tcp(warm)} | in-loop warm ${tcp(loopWarm)}`);
   }
   return s;
 }

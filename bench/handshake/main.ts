@@ -1,15 +1,20 @@
 /**
- * `node dist/bench/handshake-fidelity.js [--rounds N] [--targets loopback,50,100] [--json]` — how
- * close getlist's TCP connect times are to curl's, side by side in one run:
+ * `node dist/bench/handshake-fidelity.js [--rounds N] [--targets loopback,busy,50,100] [--cost] [--json]` —
+ * how close getlist's TCP connect times are to curl's, side by side in one run:
  *
- * - loopback: getlist's demo server on 127.0.0.1, 6 connections opening at once; goal: getlist's
- *   TCP p50 within +1 ms of curl's;
+ * - loopback: getlist's demo server on 127.0.0.1, 6 connections opening at once, `--strategy`
+ *   (default browser); goal: getlist's TCP p50 within +1 ms of curl's;
+ * - busy: the same with the `getlist` strategy, whose page work keeps the event loop busy while
+ *   connections open; same goal;
  * - `50`, `100`: the packet-level link of bench/link at that RTT (needs root or rootless user
  *   namespaces); goal: getlist's TCP p50 within +0..3 ms of the RTT.
  *
- * Prints one row per target: curl p50/p90, getlist p50/p90, getlist's `loopDelayMs` p50/max (the
- * most event-loop delay a record may include), and PASS/MISS per goal. `--serve` is internal: the
- * demo server the link targets start in the server namespace.
+ * Every getlist load runs twice: TCP timed by the connect timer (what getlist does) and with
+ * `--connect-in loop`, on getlist's own event loop (what it did before). Prints one row per
+ * target: curl p50/p90, getlist p50/p90 and loop delay, the in-loop p50/p90, and what the hand-over
+ * costs (each handshake's total and the page time, p50, per mode), and PASS/MISS per goal. `--json`
+ * prints every sample too. `--serve` is internal: the demo server the link targets start in the
+ * server namespace.
  */
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -17,6 +22,7 @@ import { getPage } from '../../native-host/demo/corpus';
 import { median } from '../../src/stats/median';
 import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
 import { serveDemo, startDemoServerIn, type DemoServerInNamespace } from '../demo/demo-server-process';
+import { connectCost, formatCost } from './connect-cost';
 import { runFidelityTarget, type FidelitySamples, type FidelityTarget } from './fidelity-run';
 import { startLink } from '../link/link-emulator';
 import { ensureLinkPrivileges } from '../link/rootless';
@@ -29,13 +35,14 @@ const PARALLEL = 6;
 const HOST = 'fidelity.getlist.test';
 
 const COMMAND: CommandSpec = {
-  usage: 'node dist/bench/handshake-fidelity.js [--rounds N] [--targets loopback,50,100] [--strategy S] [--json]',
-  notes: ['TCP connect time: getlist vs curl on loopback and on the packet-level link, 6 connections opening at once.'],
+  usage: 'node dist/bench/handshake-fidelity.js [--rounds N] [--targets loopback,busy,50,100] [--strategy S] [--cost] [--json]',
+  notes: ['TCP connect time: getlist vs curl on loopback (idle and under the getlist strategy\'s load) and on the packet-level link, 6 connections opening at once.'],
   options: {
     rounds: { type: 'string', value: 'N', help: 'rounds per target, curl and getlist interleaved', default: '10' },
-    targets: { type: 'string', value: 'a,b', help: 'loopback and/or link RTTs in ms', default: 'loopback,50,100' },
-    strategy: { type: 'string', value: 'S', help: 'getlist strategy to load with', default: 'browser' },
+    targets: { type: 'string', value: 'a,b', help: 'loopback, busy and/or link RTTs in ms', default: 'loopback,busy,50,100' },
+    strategy: { type: 'string', value: 'S', help: 'getlist strategy to load with (busy: always getlist)', default: 'browser' },
     json: { type: 'boolean', help: 'print the samples and summaries as JSON' },
+    cost: { type: 'boolean', help: 'only what the connect timer costs per connection against connecting in the loop (in this process, loopback, 1 and 6 at once)' },
     serve: { type: 'boolean', help: 'internal: run the demo server (with --host, --port)', hidden: true },
     host: { type: 'string', value: 'ADDR', help: 'internal: --serve address', hidden: true },
     port: { type: 'string', value: 'N', help: 'internal: --serve port', hidden: true },
@@ -43,33 +50,49 @@ const COMMAND: CommandSpec = {
   },
 };
 
+type Spread = { n: number; p50: number; p90: number };
+
 interface Row {
   target: string;
   rttMs: number;
-  curl: { n: number; p50: number; p90: number };
-  getlist: { n: number; p50: number; p90: number };
+  strategy: string;
+  curl: Spread;
+  getlist: Spread;
   cold: { n: number; p50: number };
   loopDelay: { p50: number; max: number };
+  /** The same loads with TCP timed on getlist's own event loop (`--connect-in loop`). */
+  inLoop: Spread;
+  /** p50 of each handshake's `totalMs` and of the page time, connect timer vs in the loop: the hand-over's cost. */
+  cost: { handshakeTotal: { timer: number; loop: number }; page: { timer: number; loop: number } };
   goal: string;
   pass: boolean;
 }
 
-export function fidelityRow(target: string, rttMs: number, s: FidelitySamples): Row {
-  const curl = { n: s.curlTcpMs.length, p50: median(s.curlTcpMs), p90: nearestRank(s.curlTcpMs, 0.9) };
-  const getlist = { n: s.getlistTcpMs.length, p50: median(s.getlistTcpMs), p90: nearestRank(s.getlistTcpMs, 0.9) };
+const spread = (xs: readonly number[]): Spread => ({ n: xs.length, p50: median(xs), p90: nearestRank(xs, 0.9) });
+
+export function fidelityRow(target: string, rttMs: number, strategy: string, s: FidelitySamples): Row {
+  const curl = spread(s.curlTcpMs);
+  const getlist = spread(s.getlistTcpMs);
   const cold = { n: s.getlistColdTcpMs.length, p50: median(s.getlistColdTcpMs) };
   const loopDelay = { p50: median(s.getlistLoopDelayMs), max: Math.max(...s.getlistLoopDelayMs.filter(Number.isFinite)) };
+  const cost = {
+    handshakeTotal: { timer: median(s.getlistHandshakeTotalMs), loop: median(s.loopHandshakeTotalMs) },
+    page: { timer: median(s.getlistPageMs), loop: median(s.loopPageMs) },
+  };
   const pass = rttMs === 0 ? getlist.p50 <= curl.p50 + 1 : getlist.p50 >= rttMs && getlist.p50 <= rttMs + 3;
   const goal = rttMs === 0 ? 'getlist p50 ≤ curl p50 + 1 ms' : `getlist p50 in [${rttMs}, ${rttMs + 3}] ms`;
-  return { target, rttMs, curl, getlist, cold, loopDelay, goal, pass };
+  return { target, rttMs, strategy, curl, getlist, cold, loopDelay, inLoop: spread(s.loopTcpMs), cost, goal, pass };
 }
 
 function formatRows(rows: readonly Row[]): string {
   const f = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '—');
-  const head = ['target', 'curl n', 'curl p50', 'curl p90', 'getlist n', 'getlist p50', 'getlist p90', 'loop delay p50', 'loop delay max', 'cold p50', 'goal', ''];
-  const body = rows.map((r) => [r.target, String(r.curl.n), f(r.curl.p50), f(r.curl.p90), String(r.getlist.n), f(r.getlist.p50), f(r.getlist.p90), f(r.loopDelay.p50), f(r.loopDelay.max), f(r.cold.p50), r.goal, r.pass ? 'PASS' : 'MISS']);
+  const head = ['target', 'strategy', 'curl n', 'curl p50', 'curl p90', 'getlist n', 'getlist p50', 'getlist p90', 'loop delay max', 'in-loop p50', 'in-loop p90', 'total p50 timer/loop', 'page p50 timer/loop', 'goal', ''];
+  const body = rows.map((r) => [
+    r.target, r.strategy, String(r.curl.n), f(r.curl.p50), f(r.curl.p90), String(r.getlist.n), f(r.getlist.p50), f(r.getlist.p90), f(r.loopDelay.max), f(r.inLoop.p50), f(r.inLoop.p90),
+    `${f(r.cost.handshakeTotal.timer)} / ${f(r.cost.handshakeTotal.loop)}`, `${f(r.cost.page.timer)} / ${f(r.cost.page.loop)}`, r.goal, r.pass ? 'PASS' : 'MISS',
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] as string).length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 || i >= 10 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ').trimEnd();
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i <= 1 || i >= 13 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ').trimEnd();
   return [line(head), ...body.map(line)].join('\n');
 }
 
@@ -83,7 +106,12 @@ async function main(argv: readonly string[]): Promise<number> {
   const v = args.values;
   if (v.serve === true) return serveDemo(String(v.host ?? '127.0.0.1'), intValue(v.port, 'port', 80, 0, 65535, usage), listValue(v.page) ?? [PAGE]);
   const rounds = intValue(v.rounds, 'rounds', 10, 1, 1000, usage);
-  const targets = listValue(v.targets) ?? ['loopback', '50', '100'];
+  if (v.cost === true) {
+    const cost = await connectCost(rounds, [1, PARALLEL]);
+    process.stdout.write(v.json === true ? `${JSON.stringify({ cost })}\n` : `Connect cost on an idle loop, ${rounds} rounds (ms; CPU per connection)\n${formatCost(cost)}\n`);
+    return 0;
+  }
+  const targets = listValue(v.targets) ?? ['loopback', 'busy', '50', '100'];
   const strategy = typeof v.strategy === 'string' ? v.strategy : 'browser';
   const root = resolve(__dirname, '..', '..');
   const cliPath = join(root, 'bin', 'getlist.js');
@@ -93,19 +121,21 @@ async function main(argv: readonly string[]): Promise<number> {
   const rows: Row[] = [];
   const samples: Record<string, FidelitySamples> = {};
 
-  if (targets.includes('loopback')) {
+  // busy: the getlist strategy's own load (discovery, dispatch, pipelined responses) on the loop while connections open.
+  for (const [name, s] of [['loopback', strategy], ['busy', 'getlist']] as const) {
+    if (!targets.includes(name)) continue;
     const local = { execInServer: (cmd: string, a: readonly string[], o: object) => spawn(cmd, a, o) };
     const server: DemoServerInNamespace = await startDemoServerIn(local, { entry: __filename, host: '127.0.0.1', port: 0, pages: [PAGE] });
     try {
       const origin = `http://127.0.0.1:${server.port}`;
-      const t: FidelityTarget = { name: 'loopback', rttMs: 0, pageUrl: origin + page.path, resourceUrls: page.resources.map((r) => origin + r.path), exec: (c, a, o) => spawn(c, a, o) };
-      samples.loopback = await runFidelityTarget(t, run);
-      rows.push(fidelityRow('loopback', 0, samples.loopback));
+      const t: FidelityTarget = { name, rttMs: 0, pageUrl: origin + page.path, resourceUrls: page.resources.map((r) => origin + r.path), exec: (c, a, o) => spawn(c, a, o) };
+      samples[name] = await runFidelityTarget(t, { ...run, strategy: s });
+      rows.push(fidelityRow(name, 0, s, samples[name]));
     } finally {
       server.child.kill('SIGKILL');
     }
   }
-  const rtts = targets.filter((t) => t !== 'loopback').map((t) => intValue(t, 'targets', 50, 1, 2000, usage));
+  const rtts = targets.filter((t) => t !== 'loopback' && t !== 'busy').map((t) => intValue(t, 'targets', 50, 1, 2000, usage));
   if (rtts.length) await ensureLinkPrivileges();
   for (const rttMs of rtts) {
     const link = await startLink({ rttMs, hosts: 1, seed: 1 });
@@ -117,14 +147,15 @@ async function main(argv: readonly string[]): Promise<number> {
       const name = `link ${rttMs} ms`;
       const t: FidelityTarget = { name, rttMs, pageUrl: origin + page.path, resourceUrls: page.resources.map((r) => origin + r.path), exec: (c, a, o) => link.execInClient(c, a, o) };
       samples[name] = await runFidelityTarget(t, run);
-      rows.push(fidelityRow(name, rttMs, samples[name]));
+      rows.push(fidelityRow(name, rttMs, strategy, samples[name]));
     } finally {
       await link.close().catch(() => undefined);
     }
   }
-  process.stdout.write(v.json === true ? `${JSON.stringify({ page: PAGE, parallel: PARALLEL, strategy, rounds, rows, samples })}\n` : `TCP connect, ms (${PARALLEL} connections opening at once, ${rounds} rounds, getlist --strategy ${strategy})\n${formatRows(rows)}\n`
-    + 'getlist p50/p90 and loop delay: the 2nd and 3rd run of each `getlist load --repeat 3` process (warm, as the host is); cold p50: the 1st run\n'
-    + 'loop delay: the record\'s loopDelayMs, the event loop\'s busy time during the handshake — the most scheduling delay it may include\n');
+  process.stdout.write(v.json === true ? `${JSON.stringify({ page: PAGE, parallel: PARALLEL, strategy, rounds, rows, samples })}\n` : `TCP connect, ms (${PARALLEL} connections opening at once, ${rounds} rounds)\n${formatRows(rows)}\n`
+    + 'getlist: TCP timed by the connect timer (the default); in-loop: the same loads with --connect-in loop, on getlist\'s own event loop\n'
+    + 'p50/p90: the 2nd and 3rd run of each `getlist load --repeat 3` process (warm, as the host is); loop delay max: the records\' loopDelayMs (DNS and TLS only with the timer)\n'
+    + 'total / page p50: each handshake\'s totalMs (asked for → usable) and each run\'s page time, timer / in-loop: what handing the socket over costs\n');
   return 0;
 }
 

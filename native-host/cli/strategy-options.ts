@@ -21,6 +21,10 @@ export const LOAD_FLAGS = {
   'no-speculative': { type: 'boolean', description: "on a revisit, do not ask for the page's learned request list before parsing finds it (getlist's GETLIST; browser and h2 never do)" },
   record: { type: 'boolean', description: 'also save every connection\'s handshake in the store (source "cli") for `getlist stats`, and what the runs learn about each origin (`getlist origins`) and the page for the next load and the extension\'s replays; off by default, so test runs never touch your data' },
   'data-dir': { ...DATA_DIR_FLAG, description: `with --record or --memory store: ${DATA_DIR_FLAG.description}` },
+  'connect-in': {
+    type: 'string', value: 'timer|loop', default: 'timer',
+    description: "where TCP connects are made and timed: 'timer', a child process whose event loop does nothing else, which hands each connected socket over; 'loop', getlist's own process, where tcpMs includes the event loop's delay (up to each record's loopDelayMs)",
+  },
 } satisfies Record<string, FlagSpec>;
 
 /** The `strategies:` section of `load` and `demo` help: each preset, what it is for and how it is set. */
@@ -58,5 +62,7 @@ export function parseStrategies(args: ParsedArgs, dflt: readonly StrategyName[])
 export async function transportOptions(args: ParsedArgs): Promise<LoadPageOptions['transport']> {
   const caFile = stringFlag(args, 'ca');
   const ca = caFile === undefined ? undefined : await readCaFile(caFile);
-  return { ...(ca !== undefined ? { ca } : {}), ...(boolFlag(args, 'insecure') ? { rejectUnauthorized: false } : {}) };
+  const connectIn = stringFlag(args, 'connect-in') ?? 'timer';
+  if (connectIn !== 'timer' && connectIn !== 'loop') throw new CliError('E_USAGE', `--connect-in must be timer or loop; got ${JSON.stringify(connectIn)}`);
+  return { ...(ca !== undefined ? { ca } : {}), ...(boolFlag(args, 'insecure') ? { rejectUnauthorized: false } : {}), connectIn };
 }

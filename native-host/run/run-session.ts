@@ -14,7 +14,7 @@ import { decodingHooks } from './decoding-hooks';
  */
 export type RunTransportOptions = Pick<
   UndiciTransportOptions,
-  'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'handshakeDelayMs' | 'requestTimeoutMs' | 'requestTotalTimeoutMs' | 'userAgent' | 'hostMappings' | 'addressCheck'
+  'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'handshakeDelayMs' | 'requestTimeoutMs' | 'requestTotalTimeoutMs' | 'userAgent' | 'hostMappings' | 'addressCheck' | 'connectIn'
 >;
 
 export interface RunSessionOptions {

@@ -83,3 +83,15 @@ export const gatedLookup: LookupFunction = (hostname, options, callback) => {
     else (callback as (e: null, a: string, f: number) => void)(null, (allowed[0] as LookupAddress).address, (allowed[0] as LookupAddress).family);
   });
 };
+
+/** Every address of `hostname` that `check` passes, in DNS order, through `gatedLookup`. */
+export function gatedLookupAll(check: AddressCheck | undefined, hostname: string): Promise<LookupAddress[]> {
+  return new Promise((resolve, reject) => {
+    connectWithCheck(check, () =>
+      gatedLookup(hostname, { all: true }, (err: NodeJS.ErrnoException | null, addresses: string | LookupAddress[]) => {
+        if (err) reject(err);
+        else resolve(Array.isArray(addresses) ? addresses : [{ address: addresses, family: isIP(addresses) }]);
+      }),
+    );
+  });
+}

@@ -1,8 +1,9 @@
-import type { Socket } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { buildConnector } from 'undici';
 import type { HandshakeRecord } from '../../src/stats/handshake';
-import { connectWithCheck, gatedLookup, refuseTarget, type AddressCheck } from './connection-gate';
+import { connectWithCheck, gatedLookup, gatedLookupAll, refuseTarget, type AddressCheck } from './connection-gate';
+import { sharedConnectTimer, type ConnectTimer } from './connect-timer';
 import { mapTarget, type HostMapping } from './host-mapping';
 import { loopBusyMs, type LoopBusyClock } from './loop-busy';
 
@@ -37,6 +38,13 @@ export interface TimingConnectorOptions {
    * `E_UNSAFE_PORT` before it is attempted. @default false
    */
   allowUnsafePorts?: boolean;
+  /**
+   * Where TCP connects are made and timed: `timer`, a child process with a quiet event loop that
+   * hands each connected socket over (connect-timer.ts), so `tcpMs` carries none of this process's
+   * work; `loop`, this process, where a `connect` event waits for the loop (bounded by
+   * `loopDelayMs`). @default 'timer'
+   */
+  connectIn?: 'timer' | 'loop';
 }
 
 export interface TimedSocket {
@@ -49,14 +57,16 @@ export type Now = () => number;
 /**
  * Opens sockets and measures their handshakes (docs/architecture.md, "Timing is measured at the socket").
  *
- * Phases: DNS ends at the socket's `lookup` event (absent for IP literals → 0 ms); TCP runs from
- * its first `connectionAttempt` (the SYN) to its `connect` event; TLS ends at its `secureConnect`
- * event. Between the lookup (or the call, for an IP literal) and the attempt the socket only waits
- * for Node to send the SYN on a later tick: that local wait is in `totalMs` and in no phase. Every
- * record carries `loopDelayMs`, the event loop's busy time inside the phases: the most scheduling
- * delay they may include. One connector
- * keeps one TLS session cache, so later connections to the same server can resume; use a new
- * connector for a "fresh pool".
+ * Phases: DNS ends when the lookup answers (absent for IP literals → 0 ms); TCP runs from the
+ * first connection attempt (the SYN) to the socket's `connect` event; TLS runs from the moment this
+ * process starts it on the connected socket to its `secureConnect` event. By default the TCP
+ * connect is made and timed in the connect timer's child process (connect-timer.ts), whose loop
+ * does nothing else, and the socket is then handed over: the wait for the SYN and the hand-over
+ * are local waiting, in `totalMs` and in no phase. Every record carries `loopDelayMs`, this
+ * process's event-loop busy time inside the phases it times itself (DNS and TLS; TCP too with
+ * `connectIn: 'loop'`): the most scheduling delay they may include. One connector keeps one TLS
+ * session cache, so later connections to the same server can resume; use a new connector for a
+ * "fresh pool".
  */
 export class TimingConnector {
   private readonly connect: buildConnector.connector;
@@ -66,12 +76,15 @@ export class TimingConnector {
    * connections silently turns a resumption into a full handshake.
    */
   private readonly sessions = new Map<string, Buffer>();
+  private readonly timer: ConnectTimer | undefined;
 
   constructor(
     private readonly options: TimingConnectorOptions = {},
     private readonly now: Now = () => performance.now(),
     private readonly loopBusy: LoopBusyClock = loopBusyMs,
+    timer: () => ConnectTimer = sharedConnectTimer,
   ) {
+    this.timer = options.connectIn === 'loop' ? undefined : timer();
     this.connect = buildConnector({
       allowH2: options.allowH2 ?? false,
       timeout: options.timeoutMs ?? 10_000,
@@ -101,6 +114,7 @@ export class TimingConnector {
     const target = mapTarget(this.options.hostMappings ?? [], url.hostname, Number(url.port || (https ? 443 : 80)));
     const refusedTarget = refuseTarget({ allowUnsafePorts: this.options.allowUnsafePorts ?? false, ...(addressCheck ? { addressCheck } : {}) }, origin, target.host, target.port);
     if (refusedTarget) return Promise.reject(refusedTarget);
+    if (this.timer) return this.openTimed(this.timer, { origin, url, host: target.host, port: target.port, mapped: target.mapped, connectionId }, signal, addressCheck);
     const startedAt = Date.now();
     const busy0 = this.loopBusy();
     const t0 = this.now();
@@ -146,26 +160,8 @@ export class TimingConnector {
               return;
             }
             const s = connected as Socket;
-            const tls = https ? (s as TLSSocket) : undefined;
-            resolve({
-              socket: s,
-              handshake: {
-                connectionId,
-                origin,
-                startedAt,
-                dnsMs: lookupAt - t0,
-                tcpMs: connectAt - attemptAt,
-                tlsMs: https ? tDone - connectAt : 0,
-                totalMs: tEnd - t0,
-                remoteAddress: s.remoteAddress,
-                remotePort: s.remotePort,
-                localPort: s.localPort,
-                protocol: tls?.alpnProtocol === 'h2' ? 'h2' : 'http/1.1',
-                tlsVersion: tls ? tls.getProtocol() ?? undefined : undefined,
-                resumed: tls ? tls.isSessionReused() : false,
-                loopDelayMs,
-              },
-            });
+            const phases = { startedAt, dnsMs: lookupAt - t0, tcpMs: connectAt - attemptAt, tlsMs: https ? tDone - connectAt : 0, totalMs: tEnd - t0, loopDelayMs };
+            resolve({ socket: s, handshake: handshakeRecord(s, { origin, connectionId }, phases) });
           };
           // Plain TCP calls back on `connect`, before the listener below could refuse it.
           const refused = addressCheck?.((connected as Socket).remoteAddress ?? '');
@@ -207,6 +203,86 @@ export class TimingConnector {
     });
   }
 
+  /**
+   * `open` with the TCP connect made and timed by the connect timer. For an IP literal the timer
+   * is asked within this call, so the SYN goes out whatever this loop does next.
+   */
+  private async openTimed(timer: ConnectTimer, t: Target, signal: AbortSignal | undefined, addressCheck: AddressCheck | undefined): Promise<TimedSocket> {
+    const https = t.url.protocol === 'https:';
+    const startedAt = Date.now();
+    const busy0 = this.loopBusy();
+    const t0 = this.now();
+    const literal = t.host.replace(/^\[|\]$/g, '');
+    const family = isIP(literal);
+    const addresses = family !== 0 ? [{ address: literal, family }] : await gatedLookupAll(addressCheck, literal);
+    const lookupAt = family !== 0 ? t0 : this.now();
+    const busyInDns = family !== 0 ? 0 : this.loopBusy() - busy0;
+    if (signal?.aborted) throw abortError(t.origin);
+    const tcp = await timer.connect({ addresses, port: t.port, timeoutMs: this.options.timeoutMs ?? 10_000 }, signal).catch((e: unknown) => {
+      throw (e as Error).name === 'AbortError' ? abortError(t.origin) : e;
+    });
+    const refused = addressCheck?.(tcp.remoteAddress);
+    if (refused || signal?.aborted) {
+      tcp.socket.destroy();
+      throw refused ?? abortError(t.origin);
+    }
+    const tlsAt = this.now();
+    const busyAtTls = this.loopBusy();
+    let socket = tcp.socket;
+    let tlsMs = 0;
+    let busyInTls = 0;
+    if (https) {
+      const secured = await this.startTls(t, tcp.socket, signal);
+      socket = secured.socket;
+      tlsMs = secured.at - tlsAt;
+      busyInTls = secured.busyAt - busyAtTls;
+    } else {
+      // As undici's connector sets up the sockets it opens.
+      socket.setNoDelay(true).setKeepAlive(true, 60_000);
+    }
+    // As in `open`: the connection's users run after this poll phase, so the other sockets whose
+    // events arrived in it are timestamped before that work.
+    const delay = this.options.handshakeDelayMs?.(t.origin, t.connectionId) ?? 0;
+    await new Promise((r) => (delay > 0 ? setTimeout(r, delay) : setImmediate(r)));
+    if (signal?.aborted) {
+      socket.destroy();
+      throw abortError(t.origin);
+    }
+    const dnsMs = lookupAt - t0;
+    const loopDelayMs = Math.max(0, Math.min(dnsMs + tlsMs, busyInDns + busyInTls));
+    return { socket, handshake: handshakeRecord(socket, t, { startedAt, dnsMs, tcpMs: tcp.tcpMs, tlsMs, totalMs: this.now() - t0, loopDelayMs }) };
+  }
+
+  /** TLS on a connected socket through undici's connector (its session cache, ALPN, checks). */
+  private startTls(t: Target, tcp: Socket, signal: AbortSignal | undefined): Promise<{ socket: Socket; at: number; busyAt: number }> {
+    let at = 0;
+    let busyAt = 0;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => tls.destroy(abortError(t.origin));
+      const tls = this.connect(
+        {
+          hostname: t.host,
+          host: t.url.host,
+          protocol: t.url.protocol,
+          port: t.mapped ? String(t.port) : t.url.port,
+          servername: !isIpLiteral(t.url.hostname) ? t.url.hostname : undefined,
+          httpSocket: tcp,
+        } as buildConnector.Options,
+        (err, connected) => {
+          signal?.removeEventListener('abort', onAbort);
+          if (err || !connected) reject(err ?? new Error('connector returned no socket'));
+          else resolve({ socket: connected as Socket, at, busyAt });
+        },
+      ) as unknown as Socket;
+      tls.prependOnceListener('secureConnect', () => {
+        at = this.now();
+        busyAt = this.loopBusy();
+      });
+      tls.on('session', (session: Buffer) => this.keepSession(t.url.host, session));
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
   private keepSession(key: string, session: Buffer): void {
     this.sessions.delete(key);
     this.sessions.set(key, session);
@@ -218,6 +294,33 @@ export class TimingConnector {
 }
 
 const MAX_KEPT_SESSIONS = 100;
+
+interface Target {
+  origin: string;
+  url: URL;
+  /** Where the SYN goes (after `--resolve` / `--connect-to`). */
+  host: string;
+  port: number;
+  mapped: boolean;
+  connectionId: number;
+}
+
+type Phases = Pick<HandshakeRecord, 'startedAt' | 'dnsMs' | 'tcpMs' | 'tlsMs' | 'totalMs' | 'loopDelayMs'>;
+
+function handshakeRecord(s: Socket, t: Pick<Target, 'origin' | 'connectionId'>, phases: Phases): HandshakeRecord {
+  const tls = t.origin.startsWith('https:') ? (s as TLSSocket) : undefined;
+  return {
+    connectionId: t.connectionId,
+    origin: t.origin,
+    ...phases,
+    remoteAddress: s.remoteAddress,
+    remotePort: s.remotePort,
+    localPort: s.localPort,
+    protocol: tls?.alpnProtocol === 'h2' ? 'h2' : 'http/1.1',
+    tlsVersion: tls ? tls.getProtocol() ?? undefined : undefined,
+    resumed: tls ? tls.isSessionReused() : false,
+  };
+}
 
 function abortError(origin: string): Error {
   return Object.assign(new Error(`connecting to ${origin} was aborted`), { name: 'AbortError', code: 'ABORT_ERR' });

@@ -16,8 +16,10 @@ import type { ResponseErrorCode } from '../../src/scheduler/errors';
  *                         (refused before any connection attempt, connection-gate.ts).
  * - `E_UNSAFE_PORT`       the port is one of the Fetch standard's bad ports (never connected).
  * - `E_CONNECTION_GONE`   the connection closed (or was closed) under the request.
+ * - `E_CONNECT_TIMER`     the process that times TCP connects could not run or exited
+ *                         (connect-timer.ts); the connection was not made.
  */
-export type TransportErrorCode = ResponseErrorCode | 'E_UNSAFE_PORT' | 'E_CONNECTION_GONE';
+export type TransportErrorCode = ResponseErrorCode | 'E_UNSAFE_PORT' | 'E_CONNECTION_GONE' | 'E_CONNECT_TIMER';
 
 export class TransportError extends CodedError<TransportErrorCode> {
   override readonly name = 'TransportError';

@@ -11,7 +11,11 @@ export interface HandshakeRecord {
   /** Wall-clock epoch ms when the connection was asked for: where DNS (or, for an IP literal, the wait for the SYN) starts. */
   startedAt: number;
   dnsMs: number;
-  /** From the first connection attempt (the SYN) to the socket's `connect` event. */
+  /**
+   * From the first connection attempt (the SYN) to the socket's `connect` event, timed by the
+   * host's connect timer, a process whose event loop does nothing else (or, when the host connects
+   * in its own loop, there: then bounded by `loopDelayMs`).
+   */
   tcpMs: number;
   tlsMs: number;
   /** The call that asked for the connection to the connection being usable: the phases plus the host's own wait to send the SYN. */
@@ -26,10 +30,10 @@ export interface HandshakeRecord {
   /** TLS session resumed (abbreviated handshake); false on http:. */
   resumed: boolean;
   /**
-   * The most event-loop scheduling delay the phases may include: the loop's busy time inside
-   * them (the connect call to the lookup, the first connection attempt to the handshake's last
-   * socket event; a socket event is dispatched late only while the loop is busy). Each phase end
-   * is late by at most this much. Absent on records taken before it was measured.
+   * The most event-loop scheduling delay the phases may include: the host loop's busy time inside
+   * the phases it timed itself (the connect call to the lookup, and TLS; TCP too when it connected
+   * in its own loop; a socket event is dispatched late only while the loop is busy). Each phase
+   * end is late by at most this much. Absent on records taken before it was measured.
    */
   loopDelayMs?: number;
 }

@@ -1,5 +1,6 @@
 import { strategy } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
+import { blockLoop } from '../support/block-loop';
 import { bodyFor } from '../support/raw-http-server';
 import { runList, sha256 } from '../support/run-list';
 import { TimingConnector } from '../../native-host/transport/timing-connector';
@@ -189,18 +190,11 @@ describe('TLS session cache of one TimingConnector', () => {
   });
 });
 
-/** Keeps the event loop busy for `ms`, as parsing a large response would. */
-function blockLoop(ms: number): void {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    // busy
-  }
-}
 
 describe('loop delay in handshake records', () => {
-  test('a loop held busy while the SYN-ACK waits inflates tcpMs, and loopDelayMs covers the inflation', async () => {
+  test('connecting in this loop: a loop held busy while the SYN-ACK waits inflates tcpMs, and loopDelayMs covers the inflation', async () => {
     const server = await startHttpServer(respond(0), '127.0.0.1');
-    const connector = new TimingConnector();
+    const connector = new TimingConnector({ connectIn: 'loop' });
     try {
       const BLOCK = 60;
       const opening = connector.open(`http://127.0.0.1:${server.port}`, 1);

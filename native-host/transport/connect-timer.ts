@@ -1,0 +1,147 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { LookupAddress } from 'node:dns';
+import type { Socket } from 'node:net';
+import { CONNECT_TIMER_CHILD_SOURCE } from './connect-timer-child';
+import { TransportError } from './transport-errors';
+
+export interface ConnectTarget {
+  /** Addresses the connection gate passed, tried in this order. */
+  addresses: readonly LookupAddress[];
+  port: number;
+  /** Fails with `UND_ERR_CONNECT_TIMEOUT` (undici's code for it) if not connected by then. */
+  timeoutMs: number;
+}
+
+export interface TimedTcp {
+  /** The connected socket, now owned by this process. */
+  socket: Socket;
+  /** The first connection attempt (the SYN) to `connect`, timed on the child's quiet loop. */
+  tcpMs: number;
+  remoteAddress: string;
+}
+
+interface Pending {
+  resolve: (t: TimedTcp) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+type ChildMessage = { id: number; tcpMs?: number; remoteAddress?: string; error?: { code?: string; message?: string } };
+
+/**
+ * Opens TCP connections in a child process whose event loop does nothing else, and takes each
+ * connected socket over: the IPC channel passes its descriptor (SCM_RIGHTS) and the child closes
+ * its own copy, so this process holds the very connection that was timed. A socket event in this
+ * process is dispatched only when its loop gets to it, so on a loop busy with a page (parsing,
+ * dispatch, TLS crypto of other connections) a `connect` timestamp taken here carries that work;
+ * the child's does not. A worker thread cannot do this: Node has no way to let a thread's socket
+ * go without closing its descriptor.
+ *
+ * The child starts on the first connect and stays while connects are pending; it does not hold
+ * the process open. Passed sockets go one at a time (Node waits for this loop to acknowledge
+ * each), which is what handing over costs: bench/README.md, "Handshake fidelity". The socket is
+ * handed over once connected, not while connecting: two processes reading one connecting socket
+ * race for its pending error (the kernel gives a refusal to whichever reads first), and the other
+ * would report a refused connection as made.
+ */
+export class ConnectTimer {
+  private child: ChildProcess | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  /** @param source the child's program (connect-timer-child.ts); tests pass a faulty one. */
+  constructor(private readonly source: string = CONNECT_TIMER_CHILD_SOURCE) {}
+
+  connect(target: ConnectTarget, signal?: AbortSignal): Promise<TimedTcp> {
+    const child = this.start();
+    const id = this.nextId++;
+    return new Promise<TimedTcp>((resolve, reject) => {
+      const settle = (e: Error) => {
+        if (!this.forget(id)) return;
+        if (child.connected) child.send({ cancel: id });
+        reject(e);
+      };
+      const onAbort = () => settle(Object.assign(new Error('connecting was aborted'), { name: 'AbortError', code: 'ABORT_ERR' }));
+      const timer = setTimeout(() => settle(Object.assign(new Error(`connect timeout after ${target.timeoutMs} ms`), { name: 'ConnectTimeoutError', code: 'UND_ERR_CONNECT_TIMEOUT' })), target.timeoutMs);
+      this.pending.set(id, {
+        resolve: (t) => { signal?.removeEventListener('abort', onAbort); resolve(t); },
+        reject: (e) => { signal?.removeEventListener('abort', onAbort); reject(e); },
+        timer,
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.hold();
+      child.send({ id, addresses: target.addresses, port: target.port });
+    });
+  }
+
+  /** The child's process id while it runs (what it costs is measured on it: bench/handshake/connect-cost.ts). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Stops the child; pending connects fail with `E_CONNECT_TIMER`. */
+  close(): void {
+    this.child?.kill();
+  }
+
+  private start(): ChildProcess {
+    if (this.child?.connected) return this.child;
+    // stdout is never the child's: on the native host it carries frames only.
+    const child = spawn(process.execPath, ['-e', this.source], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    child.on('message', (m: ChildMessage, socket?: Socket) => this.received(m, socket));
+    const gone = (why: string) => {
+      if (this.child === child) this.child = undefined;
+      for (const [id, p] of this.pending) {
+        this.forget(id);
+        p.reject(new TransportError('E_CONNECT_TIMER', `the connect timer process ${why}; connection not made`));
+      }
+    };
+    child.once('error', (e) => gone(`could not run (${e.message})`));
+    child.once('exit', (code, sig) => gone(`exited (${sig ?? code})`));
+    this.child = child;
+    this.release();
+    return child;
+  }
+
+  private received(m: ChildMessage, socket: Socket | undefined): void {
+    const p = this.pending.get(m.id);
+    if (!p) {
+      socket?.destroy(); // cancelled or timed out while the child was connecting
+      return;
+    }
+    this.forget(m.id);
+    if (socket && m.tcpMs !== undefined) {
+      p.resolve({ socket, tcpMs: m.tcpMs, remoteAddress: m.remoteAddress ?? socket.remoteAddress ?? '' });
+    } else {
+      p.reject(Object.assign(new Error(m.error?.message ?? 'connect failed'), { code: m.error?.code }));
+    }
+  }
+
+  private forget(id: number): boolean {
+    const p = this.pending.get(id);
+    if (!p) return false;
+    clearTimeout(p.timer);
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.release();
+    return true;
+  }
+
+  /** While a connect is pending the child and its channel keep this process alive; otherwise not. */
+  private hold(): void {
+    this.child?.ref();
+    (this.child?.channel as { ref?: () => void } | undefined)?.ref?.();
+  }
+
+  private release(): void {
+    this.child?.unref();
+    (this.child?.channel as { unref?: () => void } | undefined)?.unref?.();
+  }
+}
+
+let shared: ConnectTimer | undefined;
+
+/** The process's one connect timer: every connector shares its child. */
+export function sharedConnectTimer(): ConnectTimer {
+  shared ??= new ConnectTimer();
+  return shared;
+}
