@@ -46,11 +46,18 @@ type ChildMessage = { id: number; tcpMs?: number; remoteAddress?: string; error?
  */
 export class ConnectTimer {
   private child: ChildProcess | undefined;
+  private unavailable = false;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
-  /** @param source the child's program (connect-timer-child.ts); tests pass a faulty one. */
-  constructor(private readonly source: string = CONNECT_TIMER_CHILD_SOURCE) {}
+  /**
+   * @param source the child's program (connect-timer-child.ts); tests pass a faulty one.
+   * @param command what runs it: this process's own node.
+   */
+  constructor(
+    private readonly source: string = CONNECT_TIMER_CHILD_SOURCE,
+    private readonly command: string = process.execPath,
+  ) {}
 
   connect(target: ConnectTarget, signal?: AbortSignal): Promise<TimedTcp> {
     const child = this.start();
@@ -58,7 +65,7 @@ export class ConnectTimer {
     return new Promise<TimedTcp>((resolve, reject) => {
       const settle = (e: Error) => {
         if (!this.forget(id)) return;
-        if (child.connected) child.send({ cancel: id });
+        if (child.connected) child.send({ cancel: id }, () => undefined);
         reject(e);
       };
       const onAbort = () => settle(Object.assign(new Error('connecting was aborted'), { name: 'AbortError', code: 'ABORT_ERR' }));
@@ -70,8 +77,19 @@ export class ConnectTimer {
       });
       signal?.addEventListener('abort', onAbort, { once: true });
       this.hold();
-      child.send({ id, addresses: target.addresses, port: target.port });
+      // With a callback a failed write (the child gone or never started) is reported here, not thrown.
+      child.send({ id, addresses: target.addresses, port: target.port }, (err) => {
+        if (err) settle(new TransportError('E_CONNECT_TIMER', `the connect timer process cannot be reached (${err.message}); connection not made`));
+      });
     });
+  }
+
+  /**
+   * False once the child could not be started (no process may be spawned here): connects are then
+   * made in the caller's loop instead (timing-connector.ts).
+   */
+  get usable(): boolean {
+    return !this.unavailable;
   }
 
   /** The child's process id while it runs (what it costs is measured on it: bench/handshake/connect-cost.ts). */
@@ -87,7 +105,7 @@ export class ConnectTimer {
   private start(): ChildProcess {
     if (this.child?.connected) return this.child;
     // stdout is never the child's: on the native host it carries frames only.
-    const child = spawn(process.execPath, ['-e', this.source], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = spawn(this.command, ['-e', this.source], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     child.on('message', (m: ChildMessage, socket?: Socket) => this.received(m, socket));
     const gone = (why: string) => {
       if (this.child === child) this.child = undefined;
@@ -96,7 +114,11 @@ export class ConnectTimer {
         p.reject(new TransportError('E_CONNECT_TIMER', `the connect timer process ${why}; connection not made`));
       }
     };
-    child.once('error', (e) => gone(`could not run (${e.message})`));
+    // 'error' is a spawn that failed; a later one (a write to a channel closing) changes nothing.
+    child.on('error', (e) => {
+      if (child.pid === undefined) this.unavailable = true;
+      gone(`${child.pid === undefined ? 'could not run' : 'failed'} (${e.message})`);
+    });
     child.once('exit', (code, sig) => gone(`exited (${sig ?? code})`));
     this.child = child;
     this.release();

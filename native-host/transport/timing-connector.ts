@@ -114,7 +114,19 @@ export class TimingConnector {
     const target = mapTarget(this.options.hostMappings ?? [], url.hostname, Number(url.port || (https ? 443 : 80)));
     const refusedTarget = refuseTarget({ allowUnsafePorts: this.options.allowUnsafePorts ?? false, ...(addressCheck ? { addressCheck } : {}) }, origin, target.host, target.port);
     if (refusedTarget) return Promise.reject(refusedTarget);
-    if (this.timer) return this.openTimed(this.timer, { origin, url, host: target.host, port: target.port, mapped: target.mapped, connectionId }, signal, addressCheck);
+    if (this.timer?.usable) {
+      const timed = { origin, url, host: target.host, port: target.port, mapped: target.mapped, connectionId };
+      // A timer that cannot run costs timing fidelity, never the connection: connect in this loop.
+      return this.openTimed(this.timer, timed, signal, addressCheck).catch((e: unknown) => {
+        if ((e as { code?: string }).code !== 'E_CONNECT_TIMER' || signal?.aborted) throw e;
+        return this.openInLoop(origin, url, https, target, connectionId, signal, addressCheck);
+      });
+    }
+    return this.openInLoop(origin, url, https, target, connectionId, signal, addressCheck);
+  }
+
+  /** `open` with the TCP connect made in this process: its timestamps may carry this loop's work (`loopDelayMs`). */
+  private openInLoop(origin: string, url: URL, https: boolean, target: ReturnType<typeof mapTarget>, connectionId: number, signal: AbortSignal | undefined, addressCheck: AddressCheck | undefined): Promise<TimedSocket> {
     const startedAt = Date.now();
     const busy0 = this.loopBusy();
     const t0 = this.now();

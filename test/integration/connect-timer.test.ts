@@ -98,4 +98,25 @@ describe('TCP connects timed off the event loop', () => {
       silent.close();
     }
   });
+
+  test('a timer that cannot run or dies mid-connect costs timing fidelity, not the connection: the connect is made in the loop', async () => {
+    const server = await startHttpServer((_req, res) => res.end('ok'), '127.0.0.1');
+    const origin = `http://127.0.0.1:${server.port}`;
+    const missing = new ConnectTimer(undefined, '/nonexistent/node');
+    const dying = new ConnectTimer('process.exit(3);');
+    try {
+      for (const timer of [missing, dying]) {
+        const connector = new TimingConnector({}, undefined, undefined, () => timer);
+        const opened = await connector.open(origin, 1);
+        expect(opened.socket.remoteAddress).toBe('127.0.0.1');
+        expect(opened.handshake.tcpMs).toBeGreaterThanOrEqual(0);
+        opened.socket.destroy();
+      }
+      expect(missing.usable).toBe(false);
+    } finally {
+      missing.close();
+      dying.close();
+      await server.close();
+    }
+  });
 });
