@@ -1,14 +1,16 @@
 import type { PriorityClass } from '../core/priority';
 import type { StrategyName } from '../scheduler/strategies';
 import type { ExportFormat } from '../stats/export-formats';
+import type { HttpProtocol } from '../core/http-protocol';
+import type { HandshakeSource } from '../stats/handshake';
 import type { RequestId } from './errors';
 
 /** Browser → host. Every request has a `type` and an `id`; every reply carries the same `id`. */
-export type HostRequest = HelloRequest | PingRequest | ScheduleRequest | DiscoverRequest | StatsRequest | ExportRequest | ForgetRequest;
+export type HostRequest = HelloRequest | PingRequest | ScheduleRequest | DiscoverRequest | HandshakesRequest | StatsRequest | ExportRequest | ForgetRequest;
 
 export type HostRequestType = HostRequest['type'];
 
-export const REQUEST_TYPES: readonly HostRequestType[] = ['hello', 'ping', 'schedule', 'discover', 'stats', 'export', 'forget'];
+export const REQUEST_TYPES: readonly HostRequestType[] = ['hello', 'ping', 'schedule', 'discover', 'handshakes', 'stats', 'export', 'forget'];
 
 /** Opens a conversation; the reply says what the host can do. */
 export interface HelloRequest {
@@ -96,10 +98,44 @@ export interface DiscoverRequest {
   allowPrivateNetwork?: boolean;
 }
 
+/**
+ * One connection the user's browser opened for a page, from the page's Resource Timing
+ * (src/page/model/browser-handshakes.ts). Phases in ms, 0 where a phase did not happen or was not
+ * exposed (a DNS answer from the browser's cache; TLS on http:). The browser exposes neither the
+ * address nor TLS resumption, so a record has neither.
+ */
+export interface BrowserHandshake {
+  /** `scheme://host[:port]`; normalised by the validator. */
+  origin: string;
+  /** Epoch ms when the connection was asked for (DNS start, or the connect's start without DNS). */
+  startedAt: number;
+  dnsMs: number;
+  tcpMs: number;
+  tlsMs: number;
+  totalMs: number;
+  /** The entry's `nextHopProtocol`; HTTP/3 (QUIC, no TCP) connections are not recorded. */
+  protocol: HttpProtocol;
+}
+
+/**
+ * The connections the user's browser opened for one page (never sent from a private window): the
+ * host stores them beside its own handshake records with source `browser`. The reply is `recorded`.
+ */
+export interface HandshakesRequest {
+  type: 'handshakes';
+  id: RequestId;
+  /** The page whose load opened them. */
+  pageUrl: string;
+  /** At most `MAX_BROWSER_HANDSHAKES`. */
+  handshakes: BrowserHandshake[];
+}
+
 /** Handshake-time statistics from the store. */
 export interface StatsRequest {
   type: 'stats';
   id: RequestId;
+  /** Only records of this source (who opened the connection); every source when absent. */
+  source?: HandshakeSource;
   /** Only this origin (`scheme://host[:port]`; normalised by the validator). */
   origin?: string;
   /** Epoch ms, inclusive. */
@@ -113,6 +149,8 @@ export interface ExportRequest {
   type: 'export';
   id: RequestId;
   format: ExportFormat;
+  /** Only records of this source; every source (each labelled) when absent. */
+  source?: HandshakeSource;
   origin?: string;
   /** Epoch ms, inclusive. */
   since?: number;
