@@ -2,7 +2,8 @@
 // window, an excluded site or a tab whose privacy is not known.
 import { BrowserHandshakeRecorder } from '../../extension/background/browser-handshake-recorder';
 import type { PageRecord } from '../../src/page/model/page-record';
-import { settingsFromStorage, type Settings } from '../../src/page/messages/settings';
+import type { Settings } from '../../src/page/messages/messages';
+import { settingsFromStorage } from '../../src/page/messages/settings';
 
 const T0 = 1_800_000_000_000;
 
