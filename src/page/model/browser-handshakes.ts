@@ -33,6 +33,11 @@ interface ConnectPhases {
  * An HTTP/2 session that several waiting requests share is shown to each with the same phases in
  * Chromium: one record per origin and connect time. TLS resumption is not exposed, so records carry
  * none (a TLS 1.3 handshake takes one round trip resumed or not).
+ *
+ * These are the browser's figures, not corrected: Chromium shows a socket's connect from when the
+ * request was bound to it, so a request handed a connect already under way (the navigation's own
+ * preconnect, a connect begun for another request) shows only the rest of it, shorter than the
+ * round trip it took (bench/results/browser-handshake-latest.json, the `partial` count).
  */
 export function browserHandshakes(page: Pick<PageRecord, 'url' | 'timings' | 'navigation'>): BrowserHandshake[] {
   const timeOrigin = page.navigation?.timeOrigin;
