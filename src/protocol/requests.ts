@@ -1,8 +1,7 @@
 import type { PriorityClass } from '../core/priority';
 import type { StrategyName } from '../scheduler/strategies';
 import type { ExportFormat } from '../stats/export-formats';
-import type { HttpProtocol } from '../core/http-protocol';
-import type { HandshakeSource } from '../stats/handshake';
+import type { HandshakeRecord, HandshakeSource } from '../stats/handshake';
 import type { RequestId } from './errors';
 
 /** Browser → host. Every request has a `type` and an `id`; every reply carries the same `id`. */
@@ -101,21 +100,12 @@ export interface DiscoverRequest {
 /**
  * One connection the user's browser opened for a page, from the page's Resource Timing
  * (src/page/model/browser-handshakes.ts). Phases in ms, 0 where a phase did not happen or was not
- * exposed (a DNS answer from the browser's cache; TLS on http:). The browser exposes neither the
- * address nor TLS resumption, so a record has neither.
+ * exposed (a DNS answer from the browser's cache; TLS on http:); `startedAt` is where DNS (or,
+ * without it, the connect) started; `protocol` is the entry's `nextHopProtocol` (HTTP/3, QUIC with no
+ * TCP phase, is not recorded). The browser exposes neither the address nor TLS resumption, so a
+ * record has neither.
  */
-export interface BrowserHandshake {
-  /** `scheme://host[:port]`; normalised by the validator. */
-  origin: string;
-  /** Epoch ms when the connection was asked for (DNS start, or the connect's start without DNS). */
-  startedAt: number;
-  dnsMs: number;
-  tcpMs: number;
-  tlsMs: number;
-  totalMs: number;
-  /** The entry's `nextHopProtocol`; HTTP/3 (QUIC, no TCP) connections are not recorded. */
-  protocol: HttpProtocol;
-}
+export type BrowserHandshake = Pick<HandshakeRecord, 'origin' | 'startedAt' | 'dnsMs' | 'tcpMs' | 'tlsMs' | 'totalMs' | 'protocol'>;
 
 /**
  * The connections the user's browser opened for one page (never sent from a private window): the
