@@ -24,13 +24,15 @@ export interface BrowserHandshakeRecorderDeps {
 /**
  * Sends the host every connection the browser opened for a page (src/page/model/browser-handshakes.ts),
  * to be stored beside the host's own handshakes with source `browser`: the handshake CDF of the
- * user's own browsing. Once per page load, `delayMs` after its `load`, never for a private window
- * (nothing a private window does may outlive it; a tab not known to be ordinary is left out) nor
- * an excluded site. A page whose tab closed first is not recorded. A host that is missing or fails
- * costs nothing but the records.
+ * user's own browsing. Once per page load, `delayMs` after its `load` or when its tab closes,
+ * whichever comes first; never for a private window (nothing a private window does may outlive
+ * it; a tab not known to be ordinary is left out) nor an excluded site. A host that is missing or
+ * fails costs nothing but the records.
  */
 export class BrowserHandshakeRecorder {
   private readonly recorded = new Set<string>();
+  /** Each tab's loaded page not recorded yet, and whether its window is private (asked at load). */
+  private readonly pending = new Map<number, { pageId: string; incognito: Promise<boolean | undefined> }>();
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
   private readonly warn: (message: string) => void;
 
@@ -46,8 +48,21 @@ export class BrowserHandshakeRecorder {
     if (this.recorded.has(pageId)) return;
     this.recorded.add(pageId);
     if (this.recorded.size > RECORDED_MAX) this.recorded.delete(this.recorded.values().next().value as string);
-    const incognito = this.deps.isIncognito(tabId).catch(() => undefined);
-    this.setTimer(() => void this.record(tabId, pageId, incognito), this.deps.delayMs ?? LEARN_DELAY_MS);
+    this.pending.set(tabId, { pageId, incognito: this.deps.isIncognito(tabId).catch(() => undefined) });
+    this.setTimer(() => void this.settle(tabId, pageId), this.deps.delayMs ?? LEARN_DELAY_MS);
+  }
+
+  /** The tab is closing: its page is recorded now, while its record is still held. */
+  tabClosed(tabId: number): Promise<void> {
+    const p = this.pending.get(tabId);
+    return p ? this.settle(tabId, p.pageId) : Promise.resolve();
+  }
+
+  private settle(tabId: number, pageId: string): Promise<void> {
+    const p = this.pending.get(tabId);
+    if (!p || p.pageId !== pageId) return Promise.resolve();
+    this.pending.delete(tabId);
+    return this.record(tabId, pageId, p.incognito);
   }
 
   /** Resolves once the page's connections were sent (or it was found not to be recorded). */

@@ -35,7 +35,7 @@ export interface PageActionsDeps {
   port: HostPort;
   settings: SettingsStore;
   /** Records the browser's own connections of each loaded page (browser-handshake-recorder.ts). */
-  recorder?: Pick<BrowserHandshakeRecorder, 'pageLoaded'>;
+  recorder?: Pick<BrowserHandshakeRecorder, 'pageLoaded' | 'tabClosed'>;
   now?: () => number;
   setTimeout?: (fn: () => void, ms: number) => unknown;
 }
@@ -55,6 +55,11 @@ export class PageActions {
     const { tabId, pageId } = page;
     this.setTimer(() => void this.measure(tabId, pageId), SETTLE_MS);
     this.deps.recorder?.pageLoaded(page);
+  }
+
+  /** tabs.onRemoved: what waits for the page's end happens now, before its record goes. */
+  tabClosed(tabId: number): Promise<void> {
+    return this.deps.recorder?.tabClosed(tabId) ?? Promise.resolve();
   }
 
   async measure(tabId: number, pageId: string): Promise<void> {

@@ -51,3 +51,14 @@ test.each([
   await settle();
   expect(sent).toEqual([]);
 });
+
+test('a tab closed before the delay is recorded as it closes, and once', async () => {
+  const page = loadedPage('http://a.test/p');
+  const { recorder, sent, settle } = setup(page, false);
+  recorder.pageLoaded(page);
+  await recorder.tabClosed(page.tabId);
+  expect(sent).toHaveLength(1);
+  await settle();
+  await recorder.tabClosed(page.tabId);
+  expect(sent).toHaveLength(1);
+});
