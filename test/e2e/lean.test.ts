@@ -184,6 +184,7 @@ function suite(name: Name, launch: (dirs: TempDirs, extensionDir: string, spkiHa
           if (mine >= popup.opened && mine > 0) break;
           await new Promise((r) => setTimeout(r, 500));
         }
+        expect(mine).toBeGreaterThan(0);
         expect(mine).toBe(popup.opened);
         expect(mine).toBeLessThanOrEqual(s.connections.length);
         if (name === 'firefox') expect(mine).toBe(server.connections);
