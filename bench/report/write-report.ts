@@ -122,7 +122,7 @@ export function renderReport(args: ReportArgs, read: ReadFile = readFileSync): {
     figures.push(relative(resolve(args.outDir), resolve(path)).split('\\').join('/'));
   }
   const unused: string[] = [];
-  const matrix = resultsMarkdown(results, { figures, explanations, unused, whyPath: args.why, cells: args.cells === true, ...(args.zoo === undefined ? {} : { zoo: args.zoo }), ...(args.navigate === undefined ? {} : { navigate: args.navigate }) });
+  const matrix = resultsMarkdown(results, { figures, explanations, unused, whyPath: args.why, cells: args.cells === true, ...(args.zoo === undefined ? {} : { zoo: args.zoo }), ...(args.navigate === undefined ? {} : { navigate: args.navigate }), ...(args.connections === undefined ? {} : { connections: args.connections }) });
   const nav = args.navigate === undefined ? matrix : replaceSection(matrix, NAV_SECTION, navSectionBody(navResults(args.navigate, read)), 'Figures');
   const md = args.connections === undefined ? nav : replaceSection(nav, CONNECTIONS_HEADING, connectionsSection(connectionsResults(args.connections, read)).body, 'Figures');
   const zoo = args.zoo === undefined ? '' : `\n${zooSection(args.zoo, read)}`;
