@@ -34,6 +34,8 @@ const BENCH_ENTRIES = [
   // The Firefox side of the navigation bench runs on its own inside the client namespace.
   ['bench/navigate/firefox-walker.ts', 'navigate-firefox-driver.js'],
   ['bench/handshake/main.ts', 'handshake-fidelity.js'],
+  ['bench/browser-handshake/main.ts', 'browser-handshake.js'],
+  ['bench/connections/main.ts', 'connections.js'],
   ['bench/metrics/main.ts', 'metrics-scrape.js'],
   ['bench/store/main.ts', 'store-kill-loss.js'],
   // The writer process bench/store/main.ts kills.

@@ -169,9 +169,9 @@ const SETUP_ROWS: ReadonlyArray<readonly [string, (m: BenchMeta) => string]> = [
   ['TCP on the link', tcpText],
 ];
 
-function reproducing(sources: readonly ResultsSource[], whyPath: string | undefined, cells: boolean, zoo: string | undefined, navigate: string | undefined): string[] {
+function reproducing(sources: readonly ResultsSource[], whyPath: string | undefined, cells: boolean, zoo: string | undefined, navigate: string | undefined, connections?: string): string[] {
   const paths = sources.map((s) => s.path);
-  const why = `${cells ? ' --cells' : ''}${zoo === undefined ? '' : ` --zoo ${zoo}`}${navigate === undefined ? '' : ` --navigate ${navigate}`}${whyPath === undefined ? '' : ` --why ${whyPath}`}`;
+  const why = `${cells ? ' --cells' : ''}${zoo === undefined ? '' : ` --zoo ${zoo}`}${navigate === undefined ? '' : ` --navigate ${navigate}`}${connections === undefined ? '' : ` --connections ${connections}`}${whyPath === undefined ? '' : ` --why ${whyPath}`}`;
   const again = sources.length > 1 && paths.every((p) => p !== undefined)
     ? `node dist/bench/report.js ${paths.join(' ')}${why}   # this file and the figures again, from the same files`
     : `node dist/bench/report.js bench/results/bench-quick-latest.json${why}   # this file and the figures again`;
@@ -190,7 +190,7 @@ function reproducing(sources: readonly ResultsSource[], whyPath: string | undefi
   ];
 }
 
-function metaSection(results: ResultsSummary, whyPath: string | undefined, cells: boolean, zoo: string | undefined, navigate: string | undefined): string {
+function metaSection(results: ResultsSummary, whyPath: string | undefined, cells: boolean, zoo: string | undefined, navigate: string | undefined, connections?: string): string {
   const sources = sourcesOf(results);
   const only = sources.length === 1 ? sources[0] : undefined;
   if (only !== undefined) {
@@ -207,7 +207,7 @@ function metaSection(results: ResultsSummary, whyPath: string | undefined, cells
         ...provenanceRows(m),
       ], ['l', 'l']),
       '',
-      ...reproducing(sources, whyPath, cells, zoo, navigate),
+      ...reproducing(sources, whyPath, cells, zoo, navigate, connections),
     ].join('\n');
   }
   // Several runs: what they share once, then a table per run with everything that is its own.
@@ -233,7 +233,7 @@ function metaSection(results: ResultsSummary, whyPath: string | undefined, cells
       ], ['l', 'l']),
       '',
     ]),
-    ...reproducing(sources, whyPath, cells, zoo, navigate),
+    ...reproducing(sources, whyPath, cells, zoo, navigate, connections),
   ].join('\n');
 }
 
@@ -343,6 +343,8 @@ export interface MarkdownOptions {
   zoo?: string;
   /** The navigation bench's results files (`--navigate`), for the command under "Reproducing". */
   navigate?: string;
+  /** The connections bench's results file (`--connections`), for the same command. */
+  connections?: string;
 }
 
 /**
@@ -365,7 +367,7 @@ export function resultsMarkdown(results: ResultsSummary, o: MarkdownOptions = {}
     '',
     ...(cells ? ['## Per page and link', '', ...results.cells.map((c) => cellSection(c, results))] : []),
     ...(figures.length ? ['## Figures', '', ...figures.map((f) => `![${f}](${f})`), ''] : []),
-    metaSection(results, o.whyPath, cells, o.zoo, o.navigate),
+    metaSection(results, o.whyPath, cells, o.zoo, o.navigate, o.connections),
     '',
   ].join('\n');
 }

@@ -26,6 +26,7 @@ import { helpText, parseCommandLine, type CommandSpec } from '../cli/command-lin
 import { zooMarkdown, type ZooMemberResult } from '../zoo/zoo-table';
 import { NAV_SECTION, navSectionBody, type NavResultsFile } from '../navigate/nav-section';
 import { replaceSection } from '../cli/markdown-section';
+import { CONNECTIONS_HEADING, connectionsSection, type ConnectionsResults } from '../connections/connections-table';
 
 export interface ReportArgs {
   /** Results files, in the order their cells are reported. */
@@ -42,6 +43,8 @@ export interface ReportArgs {
   zoo?: string;
   /** navigate.js's results files: "The next page before the click" in RESULTS.md. */
   navigate?: string;
+  /** connections.js's results file: "Connections against the servers' log" in RESULTS.md. */
+  connections?: string;
 }
 
 export const REPORT_COMMAND: CommandSpec = {
@@ -54,6 +57,7 @@ export const REPORT_COMMAND: CommandSpec = {
     summarize: { type: 'string', value: 'DIR', help: 'instead of the report, write DIR/<name>.json (summary) and DIR/raw/<name>.json.gz per raw file' },
     cells: { type: 'boolean', help: 'also a table per page @ link: every contender\'s median, min, max, TTFB, connections, ÷ bound' },
     navigate: { type: 'string', value: 'FILE,…', help: 'also "The next page before the click": the navigation bench\'s table from navigate.js\'s results files' },
+    connections: { type: 'string', value: 'FILE', help: 'also "Connections against the servers\' log": the popup\'s connection figures beside the servers\' from connections.js\'s results file' },
     zoo: { type: 'string', value: 'FILE,…', help: 'also "The server zoo": a table per server from zoo.js\'s results files (plain or gzipped); a page @ link in a later file replaces its earlier run' },
   },
   notes: [
@@ -80,6 +84,7 @@ export function parseReportArgs(argv: readonly string[]): ReportArgs {
     ...(v.cells === true ? { cells: true } : {}),
     ...(typeof v.zoo === 'string' ? { zoo: v.zoo } : {}),
     ...(typeof v.navigate === 'string' ? { navigate: v.navigate } : {}),
+    ...(typeof v.connections === 'string' ? { connections: v.connections } : {}),
   };
 }
 
@@ -117,10 +122,23 @@ export function renderReport(args: ReportArgs, read: ReadFile = readFileSync): {
     figures.push(relative(resolve(args.outDir), resolve(path)).split('\\').join('/'));
   }
   const unused: string[] = [];
-  const matrix = resultsMarkdown(results, { figures, explanations, unused, whyPath: args.why, cells: args.cells === true, ...(args.zoo === undefined ? {} : { zoo: args.zoo }), ...(args.navigate === undefined ? {} : { navigate: args.navigate }) });
-  const md = args.navigate === undefined ? matrix : replaceSection(matrix, NAV_SECTION, navSectionBody(navResults(args.navigate, read)), 'Figures');
+  const matrix = resultsMarkdown(results, { figures, explanations, unused, whyPath: args.why, cells: args.cells === true, ...(args.zoo === undefined ? {} : { zoo: args.zoo }), ...(args.navigate === undefined ? {} : { navigate: args.navigate }), ...(args.connections === undefined ? {} : { connections: args.connections }) });
+  const nav = args.navigate === undefined ? matrix : replaceSection(matrix, NAV_SECTION, navSectionBody(navResults(args.navigate, read)), 'Figures');
+  const md = args.connections === undefined ? nav : replaceSection(nav, CONNECTIONS_HEADING, connectionsSection(connectionsResults(args.connections, read)).body, 'Figures');
   const zoo = args.zoo === undefined ? '' : `\n${zooSection(args.zoo, read)}`;
   return { files: [{ path: join(args.outDir, 'RESULTS.md'), data: md + zoo }, ...figureFiles], unused };
+}
+
+/** connections.js's results file (`--out`). */
+function connectionsResults(path: string, read: ReadFile): ConnectionsResults {
+  let doc: Partial<ConnectionsResults>;
+  try {
+    doc = JSON.parse(read(path).toString('utf8')) as Partial<ConnectionsResults>;
+  } catch (err) {
+    throw new ReportError('E_REPORT_INPUT', `--connections: cannot read ${path}: ${(err as Error).message}`);
+  }
+  if (doc.bench !== 'connections' || !Array.isArray(doc.loads) || typeof doc.at !== 'string') throw new ReportError('E_REPORT_INPUT', `--connections: ${path} is not connections.js's --out file`);
+  return doc as ConnectionsResults;
 }
 
 /** navigate.js's results files, comma-separated, in the order given. */

@@ -2,6 +2,7 @@ import { browser, type Runtime } from '../platform/browser-api';
 import { createMessageRouter } from './message-router';
 import { NativePort, type NativePortLike } from './native-port';
 import { PageActions } from './page-actions';
+import { BrowserHandshakeRecorder } from './browser-handshake-recorder';
 import { listenToPages } from './page-events';
 import { createNavigationHub } from './navigation-hub';
 import { PageStore } from './page-store';
@@ -46,7 +47,8 @@ const port = new NativePort({
   connectNative: (name) => browser.runtime.connectNative(name) as unknown as NativePortLike,
   lastErrorMessage: () => browser.runtime.lastError?.message,
 });
-const actions = new PageActions({ store, port, settings });
+const recorder = new BrowserHandshakeRecorder({ store, port, settings, isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined) });
+const actions = new PageActions({ store, port, settings, recorder });
 const hints = new HintsService({
   local: browser.storage.local,
   // DNR `Link` headers need Detailed capture's permission (Chromium only); otherwise the document_start

@@ -6,6 +6,7 @@ import { isExcludedSite, isHttpUrl, withoutFragment } from '../../src/page/model
 import { CodedError, isCodedError } from '../../src/core/coded-error';
 import { RUN_TIMEOUT_MS } from '../../src/protocol/run-limits';
 import type { StrategyName } from '../../src/scheduler/strategies';
+import type { BrowserHandshakeRecorder } from './browser-handshake-recorder';
 import type { HostPort } from './native-port';
 import type { PageStore } from './page-store';
 import type { SettingsStore } from './settings-store';
@@ -33,6 +34,8 @@ export interface PageActionsDeps {
   store: PageStore;
   port: HostPort;
   settings: SettingsStore;
+  /** Records the browser's own connections of each loaded page (browser-handshake-recorder.ts). */
+  recorder?: Pick<BrowserHandshakeRecorder, 'pageLoaded' | 'tabClosed'>;
   now?: () => number;
   setTimeout?: (fn: () => void, ms: number) => unknown;
 }
@@ -51,6 +54,12 @@ export class PageActions {
   pageLoaded(page: PageRecord): void {
     const { tabId, pageId } = page;
     this.setTimer(() => void this.measure(tabId, pageId), SETTLE_MS);
+    this.deps.recorder?.pageLoaded(page);
+  }
+
+  /** tabs.onRemoved: what waits for the page's end happens now, before its record goes. */
+  tabClosed(tabId: number): Promise<void> {
+    return this.deps.recorder?.tabClosed(tabId) ?? Promise.resolve();
   }
 
   async measure(tabId: number, pageId: string): Promise<void> {

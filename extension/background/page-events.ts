@@ -47,7 +47,7 @@ export function listenToPages(store: PageStore, actions: PageActions, navigation
 
   // A closed tab's visit is learned from (its last reports included) before its record goes.
   browser.tabs.onRemoved.addListener((tabId) => {
-    const ended = hints ? hints.tabClosed(tabId).catch(() => undefined) : Promise.resolve();
+    const ended = Promise.all([hints?.tabClosed(tabId).catch(() => undefined), actions.tabClosed(tabId).catch(() => undefined)]);
     void ended.then(() => store.update((s) => reducer.tabRemoved(s, tabId)));
   });
   // Chrome swaps a prerendered tab in under a new id; the old id's page is gone.

@@ -45,13 +45,13 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
     },
     'run-replay': async ({ tabId, strategies }) => ({ type: 'run-replay', started: await actions.replay(tabId, strategies) }),
     'host-status': async () => ({ type: 'host-status', status: await port.checkStatus() }),
-    stats: async ({ origin, since, until }) => {
-      const reply = await port.request({ type: 'stats', origin, since, until }, { timeoutMs: STORE_TIMEOUT_MS });
+    stats: async ({ source, origin, since, until }) => {
+      const reply = await port.request({ type: 'stats', source, origin, since, until }, { timeoutMs: STORE_TIMEOUT_MS });
       const { type: _type, id: _id, storeHealth, ...stats } = reply;
       return { type: 'stats', stats, ...(storeHealth ? { storeHealth } : {}) };
     },
-    export: async ({ format, origin, since }) => {
-      const reply = await port.request({ type: 'export', format, origin, since }, { timeoutMs: STORE_TIMEOUT_MS });
+    export: async ({ format, source, origin, since }) => {
+      const reply = await port.request({ type: 'export', format, source, origin, since }, { timeoutMs: STORE_TIMEOUT_MS });
       return { type: 'export', format: reply.format, mimeType: reply.mimeType, data: reply.data };
     },
     forget: async (request) => {

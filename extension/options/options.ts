@@ -6,6 +6,7 @@ import type { CdfSeries } from '../../src/page/views/cdf-plot';
 import type { Settings } from '../../src/page/messages/messages';
 import { STRATEGY_NAMES } from '../../src/scheduler/strategies';
 import type { HandshakeStatsJSON, StatsGroupJSON } from '../../src/stats/handshake-stats';
+import { isHandshakeSource, type HandshakeSource } from '../../src/stats/handshake';
 import { browser } from '../platform/browser-api';
 import { h, offerDownload } from '../ui/dom';
 import { showSiteAccess } from '../ui/grant-access';
@@ -59,12 +60,13 @@ function showStoreHealth(health: StoreHealth | undefined): void {
   else old?.remove();
 }
 
-/** The `since` / `origin` the controls select. */
-function query(): { origin?: string; since?: number } {
+/** The `source` / `since` / `origin` the controls select. */
+function query(): { source?: HandshakeSource; origin?: string; since?: number } {
   const data = new FormData(controls);
   const origin = String(data.get('origin') ?? '');
+  const source = String(data.get('source') ?? '');
   const range = String(data.get('range') ?? 'all');
-  return { ...(origin ? { origin } : {}), ...(range === 'all' ? {} : { since: Date.now() - Number(range) * DAY_MS }) };
+  return { ...(isHandshakeSource(source) ? { source } : {}), ...(origin ? { origin } : {}), ...(range === 'all' ? {} : { since: Date.now() - Number(range) * DAY_MS }) };
 }
 
 async function loadStats(): Promise<void> {
@@ -88,14 +90,20 @@ async function loadStats(): Promise<void> {
   const same = new Map([...drawn.querySelectorAll('path[data-same-as]')].map((el) => [el.getAttribute('data-phase') ?? '', el.getAttribute('data-same-as') ?? '']));
   plot.replaceChildren(drawn, legend(series, same), ...absentNotes(phases, group));
   plotSummary.textContent = group
-    ? `${group.count} handshake${group.count === 1 ? '' : 's'}` +
+    ? `${group.count} handshake${group.count === 1 ? '' : 's'}${bySource(reply.stats)}` +
       PHASES.filter((p) => phases.has(p) && group.phases[p]).map((p) => ` · ${p} p50 ${fmt(group.phases[p]?.p50)} ms, p90 ${fmt(group.phases[p]?.p90)} ms`).join('')
     : 'No handshakes recorded for this selection yet. Browse a few sites with the host installed.';
 }
 
-/** `all` → the `all` group; `full`/`resumed` → that TLS group (it only has tls and total). */
+/** `all` → the `all` group; `full`/`resumed`/`unknown` → that TLS group (it only has tls and total). */
 function pickGroup(stats: HandshakeStatsJSON, tls: string): StatsGroupJSON | undefined {
-  return tls === 'full' || tls === 'resumed' ? stats.groups.find((g) => g.group === 'tls' && g.key === tls) : stats.groups.find((g) => g.group === 'all');
+  return tls === 'full' || tls === 'resumed' || tls === 'unknown' ? stats.groups.find((g) => g.group === 'tls' && g.key === tls) : stats.groups.find((g) => g.group === 'all');
+}
+
+/** ` (browser 12, host 3)`: how many of the handshakes each source opened. */
+function bySource(stats: HandshakeStatsJSON): string {
+  const parts = stats.groups.filter((g) => g.group === 'source').map((g) => `${g.key} ${g.count}`);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
 /** Origins only ever grow while the page is open, so a filtered answer does not empty the list. */

@@ -3,7 +3,7 @@ import { STRATEGY_NAMES } from '../../src/scheduler';
 import type { HostContext } from './host-context';
 import { handleSchedule } from './schedule-handler';
 import { handleDiscover } from './discover-handler';
-import { handleExport, handleForget, handleStats } from './store-handlers';
+import { handleExport, handleForget, handleHandshakes, handleStats } from './store-handlers';
 
 type Handler<T extends HostRequestType> = (req: Extract<HostRequest, { type: T }>, ctx: HostContext) => void | Promise<void>;
 
@@ -32,6 +32,7 @@ export const HANDLERS: { [T in HostRequestType]: Handler<T> } = {
   ping: (req, ctx) => ctx.send({ type: 'pong', id: req.id }),
   schedule: handleSchedule,
   discover: handleDiscover,
+  handshakes: handleHandshakes,
   stats: handleStats,
   export: handleExport,
   forget: handleForget,

@@ -130,9 +130,10 @@ const HANDSHAKE_FIELDS: Record<keyof StoredHandshake, Field> = {
   localPort: optional(PORT),
   protocol: oneOf(...HTTP_PROTOCOLS),
   tlsVersion: optional(TEXT),
-  resumed: BOOL,
+  // Absent on the browser's own records: Resource Timing does not expose TLS resumption.
+  resumed: optional(BOOL),
   loopDelayMs: optional(DURATION),
-  source: oneOf('measure', 'replay', 'cli'),
+  source: oneOf('measure', 'replay', 'cli', 'browser'),
   pageUrl: optional(TEXT),
 };
 

@@ -8,8 +8,13 @@ import type { StoreHealth } from '../../src/protocol/store-health';
  * epoch ms the connection attempt started (HandshakeRecord.startedAt), the store's time key.
  */
 export interface StoredHandshake extends HandshakeRecord {
-  /** `measure` (a page the user loaded), `replay`, or `cli`. */
-  source: 'measure' | 'replay' | 'cli';
+  /**
+   * `measure` (the host's handshake for a page the user loaded), `replay`, `cli`, or `browser`:
+   * a connection the user's browser opened, from its Resource Timing (src/page/model/browser-handshakes.ts).
+   * The stats read `measure` and `replay` as the `host` source (HandshakeSource); records of every
+   * version carry one of these, so none needs rewriting.
+   */
+  source: 'measure' | 'replay' | 'cli' | 'browser';
   /** The page whose load opened it, when known. */
   pageUrl?: string;
 }

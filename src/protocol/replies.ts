@@ -17,6 +17,7 @@ export type HostMessage =
   | StatsReply
   | ExportReply
   | ForgottenReply
+  | RecordedReply
   | ErrorReply
   | ChunkMessage;
 
@@ -141,6 +142,13 @@ export interface ExportReply {
   format: ExportFormat;
   mimeType: string;
   data: string;
+}
+
+/** The reply to `handshakes`: how many of the browser's connections the store accepted. */
+export interface RecordedReply {
+  type: 'recorded';
+  id: RequestId;
+  recorded: number;
 }
 
 export interface ForgottenReply {

@@ -1,4 +1,4 @@
-import type { DiscoveredReply, ExportReply, ForgottenReply, HelloReply, HostMessage, MeasuredReply, PongReply, ReplayResultMessage, ReplaySummaryMessage, StatsReply } from './replies';
+import type { DiscoveredReply, ExportReply, ForgottenReply, HelloReply, HostMessage, MeasuredReply, PongReply, RecordedReply, ReplayResultMessage, ReplaySummaryMessage, StatsReply } from './replies';
 import type { HostRequestType, ScheduleMode } from './requests';
 
 /**
@@ -20,6 +20,7 @@ interface FinalReplies {
   hello: HelloReply;
   ping: PongReply;
   discover: DiscoveredReply;
+  handshakes: RecordedReply;
   stats: StatsReply;
   export: ExportReply;
   forget: ForgottenReply;
@@ -42,6 +43,7 @@ const FINAL_TYPE: { [T in keyof FinalReplies]: FinalReplies[T]['type'] } = {
   hello: 'hello',
   ping: 'pong',
   discover: 'discovered',
+  handshakes: 'recorded',
   stats: 'stats',
   export: 'export',
   forget: 'forgotten',

@@ -1,14 +1,15 @@
 import type { PriorityClass } from '../core/priority';
 import type { StrategyName } from '../scheduler/strategies';
 import type { ExportFormat } from '../stats/export-formats';
+import type { HandshakeRecord, HandshakeSource } from '../stats/handshake';
 import type { RequestId } from './errors';
 
 /** Browser → host. Every request has a `type` and an `id`; every reply carries the same `id`. */
-export type HostRequest = HelloRequest | PingRequest | ScheduleRequest | DiscoverRequest | StatsRequest | ExportRequest | ForgetRequest;
+export type HostRequest = HelloRequest | PingRequest | ScheduleRequest | DiscoverRequest | HandshakesRequest | StatsRequest | ExportRequest | ForgetRequest;
 
 export type HostRequestType = HostRequest['type'];
 
-export const REQUEST_TYPES: readonly HostRequestType[] = ['hello', 'ping', 'schedule', 'discover', 'stats', 'export', 'forget'];
+export const REQUEST_TYPES: readonly HostRequestType[] = ['hello', 'ping', 'schedule', 'discover', 'handshakes', 'stats', 'export', 'forget'];
 
 /** Opens a conversation; the reply says what the host can do. */
 export interface HelloRequest {
@@ -96,10 +97,35 @@ export interface DiscoverRequest {
   allowPrivateNetwork?: boolean;
 }
 
+/**
+ * One connection the user's browser opened for a page, from the page's Resource Timing
+ * (src/page/model/browser-handshakes.ts). Phases in ms, 0 where a phase did not happen or was not
+ * exposed (a DNS answer from the browser's cache; TLS on http:); `startedAt` is where DNS (or,
+ * without it, the connect) started; `protocol` is the entry's `nextHopProtocol` (HTTP/3, QUIC with no
+ * TCP phase, is not recorded). The browser exposes neither the address nor TLS resumption, so a
+ * record has neither.
+ */
+export type BrowserHandshake = Pick<HandshakeRecord, 'origin' | 'startedAt' | 'dnsMs' | 'tcpMs' | 'tlsMs' | 'totalMs' | 'protocol'>;
+
+/**
+ * The connections the user's browser opened for one page (never sent from a private window): the
+ * host stores them beside its own handshake records with source `browser`. The reply is `recorded`.
+ */
+export interface HandshakesRequest {
+  type: 'handshakes';
+  id: RequestId;
+  /** The page whose load opened them. */
+  pageUrl: string;
+  /** At most `MAX_BROWSER_HANDSHAKES`. */
+  handshakes: BrowserHandshake[];
+}
+
 /** Handshake-time statistics from the store. */
 export interface StatsRequest {
   type: 'stats';
   id: RequestId;
+  /** Only records of this source (who opened the connection); every source when absent. */
+  source?: HandshakeSource;
   /** Only this origin (`scheme://host[:port]`; normalised by the validator). */
   origin?: string;
   /** Epoch ms, inclusive. */
@@ -113,6 +139,8 @@ export interface ExportRequest {
   type: 'export';
   id: RequestId;
   format: ExportFormat;
+  /** Only records of this source; every source (each labelled) when absent. */
+  source?: HandshakeSource;
   origin?: string;
   /** Epoch ms, inclusive. */
   since?: number;

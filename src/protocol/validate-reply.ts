@@ -8,7 +8,7 @@ import { MAX_DISCOVERED, MAX_URL_LENGTH } from './version';
 import { isRequestId } from './validate-request';
 import { checkStoreHealth } from './store-health';
 
-const MESSAGE_TYPES: readonly HostMessageType[] = ['hello', 'pong', 'measured', 'discovered', 'replay-result', 'replay-summary', 'stats', 'export', 'forgotten', 'error', 'chunk'];
+const MESSAGE_TYPES: readonly HostMessageType[] = ['hello', 'pong', 'measured', 'discovered', 'replay-result', 'replay-summary', 'stats', 'export', 'forgotten', 'recorded', 'error', 'chunk'];
 
 /** No single string field of a host message is longer than a whole native message. */
 const MAX_FIELD = 1024 * 1024;
@@ -108,6 +108,7 @@ const CHECKS: Record<Exclude<HostMessageType, 'error'>, Check> = {
     if (typeof v.data !== 'string') c.invalid('data', 'a string', v.data);
   },
   forgotten: (c, v) => void c.count(v, 'removed', ''),
+  recorded: (c, v) => void c.count(v, 'recorded', ''),
   chunk: (c, v) => {
     c.count(v, 'seq', '');
     c.count(v, 'total', '');

@@ -1,8 +1,11 @@
 import { PRIORITY_CLASSES } from '../core/priority';
 import { isAbsolutePath, MAX_CA_PATH_LENGTH } from './ca-file-path';
 import { EXPORT_FORMATS } from '../stats/export-formats';
+import { HANDSHAKE_SOURCES } from '../stats/handshake';
 import { STRATEGY_NAMES, type StrategyName } from '../scheduler/strategies';
 import { Checker, describe, isPlainObject, type Fields } from './check';
+import { checkUrl, optionalOrigin } from './check-url';
+import { parseHandshakes } from './validate-handshakes';
 import { ProtocolError, type RequestId } from './errors';
 import {
   REQUEST_TYPES,
@@ -16,7 +19,9 @@ import {
   type ScheduleRequest,
 } from './requests';
 import { HostMappingError, MAX_HOST_MAPPINGS, MAX_HOST_MAPPING_LENGTH, parseResolve } from '../targets/host-mapping';
-import { MAX_ID_LENGTH, MAX_LABEL_LENGTH, MAX_REQUESTS_PER_SCHEDULE, MAX_URL_LENGTH, SUPPORTED_PROTOCOL_VERSIONS } from './version';
+import { MAX_ID_LENGTH, MAX_LABEL_LENGTH, MAX_REQUESTS_PER_SCHEDULE, SUPPORTED_PROTOCOL_VERSIONS } from './version';
+
+export { checkUrl };
 
 /** Replays run these strategies unless the request names others. */
 export const DEFAULT_REPLAY_STRATEGIES: readonly StrategyName[] = ['browser', 'getlist'];
@@ -50,10 +55,12 @@ export function parseRequest(value: unknown): HostRequest {
       return parseSchedule(c, id, value);
     case 'discover':
       return strip<DiscoverRequest>({ type: 'discover', id, url: checkUrl(c, c.required(value, 'url', ''), 'url'), allowPrivateNetwork: c.optionalBoolean(value, 'allowPrivateNetwork', '') });
+    case 'handshakes':
+      return parseHandshakes(c, id, value);
     case 'stats':
-      return strip({ type: 'stats', id, origin: optionalOrigin(c, value), since: c.optionalTime(value, 'since', ''), until: until(c, value) });
+      return strip({ type: 'stats', id, source: c.optionalOneOf(value, 'source', '', HANDSHAKE_SOURCES), origin: optionalOrigin(c, value), since: c.optionalTime(value, 'since', ''), until: until(c, value) });
     case 'export':
-      return strip({ type: 'export', id, format: c.oneOf(value, 'format', '', EXPORT_FORMATS), origin: optionalOrigin(c, value), since: c.optionalTime(value, 'since', '') });
+      return strip({ type: 'export', id, format: c.oneOf(value, 'format', '', EXPORT_FORMATS), source: c.optionalOneOf(value, 'source', '', HANDSHAKE_SOURCES), origin: optionalOrigin(c, value), since: c.optionalTime(value, 'since', '') });
     case 'forget':
       return parseForget(c, id, value);
   }
@@ -148,37 +155,6 @@ function parseItem(c: Checker, raw: unknown, path: string): ScheduleItem {
   });
 }
 
-/**
- * An absolute http(s) URL without credentials. URLs with a user name or password are refused
- * outright: the host never sends credentials (docs/architecture.md, "Privacy").
- */
-export function checkUrl(c: Checker, raw: unknown, path: string): string {
-  if (typeof raw !== 'string') c.invalid(path, 'an absolute URL string', raw);
-  if (raw.length > MAX_URL_LENGTH) c.fail('E_INVALID_URL', `${path}: a URL may have at most ${MAX_URL_LENGTH} characters, got ${raw.length}`);
-  const url = parseUrl(raw);
-  if (!url) c.fail('E_INVALID_URL', `${path}: expected an absolute URL, got ${describe(raw)}`);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    c.fail('E_UNSUPPORTED_SCHEME', `${path}: only http: and https: URLs can be scheduled, got ${url.protocol}`);
-  }
-  if (url.username !== '' || url.password !== '') {
-    c.fail('E_INVALID_URL', `${path}: URLs with a user name or password are refused (getlist never sends credentials)`);
-  }
-  return raw;
-}
-
-function optionalOrigin(c: Checker, value: Fields): string | undefined {
-  const raw = value.origin;
-  if (raw === undefined) return undefined;
-  const expected = 'an origin such as "https://example.com" or "http://127.0.0.1:8080"';
-  if (typeof raw !== 'string' || raw.length > MAX_URL_LENGTH) c.invalid('origin', expected, raw);
-  const url = parseUrl(raw);
-  if (!url || url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') {
-    c.invalid('origin', expected, raw);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') c.fail('E_UNSUPPORTED_SCHEME', `origin: only http: and https: origins exist here, got ${url.protocol}`);
-  return url.origin;
-}
-
 function parseForget(c: Checker, id: RequestId, value: Fields): ForgetRequest {
   const origin = optionalOrigin(c, value);
   const all = value.all;
@@ -194,14 +170,6 @@ function until(c: Checker, value: Fields): number | undefined {
   const since = value.since;
   if (u !== undefined && typeof since === 'number' && since > u) c.invalid('until', `a time ≥ since (${since})`, u);
   return u;
-}
-
-function parseUrl(raw: string): URL | undefined {
-  try {
-    return new URL(raw);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Drops keys whose value is undefined, so validated requests hold only what was given. */

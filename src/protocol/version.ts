@@ -47,3 +47,6 @@ export const MAX_CHUNKS = 256;
 
 /** Resources one `discovered` reply lists at most (the first found). */
 export const MAX_DISCOVERED = 2000;
+
+/** Connections one `handshakes` request may carry (a page's Resource Timing buffer holds 250 entries unless it asks for more). */
+export const MAX_BROWSER_HANDSHAKES = 2000;

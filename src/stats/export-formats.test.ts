@@ -1,5 +1,5 @@
 import { mulberry32 } from '../core/prng';
-import type { HandshakeRecord } from './handshake';
+import type { SourcedHandshake } from './handshake-stats';
 import { ALL_KEY, EXACT_THRESHOLDS_MS, aggregateHandshakes } from './handshake-stats';
 import { CSV_HEADER, PROM_LE, PROM_METRIC, escapeLabelValue, exportCsv, exportJson, exportPrometheus, exportStats, isExportFormat } from './export-formats';
 import { Histogram } from './histogram';
@@ -8,7 +8,10 @@ import { Histogram } from './histogram';
 const NASTY = 'https://q"uo,te\\back\nslash.test';
 const ORIGINS = ['https://a.test', 'http://b.test:8080', NASTY];
 
-function records(seed: number, n: number): HandshakeRecord[] {
+/** Stored sources: the browser's own records (resumption not exposed), the host's and the CLI's. */
+const SOURCES = ['browser', 'measure', 'cli', 'replay'] as const;
+
+function records(seed: number, n: number): SourcedHandshake[] {
   const rand = mulberry32(seed);
   return Array.from({ length: n }, (_, i) => {
     const origin = ORIGINS[i % ORIGINS.length] as string;
@@ -18,13 +21,19 @@ function records(seed: number, n: number): HandshakeRecord[] {
     const dnsMs = rand() < 0.3 ? 0 : pick();
     const tcpMs = pick();
     const tlsMs = https ? pick() : 0;
+    const source = SOURCES[Math.floor(i / 3) % SOURCES.length] as string;
     return {
       connectionId: i, origin, startedAt: 1_700_000_000_000 + i, dnsMs, tcpMs, tlsMs, totalMs: dnsMs + tcpMs + tlsMs,
       remoteAddress: undefined, remotePort: undefined, localPort: undefined,
-      protocol: https && i % 2 === 0 ? 'h2' : 'http/1.1', tlsVersion: https ? 'TLSv1.3' : undefined, resumed: https && i % 3 === 0,
+      protocol: https && i % 2 === 0 ? 'h2' : 'http/1.1', tlsVersion: https ? 'TLSv1.3' : undefined,
+      resumed: source === 'browser' ? undefined : https && i % 3 === 0, source,
     };
   });
 }
+
+const tlsOf = (r: SourcedHandshake) => (r.origin.startsWith('https:') ? (r.resumed === undefined ? 'unknown' : r.resumed ? 'resumed' : 'full') : 'none');
+const sourceOf = (r: SourcedHandshake) => (r.source === 'measure' || r.source === 'replay' ? 'host' : r.source);
+const inSeries = (r: SourcedHandshake, l: Record<string, string>) => r.origin === l.origin && r.protocol === l.protocol && tlsOf(r) === l.tls && sourceOf(r) === l.source;
 
 /** RFC 4180 reader: CRLF records, quoted fields with doubled quotes. */
 function parseCsv(text: string): string[][] {
@@ -120,7 +129,7 @@ describe('prom', () => {
   const recs = records(42, 500);
   const text = exportPrometheus(aggregateHandshakes(recs));
   const { samples, help, type } = parseProm(text);
-  const seriesKey = (l: Record<string, string>) => JSON.stringify([l.phase, l.origin, l.protocol, l.tls]);
+  const seriesKey = (l: Record<string, string>) => JSON.stringify([l.phase, l.origin, l.protocol, l.tls, l.source]);
 
   test('one HELP and one TYPE histogram line, then only the metric family', () => {
     expect(help).toEqual([expect.stringMatching(new RegExp(`^# HELP ${PROM_METRIC} `))]);
@@ -146,12 +155,12 @@ describe('prom', () => {
   });
 
   test('bucket counts are exact: the number of raw values ≤ le, values on the boundary included', () => {
-    const phaseOf = { dns: (r: HandshakeRecord) => r.dnsMs, tcp: (r: HandshakeRecord) => r.tcpMs, tls: (r: HandshakeRecord) => r.tlsMs, total: (r: HandshakeRecord) => r.totalMs };
+    const phaseOf = { dns: (r: SourcedHandshake) => r.dnsMs, tcp: (r: SourcedHandshake) => r.tcpMs, tls: (r: SourcedHandshake) => r.tlsMs, total: (r: SourcedHandshake) => r.totalMs };
     let onBoundary = 0;
     for (const s of samples) {
       if (!s.name.endsWith('_bucket') || s.labels.le === '+Inf') continue;
       const leMs = Number(s.labels.le) * 1000;
-      const mine = recs.filter((r) => r.origin === s.labels.origin && r.protocol === s.labels.protocol && (r.origin.startsWith('https:') ? (r.resumed ? 'resumed' : 'full') : 'none') === s.labels.tls);
+      const mine = recs.filter((r) => inSeries(r, s.labels));
       const values = mine.map(phaseOf[s.labels.phase as keyof typeof phaseOf]);
       onBoundary += values.filter((v) => v === leMs).length;
       expect(s.value).toBe(values.filter((v) => v <= leMs).length);
@@ -161,7 +170,7 @@ describe('prom', () => {
 
   test('_sum is the sum of the values in seconds (each rounded to 1 µs)', () => {
     for (const s of samples.filter((x) => x.name.endsWith('_sum') && x.labels.phase === 'total')) {
-      const mine = recs.filter((r) => r.origin === s.labels.origin && r.protocol === s.labels.protocol && (r.origin.startsWith('https:') ? (r.resumed ? 'resumed' : 'full') : 'none') === s.labels.tls);
+      const mine = recs.filter((r) => inSeries(r, s.labels));
       expect(s.value).toBe(mine.reduce((a, r) => a + Math.round(r.totalMs * 1000), 0) / 1000 / 1000);
     }
   });
@@ -171,6 +180,11 @@ describe('prom', () => {
     expect(text.split('\n').some((l) => l.includes('\\n'))).toBe(true);
     expect(samples.filter((s) => s.labels.origin === NASTY).length).toBeGreaterThan(0);
     expect(new Set(samples.map((s) => s.labels.origin))).toEqual(new Set(ORIGINS));
+  });
+
+  test("every series names its source; the browser's https series keep resumption unknown", () => {
+    expect(new Set(samples.map((s) => s.labels.source))).toEqual(new Set(['browser', 'host', 'cli']));
+    expect(new Set(samples.filter((s) => s.labels.source === 'browser' && (s.labels.origin ?? '').startsWith('https:')).map((s) => s.labels.tls))).toEqual(new Set(['unknown']));
   });
 
   test('no records: just the HELP and TYPE lines', () => {
@@ -189,7 +203,7 @@ describe('csv', () => {
     expect(rows.length - 1).toBe(expected);
     for (const r of rows.slice(1)) {
       expect(r).toHaveLength(6);
-      expect(['all', 'origin', 'protocol', 'tls']).toContain(r[0]);
+      expect(['all', 'origin', 'protocol', 'tls', 'source']).toContain(r[0]);
       expect(Number.isFinite(Number(r[3])) && Number(r[4]) > 0 && Number(r[4]) <= 1 && Number.isInteger(Number(r[5]))).toBe(true);
     }
   });
@@ -197,6 +211,13 @@ describe('csv', () => {
   test('RFC 4180 quoting carries an origin with comma, quote and newline intact', () => {
     expect(rows.some((r) => r[0] === 'origin' && r[1] === NASTY)).toBe(true);
     expect(exportCsv(stats)).toContain('"https://q""uo,te\\back\nslash.test"');
+  });
+
+  test("the source group counts each source's records: the browser's own, the host's (measure and replay) and the CLI's", () => {
+    for (const source of ['browser', 'host', 'cli']) {
+      const last = rows.filter((r) => r[0] === 'source' && r[1] === source && r[2] === 'tcp').at(-1);
+      expect(last?.slice(4)).toEqual(['1', String(recs.filter((r) => sourceOf(r) === source).length)]);
+    }
   });
 
   test('each phase CDF ends at 1 with the full count', () => {

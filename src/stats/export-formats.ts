@@ -8,7 +8,9 @@ import type { TallySeries } from './handshake-tally';
  *   CRLF line ends, fields with `,` `"` CR or LF quoted, quotes doubled);
  * - `json`: {@link statsToJSON} (summaries, CDFs, mergeable histograms) plus page summaries;
  * - `prom`: Prometheus text exposition format 0.0.4, one histogram per (phase, origin, protocol,
- *   tls) series — the finest partition, so `sum by (…)` rebuilds any coarser group.
+ *   tls, source) series — the finest partition, so `sum by (…)` rebuilds any coarser group;
+ *   `source` is who opened the connection (`browser`, `host`, `cli`; HandshakeSource).
+ * CSV and JSON carry the source as the `source` group.
  */
 export type ExportFormat = 'csv' | 'json' | 'prom';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'json', 'prom'];
@@ -72,14 +74,14 @@ export function prometheusText(series: Iterable<TallySeries>): string {
 
 /** The `# HELP` and `# TYPE` lines that open the exposition. */
 export const PROM_HEADER =
-  `# HELP ${PROM_METRIC} Connection handshake time measured at the socket by getlist, per phase (dns, tcp, tls, total).\n` +
+  `# HELP ${PROM_METRIC} Connection handshake time per phase (dns, tcp, tls, total), measured at the socket by getlist (source host, cli) or by the browser's Resource Timing (source browser).\n` +
   `# TYPE ${PROM_METRIC} histogram\n`;
 
 /** The sample lines of one series, each ending in a line feed. */
 export function prometheusSeriesText(s: TallySeries): string {
   const lines: string[] = [];
   for (const [phase, p] of s.phases) {
-    const labels = promLabels({ phase, origin: s.origin, protocol: s.protocol, tls: s.tls });
+    const labels = promLabels({ phase, origin: s.origin, protocol: s.protocol, tls: s.tls, source: s.source });
     p.atOrBelow.forEach((c, i) => lines.push(`${PROM_METRIC}_bucket{${labels},le="${PROM_LE[i] as string}"} ${c}`));
     lines.push(`${PROM_METRIC}_bucket{${labels},le="+Inf"} ${p.count}`);
     lines.push(`${PROM_METRIC}_sum{${labels}} ${promNumber(p.sumMs / 1000)}`);
@@ -88,7 +90,7 @@ export function prometheusSeriesText(s: TallySeries): string {
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
-function promLabels(labels: { phase: HandshakePhase; origin: string; protocol: string; tls: string }): string {
+function promLabels(labels: { phase: HandshakePhase; origin: string; protocol: string; tls: string; source: string }): string {
   return Object.entries(labels).map(([k, v]) => `${k}="${escapeLabelValue(v)}"`).join(',');
 }
 

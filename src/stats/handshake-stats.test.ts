@@ -40,7 +40,7 @@ describe('aggregateHandshakes', () => {
       ['protocol', 'h2', (r) => r.protocol === 'h2'],
       ['protocol', 'http/1.1', (r) => r.protocol === 'http/1.1'],
       ['tls', 'full', (r) => r.origin.startsWith('https:') && !r.resumed],
-      ['tls', 'resumed', (r) => r.origin.startsWith('https:') && r.resumed],
+      ['tls', 'resumed', (r) => r.origin.startsWith('https:') && r.resumed === true],
     ];
     for (const [group, key, match] of cases) {
       const g = find(group, key);

@@ -1,9 +1,9 @@
-import { HANDSHAKE_PHASES, phaseMs, type HandshakePhase, type HandshakeRecord } from './handshake';
+import { HANDSHAKE_PHASES, handshakeSource, phaseMs, type HandshakePhase, type HandshakeRecord, type HandshakeSource } from './handshake';
 import { Histogram, type CdfPoint, type HistogramJSON } from './histogram';
 
 /**
- * Handshake-time statistics: one histogram per phase for every (origin, protocol, TLS kind)
- * series, from which every coarser group (all, per origin, per protocol, full vs resumed TLS) is
+ * Handshake-time statistics: one histogram per phase for every (origin, protocol, TLS kind,
+ * source) series, from which every coarser group (all, per origin, per protocol, full vs resumed TLS) is
  * built by exact histogram merges, so a group's CDF is the CDF of its records, bit for bit.
  *
  * Resumed and full TLS handshakes are different populations (docs/architecture.md, "Timing is
@@ -11,8 +11,12 @@ import { Histogram, type CdfPoint, type HistogramJSON } from './histogram';
  * http: connection has no TLS handshake, and counting its 0 would drag the TLS CDF towards 0.
  */
 
-export type TlsKind = 'full' | 'resumed' | 'none';
-export type StatsGroupKind = 'all' | 'origin' | 'protocol' | 'tls';
+/** `unknown`: an https: connection whose resumption was not exposed (the browser's own records). */
+export type TlsKind = 'full' | 'resumed' | 'unknown' | 'none';
+export type StatsGroupKind = 'all' | 'origin' | 'protocol' | 'tls' | 'source';
+
+/** A record as the stats read it: a stored one names its source (HandshakeSource, or the host's `measure`/`replay`). */
+export type SourcedHandshake = HandshakeRecord & { source?: string };
 export type HandshakeProtocol = HandshakeRecord['protocol'];
 
 /** Percentiles every summary reports. */
@@ -70,14 +74,15 @@ export interface SeriesKey {
   origin: string;
   protocol: HandshakeProtocol;
   tls: TlsKind;
+  source: HandshakeSource;
 }
 
-/** The finest partition: one per (origin, protocol, TLS kind). */
+/** The finest partition: one per (origin, protocol, TLS kind, source). */
 export interface Series extends PhaseSet, SeriesKey {}
 
 export interface StatsGroup extends PhaseSet {
   group: StatsGroupKind;
-  /** {@link ALL_KEY}, an origin, a protocol (`h2`, `http/1.1`) or a TLS kind (`full`, `resumed`). */
+  /** {@link ALL_KEY}, an origin, a protocol (`h2`, `http/1.1`), a TLS kind (`full`, `resumed`, `unknown`) or a source. */
   key: string;
 }
 
@@ -90,6 +95,7 @@ export function recordedPhases(tls: TlsKind): readonly HandshakePhase[] {
 
 export function tlsKindOf(r: HandshakeRecord): TlsKind {
   if (!r.origin.startsWith('https:')) return 'none';
+  if (r.resumed === undefined) return 'unknown';
   return r.resumed ? 'resumed' : 'full';
 }
 
@@ -102,34 +108,34 @@ export class HandshakeStats {
     return this.total;
   }
 
-  add(r: HandshakeRecord): this {
-    const s = this.seriesFor(r.origin, r.protocol, tlsKindOf(r));
+  add(r: SourcedHandshake): this {
+    const s = this.seriesFor({ origin: r.origin, protocol: r.protocol, tls: tlsKindOf(r), source: handshakeSource(r) });
     s.count++;
     this.total++;
     for (const phase of recordedPhases(s.tls)) phaseOf(s, phase).record(phaseMs(r, phase));
     return this;
   }
 
-  addAll(records: Iterable<HandshakeRecord>): this {
+  addAll(records: Iterable<SourcedHandshake>): this {
     for (const r of records) this.add(r);
     return this;
   }
 
   /** Adds everything in `other` (exact). Returns `this`. */
   merge(other: HandshakeStats): this {
-    for (const o of other.bySeries.values()) mergeInto(this.seriesFor(o.origin, o.protocol, o.tls), o, HANDSHAKE_PHASES);
+    for (const o of other.bySeries.values()) mergeInto(this.seriesFor(o), o, HANDSHAKE_PHASES);
     this.total += other.total;
     return this;
   }
 
-  /** Every series, sorted by origin, protocol, TLS kind. */
+  /** Every series, sorted by origin, protocol, TLS kind, source. */
   series(): Series[] {
     return [...this.bySeries.values()].sort(compareSeries);
   }
 
   /**
    * The groups, each merged from its series: `all`, then each origin, each protocol, and `full`
-   * and `resumed` TLS (https only; phases `tls` and `total`), each sorted by key. Groups with no
+   * `resumed` and `unknown` TLS (https only; phases `tls` and `total`), then each source, each sorted by key. Groups with no
    * records are left out.
    */
   groups(): StatsGroup[] {
@@ -150,19 +156,20 @@ export class HandshakeStats {
     groupBy('origin', (s) => s.origin, HANDSHAKE_PHASES);
     groupBy('protocol', (s) => s.protocol, HANDSHAKE_PHASES);
     groupBy('tls', (s) => (s.tls === 'none' ? undefined : s.tls), TLS_GROUP_PHASES);
+    groupBy('source', (s) => s.source, HANDSHAKE_PHASES);
     return out;
   }
 
-  private seriesFor(origin: string, protocol: HandshakeProtocol, tls: TlsKind): Series {
-    const key = `${origin}\n${protocol}\n${tls}`;
+  private seriesFor(k: SeriesKey): Series {
+    const key = seriesKeyText(k);
     let s = this.bySeries.get(key);
-    if (!s) this.bySeries.set(key, (s = { origin, protocol, tls, count: 0, phases: new Map() }));
+    if (!s) this.bySeries.set(key, (s = { origin: k.origin, protocol: k.protocol, tls: k.tls, source: k.source, count: 0, phases: new Map() }));
     return s;
   }
 }
 
 /** Aggregates records (any iterable: an array, a generator over a store). */
-export function aggregateHandshakes(records: Iterable<HandshakeRecord>): HandshakeStats {
+export function aggregateHandshakes(records: Iterable<SourcedHandshake>): HandshakeStats {
   return new HandshakeStats().addAll(records);
 }
 
@@ -238,9 +245,14 @@ function mergeInto(target: PhaseSet, source: PhaseSet, phases: readonly Handshak
   }
 }
 
-/** The order of {@link HandshakeStats.series}: by origin, protocol, TLS kind (UTF-16 code units). */
+/** The order of {@link HandshakeStats.series}: by origin, protocol, TLS kind, source (UTF-16 code units). */
 export function compareSeries(a: SeriesKey, b: SeriesKey): number {
-  return compare(a.origin, b.origin) || compare(a.protocol, b.protocol) || compare(a.tls, b.tls);
+  return compare(a.origin, b.origin) || compare(a.protocol, b.protocol) || compare(a.tls, b.tls) || compare(a.source, b.source);
+}
+
+/** A series' map key: one per (origin, protocol, TLS kind, source). */
+export function seriesKeyText(k: SeriesKey): string {
+  return `${k.origin}\n${k.protocol}\n${k.tls}\n${k.source}`;
 }
 
 function compare(a: string, b: string): number {

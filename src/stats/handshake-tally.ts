@@ -1,5 +1,5 @@
-import { phaseMs, type HandshakePhase, type HandshakeRecord } from './handshake';
-import { EXACT_THRESHOLDS_MS, compareSeries, countAtOrBelow, recordedPhases, tlsKindOf, type HandshakeProtocol, type SeriesKey, type TlsKind } from './handshake-stats';
+import { handshakeSource, phaseMs, type HandshakePhase } from './handshake';
+import { EXACT_THRESHOLDS_MS, compareSeries, countAtOrBelow, recordedPhases, seriesKeyText, tlsKindOf, type SeriesKey, type SourcedHandshake } from './handshake-stats';
 import { UNITS_PER_MS, sumUnitsOf } from './histogram-scheme';
 
 /**
@@ -45,7 +45,7 @@ interface MutableSeries extends SeriesKey {
 }
 
 /**
- * The exposition's numbers per (origin, protocol, TLS kind) series, kept so that records can be
+ * The exposition's numbers per (origin, protocol, TLS kind, source) series, kept so that records can be
  * taken out again: a moving window (`--since`, the store's retention) drops records as they age.
  * A {@link HandshakeStats} cannot do that (its histograms keep an exact min and max, which do not
  * subtract); every number here is an integer count or an integer µs sum, so `add` then `remove`
@@ -61,11 +61,11 @@ export class HandshakeTally {
     return this.total;
   }
 
-  add(r: HandshakeRecord): void {
+  add(r: SourcedHandshake): void {
     this.apply(r, 1);
   }
 
-  remove(r: HandshakeRecord): void {
+  remove(r: SourcedHandshake): void {
     this.apply(r, -1);
   }
 
@@ -74,11 +74,11 @@ export class HandshakeTally {
     return [...this.bySeries.values()].sort(compareSeries);
   }
 
-  private apply(r: HandshakeRecord, delta: 1 | -1): void {
-    const tls = tlsKindOf(r);
-    const key = `${r.origin}\n${r.protocol}\n${tls}`;
+  private apply(r: SourcedHandshake, delta: 1 | -1): void {
+    const k: SeriesKey = { origin: r.origin, protocol: r.protocol, tls: tlsKindOf(r), source: handshakeSource(r) };
+    const key = seriesKeyText(k);
     let s = this.bySeries.get(key);
-    if (!s) this.bySeries.set(key, (s = newSeries(r.origin, r.protocol, tls)));
+    if (!s) this.bySeries.set(key, (s = newSeries(k)));
     s.count += delta;
     s.version = ++this.changes;
     this.total += delta;
@@ -87,6 +87,6 @@ export class HandshakeTally {
   }
 }
 
-function newSeries(origin: string, protocol: HandshakeProtocol, tls: TlsKind): MutableSeries {
-  return { origin, protocol, tls, count: 0, version: 0, phases: recordedPhases(tls).map((phase) => [phase, new PhaseTally()] as const) };
+function newSeries(k: SeriesKey): MutableSeries {
+  return { ...k, count: 0, version: 0, phases: recordedPhases(k.tls).map((phase) => [phase, new PhaseTally()] as const) };
 }

@@ -27,8 +27,12 @@ export interface HandshakeRecord {
   protocol: HttpProtocol;
   /** e.g. `TLSv1.3`; undefined on http:. */
   tlsVersion: string | undefined;
-  /** TLS session resumed (abbreviated handshake); false on http:. */
-  resumed: boolean;
+  /**
+   * TLS session resumed (abbreviated handshake); false on http:. Undefined where it cannot be told:
+   * the browser's Resource Timing does not expose resumption (a TLS 1.3 handshake takes one round
+   * trip resumed or not).
+   */
+  resumed: boolean | undefined;
   /**
    * The most event-loop scheduling delay the phases may include: the host loop's busy time inside
    * the phases it timed itself (the connect call to the lookup, and TLS; TCP too when it connected
@@ -36,6 +40,26 @@ export interface HandshakeRecord {
    * end is late by at most this much. Absent on records taken before it was measured.
    */
   loopDelayMs?: number;
+}
+
+/**
+ * Who opened the connection: the user's `browser` (its own Resource Timing, lean capture), the
+ * native `host` (a page's measure or replay) or the `cli`. Different populations: the browser's
+ * connections go to other origins at other times, with its own TLS session cache.
+ */
+export type HandshakeSource = 'browser' | 'host' | 'cli';
+export const HANDSHAKE_SOURCES: readonly HandshakeSource[] = ['browser', 'host', 'cli'];
+
+export function isHandshakeSource(x: unknown): x is HandshakeSource {
+  return typeof x === 'string' && (HANDSHAKE_SOURCES as readonly string[]).includes(x);
+}
+
+/**
+ * The source of a record as stored (`measure` and `replay` are the host's; a record with none was
+ * measured by the host's timing connector in this process).
+ */
+export function handshakeSource(r: { source?: string }): HandshakeSource {
+  return r.source === 'browser' || r.source === 'cli' ? r.source : 'host';
 }
 
 export type HandshakePhase = 'dns' | 'tcp' | 'tls' | 'total';

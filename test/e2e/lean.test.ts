@@ -7,7 +7,8 @@ import type { Browser, Page, WebWorker } from 'puppeteer-core';
 import type { PageRecord } from '../../src/page';
 import { describeE2e, requireBrowser } from './harness/browsers';
 import { copyExtensionBuild } from './harness/extension-build';
-import { findTabId, openExtensionPage, waitForPage } from './harness/extension-pages';
+import { findTabId, openExtensionPage, sendUi, waitForPage } from './harness/extension-pages';
+import { LEARN_DELAY_MS } from '../../src/page/hints/visit-end';
 import { launchChromium } from './harness/launch-chromium';
 import { launchFirefox } from './harness/launch-firefox';
 import { documentShown, expectAgreement, observeQueuedPage, h2Certificate, observeConnections } from './harness/observed-checks';
@@ -164,6 +165,32 @@ function suite(name: Name, launch: (dirs: TempDirs, extensionDir: string, spkiHa
       expect(server.connections).toBeLessThanOrEqual(protocol === 'h2' ? 1 : 6);
       if (protocol === 'http/1.1') expect(popup.bound).toBe(name === 'chromium' ? 'lower' : 'exact');
       if (process.env.GETLIST_E2E_DEBUG) console.log(`${name} queued ${protocol}: server used ${server.connections}, accepted ${accepted}; popup ≥ ${popup.usedAtLeast} (min ${popup.connectionsMin}), opened ${popup.opened}: ${popup.text}`);
+    }, 40_000);
+
+    // The browser's own connections reach the host's store LEARN_DELAY_MS after load (browser-handshake-recorder.ts):
+    // one record per connection the popup says opened, each a connection the site's servers accepted.
+    test('connections.html: the browser\'s own handshake records in the store, one per connection the popup says opened', async () => {
+      if (!launched) throw new Error(`${name} did not start`);
+      const s = await startSite();
+      try {
+        const { server, popup } = await observeConnections(launched.browser, query, launched.extensionOrigin, s, `${name}-lean-browser-handshakes`);
+        const origins = new Set([s.main, s.other]);
+        const deadline = Date.now() + LEARN_DELAY_MS + 10_000;
+        let mine: number | undefined;
+        while (Date.now() < deadline) {
+          const reply = await sendUi(query, { type: 'stats', source: 'browser' });
+          const groups = reply.type === 'stats' ? reply.stats.groups.filter((g) => g.group === 'origin' && origins.has(g.key)) : [];
+          mine = groups.reduce((sum, g) => sum + g.count, 0);
+          if (mine >= popup.opened && mine > 0) break;
+          await new Promise((r) => setTimeout(r, 500));
+        }
+        expect(mine).toBeGreaterThan(0);
+        expect(mine).toBe(popup.opened);
+        expect(mine).toBeLessThanOrEqual(s.connections.length);
+        if (name === 'firefox') expect(mine).toBe(server.connections);
+      } finally {
+        await s.close();
+      }
     }, 40_000);
 
     // Navigation Timing's responseStatus and contentType: both browsers expose them (Chromium 156, Firefox ESR 153).

@@ -1,3 +1,4 @@
+import type { HandshakeSource } from '../../stats/handshake';
 import type { HandshakeStatsJSON } from '../../stats/handshake-stats';
 import type { StoreHealth } from '../../protocol/store-health';
 import type { HintList } from '../hints/hint-types';
@@ -137,8 +138,8 @@ export type UiRequest =
   | { channel: 'ui'; type: 'get-page'; tabId: number }
   | { channel: 'ui'; type: 'run-replay'; tabId: number; strategies?: string[] }
   | { channel: 'ui'; type: 'host-status' }
-  | { channel: 'ui'; type: 'stats'; origin?: string; since?: number; until?: number }
-  | { channel: 'ui'; type: 'export'; format: 'csv' | 'json' | 'prom'; origin?: string; since?: number }
+  | { channel: 'ui'; type: 'stats'; source?: HandshakeSource; origin?: string; since?: number; until?: number }
+  | { channel: 'ui'; type: 'export'; format: 'csv' | 'json' | 'prom'; source?: HandshakeSource; origin?: string; since?: number }
   /** One origin, or everything with `all: true`; never a bare forget (as the host's `forget`). */
   | { channel: 'ui'; type: 'forget'; origin: string }
   | { channel: 'ui'; type: 'forget'; all: true }

@@ -26,7 +26,7 @@ const TIMING_NUMBERS = ['startTime', 'domainLookupStart', 'domainLookupEnd', 'co
 const NAVIGATION_NUMBERS = ['responseStart', 'domContentLoadedEventEnd', 'loadEventEnd'] as const;
 /** Fields newer content scripts send; a message without them is still valid. */
 const OPTIONAL_TIMING_NUMBERS = ['fetchStart', 'responseStatus'] as const;
-const OPTIONAL_NAVIGATION_NUMBERS = ['timeOrigin', 'domContentLoadedEventStart', 'fetchStart', 'domainLookupStart', 'connectStart', 'connectEnd', 'requestStart', 'responseEnd', 'transferSize', 'encodedBodySize', 'responseStatus', 'redirectCount', 'firstContentfulPaint'] as const;
+const OPTIONAL_NAVIGATION_NUMBERS = ['timeOrigin', 'domContentLoadedEventStart', 'fetchStart', 'domainLookupStart', 'domainLookupEnd', 'connectStart', 'secureConnectionStart', 'connectEnd', 'requestStart', 'responseEnd', 'transferSize', 'encodedBodySize', 'responseStatus', 'redirectCount', 'firstContentfulPaint'] as const;
 
 export function parseContentMessage(value: unknown): ContentMessage {
   const m = object(value, 'message');

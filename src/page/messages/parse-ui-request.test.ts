@@ -8,4 +8,10 @@ describe('parseUiRequest', () => {
       expect(() => parseUiRequest(bad)).toThrow(expect.objectContaining({ code: 'E_INVALID_FIELD', message: expect.stringMatching(/^origin: expected an origin string, or all: true/) }));
     }
   });
+
+  test('stats and export name a source (browser, host or cli) or none; another is refused', () => {
+    expect(parseUiRequest({ type: 'stats', source: 'browser', since: 5 })).toEqual({ channel: 'ui', type: 'stats', source: 'browser', since: 5 });
+    expect(parseUiRequest({ type: 'export', format: 'prom', source: 'host' })).toEqual({ channel: 'ui', type: 'export', format: 'prom', source: 'host' });
+    expect(() => parseUiRequest({ type: 'stats', source: 'replay' })).toThrow(expect.objectContaining({ code: 'E_INVALID_FIELD', message: expect.stringMatching(/^source: expected browser, host, cli/) }));
+  });
 });

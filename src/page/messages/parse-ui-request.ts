@@ -1,3 +1,4 @@
+import { HANDSHAKE_SOURCES, isHandshakeSource, type HandshakeSource } from '../../stats/handshake';
 import { CodedError } from '../../core/coded-error';
 import { EXPORT_FORMATS } from '../../stats/export-formats';
 import type { Settings, UiRequest } from './messages';
@@ -27,10 +28,10 @@ export function parseUiRequest(value: unknown): UiRequest {
       if (m.strategies !== undefined && !(Array.isArray(m.strategies) && m.strategies.every((s) => typeof s === 'string'))) fail('strategies', 'an array of strategy names', m.strategies);
       return { channel: 'ui', type, tabId: tabId(m.tabId), ...(m.strategies === undefined ? {} : { strategies: m.strategies as string[] }) };
     case 'stats':
-      return { channel: 'ui', type, ...optional(m, 'origin', 'string'), ...optional(m, 'since', 'number'), ...optional(m, 'until', 'number') };
+      return { channel: 'ui', type, ...source(m), ...optional(m, 'origin', 'string'), ...optional(m, 'since', 'number'), ...optional(m, 'until', 'number') };
     case 'export':
       if (!(EXPORT_FORMATS as readonly unknown[]).includes(m.format)) fail('format', EXPORT_FORMATS.join(', '), m.format);
-      return { channel: 'ui', type, format: m.format as 'csv' | 'json' | 'prom', ...optional(m, 'origin', 'string'), ...optional(m, 'since', 'number') };
+      return { channel: 'ui', type, format: m.format as 'csv' | 'json' | 'prom', ...source(m), ...optional(m, 'origin', 'string'), ...optional(m, 'since', 'number') };
     case 'forget':
       if (m.all === true && m.origin === undefined) return { channel: 'ui', type, all: true };
       if (typeof m.origin === 'string' && m.all === undefined) return { channel: 'ui', type, origin: m.origin };
@@ -42,6 +43,13 @@ export function parseUiRequest(value: unknown): UiRequest {
     case 'get-settings':
       return { channel: 'ui', type };
   }
+}
+
+/** Who opened the connections to show: the browser, the host or the CLI; every source when absent. */
+function source(m: Record<string, unknown>): { source?: HandshakeSource } {
+  if (m.source === undefined) return {};
+  if (!isHandshakeSource(m.source)) fail('source', HANDSHAKE_SOURCES.join(', '), m.source);
+  return { source: m.source };
 }
 
 function tabId(v: unknown): number {

@@ -184,7 +184,7 @@ function mayBeHandover(f: Fetch, fetches: readonly Fetch[]): boolean {
  * A connection was set up for this fetch: its connect phase has a length, or its DNS/connect
  * phase began after the fetch did (a reused connection's phases all equal `fetchStart`).
  */
-function showsConnect(f: Fetch): boolean {
+export function showsConnect(f: Pick<Fetch, 'connectStart' | 'connectEnd' | 'domainLookupStart' | 'fetchStart'>): boolean {
   if (f.connectEnd > f.connectStart) return true;
   if (f.fetchStart === undefined || f.connectStart === 0) return false;
   return f.connectStart > f.fetchStart || f.domainLookupStart > f.fetchStart;

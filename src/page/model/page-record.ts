@@ -194,7 +194,10 @@ export interface NavigationTiming {
   /** The document's own fetch, as Navigation Timing gives it (absent in records of older versions). */
   fetchStart?: number;
   domainLookupStart?: number;
+  domainLookupEnd?: number;
   connectStart?: number;
+  /** 0 on http:; absent in records of older versions. */
+  secureConnectionStart?: number;
   connectEnd?: number;
   requestStart?: number;
   responseEnd?: number;

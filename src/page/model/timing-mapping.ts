@@ -17,7 +17,7 @@ export type RawNavigationTiming = Omit<NavigationTiming, 'firstContentfulPaint'>
  */
 export const DEFAULT_RESOURCE_TIMING_BUFFER = 250;
 
-const NAVIGATION_PHASES = ['fetchStart', 'domainLookupStart', 'connectStart', 'connectEnd', 'requestStart', 'responseEnd', 'domContentLoadedEventStart'] as const;
+const NAVIGATION_PHASES = ['fetchStart', 'domainLookupStart', 'domainLookupEnd', 'connectStart', 'secureConnectionStart', 'connectEnd', 'requestStart', 'responseEnd', 'domContentLoadedEventStart'] as const;
 
 /**
  * Maps a resource entry, deciding whether it is restricted: a cross-origin response without

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TempDirs } from './temp-dirs';
+import { repoRoot } from '../../support/repo-root';
 
 /** The loadable extension `npm run build` writes (npm test builds before Jest runs). */
-export const EXTENSION_DIR = path.resolve(__dirname, '..', '..', '..', 'dist', 'extension');
+export const EXTENSION_DIR = path.join(repoRoot(__dirname), 'dist', 'extension');
 
 export interface ExtensionCopy {
   /** A private copy of the build, for the browser to load. */

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { repoRoot } from '../../support/repo-root';
 
-const BIN = path.resolve(__dirname, '..', '..', '..', 'bin', 'getlist.js');
+const BIN = path.join(repoRoot(__dirname), 'bin', 'getlist.js');
 
 export interface HostRegistration {
   /** The launcher `install` wrote (in `dataDir`). */

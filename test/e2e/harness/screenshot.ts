@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
+import { repoRoot } from '../../support/repo-root';
 
 /** Where the e2e suites leave screenshots for a human (gitignored). */
-export const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
+export const ARTIFACTS = path.join(repoRoot(__dirname), 'test', 'e2e', 'artifacts');
 
 /** Saves a full-page PNG of `page` as `artifacts/<name>.png` and returns its path. */
 export async function saveScreenshot(page: Page, name: string): Promise<string> {

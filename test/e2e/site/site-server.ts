@@ -4,8 +4,9 @@ import http2 from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { repoRoot } from '../../support/repo-root';
 
-const PAGES = path.join(__dirname, 'pages');
+const PAGES = path.join(repoRoot(__dirname), 'test', 'e2e', 'site', 'pages');
 
 /** One request as a site server saw it. */
 export interface SiteRequest {
