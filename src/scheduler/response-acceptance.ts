@@ -75,9 +75,11 @@ export class ResponseAcceptance implements Acceptance {
     if (!info.keepAlive) {
       c.draining = true;
       // The server's budget, announced: this response's place among those the connection carried.
+      // Announced mid-pipeline it is no fault of pipelining (RFC 9112 §9.6: the server closes after
+      // this response, as nginx does at `keepalive_requests` and Apache at `MaxKeepAliveRequests`):
+      // the requests behind it were never answered and are written again on another connection
+      // (§9.3.2), and no connection is written past the budget again.
       if (info.httpVersion === '1.1' && info.status < 400) connections.learnBudget(c.origin.origin, { kind: 'connection-close', requests: c.served + 1 });
-      const behind = c.outstanding.indexOf(d) < c.outstanding.length - 1;
-      if (behind) origins.demote(c.origin, 'connection-close-mid-pipeline');
       // This connection takes nothing more: the origin may need another one.
       dispatching.markDirty(c.origin);
     } else if (info.httpVersion === '1.1' && c.origin.health.keepAliveSeen(clock.now())) {
