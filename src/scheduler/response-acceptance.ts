@@ -2,7 +2,7 @@ import type { ConnState, DispatchState, FingerprintPair, HeldResponse, OriginSta
 import { contentTypeContradicts, isOrderProof } from './content-type-check';
 import { SchedulerError } from './errors';
 import { HeldResponses } from './held-responses';
-import { isFramingProof } from './order-probe';
+import { isFramingProof, isFramingProofHead } from './order-probe';
 import type { ScheduledRequest } from './request';
 import { keepAliveBudget } from './request-budget';
 import { fingerprintOf, pairVerdict, type PairEnd } from './response-fingerprint';
@@ -86,6 +86,13 @@ export class ResponseAcceptance implements Acceptance {
       // Pipelining may start now, behind this response's body.
       dispatching.markDirty(c.origin);
     }
+    // The heads hold the whole order proof (a swap would have shown in a Content-Type or in the
+    // framing), so it counts now: full depth does not wait for a body the server holds back.
+    if (!c.draining && info.httpVersion === '1.1' && !d.refetch && (isOrderProof(d) || isFramingProofHead(d, info.contentLength))) {
+      d.proofCounted = true;
+      this.responseOk(c.origin, clock.now(), true, d.pipelined);
+      dispatching.markDirty(c.origin);
+    }
     return true;
   }
 
@@ -133,7 +140,7 @@ export class ResponseAcceptance implements Acceptance {
     const now = this.ctx.clock.now();
     if (!d.refetch) this.ctx.sizes.learn(d.request.url, info.bytes);
     if (c.protocol === 'http/1.1' && !c.draining && d.httpVersion === '1.1') {
-      this.responseOk(c.origin, now, isOrderProof(d) || isFramingProof(d, info.bytes), d.pipelined);
+      this.responseOk(c.origin, now, d.proofCounted !== true && (isOrderProof(d) || isFramingProof(d, info.bytes)), d.pipelined);
     }
     if (c.gate === d) c.gate = undefined;
     c.served += 1;
