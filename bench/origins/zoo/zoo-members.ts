@@ -51,7 +51,7 @@ export const ZOO_INFO: Readonly<Record<ZooMember, ZooMemberInfo>> = {
   // A Node `net` server: Content-Length and nothing else, no Connection header, no TLS.
   plain: {
     binary: process.execPath, debianPackage: 'nodejs', tls: false, h2: false, proxy: false,
-    note: 'Its HTTP/1.1 responses carry no `Connection` header: persistence is HTTP/1.1\'s default (RFC 9112 §9.3), and getlist probes and proves its pipelining as on nginx (docs/scheduler.md).',
+    note: 'Its HTTP/1.1 responses carry no `Connection` header: persistence is HTTP/1.1\'s default (RFC 9112 §9.3), and getlist probes and proves its pipelining as on nginx (docs/scheduler.md). Like Node\'s `net` default it leaves Nagle\'s algorithm on.',
   },
 };
 
