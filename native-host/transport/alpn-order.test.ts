@@ -25,31 +25,26 @@ async function firstProtocolServer(): Promise<{ server: Server; offered: string[
   return { server, offered, port: (server.address() as AddressInfo).port };
 }
 
+/** What one connection offered the server, and the protocol its handshake record names. */
+async function offer(allowH2: boolean): Promise<{ offered: string[][]; protocol: string }> {
+  const { server, offered, port } = await firstProtocolServer();
+  try {
+    const c = new TimingConnector({ allowH2, ca: testCert().cert });
+    const { socket, handshake } = await c.open(`https://127.0.0.1:${port}`, 1);
+    socket.destroy();
+    return { offered, protocol: handshake.protocol };
+  } finally {
+    server.close();
+  }
+}
+
 describe('the ALPN offer', () => {
   test('a connection that may speak h2 offers h2 first, and a server taking the client\'s first protocol answers h2', async () => {
-    const { server, offered, port } = await firstProtocolServer();
-    try {
-      const c = new TimingConnector({ allowH2: true, ca: testCert().cert });
-      const { socket, handshake } = await c.open(`https://127.0.0.1:${port}`, 1);
-      socket.destroy();
-      expect(offered).toEqual([['h2', 'http/1.1']]);
-      expect(handshake.protocol).toBe('h2');
-    } finally {
-      server.close();
-    }
+    expect(await offer(true)).toEqual({ offered: [['h2', 'http/1.1']], protocol: 'h2' });
   });
 
   test('a connection held to HTTP/1.1 offers only http/1.1', async () => {
-    const { server, offered, port } = await firstProtocolServer();
-    try {
-      const c = new TimingConnector({ allowH2: false, ca: testCert().cert });
-      const { socket, handshake } = await c.open(`https://127.0.0.1:${port}`, 1);
-      socket.destroy();
-      expect(offered).toEqual([['http/1.1']]);
-      expect(handshake.protocol).toBe('http/1.1');
-    } finally {
-      server.close();
-    }
+    expect(await offer(false)).toEqual({ offered: [['http/1.1']], protocol: 'http/1.1' });
   });
 
   test('the wire list is RFC 7301 §3.1\'s length-prefixed names; an empty or over-long name is refused', () => {
