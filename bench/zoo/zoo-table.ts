@@ -146,7 +146,7 @@ function burstTailNote(r: ZooMemberResult): string[] {
   const pm = r.cells.find((c) => c.page === ZOO_PM_PAGE);
   const t = burstTail(pm?.traces['getlist-revisit'] ?? []);
   if (pm === undefined || t.lastMs === null || t.otherMs === null || t.lastMs < pm.rttMs / 4) return [];
-  return [`On ${ZOO_PM_PAGE}'s revisits the last response of a pipelined burst took a median ${t.lastMs.toFixed(1)} ms from its first byte to its last (${t.bursts} bursts), every other response ${t.otherMs.toFixed(1)} ms: the server holds a burst's tail back (Nagle's algorithm, or a cork), which a request sent alone does not pay.`];
+  return [`On ${ZOO_PM_PAGE}'s revisits the last response of a pipelined burst took a median ${t.lastMs.toFixed(1)} ms from its first byte to its last (${t.bursts} bursts), every other response ${t.otherMs.toFixed(1)} ms: the server holds a burst's tail back, which a request sent alone does not pay.`];
 }
 
 /** Every member's section, under one heading (RESULTS.md "The server zoo"). */
