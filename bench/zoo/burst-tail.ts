@@ -1,7 +1,7 @@
 /**
  * How long the last response of a pipelined burst takes from its first byte to its last, beside
- * every other response: a server that corks a burst (Debian nginx's `tcp_nopush on`) holds that
- * tail back up to a round trip, which no client scheduling can win back. A burst's last response
+ * every other response: a server that holds that tail back (Debian's nginx, Caddy) costs up to a
+ * round trip that no client scheduling can win back. A burst's last response
  * is one written while the response ahead of it on its connection was unfinished, with nothing
  * written behind it before it ended.
  */

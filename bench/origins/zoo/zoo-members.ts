@@ -28,7 +28,7 @@ export interface ZooMemberInfo {
 export const ZOO_INFO: Readonly<Record<ZooMember, ZooMemberInfo>> = {
   nginx: {
     binary: '/usr/sbin/nginx', debianPackage: 'nginx', tls: true, h2: true, proxy: false,
-    note: 'Debian\'s nginx.conf has `sendfile on; tcp_nopush on`: nginx corks (`TCP_CORK`) the responses to a pipelined burst, and the tail of the burst\'s last response arrives up to a round trip after its first byte; with `tcp_nopush off` it does not (bench/README.md, "The server zoo"), which is why the bench\'s own nginx turns it off (bench/origins/nginx-config.ts). A request sent alone (`browser`) pays nothing.',
+    note: 'Debian\'s nginx.conf as shipped (`sendfile on`, `tcp_nopush on`, gzip on): the tail of a pipelined burst\'s last response arrives up to a round trip after its first byte, with `tcp_nopush` on or off (bench/README.md, "The server zoo"). A request sent alone (`browser`) pays nothing.',
   },
   apache: { binary: '/usr/sbin/apache2', debianPackage: 'apache2', tls: true, h2: true, proxy: false },
   lighttpd: {
