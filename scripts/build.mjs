@@ -24,6 +24,7 @@ const BENCH_ENTRIES = [
   ['bench/demo/main.ts', 'demo-link.js'],
   ['bench/real/main.ts', 'real.js'],
   ['bench/zoo/main.ts', 'zoo.js'],
+  ['bench/faults/main.ts', 'faults.js'],
   ['bench/hints/main.ts', 'hints.js'],
   // The Firefox hints driver runs on its own inside the client namespace.
   ['bench/hints/firefox-driver.ts', 'hints-firefox-driver.js'],

@@ -16,6 +16,8 @@ export interface NginxConfigInput {
   keyPath: string;
   /** nginx ≥ 1.25.1 turns HTTP/2 on with `http2 on;`; older ones with `listen … http2`. */
   http2Directive: boolean;
+  /** Requests one connection carries before nginx closes it (`keepalive_requests`). @default 1000000 */
+  keepaliveRequests?: number;
 }
 
 /**
@@ -67,7 +69,7 @@ export function renderNginxConfig(c: NginxConfigInput): string {
     '  sendfile on;',
     '  tcp_nodelay on;',
     // Persistent connections for the whole run: a benchmark never waits on a server-side close.
-    '  keepalive_requests 1000000;',
+    `  keepalive_requests ${c.keepaliveRequests ?? 1_000_000};`,
     '  keepalive_timeout 65;',
     '  http2_max_concurrent_streams 128;',
     // Every run transfers every byte: no validators, no compression (bodies are incompressible anyway).

@@ -47,6 +47,8 @@ export interface StartOriginsOptions {
   extraCertNames?: readonly string[];
   /** Start attempts when automatically picked ports turn out taken. @default 5 */
   maxAttempts?: number;
+  /** nginx's `keepalive_requests`: a test of a server closing at its budget sets a small one. @default 1000000 */
+  keepaliveRequests?: number;
 }
 
 export interface Origins {
@@ -127,7 +129,7 @@ export async function startOrigins(options: StartOriginsOptions): Promise<Origin
       rmSync(docroot, { recursive: true, force: true });
       mkdirSync(docroot, { mode: 0o755 });
       writeDocroots(docroot, builds, new Map(bound.map((b) => [b.origin, b])));
-      writeFileSync(paths.conf, renderNginxConfig({ dir, docroot, origins: bound, certPath: tls.certPath, keyPath: tls.keyPath, http2Directive }));
+      writeFileSync(paths.conf, renderNginxConfig({ dir, docroot, origins: bound, certPath: tls.certPath, keyPath: tls.keyPath, http2Directive, ...(options.keepaliveRequests !== undefined ? { keepaliveRequests: options.keepaliveRequests } : {}) }));
       rmSync(paths.pid, { force: true });
       try {
         run = await startNginx({ nginx, confPath: paths.conf, pidPath: paths.pid, errorLogPath: paths.errorLog, prefix: dir, spawn: options.spawn ?? defaultSpawn });

@@ -9,6 +9,7 @@ import { median, type RealCellResult } from '../real/real-bench';
 import { realBound } from '../real/real-bounds';
 import { gapParts } from '../real/real-gap';
 import { medianTrace } from '../real/real-timeline';
+import { burstTail } from './burst-tail';
 import { ZOO_MCMANUS_PAGE, ZOO_PM_PAGE } from './zoo-plan';
 
 export interface ZooMemberResult {
@@ -127,13 +128,25 @@ export function zooMemberSection(r: ZooMemberResult): string {
   const goals = zooGoals(r);
   const flat = r.cells.filter((c) => [ZOO_PM_PAGE, ZOO_MCMANUS_PAGE].includes(c.page) && (depthMedian(c) ?? Infinity) <= PROBE_DEPTH);
   const why = flat.length > 0
-    ? [`getlist never pipelined deeper than its probe's ${PROBE_DEPTH} (median) on ${flat.map((c) => c.page).join(', ')} here: there it is held to within 3 % of browser. ${info.note ?? ''}`.trim(), '']
+    ? [`getlist never pipelined deeper than its probe's ${PROBE_DEPTH} (median) on ${flat.map((c) => c.page).join(', ')} here: there it is held to within 3 % of browser.`]
     : [];
+  const notes = [...why, ...(info.note !== undefined ? [info.note] : []), ...burstTailNote(r)];
   return [
-    `### ${r.member}`, '', offers, '', ...why,
+    `### ${r.member}`, '', offers, '', ...(notes.length > 0 ? [notes.join(' '), ''] : []),
     markdownTable(COLUMNS, r.cells.map(zooRow)), '',
     markdownTable(['goal', 'measured', 'verdict'], goals.map((g) => [g.goal, g.measured, g.verdict])), '',
   ].join('\n');
+}
+
+/**
+ * The P&M revisit's burst tails (burst-tail.ts), where the last response of a burst took a quarter
+ * of the round trip or more: time the server held back, which no scheduling wins back.
+ */
+function burstTailNote(r: ZooMemberResult): string[] {
+  const pm = r.cells.find((c) => c.page === ZOO_PM_PAGE);
+  const t = burstTail(pm?.traces['getlist-revisit'] ?? []);
+  if (pm === undefined || t.lastMs === null || t.otherMs === null || t.lastMs < pm.rttMs / 4) return [];
+  return [`On ${ZOO_PM_PAGE}'s revisits the last response of a pipelined burst took a median ${t.lastMs.toFixed(1)} ms from its first byte to its last (${t.bursts} bursts), every other response ${t.otherMs.toFixed(1)} ms: the server holds a burst's tail back, which a request sent alone does not pay.`];
 }
 
 /** Every member's section, under one heading (RESULTS.md "The server zoo"). */

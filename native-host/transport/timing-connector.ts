@@ -6,9 +6,10 @@ import { connectWithCheck, gatedLookup, gatedLookupAll, refuseTarget, type Addre
 import { sharedConnectTimer, type ConnectTimer } from './connect-timer';
 import { mapTarget, type HostMapping } from './host-mapping';
 import { loopBusyMs, type LoopBusyClock } from './loop-busy';
+import { offerAlpn } from './alpn-order';
 
 export interface TimingConnectorOptions {
-  /** Offer `h2` by ALPN on https:. @default false */
+  /** Offer `h2` by ALPN on https:, before `http/1.1` (alpn-order.ts). @default false */
   allowH2?: boolean;
   /** Extra CA certificates (PEM) to trust, e.g. a test server's self-signed certificate. */
   ca?: string | string[];
@@ -189,6 +190,7 @@ export class TimingConnector {
       )) as unknown as Socket;
       pending = socket;
       signal?.addEventListener('abort', onAbort, { once: true });
+      if (https && this.options.allowH2 === true) offerAlpn(socket as TLSSocket);
       if (https) {
         socket.on('session', (session: Buffer) => this.keepSession(url.host, session));
         socket.prependOnceListener('secureConnect', () => {

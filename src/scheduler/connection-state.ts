@@ -45,6 +45,8 @@ export interface DispatchState extends Dispatch {
    * `contradicted`): read to its end, never delivered, the request sent again alone.
    */
   refetch?: boolean;
+  /** Its head completed an order proof, counted then (response-acceptance.ts `started`). */
+  proofCounted?: boolean;
 }
 
 /** One ended member of a fingerprint pair (response-fingerprint.ts): its result waits for the verdict. */

@@ -51,6 +51,17 @@ export function orderProbeRequest(target: ScheduledRequest, now: number): Schedu
   return { ...req, orderProbe: true };
 }
 
+/**
+ * The same proof from the `GET`'s head alone, when it declares a body (`Content-Length` > 0): had
+ * the two been swapped, the `HEAD`'s answer would have taken the `GET`'s head and the body's first
+ * bytes would have stood where this head was read, failing the framing guard before it. So the
+ * proof is complete once this head is read, before a body a server holds back (a corked burst's
+ * tail) has arrived.
+ */
+export function isFramingProofHead(d: Parameters<typeof isFramingProof>[0], contentLength: number | undefined): boolean {
+  return contentLength !== undefined && isFramingProof(d, contentLength);
+}
+
 /** Whether `d` (a `GET` answered with `bytes` of body) was pipelined right behind an unanswered `HEAD`. */
 export function isFramingProof(d: { readonly request: { readonly method: string }; readonly aheadUnanswered: { readonly request: { readonly method: string } } | undefined }, bytes: number): boolean {
   return bytes > 0 && d.request.method === 'GET' && d.aheadUnanswered?.request.method === 'HEAD';

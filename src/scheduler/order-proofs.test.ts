@@ -166,6 +166,25 @@ describe('the HEAD + GET framing probe (first visit)', () => {
     expect(t.results.every((r) => r.method === 'GET')).toBe(true);
   });
 
+  test('the proof counts once the GET\'s head declares a body: full depth does not wait for a body the server holds back; an empty GET proves nothing until it ends', () => {
+    /** The page, the probe's HEAD answered, then the head of its GET declaring `contentLength`. */
+    const probeGetHead = (contentLength: number) => {
+      const t = setup(strategy('getlist', SIX), new InMemoryOriginMemory());
+      t.page();
+      const head = t.transport.on(1)[1] as Dispatch;
+      t.scheduler.responseStarted(head.id, { status: 200, httpVersion: '1.1', keepAlive: true, contentType: 'image/gif' });
+      t.scheduler.responseEnded(head.id, { bytes: 0 });
+      t.scheduler.responseStarted(t.get('/i0').id, { status: 200, httpVersion: '1.1', keepAlive: true, contentType: 'image/gif', contentLength });
+      return t;
+    };
+    const t = probeGetHead(100);
+    // Its body has not arrived, and the rest are pipelined behind it already.
+    expect(t.transport.on(1).slice(3).map((d) => d.request.path)).toEqual(Array.from({ length: IMAGES - 1 }, (_, i) => `/i${i + 1}`));
+    t.scheduler.responseEnded(t.get('/i0').id, { bytes: 100 });
+    expect(t.delivered()).toEqual(['/doc', '/i0']);
+    expect(probeGetHead(0).transport.on(1)).toHaveLength(3);
+  });
+
   test('no probe with fewer waiting requests than connections, nor a second one, nor under strategies without it', () => {
     const few = setup(strategy('getlist', { ...SIX, connections: { maxPerOrigin: IMAGES + 1 } }), new InMemoryOriginMemory());
     few.page();

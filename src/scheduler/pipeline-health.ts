@@ -3,7 +3,7 @@
  *
  *   unknown ──first keep-alive HTTP/1.1 response header──▶ probing (depth 2)
  *   probing ──`probeSuccesses` order proofs (content-type-check.ts `isOrderProof`)──▶ good (full depth)
- *   any     ──close with requests outstanding / HTTP/1.0 / `Connection: close` mid-pipeline /
+ *   any     ──close with requests outstanding (not at the server's budget) / HTTP/1.0 /
  *             a desynchronised connection / a Content-Type contradicting the request──▶ bad
  *   bad     ──`demoteMs` elapsed──▶ unknown
  *
@@ -19,7 +19,7 @@
  */
 export type PipelineHealthState = 'unknown' | 'probing' | 'good' | 'bad';
 
-export type DemotionReason = 'closed-with-outstanding' | 'http10' | 'connection-close-mid-pipeline' | 'desync' | 'content-type-mismatch' | 'fingerprint-swap';
+export type DemotionReason = 'closed-with-outstanding' | 'http10' | 'desync' | 'content-type-mismatch' | 'fingerprint-swap';
 
 export class PipelineHealth {
   private current: PipelineHealthState = 'unknown';

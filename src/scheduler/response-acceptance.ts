@@ -2,7 +2,7 @@ import type { ConnState, DispatchState, FingerprintPair, HeldResponse, OriginSta
 import { contentTypeContradicts, isOrderProof } from './content-type-check';
 import { SchedulerError } from './errors';
 import { HeldResponses } from './held-responses';
-import { isFramingProof } from './order-probe';
+import { isFramingProof, isFramingProofHead } from './order-probe';
 import type { ScheduledRequest } from './request';
 import { keepAliveBudget } from './request-budget';
 import { fingerprintOf, pairVerdict, type PairEnd } from './response-fingerprint';
@@ -75,13 +75,22 @@ export class ResponseAcceptance implements Acceptance {
     if (!info.keepAlive) {
       c.draining = true;
       // The server's budget, announced: this response's place among those the connection carried.
+      // Announced mid-pipeline it is no fault of pipelining (RFC 9112 §9.6: the server closes after
+      // this response, as nginx does at `keepalive_requests` and Apache at `MaxKeepAliveRequests`):
+      // the requests behind it were never answered and are written again on another connection
+      // (§9.3.2), and no connection is written past the budget again.
       if (info.httpVersion === '1.1' && info.status < 400) connections.learnBudget(c.origin.origin, { kind: 'connection-close', requests: c.served + 1 });
-      const behind = c.outstanding.indexOf(d) < c.outstanding.length - 1;
-      if (behind) origins.demote(c.origin, 'connection-close-mid-pipeline');
       // This connection takes nothing more: the origin may need another one.
       dispatching.markDirty(c.origin);
     } else if (info.httpVersion === '1.1' && c.origin.health.keepAliveSeen(clock.now())) {
       // Pipelining may start now, behind this response's body.
+      dispatching.markDirty(c.origin);
+    }
+    // The heads hold the whole order proof (a swap would have shown in a Content-Type or in the
+    // framing), so it counts now: full depth does not wait for a body the server holds back.
+    if (!c.draining && info.httpVersion === '1.1' && !d.refetch && (isOrderProof(d) || isFramingProofHead(d, info.contentLength))) {
+      d.proofCounted = true;
+      this.responseOk(c.origin, clock.now(), true, d.pipelined);
       dispatching.markDirty(c.origin);
     }
     return true;
@@ -131,7 +140,7 @@ export class ResponseAcceptance implements Acceptance {
     const now = this.ctx.clock.now();
     if (!d.refetch) this.ctx.sizes.learn(d.request.url, info.bytes);
     if (c.protocol === 'http/1.1' && !c.draining && d.httpVersion === '1.1') {
-      this.responseOk(c.origin, now, isOrderProof(d) || isFramingProof(d, info.bytes), d.pipelined);
+      this.responseOk(c.origin, now, d.proofCounted !== true && (isOrderProof(d) || isFramingProof(d, info.bytes)), d.pipelined);
     }
     if (c.gate === d) c.gate = undefined;
     c.served += 1;

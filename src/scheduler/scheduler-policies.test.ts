@@ -48,16 +48,28 @@ describe('demotion and retry', () => {
     expect(t.transport.sent.filter((d) => d.request.path === '/post')).toHaveLength(1);
   });
 
-  test('Connection: close mid-pipeline demotes; requests behind are retried', () => {
+  test('`Connection: close` mid-pipeline is the server\'s budget, not a fault: no demotion; the requests behind are written again, and no connection carries more than the budget', () => {
     const t = pipelinedThree();
     t.finish('/p1', { keepAlive: false });
-    expect(t.scheduler.stats().demotions.map((d) => d.reason)).toEqual(['connection-close-mid-pipeline']);
     t.scheduler.connectionClosed(1);
+    expect(t.scheduler.stats().demotions).toEqual([]);
     t.ready(2);
+    // Written again alone, as any request lost with its connection (RFC 9112 §9.3.2).
+    expect(t.transport.on(2).map((d) => d.request.path)).toEqual(['/p2']);
     t.finish('/p2');
+    expect(t.transport.on(2).map((d) => d.request.path)).toEqual(['/p2', '/p3']);
     t.finish('/p3');
-    expect(t.results.every((r) => !r.error)).toBe(true);
-    expect(t.transport.on(2).every((d) => !d.pipelined)).toBe(true);
+    expect(t.results.map((r) => [r.url.slice(O.length), r.attempts, r.error?.code])).toEqual([
+      ['/warm', 1, undefined], ['/p1', 1, undefined], ['/p2', 2, undefined], ['/p3', 2, undefined],
+    ]);
+    // Still pipelined, and within the budget (2: `/warm` and `/p1`) on every connection.
+    t.add('/q1');
+    t.add('/q2');
+    t.add('/q3');
+    t.ready(3);
+    expect(t.transport.on(3).map((d) => d.request.path)).toEqual(['/q1', '/q2']);
+    expect(t.transport.on(3)[1]?.pipelined).toBe(true);
+    expect(t.scheduler.stats().demotions).toEqual([]);
   });
 
   test('an HTTP/1.0 answer demotes; demotion expires after demoteMs', () => {

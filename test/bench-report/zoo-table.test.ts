@@ -40,6 +40,16 @@ describe('the zoo tables', () => {
     expect(row[13]).toBe('2 conn, HTTP/1.1');
   });
 
+  test('a burst tail the server held back a quarter of the round trip or more is named, from the revisit traces; a shorter one is not', () => {
+    const req = (url: string, connection: number, sentMs: number, firstByteMs: number, doneMs: number) => ({ url, connection, discoveredMs: 0, sentMs, firstByteMs, doneMs });
+    const traced = (tailMs: number): RealCellResult => ({
+      ...pm,
+      traces: { 'getlist-revisit': [{ connections: [], requests: [req('a', 1, 10, 60, 61), req('b', 1, 10, 61, 61 + tailMs)] }] },
+    });
+    expect(zooMarkdown([{ member: 'caddy', cells: [traced(45)] }], 'x.json')).toContain('the last response of a pipelined burst took a median 45.0 ms from its first byte to its last (1 bursts), every other response 1.0 ms');
+    expect(zooMarkdown([{ member: 'caddy', cells: [traced(5)] }], 'x.json')).not.toContain('pipelined burst took');
+  });
+
   test('a member that could not start says why instead of a table', () => {
     const md = zooMarkdown([{ member: 'h2o', cells: [], error: 'E_ZOO_FAILED: h2o: exited' }], 'x.json');
     expect(md).toContain('### h2o');

@@ -26,21 +26,24 @@ export interface ZooMemberInfo {
 }
 
 export const ZOO_INFO: Readonly<Record<ZooMember, ZooMemberInfo>> = {
-  nginx: { binary: '/usr/sbin/nginx', debianPackage: 'nginx', tls: true, h2: true, proxy: false },
+  nginx: {
+    binary: '/usr/sbin/nginx', debianPackage: 'nginx', tls: true, h2: true, proxy: false,
+    note: 'Debian\'s nginx.conf as shipped (`sendfile on`, `tcp_nopush on`, gzip on): the tail of a pipelined burst\'s last response arrives up to a round trip after its first byte, with `tcp_nopush` on or off (bench/README.md, "The server zoo"). A request sent alone (`browser`) pays nothing.',
+  },
   apache: { binary: '/usr/sbin/apache2', debianPackage: 'apache2', tls: true, h2: true, proxy: false },
   lighttpd: {
     binary: '/usr/sbin/lighttpd', debianPackage: 'lighttpd', tls: true, h2: true, proxy: false, logFlushMs: 4_500,
-    note: 'Its HTTP/1.1 responses carry no `Connection` header (persistence is HTTP/1.1\'s default); getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md). '
-      + 'Over TLS it takes the client\'s first ALPN protocol, and getlist offers `http/1.1` before `h2` (undici\'s order): getlist speaks HTTP/1.1 to it where Chromium gets h2 (test/zoo prints the protocol).',
+    note: 'Its HTTP/1.1 responses carry no `Connection` header: persistence is HTTP/1.1\'s default (RFC 9112 §9.3), and getlist probes and proves its pipelining as on nginx (docs/scheduler.md). '
+      + 'Over TLS it takes the client\'s first ALPN protocol (RFC 7301 §3.2); getlist offers `h2` first, as browsers do (native-host/transport/alpn-order.ts).',
   },
   caddy: {
     binary: '/usr/bin/caddy', debianPackage: 'caddy', tls: true, h2: true, proxy: false,
-    note: 'Its HTTP/1.1 responses carry no `Connection` header (persistence is HTTP/1.1\'s default); getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md).',
+    note: 'Its HTTP/1.1 responses carry no `Connection` header: persistence is HTTP/1.1\'s default (RFC 9112 §9.3), and getlist probes and proves its pipelining as on nginx (docs/scheduler.md).',
   },
   h2o: { binary: '/usr/bin/h2o', debianPackage: 'h2o', tls: true, h2: true, proxy: false },
   haproxy: {
     binary: '/usr/sbin/haproxy', debianPackage: 'haproxy', tls: true, h2: true, proxy: true,
-    note: 'It drops nginx\'s `Connection: keep-alive` from the responses it forwards; getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md).',
+    note: 'It drops nginx\'s `Connection: keep-alive` from the responses it forwards; persistence is HTTP/1.1\'s default (RFC 9112 §9.3), and getlist probes and proves its pipelining as on nginx (docs/scheduler.md).',
   },
   // Varnish has no TLS of its own (Debian pairs it with hitch): plain HTTP only.
   varnish: { binary: '/usr/sbin/varnishd', debianPackage: 'varnish', tls: false, h2: false, proxy: true, logFlushMs: 500 },
@@ -48,7 +51,7 @@ export const ZOO_INFO: Readonly<Record<ZooMember, ZooMemberInfo>> = {
   // A Node `net` server: Content-Length and nothing else, no Connection header, no TLS.
   plain: {
     binary: process.execPath, debianPackage: 'nodejs', tls: false, h2: false, proxy: false,
-    note: 'Its responses carry no `Connection` header; getlist starts probing an origin\'s pipelining from a keep-alive response header, and its order probe needs one (docs/scheduler.md).',
+    note: 'Its HTTP/1.1 responses carry no `Connection` header: persistence is HTTP/1.1\'s default (RFC 9112 §9.3), and getlist probes and proves its pipelining as on nginx (docs/scheduler.md). Like Node\'s `net` default it leaves Nagle\'s algorithm on.',
   },
 };
 

@@ -1,0 +1,55 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:tls';
+import type { AddressInfo } from 'node:net';
+import { testCert } from '../../test/support/tls-cert';
+import { alpnWireList } from './alpn-order';
+import { TimingConnector } from './timing-connector';
+
+/**
+ * A TLS server that answers the client's first ALPN protocol, as lighttpd's `mod_openssl` does
+ * (RFC 7301 §3.2 leaves the choice to the server): what the connector offers, in its order, is
+ * what the server records, and the protocol it picks is the one the handshake record names.
+ */
+async function firstProtocolServer(): Promise<{ server: Server; offered: string[][]; port: number }> {
+  const offered: string[][] = [];
+  const { key, cert } = testCert();
+  const server = createServer({
+    key, cert,
+    ALPNCallback: ({ protocols }) => {
+      offered.push(protocols);
+      return protocols[0];
+    },
+  }, (s) => s.end());
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, offered, port: (server.address() as AddressInfo).port };
+}
+
+/** What one connection offered the server, and the protocol its handshake record names. */
+async function offer(allowH2: boolean): Promise<{ offered: string[][]; protocol: string }> {
+  const { server, offered, port } = await firstProtocolServer();
+  try {
+    const c = new TimingConnector({ allowH2, ca: testCert().cert });
+    const { socket, handshake } = await c.open(`https://127.0.0.1:${port}`, 1);
+    socket.destroy();
+    return { offered, protocol: handshake.protocol };
+  } finally {
+    server.close();
+  }
+}
+
+describe('the ALPN offer', () => {
+  test('a connection that may speak h2 offers h2 first, and a server taking the client\'s first protocol answers h2', async () => {
+    expect(await offer(true)).toEqual({ offered: [['h2', 'http/1.1']], protocol: 'h2' });
+  });
+
+  test('a connection held to HTTP/1.1 offers only http/1.1', async () => {
+    expect(await offer(false)).toEqual({ offered: [['http/1.1']], protocol: 'http/1.1' });
+  });
+
+  test('the wire list is RFC 7301 §3.1\'s length-prefixed names; an empty or over-long name is refused', () => {
+    expect(alpnWireList(['h2', 'http/1.1'])).toEqual(Buffer.from('\x02h2\x08http/1.1', 'latin1'));
+    expect(() => alpnWireList([''])).toThrow(RangeError);
+    expect(() => alpnWireList(['x'.repeat(256)])).toThrow(RangeError);
+  });
+});
