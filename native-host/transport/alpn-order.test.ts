@@ -26,10 +26,10 @@ async function firstProtocolServer(): Promise<{ server: Server; offered: string[
 }
 
 /** What one connection offered the server, and the protocol its handshake record names. */
-async function offer(allowH2: boolean): Promise<{ offered: string[][]; protocol: string }> {
+async function offer(allowH2: boolean, connectIn: 'timer' | 'loop'): Promise<{ offered: string[][]; protocol: string }> {
   const { server, offered, port } = await firstProtocolServer();
   try {
-    const c = new TimingConnector({ allowH2, ca: testCert().cert });
+    const c = new TimingConnector({ allowH2, ca: testCert().cert, connectIn });
     const { socket, handshake } = await c.open(`https://127.0.0.1:${port}`, 1);
     socket.destroy();
     return { offered, protocol: handshake.protocol };
@@ -39,12 +39,13 @@ async function offer(allowH2: boolean): Promise<{ offered: string[][]; protocol:
 }
 
 describe('the ALPN offer', () => {
-  test('a connection that may speak h2 offers h2 first, and a server taking the client\'s first protocol answers h2', async () => {
-    expect(await offer(true)).toEqual({ offered: [['h2', 'http/1.1']], protocol: 'h2' });
+  // Both ways a connection is made: TCP in the connect timer's child, or in this loop.
+  test.each(['timer', 'loop'] as const)('a connection that may speak h2 offers h2 first, and a server taking the client\'s first protocol answers h2 (TCP made in the %s)', async (connectIn) => {
+    expect(await offer(true, connectIn)).toEqual({ offered: [['h2', 'http/1.1']], protocol: 'h2' });
   });
 
-  test('a connection held to HTTP/1.1 offers only http/1.1', async () => {
-    expect(await offer(false)).toEqual({ offered: [['http/1.1']], protocol: 'http/1.1' });
+  test.each(['timer', 'loop'] as const)('a connection held to HTTP/1.1 offers only http/1.1 (TCP made in the %s)', async (connectIn) => {
+    expect(await offer(false, connectIn)).toEqual({ offered: [['http/1.1']], protocol: 'http/1.1' });
   });
 
   test('the wire list is RFC 7301 §3.1\'s length-prefixed names; an empty or over-long name is refused', () => {

@@ -1,12 +1,12 @@
 import { isIP, type Socket } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { buildConnector } from 'undici';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { connectWithCheck, gatedLookup, gatedLookupAll, refuseTarget, type AddressCheck } from './connection-gate';
 import { sharedConnectTimer, type ConnectTimer } from './connect-timer';
 import { mapTarget, type HostMapping } from './host-mapping';
 import { loopBusyMs, type LoopBusyClock } from './loop-busy';
-import { offerAlpn } from './alpn-order';
+import { H2_FIRST_ALPN, offerAlpn } from './alpn-order';
 
 export interface TimingConnectorOptions {
   /** Offer `h2` by ALPN on https:, before `http/1.1` (alpn-order.ts). @default false */
@@ -267,32 +267,34 @@ export class TimingConnector {
     return { socket, handshake: handshakeRecord(socket, t, { startedAt, dnsMs, tcpMs: tcp.tcpMs, tlsMs, totalMs: this.now() - t0, loopDelayMs }) };
   }
 
-  /** TLS on a connected socket through undici's connector (its session cache, ALPN, checks). */
+  /**
+   * TLS on a connected socket, set up as undici's connector sets up its own (server name, CA,
+   * session resumption from this connector's kept sessions, no delay, keep-alive), but offering
+   * `h2` first where h2 is allowed (alpn-order.ts): undici fixes `http/1.1` first, and on a socket
+   * already connected the ClientHello leaves within `tls.connect`, before its list could be changed.
+   */
   private startTls(t: Target, tcp: Socket, signal: AbortSignal | undefined): Promise<{ socket: Socket; at: number; busyAt: number }> {
-    let at = 0;
-    let busyAt = 0;
     return new Promise((resolve, reject) => {
-      const onAbort = () => tls.destroy(abortError(t.origin));
-      const tls = this.connect(
-        {
-          hostname: t.host,
-          host: t.url.host,
-          protocol: t.url.protocol,
-          port: t.mapped ? String(t.port) : t.url.port,
-          servername: !isIpLiteral(t.url.hostname) ? t.url.hostname : undefined,
-          httpSocket: tcp,
-        } as buildConnector.Options,
-        (err, connected) => {
-          signal?.removeEventListener('abort', onAbort);
-          if (err || !connected) reject(err ?? new Error('connector returned no socket'));
-          else resolve({ socket: connected as Socket, at, busyAt });
-        },
-      ) as unknown as Socket;
-      tls.prependOnceListener('secureConnect', () => {
-        at = this.now();
-        busyAt = this.loopBusy();
+      const servername = !isIpLiteral(t.url.hostname) ? t.url.hostname : undefined;
+      const session = this.sessions.get(t.url.host);
+      const secure = tlsConnect({
+        socket: tcp,
+        ...(servername !== undefined ? { servername } : {}),
+        ...(session !== undefined ? { session } : {}),
+        ...(this.options.ca !== undefined ? { ca: this.options.ca } : {}),
+        rejectUnauthorized: this.options.rejectUnauthorized ?? true,
+        ALPNProtocols: this.options.allowH2 === true ? [...H2_FIRST_ALPN] : ['http/1.1'],
       });
-      tls.on('session', (session: Buffer) => this.keepSession(t.url.host, session));
+      const onAbort = () => secure.destroy(abortError(t.origin));
+      const done = (err?: Error) => {
+        signal?.removeEventListener('abort', onAbort);
+        secure.off('error', done);
+        if (err) reject(err);
+        else resolve({ socket: secure.setNoDelay(true).setKeepAlive(true, 60_000), at: this.now(), busyAt: this.loopBusy() });
+      };
+      secure.prependOnceListener('secureConnect', () => done());
+      secure.once('error', done);
+      secure.on('session', (s: Buffer) => this.keepSession(t.url.host, s));
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
