@@ -12,7 +12,7 @@
  *
  * The parts sum to the gap exactly (load time − bound). Pure.
  */
-import type { LowerBound } from '../model/lower-bound';
+import type { LowerBound } from '../../src/bound/lower-bound';
 import type { LoadTrace } from '../run/load-trace';
 import { boundKey } from './real-timeline';
 
