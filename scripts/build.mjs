@@ -35,6 +35,7 @@ const BENCH_ENTRIES = [
   ['bench/navigate/firefox-walker.ts', 'navigate-firefox-driver.js'],
   ['bench/handshake/main.ts', 'handshake-fidelity.js'],
   ['bench/metrics/main.ts', 'metrics-scrape.js'],
+  ['bench/diagnosis/main.ts', 'diagnosis.js'],
   ['bench/store/main.ts', 'store-kill-loss.js'],
   // The writer process bench/store/main.ts kills.
   ['bench/store/store-writer.ts', 'store-writer.js'],
@@ -71,6 +72,7 @@ const assets = [
   ['manifest.json', 'manifest.json'],
   ['extension/popup/popup.html', 'popup.html'],
   ['extension/popup/popup.css', 'popup.css'],
+  ['extension/popup/time-went.css', 'time-went.css'],
   ['extension/ui/theme.css', 'theme.css'],
   ['extension/waterfall/waterfall.css', 'waterfall.css'],
   ['extension/waterfall/waterfall.html', 'waterfall.html'],
