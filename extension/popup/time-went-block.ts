@@ -39,7 +39,7 @@ function cell(c: StripCell, longest: number): HTMLElement {
   const spent = c.segments.map((s) => `${SPENT_ON_LABELS[s.spentOn]} ${ms(s.ms)}`).join(' · ');
   return h(
     'li',
-    { class: 'tw-link', 'data-testid': 'critical-link', 'data-url': c.url, title: `${c.url}\n${c.foundBy}\n${spent}` },
+    { class: 'tw-link', 'data-testid': 'critical-link', 'data-url': c.url, 'data-sent-ms': String(c.sentMs), 'data-round-trip-ms': String(c.roundTripMs), title: `${c.url}\n${c.foundBy}\n${spent}` },
     h('div', { class: 'tw-name' }, h('strong', {}, c.label), h('small', {}, ` ${c.foundBy}`)),
     h('div', { class: 'tw-bar', style: `width: ${Math.max(2, (100 * c.totalMs) / longest)}%` }, ...c.segments.map((s) => h('span', { class: `tw-seg tw-${s.spentOn}`, style: `flex-grow: ${s.ms}`, 'data-spent-on': s.spentOn, 'data-ms': String(s.ms) }))),
     h('small', { class: 'muted' }, spent),

@@ -44,6 +44,7 @@ export interface PathLink {
   /** Request sent to first byte: one round trip plus the server's time. */
   roundTripMs: number;
   discoveredMs: number;
+  sentMs: number;
   doneMs: number;
 }
 
@@ -146,6 +147,7 @@ function pathLink(i: number, load: RecordedLoad, bound: LowerBound, link: LinkMo
     transferAtRateMs: serialisationMs(r.size, link),
     roundTripMs,
     discoveredMs: r.discoveredMs,
+    sentMs: r.sentMs,
     doneMs: r.doneMs,
   };
 }

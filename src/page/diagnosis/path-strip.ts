@@ -22,6 +22,9 @@ export interface StripCell {
   segments: StripSegment[];
   /** Sum of the segments. */
   totalMs: number;
+  /** When it was sent, and its request-to-first-byte time, ms. */
+  sentMs: number;
+  roundTripMs: number;
 }
 
 export const SPENT_ON_LABELS: Readonly<Record<SpentOn, string>> = {
@@ -44,7 +47,7 @@ export function stripCells(d: Diagnosis): StripCell[] {
       { spentOn: 'server', ms: l.serverMs },
       { spentOn: 'transfer', ms: l.transferMs },
     ].filter((s) => s.ms > 0) as StripSegment[];
-    return { url: l.url, label: shortName(l.url), foundBy: foundByText(l), segments, totalMs: segments.reduce((s, x) => s + x.ms, 0) };
+    return { url: l.url, label: shortName(l.url), foundBy: foundByText(l), segments, totalMs: segments.reduce((s, x) => s + x.ms, 0), sentMs: l.sentMs, roundTripMs: l.roundTripMs };
   });
 }
 
