@@ -16,17 +16,22 @@ const HTTP1_CONNECTIONS = 6;
  */
 const MULTIPLEXED_CONNECTIONS = 2;
 
-export function loadStructure(load: RecordedLoad, name: string): PageStructure {
+/**
+ * The load's structure; with `preloaded`, that request named by the document instead (a preload
+ * in its head, found at its first byte: the what-if of suggestions.ts).
+ */
+export function loadStructure(load: RecordedLoad, name: string, preloaded?: number): PageStructure {
   const requests: ModelRequest[] = [];
   const keys = new Set<string>();
   for (const [i, r] of load.requests.entries()) {
     // The same URL fetched twice is two requests: each key names one.
     const key = keys.has(r.url) ? `${r.url}#${i}` : r.url;
     keys.add(key);
-    const parent = r.parent === undefined ? undefined : requests[r.parent];
+    const parentIndex = i === preloaded ? 0 : r.parent;
+    const parent = parentIndex === undefined ? undefined : requests[parentIndex];
     requests.push({
       key, origin: r.origin, size: r.size, level: parent === undefined ? 1 : parent.level + 1,
-      parents: r.parent === undefined ? [] : [r.parent], discovery: r.discovery,
+      parents: parentIndex === undefined ? [] : [parentIndex], discovery: i === preloaded ? 'first-byte' : r.discovery,
     });
   }
   return summarisePage(name, requests);
