@@ -8,6 +8,7 @@ import { PageStore } from './page-store';
 import { SettingsStore } from './settings-store';
 import { createUiHandlers } from './ui-handlers';
 import { HintsService, type DnrLike } from './hints-service';
+import { SuggestionsStore } from './suggestions-store';
 import { HostFillIn } from './host-fill-in';
 import { HINTS_OFF, STORAGE_OFF, CONTENT_OFF } from '../platform/bench-switches';
 import { CHROMIUM_HINT_LIMITS, FIREFOX_HINT_LIMITS } from '../../src/page/hints/hint-types';
@@ -47,8 +48,10 @@ const port = new NativePort({
   lastErrorMessage: () => browser.runtime.lastError?.message,
 });
 const actions = new PageActions({ store, port, settings });
+const suggestions = new SuggestionsStore(browser.storage.local);
 const hints = new HintsService({
   local: browser.storage.local,
+  applied: (url, limits) => suggestions.hints(url, limits),
   // DNR `Link` headers need Detailed capture's permission (Chromium only); otherwise the document_start
   // content script inserts `<link>` elements (forDocument).
   dnr: HINTS_OFF || !browser.declarativeNetRequest ? NO_RULES : browser.declarativeNetRequest,
@@ -75,6 +78,7 @@ const handlers = createUiHandlers({
   settings,
   actions,
   hints,
+  suggestions,
   tabUrl: (tabId) => browser.tabs.get(tabId).then((tab) => tab.url ?? tab.pendingUrl ?? '', () => undefined),
 });
 

@@ -1,12 +1,14 @@
 /**
  * "Where the time went": the page's end beside its lower bound on the path this load measured and
  * its ideal bound, the critical path as a strip of what each request spent, and the gap to the
- * bound by cause (src/page/diagnosis/). Computed here in the popup, never in the page.
+ * bound by cause (src/page/diagnosis/), and the hints that would save time (suggestions-list.ts).
+ * Computed here in the popup, never in the page.
  */
 import { diagnose } from '../../src/page/diagnosis/diagnose';
 import { gapRows, SPENT_ON_LABELS, stripCells, type StripCell } from '../../src/page/diagnosis/path-strip';
 import type { PageRecord } from '../../src/page/model/page-record';
 import { h, ms } from '../ui/dom';
+import { suggestionsList } from './suggestions-list';
 
 export function timeWentBlock(page: PageRecord): HTMLElement {
   const d = diagnose(page);
@@ -32,6 +34,7 @@ export function timeWentBlock(page: PageRecord): HTMLElement {
     h('p', { class: 'muted', 'data-testid': 'tw-path', 'data-rtt': String(d.rttMs) }, `This load’s path: ${ms(d.rttMs)} round trip, ${rate}.`),
     h('ol', { class: 'tw-strip', 'data-testid': 'critical-path', 'aria-label': 'Critical path' }, ...stripCells(d).map((c) => cell(c, longest))),
     gapTable(d.gap),
+    safely(() => suggestionsList(page, d)),
   );
 }
 
@@ -54,4 +57,13 @@ function gapTable(gap: Parameters<typeof gapRows>[0]): HTMLElement {
     h('thead', {}, h('tr', {}, h('th', {}, `Gap to the bound: ${ms(gap.gapMs)}`), h('th', { class: 'num' }, 'ms'))),
     h('tbody', {}, ...rows.map((r) => h('tr', { 'data-cause': r.cause }, h('td', {}, r.label), h('td', { class: 'num', 'data-ms': String(r.ms) }, ms(r.ms))))),
   );
+}
+
+/** A part of the block that failed says so in place, and the rest of the popup still renders. */
+function safely(part: () => HTMLElement): HTMLElement {
+  try {
+    return part();
+  } catch (err) {
+    return h('p', { class: 'error-text', 'data-testid': 'time-went-error' }, `Could not work this out: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }

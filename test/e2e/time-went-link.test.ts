@@ -59,18 +59,26 @@ describeE2e('e2e where the time went: Chromium on the emulated link', () => {
     let browser: Browser | undefined;
     let shown: Shown;
     let log: ChainLogLine[];
+    let popup: Page;
+    let query: Page;
+    let url: string;
+    let firstTab: Page;
 
     beforeAll(async () => {
       requireBrowser('chromium');
       const extension = copyExtensionBuild(dirs);
       site = await startLinkSite({ rttMs: RTT_MS, downBitsPerSec: 0, upBitsPerSec: 0, loss: 0 }, { startLink, siteCommand: chainServerCommand(logPath) });
       browser = await launchInNamespace({ clientNs: site.clientNs, hostResolverRules: 'MAP nothing.invalid 127.0.0.1', spkiHashes: [], timeoutMs: 30_000 }, dirs.make('chain-chromium'), extension.dir);
-      const query = (await openExtensionPage(browser, `chrome-extension://${CHROMIUM_EXTENSION_ID}/${extension.queryPage}`)).page;
-      const tab = await browser.newPage();
-      const url = `${site.origin}${CHAIN_PATHS[0]}`;
-      await tab.goto(url, { waitUntil: 'load', timeout: 30_000 });
-      const popup = await openPopupForTab(browser, `chrome-extension://${CHROMIUM_EXTENSION_ID}`, await findTabId(query, url));
-      shown = await shownDiagnosis(popup.page);
+      query = (await openExtensionPage(browser, `chrome-extension://${CHROMIUM_EXTENSION_ID}/${extension.queryPage}`)).page;
+      firstTab = await browser.newPage();
+      url = `${site.origin}${CHAIN_PATHS[0]}`;
+      await firstTab.goto(url, { waitUntil: 'load', timeout: 30_000 });
+      const opened = await openPopupForTab(browser, `chrome-extension://${CHROMIUM_EXTENSION_ID}`, await findTabId(query, url));
+      popup = opened.page;
+      shown = await shownDiagnosis(popup).catch(async (e: unknown) => {
+        const text = await popup.evaluate(() => (globalThis as unknown as InPage).document.querySelector('[data-testid="time-went"]')?.textContent ?? 'no time-went block');
+        throw new Error(`${String(e)}; popup errors: ${opened.errors.join(' | ')}; its block: ${text.slice(0, 800)}`);
+      });
       log = readFileSync(logPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ChainLogLine);
     }, 90_000);
     afterAll(async () => {
@@ -105,5 +113,31 @@ describeE2e('e2e where the time went: Chromium on the emulated link', () => {
       }
       expect(log.filter((l) => l.path === '/f.woff2')).toHaveLength(1);
     });
+
+    test('the suggested font preload, applied with one click, saves on the next visit what was predicted (±1 RTT)', async () => {
+      if (!browser) throw new Error('chromium did not start');
+      const row = '[data-testid="suggestion"][data-kind="preload"][data-href$="/f.woff2"]';
+      await popup.waitForSelector(`${row} [data-testid="apply-suggestion"]`, { timeout: 10_000 });
+      const predicted = Number(await popup.$eval(`${row} [data-testid="predicted-saving"]`, (e) => e.getAttribute('data-ms')));
+      // Preloaded, the font is found at the document's first byte: the page ends with b.css.
+      expect(predicted).toBeCloseTo(shown.endMs - (shown.links[2]?.sentMs ?? NaN) - (shown.links[2]?.roundTripMs ?? NaN), -1);
+      await popup.click(`${row} [data-testid="apply-suggestion"]`);
+      await popup.waitForSelector('[data-testid="applied-suggestion"][data-href$="/f.woff2"]', { timeout: 10_000 });
+      // Past the origin's keep-alive: the next visit opens its connection as the first did.
+      await new Promise((r) => setTimeout(r, 1500));
+      const mark = readFileSync(logPath, 'utf8').trim().split('\n').length;
+      await firstTab.close();
+      const next = await browser.newPage();
+      await next.goto(url, { waitUntil: 'load', timeout: 30_000 });
+      const nextPopup = (await openPopupForTab(browser, `chrome-extension://${CHROMIUM_EXTENSION_ID}`, await findTabId(query, url))).page;
+      await nextPopup.waitForSelector('[data-testid="applied-suggestion"][data-href$="/f.woff2"] [data-testid="measured-saving"]', { timeout: 20_000 });
+      const measured = Number(await nextPopup.$eval('[data-testid="applied-suggestion"][data-href$="/f.woff2"] [data-testid="measured-saving"]', (e) => e.getAttribute('data-ms')));
+      expect(Math.abs(measured - predicted)).toBeLessThanOrEqual(RTT_MS);
+      // The origin's own log: this visit asked for the font before b.css, which named it, was answered.
+      const visit = readFileSync(logPath, 'utf8').trim().split('\n').slice(mark).map((l) => JSON.parse(l) as ChainLogLine);
+      const at = (path: string) => visit.find((l) => l.path === path)?.at ?? NaN;
+      expect(at('/f.woff2')).toBeLessThan(at('/b.css') + RTT_MS / 2);
+      expect(visit.filter((l) => l.path === '/f.woff2')).toHaveLength(1);
+    }, 60_000);
   });
 });
