@@ -90,6 +90,13 @@ describe('diagnose: how the browser found each request', () => {
     expect(d.criticalPath.map((l) => l.foundByUrl)).toEqual([undefined, DOC]);
   });
 
+  it('the browser\'s own fetch of /favicon.ico, named by no element, is no part of the page', () => {
+    const d = diagnose(record([...CHAIN, entry('http://a.test/favicon.ico', 'other', 500)]));
+    if (d.status !== 'ok') throw new Error(d.message);
+    expect(d.load.requests.map((r) => r.url)).not.toContain('http://a.test/favicon.ico');
+    expect(d.endMs).toBe(351);
+  });
+
   it('Firefox names a font fetch `other`: it is still found by the sheet', () => {
     const d = diagnose(record([entry('http://a.test/a.css', 'link', 103), entry('http://a.test/f.woff2', 'other', 160)]));
     if (d.status !== 'ok') throw new Error(d.message);

@@ -15,10 +15,12 @@
  * - anything else: the document, found from its first bytes (markup; the preload scanner).
  *
  * Responses served from the browser's cache crossed no link and are left out; a request found by a
- * cached one is found by that one's parent. Pure.
+ * cached one is found by that one's parent. The browser's own fetch of `/favicon.ico` for the tab
+ * (no element names it; Chromium lists it in Resource Timing when it lands before the content script
+ * reads) is no part of the page and is left out too. Pure.
  */
 import type { DiscoveryRule } from '../../bound/page-structure';
-import { originOf } from '../../core/url-parts';
+import { originOf, pathOf } from '../../core/url-parts';
 import { resourceType } from '../model/lean-requests';
 import type { PageRecord, TimingEntry } from '../model/page-record';
 import { withoutFragment } from '../model/site-rules';
@@ -77,6 +79,7 @@ export function recordedLoad(page: Pick<PageRecord, 'url' | 'navigation' | 'timi
   const all: { t: TimingEntry; type: string; index: number }[] = [];
   for (const t of entries) {
     const d = discoveries.get(withoutFragment(t.name));
+    if (d === undefined && pathOf(t.name) === '/favicon.ico') continue;
     const type = resourceType(t, d?.kind);
     const foundBy: FoundBy = d?.late === true || SCRIPT_INITIATORS.has(t.initiatorType) ? 'script'
       : t.initiatorType === 'css' || (type === 'font' && t.initiatorType === 'other') ? 'style-sheet' : 'markup';
