@@ -29,8 +29,10 @@ const server = http.createServer((req, res) => {
   res.writeHead(200, { 'content-type': body[0], 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body[1]) });
   res.end(body[1]);
 });
-// An idle connection closes after a second, so a visit made later starts as cold as the first.
+// Any connection idle for a second closes — kept alive after a response, or opened ahead by the
+// browser's predictor and never used — so a visit made later starts as cold as the first.
 server.keepAliveTimeout = 1000;
+server.on('connection', (socket) => socket.setTimeout(1000, () => socket.destroy()));
 server.listen(Number(port), host, () => process.stdout.write(JSON.stringify({ origin: 'http://' + host + (port === '80' ? '' : ':' + port) }) + '\n'));
 process.stdin.on('end', () => process.exit(0));
 process.stdin.resume();
