@@ -38,6 +38,7 @@ const BENCH_ENTRIES = [
   ['bench/browser-handshake/main.ts', 'browser-handshake.js'],
   ['bench/connections/main.ts', 'connections.js'],
   ['bench/metrics/main.ts', 'metrics-scrape.js'],
+  ['bench/diagnosis/main.ts', 'diagnosis.js'],
   ['bench/store/main.ts', 'store-kill-loss.js'],
   // The writer process bench/store/main.ts kills.
   ['bench/store/store-writer.ts', 'store-writer.js'],
@@ -74,6 +75,7 @@ const assets = [
   ['manifest.json', 'manifest.json'],
   ['extension/popup/popup.html', 'popup.html'],
   ['extension/popup/popup.css', 'popup.css'],
+  ['extension/popup/time-went.css', 'time-went.css'],
   ['extension/ui/theme.css', 'theme.css'],
   ['extension/waterfall/waterfall.css', 'waterfall.css'],
   ['extension/waterfall/waterfall.html', 'waterfall.html'],

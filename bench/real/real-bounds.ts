@@ -10,7 +10,7 @@
  */
 import { getBenchPage, type BenchPage } from '../corpus/bench-corpus';
 import { realPageHints } from '../corpus/page-real';
-import { lowerBound, type LowerBound, type TcpModel } from '../model/lower-bound';
+import { lowerBound, type LowerBound, type TcpModel } from '../../src/bound/lower-bound';
 import { pageStructureOf } from '../model/page-structure';
 
 /** The emulator's rate when a link has no cap (real-bench.ts `NO_CAP`). */

@@ -8,7 +8,7 @@
  * Pure: formats what real-bench.ts recorded.
  */
 import type { LoadTrace, TracedRequest } from '../run/load-trace';
-import type { RequestTiming } from '../model/lower-bound';
+import type { RequestTiming } from '../../src/bound/lower-bound';
 import type { RealCellResult } from './real-bench';
 import { realBound } from './real-bounds';
 

@@ -3,8 +3,9 @@
  * the cell's link, the run's TCP settings, the contender's scheme (https pays TLS), and the requests
  * the contender can make (no script engine ⇒ no script-inserted resources).
  */
-import { lowerBound, type LowerBound, type TcpModel } from '../model/lower-bound';
-import { pageStructure, type PageStructure } from '../model/page-structure';
+import { lowerBound, type LowerBound, type TcpModel } from '../../src/bound/lower-bound';
+import type { PageStructure } from '../../src/bound/page-structure';
+import { pageStructure } from '../model/page-structure';
 import type { BenchMeta, ContenderName, Scheme } from '../run/results-schema';
 import type { CellSummary } from './results-summary';
 

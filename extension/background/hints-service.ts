@@ -1,7 +1,8 @@
 import { hintRules, type DnrRule } from '../../src/page/hints/dnr-rules';
+import { withAppliedHints } from '../../src/page/diagnosis/applied-suggestion';
 import { hintsFor } from '../../src/page/hints/hint-list';
 import { hintOutcome } from '../../src/page/hints/hint-outcome';
-import { DEFAULT_HINT_LIMITS, headerHintLimits, type HintLimits, type HintList, type LearnedEntry, type LearnedState } from '../../src/page/hints/hint-types';
+import { DEFAULT_HINT_LIMITS, headerHintLimits, type Hint, type HintLimits, type HintList, type LearnedEntry, type LearnedState } from '../../src/page/hints/hint-types';
 import { blockUrls, createLearnedState, forgetHost, recordVisit } from '../../src/page/hints/learned-state';
 import { learnedStateFromJson, learnedStateToJson } from '../../src/page/hints/learned-state-json';
 import { observeVisit } from '../../src/page/hints/observe-visit';
@@ -52,6 +53,8 @@ export interface HintsServiceDeps {
    * restarted service worker learns each visit once and still knows what it hinted. @default none (memory only)
    */
   session?: SessionStorageLike;
+  /** Hints the user applied to a page from the popup's suggestions (suggestions-store.ts), merged into its list. @default none */
+  applied?: (url: string, limits: HintLimits) => Promise<readonly Hint[]>;
   setTimeout?: (fn: () => void, ms: number) => unknown;
   now?: () => number;
   warn?: (message: string) => void;
@@ -132,7 +135,8 @@ export class HintsService {
     if (!allowedOn(settings, hostOf(url))) return undefined;
     // What a `Link` header carries when the rules give the list; what the push inserts otherwise.
     const header = this.deps.mechanism !== 'content-script' && this.headersReachPages;
-    const list = hintsFor(this.state.entries, url, header ? headerHintLimits(this.limits) : this.limits);
+    const limits = header ? headerHintLimits(this.limits) : this.limits;
+    const list = withAppliedHints(hintsFor(this.state.entries, url, limits), (await this.deps.applied?.(url, limits)) ?? []);
     return list.preconnects.length + list.preloads.length > 0 ? list : undefined;
   }
 

@@ -9,6 +9,7 @@ import { PageStore } from './page-store';
 import { SettingsStore } from './settings-store';
 import { createUiHandlers } from './ui-handlers';
 import { HintsService, type DnrLike } from './hints-service';
+import { SuggestionsStore } from './suggestions-store';
 import { HostFillIn } from './host-fill-in';
 import { HINTS_OFF, STORAGE_OFF, CONTENT_OFF } from '../platform/bench-switches';
 import { CHROMIUM_HINT_LIMITS, FIREFOX_HINT_LIMITS } from '../../src/page/hints/hint-types';
@@ -49,8 +50,10 @@ const port = new NativePort({
 });
 const recorder = new BrowserHandshakeRecorder({ store, port, settings, isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined) });
 const actions = new PageActions({ store, port, settings, recorder });
+const suggestions = new SuggestionsStore(browser.storage.local);
 const hints = new HintsService({
   local: browser.storage.local,
+  applied: (url, limits) => suggestions.hints(url, limits),
   // DNR `Link` headers need Detailed capture's permission (Chromium only); otherwise the document_start
   // content script inserts `<link>` elements (forDocument).
   dnr: HINTS_OFF || !browser.declarativeNetRequest ? NO_RULES : browser.declarativeNetRequest,
@@ -77,6 +80,7 @@ const handlers = createUiHandlers({
   settings,
   actions,
   hints,
+  suggestions,
   tabUrl: (tabId) => browser.tabs.get(tabId).then((tab) => tab.url ?? tab.pendingUrl ?? '', () => undefined),
 });
 

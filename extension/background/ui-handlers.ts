@@ -2,6 +2,7 @@ import type { HostStatus, UiRequest, UiResponse } from '../../src/page/messages/
 import { isHttpUrl } from '../../src/page/model/site-rules';
 import type { HintsService } from './hints-service';
 import type { SpeculationService } from './speculation-service';
+import type { SuggestionsStore } from './suggestions-store';
 import type { HostPort } from './native-port';
 import type { PageActions } from './page-actions';
 import type { PageStore } from './page-store';
@@ -23,6 +24,8 @@ export interface UiHandlerDeps {
   hints?: Pick<HintsService, 'forget' | 'view' | 'syncRules'>;
   /** Speculation: its popup view, forgotten with everything else. */
   speculation?: Pick<SpeculationService, 'forget' | 'view'>;
+  /** Suggestions the user applied from the popup: applied here, forgotten with everything else. */
+  suggestions?: Pick<SuggestionsStore, 'apply' | 'forUrl' | 'forget'>;
   /** The tab's URL, or undefined when the tab does not exist. */
   tabUrl: (tabId: number) => Promise<string | undefined>;
   /** Times `get-page`'s wait for the host status. @default globalThis.setTimeout */
@@ -57,7 +60,7 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
     forget: async (request) => {
       const origin = 'origin' in request ? request.origin : undefined;
       // The learned hints live in the browser, not the host: they go even when the host is missing.
-      const hintsForgotten = Promise.all([deps.hints?.forget(origin), deps.speculation?.forget(origin)]);
+      const hintsForgotten = Promise.all([deps.hints?.forget(origin), deps.speculation?.forget(origin), deps.suggestions?.forget(origin)]);
       const reply = port.request(origin === undefined ? { type: 'forget', all: true } : { type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS });
       const [, forgotten] = await Promise.all([hintsForgotten, reply]);
       return { type: 'forget', removed: forgotten.removed };
@@ -71,6 +74,16 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
     'get-hints': async ({ tabId }) => {
       if (!deps.hints) throw new Error('hints are not wired into the background');
       return { type: 'get-hints', hints: await deps.hints.view(tabId, await deps.tabUrl(tabId)) };
+    },
+    'apply-suggestion': async ({ tabId, href }) => {
+      if (!deps.suggestions) throw new Error('suggestions are not wired into the background');
+      const page = await store.get(tabId);
+      return { type: 'apply-suggestion', applied: (page && (await deps.suggestions.apply(page, href))) ?? null };
+    },
+    'get-suggestions': async ({ tabId }) => {
+      if (!deps.suggestions) throw new Error('suggestions are not wired into the background');
+      const url = await deps.tabUrl(tabId);
+      return { type: 'get-suggestions', applied: url === undefined ? [] : await deps.suggestions.forUrl(url) };
     },
     'get-speculation': async ({ tabId }) => {
       if (!deps.speculation) throw new Error('speculation is not wired into the background');

@@ -22,6 +22,7 @@ import { PRIVACY_NOTE, replayContradictions, replayFailures, replayStatus, repla
 import { unrequestedBlock } from './unrequested-block';
 import { applyTheme, themeToggle } from '../ui/theme';
 import { waterfallBlock } from '../waterfall/waterfall-block';
+import { timeWentBlock } from './time-went-block';
 
 /** The popup's waterfall: readable at 420×600; larger pages go to the full view. */
 const WATERFALL = { height: 280, labelWidth: 150 } as const;
@@ -154,6 +155,7 @@ function pageView(page: PageRecord, hostStatus: HostStatus): Node[] {
     hints ? hintsBlock(hints, () => void refresh()) : null,
     speculation ? speculationBlock(speculation, () => void refresh()) : null,
     handshakesBlock(page),
+    timeWentBlock(page),
     waterfallBlock(page, { ...WATERFALL, onOpenFull: () => void openFullWaterfall(page.tabId) }),
     h(
       'section',

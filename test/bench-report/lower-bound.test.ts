@@ -1,4 +1,4 @@
-import { lowerBound, segmentsOf, serialisationMs, slowStartRounds, wireBytes } from '../../bench/model/lower-bound';
+import { lowerBound, segmentsOf, serialisationMs, slowStartRounds, wireBytes } from '../../src/bound/lower-bound';
 import { pageStructure } from '../../bench/model/page-structure';
 import { realBound } from '../../bench/real/real-bounds';
 

@@ -213,8 +213,11 @@ export interface PreloadHint {
   as: HintAs;
   crossorigin?: 'anonymous';
   type?: string;
-  /** `low` for images outside the first viewport, so they never compete with critical ones. */
-  fetchpriority?: 'low';
+  /**
+   * `low` for images outside the first viewport, so they never compete with critical ones; `high`
+   * only where the user applied it to the LCP image (src/page/diagnosis/applied-suggestion.ts).
+   */
+  fetchpriority?: 'low' | 'high';
   /** Inserted only once the document has a `<body>` (a Chromium font: `HintLimits.fontPreloads` `after-body`); never in a `Link` header. */
   afterBody?: true;
 }

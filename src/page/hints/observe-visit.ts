@@ -19,7 +19,7 @@ import { originOf, pathOf } from '../../core/url-parts';
  */
 
 /** webRequest `type` → preload `as`. Other types (xhr, fetch, media, ping…) are never preloaded. */
-const AS_BY_TYPE: Readonly<Record<string, HintAs>> = { font: 'font', stylesheet: 'style', image: 'image', imageset: 'image', script: 'script' };
+export const AS_BY_TYPE: Readonly<Record<string, HintAs>> = { font: 'font', stylesheet: 'style', image: 'image', imageset: 'image', script: 'script' };
 const FONT_TYPES: Readonly<Record<string, string>> = { woff2: 'font/woff2', woff: 'font/woff', ttf: 'font/ttf', otf: 'font/otf' };
 
 export interface ObserveOptions {

@@ -74,19 +74,7 @@ export function pathSampleOf(page: PageRecord): PathSample | undefined {
   // near-infinite rate.
   const network = [...timings.values()].filter((t) => t.transferSize > 0 && t.requestStart > 0);
 
-  // One round trip: the smallest time from a request sent to its first byte (server think time and
-  // queueing only add to it). Connect phases are not used: Chromium clamps the connect times of a
-  // socket that was already connecting (preconnected, or opened for another request) to the
-  // request's own start, so a request that joined a handshake near its end shows a connect phase of
-  // a millisecond or two, and a fast page would be judged bandwidth-bound.
-  let rttMs = Infinity;
-  const rtt = (requestStart: number | undefined, responseStart: number) => {
-    if (requestStart === undefined || requestStart <= 0) return;
-    const x = responseStart - requestStart;
-    if (Number.isFinite(x) && x >= RTT_FLOOR_MS) rttMs = Math.min(rttMs, x);
-  };
-  for (const t of network) rtt(t.requestStart, t.responseStart);
-  if (nav && (nav.transferSize ?? 1) > 0) rtt(nav.requestStart, nav.responseStart);
+  const rttMs = roundTripOf(network, nav) ?? Infinity;
   if (rttMs === Infinity || criticalBytes === 0) return undefined;
 
   // Each response's bytes crossed the link somewhere in [requestStart + one round trip, responseEnd]
@@ -109,6 +97,28 @@ export function pathSampleOf(page: PageRecord): PathSample | undefined {
   const rate = deliveryRate(spans);
   if (rate === 0) return undefined;
   return { criticalBytes, deliveryBytesPerMs: round(rate, 1000), rttMs: round(rttMs, 10), method: PATH_SAMPLE_METHOD };
+}
+
+/**
+ * One round trip of the path, as a load measured it: the smallest time from a request sent to its
+ * first byte over `network` responses (what crossed the network) and the document; server think
+ * time and queueing only add to it. Undefined when none measured one.
+ */
+export function roundTripOf(network: readonly TimingEntry[], nav: PageRecord['navigation']): number | undefined {
+  // One round trip: the smallest time from a request sent to its first byte (server think time and
+  // queueing only add to it). Connect phases are not used: Chromium clamps the connect times of a
+  // socket that was already connecting (preconnected, or opened for another request) to the
+  // request's own start, so a request that joined a handshake near its end shows a connect phase of
+  // a millisecond or two, and a fast page would be judged bandwidth-bound.
+  let rttMs = Infinity;
+  const rtt = (requestStart: number | undefined, responseStart: number) => {
+    if (requestStart === undefined || requestStart <= 0) return;
+    const x = responseStart - requestStart;
+    if (Number.isFinite(x) && x >= RTT_FLOOR_MS) rttMs = Math.min(rttMs, x);
+  };
+  for (const t of network) rtt(t.requestStart, t.responseStart);
+  if (nav && (nav.transferSize ?? 1) > 0) rtt(nav.requestStart, nav.responseStart);
+  return rttMs === Infinity ? undefined : rttMs;
 }
 
 /** A response's body bytes and the interval they must have crossed the link in. */

@@ -1,6 +1,7 @@
 import type { HandshakeSource } from '../../stats/handshake';
 import type { HandshakeStatsJSON } from '../../stats/handshake-stats';
 import type { StoreHealth } from '../../protocol/store-health';
+import type { AppliedSuggestion } from '../diagnosis/applied-suggestion';
 import type { HintList } from '../hints/hint-types';
 import type { HintOutcome } from '../hints/hint-outcome';
 import type { LinkRefusal } from '../speculation/link-safety';
@@ -146,7 +147,10 @@ export type UiRequest =
   | { channel: 'ui'; type: 'get-settings' }
   | { channel: 'ui'; type: 'set-settings'; settings: Partial<Settings> }
   | { channel: 'ui'; type: 'get-hints'; tabId: number }
-  | { channel: 'ui'; type: 'get-speculation'; tabId: number };
+  | { channel: 'ui'; type: 'get-speculation'; tabId: number }
+  /** Applies the popup's suggestion for `href` (src/page/diagnosis/suggestions.ts) to the tab's page's next visits. */
+  | { channel: 'ui'; type: 'apply-suggestion'; tabId: number; href: string }
+  | { channel: 'ui'; type: 'get-suggestions'; tabId: number };
 
 export type UiResponse =
   | { type: 'get-page'; page: PageRecord | null; restricted: boolean; hostStatus: HostStatus }
@@ -159,6 +163,8 @@ export type UiResponse =
   | { type: 'set-settings'; settings: Settings }
   | { type: 'get-hints'; hints: HintsView }
   | { type: 'get-speculation'; speculation: SpeculationView }
+  | { type: 'apply-suggestion'; applied: AppliedSuggestion | null }
+  | { type: 'get-suggestions'; applied: AppliedSuggestion[] }
   | { type: 'error'; code: string; message: string };
 
 /** The popup's view of the tab's hints: what was applied on this load and what became of it. */

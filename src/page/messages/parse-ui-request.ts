@@ -8,7 +8,7 @@ export class UiRequestError extends CodedError<'E_UNKNOWN_TYPE' | 'E_INVALID_FIE
   override readonly name = 'UiRequestError';
 }
 
-const TYPES: ReadonlyArray<UiRequest['type']> = ['get-page', 'run-replay', 'host-status', 'stats', 'export', 'forget', 'get-settings', 'set-settings', 'get-hints', 'get-speculation'];
+const TYPES: ReadonlyArray<UiRequest['type']> = ['get-page', 'run-replay', 'host-status', 'stats', 'export', 'forget', 'get-settings', 'set-settings', 'get-hints', 'get-speculation', 'apply-suggestion', 'get-suggestions'];
 
 /**
  * Checks a message from an extension page before the background acts on it. Field values the host
@@ -23,7 +23,11 @@ export function parseUiRequest(value: unknown): UiRequest {
     case 'get-page':
     case 'get-hints':
     case 'get-speculation':
+    case 'get-suggestions':
       return { channel: 'ui', type, tabId: tabId(m.tabId) };
+    case 'apply-suggestion':
+      if (typeof m.href !== 'string' || !/^https?:\/\//.test(m.href)) fail('href', 'an http(s) URL or origin', m.href);
+      return { channel: 'ui', type, tabId: tabId(m.tabId), href: m.href };
     case 'run-replay':
       if (m.strategies !== undefined && !(Array.isArray(m.strategies) && m.strategies.every((s) => typeof s === 'string'))) fail('strategies', 'an array of strategy names', m.strategies);
       return { channel: 'ui', type, tabId: tabId(m.tabId), ...(m.strategies === undefined ? {} : { strategies: m.strategies as string[] }) };

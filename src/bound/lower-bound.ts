@@ -282,9 +282,14 @@ function levelBounds(page: PageStructure, timings: readonly RequestTiming[], lin
 function slowStartBounds(page: PageStructure, timings: readonly RequestTiming[], link: LinkModel, tcp: TcpModel, connections: number): SlowStartBound[] {
   const rtt = link.rttMs;
   const out: SlowStartBound[] = [];
-  const origins = [...new Set(page.requests.map((r) => r.origin))];
-  for (const origin of origins) {
-    const on = page.requests.flatMap((r, i) => (r.origin === origin ? [{ r, t: timings[i] as RequestTiming }] : []));
+  // Each origin's requests, in one pass (origins in order of first appearance).
+  const byOrigin = new Map<string, { r: ModelRequest; t: RequestTiming }[]>();
+  page.requests.forEach((r, i) => {
+    const on = byOrigin.get(r.origin);
+    if (on === undefined) byOrigin.set(r.origin, [{ r, t: timings[i] as RequestTiming }]);
+    else on.push({ r, t: timings[i] as RequestTiming });
+  });
+  for (const [origin, on] of byOrigin) {
     for (const level of [...new Set(on.map(({ r }) => r.level))].sort((a, b) => a - b)) {
       const deeper = on.filter(({ r }) => r.level >= level);
       const bytes = deeper.reduce((s, { r }) => s + r.size, 0);

@@ -1,0 +1,42 @@
+import type { HintList } from '../hints/hint-types';
+import { appliedFor, appliedFromJson, hintOf, measuredSavingMs, withApplied, withAppliedHints, APPLIED_PER_PAGE, type AppliedSuggestion } from './applied-suggestion';
+
+const FONT: AppliedSuggestion = { key: 'http://a.test/index.html', suggestion: { kind: 'preload', href: 'http://a.test/f.woff2', as: 'font', crossorigin: 'anonymous', type: 'font/woff2', predictedSavingMs: 100 }, appliedAt: 1000, baselineEndMs: 351 };
+
+describe('applied suggestions', () => {
+  it('become the hint engine\'s own hints; a Chromium font waits for the body', () => {
+    expect(hintOf(FONT.suggestion, { fontPreloads: 'after-body' })).toEqual({ rel: 'preload', href: 'http://a.test/f.woff2', as: 'font', crossorigin: 'anonymous', type: 'font/woff2', afterBody: true });
+    expect(hintOf(FONT.suggestion, { fontPreloads: 'any' })).not.toHaveProperty('afterBody');
+    expect(hintOf({ kind: 'preconnect', href: 'http://b.test', predictedSavingMs: 5 }, { fontPreloads: 'any' })).toEqual({ rel: 'preconnect', href: 'http://b.test' });
+    expect(hintOf({ kind: 'fetchpriority', href: 'http://a.test/hero.jpg', predictedSavingMs: 5 }, { fontPreloads: 'any' })).toEqual({ rel: 'preload', href: 'http://a.test/hero.jpg', as: 'image', fetchpriority: 'high' });
+  });
+
+  it('measure a saving only on a visit that started after they were applied', () => {
+    expect(measuredSavingMs(FONT, 999, 250)).toBeUndefined();
+    expect(measuredSavingMs(FONT, 2000, 250)).toBe(101);
+    expect(measuredSavingMs(FONT, 2000, 400)).toBe(-49);
+  });
+
+  it('are kept once per page and href, the latest winning, at most APPLIED_PER_PAGE per page', () => {
+    const again = { ...FONT, appliedAt: 5000 };
+    expect(withApplied([FONT], again)).toEqual([again]);
+    let all: AppliedSuggestion[] = [];
+    for (let i = 0; i < APPLIED_PER_PAGE + 3; i++) all = withApplied(all, { ...FONT, suggestion: { ...FONT.suggestion, href: `http://a.test/f${i}.woff2` } });
+    expect(all).toHaveLength(APPLIED_PER_PAGE);
+    expect(all[0]?.suggestion.href).toBe('http://a.test/f3.woff2');
+    expect(appliedFor(all, 'http://a.test/index.html#top')).toHaveLength(APPLIED_PER_PAGE);
+    expect(appliedFor(all, 'http://a.test/other.html')).toEqual([]);
+  });
+
+  it('read back from storage: only well-formed entries survive', () => {
+    expect(appliedFromJson('nope')).toEqual([]);
+    expect(appliedFromJson([FONT, { ...FONT, baselineEndMs: 'x' }, { ...FONT, suggestion: { ...FONT.suggestion, href: 'javascript:x' } }, { ...FONT, suggestion: { ...FONT.suggestion, as: 'script' } }, null])).toEqual([FONT]);
+  });
+
+  it('join the page\'s learned hint list after its own hints, each href once', () => {
+    const list: HintList = { url: 'http://a.test/index.html', keys: [], preconnects: [{ rel: 'preconnect', href: 'http://b.test' }], preloads: [] };
+    const merged = withAppliedHints(list, [{ rel: 'preconnect', href: 'http://b.test' }, hintOf(FONT.suggestion, { fontPreloads: 'any' })]);
+    expect(merged.preconnects).toEqual(list.preconnects);
+    expect(merged.preloads.map((p) => p.href)).toEqual(['http://a.test/f.woff2']);
+  });
+});

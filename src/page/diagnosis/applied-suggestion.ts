@@ -1,0 +1,95 @@
+/**
+ * A suggestion the user applied to a page's next visits: the hint it becomes (the hint engine's
+ * own form, hint-types.ts), the page end of the visit it was predicted from, and the prediction,
+ * so a later visit can show the measured saving beside the predicted one. Plain JSON, kept in
+ * `storage.local` and checked when read back (bad entries are dropped, never trusted). Pure.
+ */
+import type { Hint, HintLimits, HintList, PreconnectHint, PreloadHint } from '../hints/hint-types';
+import { pageKey } from '../hints/site-template';
+import type { Suggestion } from './suggestions';
+
+export interface AppliedSuggestion {
+  /** The page it applies to (site-template.ts `pageKey`). */
+  key: string;
+  suggestion: Suggestion;
+  /** Epoch ms it was applied: visits that started later had it. */
+  appliedAt: number;
+  /** The page end of the visit the saving was predicted from, ms. */
+  baselineEndMs: number;
+}
+
+/** Applied suggestions kept per page, most recent last. */
+export const APPLIED_PER_PAGE = 8;
+/** Pages with applied suggestions kept, most recent last. */
+export const APPLIED_PAGES = 100;
+
+/** The hint a suggestion becomes; a Chromium font waits for the body, as the hint list's fonts do (`fontPreloads`). */
+export function hintOf(s: Suggestion, limits: Pick<HintLimits, 'fontPreloads'>): Hint {
+  switch (s.kind) {
+    case 'preconnect':
+      return { rel: 'preconnect', href: s.href, ...(s.crossorigin ? { crossorigin: s.crossorigin } : {}) };
+    case 'preload':
+      return {
+        rel: 'preload', href: s.href, as: s.as, ...(s.crossorigin ? { crossorigin: s.crossorigin } : {}), ...(s.type ? { type: s.type } : {}),
+        ...(s.as === 'font' && limits.fontPreloads === 'after-body' ? { afterBody: true as const } : {}),
+      };
+    case 'fetchpriority':
+      return { rel: 'preload', href: s.href, as: 'image', fetchpriority: 'high' };
+  }
+}
+
+/** What this visit saved against the one the suggestion was predicted from; undefined for a visit that did not have it. */
+export function measuredSavingMs(applied: AppliedSuggestion, visitStartedAt: number, visitEndMs: number): number | undefined {
+  return visitStartedAt > applied.appliedAt ? applied.baselineEndMs - visitEndMs : undefined;
+}
+
+/** The applied suggestions of `url`'s page. */
+export function appliedFor(all: readonly AppliedSuggestion[], url: string): AppliedSuggestion[] {
+  const key = pageKey(url);
+  return key === undefined ? [] : all.filter((a) => a.key === key);
+}
+
+/** `all` with `next` added: one per page and href (the latest wins), within the limits. */
+export function withApplied(all: readonly AppliedSuggestion[], next: AppliedSuggestion): AppliedSuggestion[] {
+  const kept = all.filter((a) => !(a.key === next.key && a.suggestion.href === next.suggestion.href));
+  const out = [...kept, next];
+  const onPage = out.filter((a) => a.key === next.key);
+  const dropped = new Set(onPage.slice(0, Math.max(0, onPage.length - APPLIED_PER_PAGE)));
+  const pages = [...new Set(out.filter((a) => !dropped.has(a)).map((a) => a.key))];
+  const keptPages = new Set(pages.slice(-APPLIED_PAGES));
+  return out.filter((a) => !dropped.has(a) && keptPages.has(a.key));
+}
+
+/** Applied suggestions read back from storage: only well-formed entries survive. */
+export function appliedFromJson(value: unknown): AppliedSuggestion[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isApplied);
+}
+
+const KINDS = new Set(['preload', 'preconnect', 'fetchpriority']);
+const AS = new Set(['font', 'style', 'image']);
+
+function isApplied(v: unknown): v is AppliedSuggestion {
+  if (typeof v !== 'object' || v === null) return false;
+  const a = v as Record<string, unknown>;
+  const s = a.suggestion as Record<string, unknown> | null;
+  if (typeof a.key !== 'string' || !finite(a.appliedAt) || !finite(a.baselineEndMs) || typeof s !== 'object' || s === null) return false;
+  if (typeof s.kind !== 'string' || !KINDS.has(s.kind) || typeof s.href !== 'string' || !/^https?:\/\//.test(s.href) || !finite(s.predictedSavingMs)) return false;
+  if (s.crossorigin !== undefined && s.crossorigin !== 'anonymous') return false;
+  return s.kind !== 'preload' || (typeof s.as === 'string' && AS.has(s.as) && (s.type === undefined || typeof s.type === 'string'));
+}
+
+function finite(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x);
+}
+
+/** The list with the user's applied hints added, after the learned ones, each href once. */
+export function withAppliedHints(list: HintList, applied: readonly Hint[]): HintList {
+  const has = new Set([...list.preconnects, ...list.preloads].map((h) => `${h.rel} ${h.href}`));
+  const fresh = applied.filter((h) => !has.has(`${h.rel} ${h.href}`));
+  return {
+    ...list,
+    preconnects: [...list.preconnects, ...fresh.filter((h): h is PreconnectHint => h.rel === 'preconnect')],
+    preloads: [...list.preloads, ...fresh.filter((h): h is PreloadHint => h.rel === 'preload')],
+  };
+}
