@@ -19,9 +19,10 @@ import { toNavigationTiming, toTimingEntry, type RawNavigationTiming, type RawRe
 import type { BrowserHandshake } from '../../src/protocol/requests';
 import { median } from '../../src/stats/median';
 import { BenchRunError } from '../cli/bench-run-error';
-import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { intValue, listValue, type CommandSpec } from '../cli/command-line';
+import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { runMain } from '../cli/run-main';
-import { serveDemo, startDemoServerIn } from '../demo/demo-server-process';
+import { serveWhenAsked, startDemoServerIn } from '../demo/demo-server-process';
 import { nearestRank } from '../engine/stats';
 import { startLink } from '../link/link-emulator';
 import { ensureLinkPrivileges } from '../link/rootless';
@@ -102,14 +103,12 @@ function formatRows(rows: readonly BrowserHandshakeRow[]): string {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const usage = (m: string) => new BenchRunError('E_BENCH_USAGE', m);
-  const args = parseCommandLine(argv, COMMAND, usage);
-  if (args.help) {
-    process.stdout.write(`${helpText(COMMAND)}\n`);
-    return 0;
-  }
+  const usage = benchUsage;
+  const args = benchCommandLine(argv, COMMAND);
+  if (!args) return 0;
   const v = args.values;
-  if (v.serve === true) return serveDemo(String(v.host ?? '127.0.0.1'), intValue(v.port, 'port', 80, 0, 65535, usage), listValue(v.page) ?? [PAGE]);
+  const served = serveWhenAsked(v, PAGE, usage);
+  if (served) return served;
   const rounds = intValue(v.rounds, 'rounds', 5, 1, 1000, usage);
   const rtts = (listValue(v.rtts) ?? ['50']).map((t) => intValue(t, 'rtts', 50, 1, 2000, usage));
   const page = getPage(PAGE);

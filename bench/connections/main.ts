@@ -17,7 +17,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Browser, Page } from 'puppeteer-core';
 import { buildHar } from '../../src/page';
 import { BenchRunError } from '../cli/bench-run-error';
-import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { intValue, listValue, type CommandSpec } from '../cli/command-line';
+import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { replaceSection } from '../cli/markdown-section';
 import { runMain } from '../cli/run-main';
 import { copyExtensionBuild } from '../../test/e2e/harness/extension-build';
@@ -113,12 +114,9 @@ async function runBrowser(name: BrowserName, protocols: readonly Protocol[], pag
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const usage = (m: string) => new BenchRunError('E_BENCH_USAGE', m);
-  const args = parseCommandLine(argv, COMMAND, usage);
-  if (args.help) {
-    process.stdout.write(`${helpText(COMMAND)}\n`);
-    return 0;
-  }
+  const usage = benchUsage;
+  const args = benchCommandLine(argv, COMMAND);
+  if (!args) return 0;
   const v = args.values;
   const browsers = (listValue(v.browsers) ?? ['chromium', 'firefox']).map((b) => (b === 'chromium' || b === 'firefox' ? b : (() => { throw usage(`--browsers: expected chromium or firefox, got ${JSON.stringify(b)}`); })()));
   const protocols = (listValue(v.protocols) ?? ['http/1.1', 'h2']).map((p) => (p === 'http/1.1' || p === 'h2' ? p : (() => { throw usage(`--protocols: expected http/1.1 or h2, got ${JSON.stringify(p)}`); })()));

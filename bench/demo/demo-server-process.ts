@@ -8,6 +8,7 @@
  * `{"ready":true,"origin":…,"port":…,"pid":…}` on stdout. It exits when its stdin reaches EOF, that
  * is when the parent goes, however it goes; `link.close()` also SIGKILLs it.
  */
+import { intValue, listValue } from '../cli/command-line';
 import type { ChildProcess } from 'node:child_process';
 import { defaultCorpus } from '../../native-host/demo/corpus';
 import { startDemoServer } from '../../native-host/demo/demo-server';
@@ -34,6 +35,15 @@ export function warmPages(pages: readonly string[]): number {
 }
 
 /** The `--serve` mode: runs until stdin ends. */
+/**
+ * A bench's hidden `--serve` mode (`--host`, `--port`, `--page`): the demo server it starts in a
+ * link namespace. Undefined when not asked; else the exit status once stdin ends.
+ */
+export function serveWhenAsked(v: Readonly<Record<string, string | boolean | undefined>>, defaultPage: string, usage: (message: string) => Error): Promise<number> | undefined {
+  if (v.serve !== true) return undefined;
+  return serveDemo(String(v.host ?? '127.0.0.1'), intValue(v.port, 'port', 80, 0, 65535, usage), listValue(v.page) ?? [defaultPage]);
+}
+
 export async function serveDemo(host: string, port: number, pages: readonly string[]): Promise<number> {
   warmPages(pages);
   const server = await startDemoServer({ host, port });

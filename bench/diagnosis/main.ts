@@ -17,7 +17,8 @@ import { gapRows, stripCells } from '../../src/page/diagnosis/path-strip';
 import type { PageRecord } from '../../src/page/model/page-record';
 import { getBenchPage, type BenchPage } from '../corpus/bench-corpus';
 import { BenchRunError } from '../cli/bench-run-error';
-import { helpText, intValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { intValue, type CommandSpec } from '../cli/command-line';
+import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { runMain } from '../cli/run-main';
 import { nearestRank, round } from '../engine/stats';
 import { page200 } from './page-200';
@@ -35,7 +36,7 @@ const COMMAND: CommandSpec = {
   },
 };
 
-const usage = (m: string) => new BenchRunError('E_BENCH_USAGE', m);
+const usage = benchUsage;
 
 interface Spread {
   p50Ms: number;
@@ -78,11 +79,8 @@ function timePage(page: BenchPage, iterations: number): Row {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const args = parseCommandLine(argv, COMMAND, usage);
-  if (args.help) {
-    process.stdout.write(`${helpText(COMMAND)}\n`);
-    return 0;
-  }
+  const args = benchCommandLine(argv, COMMAND);
+  if (!args) return 0;
   const iterations = intValue(args.values.iterations, 'iterations', 500, 10, 100_000, usage);
   const out = typeof args.values.out === 'string' ? args.values.out : 'bench/results/diagnosis-latest.json';
   const pages = [page200(), getBenchPage('almanac-p90'), getBenchPage('mcmanus-159'), getBenchPage('almanac-median')];

@@ -7,9 +7,9 @@
  * one's own timeout.
  */
 import { writeFileSync } from 'node:fs';
-import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { intValue, listValue, type CommandSpec } from '../cli/command-line';
+import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { runMain } from '../cli/run-main';
-import { BenchRunError } from '../cli/bench-run-error';
 import { OTHERS_DONE_MS, runStall, STALL_CODES, STALL_STRATEGIES, STALLS, type StallOutcome } from '../../test/support/stall-cases';
 import { stallRow, stallTable, type StallRow } from './stall-table';
 
@@ -23,14 +23,11 @@ const COMMAND: CommandSpec = {
   },
 };
 
-const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
+const usage = benchUsage;
 
 async function main(argv: readonly string[]): Promise<number> {
-  const cl = parseCommandLine(argv, COMMAND, usage);
-  if (cl.help) {
-    process.stdout.write(`${helpText(COMMAND)}\n`);
-    return 0;
-  }
+  const cl = benchCommandLine(argv, COMMAND);
+  if (!cl) return 0;
   const runs = intValue(cl.values.runs, 'runs', 200, 1, 100_000, usage);
   const parallel = intValue(cl.values.parallel, 'parallel', 20, 1, 200, usage);
   const strategies = listValue(cl.values.strategies) ?? STALL_STRATEGIES;

@@ -86,6 +86,19 @@ export async function getlistConnects(t: FidelityTarget, o: FidelityRunOptions, 
   }));
 }
 
+
+/** Each warm run's page time, and each of its connects' TCP, loop delay and handshake total. */
+function keep(runs: readonly LoadRun[], pageMs: number[], tcpMs: number[], loopDelayMs: number[], totalMs: number[]): void {
+  for (const run of runs) {
+    pageMs.push(run.pageMs);
+    for (const h of run.connects) {
+      tcpMs.push(h.tcpMs);
+      loopDelayMs.push(h.loopDelayMs);
+      totalMs.push(h.totalMs);
+    }
+  }
+}
+
 export async function runFidelityTarget(t: FidelityTarget, o: FidelityRunOptions): Promise<FidelitySamples> {
   const s: FidelitySamples = {
     curlTcpMs: [], getlistTcpMs: [], getlistLoopDelayMs: [], getlistColdTcpMs: [],
@@ -97,22 +110,8 @@ export async function runFidelityTarget(t: FidelityTarget, o: FidelityRunOptions
     const [, ...loopWarm] = await getlistConnects(t, o, 'loop');
     s.curlTcpMs.push(...curl);
     s.getlistColdTcpMs.push(...(cold?.connects ?? []).map((h) => h.tcpMs));
-    for (const run of warm) {
-      s.getlistPageMs.push(run.pageMs);
-      for (const h of run.connects) {
-        s.getlistTcpMs.push(h.tcpMs);
-        s.getlistLoopDelayMs.push(h.loopDelayMs);
-        s.getlistHandshakeTotalMs.push(h.totalMs);
-      }
-    }
-    for (const run of loopWarm) {
-      s.loopPageMs.push(run.pageMs);
-      for (const h of run.connects) {
-        s.loopTcpMs.push(h.tcpMs);
-        s.loopLoopDelayMs.push(h.loopDelayMs);
-        s.loopHandshakeTotalMs.push(h.totalMs);
-      }
-    }
+    keep(warm, s.getlistPageMs, s.getlistTcpMs, s.getlistLoopDelayMs, s.getlistHandshakeTotalMs);
+    keep(loopWarm, s.loopPageMs, s.loopTcpMs, s.loopLoopDelayMs, s.loopHandshakeTotalMs);
     const tcp = (runs: readonly LoadRun[]) => runs.map((r) => fmt(r.connects.map((h) => h.tcpMs))).join(' | ');
     o.progress(`${t.name} round ${round}/${o.rounds}: curl ${fmt(curl)} | getlist warm ${tcp(warm)} | in-loop warm ${tcp(loopWarm)}`);
   }

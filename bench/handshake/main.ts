@@ -20,13 +20,13 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { getPage } from '../../native-host/demo/corpus';
 import { median } from '../../src/stats/median';
-import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
-import { serveDemo, startDemoServerIn, type DemoServerInNamespace } from '../demo/demo-server-process';
+import { intValue, listValue, type CommandSpec } from '../cli/command-line';
+import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
+import { serveWhenAsked, startDemoServerIn, type DemoServerInNamespace } from '../demo/demo-server-process';
 import { connectCost, formatCost } from './connect-cost';
 import { runFidelityTarget, type FidelitySamples, type FidelityTarget } from './fidelity-run';
 import { startLink } from '../link/link-emulator';
 import { ensureLinkPrivileges } from '../link/rootless';
-import { BenchRunError } from '../cli/bench-run-error';
 import { nearestRank } from '../engine/stats';
 import { runMain } from '../cli/run-main';
 
@@ -97,14 +97,12 @@ function formatRows(rows: readonly Row[]): string {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const usage = (m: string) => new BenchRunError('E_BENCH_USAGE', m);
-  const args = parseCommandLine(argv, COMMAND, usage);
-  if (args.help) {
-    process.stdout.write(`${helpText(COMMAND)}\n`);
-    return 0;
-  }
+  const usage = benchUsage;
+  const args = benchCommandLine(argv, COMMAND);
+  if (!args) return 0;
   const v = args.values;
-  if (v.serve === true) return serveDemo(String(v.host ?? '127.0.0.1'), intValue(v.port, 'port', 80, 0, 65535, usage), listValue(v.page) ?? [PAGE]);
+  const served = serveWhenAsked(v, PAGE, usage);
+  if (served) return served;
   const rounds = intValue(v.rounds, 'rounds', 10, 1, 1000, usage);
   if (v.cost === true) {
     const cost = await connectCost(rounds, [1, PARALLEL]);

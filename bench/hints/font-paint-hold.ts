@@ -13,9 +13,9 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import puppeteer from 'puppeteer-core';
-import { helpText, intValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { intValue, type CommandSpec } from '../cli/command-line';
+import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { runMain } from '../cli/run-main';
-import { BenchRunError } from '../cli/bench-run-error';
 import { CHROMIUM_PATH } from '../run/chromium-contender';
 
 const COMMAND: CommandSpec = {
@@ -27,7 +27,7 @@ const COMMAND: CommandSpec = {
   },
 };
 
-const usage = (m: string) => new BenchRunError('E_BENCH_USAGE', m);
+const usage = benchUsage;
 
 const LINKS: Readonly<Record<string, string>> = {
   bare: '',
@@ -47,11 +47,8 @@ function send(res: ServerResponse, type: string, body: string | Buffer, extra: R
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const args = parseCommandLine(argv, COMMAND, usage);
-  if (args.help) {
-    process.stdout.write(`${helpText(COMMAND)}\n`);
-    return 0;
-  }
+  const args = benchCommandLine(argv, COMMAND);
+  if (!args) return 0;
   const FONT_MS = intValue(args.values['font-ms'], 'font-ms', 600, 0, 60_000, usage);
   const RUNS = intValue(args.values.runs, 'runs', 3, 1, 1000, usage);
   const server = createServer((req, res) => {

@@ -21,7 +21,8 @@ import { openStore } from '../../native-host/store/lmdb-store';
 import type { StoredHandshake } from '../../native-host/store/store-types';
 import { aggregateHandshakes } from '../../src/stats/handshake-stats';
 import { mulberry32 } from '../../src/core/prng';
-import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { intValue, listValue, type CommandSpec } from '../cli/command-line';
+import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { BenchRunError } from '../cli/bench-run-error';
 import { nearestRank, round as roundTo } from '../engine/stats';
 import { runMain } from '../cli/run-main';
@@ -43,7 +44,7 @@ const COMMAND: CommandSpec = {
   },
 };
 
-const usage = (m: string) => new BenchRunError('E_BENCH_USAGE', m);
+const usage = benchUsage;
 
 function parseSize(s: string): number {
   const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(s.trim());
@@ -186,11 +187,8 @@ async function keepWriting(dir: string, origins: number): Promise<number> {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const args = parseCommandLine(argv, COMMAND, usage);
-  if (args.help) {
-    process.stdout.write(`${helpText(COMMAND)}\n`);
-    return 0;
-  }
+  const args = benchCommandLine(argv, COMMAND);
+  if (!args) return 0;
   const v = args.values;
   if (typeof v.writer === 'string') return keepWriting(v.writer, intValue(v.origins, 'origins', 100, 1, 100_000, usage));
   const sizes = (listValue(v.sizes) ?? ['10k', '100k', '1m']).map(parseSize);

@@ -9,14 +9,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { helpText, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { type CommandSpec } from '../cli/command-line';
+import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { ensureLinkPrivileges } from '../link/rootless';
 import { REAL_PAGE_NAMES } from '../corpus/page-real';
 import { REAL_CONTENDERS, realLinks, realServerLines, realTable, runRealLink, type RealCellResult, type RealContender } from './real-bench';
 import { realTimeline } from './real-timeline';
 import { readJsonFile } from '../cli/results-file';
 import { runMain } from '../cli/run-main';
-import { BenchRunError } from '../cli/bench-run-error';
 
 const COMMAND: CommandSpec = {
   usage: 'node dist/bench/real.js [options]',
@@ -34,14 +34,11 @@ const COMMAND: CommandSpec = {
   },
 };
 
-const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
+const usage = benchUsage;
 
 async function main(argv: readonly string[]): Promise<number> {
-  const cl = parseCommandLine(argv, COMMAND, usage);
-  if (cl.help) {
-    process.stdout.write(`${helpText(COMMAND)}\n`);
-    return 0;
-  }
+  const cl = benchCommandLine(argv, COMMAND);
+  if (!cl) return 0;
   const list = (k: string, d: string) => String(cl.values[k] ?? d).split(',').map((s) => s.trim()).filter(Boolean);
   const contenders = list('contenders', REAL_CONTENDERS.join(','));
   const bad = contenders.filter((c) => !(REAL_CONTENDERS as readonly string[]).includes(c));

@@ -11,9 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openStore } from '../../native-host/store/lmdb-store';
-import { helpText, intValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { intValue, type CommandSpec } from '../cli/command-line';
+import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { runMain } from '../cli/run-main';
-import { BenchRunError } from '../cli/bench-run-error';
 import { nearestRank } from '../engine/stats';
 
 const PROMISE_MS = 1000;
@@ -54,14 +54,11 @@ const COMMAND: CommandSpec = {
   options: { kills: { type: 'string', value: 'N', help: 'writer processes to kill', default: '20' } },
 };
 
-const usage = (m: string) => new BenchRunError('E_BENCH_USAGE', m);
+const usage = benchUsage;
 
 async function main(argv: readonly string[]): Promise<number> {
-  const args = parseCommandLine(argv, COMMAND, usage);
-  if (args.help) {
-    process.stdout.write(`${helpText(COMMAND)}\n`);
-    return 0;
-  }
+  const args = benchCommandLine(argv, COMMAND);
+  if (!args) return 0;
   const kills = intValue(args.values.kills, 'kills', 20, 1, 10_000, usage);
   const writer = path.join(__dirname, 'store-writer.js');
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'getlist-kill-bench-'));

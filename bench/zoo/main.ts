@@ -8,10 +8,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { helpText, parseCommandLine, type CommandSpec } from '../cli/command-line';
+import { type CommandSpec } from '../cli/command-line';
+import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { readJsonFile } from '../cli/results-file';
 import { runMain } from '../cli/run-main';
-import { BenchRunError } from '../cli/bench-run-error';
 import { ensureLinkPrivileges } from '../link/rootless';
 import { startZoo } from '../origins/zoo/start-zoo';
 import { isZooMember, ZOO_MEMBERS, type ZooMember } from '../origins/zoo/zoo-members';
@@ -30,14 +30,11 @@ const COMMAND: CommandSpec = {
   },
 };
 
-const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
+const usage = benchUsage;
 
 async function main(argv: readonly string[]): Promise<number> {
-  const cl = parseCommandLine(argv, COMMAND, usage);
-  if (cl.help) {
-    process.stdout.write(`${helpText(COMMAND)}\n`);
-    return 0;
-  }
+  const cl = benchCommandLine(argv, COMMAND);
+  if (!cl) return 0;
   const out = String(cl.values.out ?? 'bench/results/tmp/zoo-latest.json');
   if (cl.values.report !== undefined) {
     const file = String(cl.values.report);
