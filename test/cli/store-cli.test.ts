@@ -110,7 +110,7 @@ describe('getlist export', () => {
     expect(r.err).toContain('16 handshakes as prom');
     const text = readFileSync(out, 'utf8');
     expect(text).toMatch(/^# HELP getlist_handshake_duration_seconds /);
-    expect(text).toContain('getlist_handshake_duration_seconds_count{phase="total",origin="http://b.test:8080",protocol="http/1.1",tls="none"} 4\n');
+    expect(text).toContain('getlist_handshake_duration_seconds_count{phase="total",origin="http://b.test:8080",protocol="http/1.1",tls="none",source="host"} 4\n');
     expect(statSync(out).mode & 0o777).toBe(0o600);
     expect(readdirSync(path.dirname(out))).toEqual(['hs.prom']);
   });
