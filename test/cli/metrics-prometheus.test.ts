@@ -105,12 +105,15 @@ maybe('Prometheus scrapes getlist metrics live: counts, buckets and per-origin q
     const health = (await (await fetch(`${metricsUrl}/health`)).json()) as { status: string; handshakes: number };
     expect(health).toMatchObject({ status: 'ok', handshakes: 8 });
     const exposition = await (await fetch(`${metricsUrl}/metrics`)).text();
-    expect(exposition).toContain(`getlist_handshake_duration_seconds_count{phase="total",origin="${a}",protocol="h2",tls="full"} 5\n`);
+    expect(exposition).toContain(`getlist_handshake_duration_seconds_count{phase="total",origin="${a}",protocol="h2",tls="full",source="cli"} 5\n`);
 
     const promUrl = await startPrometheus('prometheus', `  - job_name: getlist\n    static_configs:\n      - targets: ['${new URL(metricsUrl).host}']\n`);
 
     const counts = await until(promUrl, 'getlist_handshake_duration_seconds_count{phase="total"}', (r) => r.length === 2);
     expect(byOrigin(counts)).toEqual({ [a]: 5, [b]: 3 });
+    // The source is a label Prometheus keeps: the CLI's records, no browser's.
+    expect(byOrigin(await query(promUrl, 'getlist_handshake_duration_seconds_count{phase="total",source="cli"}'))).toEqual({ [a]: 5, [b]: 3 });
+    expect(await query(promUrl, 'getlist_handshake_duration_seconds_count{source="browser"}')).toEqual([]);
     const inf = await query(promUrl, 'sum(getlist_handshake_duration_seconds_bucket{phase="total",le="+Inf"})');
     expect(Number(inf[0]?.value[1])).toBe(8);
     // 30 ms lies in the (0.025, 0.05] bucket and 300 ms in (0.25, 0.5]: PromQL's quantiles land there.
