@@ -66,10 +66,19 @@ describeZoo('the server zoo serves McManus-159 to getlist, and its access log ag
       // The member's own log: the run's GETs, the probes' HEADs, the connections the run used.
       const log = await eventually(() => z.accessLog().slice(before), (l) => l.length >= run.requests.length + run.orderProbes, 10_000);
       const gets = log.filter((e) => e.method === 'GET');
-      expect(gets.map((e) => e.path).sort()).toEqual(run.requests.map((r) => new URL(r.url).pathname).sort());
+      // Every path the run fetched, and no other. A request sent again (the queue behind a stalled
+      // response moved, unanswered requests past a request budget) may be logged once per send.
+      const logged = new Map<string, number>();
+      for (const e of gets) logged.set(e.path, (logged.get(e.path) ?? 0) + 1);
+      expect([...logged.keys()].sort()).toEqual(run.requests.map((r) => new URL(r.url).pathname).sort());
+      const overSent = run.requests.filter((r) => (logged.get(new URL(r.url).pathname) ?? 0) > r.attempts);
+      expect(overSent.map((r) => [r.url, logged.get(new URL(r.url).pathname), r.attempts])).toEqual([]);
       expect(log.filter((e) => e.method === 'HEAD')).toHaveLength(run.orderProbes);
       expect(log.filter((e) => e.method !== 'GET' && e.method !== 'HEAD')).toEqual([]);
-      expect(new Set(log.map((e) => e.connection)).size).toBe(new Set(run.requests.map((r) => r.connectionId)).size);
+      // The connections the member logged: at least those the run's answers came on, at most those it opened.
+      const logConnections = new Set(log.map((e) => e.connection)).size;
+      expect(logConnections).toBeGreaterThanOrEqual(new Set(run.requests.map((r) => r.connectionId)).size);
+      expect(logConnections).toBeLessThanOrEqual(run.connectionsOpened);
       // The protocol the run negotiated is the one the member logged.
       expect(new Set(log.map((e) => e.protocol))).toEqual(new Set(run.requests.map((r) => (r.protocol === 'h2' ? 'HTTP/2.0' : 'HTTP/1.1'))));
       if (scheme === 'http' || !ZOO_INFO[member].h2) expect(new Set(run.requests.map((r) => r.protocol))).toEqual(new Set(['http/1.1']));
