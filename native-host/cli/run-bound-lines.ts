@@ -1,0 +1,42 @@
+/**
+ * Each `getlist load` run beside its own lower bound (src/bound/run-bound.ts): a line under the
+ * table, and the `bound` of its JSON. A run that timed no handshake measured no round trip, and its
+ * bound is not known: it is said so, never guessed.
+ */
+import { runBound, type RunBoundLink } from '../../src/bound/run-bound';
+import type { Run } from '../../src/run';
+
+export interface RunBoundJson {
+  totalMs: number;
+  rttMs: number;
+  downBitsPerSec: number;
+  limitedBy: string;
+  lastUrl: string;
+  gap: { gapMs: number; discoveryMs: number; handshakesMs: number; queueingMs: number; serverMs: number; bandwidthMs: number };
+}
+
+const round = (ms: number): number => Math.round(ms * 100) / 100;
+
+/** The run's bound as `--json` carries it; null when its round trip is not known. */
+export function runBoundJson(run: Run, link: RunBoundLink = {}): RunBoundJson | null {
+  const b = runBound(run, link);
+  if (b === undefined) return null;
+  const g = b.gap;
+  return {
+    totalMs: round(b.totalMs), rttMs: round(b.rttMs), downBitsPerSec: b.downBitsPerSec, limitedBy: b.limitedBy, lastUrl: b.lastUrl,
+    gap: { gapMs: round(g.gapMs), discoveryMs: round(g.discoveryMs), handshakesMs: round(g.handshakesMs), queueingMs: round(g.queueingMs), serverMs: round(g.serverMs), bandwidthMs: round(g.bandwidthMs) },
+  };
+}
+
+/** One line per run: its bound, the run's total over it, and the gap's parts (server time shown when measured). */
+export function boundLines(runs: ReadonlyArray<{ run: Run; repeat: number }>, link: RunBoundLink = {}): string {
+  return runs.map(({ run, repeat }) => {
+    const head = `  ${run.strategy.padEnd(9)} run ${repeat}: `;
+    const b = runBoundJson(run, link);
+    if (b === null) return `${head}bound not known (no round trip measured)`;
+    const ratio = b.totalMs > 0 ? (run.totalMs / b.totalMs).toFixed(2) : '∞';
+    const g = b.gap;
+    const server = g.serverMs > 0 ? `, server ${g.serverMs.toFixed(0)}` : '';
+    return `${head}bound ${b.totalMs.toFixed(0)} ms (${run.strategy} ÷ bound ${ratio}); gap: discovery ${g.discoveryMs.toFixed(0)}, handshakes ${g.handshakesMs.toFixed(0)}, queueing ${g.queueingMs.toFixed(0)}${server}, bandwidth ${g.bandwidthMs.toFixed(0)} ms`;
+  }).join('\n');
+}
