@@ -16,6 +16,8 @@ export interface RunBoundJson {
 }
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;
+/** Whole ms, or hundredths below 10 ms (a loopback bound is a fraction of one); never "-0". */
+const ms = (x: number): string => (Math.abs(x) < 10 ? round(x) + 0 : Math.round(x) + 0).toString();
 
 /** The run's bound as `--json` carries it; null when its round trip is not known. */
 export function runBoundJson(run: Run, link: RunBoundLink = {}): RunBoundJson | null {
@@ -36,7 +38,7 @@ export function boundLines(runs: ReadonlyArray<{ run: Run; repeat: number }>, li
     if (b === null) return `${head}bound not known (no round trip measured)`;
     const ratio = b.totalMs > 0 ? (run.totalMs / b.totalMs).toFixed(2) : '∞';
     const g = b.gap;
-    const server = g.serverMs > 0 ? `, server ${g.serverMs.toFixed(0)}` : '';
-    return `${head}bound ${b.totalMs.toFixed(0)} ms (${run.strategy} ÷ bound ${ratio}); gap: discovery ${g.discoveryMs.toFixed(0)}, handshakes ${g.handshakesMs.toFixed(0)}, queueing ${g.queueingMs.toFixed(0)}${server}, bandwidth ${g.bandwidthMs.toFixed(0)} ms`;
+    const server = g.serverMs > 0 ? `, server ${ms(g.serverMs)}` : '';
+    return `${head}bound ${ms(b.totalMs)} ms (${run.strategy} ÷ bound ${ratio}); gap: discovery ${ms(g.discoveryMs)}, handshakes ${ms(g.handshakesMs)}, queueing ${ms(g.queueingMs)}${server}, bandwidth ${ms(g.bandwidthMs)} ms`;
   }).join('\n');
 }

@@ -6,6 +6,7 @@ import { PRIMARY_ORIGIN } from '../../bench/corpus/bench-corpus';
 import { lowerBound } from '../../src/bound/lower-bound';
 import type { PageStructure } from '../../src/bound/page-structure';
 import { runStructure } from '../../src/bound/run-bound';
+import { boundLines, runBoundJson } from '../../native-host/cli/run-bound-lines';
 import type { RunJson } from '../../src/run';
 
 function capture() {
@@ -63,7 +64,17 @@ describe('getlist load beside its lower bound', () => {
     }
     const t = capture();
     expect(await main(['load', url, '--strategy', 'getlist', '--rtt', '50'], t.io)).toBe(0);
-    expect(t.out()).toMatch(/getlist\s+run 1: bound \d+ ms \(getlist ÷ bound \d+\.\d\d\); gap: discovery -?\d+, handshakes -?\d+, queueing -?\d+(, server \d+)?, bandwidth -?\d+ ms/);
+    const n = String.raw`-?\d+(\.\d+)?`;
+    expect(t.out()).toMatch(new RegExp(`getlist\\s+run 1: bound ${n} ms \\(getlist ÷ bound \\d+\\.\\d\\d\\); gap: discovery ${n}, handshakes ${n}, queueing ${n}(, server ${n})?, bandwidth ${n} ms`));
+  });
+
+  test('a run that timed no handshake has no bound: said so, and null in JSON', async () => {
+    const c = capture();
+    expect(await main(['load', `${demo.origin}${page().path}`, '--strategy', 'getlist', '--json'], c.io)).toBe(0);
+    const run = { ...((JSON.parse(c.out()) as { runs: RunJson[] }).runs[0] as RunJson), handshakes: [] };
+    expect(runBoundJson(run)).toBeNull();
+    expect(boundLines([{ run, repeat: 1 }])).toBe('  getlist   run 1: bound not known (no round trip measured)');
+    expect(runBoundJson(run, { rttMs: 30 })?.rttMs).toBe(30);
   });
 
   test.each([['--rtt', '0'], ['--rtt', 'fast'], ['--rate', '-1']])('load %s %s is a usage error', async (flag, value) => {
