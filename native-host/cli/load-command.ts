@@ -165,7 +165,7 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
   const { header, body } = comparisonRows(summarizeStrategies(runs.map((r) => r.run)));
   io.out(`${url} — ${strategies.length} strateg${strategies.length === 1 ? 'y' : 'ies'} × ${repeat} run${repeat === 1 ? '' : 's'} (medians)\n`);
   io.out(`${formatTable(header, body)}\n`);
-  io.out(`lower bound of each run on its own path (MODEL.md):\n${boundLines(runs, link)}\n`);
+  io.out(`lower bound of each run, on the path it measured:\n${boundLines(runs, link)}\n`);
   const failed = runs.reduce((a, r) => a + r.run.errors, 0);
   if (failed > 0) io.out(`\n${failedRequestLines(runs.map((r) => r.run))}\n`);
   const contradicted = contradictionLines(runs.map((r) => r.run));
