@@ -8,13 +8,15 @@ import { loadPage, type LoadPageOptions } from '../run/page-loader';
 import type { AddressCheck } from '../transport/connection-gate';
 import type { HostMapping } from '../transport/host-mapping';
 import { mappedLookup, privateNetworkCheck } from '../transport/private-network';
-import { boolFlag, intFlag, parseArgs, stringFlag, type FlagSpec } from './args';
+import { boolFlag, intFlag, parseArgs, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CliError } from './cli-error';
 import { usageLine, type CommandHelp } from './command-help';
 import { FIDELITY_FLAGS, fidelityOptions } from './fidelity-options';
 import { formatBytes, formatTable } from './format-table';
 import type { CliIo } from './io';
 import { Recorder } from './record-option';
+import { boundLines, runBoundJson } from './run-bound-lines';
+import type { RunBoundLink } from '../../src/bound/run-bound';
 import { SAFETY_FLAGS, safetyOptions } from './safety-options';
 import { LOAD_FLAGS, parseStrategies, STRATEGIES_HELP, transportOptions } from './strategy-options';
 
@@ -36,6 +38,8 @@ const FLAGS: Record<string, FlagSpec> = {
     default: 'none: every run is a first visit',
   },
   ...FIDELITY_FLAGS,
+  rtt: { type: 'string', value: 'MS', default: "the run's fastest TCP handshake", description: 'the round trip each run\'s lower bound is computed for (MODEL.md)' },
+  rate: { type: 'string', value: 'MBIT', default: 'unlimited', description: 'the delivery rate towards the client each run\'s lower bound is computed for, Mbit/s' },
 };
 
 export const LOAD_HELP: CommandHelp = {
@@ -127,6 +131,7 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
     ...(userAgent !== undefined ? { userAgent } : {}),
     ...(hostMappings ? { hostMappings } : {}),
   };
+  const link = boundLink(args);
   const revisit = boolFlag(args, 'revisit');
   const memoryFlag = stringFlag(args, 'memory');
   const fromStore = memoryFlag === 'store';
@@ -154,12 +159,13 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
     await recorder?.close();
   }
   if (json) {
-    io.out(`${JSON.stringify({ url, runs: runs.map(({ run, repeat: r }) => runToJson(run, r)) })}\n`);
+    io.out(`${JSON.stringify({ url, runs: runs.map(({ run, repeat: r }) => ({ ...runToJson(run, r), bound: runBoundJson(run, link) })) })}\n`);
     return 0;
   }
   const { header, body } = comparisonRows(summarizeStrategies(runs.map((r) => r.run)));
   io.out(`${url} — ${strategies.length} strateg${strategies.length === 1 ? 'y' : 'ies'} × ${repeat} run${repeat === 1 ? '' : 's'} (medians)\n`);
   io.out(`${formatTable(header, body)}\n`);
+  io.out(`lower bound of each run, on the path it measured:\n${boundLines(runs, link)}\n`);
   const failed = runs.reduce((a, r) => a + r.run.errors, 0);
   if (failed > 0) io.out(`\n${failedRequestLines(runs.map((r) => r.run))}\n`);
   const contradicted = contradictionLines(runs.map((r) => r.run));
@@ -190,6 +196,20 @@ export function failedRequestLines(runs: readonly Run[], limit = 20): string {
 function oneLine(message: string): string {
   const first = message.split('\n')[0] ?? '';
   return first.length > 160 ? `${first.slice(0, 157)}…` : first;
+}
+
+/** `--rtt` and `--rate`: the path each run's bound is computed for. */
+function boundLink(args: ParsedArgs): RunBoundLink {
+  const link: RunBoundLink = {};
+  for (const [flag, scale] of [['rtt', 1], ['rate', 1e6]] as const) {
+    const raw = stringFlag(args, flag);
+    if (raw === undefined) continue;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0 || value > 1e6) throw new CliError('E_USAGE', `--${flag} must be a number above 0 and at most 1000000, not ${JSON.stringify(raw)}\nusage: ${LOAD_USAGE}`);
+    if (flag === 'rtt') link.rttMs = value;
+    else link.downBitsPerSec = value * scale;
+  }
+  return link;
 }
 
 /**

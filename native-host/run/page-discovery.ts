@@ -86,6 +86,8 @@ export class PageDiscovery {
   /** Every resource the scan reported, in discovery order (first report of a URL only). */
   private readonly foundList: DiscoveredResource[] = [];
   private readonly foundUrls = new Set<string>();
+  /** What named each URL first: the document, or the style sheet whose body did. */
+  private readonly namedBy = new Map<string, string>();
 
   readonly hooks: ResponseHooks = {
     onResponseHead: (d, status, headers) => this.onHead(d, status, headers),
@@ -217,10 +219,16 @@ export class PageDiscovery {
     return this.foundList;
   }
 
+  /** Each URL the page named, with the document or style sheet that named it first. */
+  get parents(): ReadonlyMap<string, string> {
+    return this.namedBy;
+  }
+
   private onResource(r: DiscoveredResource): void {
     if (!this.foundUrls.has(r.url)) {
       this.foundUrls.add(r.url);
       this.foundList.push(r);
+      this.namedBy.set(r.url, r.sheet ?? this.finalUrl);
     }
     if (this.options.sheetsOnly && r.kind !== 'stylesheet') this.name(r.url);
     else if (r.mixedContent === 'blocked') this.skippedList.push({ url: r.url, resourceType: r.kind, reason: 'mixed-content' });

@@ -58,7 +58,7 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
     hooks: withObserver(discovery.hooks, options.observe),
     // Lazy content beyond the fold comes last, once everything else is done.
     onIdle: () => discovery.takeDeferred(),
-    record: () => ({ skipped: discovery.skipped, unmatchedCssUrls: discovery.unmatchedCssUrls, speculative: discovery.speculativeOutcome() }),
+    record: () => ({ skipped: discovery.skipped, unmatchedCssUrls: discovery.unmatchedCssUrls, speculative: discovery.speculativeOutcome(), parents: discovery.parents }),
     // Out of time: what finished is kept and the rest is marked E_LOAD_TIMEOUT; only an unfinished
     // document fails the load.
     check: (results) => discovery.checkDocument(results),

@@ -31,7 +31,7 @@ export interface RunSessionOptions {
    */
   onIdle?: (scheduler: Scheduler) => boolean;
   /** What the caller adds to the run record (a page load's skipped resources), read once the run is over. */
-  record?: () => Pick<RunInput, 'skipped' | 'unmatchedCssUrls' | 'speculative'>;
+  record?: () => Pick<RunInput, 'skipped' | 'unmatchedCssUrls' | 'speculative' | 'parents'>;
   /** Response sizes learned on earlier runs (shared across runs to model a returning visitor). */
   sizeHints?: Map<string, number>;
   /** What earlier runs learned per origin, read and written by the scheduler as it is (page-run.ts chooses it by strategy). */

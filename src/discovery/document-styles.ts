@@ -11,6 +11,8 @@ export interface SheetRef {
   tag: 'style' | 'css';
   offset: number;
   position: number;
+  /** The external sheet's URL; absent for a `<style>` element. */
+  url?: string;
 }
 
 /** Reports one resource (`ResourceQueue.report`); returns whether it was new. */
@@ -43,7 +45,7 @@ export class DocumentStyles {
   /** A `<link rel=stylesheet>` just reported; an alternate one (`applied` false) is never applied. */
   linked(url: string, media: string | undefined, offset: () => number, applied: boolean): void {
     if (this.sheets.has(url)) return;
-    this.sheets.set(url, { media, ref: { tag: 'css', offset: offset(), position: this.position++ }, applied });
+    this.sheets.set(url, { media, ref: { tag: 'css', offset: offset(), position: this.position++, url }, applied });
   }
 
   /** A complete `<style>` element: its rules match what precedes it in the DOM. */
@@ -86,7 +88,7 @@ export class DocumentStyles {
   resolve(root: Document): void {
     for (const f of this.resolver.resolve(root)) {
       const c: Classified = f.kind === 'font' ? { kind: 'font', priority: 'font', attribute: 'url()' } : { kind: 'image', priority: 'image', attribute: 'url()' };
-      this.report(f.url, c, f.sheet.tag, () => f.sheet.offset);
+      this.report(f.url, inSheet(c, f.sheet), f.sheet.tag, () => f.sheet.offset);
     }
   }
 
@@ -100,10 +102,15 @@ export class DocumentStyles {
   private reportImports(model: SheetModel, ref: SheetRef): void {
     for (const imp of model.imports) {
       const c = classifyCssReference({ url: imp.url, kind: 'import', offset: 0, inFontFace: false, ...(imp.media ? { media: imp.media } : {}) });
-      if (this.report(imp.url, c, ref.tag, () => ref.offset) && !this.sheets.has(imp.url)) {
-        // An imported sheet cascades before its importer's own rules.
-        this.sheets.set(imp.url, { media: imp.media, ref: { ...ref, position: ref.position - 0.5 }, applied: true });
+      if (this.report(imp.url, inSheet(c, ref), ref.tag, () => ref.offset) && !this.sheets.has(imp.url)) {
+        // An imported sheet cascades before its importer's own rules; what it names, it names itself.
+        this.sheets.set(imp.url, { media: imp.media, ref: { ...ref, position: ref.position - 0.5, url: imp.url }, applied: true });
       }
     }
   }
+}
+
+/** A reference an external sheet's body made carries that sheet's URL. */
+function inSheet(c: Classified, ref: SheetRef): Classified {
+  return ref.url === undefined ? c : { ...c, sheet: ref.url };
 }

@@ -3,7 +3,7 @@ import type { ResourceReference } from './reference';
 import type { DiscoveredResource } from './types';
 
 /** What the scanner needs from a classifier to report a resource. */
-export type Classified = Pick<ResourceReference, 'kind' | 'priority' | 'attribute' | 'scriptMode' | 'lazy'>;
+export type Classified = Pick<ResourceReference, 'kind' | 'priority' | 'attribute' | 'scriptMode' | 'lazy'> & { sheet?: string };
 
 /**
  * The scanner's output: resolved URLs become `DiscoveredResource`s, once each, queued until
@@ -35,6 +35,7 @@ export class ResourceQueue {
     if (c.scriptMode !== undefined) resource.scriptMode = c.scriptMode;
     if (c.lazy) resource.lazy = true;
     if (deferred) resource.deferred = true;
+    if (c.sheet !== undefined) resource.sheet = c.sheet;
     if (action === 'upgrade') resource.mixedContent = 'upgraded';
     if (action === 'block') resource.mixedContent = 'blocked';
     this.queue.push(resource);

@@ -54,6 +54,11 @@ export interface DiscoveredResource {
    * does not fetch it, and neither may a loader; it is reported only to be listed).
    */
   mixedContent?: 'upgraded' | 'blocked';
+  /**
+   * Present for a URL an external style sheet's body named (`@import`, a rule's `url()`, an
+   * `@font-face` source): that sheet's URL, so a loader knows what had to arrive before it.
+   */
+  sheet?: string;
 }
 
 export interface HtmlScannerOptions {

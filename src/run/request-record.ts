@@ -48,6 +48,11 @@ export interface RequestRecord {
    * not failed for it (docs/scheduler.md).
    */
   contradiction?: string;
+  /**
+   * Present in a page load's records: the URL of the document or style sheet whose body named this
+   * request (its parent in the page's dependency structure); null for the document itself.
+   */
+  foundBy?: string | null;
 }
 
 /**

@@ -106,6 +106,8 @@ export interface RunInput {
   unmatchedCssUrls?: number;
   /** Requests sent from a learned list, by scheduler request id: `used` once the page named them. @default none */
   speculative?: ReadonlyMap<number, 'used' | 'unused'>;
+  /** A page load's dependency structure: each URL the page named, with the document or sheet that named it. @default none */
+  parents?: ReadonlyMap<string, string>;
 }
 
 /** The run a scheduler's results, handshakes and counters make. */
@@ -114,6 +116,7 @@ export function buildRun(input: RunInput): Run {
     const record = toRequestRecord(r, input.t0, input.decodedBytes?.get(r.id));
     const speculative = input.speculative?.get(r.id);
     if (speculative) record.speculative = speculative;
+    if (input.parents) record.foundBy = input.parents.get(r.url) ?? null;
     return record;
   });
   // The page's figures are its own resources': an unused guess is reported, not counted.

@@ -4,7 +4,8 @@
  * the browser may keep open. Pure.
  */
 import type { BoundOptions } from '../../bound/lower-bound';
-import { summarisePage, type ModelRequest, type PageStructure } from '../../bound/page-structure';
+import { parentedStructure } from '../../bound/parented-structure';
+import type { PageStructure } from '../../bound/page-structure';
 import type { RecordedLoad } from './recorded-load';
 
 /** Every browser's HTTP/1.1 limit per host (the model's default). */
@@ -21,20 +22,7 @@ const MULTIPLEXED_CONNECTIONS = 2;
  * in its head, found at its first byte: the what-if of suggestions.ts).
  */
 export function loadStructure(load: RecordedLoad, name: string, preloaded?: number): PageStructure {
-  const requests: ModelRequest[] = [];
-  const keys = new Set<string>();
-  for (const [i, r] of load.requests.entries()) {
-    // The same URL fetched twice is two requests: each key names one.
-    const key = keys.has(r.url) ? `${r.url}#${i}` : r.url;
-    keys.add(key);
-    const parentIndex = i === preloaded ? 0 : r.parent;
-    const parent = parentIndex === undefined ? undefined : requests[parentIndex];
-    requests.push({
-      key, origin: r.origin, size: r.size, level: parent === undefined ? 1 : parent.level + 1,
-      parents: parentIndex === undefined ? [] : [parentIndex], discovery: i === preloaded ? 'first-byte' : r.discovery,
-    });
-  }
-  return summarisePage(name, requests);
+  return parentedStructure(name, load.requests.map((r, i) => (i === preloaded ? { ...r, parent: 0, discovery: 'first-byte' } : r)));
 }
 
 /** The model's options for this load: TLS on its https origins, connections by protocol. */
