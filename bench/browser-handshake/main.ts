@@ -103,14 +103,13 @@ function formatRows(rows: readonly BrowserHandshakeRow[]): string {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const usage = benchUsage;
   const args = benchCommandLine(argv, COMMAND);
   if (!args) return 0;
   const v = args.values;
-  const served = serveWhenAsked(v, PAGE, usage);
+  const served = serveWhenAsked(v, PAGE, benchUsage);
   if (served) return served;
-  const rounds = intValue(v.rounds, 'rounds', 5, 1, 1000, usage);
-  const rtts = (listValue(v.rtts) ?? ['50']).map((t) => intValue(t, 'rtts', 50, 1, 2000, usage));
+  const rounds = intValue(v.rounds, 'rounds', 5, 1, 1000, benchUsage);
+  const rtts = (listValue(v.rtts) ?? ['50']).map((t) => intValue(t, 'rtts', 50, 1, 2000, benchUsage));
   const page = getPage(PAGE);
   await ensureLinkPrivileges();
   const rows: BrowserHandshakeRow[] = [];

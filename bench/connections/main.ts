@@ -114,14 +114,13 @@ async function runBrowser(name: BrowserName, protocols: readonly Protocol[], pag
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const usage = benchUsage;
   const args = benchCommandLine(argv, COMMAND);
   if (!args) return 0;
   const v = args.values;
-  const browsers = (listValue(v.browsers) ?? ['chromium', 'firefox']).map((b) => (b === 'chromium' || b === 'firefox' ? b : (() => { throw usage(`--browsers: expected chromium or firefox, got ${JSON.stringify(b)}`); })()));
-  const protocols = (listValue(v.protocols) ?? ['http/1.1', 'h2']).map((p) => (p === 'http/1.1' || p === 'h2' ? p : (() => { throw usage(`--protocols: expected http/1.1 or h2, got ${JSON.stringify(p)}`); })()));
+  const browsers = (listValue(v.browsers) ?? ['chromium', 'firefox']).map((b) => (b === 'chromium' || b === 'firefox' ? b : (() => { throw benchUsage(`--browsers: expected chromium or firefox, got ${JSON.stringify(b)}`); })()));
+  const protocols = (listValue(v.protocols) ?? ['http/1.1', 'h2']).map((p) => (p === 'http/1.1' || p === 'h2' ? p : (() => { throw benchUsage(`--protocols: expected http/1.1 or h2, got ${JSON.stringify(p)}`); })()));
   const pages = listValue(v.pages) ?? ['queued.html', 'connections.html'];
-  const loads = intValue(v.loads, 'loads', 20, 1, 1000, usage);
+  const loads = intValue(v.loads, 'loads', 20, 1, 1000, benchUsage);
   const merged: ConnectionLoad[] = [];
   for (const file of listValue(v.merge) ?? []) {
     const doc = JSON.parse(readFileSync(file, 'utf8')) as Partial<ConnectionsResults>;

@@ -36,8 +36,6 @@ const COMMAND: CommandSpec = {
   },
 };
 
-const usage = benchUsage;
-
 interface Spread {
   p50Ms: number;
   p99Ms: number;
@@ -81,7 +79,7 @@ function timePage(page: BenchPage, iterations: number): Row {
 async function main(argv: readonly string[]): Promise<number> {
   const args = benchCommandLine(argv, COMMAND);
   if (!args) return 0;
-  const iterations = intValue(args.values.iterations, 'iterations', 500, 10, 100_000, usage);
+  const iterations = intValue(args.values.iterations, 'iterations', 500, 10, 100_000, benchUsage);
   const out = typeof args.values.out === 'string' ? args.values.out : 'bench/results/diagnosis-latest.json';
   const pages = [page200(), getBenchPage('almanac-p90'), getBenchPage('mcmanus-159'), getBenchPage('almanac-median')];
   const rows = pages.map((p) => timePage(p, iterations));

@@ -23,16 +23,14 @@ const COMMAND: CommandSpec = {
   },
 };
 
-const usage = benchUsage;
-
 async function main(argv: readonly string[]): Promise<number> {
   const cl = benchCommandLine(argv, COMMAND);
   if (!cl) return 0;
-  const runs = intValue(cl.values.runs, 'runs', 200, 1, 100_000, usage);
-  const parallel = intValue(cl.values.parallel, 'parallel', 20, 1, 200, usage);
+  const runs = intValue(cl.values.runs, 'runs', 200, 1, 100_000, benchUsage);
+  const parallel = intValue(cl.values.parallel, 'parallel', 20, 1, 200, benchUsage);
   const strategies = listValue(cl.values.strategies) ?? STALL_STRATEGIES;
   const bad = strategies.filter((s) => !(STALL_STRATEGIES as readonly string[]).includes(s));
-  if (bad.length > 0) throw usage(`--strategies: unknown ${bad.join(', ')}; expected some of ${STALL_STRATEGIES.join(', ')}`);
+  if (bad.length > 0) throw benchUsage(`--strategies: unknown ${bad.join(', ')}; expected some of ${STALL_STRATEGIES.join(', ')}`);
   const out = String(cl.values.out ?? 'bench/results/faults-stall.json');
   const rows: StallRow[] = [];
   const started = new Date().toISOString();

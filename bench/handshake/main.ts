@@ -97,13 +97,12 @@ function formatRows(rows: readonly Row[]): string {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const usage = benchUsage;
   const args = benchCommandLine(argv, COMMAND);
   if (!args) return 0;
   const v = args.values;
-  const served = serveWhenAsked(v, PAGE, usage);
+  const served = serveWhenAsked(v, PAGE, benchUsage);
   if (served) return served;
-  const rounds = intValue(v.rounds, 'rounds', 10, 1, 1000, usage);
+  const rounds = intValue(v.rounds, 'rounds', 10, 1, 1000, benchUsage);
   if (v.cost === true) {
     const cost = await connectCost(rounds, [1, PARALLEL]);
     process.stdout.write(v.json === true ? `${JSON.stringify({ cost })}\n` : `Connect cost on an idle loop, ${rounds} rounds (ms; CPU per connection)\n${formatCost(cost)}\n`);
@@ -133,7 +132,7 @@ async function main(argv: readonly string[]): Promise<number> {
       server.child.kill('SIGKILL');
     }
   }
-  const rtts = targets.filter((t) => t !== 'loopback' && t !== 'busy').map((t) => intValue(t, 'targets', 50, 1, 2000, usage));
+  const rtts = targets.filter((t) => t !== 'loopback' && t !== 'busy').map((t) => intValue(t, 'targets', 50, 1, 2000, benchUsage));
   if (rtts.length) await ensureLinkPrivileges();
   for (const rttMs of rtts) {
     const link = await startLink({ rttMs, hosts: 1, seed: 1 });

@@ -27,8 +27,6 @@ const COMMAND: CommandSpec = {
   },
 };
 
-const usage = benchUsage;
-
 const LINKS: Readonly<Record<string, string>> = {
   bare: '',
   font: '</f.woff2>; rel=preload; as=font; type="font/woff2"; crossorigin=anonymous',
@@ -49,8 +47,8 @@ function send(res: ServerResponse, type: string, body: string | Buffer, extra: R
 async function main(argv: readonly string[]): Promise<number> {
   const args = benchCommandLine(argv, COMMAND);
   if (!args) return 0;
-  const FONT_MS = intValue(args.values['font-ms'], 'font-ms', 600, 0, 60_000, usage);
-  const RUNS = intValue(args.values.runs, 'runs', 3, 1, 1000, usage);
+  const FONT_MS = intValue(args.values['font-ms'], 'font-ms', 600, 0, 60_000, benchUsage);
+  const RUNS = intValue(args.values.runs, 'runs', 3, 1, 1000, benchUsage);
   const server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     if (u.pathname === '/') {

@@ -44,11 +44,9 @@ const COMMAND: CommandSpec = {
   },
 };
 
-const usage = benchUsage;
-
 function parseSize(s: string): number {
   const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(s.trim());
-  if (!m) throw usage(`--sizes: expected counts like 10k,100k,1m, got ${JSON.stringify(s)}`);
+  if (!m) throw benchUsage(`--sizes: expected counts like 10k,100k,1m, got ${JSON.stringify(s)}`);
   return Math.round(Number(m[1]) * (m[2]?.toLowerCase() === 'm' ? 1e6 : m[2]?.toLowerCase() === 'k' ? 1e3 : 1));
 }
 
@@ -190,9 +188,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const args = benchCommandLine(argv, COMMAND);
   if (!args) return 0;
   const v = args.values;
-  if (typeof v.writer === 'string') return keepWriting(v.writer, intValue(v.origins, 'origins', 100, 1, 100_000, usage));
+  if (typeof v.writer === 'string') return keepWriting(v.writer, intValue(v.origins, 'origins', 100, 1, 100_000, benchUsage));
   const sizes = (listValue(v.sizes) ?? ['10k', '100k', '1m']).map(parseSize);
-  const o = { scrapes: intValue(v.scrapes, 'scrapes', 200, 1, 100_000, usage), concurrent: intValue(v.concurrent, 'concurrent', 2000, 1, 10_000, usage), origins: intValue(v.origins, 'origins', 100, 1, 100_000, usage) };
+  const o = { scrapes: intValue(v.scrapes, 'scrapes', 200, 1, 100_000, benchUsage), concurrent: intValue(v.concurrent, 'concurrent', 2000, 1, 10_000, benchUsage), origins: intValue(v.origins, 'origins', 100, 1, 100_000, benchUsage) };
   const out = typeof v.out === 'string' ? v.out : path.join('bench', 'results', 'metrics-scrape-latest.json');
   const log = (s: string) => process.stderr.write(`[metrics-scrape] ${s}\n`);
   const rows = [];

@@ -1,6 +1,7 @@
 import { BENCH_PAGE_NAMES, benchPageBuild, type BenchPageBuild } from '../corpus/bench-corpus';
 import type { Scheme } from './docroot';
 import type { BoundOrigin } from './origin-binding';
+import type { TlsMaterial } from './tls-material';
 import { OriginsError } from './origins-errors';
 
 /** The pages a set of origins serves: those named, or every corpus page whose origins are all bound. */
@@ -17,4 +18,22 @@ export function servedPageUrl(builds: readonly BenchPageBuild[], bound: readonly
   const host = bound.find((b) => b.origin === want);
   if (host === undefined) throw new OriginsError('E_ORIGIN_UNBOUND', `origin ${origin ?? build.page.document.origin} is not bound`);
   return `${scheme === 'http' ? host.httpUrl : host.httpsUrl}${build.page.document.path}`;
+}
+
+/**
+ * What every server of a set of origins answers alike (nginx's and each zoo member's): its
+ * bindings, base URLs, page URLs and the TLS material to trust.
+ */
+export function servedFace(builds: readonly BenchPageBuild[], bound: readonly BoundOrigin[], tls: TlsMaterial) {
+  return {
+    origins: bound,
+    urls: Object.fromEntries(bound.map((b) => [b.origin, { http: b.httpUrl, https: b.httpsUrl }])),
+    pageUrl(name: string, scheme: Scheme = 'https', origin?: string): string {
+      return servedPageUrl(builds, bound, name, scheme, origin);
+    },
+    caPem: tls.caPem,
+    caPath: tls.caPath,
+    spkiHash: tls.spkiHash,
+    caSpkiHash: tls.caSpkiHash,
+  };
 }

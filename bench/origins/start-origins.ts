@@ -16,7 +16,7 @@ import { PortPicker } from './free-port';
 import { renderNginxConfig, supportsHttp2Directive } from './nginx-config';
 import { defaultSpawn, findNginx, killGroup, nginxVersion, startNginx, stopNginx, type NginxRun, type SpawnFn } from './nginx-process';
 import { bindOrigin, validateBindings, type BoundOrigin, type LinkHosts, type OriginBinding } from './origin-binding';
-import { selectPages, servedPageUrl } from './served-pages';
+import { selectPages, servedFace } from './served-pages';
 import { OriginsError } from './origins-errors';
 import { makeTlsMaterial } from './tls-material';
 
@@ -143,15 +143,7 @@ export async function startOrigins(options: StartOriginsOptions): Promise<Origin
     const started = run;
     let stopping: Promise<void> | undefined;
     return {
-      origins: bound,
-      urls: Object.fromEntries(bound.map((b) => [b.origin, { http: b.httpUrl, https: b.httpsUrl }])),
-      pageUrl(name, scheme = 'https', origin) {
-        return servedPageUrl(builds, bound, name, scheme, origin);
-      },
-      caPem: tls.caPem,
-      caPath: tls.caPath,
-      spkiHash: tls.spkiHash,
-      caSpkiHash: tls.caSpkiHash,
+      ...servedFace(builds, bound, tls),
       dir,
       accessLogPath: paths.accessLog,
       errorLogPath: paths.errorLog,

@@ -34,15 +34,13 @@ const COMMAND: CommandSpec = {
   },
 };
 
-const usage = benchUsage;
-
 async function main(argv: readonly string[]): Promise<number> {
   const cl = benchCommandLine(argv, COMMAND);
   if (!cl) return 0;
   const list = (k: string, d: string) => String(cl.values[k] ?? d).split(',').map((s) => s.trim()).filter(Boolean);
   const contenders = list('contenders', REAL_CONTENDERS.join(','));
   const bad = contenders.filter((c) => !(REAL_CONTENDERS as readonly string[]).includes(c));
-  if (bad.length > 0) throw usage(`--contenders: unknown ${bad.join(', ')}; expected some of ${REAL_CONTENDERS.join(', ')}`);
+  if (bad.length > 0) throw benchUsage(`--contenders: unknown ${bad.join(', ')}; expected some of ${REAL_CONTENDERS.join(', ')}`);
   const print = (cells: readonly RealCellResult[]): void => {
     process.stdout.write(`${realTable(cells)}\n`);
     const server = realServerLines(cells);
@@ -50,7 +48,7 @@ async function main(argv: readonly string[]): Promise<number> {
     if (cl.values.timeline) for (const c of cells) process.stdout.write(`\n${realTimeline(c, Object.keys(c.runs))}\n`);
   };
   if (cl.values.report !== undefined) {
-    print((readJsonFile(String(cl.values.report), (m) => usage(`--report: ${m}`)) as { cells: RealCellResult[] }).cells);
+    print((readJsonFile(String(cl.values.report), (m) => benchUsage(`--report: ${m}`)) as { cells: RealCellResult[] }).cells);
     return 0;
   }
   const rtts = list('rtts', '40,100,200').map(Number);

@@ -54,12 +54,10 @@ const COMMAND: CommandSpec = {
   options: { kills: { type: 'string', value: 'N', help: 'writer processes to kill', default: '20' } },
 };
 
-const usage = benchUsage;
-
 async function main(argv: readonly string[]): Promise<number> {
   const args = benchCommandLine(argv, COMMAND);
   if (!args) return 0;
-  const kills = intValue(args.values.kills, 'kills', 20, 1, 10_000, usage);
+  const kills = intValue(args.values.kills, 'kills', 20, 1, 10_000, benchUsage);
   const writer = path.join(__dirname, 'store-writer.js');
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'getlist-kill-bench-'));
   const dir = path.join(tmp, 'handshakes');

@@ -30,26 +30,24 @@ const COMMAND: CommandSpec = {
   },
 };
 
-const usage = benchUsage;
-
 async function main(argv: readonly string[]): Promise<number> {
   const cl = benchCommandLine(argv, COMMAND);
   if (!cl) return 0;
   const out = String(cl.values.out ?? 'bench/results/tmp/zoo-latest.json');
   if (cl.values.report !== undefined) {
     const file = String(cl.values.report);
-    process.stdout.write(`${zooMarkdown((readJsonFile(file, (m) => usage(`--report: ${m}`)) as { members: ZooMemberResult[] }).members, file)}\n`);
+    process.stdout.write(`${zooMarkdown((readJsonFile(file, (m) => benchUsage(`--report: ${m}`)) as { members: ZooMemberResult[] }).members, file)}\n`);
     return 0;
   }
   const list = (k: string, d: string) => String(cl.values[k] ?? d).split(',').map((s) => s.trim()).filter(Boolean);
   const servers = list('servers', ZOO_MEMBERS.join(','));
   const bad = servers.filter((s) => !isZooMember(s));
-  if (bad.length > 0) throw usage(`--servers: unknown ${bad.join(', ')}; expected some of ${ZOO_MEMBERS.join(', ')}`);
+  if (bad.length > 0) throw benchUsage(`--servers: unknown ${bad.join(', ')}; expected some of ${ZOO_MEMBERS.join(', ')}`);
   const parts = list('parts', ZOO_PARTS.join(','));
   const badParts = parts.filter((p) => !(ZOO_PARTS as readonly string[]).includes(p));
-  if (badParts.length > 0) throw usage(`--parts: unknown ${badParts.join(', ')}; expected some of ${ZOO_PARTS.join(', ')}`);
+  if (badParts.length > 0) throw benchUsage(`--parts: unknown ${badParts.join(', ')}; expected some of ${ZOO_PARTS.join(', ')}`);
   const runs = Number(cl.values.runs ?? 3);
-  if (!Number.isInteger(runs) || runs < 1) throw usage(`--runs must be an integer ≥ 1, got ${String(cl.values.runs)}`);
+  if (!Number.isInteger(runs) || runs < 1) throw benchUsage(`--runs must be an integer ≥ 1, got ${String(cl.values.runs)}`);
   await ensureLinkPrivileges();
   const cliPath = join(resolve(__dirname, '..', '..'), 'bin', 'getlist.js');
   const progress = (l: string) => process.stderr.write(`${l}\n`);

@@ -72,9 +72,10 @@ export type Now = () => number;
 export class TimingConnector {
   private readonly connect: buildConnector.connector;
   /**
-   * Strong references to the latest TLS session per host:port. undici's connector caches
-   * sessions only through `WeakRef`s, so without these a garbage collection between two
-   * connections silently turns a resumption into a full handshake.
+   * The latest TLS session per host:port: what TLS on a connect timer's socket resumes from
+   * (`startTls`), and strong references for undici's connector on the in-loop path, which caches
+   * sessions only through `WeakRef`s (without them a garbage collection between two connections
+   * silently turns a resumption into a full handshake).
    */
   private readonly sessions = new Map<string, Buffer>();
   private readonly timer: ConnectTimer | undefined;

@@ -17,7 +17,7 @@ import { atExit } from '../exit-actions';
 import { PortPicker } from '../free-port';
 import { defaultSpawn, type SpawnFn } from '../nginx-process';
 import { bindOrigin, validateBindings, type BoundOrigin, type LinkHosts, type OriginBinding } from '../origin-binding';
-import { selectPages, servedPageUrl } from '../served-pages';
+import { selectPages, servedFace } from '../served-pages';
 import { OriginsError } from '../origins-errors';
 import type { Origins } from '../start-origins';
 import { makeTlsMaterial } from '../tls-material';
@@ -159,19 +159,15 @@ export async function startZoo(o: StartZooOptions): Promise<ZooOrigins> {
     const { accessLogPath, errorLogPath, dialect } = prepared;
     const schemes: Scheme[] = info.tls ? ['http', 'https'] : ['http'];
     let stopping: Promise<void> | undefined;
+    const face = servedFace(builds, bound, tls);
     return {
       member: o.member,
       schemes,
-      origins: bound,
-      urls: Object.fromEntries(bound.map((b) => [b.origin, { http: b.httpUrl, https: b.httpsUrl }])),
+      ...face,
       pageUrl(name, scheme = 'https', origin) {
         if (!schemes.includes(scheme)) throw new OriginsError('E_ORIGIN_UNBOUND', `${o.member} serves no ${scheme} (it terminates no TLS)`);
-        return servedPageUrl(builds, bound, name, scheme, origin);
+        return face.pageUrl(name, scheme, origin);
       },
-      caPem: tls.caPem,
-      caPath: tls.caPath,
-      spkiHash: tls.spkiHash,
-      caSpkiHash: tls.caSpkiHash,
       dir,
       accessLogPath,
       errorLogPath,
