@@ -7,6 +7,7 @@ import type { Connections, SchedulerContext, SchedulerParts } from './scheduler-
 import { pipelineDepth } from './strategies';
 import { HTTP2 } from './strategy-policies';
 import type { ConnectionInfo } from './transport-port';
+import { explainedBy, refutedBy, witnessesOf } from './unexplained-close';
 
 /** After this many failed connection attempts in a row, an origin's waiting requests fail. */
 const MAX_CONSECUTIVE_CONNECT_FAILURES = 3;
@@ -106,11 +107,14 @@ export class ConnectionLifecycle implements Connections {
         // A framing failure, not a contradiction or a swap: the origin sent more than was asked.
         if (desyncReason === 'desync') o.desynced = true;
       }
-      else if (lost.length > 1 && !(c.budget !== undefined && c.served >= c.budget)) this.parts.origins.demote(o, 'closed-with-outstanding');
+      else if (lost.length > 1 && !this.atBudget(c)) this.unexplained(c);
       // Closed at a response boundary with requests unanswered: the server's per-connection budget.
       if (!desync && culprit === undefined && c.served > 0 && lost.length > 0 && lost.every((d) => d.firstByteAt === undefined)) {
         this.learnBudget(o.origin, { kind: 'closed-after', responses: c.served });
       }
+      // A witness of an earlier unexplained close is gone: with none left, nothing explained it.
+      const pending = o.unexplainedClose;
+      if (pending?.witnesses.delete(c.id) && pending.witnesses.size === 0) this.demoteForClose(o);
     }
     this.parts.acceptance.releaseOnClose(c, error, desync);
     const collateral = culprit === undefined ? error : collateralError(error);
@@ -123,12 +127,44 @@ export class ConnectionLifecycle implements Connections {
     this.ctx.transport.closeConnection(c.id);
   }
 
+  /** A response ended on `c`: a witness that served as many as an unexplained close carried, and stays open, refutes the budget. */
+  served(c: ConnState): void {
+    const pending = c.origin.unexplainedClose;
+    if (pending && refutedBy(pending, c)) this.demoteForClose(c.origin);
+  }
+
+  /**
+   * Whether `c` closed at the server's budget: it served the whole budget, or was written past it
+   * (the server closed at its budget, and the reset lost the answers, unexplained-close.ts).
+   */
+  private atBudget(c: ConnState): boolean {
+    const budget = c.budget ?? this.budgets.get(c.origin.origin)?.budget;
+    return budget !== undefined && (c.served >= budget || c.carried > budget);
+  }
+
+  /** `c` closed with requests unanswered and no known budget: judged now, or once its witnesses have shown the budget (unexplained-close.ts). */
+  private unexplained(c: ConnState): void {
+    const o = c.origin;
+    const witnesses = witnessesOf(o, c);
+    if (o.unexplainedClose !== undefined || witnesses.size === 0 || !this.ctx.strategy.pipelining) {
+      this.demoteForClose(o);
+      return;
+    }
+    o.unexplainedClose = { carried: c.carried, witnesses };
+  }
+
+  private demoteForClose(o: OriginState): void {
+    o.unexplainedClose = undefined;
+    this.parts.origins.demote(o, 'closed-with-outstanding');
+  }
+
   /** Records an observation; a budget learned now applies to the origin's open connections too. */
   learnBudget(origin: string, obs: BudgetObservation): void {
     const facts = observeBudget(this.budgets.get(origin), obs);
     this.budgets.set(origin, facts);
     const o = this.parts.origins.get(origin);
     if (facts.budget === undefined || !o) return;
+    if (o.unexplainedClose && explainedBy(o.unexplainedClose, facts.budget)) o.unexplainedClose = undefined;
     for (const c of applyBudget(o.conns, facts.budget)) this.retire(c);
   }
 

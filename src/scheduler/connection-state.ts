@@ -7,6 +7,7 @@ import type { ScheduledRequest } from './request';
 import { PIPELINING } from './strategy-policies';
 import type { Strategy } from './strategies';
 import type { Dispatch } from './transport-port';
+import type { UnexplainedClose } from './unexplained-close';
 
 /** One attempt of a request on a connection, as the scheduler tracks it (and hands to the transport). */
 export interface DispatchState extends Dispatch {
@@ -154,6 +155,8 @@ export interface OriginState {
    * `roomFor`), so one extra response can shift no answer but its own request's.
    */
   desynced: boolean;
+  /** A close with requests unanswered, waiting for its witnesses to explain it (unexplained-close.ts). */
+  unexplainedClose: UnexplainedClose | undefined;
 }
 
 export function createOrigin(origin: string, strategy: Strategy): OriginState {
@@ -176,6 +179,7 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
     orderProbeSent: false,
     persistent: false,
     desynced: false,
+    unexplainedClose: undefined,
     dirty: false,
   };
 }

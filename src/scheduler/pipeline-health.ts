@@ -3,7 +3,7 @@
  *
  *   unknown ──first keep-alive HTTP/1.1 response header──▶ probing (depth 2)
  *   probing ──`probeSuccesses` order proofs (content-type-check.ts `isOrderProof`)──▶ good (full depth)
- *   any     ──close with requests outstanding (not at the server's budget) / HTTP/1.0 /
+ *   any     ──close with requests outstanding (not at the server's budget, unexplained-close.ts) / HTTP/1.0 /
  *             a desynchronised connection / a Content-Type contradicting the request──▶ bad
  *   bad     ──`demoteMs` elapsed──▶ unknown
  *

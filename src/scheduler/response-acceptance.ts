@@ -144,6 +144,7 @@ export class ResponseAcceptance implements Acceptance {
     }
     if (c.gate === d) c.gate = undefined;
     c.served += 1;
+    this.parts.connections.served(c);
     this.parts.dispatching.settleDispatch(d);
     if (d.refetch) {
       this.parts.dispatching.sendAgain(d, new SchedulerError('E_DESYNC', `${d.request.url} was answered with another type of response on every send`));

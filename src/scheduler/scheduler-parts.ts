@@ -99,6 +99,8 @@ export interface Connections {
   /** Closes a drained connection once nothing it received waits for confirmation. */
   retire(c: ConnState): void;
   learnBudget(origin: string, obs: BudgetObservation): void;
+  /** A response ended on `c` (its `served` counts it). */
+  served(c: ConnState): void;
   /** Connections of every origin that are connecting or carrying requests. */
   activeCount(): number;
 }

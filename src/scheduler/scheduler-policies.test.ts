@@ -88,6 +88,56 @@ describe('demotion and retry', () => {
     t.add('/r2');
     expect(t.transport.dispatchOf('/r2').pipelined).toBe(true);
   });
+
+  /**
+   * Two connections, each pipelining six requests; the first is reset after one answer, before
+   * the origin's budget is known (unexplained-close.ts).
+   */
+  function resetBesideAWitness() {
+    const t = setup(strategy('getlist', { connections: { maxPerOrigin: 2, fitToPath: false }, pipelining: { probeSuccesses: 0, orderProbe: false, demoteMs: 1000 } }));
+    for (let i = 0; i < 12; i++) t.add(`/p${i}`);
+    t.ready(1);
+    t.ready(2);
+    t.finish('/p0');
+    t.finish('/p1');
+    expect(t.transport.on(1)).toHaveLength(6);
+    expect(t.transport.on(2)).toHaveLength(6);
+    t.finish('/p2');
+    t.scheduler.connectionClosed(1, Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+    return t;
+  }
+
+  test('a reset that loses a pipeline before the budget is known waits for its witness: a budget announced there explains it, no demotion', () => {
+    const t = resetBesideAWitness();
+    expect(t.scheduler.stats().demotions).toEqual([]);
+    t.finish('/p3');
+    t.finish('/p5', { keepAlive: false }); // the witness's third answer says `Connection: close`: budget 3, below the 6 the reset connection carried
+    t.scheduler.connectionClosed(2);
+    expect(t.scheduler.stats().demotions).toEqual([]);
+  });
+
+  test('a witness that serves as many answers as the reset connection carried, and stays open, demotes the origin', () => {
+    const t = resetBesideAWitness();
+    for (const p of ['/p3', '/p5', '/p7', '/p9']) t.finish(p);
+    expect(t.scheduler.stats().demotions).toEqual([]);
+    t.finish('/p11');
+    expect(t.scheduler.stats().demotions).toEqual([{ origin: O, reason: 'closed-with-outstanding' }]);
+  });
+
+  test('a second unexplained close while the first waits demotes the origin', () => {
+    const t = resetBesideAWitness();
+    t.finish('/p3');
+    t.scheduler.connectionClosed(2, Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+    expect(t.scheduler.stats().demotions).toEqual([{ origin: O, reason: 'closed-with-outstanding' }]);
+  });
+
+  test('every witness gone without a budget demotes the origin', () => {
+    const t = resetBesideAWitness();
+    for (const p of ['/p3', '/p5', '/p7', '/p9']) t.finish(p);
+    // Closed with one request unanswered: no close of its own to judge, but the last witness is gone.
+    t.scheduler.connectionClosed(2);
+    expect(t.scheduler.stats().demotions).toEqual([{ origin: O, reason: 'closed-with-outstanding' }]);
+  });
 });
 
 describe('strategies', () => {
