@@ -7,7 +7,6 @@ import type { ScheduledRequest } from './request';
 import { PIPELINING } from './strategy-policies';
 import type { Strategy } from './strategies';
 import type { Dispatch } from './transport-port';
-import type { UnexplainedClose } from './unexplained-close';
 
 /** One attempt of a request on a connection, as the scheduler tracks it (and hands to the transport). */
 export interface DispatchState extends Dispatch {
@@ -182,4 +181,12 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
     unexplainedClose: undefined,
     dirty: false,
   };
+}
+
+/** A close with requests unanswered that nothing has explained yet (unexplained-close.ts). */
+export interface UnexplainedClose {
+  /** Requests the closed connection carried. */
+  readonly carried: number;
+  /** Live HTTP/1.1 connections of the origin that were carrying requests when it closed. */
+  readonly witnesses: Set<number>;
 }

@@ -1,4 +1,4 @@
-import type { ConnState, OriginState } from './connection-state';
+import type { ConnState, OriginState, UnexplainedClose } from './connection-state';
 
 /**
  * A connection closed with pipelined requests unanswered, before anything explained the close.
@@ -13,12 +13,6 @@ import type { ConnState, OriginState } from './connection-state';
  * - a witness serving as many responses as the closed connection carried and staying open, every
  *   witness gone without a budget, or a second unexplained close: the origin is demoted.
  */
-export interface UnexplainedClose {
-  /** Requests the closed connection carried. */
-  readonly carried: number;
-  /** Live HTTP/1.1 connections of the origin that were carrying requests when it closed. */
-  readonly witnesses: Set<number>;
-}
 
 /** The witnesses of `closed`'s close: the origin's other HTTP/1.1 connections with requests in flight. */
 export function witnessesOf(o: OriginState, closed: ConnState): Set<number> {
