@@ -1,0 +1,36 @@
+/**
+ * Why a zoo member misses a goal, where the miss has been traced to its cause: the bound, its
+ * evidence (a results file of tail-trace-main.ts) and what would move it. The zoo's goal table
+ * prints it beside the MISS.
+ */
+import type { ZooMember } from '../origins/zoo/zoo-members';
+
+const PM_FIRST = 'P&M at 50 ms, first visit ≤ 5.5 RTT';
+const PM_GAIN = 'P&M at 50 ms, ≥ 1.4 × browser';
+
+/** What the traces of both members show, and why no client can move it. */
+const NAGLE_TAIL = 'Traced with `zoo-tail-trace.js` (tcpdump on both sides of the link, `ss -tin`, the server\'s log; `results/raw/zoo-tail-trace.json.gz`): '
+  + 'on every connection the last segment of a pipelined burst, a partial one, leaves the server only when the client\'s ACK of its previous partial segment arrives, '
+  + 'about one round trip after the segment before it, and the client sent every one of those ACKs the moment the data arrived (no delayed ACK). '
+  + 'That is Nagle\'s algorithm (RFC 896; Linux holds a partial segment while an earlier partial one is unacknowledged). '
+  + 'A client cannot acknowledge a segment before it arrives, and a request written to carry the ACK reaches the server no sooner, '
+  + 'so the tail costs a round trip less the burst\'s own sending time whatever the client schedules, short of not pipelining; `browser` sends each request alone and pays none of it. '
+  + 'Apache, which turns Nagle off, answers the same loads without a held segment.';
+
+const WHY: Readonly<Partial<Record<ZooMember, Readonly<Record<string, string>>>>> = {
+  nginx: {
+    [PM_FIRST]: `${NAGLE_TAIL} nginx sets TCP_NODELAY on a plain-HTTP connection only when it goes idle in keep-alive (and, with \`tcp_nopush\` on, not even then on Linux), so a fresh connection's pipeline runs with Nagle on. `
+      + 'What would move it: TCP_NODELAY from accept on the server (nginx has no directive for it on plain HTTP; over TLS it sets it at the handshake), or a client socket option to bypass it, which TCP does not have.',
+    [PM_GAIN]: 'The same held tail as the first visit\'s (above).',
+  },
+  plain: {
+    [PM_FIRST]: `${NAGLE_TAIL} Node's \`net\` leaves Nagle on; the same origin with TCP_NODELAY on its accepted sockets (\`zoo-tail-trace.js --plain-nodelay\`, \`results/raw/zoo-tail-trace-nodelay.json.gz\`) held no segment. `
+      + 'What would move it: `socket.setNoDelay(true)` (or `noDelay: true` on the server) in the origin.',
+    [PM_GAIN]: 'The same held tail as the first visit\'s (above).',
+  },
+};
+
+/** The traced reason for `member` missing `goal`, if there is one. */
+export function zooWhy(member: ZooMember, goal: string): string | undefined {
+  return WHY[member]?.[goal];
+}
