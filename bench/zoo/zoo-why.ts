@@ -20,12 +20,13 @@ const NAGLE_TAIL = 'Traced with `zoo-tail-trace.js` (tcpdump on both sides of th
 const WHY: Readonly<Partial<Record<ZooMember, Readonly<Record<string, string>>>>> = {
   nginx: {
     [PM_FIRST]: `${NAGLE_TAIL} nginx sets TCP_NODELAY on a plain-HTTP connection only when it goes idle in keep-alive (and, with \`tcp_nopush\` on, not even then on Linux), so a fresh connection's pipeline runs with Nagle on. `
-      + 'What would move it: TCP_NODELAY from accept on the server (nginx has no directive for it on plain HTTP; over TLS it sets it at the handshake), or a client socket option to bypass it, which TCP does not have.',
+      + 'What would move it: TCP_NODELAY from accept on the server (nginx has no directive for it on plain HTTP; over TLS it sets it at the handshake). '
+      + 'No client socket option would: the client\'s ACKs are already immediate, so TCP_QUICKACK (which Node does not expose) would change nothing.',
     [PM_GAIN]: 'The same held tail as the first visit\'s (above).',
   },
   plain: {
     [PM_FIRST]: `${NAGLE_TAIL} Node's \`net\` leaves Nagle on; the same origin with TCP_NODELAY on its accepted sockets (\`zoo-tail-trace.js --plain-nodelay\`, \`results/raw/zoo-tail-trace-nodelay.json.gz\`) held no segment. `
-      + 'What would move it: `socket.setNoDelay(true)` (or `noDelay: true` on the server) in the origin.',
+      + 'What would move it: `socket.setNoDelay(true)` (or `noDelay: true` on the server) in the origin; no client socket option would, the client\'s ACKs being already immediate.',
     [PM_GAIN]: 'The same held tail as the first visit\'s (above).',
   },
 };
