@@ -39,6 +39,10 @@ export function parseTcpdump(text: string): Packet[] {
 export interface HeldSegment {
   /** The client's address:port. */
   connection: string;
+  /** The connection's place in the capture, 1 for the first opened (by its first packet). */
+  connectionOrder: number;
+  /** ms from the capture's first packet to this segment's departure, on the server's clock. */
+  atMs: number;
   /** ms since the previous data segment the server sent on this connection. */
   holdMs: number;
   len: number;
@@ -68,6 +72,8 @@ export function heldSegments(server: readonly Packet[], client: readonly Packet[
     const key = fromServer(p) ? p.dst : p.src;
     byConnection.set(key, [...(byConnection.get(key) ?? []), p]);
   }
+  const start = server[0]?.t ?? 0;
+  const order = [...byConnection.keys()];
   for (const [connection, packets] of byConnection) {
     let lastData: Packet | undefined;
     let lastAck = 0;
@@ -85,7 +91,7 @@ export function heldSegments(server: readonly Packet[], client: readonly Packet[
         const leadMs = lastFromClient ? (p.t - lastFromClient.t) * 1000 : Infinity;
         const releasedBy = lastFromClient && leadMs <= RELEASE_WINDOW_MS ? { len: lastFromClient.len, ack: lastFromClient.ack, leadMs } : null;
         held.push({
-          connection, holdMs: (p.t - lastData.t) * 1000, len: p.len, unackedBefore: Math.max(0, p.seq - lastAck), releasedBy,
+          connection, connectionOrder: order.indexOf(connection) + 1, atMs: (p.t - start) * 1000, holdMs: (p.t - lastData.t) * 1000, len: p.len, unackedBefore: Math.max(0, p.seq - lastAck), releasedBy,
           clientAckDelayMs: releasedBy ? clientAckDelay(client, connection, releasedBy) : null,
           clientGapMs: clientGap(client, connection, p.seq),
         });

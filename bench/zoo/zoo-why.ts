@@ -15,12 +15,12 @@ const NAGLE_TAIL = 'Traced with `zoo-tail-trace.js` (tcpdump on both sides of th
   + 'That is Nagle\'s algorithm (RFC 896; Linux holds a partial segment while an earlier partial one is unacknowledged). '
   + 'A client cannot acknowledge a segment before it arrives, and a request written to carry the ACK reaches the server no sooner, '
   + 'so the tail costs a round trip less the burst\'s own sending time whatever the client schedules, short of not pipelining; `browser` sends each request alone and pays none of it. '
-  + 'Apache, which turns Nagle off, answers the same loads without a held segment.';
+  + 'Apache answers the same loads without a held segment.';
 
 const WHY: Readonly<Partial<Record<ZooMember, Readonly<Record<string, string>>>>> = {
   nginx: {
-    [PM_FIRST]: `${NAGLE_TAIL} nginx sets TCP_NODELAY on a plain-HTTP connection only when it goes idle in keep-alive (and, with \`tcp_nopush\` on, not even then on Linux), so a fresh connection's pipeline runs with Nagle on. `
-      + 'What would move it: TCP_NODELAY from accept on the server (nginx has no directive for it on plain HTTP; over TLS it sets it at the handshake). '
+    [PM_FIRST]: `${NAGLE_TAIL} On nginx the holds come on every connection, the document's too (idle in keep-alive before its probe was written), and with \`tcp_nopush\` off too (\`results/raw/zoo-nginx-nopush-off.json.gz\`): its \`tcp_nodelay\` (on by default) does not reach these pipelines; why, in its source, was not traced. `
+      + 'What would move it: TCP_NODELAY on the server\'s socket while it answers a pipeline (turning `tcp_nopush` off did not; no other setting was tried). '
       + 'No client socket option would: the client\'s ACKs are already immediate, so TCP_QUICKACK (which Node does not expose) would change nothing.',
     [PM_GAIN]: 'The same held tail as the first visit\'s (above).',
   },

@@ -38,6 +38,8 @@ describe('held server segments in a two-sided capture', () => {
     expect(held).toHaveLength(1);
     const [h] = held;
     expect(h?.connection).toBe(C);
+    expect(h?.connectionOrder).toBe(1);
+    expect(h?.atMs).toBeCloseTo(91.1, 3);
     expect(h?.holdMs).toBeCloseTo(90, 3);
     expect(h?.len).toBe(1100);
     expect(h?.unackedBefore).toBe(0);
