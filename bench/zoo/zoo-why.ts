@@ -14,7 +14,8 @@ const NAGLE_TAIL = 'Traced with `zoo-tail-trace.js` (tcpdump on both sides of th
   + 'about one round trip after the segment before it, and the client sent every one of those ACKs the moment the data arrived (no delayed ACK). '
   + 'That is Nagle\'s algorithm (RFC 896; Linux holds a partial segment while an earlier partial one is unacknowledged). '
   + 'A client cannot acknowledge a segment before it arrives, and a request written to carry the ACK reaches the server no sooner, '
-  + 'so the tail costs a round trip less the burst\'s own sending time whatever the client schedules, short of not pipelining; `browser` sends each request alone and pays none of it. '
+  + 'so each connection\'s last burst ends a round trip (less its own sending time) after its first response, whatever the client schedules, short of sending each request alone, which costs that round trip per request; `browser` does so and pays none of the hold. '
+  + 'The one scheduling lever left is when the last burst starts: on a first visit it waits a round trip for the probe to prove order (docs/scheduler.md), and that wait and the hold add up; getlist keeps the probe, as its safety against servers that break pipelines. '
   + 'Apache answers the same loads without a held segment.';
 
 const WHY: Readonly<Partial<Record<ZooMember, Readonly<Record<string, string>>>>> = {
