@@ -11,6 +11,7 @@ import { gapParts } from '../real/real-gap';
 import { medianTrace } from '../real/real-timeline';
 import { burstTail } from './burst-tail';
 import { ZOO_MCMANUS_PAGE, ZOO_PM_PAGE } from './zoo-plan';
+import { zooWhy } from './zoo-why';
 
 export interface ZooMemberResult {
   member: ZooMember;
@@ -72,6 +73,8 @@ export interface ZooGoal {
   goal: string;
   measured: string;
   verdict: 'PASS' | 'MISS' | 'NOT RUN';
+  /** For a MISS: what bounds it and what would move it (zoo-why.ts), where that has been traced. */
+  why?: string;
 }
 
 /**
@@ -113,12 +116,16 @@ export function zooGoals(r: ZooMemberResult): ZooGoal[] {
   const gainGoal = (c: RealCellResult | undefined, name: string, min: number): ZooGoal => (notPipelined(c)
     ? judge(`${name}, not pipelined: getlist within 3 % of browser`, gain(c), (v) => v >= 1 / 1.03, ' × browser')
     : judge(`${name}, ≥ ${min} × browser`, gain(c), (v) => v >= min, ' ×'));
-  return [
+  const goals = [
     judge('P&M at 50 ms, first visit ≤ 5.5 RTT', rtts(pm, 'getlist'), (v) => v <= 5.5, ' RTT'),
     judge('P&M at 50 ms, revisit ≤ 5 RTT', rtts(pm, 'getlist-revisit'), (v) => v <= 5, ' RTT'),
     gainGoal(pm, 'P&M at 50 ms', 1.4),
     gainGoal(mc, 'McManus-159 at 100 ms', 3),
   ];
+  return goals.map((g) => {
+    const why = g.verdict === 'MISS' ? zooWhy(r.member, g.goal) : undefined;
+    return why === undefined ? g : { ...g, why };
+  });
 }
 
 export function zooMemberSection(r: ZooMemberResult): string {
@@ -134,7 +141,9 @@ export function zooMemberSection(r: ZooMemberResult): string {
   return [
     `### ${r.member}`, '', offers, '', ...(notes.length > 0 ? [notes.join(' '), ''] : []),
     markdownTable(COLUMNS, r.cells.map(zooRow)), '',
-    markdownTable(['goal', 'measured', 'verdict'], goals.map((g) => [g.goal, g.measured, g.verdict])), '',
+    goals.some((g) => g.why !== undefined)
+      ? markdownTable(['goal', 'measured', 'verdict', 'why'], goals.map((g) => [g.goal, g.measured, g.verdict, g.why ?? '']))
+      : markdownTable(['goal', 'measured', 'verdict'], goals.map((g) => [g.goal, g.measured, g.verdict])), '',
   ].join('\n');
 }
 

@@ -28,6 +28,18 @@ describe('the zoo tables', () => {
     expect(zooGoals({ member: 'lighttpd', cells: [flat(pm, 420), mc] }).slice(2).map((g) => [g.goal.includes('not pipelined'), g.verdict])).toEqual([[true, 'PASS'], [false, 'MISS']]);
   });
 
+  test('a traced MISS carries its reason beside the verdict; a PASS, or a member with none traced, has none', () => {
+    const slow = { ...pm, runs: { ...pm.runs, getlist: [300, 300, 300] } };
+    const nginx = zooGoals({ member: 'nginx', cells: [slow, mc] });
+    expect(nginx.map((g) => [g.verdict, g.why !== undefined])).toEqual([['MISS', true], ['PASS', false], ['MISS', true], ['MISS', false]]);
+    expect(nginx[0]?.why).toContain('Nagle');
+    expect(zooGoals({ member: 'apache', cells: [slow, mc] }).every((g) => g.why === undefined)).toBe(true);
+    const md = zooMarkdown([{ member: 'nginx', cells: [slow] }, { member: 'apache', cells: [slow] }], 'x.json');
+    const [nginxPart, apachePart] = md.split('### apache');
+    expect(nginxPart).toContain('| goal | measured | verdict | why |');
+    expect(apachePart).toContain('| goal | measured | verdict |\n');
+  });
+
   test('a goal whose cell did not run says NOT RUN', () => {
     expect(zooGoals({ member: 'varnish', cells: [pm] }).map((g) => g.verdict)).toEqual(['PASS', 'PASS', 'PASS', 'NOT RUN']);
   });

@@ -1,0 +1,182 @@
+/**
+ * `node dist/bench/zoo-tail-trace.js [--servers a,b,…] [--loads N] [--ss-every MS] [--plain-nodelay] [--out FILE]` — what holds the
+ * tail of a pipelined burst on a zoo member: getlist's first visit of the P&M page at 50 ms
+ * (zoo-plan.ts), N times per member on fresh connections, with three observers beside the load's
+ * own trace: tcpdump on the link's device in both namespaces (every packet as each side's kernel
+ * sent or received it), `ss -tin` on both sides every few ms (send queue, delayed-ACK timeout,
+ * unacknowledged segments) and the member's access log. tail-packets.ts finds every server segment
+ * held back and the client packet that released it. `--plain-nodelay` is the control: the bare
+ * origin with Nagle's algorithm off. Writes JSON to FILE and a summary to stdout.
+ * Needs root or user namespaces, tcpdump and the members' Debian packages.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type CommandSpec } from '../cli/command-line';
+import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
+import { runMain } from '../cli/run-main';
+import { startLink, type Link } from '../link/link-emulator';
+import { ensureLinkPrivileges } from '../link/rootless';
+import type { SpawnFn } from '../origins/nginx-process';
+import { netnsSpawn } from '../origins/start-origins';
+import { startZoo } from '../origins/zoo/start-zoo';
+import { isZooMember, type ZooMember } from '../origins/zoo/zoo-members';
+import { NO_CAP_BITS_PER_SEC } from '../real/real-bounds';
+import { median } from '../real/real-bench';
+import { childOutput } from '../run/child-output';
+import { firstLoadRun, runGetlistLoad } from '../run/getlist-contender';
+import { getlistTrace } from '../run/load-trace';
+import { originsFor } from '../run/run-link';
+import { burstTail } from './burst-tail';
+import { heldSegments, parseTcpdump, type HeldSegment } from './tail-packets';
+import { ZOO_PM_PAGE } from './zoo-plan';
+
+const COMMAND: CommandSpec = {
+  usage: 'node dist/bench/zoo-tail-trace.js [options]',
+  options: {
+    servers: { type: 'string', value: 'a,b,…', default: 'nginx,plain,apache', help: 'zoo members, in the order run' },
+    loads: { type: 'string', value: 'N', default: '5', help: 'first-visit loads per member' },
+    'ss-every': { type: 'string', value: 'MS', default: '5', help: 'ms between ss -tin samples' },
+    'plain-nodelay': { type: 'boolean', help: 'the control: run the bare origin (`plain`) with Nagle\'s algorithm off (TCP_NODELAY on every accepted socket)' },
+    out: { type: 'string', value: 'FILE', default: 'bench/results/tmp/zoo-tail-trace.json', help: 'every packet summary, held segment and ss sample, as JSON' },
+  },
+};
+
+interface SsLine { tMs: number; side: 'client' | 'server'; line: string }
+
+function startCapture(exec: Link['execInClient'], file: string) {
+  const child = exec('tcpdump', ['-i', 'gl0', '-n', '-tt', '-S', '-l', '-Z', 'root', '-w', '-', 'tcp'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  child.stdout?.on('data', (b: Buffer) => chunks.push(b));
+  let ready = false;
+  const started = new Promise<void>((res) => child.stderr?.on('data', (b: Buffer) => { if (!ready && String(b).includes('listening')) { ready = true; res(); } }));
+  return {
+    started: Promise.race([started, new Promise<void>((r) => setTimeout(r, 2000))]),
+    stop: async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      const closed = new Promise((r) => child.once('close', r));
+      child.kill('SIGINT');
+      await closed;
+      writeFileSync(file, Buffer.concat(chunks));
+    },
+  };
+}
+
+async function readPcap(file: string): Promise<string> {
+  const out = await childOutput(spawn('tcpdump', ['-r', file, '-n', '-tt', '-S'], { stdio: ['ignore', 'pipe', 'pipe'] }), 30_000, 'tcpdump -r');
+  return out.stdout;
+}
+
+async function sampleSs(link: Link, t0: number, every: number, into: SsLine[], running: () => boolean): Promise<void> {
+  while (running()) {
+    await Promise.all((['client', 'server'] as const).map(async (side) => {
+      const exec = side === 'client' ? link.execInClient : link.execInServer;
+      const out = await childOutput(exec('ss', ['-tinH', 'state', 'established'], { stdio: ['ignore', 'pipe', 'pipe'] }), 5_000, 'ss');
+      const tMs = Date.now() - t0;
+      const lines = out.stdout.split('\n');
+      for (let i = 0; i + 1 < lines.length; i += 2) into.push({ tMs, side, line: `${lines[i]?.trim()} | ${lines[i + 1]?.trim()}` });
+    }));
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+function nodelaySpawn(spawnIn: SpawnFn, work: string): SpawnFn {
+  const preload = join(work, 'nodelay-preload.js');
+  writeFileSync(preload, NODELAY_PRELOAD);
+  return (command, args, options) => spawnIn(command, args, { ...options, env: { ...(options.env ?? process.env), NODE_OPTIONS: `--require ${preload}` } });
+}
+
+interface MemberTrace {
+  member: string;
+  loads: Array<{ totalMs: number | null; burstTail: ReturnType<typeof burstTail>; held: HeldSegment[]; ss: SsLine[]; packets: { server: number; client: number } }>;
+  accessLog: unknown[];
+}
+
+/**
+ * A preload for the bare origin's Node process that turns Nagle's algorithm off on every socket its
+ * servers accept: the member otherwise unchanged, so what moves is what Nagle held.
+ */
+const NODELAY_PRELOAD = `const net = require('node:net');
+const create = net.createServer;
+net.createServer = function (...args) { return create.apply(this, args).on('connection', (s) => s.setNoDelay(true)); };
+`;
+
+async function traceMember(member: ZooMember, loads: number, ssEvery: number, cliPath: string, work: string, nodelay: boolean, progress: (l: string) => void): Promise<MemberTrace> {
+  const names = originsFor([ZOO_PM_PAGE]);
+  const link = await startLink({ rttMs: 50, downBitsPerSec: NO_CAP_BITS_PER_SEC, upBitsPerSec: NO_CAP_BITS_PER_SEC, loss: 0, hosts: names.length, seed: 1 });
+  const hostMap = Object.fromEntries(names.map((n, i) => [n, link.serverAddrs[i] ?? '']));
+  link.setClientHosts(hostMap);
+  const zoo = await startZoo({ member, bindings: names.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })), pages: [ZOO_PM_PAGE], linkHosts: 'name', spawn: nodelay ? nodelaySpawn(netnsSpawn(link.serverNs), work) : netnsSpawn(link.serverNs) });
+  const result: MemberTrace = { member: nodelay ? `${member} (TCP_NODELAY)` : member, loads: [], accessLog: [] };
+  try {
+    const url = zoo.pageUrl(ZOO_PM_PAGE, 'http');
+    for (let i = 0; i < loads; i++) {
+      const files = { client: join(work, `${member}-${i}-client.pcap`), server: join(work, `${member}-${i}-server.pcap`) };
+      const caps = { client: startCapture(link.execInClient, files.client), server: startCapture(link.execInServer, files.server) };
+      await Promise.all([caps.client.started, caps.server.started]);
+      const ss: SsLine[] = [];
+      let running = true;
+      const t0 = Date.now();
+      const sampler = sampleSs(link, t0, ssEvery, ss, () => running);
+      let stdout = '';
+      try {
+        stdout = await runGetlistLoad(link, cliPath, [url, '--strategy', 'getlist', '--ca', zoo.caPath], 60_000, `getlist ${member}`);
+      } finally {
+        running = false;
+        await sampler;
+        await Promise.all([caps.client.stop(), caps.server.stop()]);
+      }
+      const run = firstLoadRun(stdout);
+      const [server, client] = await Promise.all([readPcap(files.server), readPcap(files.client)]).then((t) => t.map(parseTcpdump));
+      const held = heldSegments(server ?? [], client ?? [], '198.19.');
+      const totalMs = typeof run.totalMs === 'number' ? run.totalMs : null;
+      result.loads.push({ totalMs, burstTail: burstTail([getlistTrace(run)]), held, ss, packets: { server: server?.length ?? 0, client: client?.length ?? 0 } });
+      progress(`${member} load ${i + 1}: ${totalMs ?? '?'} ms, ${held.length} held segment(s): ${held.map((h) => `${h.holdMs.toFixed(1)} ms (len ${h.len}, client ACK delay ${h.clientAckDelayMs?.toFixed(1) ?? '?'} ms)`).join('; ')}`);
+    }
+    await zoo.settleLog?.();
+    result.accessLog = zoo.accessLog();
+  } finally {
+    await zoo.stop().catch(() => undefined);
+    await link.close().catch(() => undefined);
+  }
+  return result;
+}
+
+function summary(t: MemberTrace): string {
+  const held = t.loads.flatMap((l) => l.held);
+  const released = held.filter((h) => h.releasedBy !== null);
+  const f = (v: number | null) => (v === null ? '—' : v.toFixed(1));
+  return `${t.member}: loads ${t.loads.map((l) => l.totalMs ?? '?').join(', ')} ms; ${held.length} held segment(s) over ${t.loads.length} load(s), median hold ${f(median(held.map((h) => h.holdMs)))} ms; `
+    + `${released.length} released by a client packet (${released.filter((h) => h.releasedBy?.len === 0).length} a pure ACK), median client ACK delay ${f(median(released.flatMap((h) => (h.clientAckDelayMs === null ? [] : [h.clientAckDelayMs]))))} ms; `
+    + `median held length ${f(median(held.map((h) => h.len)))} B, unacked before it ${f(median(held.map((h) => h.unackedBefore)))} B`;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const cl = benchCommandLine(argv, COMMAND);
+  if (!cl) return 0;
+  const servers = String(cl.values.servers ?? 'nginx,plain,apache').split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = servers.filter((s) => !isZooMember(s));
+  if (bad.length > 0) throw benchUsage(`--servers: unknown ${bad.join(', ')}`);
+  const loads = Number(cl.values.loads ?? 5);
+  if (!Number.isInteger(loads) || loads < 1) throw benchUsage(`--loads must be an integer ≥ 1, got ${String(cl.values.loads)}`);
+  const ssEvery = Number(cl.values['ss-every'] ?? 5);
+  if (!Number.isFinite(ssEvery) || ssEvery < 0) throw benchUsage(`--ss-every must be a number ≥ 0, got ${String(cl.values['ss-every'])}`);
+  const out = String(cl.values.out ?? 'bench/results/tmp/zoo-tail-trace.json');
+  await ensureLinkPrivileges();
+  const cliPath = join(resolve(__dirname, '..', '..'), 'bin', 'getlist.js');
+  const work = mkdtempSync(join(tmpdir(), 'zoo-tail-'));
+  const traces: MemberTrace[] = [];
+  try {
+    for (const member of servers as ZooMember[]) {
+      traces.push(await traceMember(member, loads, ssEvery, cliPath, work, member === 'plain' && cl.values['plain-nodelay'] === true, (l) => process.stderr.write(`${l}\n`)));
+      writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), argv, traces }, null, 1)}\n`);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  process.stdout.write(`${traces.map(summary).join('\n')}\n`);
+  return 0;
+}
+
+runMain('zoo-tail-trace', () => main(process.argv.slice(2)));
