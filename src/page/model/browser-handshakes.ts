@@ -34,10 +34,13 @@ interface ConnectPhases {
  * Chromium: one record per origin and connect time. TLS resumption is not exposed, so records carry
  * none (a TLS 1.3 handshake takes one round trip resumed or not).
  *
- * These are the browser's figures, not corrected: Chromium shows a socket's connect from when the
- * request was bound to it, so a request handed a connect already under way (the navigation's own
- * preconnect, a connect begun for another request) shows only the rest of it, shorter than the
- * round trip it took (bench/results/browser-handshake-latest.json, the `partial` count).
+ * These are the browser's figures, not corrected, and neither browser marks the ones that fall
+ * short (bench/RESULTS.md, "The browser's own handshakes against the link", traced packet by packet):
+ * Chromium clamps a connect already under way when the request took the socket (the navigation's
+ * preconnect, a connect begun for another request) to the request's start, so it shows only the
+ * rest, and nothing in its entries tells such a connect from a whole one; Firefox times its
+ * connects whole but stamps some with no length (`connectEnd` = `connectStart`, recorded as no time at all)
+ * though each took a round trip on the wire.
  */
 export function browserHandshakes(page: Pick<PageRecord, 'url' | 'timings' | 'navigation'>): BrowserHandshake[] {
   const timeOrigin = page.navigation?.timeOrigin;
