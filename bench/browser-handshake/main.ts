@@ -83,8 +83,12 @@ export interface BrowserHandshakeRow {
   rttMs: number;
   loads: number;
   connections: number;
+  /** Records marked `connect: 'unended'` (a TCP phase of no length): counted, left out of the TCP figures and the goal. */
+  unended: number;
+  /** The marks agree with the packets: as many records marked unended as connects the trace judged so. */
+  marksAgree: boolean;
   /**
-   * Records whose TCP phase is shorter than the RTT: no whole connect can be. Chromium shows a
+   * Timed records whose TCP phase is shorter than the RTT: no whole connect can be. Chromium shows a
    * socket's connect from when a request was bound to it, so a request handed a connect already
    * under way (its own preconnect, or one begun for another request) shows only the rest.
    */
@@ -95,13 +99,15 @@ export interface BrowserHandshakeRow {
   pass: boolean;
 }
 
-/** The goal: a TCP connect is one round trip, so p50 lies in [RTT, RTT + 3 ms]. */
+/** The goal: a TCP connect is one round trip, so the timed records' p50 lies in [RTT, RTT + 3 ms]. */
 export function browserHandshakeRow(browser: BrowserName, rttMs: number, loads: number, records: readonly BrowserHandshake[], traced: readonly TracedEntry[]): BrowserHandshakeRow {
-  const tcpMs = records.map((r) => r.tcpMs);
+  const tcpMs = records.filter((r) => r.connect !== 'unended').map((r) => r.tcpMs);
   const p50 = median(tcpMs);
   const matched = traced.filter((t) => t.handshakeMs !== undefined);
+  const unended = records.length - tcpMs.length;
   return {
-    browser, rttMs, loads, connections: records.length, partial: tcpMs.filter((ms) => ms < rttMs).length,
+    browser, rttMs, loads, connections: records.length, unended, marksAgree: unended === traced.filter((t) => t.verdict === 'unended').length,
+    partial: tcpMs.filter((ms) => ms < rttMs).length,
     tcp: { p50, p90: nearestRank(tcpMs, 0.9), min: Math.min(...tcpMs), max: Math.max(...tcpMs) },
     packets: {
       whole: traced.filter((t) => t.verdict === 'whole').length,
@@ -139,11 +145,11 @@ function recordsOf(url: string, t: PageTiming): BrowserHandshake[] {
 
 function formatRows(rows: readonly BrowserHandshakeRow[]): string {
   const f = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '—');
-  const lines = rows.map((r) => [r.browser.padEnd(8), String(r.rttMs).padStart(6), String(r.loads).padStart(5), String(r.connections).padStart(11), String(r.partial).padStart(7),
+  const lines = rows.map((r) => [r.browser.padEnd(8), String(r.rttMs).padStart(6), String(r.loads).padStart(5), String(r.connections).padStart(11), `${r.unended}${r.marksAgree ? '' : '!'}`.padStart(8), String(r.partial).padStart(7),
     f(r.tcp.p50).padStart(7), f(r.tcp.p90).padStart(7), f(r.tcp.min).padStart(7), f(r.tcp.max).padStart(7),
     `${r.packets.whole}/${r.packets.joined}/${r.packets.unended}/${r.packets.unmatched}`.padStart(22), f(r.packets.handshakeP50).padStart(9), f(r.packets.wholeTcpP50).padStart(9),
     `${r.goal}  ${r.pass ? 'PASS' : 'MISS'}`].join('  '));
-  return ['browser   RTT ms  loads  connections    < RTT  TCP p50  TCP p90  TCP min  TCP max  whole/joined/unended/?  SYN→SYN-ACK p50  whole TCP p50  goal', ...lines].join('\n');
+  return ['browser   RTT ms  loads  connections  unended    < RTT  TCP p50  TCP p90  TCP min  TCP max  whole/joined/unended/?  SYN→SYN-ACK p50  whole TCP p50  goal', ...lines].join('\n');
 }
 
 function writeSection(md: string, doc: BrowserHandshakeResults, source: string): void {

@@ -39,8 +39,9 @@ interface ConnectPhases {
  * Chromium clamps a connect already under way when the request took the socket (the navigation's
  * preconnect, a connect begun for another request) to the request's start, so it shows only the
  * rest, and nothing in its entries tells such a connect from a whole one; Firefox times its
- * connects whole but stamps some with no length (`connectEnd` = `connectStart`, recorded as no time at all)
- * though each took a round trip on the wire.
+ * connects whole but stamps some with no length (`connectEnd` = `connectStart`) though each took a
+ * round trip on the wire. A TCP phase of no length is therefore marked `connect: 'unended'`: the
+ * connection is counted, its TCP time and total are left out of the stats (src/stats/handshake.ts).
  */
 export function browserHandshakes(page: Pick<PageRecord, 'url' | 'timings' | 'navigation'>): BrowserHandshake[] {
   const timeOrigin = page.navigation?.timeOrigin;
@@ -80,6 +81,7 @@ function handshakeOf(f: ConnectPhases, timeOrigin: number): BrowserHandshake | u
     tlsMs: round(tlsMs),
     totalMs: round(Math.max(f.connectEnd - start, dnsMs + tcpMs + tlsMs)),
     protocol: f.nextHopProtocol,
+    ...(round(tcpMs) === 0 ? { connect: 'unended' as const } : {}),
   };
 }
 
