@@ -39,7 +39,7 @@ export function missReasons(row: BrowserHandshakeResults['rows'][number], entrie
 /** The section: heading and body for `replaceSection`. */
 export function browserHandshakeSection(doc: BrowserHandshakeResults, source: string): { heading: string; body: string } {
   const lines = [
-    `Written by \`node dist/bench/browser-handshake.js --from ${source} --results-md bench/RESULTS.md\` from \`node dist/bench/browser-handshake.js --browsers chromium,firefox --rtts 50,100 --rounds 5 --out ${source}\` (bench/browser-handshake/), run ${doc.at}.`,
+    `Written by \`node dist/bench/report.js … --browser-handshake ${source}\` (or \`node dist/bench/browser-handshake.js --from ${source} --results-md bench/RESULTS.md\`) from \`node dist/bench/browser-handshake.js --browsers chromium,firefox --rtts 50,100 --rounds 5 --out ${source}\` (bench/browser-handshake/), run ${doc.at}.`,
     `Real Chromium and Firefox ESR in the client namespace of the packet-level link load ${doc.page}, a fresh profile per load; their Resource Timing goes through the extension's own mapping to handshake records (src/page/model/browser-handshakes.ts).`,
     'tcpdump on the client\'s end of the link times every SYN and SYN-ACK; each connect phase is matched to the connection whose SYN-ACK arrived at its `connectEnd` (the page clock related to the wall clock through `Date.now()`) and judged by when that SYN left:',
     '**whole** (at `connectStart`), **joined** (before it: a connect under way before the request took the socket), **unended** (a phase of no length whose SYN left at its `connectStart`), **?** (no packet within 2 ms).',
