@@ -169,9 +169,9 @@ const SETUP_ROWS: ReadonlyArray<readonly [string, (m: BenchMeta) => string]> = [
   ['TCP on the link', tcpText],
 ];
 
-function reproducing(sources: readonly ResultsSource[], whyPath: string | undefined, cells: boolean, zoo: string | undefined, navigate: string | undefined, connections?: string): string[] {
+function reproducing(sources: readonly ResultsSource[], whyPath: string | undefined, cells: boolean, zoo: string | undefined, navigate: string | undefined, connections?: string, browserHandshake?: string): string[] {
   const paths = sources.map((s) => s.path);
-  const why = `${cells ? ' --cells' : ''}${zoo === undefined ? '' : ` --zoo ${zoo}`}${navigate === undefined ? '' : ` --navigate ${navigate}`}${connections === undefined ? '' : ` --connections ${connections}`}${whyPath === undefined ? '' : ` --why ${whyPath}`}`;
+  const why = `${cells ? ' --cells' : ''}${zoo === undefined ? '' : ` --zoo ${zoo}`}${navigate === undefined ? '' : ` --navigate ${navigate}`}${connections === undefined ? '' : ` --connections ${connections}`}${browserHandshake === undefined ? '' : ` --browser-handshake ${browserHandshake}`}${whyPath === undefined ? '' : ` --why ${whyPath}`}`;
   const again = sources.length > 1 && paths.every((p) => p !== undefined)
     ? `node dist/bench/report.js ${paths.join(' ')}${why}   # this file and the figures again, from the same files`
     : `node dist/bench/report.js bench/results/bench-quick-latest.json${why}   # this file and the figures again`;
@@ -190,7 +190,7 @@ function reproducing(sources: readonly ResultsSource[], whyPath: string | undefi
   ];
 }
 
-function metaSection(results: ResultsSummary, whyPath: string | undefined, cells: boolean, zoo: string | undefined, navigate: string | undefined, connections?: string): string {
+function metaSection(results: ResultsSummary, whyPath: string | undefined, cells: boolean, zoo: string | undefined, navigate: string | undefined, connections?: string, browserHandshake?: string): string {
   const sources = sourcesOf(results);
   const only = sources.length === 1 ? sources[0] : undefined;
   if (only !== undefined) {
@@ -207,7 +207,7 @@ function metaSection(results: ResultsSummary, whyPath: string | undefined, cells
         ...provenanceRows(m),
       ], ['l', 'l']),
       '',
-      ...reproducing(sources, whyPath, cells, zoo, navigate, connections),
+      ...reproducing(sources, whyPath, cells, zoo, navigate, connections, browserHandshake),
     ].join('\n');
   }
   // Several runs: what they share once, then a table per run with everything that is its own.
@@ -233,7 +233,7 @@ function metaSection(results: ResultsSummary, whyPath: string | undefined, cells
       ], ['l', 'l']),
       '',
     ]),
-    ...reproducing(sources, whyPath, cells, zoo, navigate, connections),
+    ...reproducing(sources, whyPath, cells, zoo, navigate, connections, browserHandshake),
   ].join('\n');
 }
 
@@ -345,6 +345,8 @@ export interface MarkdownOptions {
   navigate?: string;
   /** The connections bench's results file (`--connections`), for the same command. */
   connections?: string;
+  /** The browser-handshake bench's results file (`--browser-handshake`), for the same command. */
+  browserHandshake?: string;
 }
 
 /**
@@ -367,7 +369,7 @@ export function resultsMarkdown(results: ResultsSummary, o: MarkdownOptions = {}
     '',
     ...(cells ? ['## Per page and link', '', ...results.cells.map((c) => cellSection(c, results))] : []),
     ...(figures.length ? ['## Figures', '', ...figures.map((f) => `![${f}](${f})`), ''] : []),
-    metaSection(results, o.whyPath, cells, o.zoo, o.navigate, o.connections),
+    metaSection(results, o.whyPath, cells, o.zoo, o.navigate, o.connections, o.browserHandshake),
     '',
   ].join('\n');
 }

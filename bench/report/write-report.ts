@@ -26,6 +26,7 @@ import { helpText, parseCommandLine, type CommandSpec } from '../cli/command-lin
 import { zooMarkdown, type ZooMemberResult } from '../zoo/zoo-table';
 import { NAV_SECTION, navSectionBody, type NavResultsFile } from '../navigate/nav-section';
 import { replaceSection } from '../cli/markdown-section';
+import { BROWSER_HANDSHAKE_HEADING, browserHandshakeSection, type BrowserHandshakeResults } from '../browser-handshake/results-section';
 import { CONNECTIONS_HEADING, connectionsSection, type ConnectionsResults } from '../connections/connections-table';
 
 export interface ReportArgs {
@@ -45,6 +46,8 @@ export interface ReportArgs {
   navigate?: string;
   /** connections.js's results file: "Connections against the servers' log" in RESULTS.md. */
   connections?: string;
+  /** browser-handshake.js's results file: "The browser's own handshakes against the link" in RESULTS.md. */
+  browserHandshake?: string;
 }
 
 export const REPORT_COMMAND: CommandSpec = {
@@ -58,6 +61,7 @@ export const REPORT_COMMAND: CommandSpec = {
     cells: { type: 'boolean', help: 'also a table per page @ link: every contender\'s median, min, max, TTFB, connections, ÷ bound' },
     navigate: { type: 'string', value: 'FILE,…', help: 'also "The next page before the click": the navigation bench\'s table from navigate.js\'s results files' },
     connections: { type: 'string', value: 'FILE', help: 'also "Connections against the servers\' log": the popup\'s connection figures beside the servers\' from connections.js\'s results file' },
+    'browser-handshake': { type: 'string', value: 'FILE', help: 'also "The browser\'s own handshakes against the link" from browser-handshake.js\'s results file' },
     zoo: { type: 'string', value: 'FILE,…', help: 'also "The server zoo": a table per server from zoo.js\'s results files (plain or gzipped); a page @ link in a later file replaces its earlier run' },
   },
   notes: [
@@ -85,6 +89,7 @@ export function parseReportArgs(argv: readonly string[]): ReportArgs {
     ...(typeof v.zoo === 'string' ? { zoo: v.zoo } : {}),
     ...(typeof v.navigate === 'string' ? { navigate: v.navigate } : {}),
     ...(typeof v.connections === 'string' ? { connections: v.connections } : {}),
+    ...(typeof v['browser-handshake'] === 'string' ? { browserHandshake: v['browser-handshake'] } : {}),
   };
 }
 
@@ -122,11 +127,24 @@ export function renderReport(args: ReportArgs, read: ReadFile = readFileSync): {
     figures.push(relative(resolve(args.outDir), resolve(path)).split('\\').join('/'));
   }
   const unused: string[] = [];
-  const matrix = resultsMarkdown(results, { figures, explanations, unused, whyPath: args.why, cells: args.cells === true, ...(args.zoo === undefined ? {} : { zoo: args.zoo }), ...(args.navigate === undefined ? {} : { navigate: args.navigate }), ...(args.connections === undefined ? {} : { connections: args.connections }) });
+  const matrix = resultsMarkdown(results, { figures, explanations, unused, whyPath: args.why, cells: args.cells === true, ...(args.zoo === undefined ? {} : { zoo: args.zoo }), ...(args.navigate === undefined ? {} : { navigate: args.navigate }), ...(args.connections === undefined ? {} : { connections: args.connections }), ...(args.browserHandshake === undefined ? {} : { browserHandshake: args.browserHandshake }) });
   const nav = args.navigate === undefined ? matrix : replaceSection(matrix, NAV_SECTION, navSectionBody(navResults(args.navigate, read)), 'Figures');
   const md = args.connections === undefined ? nav : replaceSection(nav, CONNECTIONS_HEADING, connectionsSection(connectionsResults(args.connections, read)).body, 'Figures');
+  const withHandshakes = args.browserHandshake === undefined ? md : replaceSection(md, BROWSER_HANDSHAKE_HEADING, browserHandshakeSection(browserHandshakeResults(args.browserHandshake, read), args.browserHandshake).body, 'Figures');
   const zoo = args.zoo === undefined ? '' : `\n${zooSection(args.zoo, read)}`;
-  return { files: [{ path: join(args.outDir, 'RESULTS.md'), data: md + zoo }, ...figureFiles], unused };
+  return { files: [{ path: join(args.outDir, 'RESULTS.md'), data: withHandshakes + zoo }, ...figureFiles], unused };
+}
+
+/** browser-handshake.js's results file (`--out`). */
+function browserHandshakeResults(path: string, read: ReadFile): BrowserHandshakeResults {
+  let doc: Partial<BrowserHandshakeResults>;
+  try {
+    doc = JSON.parse(read(path).toString('utf8')) as Partial<BrowserHandshakeResults>;
+  } catch (err) {
+    throw new ReportError('E_REPORT_INPUT', `--browser-handshake: cannot read ${path}: ${(err as Error).message}`);
+  }
+  if (doc.bench !== 'browser-handshake' || !Array.isArray(doc.rows) || typeof doc.trace !== 'object' || typeof doc.at !== 'string') throw new ReportError('E_REPORT_INPUT', `--browser-handshake: ${path} is not browser-handshake.js's --out file`);
+  return doc as BrowserHandshakeResults;
 }
 
 /** connections.js's results file (`--out`). */

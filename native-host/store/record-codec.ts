@@ -133,6 +133,7 @@ const HANDSHAKE_FIELDS: Record<keyof StoredHandshake, Field> = {
   // Absent on the browser's own records: Resource Timing does not expose TLS resumption.
   resumed: optional(BOOL),
   loopDelayMs: optional(DURATION),
+  connect: optional(oneOf('unended')),
   source: oneOf('measure', 'replay', 'cli', 'browser'),
   pageUrl: optional(TEXT),
 };

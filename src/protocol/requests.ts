@@ -105,7 +105,7 @@ export interface DiscoverRequest {
  * TCP phase, is not recorded). The browser exposes neither the address nor TLS resumption, so a
  * record has neither.
  */
-export type BrowserHandshake = Pick<HandshakeRecord, 'origin' | 'startedAt' | 'dnsMs' | 'tcpMs' | 'tlsMs' | 'totalMs' | 'protocol'>;
+export type BrowserHandshake = Pick<HandshakeRecord, 'origin' | 'startedAt' | 'dnsMs' | 'tcpMs' | 'tlsMs' | 'totalMs' | 'protocol' | 'connect'>;
 
 /**
  * The connections the user's browser opened for one page (never sent from a private window): the

@@ -28,11 +28,18 @@ describe('handshakes request', () => {
     ['a missing start', { startedAt: undefined }, 'E_MISSING_FIELD', /startedAt/],
     ['an origin with a path', { origin: 'https://example.com/x' }, 'E_INVALID_FIELD', /origin/],
     ['a ws: origin', { origin: 'ws://example.com' }, 'E_UNSUPPORTED_SCHEME', /origin/],
+    ['an unended connect with a TCP time', { connect: 'unended' }, 'E_INVALID_FIELD', /tcpMs: expected 0 on an unended connect/],
+    ['a connect mark other than unended', { connect: 'whole' }, 'E_INVALID_FIELD', /connect/],
   ])('%s is refused with a stable code naming the field', (_name, change, code, message) => {
     const f = failure(request([{ ...one, ...change }]));
     expect(f.code).toBe(code);
     expect(f.message).toMatch(/^handshakes\[0\]\./);
     expect(f.message).toMatch(message);
+  });
+
+  test("a connect the browser showed begin but not end comes back marked, its TCP time 0", () => {
+    const unended = { ...one, tcpMs: 0, totalMs: 22, connect: 'unended' };
+    expect(parseRequest(request([unended]))).toEqual({ type: 'handshakes', id: 7, pageUrl: 'https://example.com/', handshakes: [{ ...unended, origin: 'https://example.com' }] });
   });
 
   test('more connections than one message may carry is E_TOO_MANY_REQUESTS, before any is read', () => {

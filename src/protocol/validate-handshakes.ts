@@ -30,7 +30,10 @@ function parseHandshake(c: Checker, raw: unknown, path: string): BrowserHandshak
   if (totalMs + 0.01 < dnsMs + tcpMs + tlsMs) c.invalid(join(path, 'totalMs'), `at least dnsMs + tcpMs + tlsMs (${dnsMs + tcpMs + tlsMs})`, totalMs);
   if (tlsMs > 0 && !origin.startsWith('https:')) c.invalid(join(path, 'tlsMs'), '0 on an http: origin (no TLS handshake)', tlsMs);
   const protocol = c.oneOf(o, 'protocol', path, HTTP_PROTOCOLS);
-  return { origin, startedAt, dnsMs, tcpMs, tlsMs, totalMs, protocol };
+  if (o.connect === undefined) return { origin, startedAt, dnsMs, tcpMs, tlsMs, totalMs, protocol };
+  const connect = c.oneOf(o, 'connect', path, ['unended'] as const);
+  if (tcpMs !== 0) c.invalid(join(path, 'tcpMs'), '0 on an unended connect (its end was not shown)', tcpMs);
+  return { origin, startedAt, dnsMs, tcpMs, tlsMs, totalMs, protocol, connect };
 }
 
 function duration(c: Checker, o: Fields, key: string, path: string): number {

@@ -28,6 +28,16 @@ function histogramOf(values: number[]): Histogram {
 }
 
 describe('aggregateHandshakes', () => {
+  test('an unended connect counts as a connection but gives no TCP time and no total', () => {
+    const [a, b] = randomRecords(3, 2).map((r) => ({ ...r, origin: 'http://c.test', tlsMs: 0, resumed: false, protocol: 'http/1.1' as const, dnsMs: 5, totalMs: 5 + r.tcpMs })) as [HandshakeRecord, HandshakeRecord];
+    const unended: HandshakeRecord = { ...b, connectionId: 9, tcpMs: 0, totalMs: 5, connect: 'unended' };
+    const g = aggregateHandshakes([a, b, unended]).groups().find((x) => x.group === 'all');
+    expect(g?.count).toBe(3);
+    expect(g?.phases.get('dns')?.histogram.toJSON()).toEqual(histogramOf([5, 5, 5]).toJSON());
+    expect(g?.phases.get('tcp')?.histogram.toJSON()).toEqual(histogramOf([a.tcpMs, b.tcpMs]).toJSON());
+    expect(g?.phases.get('total')?.histogram.toJSON()).toEqual(histogramOf([a.totalMs, b.totalMs]).toJSON());
+  });
+
   const records = randomRecords(7, 600);
   const stats = aggregateHandshakes(records);
   const groups = stats.groups();

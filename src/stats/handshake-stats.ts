@@ -1,4 +1,4 @@
-import { HANDSHAKE_PHASES, handshakeSource, phaseMs, type HandshakePhase, type HandshakeRecord, type HandshakeSource } from './handshake';
+import { HANDSHAKE_PHASES, handshakeSource, phaseMeasured, phaseMs, type HandshakePhase, type HandshakeRecord, type HandshakeSource } from './handshake';
 import { Histogram, type CdfPoint, type HistogramJSON } from './histogram';
 
 /**
@@ -112,7 +112,7 @@ export class HandshakeStats {
     const s = this.seriesFor({ origin: r.origin, protocol: r.protocol, tls: tlsKindOf(r), source: handshakeSource(r) });
     s.count++;
     this.total++;
-    for (const phase of recordedPhases(s.tls)) phaseOf(s, phase).record(phaseMs(r, phase));
+    for (const phase of recordedPhases(s.tls)) if (phaseMeasured(r, phase)) phaseOf(s, phase).record(phaseMs(r, phase));
     return this;
   }
 

@@ -14,12 +14,15 @@ function randomRecords(seed: number, n: number): HandshakeRecord[] {
     // Values on and next to the le thresholds (1 ms … 10 s) as well as spread ones.
     const pick = () => (rand() < 0.3 ? [1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000][Math.floor(rand() * 10)] as number : 10 ** (rand() * 4) / 3);
     const dnsMs = rand() < 0.2 ? 0 : pick();
-    const tcpMs = pick();
+    // Some of the browser's connects show no end: no TCP time, no total.
+    const unended = rand() < 0.1;
+    const tcpMs = unended ? 0 : pick();
     const tlsMs = https ? pick() : 0;
     return {
       connectionId: i, origin, startedAt: 1_700_000_000_000 + i, dnsMs, tcpMs, tlsMs, totalMs: dnsMs + tcpMs + tlsMs,
       remoteAddress: '127.0.0.1', remotePort: 443, localPort: 50000 + i,
       protocol: https && rand() < 0.5 ? 'h2' : 'http/1.1', tlsVersion: https ? 'TLSv1.3' : undefined, resumed: https && rand() < 0.4,
+      ...(unended ? { connect: 'unended' as const } : {}),
     };
   });
 }

@@ -1,4 +1,4 @@
-import { handshakeSource, phaseMs, type HandshakePhase } from './handshake';
+import { handshakeSource, phaseMeasured, phaseMs, type HandshakePhase } from './handshake';
 import { EXACT_THRESHOLDS_MS, compareSeries, countAtOrBelow, recordedPhases, seriesKeyText, tlsKindOf, type SeriesKey, type SourcedHandshake } from './handshake-stats';
 import { UNITS_PER_MS, sumUnitsOf } from './histogram-scheme';
 
@@ -82,7 +82,7 @@ export class HandshakeTally {
     s.count += delta;
     s.version = ++this.changes;
     this.total += delta;
-    for (const [phase, p] of s.phases) p.apply(phaseMs(r, phase), delta);
+    for (const [phase, p] of s.phases) if (phaseMeasured(r, phase)) p.apply(phaseMs(r, phase), delta);
     if (s.count === 0) this.bySeries.delete(key);
   }
 }

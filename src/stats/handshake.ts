@@ -40,6 +40,13 @@ export interface HandshakeRecord {
    * end is late by at most this much. Absent on records taken before it was measured.
    */
   loopDelayMs?: number;
+  /**
+   * The browser's records only: `unended` when the browser showed the connect begin but not end (a
+   * TCP phase of no length: Firefox stamps some connects' end at their start, though each took a
+   * round trip on the wire; bench/README.md, "The browser's own handshakes"). Its `tcpMs` and
+   * `totalMs` are then no measurement: stats leave them out. Absent: timed as the browser gave it.
+   */
+  connect?: 'unended';
 }
 
 /**
@@ -64,6 +71,11 @@ export function handshakeSource(r: { source?: string }): HandshakeSource {
 
 export type HandshakePhase = 'dns' | 'tcp' | 'tls' | 'total';
 export const HANDSHAKE_PHASES: readonly HandshakePhase[] = ['dns', 'tcp', 'tls', 'total'];
+
+/** Whether the record measured `phase`: an unended connect (`connect`) has no TCP time and no total. */
+export function phaseMeasured(r: Pick<HandshakeRecord, 'connect'>, phase: HandshakePhase): boolean {
+  return r.connect !== 'unended' || phase === 'dns' || phase === 'tls';
+}
 
 export function phaseMs(r: HandshakeRecord, phase: HandshakePhase): number {
   switch (phase) {

@@ -192,6 +192,20 @@ describe('node dist/bench/report.js', () => {
     }
   });
 
+  it("writes the browser-handshake bench's section from its results file, each row's goal and the packets' reason for a miss", () => {
+    const file = join(__dirname, '..', '..', 'bench', 'results', 'browser-handshake-latest.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { rows: Array<{ browser: string; rttMs: number; pass: boolean }> };
+    const md = renderReport(parseReportArgs([FIXTURE, '--browser-handshake', file])).files[0]?.data.toString() ?? '';
+    const section = md.slice(md.indexOf("## The browser's own handshakes against the link"), md.indexOf('## Figures'));
+    for (const r of doc.rows) {
+      const row = section.split('\n').find((l) => l.startsWith(`| ${r.browser} | ${r.rttMs} |`)) ?? '';
+      expect(row).toContain(r.pass ? ': PASS |' : ': MISS |');
+      if (!r.pass) expect(row).toMatch(/MISS \| \S/);
+    }
+    expect(md).toContain(`--browser-handshake ${file}`);
+    expect(() => renderReport(parseReportArgs([FIXTURE, '--browser-handshake', FIXTURE]))).toThrow(expect.objectContaining({ code: 'E_REPORT_INPUT' }));
+  });
+
   it('refuses a bad command line with E_REPORT_USAGE', () => {
     expect(() => parseReportArgs([])).toThrow(expect.objectContaining({ code: 'E_REPORT_USAGE' }));
     expect(() => parseReportArgs(['--out', 'x'])).toThrow('expected one or more results files');

@@ -51,10 +51,12 @@ test("the browser's own connections are stored beside the host's, kept apart by 
   const browser = [
     { origin: origin.origin, startedAt: Date.now() - 50, dnsMs: 0, tcpMs: 0.2, tlsMs: 0, totalMs: 0.2, protocol: 'http/1.1' },
     { origin: 'https://cdn.example', startedAt: Date.now() - 40, dnsMs: 3, tcpMs: 20, tlsMs: 22, totalMs: 45, protocol: 'h2' },
+    // A connect the browser showed begin but not end: stored and counted, with no TCP time or total.
+    { origin: 'http://unended.example', startedAt: Date.now() - 30, dnsMs: 4, tcpMs: 0, tlsMs: 0, totalMs: 4, protocol: 'http/1.1', connect: 'unended' },
   ];
   let store = await openStore({ dir: storeDirIn(dataDir) });
   let host = startHost(store);
-  expect(await host.ask({ id: 'b', type: 'handshakes', pageUrl: page, handshakes: browser })).toEqual({ type: 'recorded', id: 'b', recorded: 2 });
+  expect(await host.ask({ id: 'b', type: 'handshakes', pageUrl: page, handshakes: browser })).toEqual({ type: 'recorded', id: 'b', recorded: 3 });
   // The host's own handshake to the same origin: one connection its server accepted.
   const measured = await host.ask({ id: 'm', type: 'schedule', pageId: 'p', documentUrl: page, requests: [] });
   expect(measured.type).toBe('measured');
@@ -65,14 +67,16 @@ test("the browser's own connections are stored beside the host's, kept apart by 
   store = await openStore({ dir: storeDirIn(dataDir) });
   host = startHost(store);
   const all = await host.ask({ id: 's', type: 'stats' });
-  expect([sourceCount(all, 'browser'), sourceCount(all, 'host'), sourceCount(all, 'cli')]).toEqual([2, 1, 0]);
+  expect([sourceCount(all, 'browser'), sourceCount(all, 'host'), sourceCount(all, 'cli')]).toEqual([3, 1, 0]);
   // A CDN connection's TLS resumption is not exposed by the browser: its own TLS kind.
   expect(all.type === 'stats' && all.groups.find((g) => g.group === 'tls' && g.key === 'unknown')?.count).toBe(1);
   const onlyBrowser = await host.ask({ id: 'sb', type: 'stats', source: 'browser' });
-  expect(onlyBrowser.type === 'stats' && onlyBrowser.count).toBe(2);
+  expect(onlyBrowser.type === 'stats' && onlyBrowser.count).toBe(3);
   const prom = await host.ask({ id: 'e', type: 'export', format: 'prom' });
   const text = prom.type === 'export' ? prom.data : '';
   expect(text).toMatch(/_count\{phase="tcp",origin="https:\/\/cdn\.example",protocol="h2",tls="unknown",source="browser"\} 1/);
+  expect(text).toMatch(/_count\{phase="dns",origin="http:\/\/unended\.example",protocol="http\/1\.1",tls="none",source="browser"\} 1/);
+  expect(text).not.toMatch(/_count\{phase="(tcp|total)",origin="http:\/\/unended\.example"[^}]*\} [1-9]/);
   expect(text).toMatch(new RegExp(`_count\\{phase="tcp",origin="${origin.origin.replace(/[.]/g, '\\.')}",protocol="http/1.1",tls="none",source="host"\\} 1`));
   // Forgetting the page's origin removes the browser's records of the CDN it used too.
   await host.ask({ id: 'f', type: 'forget', origin: origin.origin });

@@ -46,6 +46,12 @@ describe('browserHandshakes', () => {
     expect(origins.filter((o) => o === 'https://e.test')).toHaveLength(1);
   });
 
+  test('a TCP phase of no length (Firefox stamps some connects\' end at their start) is a connection opened, marked unended', () => {
+    const timings = [entry('http://a.test/unended.png', { domainLookupStart: 190, domainLookupEnd: 190, connectStart: 190, connectEnd: 190, requestStart: 240 }), entry('http://a.test/whole.png', { connectStart: 20, connectEnd: 70 })];
+    const got = browserHandshakes(page('http://a.test/', timings));
+    expect(got.map((h) => [h.tcpMs, h.connect])).toEqual([[50, undefined], [50, undefined], [0, 'unended']]);
+  });
+
   test('an https: connect whose TLS start is not exposed, and a record without timeOrigin, give nothing', () => {
     const t = entry('https://b.test/x.png', { connectStart: 30, secureConnectionStart: 0, connectEnd: 90 });
     expect(browserHandshakes(page('http://a.test/', [t], { connectStart: 7, connectEnd: 7, domainLookupStart: 7, fetchStart: 7 }))).toEqual([]);

@@ -34,10 +34,14 @@ interface ConnectPhases {
  * Chromium: one record per origin and connect time. TLS resumption is not exposed, so records carry
  * none (a TLS 1.3 handshake takes one round trip resumed or not).
  *
- * These are the browser's figures, not corrected: Chromium shows a socket's connect from when the
- * request was bound to it, so a request handed a connect already under way (the navigation's own
- * preconnect, a connect begun for another request) shows only the rest of it, shorter than the
- * round trip it took (bench/results/browser-handshake-latest.json, the `partial` count).
+ * These are the browser's figures, not corrected, and neither browser marks the ones that fall
+ * short (bench/RESULTS.md, "The browser's own handshakes against the link", traced packet by packet):
+ * Chromium clamps a connect already under way when the request took the socket (the navigation's
+ * preconnect, a connect begun for another request) to the request's start, so it shows only the
+ * rest, and nothing in its entries tells such a connect from a whole one; Firefox times its
+ * connects whole but stamps some with no length (`connectEnd` = `connectStart`) though each took a
+ * round trip on the wire. A TCP phase of no length is therefore marked `connect: 'unended'`: the
+ * connection is counted, its TCP time and total are left out of the stats (src/stats/handshake.ts).
  */
 export function browserHandshakes(page: Pick<PageRecord, 'url' | 'timings' | 'navigation'>): BrowserHandshake[] {
   const timeOrigin = page.navigation?.timeOrigin;
@@ -77,6 +81,7 @@ function handshakeOf(f: ConnectPhases, timeOrigin: number): BrowserHandshake | u
     tlsMs: round(tlsMs),
     totalMs: round(Math.max(f.connectEnd - start, dnsMs + tcpMs + tlsMs)),
     protocol: f.nextHopProtocol,
+    ...(round(tcpMs) === 0 ? { connect: 'unended' as const } : {}),
   };
 }
 
