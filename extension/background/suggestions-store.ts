@@ -48,6 +48,14 @@ export class SuggestionsStore {
     return (await this.forUrl(url)).map((a) => hintOf(a.suggestion, limits));
   }
 
+  /** Every page's applied hints, by page key (the `Link` header rules, hints-service.ts `syncRules`). */
+  async hintsByPage(limits: Pick<HintLimits, 'fontPreloads'>): Promise<Map<string, Hint[]>> {
+    await this.ready;
+    const out = new Map<string, Hint[]>();
+    for (const a of this.applied) out.set(a.key, [...(out.get(a.key) ?? []), hintOf(a.suggestion, limits)]);
+    return out;
+  }
+
   /** Forgets the suggestions applied to `origin`'s pages, or all. */
   async forget(origin?: string): Promise<void> {
     await this.ready;

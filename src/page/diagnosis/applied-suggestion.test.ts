@@ -1,5 +1,6 @@
 import type { HintList } from '../hints/hint-types';
-import { appliedFor, appliedFromJson, hintOf, measuredSavingMs, withApplied, withAppliedHints, APPLIED_PER_PAGE, type AppliedSuggestion } from './applied-suggestion';
+import { withAppliedHints } from '../hints/hint-list';
+import { appliedFor, appliedFromJson, hintOf, measuredSavingMs, withApplied, APPLIED_PER_PAGE, type AppliedSuggestion } from './applied-suggestion';
 
 const FONT: AppliedSuggestion = { key: 'http://a.test/index.html', suggestion: { kind: 'preload', href: 'http://a.test/f.woff2', as: 'font', crossorigin: 'anonymous', type: 'font/woff2', predictedSavingMs: 100 }, appliedAt: 1000, baselineEndMs: 351 };
 

@@ -4,8 +4,9 @@
  * so a later visit can show the measured saving beside the predicted one. Plain JSON, kept in
  * `storage.local` and checked when read back (bad entries are dropped, never trusted). Pure.
  */
-import type { Hint, HintLimits, HintList, PreconnectHint, PreloadHint } from '../hints/hint-types';
+import type { Hint, HintLimits } from '../hints/hint-types';
 import { pageKey } from '../hints/site-template';
+
 import type { Suggestion } from './suggestions';
 
 export interface AppliedSuggestion {
@@ -81,15 +82,4 @@ function isApplied(v: unknown): v is AppliedSuggestion {
 
 function finite(x: unknown): x is number {
   return typeof x === 'number' && Number.isFinite(x);
-}
-
-/** The list with the user's applied hints added, after the learned ones, each href once. */
-export function withAppliedHints(list: HintList, applied: readonly Hint[]): HintList {
-  const has = new Set([...list.preconnects, ...list.preloads].map((h) => `${h.rel} ${h.href}`));
-  const fresh = applied.filter((h) => !has.has(`${h.rel} ${h.href}`));
-  return {
-    ...list,
-    preconnects: [...list.preconnects, ...fresh.filter((h): h is PreconnectHint => h.rel === 'preconnect')],
-    preloads: [...list.preloads, ...fresh.filter((h): h is PreloadHint => h.rel === 'preload')],
-  };
 }
