@@ -32,7 +32,7 @@ export class SuggestionsStore {
     if (d.status !== 'ok' || key === undefined) return undefined;
     const suggestion = suggestionsFor(d, page.discoveries).find((s) => s.href === href);
     if (suggestion === undefined) return undefined;
-    const applied: AppliedSuggestion = { key, suggestion, appliedAt: this.now(), baselineEndMs: d.endMs };
+    const applied: AppliedSuggestion = { key, suggestion, appliedAt: this.now(), baselineEndMs: d.endMs, baselineDocumentSentMs: d.criticalPath[0]?.sentMs ?? 0 };
     this.applied = withApplied(this.applied, applied);
     await this.local.set({ [KEY]: this.applied });
     return applied;

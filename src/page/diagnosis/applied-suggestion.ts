@@ -17,6 +17,12 @@ export interface AppliedSuggestion {
   appliedAt: number;
   /** The page end of the visit the saving was predicted from, ms. */
   baselineEndMs: number;
+  /**
+   * When that visit sent its document's request, ms: the saving is counted from there, the part of
+   * a load a hint can change (the document's own connection is the navigation's, and may be one
+   * the browser's predictor opened ahead). Absent in entries kept before it was recorded.
+   */
+  baselineDocumentSentMs?: number;
 }
 
 /** Applied suggestions kept per page, most recent last. */
@@ -39,9 +45,14 @@ export function hintOf(s: Suggestion, limits: Pick<HintLimits, 'fontPreloads'>):
   }
 }
 
-/** What this visit saved against the one the suggestion was predicted from; undefined for a visit that did not have it. */
-export function measuredSavingMs(applied: AppliedSuggestion, visitStartedAt: number, visitEndMs: number): number | undefined {
-  return visitStartedAt > applied.appliedAt ? applied.baselineEndMs - visitEndMs : undefined;
+/**
+ * What this visit saved against the one the suggestion was predicted from, each counted from its
+ * document's request (`baselineDocumentSentMs`); undefined for a visit that did not have it.
+ */
+export function measuredSavingMs(applied: AppliedSuggestion, visitStartedAt: number, visitEndMs: number, visitDocumentSentMs: number): number | undefined {
+  if (visitStartedAt <= applied.appliedAt) return undefined;
+  const base = applied.baselineDocumentSentMs;
+  return base === undefined ? applied.baselineEndMs - visitEndMs : applied.baselineEndMs - base - (visitEndMs - visitDocumentSentMs);
 }
 
 /** The applied suggestions of `url`'s page. */
@@ -75,6 +86,7 @@ function isApplied(v: unknown): v is AppliedSuggestion {
   const a = v as Record<string, unknown>;
   const s = a.suggestion as Record<string, unknown> | null;
   if (typeof a.key !== 'string' || !finite(a.appliedAt) || !finite(a.baselineEndMs) || typeof s !== 'object' || s === null) return false;
+  if (a.baselineDocumentSentMs !== undefined && !finite(a.baselineDocumentSentMs)) return false;
   if (typeof s.kind !== 'string' || !KINDS.has(s.kind) || typeof s.href !== 'string' || !/^https?:\/\//.test(s.href) || !finite(s.predictedSavingMs)) return false;
   if (s.crossorigin !== undefined && s.crossorigin !== 'anonymous') return false;
   return s.kind !== 'preload' || (typeof s.as === 'string' && AS.has(s.as) && (s.type === undefined || typeof s.type === 'string'));
