@@ -4,7 +4,7 @@
  * merges them into the page's list). Applying re-diagnoses the tab's own record here in the
  * background, so what is stored is what the model predicted for the visit the user looked at.
  */
-import { appliedFor, appliedFromJson, hintOf, withApplied, type AppliedSuggestion } from '../../src/page/diagnosis/applied-suggestion';
+import { appliedFor, appliedFromJson, documentSentMs, hintOf, withApplied, type AppliedSuggestion } from '../../src/page/diagnosis/applied-suggestion';
 import { diagnose } from '../../src/page/diagnosis/diagnose';
 import { suggestionsFor } from '../../src/page/diagnosis/suggestions';
 import type { Hint, HintLimits } from '../../src/page/hints/hint-types';
@@ -32,7 +32,7 @@ export class SuggestionsStore {
     if (d.status !== 'ok' || key === undefined) return undefined;
     const suggestion = suggestionsFor(d, page.discoveries).find((s) => s.href === href);
     if (suggestion === undefined) return undefined;
-    const applied: AppliedSuggestion = { key, suggestion, appliedAt: this.now(), baselineEndMs: d.endMs, baselineDocumentSentMs: d.criticalPath[0]?.sentMs ?? 0 };
+    const applied: AppliedSuggestion = { key, suggestion, appliedAt: this.now(), baselineEndMs: d.endMs, baselineDocumentSentMs: documentSentMs(d) };
     this.applied = withApplied(this.applied, applied);
     await this.local.set({ [KEY]: this.applied });
     return applied;

@@ -3,7 +3,7 @@
  * that applies it to the page's next visits (through the hint engine), and, for one applied before
  * this visit started, the saving this visit measured beside the prediction.
  */
-import { measuredSavingMs, type AppliedSuggestion } from '../../src/page/diagnosis/applied-suggestion';
+import { documentSentMs, measuredSavingMs, type AppliedSuggestion } from '../../src/page/diagnosis/applied-suggestion';
 import type { Diagnosis } from '../../src/page/diagnosis/diagnose';
 import { shortName } from '../../src/page/diagnosis/path-strip';
 import { suggestionsFor, type Suggestion } from '../../src/page/diagnosis/suggestions';
@@ -17,7 +17,7 @@ export function suggestionsList(page: PageRecord, d: Diagnosis): HTMLElement {
   const render = (applied: readonly AppliedSuggestion[]) => {
     const appliedHrefs = new Set(applied.map((a) => a.suggestion.href));
     list.replaceChildren(
-      ...applied.map((a) => appliedRow(a, measuredSavingMs(a, page.startedAt, d.endMs, d.criticalPath[0]?.sentMs ?? 0), d.endMs)),
+      ...applied.map((a) => appliedRow(a, measuredSavingMs(a, page.startedAt, d.endMs, documentSentMs(d)), d.endMs)),
       ...suggested.filter((s) => !appliedHrefs.has(s.href)).map((s) => suggestionRow(page.tabId, s, () => void load())),
     );
     if (list.childElementCount === 0) list.append(h('li', { class: 'muted' }, 'Nothing to suggest: no hint would move this page’s end.'));

@@ -7,6 +7,7 @@
 import type { Hint, HintLimits } from '../hints/hint-types';
 import { pageKey } from '../hints/site-template';
 
+import type { Diagnosis } from './diagnose';
 import type { Suggestion } from './suggestions';
 
 export interface AppliedSuggestion {
@@ -43,6 +44,11 @@ export function hintOf(s: Suggestion, limits: Pick<HintLimits, 'fontPreloads'>):
     case 'fetchpriority':
       return { rel: 'preload', href: s.href, as: 'image', fetchpriority: 'high' };
   }
+}
+
+/** When a diagnosed load sent its document's request, ms (the document is its load's first request). */
+export function documentSentMs(d: Pick<Diagnosis, 'load'>): number {
+  return d.load.requests[0]?.sentMs ?? 0;
 }
 
 /**
