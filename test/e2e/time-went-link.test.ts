@@ -19,7 +19,7 @@ import { openPopupForTab } from './harness/popup';
 import { TempDirs } from './harness/temp-dirs';
 import {
   applyFontPreloadAndRevisit, chainLog, expectBound, expectChainPath, expectPredictionEndsWithSheet, expectRoundTrips,
-  expectFontPushed, expectSavedAsPredicted, expectSentAsLogged, shownDiagnosis, type Shown,
+  expectFontPushed, expectMeasuredAsLogged, expectSavedAsPredicted, expectSentAsLogged, shownDiagnosis, type Shown,
 } from './harness/time-went-check';
 import { CHAIN_PATHS, chainServerCommand, type ChainLogLine } from './site/chain-origin';
 
@@ -81,6 +81,7 @@ describeE2e('e2e where the time went: Chromium on the emulated link', () => {
       expectPredictionEndsWithSheet(shown, applied.predictedMs);
       expectSavedAsPredicted(applied, RTT_MS);
       expectFontPushed(applied);
+      expectMeasuredAsLogged(applied, log, RTT_MS);
     }, 60_000);
   });
 });

@@ -172,3 +172,13 @@ export function expectAskedEarly(applied: AppliedVisit, rttMs: number): void {
   expect(at('/f.woff2')).toBeLessThan(at('/b.css') + rttMs / 2);
   expect(applied.visit.filter((l) => l.path === '/f.woff2')).toHaveLength(1);
 }
+
+/**
+ * The saving the popup measured is what the origin saw (±½ RTT): the chain's last request came that
+ * much sooner after the document's than on the first visit (each answered half a round trip later).
+ */
+export function expectMeasuredAsLogged(applied: AppliedVisit, firstVisit: readonly ChainLogLine[], rttMs: number): void {
+  const span = (visit: readonly ChainLogLine[]) =>
+    Math.max(...CHAIN_PATHS.map((p) => visit.find((l) => l.path === p)?.at ?? NaN)) - (visit.find((l) => l.path === CHAIN_PATHS[0])?.at ?? NaN);
+  expect(Math.abs(applied.measuredMs - (span(firstVisit) - span(applied.visit)))).toBeLessThanOrEqual(rttMs / 2);
+}
