@@ -1,6 +1,5 @@
 import { hintRules, type DnrRule } from '../../src/page/hints/dnr-rules';
-import { withAppliedHints } from '../../src/page/diagnosis/applied-suggestion';
-import { hintsFor } from '../../src/page/hints/hint-list';
+import { hintsFor, withAppliedHints } from '../../src/page/hints/hint-list';
 import { hintOutcome } from '../../src/page/hints/hint-outcome';
 import { DEFAULT_HINT_LIMITS, headerHintLimits, type Hint, type HintLimits, type HintList, type LearnedEntry, type LearnedState } from '../../src/page/hints/hint-types';
 import { blockUrls, createLearnedState, forgetHost, recordVisit } from '../../src/page/hints/learned-state';
@@ -55,6 +54,8 @@ export interface HintsServiceDeps {
   session?: SessionStorageLike;
   /** Hints the user applied to a page from the popup's suggestions (suggestions-store.ts), merged into its list. @default none */
   applied?: (url: string, limits: HintLimits) => Promise<readonly Hint[]>;
+  /** Every page's applied hints, by page key: the `Link` header rules carry them (dnr-rules.ts). @default none */
+  appliedPages?: (limits: HintLimits) => Promise<ReadonlyMap<string, readonly Hint[]>>;
   setTimeout?: (fn: () => void, ms: number) => unknown;
   now?: () => number;
   warn?: (message: string) => void;
@@ -296,13 +297,15 @@ export class HintsService {
     };
   }
 
-  /** Replaces every session rule with the ones the learned state and settings give now. */
+  /** Replaces every session rule with the ones the learned state, the applied suggestions and the settings give now. */
   syncRules(): Promise<void> {
     this.syncing = this.syncing.then(async () => {
       try {
         const settings = await this.deps.settings.get();
         if (this.deps.mechanism === 'content-script') return;
-        const rules = hintRules(this.state, { limits: headerHintLimits(this.limits), allowed: (host) => allowedOn(settings, host) });
+        const limits = headerHintLimits(this.limits);
+        const applied = await this.deps.appliedPages?.(limits);
+        const rules = hintRules(this.state, { limits, allowed: (host) => allowedOn(settings, host), ...(applied ? { applied } : {}) });
         const old = await this.deps.dnr.getSessionRules();
         await this.deps.dnr.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: rules });
       } catch (err) {

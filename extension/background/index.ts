@@ -54,6 +54,7 @@ const suggestions = new SuggestionsStore(browser.storage.local);
 const hints = new HintsService({
   local: browser.storage.local,
   applied: (url, limits) => suggestions.hints(url, limits),
+  appliedPages: (limits) => suggestions.hintsByPage(limits),
   // DNR `Link` headers need Detailed capture's permission (Chromium only); otherwise the document_start
   // content script inserts `<link>` elements (forDocument).
   dnr: HINTS_OFF || !browser.declarativeNetRequest ? NO_RULES : browser.declarativeNetRequest,

@@ -4,7 +4,7 @@
  * merges them into the page's list). Applying re-diagnoses the tab's own record here in the
  * background, so what is stored is what the model predicted for the visit the user looked at.
  */
-import { appliedFor, appliedFromJson, hintOf, withApplied, type AppliedSuggestion } from '../../src/page/diagnosis/applied-suggestion';
+import { appliedFor, appliedFromJson, documentSentMs, hintOf, withApplied, type AppliedSuggestion } from '../../src/page/diagnosis/applied-suggestion';
 import { diagnose } from '../../src/page/diagnosis/diagnose';
 import { suggestionsFor } from '../../src/page/diagnosis/suggestions';
 import type { Hint, HintLimits } from '../../src/page/hints/hint-types';
@@ -32,7 +32,7 @@ export class SuggestionsStore {
     if (d.status !== 'ok' || key === undefined) return undefined;
     const suggestion = suggestionsFor(d, page.discoveries).find((s) => s.href === href);
     if (suggestion === undefined) return undefined;
-    const applied: AppliedSuggestion = { key, suggestion, appliedAt: this.now(), baselineEndMs: d.endMs };
+    const applied: AppliedSuggestion = { key, suggestion, appliedAt: this.now(), baselineEndMs: d.endMs, baselineDocumentSentMs: documentSentMs(d) };
     this.applied = withApplied(this.applied, applied);
     await this.local.set({ [KEY]: this.applied });
     return applied;
@@ -46,6 +46,14 @@ export class SuggestionsStore {
   /** The hints `url`'s applied suggestions become. */
   async hints(url: string, limits: Pick<HintLimits, 'fontPreloads'>): Promise<Hint[]> {
     return (await this.forUrl(url)).map((a) => hintOf(a.suggestion, limits));
+  }
+
+  /** Every page's applied hints, by page key (the `Link` header rules, hints-service.ts `syncRules`). */
+  async hintsByPage(limits: Pick<HintLimits, 'fontPreloads'>): Promise<Map<string, Hint[]>> {
+    await this.ready;
+    const out = new Map<string, Hint[]>();
+    for (const a of this.applied) out.set(a.key, [...(out.get(a.key) ?? []), hintOf(a.suggestion, limits)]);
+    return out;
   }
 
   /** Forgets the suggestions applied to `origin`'s pages, or all. */

@@ -60,7 +60,8 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
     forget: async (request) => {
       const origin = 'origin' in request ? request.origin : undefined;
       // The learned hints live in the browser, not the host: they go even when the host is missing.
-      const hintsForgotten = Promise.all([deps.hints?.forget(origin), deps.speculation?.forget(origin), deps.suggestions?.forget(origin)]);
+      // The hint rules are rebuilt once the applied suggestions are gone too (they are in the rules).
+      const hintsForgotten = Promise.all([deps.hints?.forget(origin), deps.speculation?.forget(origin), deps.suggestions?.forget(origin)]).then(() => deps.hints?.syncRules());
       const reply = port.request(origin === undefined ? { type: 'forget', all: true } : { type: 'forget', origin }, { timeoutMs: STORE_TIMEOUT_MS });
       const [, forgotten] = await Promise.all([hintsForgotten, reply]);
       return { type: 'forget', removed: forgotten.removed };
@@ -78,7 +79,10 @@ export function createUiHandlers(deps: UiHandlerDeps): UiHandlers {
     'apply-suggestion': async ({ tabId, href }) => {
       if (!deps.suggestions) throw new Error('suggestions are not wired into the background');
       const page = await store.get(tabId);
-      return { type: 'apply-suggestion', applied: (page && (await deps.suggestions.apply(page, href))) ?? null };
+      const applied = (page && (await deps.suggestions.apply(page, href))) ?? null;
+      // Detailed capture hints through `Link` header rules: they take the suggestion now.
+      if (applied) await deps.hints?.syncRules();
+      return { type: 'apply-suggestion', applied };
     },
     'get-suggestions': async ({ tabId }) => {
       if (!deps.suggestions) throw new Error('suggestions are not wired into the background');

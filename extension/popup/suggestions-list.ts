@@ -3,7 +3,7 @@
  * that applies it to the page's next visits (through the hint engine), and, for one applied before
  * this visit started, the saving this visit measured beside the prediction.
  */
-import { measuredSavingMs, type AppliedSuggestion } from '../../src/page/diagnosis/applied-suggestion';
+import { documentSentMs, measuredSavingMs, type AppliedSuggestion } from '../../src/page/diagnosis/applied-suggestion';
 import type { Diagnosis } from '../../src/page/diagnosis/diagnose';
 import { shortName } from '../../src/page/diagnosis/path-strip';
 import { suggestionsFor, type Suggestion } from '../../src/page/diagnosis/suggestions';
@@ -17,7 +17,7 @@ export function suggestionsList(page: PageRecord, d: Diagnosis): HTMLElement {
   const render = (applied: readonly AppliedSuggestion[]) => {
     const appliedHrefs = new Set(applied.map((a) => a.suggestion.href));
     list.replaceChildren(
-      ...applied.map((a) => appliedRow(a, measuredSavingMs(a, page.startedAt, d.endMs))),
+      ...applied.map((a) => appliedRow(a, measuredSavingMs(a, page.startedAt, d.endMs, documentSentMs(d)), d.endMs)),
       ...suggested.filter((s) => !appliedHrefs.has(s.href)).map((s) => suggestionRow(page.tabId, s, () => void load())),
     );
     if (list.childElementCount === 0) list.append(h('li', { class: 'muted' }, 'Nothing to suggest: no hint would move this page’s end.'));
@@ -61,10 +61,10 @@ function suggestionRow(tabId: number, s: Suggestion, onApplied: () => void): HTM
     `${describe(s)}: predicted `, h('strong', { 'data-testid': 'predicted-saving', 'data-ms': String(s.predictedSavingMs) }, saving(s.predictedSavingMs)), ' ', button, note);
 }
 
-function appliedRow(a: AppliedSuggestion, measured: number | undefined): HTMLElement {
+function appliedRow(a: AppliedSuggestion, measured: number | undefined, endMs: number): HTMLElement {
   return h('li', { 'data-testid': 'applied-suggestion', 'data-kind': a.suggestion.kind, 'data-href': a.suggestion.href, title: a.suggestion.href },
     `${describe(a.suggestion)} (applied): predicted `, h('strong', { 'data-testid': 'predicted-saving', 'data-ms': String(a.suggestion.predictedSavingMs) }, saving(a.suggestion.predictedSavingMs)),
     measured === undefined
       ? h('small', { class: 'muted' }, ' — measured on the next visit')
-      : h('span', {}, ', measured ', h('strong', { 'data-testid': 'measured-saving', 'data-ms': String(measured) }, saving(measured)), h('small', { class: 'muted' }, ` (page end ${ms(a.baselineEndMs)} → ${ms(a.baselineEndMs - measured)})`)));
+      : h('span', {}, ', measured ', h('strong', { 'data-testid': 'measured-saving', 'data-ms': String(measured) }, saving(measured)), h('small', { class: 'muted' }, ` (page end ${ms(a.baselineEndMs)} → ${ms(endMs)}, each from its document’s request)`)));
 }

@@ -67,6 +67,24 @@ describe('HintsService', () => {
     }
   });
 
+  test('a suggestion applied to a page with one visit goes out in a Link-header rule of its own; lean capture keeps no rule', async () => {
+    for (const mechanism of ['link-header', 'content-script'] as const) {
+      const local = new MemoryStorage();
+      const dnr = new FakeDnr();
+      const store = pageStore();
+      const font = { rel: 'preload' as const, href: 'https://site.test/f.woff2', as: 'font' as const, crossorigin: 'anonymous' as const, type: 'font/woff2' };
+      let applied: ReadonlyMap<string, readonly typeof font[]> = new Map();
+      const hints = new HintsService({ local, dnr, store, settings: settingsStore(), isIncognito: async () => false, warn: () => undefined, mechanism, appliedPages: async () => applied });
+      await hints.learn(1, await load(store, 1000));
+      expect(dnr.rules).toEqual([]);
+      applied = new Map([[URL_A, [font]]]);
+      await hints.syncRules();
+      const header = dnr.rules.find((r) => r.action.type === 'modifyHeaders' && r.condition.urlFilter === `|${URL_A}|`);
+      if (mechanism === 'content-script') expect(dnr.rules).toEqual([]);
+      else expect(header?.action).toEqual({ type: 'modifyHeaders', responseHeaders: [{ header: 'link', operation: 'append', value: '<https://site.test/f.woff2>; rel=preload; as=font; type="font/woff2"; crossorigin=anonymous' }] });
+    }
+  });
+
   test('forgetting everything empties the stored state and removes every rule', async () => {
     const { dnr, store, hints, local } = service();
     await hints.learn(1, await load(store, 1000));

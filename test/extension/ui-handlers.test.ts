@@ -23,6 +23,25 @@ describe('UI handlers', () => {
     expect(reply).toMatchObject({ type: 'get-page', restricted: false, hostStatus: { state: 'ok' }, page: { tabId: 1, url: 'https://a.test/' } });
   });
 
+  test('apply-suggestion rebuilds the hint rules once a suggestion was applied, not when none was', async () => {
+    const { store, host, tabUrls } = setup();
+    await loadPage(store, 1, 'https://a.test/');
+    tabUrls.set(1, 'https://a.test/');
+    const calls: string[] = [];
+    const applied = { key: 'https://a.test/', suggestion: { kind: 'preconnect' as const, href: 'https://b.test', predictedSavingMs: 10 }, appliedAt: 1, baselineEndMs: 100 };
+    let next: typeof applied | undefined = applied;
+    const handlers = createUiHandlers({
+      store, port: host, settings: settingsStore(), actions: new PageActions({ store, port: host, settings: settingsStore() }), tabUrl: async (t) => tabUrls.get(t),
+      hints: { forget: async () => 0, view: async () => { throw new Error('unused'); }, syncRules: async () => void calls.push('sync') },
+      suggestions: { apply: async () => { calls.push('apply'); return next; }, forUrl: async () => [], forget: async () => undefined },
+    });
+    await expect(handlers['apply-suggestion']({ channel: 'ui', type: 'apply-suggestion', tabId: 1, href: 'https://b.test' })).resolves.toEqual({ type: 'apply-suggestion', applied });
+    expect(calls).toEqual(['apply', 'sync']);
+    next = undefined;
+    await expect(handlers['apply-suggestion']({ channel: 'ui', type: 'apply-suggestion', tabId: 1, href: 'https://b.test' })).resolves.toEqual({ type: 'apply-suggestion', applied: null });
+    expect(calls).toEqual(['apply', 'sync', 'apply']);
+  });
+
   test('get-page for a restricted URL answers `restricted` and no page, even if an old record is kept', async () => {
     const { store, tabUrls, handlers } = setup();
     await loadPage(store, 1, 'https://a.test/');

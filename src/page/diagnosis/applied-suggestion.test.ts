@@ -1,5 +1,6 @@
 import type { HintList } from '../hints/hint-types';
-import { appliedFor, appliedFromJson, hintOf, measuredSavingMs, withApplied, withAppliedHints, APPLIED_PER_PAGE, type AppliedSuggestion } from './applied-suggestion';
+import { withAppliedHints } from '../hints/hint-list';
+import { appliedFor, appliedFromJson, hintOf, measuredSavingMs, withApplied, APPLIED_PER_PAGE, type AppliedSuggestion } from './applied-suggestion';
 
 const FONT: AppliedSuggestion = { key: 'http://a.test/index.html', suggestion: { kind: 'preload', href: 'http://a.test/f.woff2', as: 'font', crossorigin: 'anonymous', type: 'font/woff2', predictedSavingMs: 100 }, appliedAt: 1000, baselineEndMs: 351 };
 
@@ -12,9 +13,17 @@ describe('applied suggestions', () => {
   });
 
   it('measure a saving only on a visit that started after they were applied', () => {
-    expect(measuredSavingMs(FONT, 999, 250)).toBeUndefined();
-    expect(measuredSavingMs(FONT, 2000, 250)).toBe(101);
-    expect(measuredSavingMs(FONT, 2000, 400)).toBe(-49);
+    expect(measuredSavingMs(FONT, 999, 250, 0)).toBeUndefined();
+    expect(measuredSavingMs(FONT, 2000, 250, 0)).toBe(101);
+    expect(measuredSavingMs(FONT, 2000, 400, 0)).toBe(-49);
+  });
+
+  it('count the saving from each visit’s document request: a document connection opened ahead is not the suggestion’s', () => {
+    const sent = { ...FONT, baselineDocumentSentMs: 50 };
+    expect(measuredSavingMs(sent, 2000, 250, 50)).toBe(101);
+    // The next visit's document went out at once, on a connection already open: the same page end, less its handshake.
+    expect(measuredSavingMs(sent, 2000, 200, 0)).toBe(101);
+    expect(appliedFromJson([sent, { ...sent, baselineDocumentSentMs: 'x' }])).toEqual([sent]);
   });
 
   it('are kept once per page and href, the latest winning, at most APPLIED_PER_PAGE per page', () => {

@@ -4,8 +4,10 @@
  * so a later visit can show the measured saving beside the predicted one. Plain JSON, kept in
  * `storage.local` and checked when read back (bad entries are dropped, never trusted). Pure.
  */
-import type { Hint, HintLimits, HintList, PreconnectHint, PreloadHint } from '../hints/hint-types';
+import type { Hint, HintLimits } from '../hints/hint-types';
 import { pageKey } from '../hints/site-template';
+
+import type { Diagnosis } from './diagnose';
 import type { Suggestion } from './suggestions';
 
 export interface AppliedSuggestion {
@@ -16,6 +18,12 @@ export interface AppliedSuggestion {
   appliedAt: number;
   /** The page end of the visit the saving was predicted from, ms. */
   baselineEndMs: number;
+  /**
+   * When that visit sent its document's request, ms: the saving is counted from there, the part of
+   * a load a hint can change (the document's own connection is the navigation's, and may be one
+   * the browser's predictor opened ahead). Absent in entries kept before it was recorded.
+   */
+  baselineDocumentSentMs?: number;
 }
 
 /** Applied suggestions kept per page, most recent last. */
@@ -38,9 +46,19 @@ export function hintOf(s: Suggestion, limits: Pick<HintLimits, 'fontPreloads'>):
   }
 }
 
-/** What this visit saved against the one the suggestion was predicted from; undefined for a visit that did not have it. */
-export function measuredSavingMs(applied: AppliedSuggestion, visitStartedAt: number, visitEndMs: number): number | undefined {
-  return visitStartedAt > applied.appliedAt ? applied.baselineEndMs - visitEndMs : undefined;
+/** When a diagnosed load sent its document's request, ms (the document is its load's first request). */
+export function documentSentMs(d: Pick<Diagnosis, 'load'>): number {
+  return d.load.requests[0]?.sentMs ?? 0;
+}
+
+/**
+ * What this visit saved against the one the suggestion was predicted from, each counted from its
+ * document's request (`baselineDocumentSentMs`); undefined for a visit that did not have it.
+ */
+export function measuredSavingMs(applied: AppliedSuggestion, visitStartedAt: number, visitEndMs: number, visitDocumentSentMs: number): number | undefined {
+  if (visitStartedAt <= applied.appliedAt) return undefined;
+  const base = applied.baselineDocumentSentMs;
+  return base === undefined ? applied.baselineEndMs - visitEndMs : applied.baselineEndMs - base - (visitEndMs - visitDocumentSentMs);
 }
 
 /** The applied suggestions of `url`'s page. */
@@ -74,6 +92,7 @@ function isApplied(v: unknown): v is AppliedSuggestion {
   const a = v as Record<string, unknown>;
   const s = a.suggestion as Record<string, unknown> | null;
   if (typeof a.key !== 'string' || !finite(a.appliedAt) || !finite(a.baselineEndMs) || typeof s !== 'object' || s === null) return false;
+  if (a.baselineDocumentSentMs !== undefined && !finite(a.baselineDocumentSentMs)) return false;
   if (typeof s.kind !== 'string' || !KINDS.has(s.kind) || typeof s.href !== 'string' || !/^https?:\/\//.test(s.href) || !finite(s.predictedSavingMs)) return false;
   if (s.crossorigin !== undefined && s.crossorigin !== 'anonymous') return false;
   return s.kind !== 'preload' || (typeof s.as === 'string' && AS.has(s.as) && (s.type === undefined || typeof s.type === 'string'));
@@ -81,15 +100,4 @@ function isApplied(v: unknown): v is AppliedSuggestion {
 
 function finite(x: unknown): x is number {
   return typeof x === 'number' && Number.isFinite(x);
-}
-
-/** The list with the user's applied hints added, after the learned ones, each href once. */
-export function withAppliedHints(list: HintList, applied: readonly Hint[]): HintList {
-  const has = new Set([...list.preconnects, ...list.preloads].map((h) => `${h.rel} ${h.href}`));
-  const fresh = applied.filter((h) => !has.has(`${h.rel} ${h.href}`));
-  return {
-    ...list,
-    preconnects: [...list.preconnects, ...fresh.filter((h): h is PreconnectHint => h.rel === 'preconnect')],
-    preloads: [...list.preloads, ...fresh.filter((h): h is PreloadHint => h.rel === 'preload')],
-  };
 }

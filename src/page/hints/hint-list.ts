@@ -1,4 +1,4 @@
-import type { HintLimits, HintList, LearnedEntry, LearnedResource, PathVerdict, PreconnectHint, PreloadHint } from './hint-types';
+import type { Hint, HintLimits, HintList, LearnedEntry, LearnedResource, PathVerdict, PreconnectHint, PreloadHint } from './hint-types';
 import { rankedOrigins } from './origin-rank';
 import { fontsBeforePaint, measuredPaint } from './paint-slack';
 import { pathVerdict, UNKNOWN_SIZE_BYTES } from './path-sample';
@@ -143,3 +143,13 @@ function toPreload(r: LearnedResource, limits: HintLimits): PreloadHint {
   };
 }
 
+/** The list with the user's applied hints added, after the learned ones, each href once. */
+export function withAppliedHints(list: HintList, applied: readonly Hint[]): HintList {
+  const has = new Set([...list.preconnects, ...list.preloads].map((h) => `${h.rel} ${h.href}`));
+  const fresh = applied.filter((h) => !has.has(`${h.rel} ${h.href}`));
+  return {
+    ...list,
+    preconnects: [...list.preconnects, ...fresh.filter((h): h is PreconnectHint => h.rel === 'preconnect')],
+    preloads: [...list.preloads, ...fresh.filter((h): h is PreloadHint => h.rel === 'preload')],
+  };
+}

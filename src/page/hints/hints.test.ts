@@ -226,6 +226,27 @@ describe('applying and judging', () => {
     expect(hintRules(state, { limits: L, allowed: (h) => h !== 'news.example' })).toEqual([]);
   });
 
+  test('session rules: a page with applied hints gets a rule of its own carrying them, with no learned list of its own yet', () => {
+    const state = createLearnedState();
+    learn(state, article('/news/2024/05/a', 1000));
+    learn(state, article('/news/2024/05/b', 2000));
+    const page = `${SITE}/news/2024/05/a`;
+    const font = { rel: 'preload' as const, href: `${SITE}/f.woff2`, as: 'font' as const, crossorigin: 'anonymous' as const, type: 'font/woff2' };
+    const fresh = `${SITE}/other`;
+    const rules = hintRules(state, { limits: L, allowed: () => true, applied: new Map([[page, [font]], [fresh, [font]]]) });
+    const pageRule = rules.find((r) => r.condition.urlFilter === `|${page}|` && r.action.type === 'modifyHeaders');
+    const value = pageRule?.action.type === 'modifyHeaders' ? (pageRule.action.responseHeaders[0]?.value ?? '') : '';
+    // Its template's list, then the applied font.
+    expect(value).toContain(`<${SITE}/f.woff2>; rel=preload; as=font; type="font/woff2"; crossorigin=anonymous`);
+    expect(value.split(', ').length).toBeGreaterThan(1);
+    expect(rules.filter((r) => r.condition.urlFilter === `|${page}|`).map((r) => r.priority)).toEqual([3, 2]);
+    // A page nothing was learned for: its own rule with the applied hint alone.
+    const freshRule = rules.find((r) => r.condition.urlFilter === `|${fresh}|` && r.action.type === 'modifyHeaders');
+    expect(freshRule?.action.type === 'modifyHeaders' && freshRule.action.responseHeaders[0]?.value).toBe(`<${SITE}/f.woff2>; rel=preload; as=font; type="font/woff2"; crossorigin=anonymous`);
+    expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
+    expect(hintRules(state, { limits: L, allowed: (h) => h !== 'news.example', applied: new Map([[page, [font]]]) })).toEqual([]);
+  });
+
   test('outcome: referenced preloads are used, a twice-fetched one is wasted, time saved is against unhinted visits', () => {
     const state = createLearnedState();
     learn(state, article('/p/1', 1000));

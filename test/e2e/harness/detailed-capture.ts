@@ -55,7 +55,15 @@ async function clickDetailedCapture(browser: Browser, extensionOrigin: string): 
  * restarted browser.
  */
 export async function launchChromiumDetailed(options: LaunchChromiumOptions): Promise<LaunchedChromium> {
-  const first = await launchChromium(options);
+  return grantDetailedAndRestart(() => launchChromium(options));
+}
+
+/** What grantDetailedAndRestart needs of a Chromium it starts: launchChromium's answer, or one started elsewhere (a link's namespace). */
+export type DetailedChromium = Pick<LaunchedChromium, 'browser' | 'extensionOrigin' | 'serviceWorker' | 'close'>;
+
+/** launchChromiumDetailed for any way of starting Chromium: `launch` starts it on the same profile each time. */
+export async function grantDetailedAndRestart<T extends DetailedChromium>(launch: () => Promise<T>): Promise<T> {
+  const first = await launch();
   try {
     await first.serviceWorker();
     const status = await clickDetailedCapture(first.browser, first.extensionOrigin);
@@ -63,7 +71,7 @@ export async function launchChromiumDetailed(options: LaunchChromiumOptions): Pr
   } finally {
     await first.close();
   }
-  const second = await launchChromium(options);
+  const second = await launch();
   try {
     await second.serviceWorker();
     const { page } = await openExtensionPage(second.browser, `${second.extensionOrigin}/options.html`);

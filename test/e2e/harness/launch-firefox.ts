@@ -25,6 +25,8 @@ export interface LaunchFirefoxOptions {
   profileDir: string;
   /** More environment for the browser and so the host (GETLIST_DATA_DIR). */
   env?: Record<string, string>;
+  /** The executable puppeteer starts (firefox-in-namespace.ts's bridge). @default Firefox ESR */
+  executablePath?: string;
 }
 
 /**
@@ -39,7 +41,7 @@ export async function launchFirefox(options: LaunchFirefoxOptions): Promise<Laun
   const uuid = crypto.randomUUID();
   const browser = await puppeteer.launch({
     browser: 'firefox',
-    executablePath: requireBrowser('firefox'),
+    executablePath: options.executablePath ?? requireBrowser('firefox'),
     headless: true,
     userDataDir: options.profileDir,
     // The h2 test site's certificate is self-signed; WebDriver's acceptInsecureCerts trusts it for the session.
