@@ -4,7 +4,7 @@
  * merges them into the page's list). Applying re-diagnoses the tab's own record here in the
  * background, so what is stored is what the model predicted for the visit the user looked at.
  */
-import { appliedFor, appliedFromJson, documentSentMs, hintOf, withApplied, type AppliedSuggestion } from '../../src/page/diagnosis/applied-suggestion';
+import { appliedFor, appliedFromJson, documentSentMs, headerHintsOf, hintOf, withApplied, type AppliedSuggestion } from '../../src/page/diagnosis/applied-suggestion';
 import { diagnose } from '../../src/page/diagnosis/diagnose';
 import { suggestionsFor } from '../../src/page/diagnosis/suggestions';
 import type { Hint, HintLimits } from '../../src/page/hints/hint-types';
@@ -52,7 +52,7 @@ export class SuggestionsStore {
   async hintsByPage(limits: Pick<HintLimits, 'fontPreloads'>): Promise<Map<string, Hint[]>> {
     await this.ready;
     const out = new Map<string, Hint[]>();
-    for (const a of this.applied) out.set(a.key, [...(out.get(a.key) ?? []), hintOf(a.suggestion, limits)]);
+    for (const a of this.applied) out.set(a.key, [...(out.get(a.key) ?? []), ...headerHintsOf(a.suggestion, limits)]);
     return out;
   }
 

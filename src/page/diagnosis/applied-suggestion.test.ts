@@ -1,6 +1,6 @@
 import type { HintList } from '../hints/hint-types';
 import { withAppliedHints } from '../hints/hint-list';
-import { appliedFor, appliedFromJson, hintOf, measuredSavingMs, withApplied, APPLIED_PER_PAGE, type AppliedSuggestion } from './applied-suggestion';
+import { appliedFor, appliedFromJson, headerHintsOf, hintOf, measuredSavingMs, withApplied, APPLIED_PER_PAGE, type AppliedSuggestion } from './applied-suggestion';
 
 const FONT: AppliedSuggestion = { key: 'http://a.test/index.html', suggestion: { kind: 'preload', href: 'http://a.test/f.woff2', as: 'font', crossorigin: 'anonymous', type: 'font/woff2', predictedSavingMs: 100 }, appliedAt: 1000, baselineEndMs: 351 };
 
@@ -10,6 +10,17 @@ describe('applied suggestions', () => {
     expect(hintOf(FONT.suggestion, { fontPreloads: 'any' })).not.toHaveProperty('afterBody');
     expect(hintOf({ kind: 'preconnect', href: 'http://b.test', predictedSavingMs: 5 }, { fontPreloads: 'any' })).toEqual({ rel: 'preconnect', href: 'http://b.test' });
     expect(hintOf({ kind: 'fetchpriority', href: 'http://a.test/hero.jpg', predictedSavingMs: 5 }, { fontPreloads: 'any' })).toEqual({ rel: 'preload', href: 'http://a.test/hero.jpg', as: 'image', fetchpriority: 'high' });
+  });
+
+  it('in a Link header, follow what the document names ahead of them on their chain, in its order', () => {
+    const chained = { ...FONT.suggestion, namedAhead: [{ href: 'http://a.test/a.css', as: 'style' as const }] };
+    expect(headerHintsOf(chained, { fontPreloads: 'before-paint' })).toEqual([
+      { rel: 'preload', href: 'http://a.test/a.css', as: 'style' },
+      { rel: 'preload', href: 'http://a.test/f.woff2', as: 'font', crossorigin: 'anonymous', type: 'font/woff2' },
+    ]);
+    expect(headerHintsOf(FONT.suggestion, { fontPreloads: 'before-paint' })).toEqual([hintOf(FONT.suggestion, { fontPreloads: 'before-paint' })]);
+    const kept = { ...FONT, suggestion: chained };
+    expect(appliedFromJson([kept, { ...kept, suggestion: { ...chained, namedAhead: [{ href: 'javascript:x', as: 'style' }] } }, { ...kept, suggestion: { ...chained, namedAhead: 'a.css' } }])).toEqual([kept]);
   });
 
   it('measure a saving only on a visit that started after they were applied', () => {

@@ -46,6 +46,18 @@ export function hintOf(s: Suggestion, limits: Pick<HintLimits, 'fontPreloads'>):
   }
 }
 
+/**
+ * The hints a suggestion becomes in a `Link` header (dnr-rules.ts): the browser asks for a header's
+ * preloads when the document's headers arrive, before its parser asks for anything, so a preload
+ * alone could take the connection the document's own sheet was to have, and delay the very chain
+ * it shortens. What the document names ahead of it on its chain (`namedAhead`) is preloaded first,
+ * in the document's order, as the prediction assumed.
+ */
+export function headerHintsOf(s: Suggestion, limits: Pick<HintLimits, 'fontPreloads'>): Hint[] {
+  const ahead = s.kind === 'preload' ? (s.namedAhead ?? []) : [];
+  return [...ahead.map((a): Hint => ({ rel: 'preload', href: a.href, as: a.as })), hintOf(s, limits)];
+}
+
 /** When a diagnosed load sent its document's request, ms (the document is its load's first request). */
 export function documentSentMs(d: Pick<Diagnosis, 'load'>): number {
   return d.load.requests[0]?.sentMs ?? 0;
@@ -95,7 +107,14 @@ function isApplied(v: unknown): v is AppliedSuggestion {
   if (a.baselineDocumentSentMs !== undefined && !finite(a.baselineDocumentSentMs)) return false;
   if (typeof s.kind !== 'string' || !KINDS.has(s.kind) || typeof s.href !== 'string' || !/^https?:\/\//.test(s.href) || !finite(s.predictedSavingMs)) return false;
   if (s.crossorigin !== undefined && s.crossorigin !== 'anonymous') return false;
-  return s.kind !== 'preload' || (typeof s.as === 'string' && AS.has(s.as) && (s.type === undefined || typeof s.type === 'string'));
+  return s.kind !== 'preload' || (typeof s.as === 'string' && AS.has(s.as) && (s.type === undefined || typeof s.type === 'string') && (s.namedAhead === undefined || isNamedAhead(s.namedAhead)));
+}
+
+function isNamedAhead(v: unknown): boolean {
+  return Array.isArray(v) && v.every((x: unknown) => {
+    const a = x as Record<string, unknown> | null;
+    return typeof a === 'object' && a !== null && typeof a.href === 'string' && /^https?:\/\//.test(a.href) && typeof a.as === 'string' && AS.has(a.as);
+  });
 }
 
 function finite(x: unknown): x is number {

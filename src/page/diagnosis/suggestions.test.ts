@@ -15,8 +15,8 @@ describe('suggestions and their predicted savings (a 50 ms path, worked by hand)
     // found at the document's first byte (100) and ends at 150: 100 ms earlier, so the measured end
     // (351) moves to 251. The sheet preloaded ends 50 ms earlier, and the font it names with it.
     expect(suggestionsFor(ok(record(CHAIN)))).toEqual([
-      { kind: 'preload', href: 'http://a.test/f.woff2', as: 'font', crossorigin: 'anonymous', type: 'font/woff2', predictedSavingMs: 100 },
-      { kind: 'preload', href: 'http://a.test/b.css', as: 'style', type: 'text/css', predictedSavingMs: 50 },
+      { kind: 'preload', href: 'http://a.test/f.woff2', as: 'font', crossorigin: 'anonymous', type: 'font/woff2', predictedSavingMs: 100, namedAhead: [{ href: 'http://a.test/a.css', as: 'style' }] },
+      { kind: 'preload', href: 'http://a.test/b.css', as: 'style', type: 'text/css', predictedSavingMs: 50, namedAhead: [{ href: 'http://a.test/a.css', as: 'style' }] },
     ]);
   });
 

@@ -22,7 +22,15 @@ import type { Diagnosis } from './diagnose';
 import { loadBoundOptions, loadStructure } from './load-structure';
 
 export type Suggestion =
-  | { kind: 'preload'; href: string; as: HintAs; crossorigin?: 'anonymous'; type?: string; predictedSavingMs: number }
+  | {
+    kind: 'preload'; href: string; as: HintAs; crossorigin?: 'anonymous'; type?: string; predictedSavingMs: number;
+    /**
+     * What the document itself names on the critical path ahead of it (the head of its chain). The
+     * prediction keeps their order; a `Link` header preloads them ahead of it (applied-suggestion.ts
+     * `headerHintsOf`), so it cannot take the connection the first of them was to have.
+     */
+    namedAhead?: Array<{ href: string; as: HintAs }>;
+  }
   | { kind: 'preconnect'; href: string; crossorigin?: 'anonymous'; predictedSavingMs: number }
   | { kind: 'fetchpriority'; href: string; predictedSavingMs: number };
 
@@ -43,7 +51,11 @@ export function suggestionsFor(d: Diagnosis, discoveries: readonly Discovery[] =
     if (as !== undefined && as !== 'script' && r.parent !== 0) {
       const moved = lowerBound(loadStructure(d.load, '', i), link, options);
       const type = typeOf(as, r.url);
-      out.push({ kind: 'preload', href: r.url, as, ...(as === 'font' ? { crossorigin: 'anonymous' as const } : {}), ...(type ? { type } : {}), predictedSavingMs: savingOf(d, d.bound, moved) });
+      const ahead = namedAhead(d, step);
+      out.push({
+        kind: 'preload', href: r.url, as, ...(as === 'font' ? { crossorigin: 'anonymous' as const } : {}), ...(type ? { type } : {}), predictedSavingMs: savingOf(d, d.bound, moved),
+        ...(ahead.length > 0 ? { namedAhead: ahead } : {}),
+      });
     }
     if (l.handshakeMs > 0 && r.origin !== documentOrigin && !out.some((s) => s.kind === 'preconnect' && s.href === r.origin)) {
       const moved = lowerBound(loadStructure(d.load, ''), link, { ...options, hintedOrigins: [r.origin] });
@@ -53,6 +65,17 @@ export function suggestionsFor(d: Diagnosis, discoveries: readonly Discovery[] =
   const lcp = lcpCandidate(d, discoveries);
   if (lcp !== undefined) out.push(lcp);
   return out.filter((s) => s.predictedSavingMs >= MIN_SAVING_MS).sort((a, b) => b.predictedSavingMs - a.predictedSavingMs);
+}
+
+/** The critical path's links before `step` that the document itself names (never scripts: see above). */
+function namedAhead(d: Diagnosis, step: number): Array<{ href: string; as: HintAs }> {
+  const out: Array<{ href: string; as: HintAs }> = [];
+  for (const l of d.criticalPath.slice(1, step)) {
+    const r = d.load.requests[indexOf(d, l.url, l.doneMs)];
+    const as = r === undefined ? undefined : AS_BY_TYPE[r.type];
+    if (r !== undefined && r.parent === 0 && as !== undefined && as !== 'script') out.push({ href: r.url, as });
+  }
+  return out;
 }
 
 /** The page end predicted when every request ends earlier by the what-if's gain on it. */
