@@ -20,12 +20,11 @@ import { describeE2e, requireBrowser } from './harness/browsers';
 import { chromiumOnLink } from './harness/chromium-on-link';
 import { grantDetailedAndRestart, type DetailedChromium } from './harness/detailed-capture';
 import { copyExtensionBuild } from './harness/extension-build';
-import { findTabId, getPage, openExtensionPage, waitForPage } from './harness/extension-pages';
+import { findTabId, getPage, waitForPage } from './harness/extension-pages';
 import type { InPage } from './harness/in-page';
-import { openPopupForTab } from './harness/popup';
 import { TempDirs } from './harness/temp-dirs';
-import { applyFontPreloadAndRevisit, chainLog, expectChainPath, expectMeasuredAsLogged, expectPredictionEndsWithSheet, expectRoundTrips, expectSavedAsPredicted, shownDiagnosis, type Shown } from './harness/time-went-check';
-import { CHAIN_PATHS, chainServerCommand, type ChainLogLine } from './site/chain-origin';
+import { applyFontPreloadAndRevisit, expectChainPath, expectMeasuredAsLogged, expectPredictionEndsWithSheet, expectRoundTrips, expectSavedAsPredicted, firstChainVisit, type ChainVisit } from './harness/time-went-check';
+import { chainServerCommand } from './site/chain-origin';
 
 const RTT_MS = 300;
 
@@ -49,12 +48,7 @@ describeE2e('e2e where the time went: Chromium, Detailed capture, on the emulate
     const logPath = join(dirs.make('chain-log'), 'requests.jsonl');
     let site: LinkSite | undefined;
     let chromium: DetailedChromium | undefined;
-    let shown: Shown;
-    let popup: Page;
-    let query: Page;
-    let url: string;
-    let firstTab: Page;
-    let firstVisit: ChainLogLine[];
+    let v: ChainVisit;
 
     beforeAll(async () => {
       requireBrowser('chromium');
@@ -63,16 +57,10 @@ describeE2e('e2e where the time went: Chromium, Detailed capture, on the emulate
       const profile = dirs.make('chain-chromium-detailed');
       const ns = site.clientNs;
       chromium = await grantDetailedAndRestart(() => chromiumOnLink(ns, profile, extension.dir));
-      query = (await openExtensionPage(chromium.browser, `${chromium.extensionOrigin}/${extension.queryPage}`)).page;
-      firstTab = await chromium.browser.newPage();
-      url = `${site.origin}${CHAIN_PATHS[0]}`;
-      await firstTab.goto(url, { waitUntil: 'load', timeout: 30_000 });
-      const tabId = await findTabId(query, url);
-      await waitForPage(query, tabId, (p) => p.capture === 'detailed', 'a record of Detailed capture');
-      const opened = await openPopupForTab(chromium.browser, chromium.extensionOrigin, tabId);
-      popup = opened.page;
-      shown = await shownDiagnosis(popup, opened.errors);
-      firstVisit = chainLog(logPath);
+      v = await firstChainVisit({
+        browser: chromium.browser, extensionOrigin: chromium.extensionOrigin, queryPage: extension.queryPage, siteOrigin: site.origin, logPath,
+        recorded: async (query, tabId) => { await waitForPage(query, tabId, (p) => p.capture === 'detailed', 'a record of Detailed capture'); },
+      });
     }, 120_000);
     afterAll(async () => {
       await chromium?.close();
@@ -81,30 +69,30 @@ describeE2e('e2e where the time went: Chromium, Detailed capture, on the emulate
     });
 
     test('the page was recorded by Detailed capture, and its critical path is the chain, each level one round trip (within 1 RTT)', async () => {
-      const { page } = await getPage(query, await findTabId(query, url));
+      const { page } = await getPage(v.query, await findTabId(v.query, v.url));
       expect(page?.capture).toBe('detailed');
-      expectChainPath(shown);
-      expectRoundTrips(shown, RTT_MS);
+      expectChainPath(v.shown);
+      expectRoundTrips(v.shown, RTT_MS);
     });
 
     test('applied, the font preload is in the browser’s session rules as the page’s Link header; the sheet the document names ahead of it first; the next visit, hinted by the header alone, saves what was predicted (±1 RTT)', async () => {
       if (!chromium) throw new Error('chromium did not start');
       let before: SessionRule[] = [];
       let after: SessionRule[] = [];
-      before = await sessionRules(query);
-      const applied = await applyFontPreloadAndRevisit({ browser: chromium.browser, extensionOrigin: chromium.extensionOrigin, query, url, firstTab, popup, logPath }, async () => {
-        after = await sessionRules(query);
+      before = await sessionRules(v.query);
+      const applied = await applyFontPreloadAndRevisit({ browser: chromium.browser, extensionOrigin: chromium.extensionOrigin, ...v, logPath }, async () => {
+        after = await sessionRules(v.query);
       });
       // One visit learns no list: before the click no rule names the page; after it, the page's own rule appends the font.
-      expect(before.filter((r) => r.condition.urlFilter === `|${url}|`)).toEqual([]);
-      const header = after.find((r) => r.condition.urlFilter === `|${url}|` && r.action.type === 'modifyHeaders')?.action.responseHeaders?.[0];
+      expect(before.filter((r) => r.condition.urlFilter === `|${v.url}|`)).toEqual([]);
+      const header = after.find((r) => r.condition.urlFilter === `|${v.url}|` && r.action.type === 'modifyHeaders')?.action.responseHeaders?.[0];
       expect(header).toMatchObject({ header: 'link', operation: 'append' });
       expect(header?.value).toMatch(new RegExp(`<${site?.origin ?? '?'}/a\\.css>; rel=preload; as=style, <${site?.origin ?? '?'}/f\\.woff2>; rel=preload; as=font`));
       // Nothing pushed into the page: the header carried the hint.
       expect(applied.pushed).toEqual([]);
-      expectPredictionEndsWithSheet(shown, applied.predictedMs);
+      expectPredictionEndsWithSheet(v.shown, applied.predictedMs);
       expectSavedAsPredicted(applied, RTT_MS);
-      expectMeasuredAsLogged(applied, firstVisit, RTT_MS);
+      expectMeasuredAsLogged(applied, v.log, RTT_MS);
     }, 90_000);
   });
 });

@@ -4,23 +4,20 @@
 // link's configured round trip and the origin's own log, as in Chromium (time-went-link.test.ts,
 // the same checks: harness/time-went-check.ts). Firefox runs inside the link's client namespace,
 // driven from here through harness/firefox-in-namespace.ts.
-import type { Page } from 'puppeteer-core';
+import { join } from 'node:path';
 import { startLink } from '../../bench/link/link-emulator';
 import { startLinkSite, type LinkSite } from '../../bench/overhead/overhead-link-site';
 import { describeNetns } from '../bench-link/netns-gate';
 import { describeE2e, requireBrowser } from './harness/browsers';
 import { copyExtensionBuild } from './harness/extension-build';
-import { findTabId, openExtensionPage } from './harness/extension-pages';
 import { firefoxInNamespace } from './harness/firefox-in-namespace';
 import { launchFirefox, type LaunchedFirefox } from './harness/launch-firefox';
-import { openPopupForTab } from './harness/popup';
 import { TempDirs } from './harness/temp-dirs';
 import {
-  applyFontPreloadAndRevisit, chainLog, expectBound, expectChainPath, expectPredictionEndsWithSheet, expectRoundTrips,
-  expectFontPushed, expectMeasuredAsLogged, expectSavedAsPredicted, expectSentAsLogged, shownDiagnosis, type Shown,
+  applyFontPreloadAndRevisit, expectBound, expectChainPath, expectPredictionEndsWithSheet, expectRoundTrips,
+  expectFontPushed, expectMeasuredAsLogged, expectSavedAsPredicted, expectSentAsLogged, firstChainVisit, type ChainVisit,
 } from './harness/time-went-check';
-import { CHAIN_PATHS, chainServerCommand, type ChainLogLine } from './site/chain-origin';
-import { join } from 'node:path';
+import { chainServerCommand } from './site/chain-origin';
 
 const RTT_MS = 300;
 /**
@@ -35,12 +32,7 @@ describeE2e('e2e where the time went: Firefox ESR on the emulated link', () => {
     const logPath = join(dirs.make('chain-log'), 'requests.jsonl');
     let site: LinkSite | undefined;
     let firefox: LaunchedFirefox | undefined;
-    let shown: Shown;
-    let log: ChainLogLine[];
-    let popup: Page;
-    let query: Page;
-    let url: string;
-    let firstTab: Page;
+    let v: ChainVisit;
 
     beforeAll(async () => {
       requireBrowser('firefox');
@@ -54,14 +46,7 @@ describeE2e('e2e where the time went: Firefox ESR on the emulated link', () => {
         env: { GETLIST_DATA_DIR: dirs.make('chain-firefox-data') },
         executablePath: firefoxInNamespace(bridgeDir, site.clientNs),
       });
-      query = (await openExtensionPage(firefox.browser, `${firefox.extensionOrigin}/${extension.queryPage}`)).page;
-      firstTab = await firefox.browser.newPage();
-      url = `${site.origin}${CHAIN_PATHS[0]}`;
-      await firstTab.goto(url, { waitUntil: 'load', timeout: 30_000 });
-      const opened = await openPopupForTab(firefox.browser, firefox.extensionOrigin, await findTabId(query, url));
-      popup = opened.page;
-      shown = await shownDiagnosis(popup, opened.errors);
-      log = chainLog(logPath);
+      v = await firstChainVisit({ browser: firefox.browser, extensionOrigin: firefox.extensionOrigin, queryPage: extension.queryPage, siteOrigin: site.origin, logPath });
     }, 120_000);
     afterAll(async () => {
       await firefox?.close();
@@ -70,28 +55,28 @@ describeE2e('e2e where the time went: Firefox ESR on the emulated link', () => {
     });
 
     test('the critical path names exactly the chain, in order', () => {
-      expectChainPath(shown);
+      expectChainPath(v.shown);
     });
 
     test('the path the popup measured is the link’s round trip (to Firefox’s 1 ms clock), and each link of the chain took one round trip (within 1 RTT)', () => {
-      expectRoundTrips(shown, RTT_MS, FIREFOX_CLOCK_SLACK_MS);
+      expectRoundTrips(v.shown, RTT_MS, FIREFOX_CLOCK_SLACK_MS);
     });
 
     test('the bound is one handshake and one round trip per level; the page ended within 1 RTT of it', () => {
-      expectBound(shown, RTT_MS);
+      expectBound(v.shown, RTT_MS);
     });
 
     test('when each level was sent agrees with when the origin saw it asked for (±¼ RTT), one round trip apart (within 1 RTT)', () => {
-      expectSentAsLogged(shown, log, RTT_MS);
+      expectSentAsLogged(v.shown, v.log, RTT_MS);
     });
 
     test('the suggested font preload, applied with one click, saves on the next visit what was predicted (±1 RTT)', async () => {
       if (!firefox) throw new Error('firefox did not start');
-      const applied = await applyFontPreloadAndRevisit({ browser: firefox.browser, extensionOrigin: firefox.extensionOrigin, query, url, firstTab, popup, logPath });
-      expectPredictionEndsWithSheet(shown, applied.predictedMs);
+      const applied = await applyFontPreloadAndRevisit({ browser: firefox.browser, extensionOrigin: firefox.extensionOrigin, ...v, logPath });
+      expectPredictionEndsWithSheet(v.shown, applied.predictedMs);
       expectSavedAsPredicted(applied, RTT_MS);
       expectFontPushed(applied);
-      expectMeasuredAsLogged(applied, log, RTT_MS);
+      expectMeasuredAsLogged(applied, v.log, RTT_MS);
     }, 90_000);
   });
 });

@@ -6,22 +6,20 @@
 // origin's own log of when each level was asked for (harness/time-went-check.ts, shared with
 // Firefox's test, time-went-link-firefox.test.ts).
 import { join } from 'node:path';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { startLink } from '../../bench/link/link-emulator';
 import { launchInNamespace } from '../../bench/run/chromium-contender';
 import { startLinkSite, type LinkSite } from '../../bench/overhead/overhead-link-site';
 import { describeNetns } from '../bench-link/netns-gate';
 import { describeE2e, requireBrowser } from './harness/browsers';
 import { copyExtensionBuild } from './harness/extension-build';
-import { findTabId, openExtensionPage } from './harness/extension-pages';
 import { CHROMIUM_EXTENSION_ID } from './harness/launch-chromium';
-import { openPopupForTab } from './harness/popup';
 import { TempDirs } from './harness/temp-dirs';
 import {
-  applyFontPreloadAndRevisit, chainLog, expectBound, expectChainPath, expectPredictionEndsWithSheet, expectRoundTrips,
-  expectFontPushed, expectMeasuredAsLogged, expectSavedAsPredicted, expectSentAsLogged, shownDiagnosis, type Shown,
+  applyFontPreloadAndRevisit, expectBound, expectChainPath, expectPredictionEndsWithSheet, expectRoundTrips,
+  expectFontPushed, expectMeasuredAsLogged, expectSavedAsPredicted, expectSentAsLogged, firstChainVisit, type ChainVisit,
 } from './harness/time-went-check';
-import { CHAIN_PATHS, chainServerCommand, type ChainLogLine } from './site/chain-origin';
+import { chainServerCommand } from './site/chain-origin';
 
 const RTT_MS = 300;
 const ORIGIN = `chrome-extension://${CHROMIUM_EXTENSION_ID}`;
@@ -32,26 +30,14 @@ describeE2e('e2e where the time went: Chromium on the emulated link', () => {
     const logPath = join(dirs.make('chain-log'), 'requests.jsonl');
     let site: LinkSite | undefined;
     let browser: Browser | undefined;
-    let shown: Shown;
-    let log: ChainLogLine[];
-    let popup: Page;
-    let query: Page;
-    let url: string;
-    let firstTab: Page;
+    let v: ChainVisit;
 
     beforeAll(async () => {
       requireBrowser('chromium');
       const extension = copyExtensionBuild(dirs);
       site = await startLinkSite({ rttMs: RTT_MS, downBitsPerSec: 0, upBitsPerSec: 0, loss: 0 }, { startLink, siteCommand: chainServerCommand(logPath) });
       browser = await launchInNamespace({ clientNs: site.clientNs, hostResolverRules: 'MAP nothing.invalid 127.0.0.1', spkiHashes: [], timeoutMs: 30_000 }, dirs.make('chain-chromium'), extension.dir);
-      query = (await openExtensionPage(browser, `${ORIGIN}/${extension.queryPage}`)).page;
-      firstTab = await browser.newPage();
-      url = `${site.origin}${CHAIN_PATHS[0]}`;
-      await firstTab.goto(url, { waitUntil: 'load', timeout: 30_000 });
-      const opened = await openPopupForTab(browser, ORIGIN, await findTabId(query, url));
-      popup = opened.page;
-      shown = await shownDiagnosis(popup, opened.errors);
-      log = chainLog(logPath);
+      v = await firstChainVisit({ browser, extensionOrigin: ORIGIN, queryPage: extension.queryPage, siteOrigin: site.origin, logPath });
     }, 90_000);
     afterAll(async () => {
       await browser?.close().catch(() => browser?.process()?.kill('SIGKILL'));
@@ -60,28 +46,28 @@ describeE2e('e2e where the time went: Chromium on the emulated link', () => {
     });
 
     test('the critical path names exactly the chain, in order', () => {
-      expectChainPath(shown);
+      expectChainPath(v.shown);
     });
 
     test('the path the popup measured is the link’s round trip, and each link of the chain took one round trip (within 1 RTT)', () => {
-      expectRoundTrips(shown, RTT_MS);
+      expectRoundTrips(v.shown, RTT_MS);
     });
 
     test('the bound is one handshake and one round trip per level; the page ended within 1 RTT of it', () => {
-      expectBound(shown, RTT_MS);
+      expectBound(v.shown, RTT_MS);
     });
 
     test('when each level was sent agrees with when the origin saw it asked for (±¼ RTT), one round trip apart (within 1 RTT)', () => {
-      expectSentAsLogged(shown, log, RTT_MS);
+      expectSentAsLogged(v.shown, v.log, RTT_MS);
     });
 
     test('the suggested font preload, applied with one click, saves on the next visit what was predicted (±1 RTT)', async () => {
       if (!browser) throw new Error('chromium did not start');
-      const applied = await applyFontPreloadAndRevisit({ browser, extensionOrigin: ORIGIN, query, url, firstTab, popup, logPath });
-      expectPredictionEndsWithSheet(shown, applied.predictedMs);
+      const applied = await applyFontPreloadAndRevisit({ browser, extensionOrigin: ORIGIN, ...v, logPath });
+      expectPredictionEndsWithSheet(v.shown, applied.predictedMs);
       expectSavedAsPredicted(applied, RTT_MS);
       expectFontPushed(applied);
-      expectMeasuredAsLogged(applied, log, RTT_MS);
+      expectMeasuredAsLogged(applied, v.log, RTT_MS);
     }, 60_000);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'puppeteer-core';
-import { findTabId } from './extension-pages';
+import { findTabId, openExtensionPage } from './extension-pages';
 import type { InPage } from './in-page';
 import { openPopupForTab } from './popup';
 import { CHAIN_PATHS, type ChainLogLine } from '../site/chain-origin';
@@ -52,6 +52,42 @@ export async function shownDiagnosis(popup: Page, errors: readonly string[]): Pr
   });
   printed(shown);
   return shown;
+}
+
+/** The chain page's first visit in a browser with the extension, and what its popup showed. */
+export interface ChainVisit {
+  /** The extension page the tests query its records through. */
+  query: Page;
+  firstTab: Page;
+  url: string;
+  popup: Page;
+  shown: Shown;
+  /** The origin's log of that first visit. */
+  log: ChainLogLine[];
+}
+
+export interface ChainVisitOptions {
+  browser: Browser;
+  extensionOrigin: string;
+  /** The extension's query page (extension-build.ts `queryPage`). */
+  queryPage: string;
+  siteOrigin: string;
+  logPath: string;
+  /** Waits, before the popup opens, for what the test needs recorded of the visit. */
+  recorded?: (query: Page, tabId: number) => Promise<void>;
+}
+
+/** Visits the chain page once in a new tab and opens its popup, once its strip ends at the font. */
+export async function firstChainVisit(o: ChainVisitOptions): Promise<ChainVisit> {
+  const query = (await openExtensionPage(o.browser, `${o.extensionOrigin}/${o.queryPage}`)).page;
+  const firstTab = await o.browser.newPage();
+  const url = `${o.siteOrigin}${CHAIN_PATHS[0]}`;
+  await firstTab.goto(url, { waitUntil: 'load', timeout: 30_000 });
+  const tabId = await findTabId(query, url);
+  await o.recorded?.(query, tabId);
+  const opened = await openPopupForTab(o.browser, o.extensionOrigin, tabId);
+  const shown = await shownDiagnosis(opened.page, opened.errors);
+  return { query, firstTab, url, popup: opened.page, shown, log: chainLog(o.logPath) };
 }
 
 /** With GETLIST_E2E_PRINT=1, what the popup showed, one JSON line on stdout (for a run's record). */
