@@ -129,7 +129,7 @@ async function servedReport(): Promise<ServedReport> {
   const nav = performance.getEntriesByType('navigation')[0] as (PerformanceNavigationTiming & { deliveryType?: string; activationStart?: number }) | undefined;
   const activation = nav?.activationStart ?? 0;
   const onClock = (t: number) => Math.max(0, Math.round((t - activation) * 10) / 10);
-  const lcp = await largestPaint();
+  const [lcp, kept] = await Promise.all([largestPaint(), documentKept()]);
   return {
     deliveryType: nav?.deliveryType ?? '',
     prerendered: activation > 0,
@@ -137,7 +137,24 @@ async function servedReport(): Promise<ServedReport> {
     responseStartMs: onClock(nav?.responseStart ?? 0),
     ...(lcp !== undefined ? { lcpMs: onClock(lcp) } : {}),
     ...(nav && nav.encodedBodySize > 0 ? { encodedBodySize: nav.encodedBodySize } : {}),
+    ...(kept !== undefined ? { kept } : {}),
   };
+}
+
+/**
+ * Whether the browser's HTTP cache holds this document now: a same-origin `only-if-cached` read,
+ * answered from the cache or failed, never sent to the server (Fetch: "only-if-cached"). What
+ * lean capture knows of a `no-store` answer (follow-state.ts `documentKept`).
+ */
+async function documentKept(): Promise<boolean | undefined> {
+  try {
+    const response = await fetch(location.href, { cache: 'only-if-cached', mode: 'same-origin', credentials: 'include', redirect: 'error' });
+    void response.body?.cancel();
+    return true;
+  } catch (err) {
+    // A miss is a network error (TypeError); anything else (no fetch, an aborted read) says nothing.
+    return err instanceof TypeError ? false : undefined;
+  }
 }
 
 /** The page's last largest-contentful-paint time, where the browser reports one (buffered, so after `load` too). */
