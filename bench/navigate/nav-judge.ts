@@ -4,7 +4,8 @@
  * what a hover fetched ahead and what the click then fetched fall in one step). Per run: requests
  * and bytes sent; what browsers marked as fetched ahead (`Sec-Purpose`, `X-Moz`) and how much of it
  * no click used; requests for the links no speculation may fetch (nav-site.ts NEVER_LINKS) beyond
- * the user's own clicks; and duplicates — one URL served twice within one step, which a cache or
+ * the user's own clicks (a `no-store` answer is known only once the page has answered once: a fetch
+ * ahead of its first answer is counted apart, as first sight); and duplicates — one URL served twice within one step, which a cache or
  * a used prefetch should have spared.
  */
 import { isSpeculative, type NavLogEntry } from './nav-log';
@@ -21,9 +22,14 @@ export interface RunJudgement {
   requests: number;
   bytes: number;
   speculative: { requests: number; bytes: number; unusedBytes: number };
-  /** Per never link: requests beyond the user's clicks on it (speculative ones always count). */
-  never: Array<{ kind: string; uri: string; requests: number }>;
+  /**
+   * Per never link: requests beyond the user's clicks on it (speculative ones count, but for the
+   * no-store page's first: no one could know it answers no-store before it first answered).
+   */
+  never: Array<{ kind: string; uri: string; requests: number; firstSight: number }>;
   neverRequests: number;
+  /** The no-store page fetched ahead before it had ever answered (not in `neverRequests`). */
+  neverFirstSight?: number;
   duplicates: Array<{ step: number; url: string; count: number }>;
   /** Steps whose clicked document the log shows fetched ahead, and not fetched again. */
   speculatedSteps: number[];
@@ -35,7 +41,7 @@ export interface RunJudgement {
 const IGNORED = new Set(['/favicon.ico']);
 
 /** The step each entry belongs to (-1: the first page, before any hover). */
-function stepOf(entry: NavLogEntry, steps: readonly JudgedStep[]): number {
+export function stepOf(entry: NavLogEntry, steps: readonly JudgedStep[]): number {
   let at = -1;
   for (const s of steps) if (entry.msec * 1000 >= s.hoverAt) at = s.step;
   return at;
@@ -70,7 +76,8 @@ export function judgeRun(entries: readonly NavLogEntry[], steps: readonly Judged
   const clicks = (uri: string) => steps.filter((s) => s.target === uri).length;
   const never = NEVER_LINKS.map((l) => {
     const hits = entries.filter((e) => e.host === l.host && e.uri === l.uri);
-    return { kind: l.kind, uri: l.uri, requests: Math.max(hits.length - clicks(l.uri), hits.filter(isSpeculative).length) };
+    const firstSight = l.kind === 'no-store' && hits[0] !== undefined && isSpeculative(hits[0]) ? 1 : 0;
+    return { kind: l.kind, uri: l.uri, requests: Math.max(hits.length - clicks(l.uri), hits.filter(isSpeculative).length - firstSight), firstSight };
   });
   const ahead = entries.filter(isSpeculative);
   return {
@@ -79,6 +86,7 @@ export function judgeRun(entries: readonly NavLogEntry[], steps: readonly Judged
     speculative: { requests: ahead.length, bytes: ahead.reduce((n, e) => n + e.bytes, 0), unusedBytes },
     never,
     neverRequests: never.reduce((n, x) => n + x.requests, 0),
+    neverFirstSight: never.reduce((n, x) => n + x.firstSight, 0),
     duplicates: duplicates.sort((a, b) => a.step - b.step),
     speculatedSteps: speculatedSteps.sort((a, b) => a - b),
     speculativeSteps: [...new Set(ahead.map((e) => stepOf(e, steps)))].sort((a, b) => a - b),

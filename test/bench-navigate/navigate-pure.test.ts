@@ -106,6 +106,11 @@ describe('the judge over the servers\' log', () => {
     const live: JudgedStep[] = [{ step: 0, target: LIVE_PATH, hoverAt: 10_000 }];
     expect(judgeRun(parseNavLog(line(10.5, www, LIVE_PATH, 5000)), live).neverRequests).toBe(0);
     expect(judgeRun(parseNavLog([line(10.2, www, LIVE_PATH, 5000, 'prefetch'), line(10.5, www, LIVE_PATH, 5000)].join('\n')), live).neverRequests).toBe(1);
+    // Its first answer is what says no-store: a fetch ahead of it that the click used is first sight, counted apart; one after it counts.
+    const used = judgeRun(parseNavLog(line(10.2, www, LIVE_PATH, 5000, 'prefetch')), live);
+    expect([used.neverRequests, used.neverFirstSight]).toEqual([0, 1]);
+    const again = judgeRun(parseNavLog([line(10.2, www, LIVE_PATH, 5000, 'prefetch'), line(12.2, www, LIVE_PATH, 5000, 'prefetch')].join('\n')), [...live, { step: 1, target: '/index.html', hoverAt: 12_000 }]);
+    expect([again.neverRequests, again.neverFirstSight]).toEqual([1, 1]);
     // Firefox's link prefetch marks its requests with X-Moz.
     expect(judgeRun(parseNavLog(line(10.2, www, '/checkout', 900, '-', 'prefetch')), live).neverRequests).toBe(1);
   });
@@ -126,7 +131,7 @@ describe('a cell\'s summary and table', () => {
   it('medians over followed links, the share served by speculation, bytes ahead against the run alone', () => {
     expect(summarize(cell, 'getlist')).toEqual({
       followed: 3, paint: 'lcp', aloneMedianMs: 600, getlistMedianMs: 250, ratio: 0.417, speculated: 2, prerendered: 0,
-      unusedShare: 0.05, extraShare: 0.1, neverRequests: 0, duplicates: 0, quietSteps: 1, quietRatio: 1.017, pointerSteps: 3,
+      unusedShare: 0.05, extraShare: 0.1, neverRequests: 0, neverFirstSight: 0, duplicates: 0, quietSteps: 1, quietRatio: 1.017, pointerSteps: 3,
     });
   });
 
