@@ -5,8 +5,11 @@
  * and bytes sent; what browsers marked as fetched ahead (`Sec-Purpose`, `X-Moz`) and how much of it
  * no click used; requests for the links no speculation may fetch (nav-site.ts NEVER_LINKS) beyond
  * the user's own clicks (a `no-store` answer is known only once the page has answered once: a fetch
- * ahead of its first answer is counted apart, as first sight); and duplicates — one URL served twice within one step, which a cache or
- * a used prefetch should have spared.
+ * ahead of its first answer is counted apart, as first sight); and duplicates — one URL served
+ * twice within one step, which a cache or a used prefetch should have spared. A request with a
+ * `Range` is not a duplicate: it is the browser resuming a body its cache holds in part (Chromium
+ * asks `bytes=N-N`, then `bytes=N-`, for an image a discarded prerender left half-loaded:
+ * test/e2e/prerender-resume.test.ts shows Chromium alone doing it); those are counted apart.
  */
 import { isSpeculative, type NavLogEntry } from './nav-log';
 import { NAV_ORIGINS, NEVER_LINKS } from './nav-site';
@@ -31,6 +34,8 @@ export interface RunJudgement {
   /** The no-store page fetched ahead before it had ever answered (not in `neverRequests`). */
   neverFirstSight?: number;
   duplicates: Array<{ step: number; url: string; count: number }>;
+  /** URLs a step asked for by `Range`: a body the cache held in part, resumed (absent in older files). */
+  resumed?: Array<{ step: number; url: string; count: number }>;
   /** Steps whose clicked document the log shows fetched ahead, and not fetched again. */
   speculatedSteps: number[];
   /** Steps in which anything was fetched ahead. */
@@ -55,16 +60,20 @@ export function judgeRun(entries: readonly NavLogEntry[], steps: readonly Judged
   }
   const targets = new Map(steps.map((s) => [s.step, s.target]));
   const duplicates: RunJudgement['duplicates'] = [];
+  const resumed: RunJudgement['duplicates'] = [];
   const speculatedSteps: number[] = [];
   let unusedBytes = 0;
   for (const [step, list] of byStep) {
     const counts = new Map<string, number>();
+    const ranges = new Map<string, number>();
     for (const e of list) {
       if (IGNORED.has(e.uri)) continue;
       const url = `${e.host}${e.uri}`;
-      counts.set(url, (counts.get(url) ?? 0) + 1);
+      const into = (e.range ?? '') === '' ? counts : ranges;
+      into.set(url, (into.get(url) ?? 0) + 1);
     }
     for (const [url, count] of counts) if (count > 1) duplicates.push({ step, url, count });
+    for (const [url, count] of ranges) resumed.push({ step, url, count });
     const target = targets.get(step);
     const isTarget = (e: NavLogEntry) => e.host === NAV_ORIGINS.www && e.uri === target;
     const aheadDocs = new Set(list.filter((e) => isSpeculative(e) && e.host === NAV_ORIGINS.www).map((e) => e.uri));
@@ -88,6 +97,7 @@ export function judgeRun(entries: readonly NavLogEntry[], steps: readonly Judged
     neverRequests: never.reduce((n, x) => n + x.requests, 0),
     neverFirstSight: never.reduce((n, x) => n + x.firstSight, 0),
     duplicates: duplicates.sort((a, b) => a.step - b.step),
+    resumed: resumed.sort((a, b) => a.step - b.step),
     speculatedSteps: speculatedSteps.sort((a, b) => a - b),
     speculativeSteps: [...new Set(ahead.map((e) => stepOf(e, steps)))].sort((a, b) => a - b),
   };
