@@ -12,7 +12,7 @@
  * test/e2e/prerender-resume.test.ts shows Chromium alone doing it); those are counted apart.
  */
 import { isSpeculative, type NavLogEntry } from './nav-log';
-import { NAV_ORIGINS, NEVER_LINKS } from './nav-site';
+import { NAV_ORIGINS, NEVER_LINKS, pageOfFile } from './nav-site';
 
 /** When a step began and what it clicked (walk.ts StepResult has these). */
 export interface JudgedStep {
@@ -77,10 +77,16 @@ export function judgeRun(entries: readonly NavLogEntry[], steps: readonly Judged
     const target = targets.get(step);
     const isTarget = (e: NavLogEntry) => e.host === NAV_ORIGINS.www && e.uri === target;
     const aheadDocs = new Set(list.filter((e) => isSpeculative(e) && e.host === NAV_ORIGINS.www).map((e) => e.uri));
-    const onlyTarget = aheadDocs.size === 1 && target !== undefined && aheadDocs.has(target);
     if (target !== undefined && aheadDocs.has(target) && !list.some((e) => isTarget(e) && !isSpeculative(e))) speculatedSteps.push(step);
-    // Fetched ahead and not for the clicked page: its document, and its subresources unless the clicked page was the only one fetched ahead.
-    for (const e of list) if (isSpeculative(e) && !isTarget(e) && !(onlyTarget && e.host !== NAV_ORIGINS.www)) unusedBytes += e.bytes;
+    // Fetched ahead and not for the clicked page: another page's document or own images (a prerender
+    // loads them, named after their page), and the files every page shares unless the clicked page was fetched ahead.
+    const clickedAhead = target !== undefined && aheadDocs.has(target);
+    const forClick = (e: NavLogEntry): boolean => {
+      if (e.host === NAV_ORIGINS.www) return isTarget(e);
+      const page = pageOfFile(e.uri);
+      return page !== undefined ? page === target : clickedAhead;
+    };
+    for (const e of list) if (isSpeculative(e) && !forClick(e)) unusedBytes += e.bytes;
   }
   const clicks = (uri: string) => steps.filter((s) => s.target === uri).length;
   const never = NEVER_LINKS.map((l) => {

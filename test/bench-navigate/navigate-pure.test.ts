@@ -102,6 +102,18 @@ describe('the judge over the servers\' log', () => {
     expect(j.duplicates).toEqual([{ step: 1, url: `${www}/articles/a2.html`, count: 2 }]);
   });
 
+  it('counts a prerender’s images against the page they belong to: the clicked page’s are used, the other page’s are not', () => {
+    const pr = 'prefetch;prerender';
+    const j = judgeRun(parseNavLog([
+      line(10.1, www, '/articles/a3.html', 20_000, pr),
+      line(10.2, cdn, '/img/articles-a3-hero.gif', 140_000, pr),
+      line(10.3, www, '/articles/a1.html', 21_000, pr),
+      line(10.4, cdn, '/img/articles-a1-hero.gif', 140_000, pr),
+      line(10.5, cdn, '/css/site.css', 25_000, pr),
+    ].join('\n')), steps);
+    expect(j.speculative.unusedBytes).toBe(160_000);
+  });
+
   it('takes a range pair for a body resumed from the cache, not for a duplicate; two whole fetches stay a duplicate', () => {
     const hero = (sec: number, range: string, status = 206) => `${sec.toFixed(3)} ${cdn} ${status} 212 0.010 "/img/articles-a4-hero.gif" "prefetch;prerender" "-" "image" "no-cors" 11 "https://${www}/" "${range}"`;
     const j = judgeRun(parseNavLog([hero(20.1, 'bytes=90085-90085'), hero(20.2, 'bytes=90085-139999')].join('\n')), steps);
