@@ -47,8 +47,9 @@ async function main(): Promise<void> {
   if (!runtime) return;
   const ownRules = document.querySelector(`script[type="speculationrules"]:not([${OWN_ATTR}])`) !== null;
   const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
-  const served = await servedReport();
   const rulesSupported = supportsRules();
+  // Only a browser that takes speculation rules is asked what its cache kept (the no-store refusal's evidence).
+  const served = await servedReport(rulesSupported);
   const reply = (await runtime.sendMessage({ channel: 'content', type: 'speculation-ready', served, saveData, ownRules, rulesSupported }).catch(() => undefined)) as SpeculationReply | undefined;
   const context = reply?.type === 'speculation-context' ? reply.context : null;
   if (!context || !rulesSupported) return;
@@ -125,11 +126,11 @@ function facts(a: HTMLAnchorElement): LinkFacts {
 }
 
 /** How the browser delivered this document, from its own Navigation Timing and LCP entries. */
-async function servedReport(): Promise<ServedReport> {
+async function servedReport(probeCache: boolean): Promise<ServedReport> {
   const nav = performance.getEntriesByType('navigation')[0] as (PerformanceNavigationTiming & { deliveryType?: string; activationStart?: number }) | undefined;
   const activation = nav?.activationStart ?? 0;
   const onClock = (t: number) => Math.max(0, Math.round((t - activation) * 10) / 10);
-  const [lcp, kept] = await Promise.all([largestPaint(), documentKept()]);
+  const [lcp, kept] = await Promise.all([largestPaint(), probeCache ? documentKept() : undefined]);
   return {
     deliveryType: nav?.deliveryType ?? '',
     prerendered: activation > 0,
