@@ -3,10 +3,10 @@
  * click"). Injected by the background after the top frame's `load`, only where the page may
  * speculate (extension/background/speculation-wiring.ts), in the extension's isolated world. It
  * reports how the document itself was served and whether the HTTP cache kept it (a `no-store`
- * answer is never kept: lean capture's only evidence of one), asks for its context, and then asks the browser to
- * fetch a same-origin link ahead when the pointer rests on it (moderate: 200 ms, Chromium's own
- * `moderate` hover delay), when it is pressed (`pointerdown`/`touchstart`, every eagerness), or at
- * once for the links most earlier visits followed (eager). Every link passes the safety filter
+ * answer is never kept: lean capture's only evidence of one), asks for its context, and then asks
+ * the browser to fetch a same-origin link ahead when the pointer rests on it (moderate: 200 ms,
+ * Chromium's own `moderate` hover delay), when it is pressed (`pointerdown`/`touchstart`, every
+ * eagerness), or at once for the links most earlier visits followed (eager). Every link passes the safety filter
  * (src/page/speculation/link-safety.ts) at the moment it would be fetched.
  *
  * How (browser-checked): Chromium takes a `<script type="speculationrules">` list rule with
