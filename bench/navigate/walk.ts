@@ -95,6 +95,7 @@ export async function walk(first: Page, o: WalkOptions): Promise<StepResult[]> {
       await link.click();
       await arrived(page, target, o.timeoutMs).catch(async (err: unknown) => {
         if (!isDetached(err)) throw err;
+        o.progress?.(`step ${i + 1}: the prerender's activation left puppeteer a detached frame; going on with the tab's current page`);
         page = await current(page, target);
         await arrived(page, target, o.timeoutMs);
       });
