@@ -9,7 +9,7 @@
  * Writes its results file (`--out`, default under bench/results/); `--report FILE` writes a results file's table into
  * bench/RESULTS.md.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { hostResolverRules } from '../link/host-resolution';
 import { startLink } from '../link/link-emulator';
@@ -22,7 +22,8 @@ import { BenchRunError } from '../cli/bench-run-error';
 import { runMain, stopOnSignals } from '../cli/run-main';
 import type { OverheadLinkSpec } from '../overhead/overhead-link-spec';
 import { parseNavArgs, type NavArgs } from './nav-args';
-import { judge, summarize, type NavCell, type NavRun } from './nav-cell';
+import { judge, runEntries, summarize, type NavCell, type NavRun } from './nav-cell';
+import { stepOf } from './nav-judge';
 import type { NavContender } from './nav-contenders';
 import { startNavServers } from './nav-nginx';
 import { NAV_ORIGINS, navSiteFiles } from './nav-site';
@@ -35,7 +36,8 @@ const ROOT = resolve(__dirname, '..', '..');
 
 /** The cell's contenders in the order of an odd cell: the bench's own speculation rules and the prerender setting are Chromium's. */
 function contendersOf(browser: NavBrowser, args: NavArgs): NavContender[] {
-  return ['alone', 'getlist', ...(browser === 'chromium' && args.prerender ? ['getlist-prerender' as const] : []), ...(browser === 'chromium' && args.rules ? ['rules' as const] : [])];
+  const all: NavContender[] = ['alone', 'getlist', ...(browser === 'chromium' && args.prerender ? ['getlist-prerender' as const] : []), ...(browser === 'chromium' && args.rules ? ['rules' as const] : [])];
+  return all.filter((c) => args.only === undefined || args.only.includes(c));
 }
 
 async function runLink(link: OverheadLinkSpec, args: NavArgs, cells: NavCell[], flush: () => void, progress: (s: string) => void): Promise<void> {
@@ -73,7 +75,12 @@ async function runLink(link: OverheadLinkSpec, args: NavArgs, cells: NavCell[], 
           }
           // Late log lines (a connection's last response) land within a second.
           await new Promise((r) => setTimeout(r, 1000));
-          cell.runs.push(judge(servers.log(), run));
+          const log = servers.log();
+          cell.runs.push(judge(log, run));
+          if (args.logs !== undefined) {
+            const lines = runEntries(log, run.startedAt, run.endedAt).map((e) => JSON.stringify({ browser, link: link.name, cache, contender, step: stepOf(e, run.steps), ...e }));
+            appendFileSync(args.logs, lines.map((l) => `${l}\n`).join(''));
+          }
         }
         cell.summaries = Object.fromEntries(contenders.filter((c) => c !== 'alone').map((c) => [c, summarize(cell, c)]).filter(([, s]) => s !== undefined));
         flush();

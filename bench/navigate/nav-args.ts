@@ -1,6 +1,7 @@
 /** The navigation benchmark's command line (bench/navigate/main.ts), checked in full before a browser or link starts. */
 import { helpText, intValue, listValue, parseCommandLine, type CommandSpec } from '../cli/command-line';
 import { BenchRunError } from '../cli/bench-run-error';
+import { NAV_CONTENDERS, type NavContender } from './nav-contenders';
 import { parseOverheadLinks, type OverheadLinkSpec } from '../overhead/overhead-link-spec';
 
 const usage = (message: string): BenchRunError => new BenchRunError('E_BENCH_USAGE', message);
@@ -11,7 +12,7 @@ export const NAV_CACHES = ['on', 'off'] as const;
 export const NAV_LINKS = ['100/20', '40/5'] as const;
 
 export const NAV_COMMAND: CommandSpec = {
-  usage: 'node dist/bench/navigate.js [--quick] [--browsers a,b] [--links RTT/RATE,…] [--cache on,off] [--steps N] [--seed N] [--prerender] [--rules] [--out FILE] | --report a.json,b.json',
+  usage: 'node dist/bench/navigate.js [--quick] [--browsers a,b] [--links RTT/RATE,…] [--cache on,off] [--steps N] [--seed N] [--prerender] [--rules] [--only a,b] [--out FILE] [--logs FILE] | --report a.json,b.json',
   options: {
     quick: { type: 'boolean', help: 'a smoke test: Chromium, 100/20, cache on, 6 navigations (options given still apply)' },
     browsers: { type: 'string', value: 'a,b', default: 'chromium,firefox', help: 'chromium, firefox (Firefox ESR, driven inside the client namespace)' },
@@ -21,8 +22,10 @@ export const NAV_COMMAND: CommandSpec = {
     seed: { type: 'string', value: 'N', default: '1', help: 'the path\'s seed' },
     prerender: { type: 'boolean', help: 'Chromium: also the extension set to prerender' },
     rules: { type: 'boolean', help: 'Chromium: also the browser alone on pages carrying speculation rules the bench writes (the reference)' },
+    only: { type: 'string', value: 'a,b', help: 'walk only these contenders (alone, getlist, getlist-prerender, rules); the summaries need alone' },
     'hover-ms': { type: 'string', value: 'MS', default: '300', help: 'how long the user hovers each link' },
     out: { type: 'string', value: 'FILE', default: 'bench/results/navigate-latest.json', help: 'where the cells are written as JSON' },
+    logs: { type: 'string', value: 'FILE', help: 'also write each run\'s access-log lines, with its contender and step, as JSON lines' },
     report: { type: 'string', value: 'a.json,b.json', help: 'write the table of results files (a run made in parts) into bench/RESULTS.md, and nothing else' },
   },
   notes: [
@@ -43,6 +46,9 @@ export interface NavArgs {
   prerender: boolean;
   rules: boolean;
   out?: string;
+  logs?: string;
+  /** The contenders walked, when not all. */
+  only?: NavContender[];
 }
 
 function oneOf<T extends string>(list: string[] | undefined, allowed: readonly T[], name: string): T[] | undefined {
@@ -78,5 +84,7 @@ export function parseNavArgs(argv: readonly string[]): NavArgs {
     prerender: v.prerender === true,
     rules: v.rules === true,
     ...(typeof v.out === 'string' ? { out: v.out } : {}),
+    ...(typeof v.logs === 'string' ? { logs: v.logs } : {}),
+    ...(typeof v.only === 'string' ? { only: oneOf(listValue(v.only), NAV_CONTENDERS, 'only') } : {}),
   };
 }

@@ -47,7 +47,11 @@ export interface NavSummary {
   /** (getlist − alone) / alone over the whole run's log. */
   extraShare: number | null;
   neverRequests: number;
+  /** The no-store page fetched ahead before it had ever answered (nav-judge.ts); absent in older files. */
+  neverFirstSight?: number;
   duplicates: number;
+  /** URLs resumed by range requests in a step (nav-judge.ts), not duplicates; absent in older files. */
+  resumed?: number;
   /** Steps where the extension's run fetched nothing ahead: their count and the median of paired LCP ratios. */
   quietSteps: number;
   quietRatio: number | null;
@@ -98,7 +102,9 @@ export function summarize(cell: NavCell, contender: NavContender): NavSummary | 
     unusedShare: plainBytes > 0 ? round(ext.judgement.speculative.unusedBytes / plainBytes) : null,
     extraShare: plainBytes > 0 ? round((ext.judgement.bytes - plainBytes) / plainBytes) : null,
     neverRequests: ext.judgement.neverRequests,
+    neverFirstSight: ext.judgement.neverFirstSight ?? 0,
     duplicates: ext.judgement.duplicates.length,
+    resumed: ext.judgement.resumed?.length ?? 0,
     quietSteps: quiet.length,
     quietRatio: round(median(quiet.map(([a, e]) => (paintOf(e, paint) as number) / Math.max(1, paintOf(a, paint) as number)))),
     pointerSteps: ext.steps.filter((s) => s.pointerEvents > 0).length,

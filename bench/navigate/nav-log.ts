@@ -12,9 +12,17 @@ export interface NavLogEntry {
   secPurpose: string;
   /** `X-Moz` (Firefox's `<link rel=prefetch>`: `prefetch`), '' when absent. */
   xMoz: string;
+  /** `Sec-Fetch-Dest` and `Sec-Fetch-Mode` ('' when absent or in an older log): who asked, and how. */
+  fetchDest?: string;
+  fetchMode?: string;
+  /** nginx's connection serial number, and the `Referer` ('' when absent). */
+  connection?: number;
+  referer?: string;
+  /** The request's `Range` ('' when none): a browser resuming a body it holds in part asks for the rest. */
+  range?: string;
 }
 
-const LINE = /^(\S+) (\S+) (\d{3}) (\d+) (\S+) "([^"]*)" "([^"]*)" "([^"]*)"$/;
+const LINE = /^(\S+) (\S+) (\d{3}) (\d+) (\S+) "([^"]*)" "([^"]*)" "([^"]*)"(?: "([^"]*)" "([^"]*)" (\d+) "([^"]*)" "([^"]*)")?$/;
 const header = (v: string | undefined): string => (v === undefined || v === '-' ? '' : v);
 
 export function parseNavLog(text: string): NavLogEntry[] {
@@ -22,7 +30,7 @@ export function parseNavLog(text: string): NavLogEntry[] {
   for (const line of text.split('\n')) {
     const m = LINE.exec(line);
     if (m === null) continue;
-    out.push({ msec: Number(m[1]), host: m[2] ?? '', status: Number(m[3]), bytes: Number(m[4]), uri: m[6] ?? '', secPurpose: header(m[7]), xMoz: header(m[8]) });
+    out.push({ msec: Number(m[1]), host: m[2] ?? '', status: Number(m[3]), bytes: Number(m[4]), uri: m[6] ?? '', secPurpose: header(m[7]), xMoz: header(m[8]), ...(m[9] !== undefined ? { fetchDest: header(m[9]), fetchMode: header(m[10]), connection: Number(m[11]), referer: header(m[12]), range: header(m[13]) } : {}) });
   }
   return out;
 }

@@ -18,7 +18,7 @@ import { parseNavLog, type NavLogEntry } from './nav-log';
 import { NAV_ORIGINS, type CacheClass, type SiteFile } from './nav-site';
 
 /** One access-log line; nav-log.ts parses it. */
-export const NAV_LOG_FORMAT = '$msec $host $status $bytes_sent $request_time "$request_uri" "$http_sec_purpose" "$http_x_moz"';
+export const NAV_LOG_FORMAT = '$msec $host $status $bytes_sent $request_time "$request_uri" "$http_sec_purpose" "$http_x_moz" "$http_sec_fetch_dest" "$http_sec_fetch_mode" $connection "$http_referer" "$http_range"';
 
 const CACHE_CONTROL: Record<CacheClass, string> = {
   document: 'no-cache',

@@ -82,6 +82,11 @@ const THUMB = { width: 160, height: 100 };
 
 const slug = (page: string): string => page.replace(/^\/|\.html$/g, '').replace(/\//g, '-');
 
+/** The page a subresource belongs to: every page's own images are named `/img/<page>-…`; undefined for the files all pages share. */
+export function pageOfFile(uri: string): string | undefined {
+  return SITE_PAGES.find((page) => uri.startsWith(`/img/${slug(page)}-`));
+}
+
 function pageHtml(page: string): string {
   const rng = new Prng(`nav-page ${page}`);
   const s = slug(page);

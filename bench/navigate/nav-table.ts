@@ -12,6 +12,8 @@ import type { NavContender } from './nav-contenders';
 
 const pct = (x: number | null): string => (x === null ? '–' : `${Math.round(x * 100)} %`);
 const ms = (x: number | null): string => (x === null ? '–' : String(x));
+const never = (s: NavSummary): string => `${s.neverRequests}${(s.neverFirstSight ?? 0) > 0 ? ` (+${s.neverFirstSight} at first sight)` : ''}`;
+const dups = (s: NavSummary): string => `${s.duplicates}${(s.resumed ?? 0) > 0 ? ` (+${s.resumed} resumed by range)` : ''}`;
 const ratio = (x: number | null): string => (x === null ? '–' : x.toFixed(2));
 
 export const LCP_GOAL = 0.5;
@@ -47,7 +49,7 @@ export function navTable(cells: readonly NavCell[]): string {
     const s = c.summaries?.[r.contender];
     const lead = `| ${c.browser} | ${c.link} | ${c.cache} | ${r.contender} |`;
     if (s === undefined) return `${lead} – | – | – | – | – | – | – | – | – | – | – | – | – | ${c.runs.map((x) => x.error).filter(Boolean).join('; ') || 'incomplete'} |`;
-    return `${lead} ${s.followed} | ${s.paint === 'lcp' ? 'LCP' : 'hero image end'} | ${ms(s.aloneMedianMs)} | ${ms(s.getlistMedianMs)} | ${ratio(s.ratio)} | ${s.speculated}/${s.followed} | ${s.prerendered} | ${pct(s.unusedShare)} | ${pct(s.extraShare)} | ${s.neverRequests} | ${s.duplicates} | ${s.quietSteps} (${ratio(s.quietRatio)}) | ${s.pointerSteps}/${s.followed} | ${cellGoals(c, r.contender, s).join('; ')} |`;
+    return `${lead} ${s.followed} | ${s.paint === 'lcp' ? 'LCP' : 'hero image end'} | ${ms(s.aloneMedianMs)} | ${ms(s.getlistMedianMs)} | ${ratio(s.ratio)} | ${s.speculated}/${s.followed} | ${s.prerendered} | ${pct(s.unusedShare)} | ${pct(s.extraShare)} | ${never(s)} | ${dups(s)} | ${s.quietSteps} (${ratio(s.quietRatio)}) | ${s.pointerSteps}/${s.followed} | ${cellGoals(c, r.contender, s).join('; ')} |`;
   }));
   return [head, `|${'---|'.repeat(18)}`, ...rows].join('\n');
 }

@@ -44,21 +44,37 @@ async function anchor(page: Page, href: string): Promise<NonNullable<Awaited<Ret
   return el;
 }
 
+const isDetached = (err: unknown): boolean => /detached Frame/i.test((err as Error).message);
+
 /** Waits until the tab shows `url` fully loaded; an evaluation lost to the navigation is retried. */
 async function arrived(page: Page, url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const state = (await page.evaluate('[location.href, document.readyState]').catch(() => undefined)) as string[] | undefined;
+    const state = (await page.evaluate('[location.href, document.readyState]').catch((err: unknown) => {
+      if (isDetached(err)) throw err;
+      return undefined;
+    })) as string[] | undefined;
     if (state?.[0] === url && state[1] === 'complete') return;
     if (Date.now() > deadline) throw new Error(`did not arrive at ${url} within ${timeoutMs} ms (at ${state?.[0] ?? '?'}, ${state?.[1] ?? '?'})`);
     await sleep(50);
   }
 }
 
-export async function walk(page: Page, o: WalkOptions): Promise<StepResult[]> {
+/**
+ * The tab's page as puppeteer sees it now. Activating a prerender swaps the tab's main frame; when
+ * puppeteer misses the swap its old frame stays detached and every evaluation fails, so the walk
+ * takes the browser's page that shows `url` (or the only one left) and goes on there.
+ */
+async function current(page: Page, url: string): Promise<Page> {
+  const pages = (await page.browser().pages().catch(() => [])).filter((p) => !p.isClosed() && p.url().startsWith('http'));
+  return pages.find((p) => p.url() === url && p !== page) ?? pages.find((p) => p !== page) ?? page;
+}
+
+export async function walk(first: Page, o: WalkOptions): Promise<StepResult[]> {
+  let page = first;
   const results: StepResult[] = [];
-  const first = o.steps[0]?.from ?? '/index.html';
-  await page.goto(`${o.origin}${first}`, { waitUntil: 'load', timeout: o.timeoutMs });
+  const start = o.steps[0]?.from ?? '/index.html';
+  await page.goto(`${o.origin}${start}`, { waitUntil: 'load', timeout: o.timeoutMs });
   await sleep(o.settleMs);
   for (const [i, step] of o.steps.entries()) {
     const target = `${o.origin}${step.click}`;
@@ -77,7 +93,12 @@ export async function walk(page: Page, o: WalkOptions): Promise<StepResult[]> {
       pointerEvents = Number(await page.evaluate('window.__navPointer || 0'));
       clickAt = Date.now();
       await link.click();
-      await arrived(page, target, o.timeoutMs);
+      await arrived(page, target, o.timeoutMs).catch(async (err: unknown) => {
+        if (!isDetached(err)) throw err;
+        o.progress?.(`step ${i + 1}: the prerender's activation left puppeteer a detached frame; going on with the tab's current page`);
+        page = await current(page, target);
+        await arrived(page, target, o.timeoutMs);
+      });
       await sleep(o.settleMs);
       const settledAt = Date.now();
       const metrics = (await page.evaluate(VIEW_METRICS)) as ViewMetrics;
@@ -87,6 +108,7 @@ export async function walk(page: Page, o: WalkOptions): Promise<StepResult[]> {
       results.push({ step: i, target: step.click, hoverAt, clickAt, settledAt: Date.now(), pointerEvents, error: (err as Error).message });
       o.progress?.(`step ${i + 1} ${step.click}: ERROR ${(err as Error).message.slice(0, 200)}`);
       // The path continues from the page it names: go there as a user typing the address would.
+      if (isDetached(err)) page = await current(page, target);
       await page.goto(target, { waitUntil: 'load', timeout: o.timeoutMs }).catch(() => undefined);
     }
   }

@@ -1,7 +1,7 @@
 import { hostOf, pageKey } from '../../src/page/hints/site-template';
 import type { Settings } from '../../src/page/messages/messages';
 import { isExcludedSite, isHttpUrl } from '../../src/page/model/site-rules';
-import { baselineOf, contextFor, createSpeculationState, documentCacheControl, emptyOutcome, forgetSpeculation, linkFollowed, pageCommitted, pageServed, servedVia, speculationsSettled, SPECULATION_LIMITS } from '../../src/page/speculation/follow-state';
+import { baselineOf, contextFor, createSpeculationState, documentCacheControl, documentKept, emptyOutcome, forgetSpeculation, linkFollowed, pageCommitted, pageServed, servedVia, speculationsSettled, SPECULATION_LIMITS } from '../../src/page/speculation/follow-state';
 import type { LinkRefusal } from '../../src/page/speculation/link-safety';
 import { pageRefusal, type PageRefusal } from '../../src/page/speculation/page-gate';
 import { speculationStateFromJson, speculationStateToJson } from '../../src/page/speculation/speculation-state-json';
@@ -42,6 +42,8 @@ export class SpeculationService {
   readonly ready: Promise<void>;
   private state: SpeculationState = createSpeculationState();
   private readonly tabs = new Map<number, TabPage>();
+  /** Origins whose documents the browser's cache was seen keeping (follow-state.ts `documentKept`). */
+  private readonly keepingOrigins = new Set<string>();
   private persistTimer = false;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
   private readonly warn: (message: string) => void;
@@ -96,6 +98,11 @@ export class SpeculationService {
     // Learned only where learning is allowed: a page refused for what it or the browser is still counts its visits.
     if (refusal === undefined || refusal === 'save-data' || refusal === 'own-rules' || refusal === 'unsupported') {
       pageServed(this.state, url, served);
+      if (served.kept !== undefined) {
+        const origin = new URL(url).origin;
+        if (served.kept) this.keepingOrigins.add(origin);
+        documentKept(this.state, url, served.kept, this.keepingOrigins.has(origin));
+      }
       this.schedulePersist();
     }
     return refusal === undefined ? contextFor(this.state, url, await this.deps.settings.get()) : null;

@@ -2,10 +2,11 @@
  * `content-speculate.js`: the next page before the click (docs/extension.md, "The next page before the
  * click"). Injected by the background after the top frame's `load`, only where the page may
  * speculate (extension/background/speculation-wiring.ts), in the extension's isolated world. It
- * reports how the document itself was served, asks for its context, and then asks the browser to
- * fetch a same-origin link ahead when the pointer rests on it (moderate: 200 ms, Chromium's own
- * `moderate` hover delay), when it is pressed (`pointerdown`/`touchstart`, every eagerness), or at
- * once for the links most earlier visits followed (eager). Every link passes the safety filter
+ * reports how the document itself was served and whether the HTTP cache kept it (a `no-store`
+ * answer is never kept: lean capture's only evidence of one), asks for its context, and then asks
+ * the browser to fetch a same-origin link ahead when the pointer rests on it (moderate: 200 ms,
+ * Chromium's own `moderate` hover delay), when it is pressed (`pointerdown`/`touchstart`, every
+ * eagerness), or at once for the links most earlier visits followed (eager). Every link passes the safety filter
  * (src/page/speculation/link-safety.ts) at the moment it would be fetched.
  *
  * How (browser-checked): Chromium takes a `<script type="speculationrules">` list rule with
@@ -47,8 +48,9 @@ async function main(): Promise<void> {
   if (!runtime) return;
   const ownRules = document.querySelector(`script[type="speculationrules"]:not([${OWN_ATTR}])`) !== null;
   const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
-  const served = await servedReport();
   const rulesSupported = supportsRules();
+  // Only a browser that takes speculation rules is asked what its cache kept (the no-store refusal's evidence).
+  const served = await servedReport(rulesSupported);
   const reply = (await runtime.sendMessage({ channel: 'content', type: 'speculation-ready', served, saveData, ownRules, rulesSupported }).catch(() => undefined)) as SpeculationReply | undefined;
   const context = reply?.type === 'speculation-context' ? reply.context : null;
   if (!context || !rulesSupported) return;
@@ -125,11 +127,11 @@ function facts(a: HTMLAnchorElement): LinkFacts {
 }
 
 /** How the browser delivered this document, from its own Navigation Timing and LCP entries. */
-async function servedReport(): Promise<ServedReport> {
+async function servedReport(probeCache: boolean): Promise<ServedReport> {
   const nav = performance.getEntriesByType('navigation')[0] as (PerformanceNavigationTiming & { deliveryType?: string; activationStart?: number }) | undefined;
   const activation = nav?.activationStart ?? 0;
   const onClock = (t: number) => Math.max(0, Math.round((t - activation) * 10) / 10);
-  const lcp = await largestPaint();
+  const [lcp, kept] = await Promise.all([largestPaint(), probeCache ? documentKept() : undefined]);
   return {
     deliveryType: nav?.deliveryType ?? '',
     prerendered: activation > 0,
@@ -137,7 +139,24 @@ async function servedReport(): Promise<ServedReport> {
     responseStartMs: onClock(nav?.responseStart ?? 0),
     ...(lcp !== undefined ? { lcpMs: onClock(lcp) } : {}),
     ...(nav && nav.encodedBodySize > 0 ? { encodedBodySize: nav.encodedBodySize } : {}),
+    ...(kept !== undefined ? { kept } : {}),
   };
+}
+
+/**
+ * Whether the browser's HTTP cache holds this document now: a same-origin `only-if-cached` read,
+ * answered from the cache or failed, never sent to the server (Fetch: "only-if-cached"). What
+ * lean capture knows of a `no-store` answer (follow-state.ts `documentKept`).
+ */
+async function documentKept(): Promise<boolean | undefined> {
+  try {
+    const response = await fetch(location.href, { cache: 'only-if-cached', mode: 'same-origin', credentials: 'include', redirect: 'error' });
+    void response.body?.cancel();
+    return true;
+  } catch (err) {
+    // A miss is a network error (TypeError); anything else (no fetch, an aborted read) says nothing.
+    return err instanceof TypeError ? false : undefined;
+  }
 }
 
 /** The page's last largest-contentful-paint time, where the browser reports one (buffered, so after `load` too). */

@@ -25,7 +25,7 @@ const LINK_REFUSALS: Record<LinkRefusal, string> = {
   'unknown-query': 'a query parameter the site was not seen to use',
   download: 'a download',
   'other-window': 'opens another window',
-  'no-store': 'answered no-store before',
+  'no-store': 'no-store (or not kept by the cache) before',
 };
 
 /**

@@ -102,10 +102,37 @@ describe('the judge over the servers\' log', () => {
     expect(j.duplicates).toEqual([{ step: 1, url: `${www}/articles/a2.html`, count: 2 }]);
   });
 
+  it('counts a prerender’s images against the page they belong to: the clicked page’s are used, the other page’s are not', () => {
+    const pr = 'prefetch;prerender';
+    const j = judgeRun(parseNavLog([
+      line(10.1, www, '/articles/a3.html', 20_000, pr),
+      line(10.2, cdn, '/img/articles-a3-hero.gif', 140_000, pr),
+      line(10.3, www, '/articles/a1.html', 21_000, pr),
+      line(10.4, cdn, '/img/articles-a1-hero.gif', 140_000, pr),
+      line(10.5, cdn, '/css/site.css', 25_000, pr),
+    ].join('\n')), steps);
+    expect(j.speculative.unusedBytes).toBe(160_000);
+  });
+
+  it('takes a range pair for a body resumed from the cache, not for a duplicate; two whole fetches stay a duplicate', () => {
+    const hero = (sec: number, range: string, status = 206) => `${sec.toFixed(3)} ${cdn} ${status} 212 0.010 "/img/articles-a4-hero.gif" "prefetch;prerender" "-" "image" "no-cors" 11 "https://${www}/" "${range}"`;
+    const j = judgeRun(parseNavLog([hero(20.1, 'bytes=90085-90085'), hero(20.2, 'bytes=90085-139999')].join('\n')), steps);
+    expect(j.duplicates).toEqual([]);
+    expect(j.resumed).toEqual([{ step: 1, url: `${cdn}/img/articles-a4-hero.gif`, count: 2 }]);
+    const twice = judgeRun(parseNavLog([hero(20.1, '-', 200), hero(20.2, '-', 200)].join('\n')), steps);
+    expect(twice.duplicates).toEqual([{ step: 1, url: `${cdn}/img/articles-a4-hero.gif`, count: 2 }]);
+    expect(twice.resumed).toEqual([]);
+  });
+
   it('lets the user\'s own click on the no-store page through, but not a fetch ahead of it', () => {
     const live: JudgedStep[] = [{ step: 0, target: LIVE_PATH, hoverAt: 10_000 }];
     expect(judgeRun(parseNavLog(line(10.5, www, LIVE_PATH, 5000)), live).neverRequests).toBe(0);
     expect(judgeRun(parseNavLog([line(10.2, www, LIVE_PATH, 5000, 'prefetch'), line(10.5, www, LIVE_PATH, 5000)].join('\n')), live).neverRequests).toBe(1);
+    // Its first answer is what says no-store: a fetch ahead of it that the click used is first sight, counted apart; one after it counts.
+    const used = judgeRun(parseNavLog(line(10.2, www, LIVE_PATH, 5000, 'prefetch')), live);
+    expect([used.neverRequests, used.neverFirstSight]).toEqual([0, 1]);
+    const again = judgeRun(parseNavLog([line(10.2, www, LIVE_PATH, 5000, 'prefetch'), line(12.2, www, LIVE_PATH, 5000, 'prefetch')].join('\n')), [...live, { step: 1, target: '/index.html', hoverAt: 12_000 }]);
+    expect([again.neverRequests, again.neverFirstSight]).toEqual([1, 1]);
     // Firefox's link prefetch marks its requests with X-Moz.
     expect(judgeRun(parseNavLog(line(10.2, www, '/checkout', 900, '-', 'prefetch')), live).neverRequests).toBe(1);
   });
@@ -126,7 +153,7 @@ describe('a cell\'s summary and table', () => {
   it('medians over followed links, the share served by speculation, bytes ahead against the run alone', () => {
     expect(summarize(cell, 'getlist')).toEqual({
       followed: 3, paint: 'lcp', aloneMedianMs: 600, getlistMedianMs: 250, ratio: 0.417, speculated: 2, prerendered: 0,
-      unusedShare: 0.05, extraShare: 0.1, neverRequests: 0, duplicates: 0, quietSteps: 1, quietRatio: 1.017, pointerSteps: 3,
+      unusedShare: 0.05, extraShare: 0.1, neverRequests: 0, neverFirstSight: 0, duplicates: 0, resumed: 0, quietSteps: 1, quietRatio: 1.017, pointerSteps: 3,
     });
   });
 

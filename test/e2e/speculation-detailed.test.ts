@@ -1,7 +1,8 @@
-// The no-store refusal needs a document's response headers, which only Detailed capture sees
-// (webRequest): in Chromium with Detailed capture granted, a page seen answering
-// `Cache-Control: no-store` is never fetched ahead — the https site's log shows no request for it
-// after a hover and a press on its link — while a safe link on the same page still is.
+// The no-store refusal from a document's response headers, which Detailed capture sees (webRequest;
+// lean capture learns it from the cache, speculation-no-store.test.ts): in Chromium with Detailed
+// capture granted, a page seen answering `Cache-Control: no-store` is never fetched ahead — the
+// https site's log shows no request for it after a hover and a press on its link — while a safe
+// link on the same page still is.
 import { describeE2e } from './harness/browsers';
 import { launchChromiumDetailed } from './harness/detailed-capture';
 import { findTabId } from './harness/extension-pages';

@@ -74,4 +74,12 @@ describe('SpeculationService', () => {
     const context = await visit(s, START, 'typed');
     expect(context?.site.noStore).toEqual([OTHER]);
   });
+
+  test('lean capture: a document the cache did not keep is refused once the cache was seen keeping one of the origin’s', async () => {
+    const { s } = service();
+    await visit(s, OTHER, 'typed', { ...PLAIN, kept: false });
+    expect((await visit(s, START, 'link', { ...PLAIN, kept: true }))?.site.noStore).toEqual([]);
+    await visit(s, OTHER, 'link', { ...PLAIN, kept: false });
+    expect((await visit(s, START, 'link', { ...PLAIN, kept: true }))?.site.noStore).toEqual([OTHER]);
+  });
 });

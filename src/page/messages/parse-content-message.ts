@@ -78,6 +78,7 @@ function parseSpeculationMessage(m: Record<string, unknown>): ContentMessage {
     responseStartMs: nonNegative(s.responseStartMs, 'served.responseStartMs'),
     ...(s.lcpMs === undefined ? {} : { lcpMs: nonNegative(s.lcpMs, 'served.lcpMs') }),
     ...(s.encodedBodySize === undefined ? {} : { encodedBodySize: count(s.encodedBodySize, 'served.encodedBodySize') }),
+    ...(s.kept === undefined ? {} : { kept: boolean(s.kept, 'served.kept') }),
   };
   return {
     channel: 'content',

@@ -1,4 +1,4 @@
-import { baselineOf, contextFor, createSpeculationState, documentCacheControl, forgetSpeculation, frequentTargets, linkFollowed, pageCommitted, pageServed, speculationsSettled } from './follow-state';
+import { baselineOf, contextFor, createSpeculationState, documentCacheControl, documentKept, forgetSpeculation, frequentTargets, linkFollowed, pageCommitted, pageServed, speculationsSettled } from './follow-state';
 import { speculationStateFromJson, speculationStateToJson } from './speculation-state-json';
 import type { ServedReport } from './speculation-types';
 
@@ -49,6 +49,16 @@ describe('follow state', () => {
     documentCacheControl(state, B, 'private, no-store');
     expect(contextFor(state, A, { prerender: false, eagerness: 'moderate' }).site.noStore).toEqual([B]);
     documentCacheControl(state, B, 'max-age=60');
+    expect(state.noStore.size).toBe(0);
+  });
+
+  test('a document the cache did not keep counts as no-store only where the cache was seen keeping the origin’s documents', () => {
+    const state = createSpeculationState();
+    documentKept(state, B, false, false);
+    expect(state.noStore.size).toBe(0);
+    documentKept(state, B, false, true);
+    expect(contextFor(state, A, { prerender: false, eagerness: 'moderate' }).site.noStore).toEqual([B]);
+    documentKept(state, B, true, true);
     expect(state.noStore.size).toBe(0);
   });
 

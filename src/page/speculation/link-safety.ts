@@ -27,7 +27,7 @@ export type LinkRefusal =
   | 'download'
   /** `target` names another window or frame. */
   | 'other-window'
-  /** The document answered `Cache-Control: no-store` when it was visited before. */
+  /** The document answered `Cache-Control: no-store` when it was visited before (lean capture: the browser's cache did not keep it, follow-state.ts `documentKept`). */
   | 'no-store';
 
 /** What the content script reads of an `<a>` element. */
