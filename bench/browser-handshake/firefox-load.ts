@@ -11,9 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { BenchRunError } from '../cli/bench-run-error';
+import { FIREFOX_PATH, QUIET_FIREFOX_PREFS } from '../overhead/overhead-firefox';
 import { PAGE_TIMING, type PageTiming } from './page-timing';
-
-const FIREFOX = '/usr/bin/firefox-esr';
 
 /** The child's side: loads `url` once and writes its timing to stdout. */
 export async function firefoxLoadHere(url: string, timeoutMs: number): Promise<number> {
@@ -21,17 +20,10 @@ export async function firefoxLoadHere(url: string, timeoutMs: number): Promise<n
   try {
     const browser = await puppeteer.launch({
       browser: 'firefox',
-      executablePath: FIREFOX,
+      executablePath: FIREFOX_PATH,
       headless: true,
       userDataDir: join(dir, 'profile'),
-      extraPrefsFirefox: {
-        'browser.cache.disk.enable': false,
-        'browser.cache.memory.enable': false,
-        'network.predictor.enabled': false,
-        'network.prefetch-next': false,
-        'network.dns.disablePrefetch': true,
-        'network.http.speculative-parallel-limit': 0,
-      },
+      extraPrefsFirefox: { ...QUIET_FIREFOX_PREFS, 'network.dns.disablePrefetch': true, 'network.http.speculative-parallel-limit': 0 },
       env: { ...process.env, HOME: dir },
       timeout: 30_000,
       protocolTimeout: timeoutMs + 10_000,

@@ -17,6 +17,14 @@ import { tabbedLoader, type LoadTab } from './overhead-load';
 
 export const FIREFOX_PATH = '/usr/bin/firefox-esr';
 
+/** HTTP cache off, and no speculative work of Firefox's own: every load a bench measures is the page's. */
+export const QUIET_FIREFOX_PREFS: Readonly<Record<string, boolean | number>> = {
+  'browser.cache.disk.enable': false,
+  'browser.cache.memory.enable': false,
+  'network.predictor.enabled': false,
+  'network.prefetch-next': false,
+};
+
 export async function launchOverheadFirefox(options: Omit<OverheadBrowserOptions, 'clientNs' | 'extensionsEnabled'>): Promise<OverheadBrowser> {
   const dir = mkdtempSync(join(tmpdir(), `getlist-overhead-firefox-${options.withExtension ? 'ext' : 'plain'}-`));
   const env: Record<string, string> = { HOME: join(dir, 'home'), GETLIST_DATA_DIR: join(dir, 'data') };
@@ -38,13 +46,8 @@ export async function launchOverheadFirefox(options: Omit<OverheadBrowserOptions
       executablePath: FIREFOX_PATH,
       headless: true,
       userDataDir: join(dir, 'profile'),
-      extraPrefsFirefox: {
-        // HTTP cache off (the pages are no-store too), and no speculative work of Firefox's own.
-        'browser.cache.disk.enable': false,
-        'browser.cache.memory.enable': false,
-        'network.predictor.enabled': false,
-        'network.prefetch-next': false,
-      },
+      // The pages are no-store too.
+      extraPrefsFirefox: { ...QUIET_FIREFOX_PREFS },
       env: { ...process.env, ...env },
       timeout: 30_000,
       protocolTimeout: 90_000,
