@@ -72,6 +72,7 @@ const fillIn = new HostFillIn({ port, hints, settings });
 const speculation = new SpeculationService({
   local: browser.storage.local,
   settings,
+  capture,
   isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
 });
 const handlers = createUiHandlers({

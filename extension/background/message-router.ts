@@ -27,7 +27,7 @@ export interface RouterDeps {
   warn?: (message: string) => void;
 }
 
-export type SpeculationHooks = Pick<SpeculationService, 'pageReady' | 'linksReported' | 'speculated'>;
+export type SpeculationHooks = Pick<SpeculationService, 'pageReady' | 'pageKept' | 'readsCache' | 'linksReported' | 'speculated'>;
 
 type ErrorResponse = Extract<UiResponse, { type: 'error' }>;
 
@@ -66,12 +66,16 @@ export function createMessageRouter(deps: RouterDeps): (message: unknown, sender
 }
 
 function isSpeculation(m: ContentMessage): m is SpeculationMessage {
-  return m.type === 'speculation-ready' || m.type === 'speculation-links' || m.type === 'speculated';
+  return m.type === 'speculation-ready' || m.type === 'speculation-links' || m.type === 'speculated' || m.type === 'speculation-kept';
 }
 
 async function applySpeculation(hooks: SpeculationHooks, m: SpeculationMessage, tabId: number, url: string | undefined): Promise<SpeculationReply | undefined> {
-  if (m.type === 'speculation-ready') return { type: 'speculation-context', context: await hooks.pageReady(tabId, url, m.served, { saveData: m.saveData, ownRules: m.ownRules, ...(m.rulesSupported === undefined ? {} : { rulesSupported: m.rulesSupported }) }) };
-  if (m.type === 'speculation-links') hooks.linksReported(tabId, url, { candidates: m.candidates, refused: m.refused });
+  if (m.type === 'speculation-ready') {
+    const context = await hooks.pageReady(tabId, url, m.served, { saveData: m.saveData, ownRules: m.ownRules, ...(m.rulesSupported === undefined ? {} : { rulesSupported: m.rulesSupported }) });
+    return { type: 'speculation-context', context, ...(hooks.readsCache ? { readCache: true } : {}) };
+  }
+  if (m.type === 'speculation-kept') await hooks.pageKept(tabId, url, m.kept);
+  else if (m.type === 'speculation-links') hooks.linksReported(tabId, url, { candidates: m.candidates, refused: m.refused });
   else hooks.speculated(tabId, url, m.url);
   return undefined;
 }

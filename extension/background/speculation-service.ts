@@ -17,6 +17,8 @@ export interface SpeculationServiceDeps {
   settings: SettingsStore;
   /** Whether the tab is in a private / incognito window (undefined: the tab is gone). */
   isIncognito: (tabId: number) => Promise<boolean | undefined>;
+  /** How pages are observed: in lean capture they report what the cache kept of them (`readsCache`). @default 'lean' */
+  capture?: 'lean' | 'detailed';
   setTimeout?: (fn: () => void, ms: number) => unknown;
   warn?: (message: string) => void;
 }
@@ -96,16 +98,31 @@ export class SpeculationService {
     const refusal = await this.refusal(tabId, url, page);
     tab.refusal = refusal;
     // Learned only where learning is allowed: a page refused for what it or the browser is still counts its visits.
-    if (refusal === undefined || refusal === 'save-data' || refusal === 'own-rules' || refusal === 'unsupported') {
+    if (learnsFrom(refusal)) {
       pageServed(this.state, url, served);
-      if (served.kept !== undefined) {
-        const origin = new URL(url).origin;
-        if (served.kept) this.keepingOrigins.add(origin);
-        documentKept(this.state, url, served.kept, this.keepingOrigins.has(origin));
-      }
       this.schedulePersist();
     }
     return refusal === undefined ? contextFor(this.state, url, await this.deps.settings.get()) : null;
+  }
+
+  /**
+   * Whether pages report what the browser's cache kept of them: lean capture's only evidence of
+   * `no-store` (follow-state.ts `documentKept`). Detailed capture reads the header itself, and its
+   * webRequest would see the read as one of the page's requests.
+   */
+  get readsCache(): boolean {
+    return (this.deps.capture ?? 'lean') === 'lean';
+  }
+
+  /** `speculation-kept` from the page, after its `speculation-ready`: whether the cache kept its document. */
+  async pageKept(tabId: number, url: string | undefined, kept: boolean): Promise<void> {
+    await this.ready;
+    const tab = this.tabOf(tabId, url);
+    if (!tab || !url || !this.readsCache || !learnsFrom(tab.refusal)) return;
+    const origin = new URL(url).origin;
+    if (kept) this.keepingOrigins.add(origin);
+    documentKept(this.state, url, kept, this.keepingOrigins.has(origin));
+    this.schedulePersist();
   }
 
   linksReported(tabId: number, url: string | undefined, links: TabPage['links']): void {
@@ -198,4 +215,9 @@ export class SpeculationService {
 
 function settingsPart(s: Settings): Pick<Settings, 'speculation' | 'excludedSites' | 'speculationDisabledSites'> {
   return { speculation: s.speculation, excludedSites: s.excludedSites, speculationDisabledSites: s.speculationDisabledSites };
+}
+
+/** Learning is allowed: a page refused for what it or the browser is (Save-Data, its own rules, no rules support) still counts. */
+function learnsFrom(refusal: PageRefusal | undefined): boolean {
+  return refusal === undefined || refusal === 'save-data' || refusal === 'own-rules' || refusal === 'unsupported';
 }

@@ -2,8 +2,9 @@
  * `content-speculate.js`: the next page before the click (docs/extension.md, "The next page before the
  * click"). Injected by the background after the top frame's `load`, only where the page may
  * speculate (extension/background/speculation-wiring.ts), in the extension's isolated world. It
- * reports how the document itself was served and whether the HTTP cache kept it (a `no-store`
- * answer is never kept: lean capture's only evidence of one), asks for its context, and then asks
+ * reports how the document itself was served, asks for its context — in lean capture, then says
+ * whether the HTTP cache kept it (a `no-store` answer is never kept: lean capture's only evidence of
+ * one) — and then asks
  * the browser to fetch a same-origin link ahead when the pointer rests on it (moderate: 200 ms,
  * Chromium's own `moderate` hover delay), when it is pressed (`pointerdown`/`touchstart`, every
  * eagerness), or at once for the links most earlier visits followed (eager). Every link passes the safety filter
@@ -49,10 +50,14 @@ async function main(): Promise<void> {
   const ownRules = document.querySelector(`script[type="speculationrules"]:not([${OWN_ATTR}])`) !== null;
   const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
   const rulesSupported = supportsRules();
-  // Only a browser that takes speculation rules is asked what its cache kept (the no-store refusal's evidence).
-  const served = await servedReport(rulesSupported);
+  const served = await servedReport();
   const reply = (await runtime.sendMessage({ channel: 'content', type: 'speculation-ready', served, saveData, ownRules, rulesSupported }).catch(() => undefined)) as SpeculationReply | undefined;
   const context = reply?.type === 'speculation-context' ? reply.context : null;
+  // Lean capture asks what the cache kept (the no-store refusal's evidence), in a browser that takes speculation rules.
+  if (reply?.readCache === true && rulesSupported) {
+    const kept = await documentKept();
+    if (kept !== undefined) await runtime.sendMessage({ channel: 'content', type: 'speculation-kept', kept }).catch(() => undefined);
+  }
   if (!context || !rulesSupported) return;
   start(context);
 }
@@ -127,11 +132,11 @@ function facts(a: HTMLAnchorElement): LinkFacts {
 }
 
 /** How the browser delivered this document, from its own Navigation Timing and LCP entries. */
-async function servedReport(probeCache: boolean): Promise<ServedReport> {
+async function servedReport(): Promise<ServedReport> {
   const nav = performance.getEntriesByType('navigation')[0] as (PerformanceNavigationTiming & { deliveryType?: string; activationStart?: number }) | undefined;
   const activation = nav?.activationStart ?? 0;
   const onClock = (t: number) => Math.max(0, Math.round((t - activation) * 10) / 10);
-  const [lcp, kept] = await Promise.all([largestPaint(), probeCache ? documentKept() : undefined]);
+  const lcp = await largestPaint();
   return {
     deliveryType: nav?.deliveryType ?? '',
     prerendered: activation > 0,
@@ -139,7 +144,6 @@ async function servedReport(probeCache: boolean): Promise<ServedReport> {
     responseStartMs: onClock(nav?.responseStart ?? 0),
     ...(lcp !== undefined ? { lcpMs: onClock(lcp) } : {}),
     ...(nav && nav.encodedBodySize > 0 ? { encodedBodySize: nav.encodedBodySize } : {}),
-    ...(kept !== undefined ? { kept } : {}),
   };
 }
 

@@ -12,16 +12,18 @@ const OTHER = 'https://shop.test/other.html';
 const PLAIN: ServedReport = { deliveryType: '', prerendered: false, navigationType: 'navigate', responseStartMs: 40, encodedBodySize: 700 };
 const PAGE = { saveData: false, ownRules: false };
 
-function service(settings: Partial<Settings> = {}, incognito = false) {
+function service(settings: Partial<Settings> = {}, capture: 'lean' | 'detailed' = 'lean', incognito = false) {
   const local = new MemoryStorage();
   const timers = new FakeTimers();
-  const s = new SpeculationService({ local, settings: settingsStore(settings), isIncognito: async () => incognito, setTimeout: timers.setTimeout });
+  const s = new SpeculationService({ local, settings: settingsStore(settings), isIncognito: async () => incognito, capture, setTimeout: timers.setTimeout });
   return { s, local, timers };
 }
 
-async function visit(s: SpeculationService, url: string, transition: string, served: ServedReport = PLAIN) {
+async function visit(s: SpeculationService, url: string, transition: string, served: ServedReport = PLAIN, kept?: boolean) {
   await s.committed(1, url, transition);
-  return s.pageReady(1, url, served, PAGE);
+  const context = await s.pageReady(1, url, served, PAGE);
+  if (kept !== undefined) await s.pageKept(1, url, kept);
+  return context;
 }
 
 describe('SpeculationService', () => {
@@ -48,7 +50,7 @@ describe('SpeculationService', () => {
   });
 
   test('a private window learns nothing, gets no context and no script', async () => {
-    const { s, local, timers } = service({}, true);
+    const { s, local, timers } = service({}, 'lean', true);
     expect(await visit(s, START, 'typed')).toBeNull();
     expect(await s.mayInject(1, START)).toBe(false);
     expect((await s.view(1, START)).refusal).toBe('private');
@@ -77,9 +79,19 @@ describe('SpeculationService', () => {
 
   test('lean capture: a document the cache did not keep is refused once the cache was seen keeping one of the origin’s', async () => {
     const { s } = service();
-    await visit(s, OTHER, 'typed', { ...PLAIN, kept: false });
-    expect((await visit(s, START, 'link', { ...PLAIN, kept: true }))?.site.noStore).toEqual([]);
-    await visit(s, OTHER, 'link', { ...PLAIN, kept: false });
-    expect((await visit(s, START, 'link', { ...PLAIN, kept: true }))?.site.noStore).toEqual([OTHER]);
+    expect(s.readsCache).toBe(true);
+    await visit(s, OTHER, 'typed', PLAIN, false);
+    await visit(s, START, 'link', PLAIN, true);
+    expect((await visit(s, START, 'link'))?.site.noStore).toEqual([]);
+    await visit(s, OTHER, 'link', PLAIN, false);
+    expect((await visit(s, START, 'link'))?.site.noStore).toEqual([OTHER]);
+  });
+
+  test('Detailed capture reads no cache: its pages are not asked, and a report of one changes nothing', async () => {
+    const { s } = service({}, 'detailed');
+    expect(s.readsCache).toBe(false);
+    await visit(s, START, 'typed', PLAIN, true);
+    await visit(s, OTHER, 'link', PLAIN, false);
+    expect((await visit(s, START, 'link'))?.site.noStore).toEqual([]);
   });
 });

@@ -50,12 +50,24 @@ export type ContentMessage =
 export type SpeculationMessage =
   | { channel: 'content'; type: 'speculation-ready'; served: ServedReport; saveData: boolean; ownRules: boolean; rulesSupported?: boolean }
   | { channel: 'content'; type: 'speculation-links'; candidates: number; refused: Partial<Record<LinkRefusal, number>> }
-  | { channel: 'content'; type: 'speculated'; url: string; action: 'prefetch' | 'prerender' };
+  | { channel: 'content'; type: 'speculated'; url: string; action: 'prefetch' | 'prerender' }
+  /**
+   * Whether the browser's HTTP cache held the document once it was shown (a `cache: 'only-if-cached'`
+   * read, which never reaches the network), sent when the reply asked for it (`readCache`). A
+   * document answered `Cache-Control: no-store` is never held.
+   */
+  | { channel: 'content'; type: 'speculation-kept'; kept: boolean };
 
 /** The background's answer to `speculation-ready`: the page's context, or null when it gets no speculation. */
 export interface SpeculationReply {
   type: 'speculation-context';
   context: SpeculationContext | null;
+  /**
+   * Lean capture: report what the cache kept of this document (`speculation-kept`), its only
+   * evidence of `no-store`. Detailed capture reads the header instead, and would record the read
+   * as one of the page's requests.
+   */
+  readCache?: boolean;
 }
 
 /** A document's learned hints, pushed into it at commit (hint-push.ts): null when it gets none (or they go by DNR header). */

@@ -36,7 +36,7 @@ describe('parseContentMessage: speculation reports', () => {
   test('each kind is kept as sent', () => {
     const ready = { channel: 'content', type: 'speculation-ready', served: SERVED, saveData: false, ownRules: true };
     expect(parseContentMessage(ready)).toEqual(ready);
-    const kept = { ...ready, served: { ...SERVED, kept: false } };
+    const kept = { channel: 'content', type: 'speculation-kept', kept: false };
     expect(parseContentMessage(kept)).toEqual(kept);
     const links = { channel: 'content', type: 'speculation-links', candidates: 2, refused: { action: 6, download: 1 } };
     expect(parseContentMessage(links)).toEqual(links);
@@ -50,6 +50,6 @@ describe('parseContentMessage: speculation reports', () => {
     expect(() => parseContentMessage({ channel: 'content', type: 'speculation-links', candidates: -1, refused: {} })).toThrow(/candidates/);
     expect(() => parseContentMessage({ channel: 'content', type: 'speculation-ready', served: { ...SERVED, responseStartMs: -3 }, saveData: false, ownRules: false })).toThrow(/served\.responseStartMs/);
     expect(() => parseContentMessage({ channel: 'content', type: 'speculation-ready', served: SERVED, saveData: 'no', ownRules: false })).toThrow(/saveData/);
-    expect(() => parseContentMessage({ channel: 'content', type: 'speculation-ready', served: { ...SERVED, kept: 'yes' }, saveData: false, ownRules: false })).toThrow(/served\.kept/);
+    expect(() => parseContentMessage({ channel: 'content', type: 'speculation-kept', kept: 'yes' })).toThrow(/kept/);
   });
 });

@@ -49,7 +49,7 @@ export function parseContentMessage(value: unknown): ContentMessage {
       ...(m.documentCookies === undefined ? {} : { documentCookies: boolean(m.documentCookies, 'documentCookies') }),
     };
   }
-  if (m.type === 'speculation-ready' || m.type === 'speculation-links' || m.type === 'speculated') return parseSpeculationMessage(m);
+  if (m.type === 'speculation-ready' || m.type === 'speculation-links' || m.type === 'speculated' || m.type === 'speculation-kept') return parseSpeculationMessage(m);
   // No content script asks for hints any more (the background pushes them, hint-push.ts): an older
   // content script's `hints` request gets this error, which it ignores.
   return fail('type', '"discoveries" or "timings", or a speculation report', m.type);
@@ -58,6 +58,7 @@ export function parseContentMessage(value: unknown): ContentMessage {
 const REFUSALS: ReadonlySet<string> = new Set<LinkRefusal>(['not-http', 'cross-origin', 'credentials', 'same-page', 'not-document', 'action', 'unknown-query', 'download', 'other-window', 'no-store']);
 
 function parseSpeculationMessage(m: Record<string, unknown>): ContentMessage {
+  if (m.type === 'speculation-kept') return { channel: 'content', type: 'speculation-kept', kept: boolean(m.kept, 'kept') };
   if (m.type === 'speculated') {
     if (m.action !== 'prefetch' && m.action !== 'prerender') fail('action', '"prefetch" or "prerender"', m.action);
     return { channel: 'content', type: 'speculated', url: string(m.url, 'url', MAX_URL_LENGTH), action: m.action };
@@ -78,7 +79,6 @@ function parseSpeculationMessage(m: Record<string, unknown>): ContentMessage {
     responseStartMs: nonNegative(s.responseStartMs, 'served.responseStartMs'),
     ...(s.lcpMs === undefined ? {} : { lcpMs: nonNegative(s.lcpMs, 'served.lcpMs') }),
     ...(s.encodedBodySize === undefined ? {} : { encodedBodySize: count(s.encodedBodySize, 'served.encodedBodySize') }),
-    ...(s.kept === undefined ? {} : { kept: boolean(s.kept, 'served.kept') }),
   };
   return {
     channel: 'content',

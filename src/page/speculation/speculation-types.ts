@@ -71,12 +71,6 @@ export interface ServedReport {
   lcpMs?: number;
   /** The document's `encodedBodySize`. */
   encodedBodySize?: number;
-  /**
-   * Whether the browser's HTTP cache held the document once it was shown (a `cache: 'only-if-cached'`
-   * read, which never reaches the network). A document answered `Cache-Control: no-store` is never
-   * held; undefined where the read could not be made.
-   */
-  kept?: boolean;
 }
 
 /** The popup's view of the tab's page. */
