@@ -12,10 +12,10 @@ const OTHER = 'https://shop.test/other.html';
 const PLAIN: ServedReport = { deliveryType: '', prerendered: false, navigationType: 'navigate', responseStartMs: 40, encodedBodySize: 700 };
 const PAGE = { saveData: false, ownRules: false };
 
-function service(settings: Partial<Settings> = {}, capture: 'lean' | 'detailed' = 'lean', incognito = false) {
+function service(settings: Partial<Settings> = {}, capture: 'lean' | 'detailed' = 'lean', incognito = false, session = new MemoryStorage()) {
   const local = new MemoryStorage();
   const timers = new FakeTimers();
-  const s = new SpeculationService({ local, settings: settingsStore(settings), isIncognito: async () => incognito, capture, setTimeout: timers.setTimeout });
+  const s = new SpeculationService({ local, settings: settingsStore(settings), isIncognito: async () => incognito, capture, session, setTimeout: timers.setTimeout });
   return { s, local, timers };
 }
 
@@ -85,6 +85,18 @@ describe('SpeculationService', () => {
     expect((await visit(s, START, 'link'))?.site.noStore).toEqual([]);
     await visit(s, OTHER, 'link', PLAIN, false);
     expect((await visit(s, START, 'link'))?.site.noStore).toEqual([OTHER]);
+  });
+
+  test('a service worker started again still knows which origins the cache keeps (storage.session)', async () => {
+    const session = new MemoryStorage();
+    await visit(service({}, 'lean', false, session).s, START, 'typed', PLAIN, true);
+    const { s } = service({}, 'lean', false, session);
+    await visit(s, OTHER, 'link', PLAIN, false);
+    expect((await visit(s, START, 'link'))?.site.noStore).toEqual([OTHER]);
+    // Without what the session kept, the same miss teaches nothing.
+    const { s: fresh } = service();
+    await visit(fresh, OTHER, 'link', PLAIN, false);
+    expect((await visit(fresh, START, 'link'))?.site.noStore).toEqual([]);
   });
 
   test('Detailed capture reads no cache: its pages are not asked, and a report of one changes nothing', async () => {
