@@ -138,8 +138,8 @@ export class ConnectionLifecycle implements Connections {
    * (the server closed at its budget, and the reset lost the answers, unexplained-close.ts).
    */
   private atBudget(c: ConnState): boolean {
-    const budget = c.budget ?? this.budgets.get(c.origin.origin)?.budget;
-    return budget !== undefined && (c.served >= budget || c.carried > budget);
+    // `c.budget` is the origin's budget too: it is set when `c` opens and whenever one is learned (applyBudget).
+    return c.budget !== undefined && (c.served >= c.budget || c.carried > c.budget);
   }
 
   /** `c` closed with requests unanswered and no known budget: judged now, or once its witnesses have shown the budget (unexplained-close.ts). */
