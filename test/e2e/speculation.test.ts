@@ -51,7 +51,7 @@ describeE2e('e2e speculation: chromium (lean capture)', () => {
     for (const l of REFUSED_LINKS) expected[l.code] = (expected[l.code] ?? 0) + 1;
     expect(view.links?.refused).toEqual(expected);
     for (const l of REFUSED_LINKS) await hoverFor(tab, `#${l.id}`, 400, { press: true });
-    // The last hover's rule would be in by now (200 ms): give a refused one the time to show up wrongly.
+    // The last hover's rule would be in by now (65 ms): give a refused one the time to show up wrongly.
     await new Promise((r) => setTimeout(r, 500));
     const refusedPaths = REFUSED_LINKS.map((l) => {
       const u = new URL(l.href.replace('{{HOST}}', 'x').replace('{{PORT}}', '1'), site.origin);
