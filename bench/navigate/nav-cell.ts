@@ -7,6 +7,7 @@
  * on the steps where it fetched nothing ahead.
  */
 import { median as medianOf } from '../../src/stats/median';
+import { documentOnlyFloor, readyFloor } from './nav-floors';
 import type { NavLogEntry } from './nav-log';
 import { judgeRun, type RunJudgement } from './nav-judge';
 import type { NavContender } from './nav-contenders';
@@ -57,6 +58,15 @@ export interface NavSummary {
   quietRatio: number | null;
   /** Steps in which the page saw `pointerover` events while the user hovered (the hover was real). */
   pointerSteps: number;
+  /** The best this contender's kind of speculation could reach on the path (nav-floors.ts); absent in older files. */
+  floor?: NavFloor;
+}
+
+/** `document`: a prefetch's floor; `ready`: a prerender's, from `steps` wholly prerendered steps. */
+export interface NavFloor {
+  kind: 'document' | 'ready';
+  ratio: number | null;
+  steps?: number;
 }
 
 /** The median, null for none. */
@@ -91,6 +101,10 @@ export function summarize(cell: NavCell, contender: NavContender): NavSummary | 
   const aheadSteps = new Set(ext.judgement.speculativeSteps);
   const quiet = usable.filter(([, e]) => !aheadSteps.has(e.step) && !served(e));
   const plainBytes = alone.judgement.bytes;
+  const paintFn = (s: StepResult) => paintOf(s, paint);
+  const floor: NavFloor = contender === 'getlist-prerender'
+    ? { kind: 'ready', ...readyFloor(usable.map(([, e]) => e), paintFn, aloneMedian) }
+    : { kind: 'document', ratio: documentOnlyFloor(usable.map(([a]) => a), paintFn, aloneMedian) };
   return {
     followed: pairs.length,
     paint,
@@ -108,5 +122,6 @@ export function summarize(cell: NavCell, contender: NavContender): NavSummary | 
     quietSteps: quiet.length,
     quietRatio: round(median(quiet.map(([a, e]) => (paintOf(e, paint) as number) / Math.max(1, paintOf(a, paint) as number)))),
     pointerSteps: ext.steps.filter((s) => s.pointerEvents > 0).length,
+    floor,
   };
 }

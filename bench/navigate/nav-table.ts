@@ -5,7 +5,8 @@
  * served from a speculation; in every cell, bytes fetched ahead for links never clicked ≤ 15 % of
  * the run, 0 requests for never links, 0 duplicate fetches; the extension's cost where nothing is
  * speculated within the overhead bench's noise (the median paired LCP ratio of those steps within
- * its scatter).
+ * its scatter). Beside each ratio, the floor its kind of speculation could reach on the path
+ * (nav-floors.ts); a goal below it says so.
  */
 import type { NavCell, NavSummary } from './nav-cell';
 import type { NavContender } from './nav-contenders';
@@ -15,6 +16,10 @@ const ms = (x: number | null): string => (x === null ? '–' : String(x));
 const never = (s: NavSummary): string => `${s.neverRequests}${(s.neverFirstSight ?? 0) > 0 ? ` (+${s.neverFirstSight} at first sight)` : ''}`;
 const dups = (s: NavSummary): string => `${s.duplicates}${(s.resumed ?? 0) > 0 ? ` (+${s.resumed} resumed by range)` : ''}`;
 const ratio = (x: number | null): string => (x === null ? '–' : x.toFixed(2));
+const floorCell = (s: NavSummary): string => {
+  if (s.floor === undefined) return '–';
+  return s.floor.kind === 'document' ? `${ratio(s.floor.ratio)} (document only)` : `${ratio(s.floor.ratio)} (ready, ${s.floor.steps ?? 0} steps)`;
+};
 
 export const LCP_GOAL = 0.5;
 export const LCP_GOAL_PRERENDER = 0.25;
@@ -32,7 +37,9 @@ function cellGoals(c: NavCell, contender: NavContender, s: NavSummary): string[]
   if (contender === 'rules') return ['reference'];
   if (isHeadline(c)) {
     const limit = contender === 'getlist-prerender' ? LCP_GOAL_PRERENDER : LCP_GOAL;
-    out.push(`LCP ≤ ${limit} × alone: ${met(s.ratio !== null && s.ratio <= limit)}`);
+    const ok = s.ratio !== null && s.ratio <= limit;
+    const floorAbove = !ok && s.floor?.ratio != null && s.floor.ratio > limit ? ` (its floor ${ratio(s.floor.ratio)} is above the goal)` : '';
+    out.push(`LCP ≤ ${limit} × alone: ${met(ok)}${floorAbove}`);
     out.push(`≥ ${SPECULATED_GOAL * 100} % speculated: ${met(s.followed > 0 && s.speculated / s.followed >= SPECULATED_GOAL)}`);
   }
   const waste = Math.max(s.unusedShare ?? 0, s.extraShare ?? 0);
@@ -44,12 +51,12 @@ function cellGoals(c: NavCell, contender: NavContender, s: NavSummary): string[]
 }
 
 export function navTable(cells: readonly NavCell[]): string {
-  const head = '| browser | link | cache | contender | followed | paint | alone median (ms) | getlist median (ms) | ratio | speculated | prerendered | unused ahead | extra bytes | never | duplicates | no-speculation steps (ratio) | hovers seen | goals |';
+  const head = '| browser | link | cache | contender | followed | paint | alone median (ms) | getlist median (ms) | ratio | floor | speculated | prerendered | unused ahead | extra bytes | never | duplicates | no-speculation steps (ratio) | hovers seen | goals |';
   const rows = cells.flatMap((c) => c.runs.filter((r) => r.contender !== 'alone').map((r) => {
     const s = c.summaries?.[r.contender];
     const lead = `| ${c.browser} | ${c.link} | ${c.cache} | ${r.contender} |`;
-    if (s === undefined) return `${lead} – | – | – | – | – | – | – | – | – | – | – | – | – | ${c.runs.map((x) => x.error).filter(Boolean).join('; ') || 'incomplete'} |`;
-    return `${lead} ${s.followed} | ${s.paint === 'lcp' ? 'LCP' : 'hero image end'} | ${ms(s.aloneMedianMs)} | ${ms(s.getlistMedianMs)} | ${ratio(s.ratio)} | ${s.speculated}/${s.followed} | ${s.prerendered} | ${pct(s.unusedShare)} | ${pct(s.extraShare)} | ${never(s)} | ${dups(s)} | ${s.quietSteps} (${ratio(s.quietRatio)}) | ${s.pointerSteps}/${s.followed} | ${cellGoals(c, r.contender, s).join('; ')} |`;
+    if (s === undefined) return `${lead} – | – | – | – | – | – | – | – | – | – | – | – | – | – | ${c.runs.map((x) => x.error).filter(Boolean).join('; ') || 'incomplete'} |`;
+    return `${lead} ${s.followed} | ${s.paint === 'lcp' ? 'LCP' : 'hero image end'} | ${ms(s.aloneMedianMs)} | ${ms(s.getlistMedianMs)} | ${ratio(s.ratio)} | ${floorCell(s)} | ${s.speculated}/${s.followed} | ${s.prerendered} | ${pct(s.unusedShare)} | ${pct(s.extraShare)} | ${never(s)} | ${dups(s)} | ${s.quietSteps} (${ratio(s.quietRatio)}) | ${s.pointerSteps}/${s.followed} | ${cellGoals(c, r.contender, s).join('; ')} |`;
   }));
-  return [head, `|${'---|'.repeat(18)}`, ...rows].join('\n');
+  return [head, `|${'---|'.repeat(19)}`, ...rows].join('\n');
 }

@@ -8,7 +8,9 @@
  * the browser to fetch a same-origin link ahead when the pointer rests on it (moderate: 65 ms,
  * instant.page's hover delay), when it is pressed (`pointerdown`/`touchstart`, every
  * eagerness), or at once for the links most earlier visits followed (eager). Every link passes the safety filter
- * (src/page/speculation/link-safety.ts) at the moment it would be fetched.
+ * (src/page/speculation/link-safety.ts) at the moment it would be fetched. A prerender a hover
+ * started is withdrawn when the pointer rests on another link, so the page the pointer left stops
+ * taking the link from the one it rests on.
  *
  * How (browser-checked): Chromium takes a `<script type="speculationrules">` list rule with
  * `eagerness: "immediate"` inserted from the isolated world, and serves the navigation from it
@@ -73,17 +75,30 @@ function supportsRules(): boolean {
 
 function start(context: SpeculationContext): void {
   const asked = new Set<string>();
+  let inserted = 0;
   const pageUrl = location.href;
   const refusal = (a: HTMLAnchorElement): LinkRefusal | undefined => linkRefusal(facts(a), pageUrl, context.site, templateKey);
-  const speculate = (href: string) => {
+  // The prerender the last hover started, while nothing else asked for it: the next hover's replaces it.
+  let hovered: { url: string; rules: HTMLScriptElement } | undefined;
+  const speculate = (href: string, cause: 'hover' | 'press' | 'frequent') => {
     const url = href.split('#')[0] ?? href;
-    if (asked.has(url) || asked.size >= context.maxPerPage) return;
+    if (hovered?.url === url && cause !== 'hover') hovered = undefined;
+    if (asked.has(url) || inserted >= context.maxPerPage) return;
+    const replaces = cause === 'hover' && context.action === 'prerender';
+    if (replaces && hovered) {
+      // Chromium cancels a prerender whose rule is removed (final status SpeculationRuleRemoved).
+      hovered.rules.remove();
+      asked.delete(hovered.url);
+      hovered = undefined;
+    }
     asked.add(url);
+    inserted += 1;
     const rules = document.createElement('script');
     rules.type = 'speculationrules';
     rules.setAttribute(OWN_ATTR, '');
     rules.textContent = JSON.stringify({ [context.action]: [{ source: 'list', urls: [url], eagerness: 'immediate' }] });
     (document.head ?? document.documentElement).append(rules);
+    if (replaces) hovered = { url, rules };
     send({ channel: 'content', type: 'speculated', url, action: context.action });
   };
   const anchorOf = (target: EventTarget | null): HTMLAnchorElement | undefined => {
@@ -98,7 +113,7 @@ function start(context: SpeculationContext): void {
   };
   const press = (e: Event) => {
     const a = anchorOf(e.target);
-    if (a) speculate(a.href);
+    if (a) speculate(a.href, 'press');
   };
   const listen = { passive: true, capture: true } as const;
   document.addEventListener('pointerdown', press, listen);
@@ -108,7 +123,7 @@ function start(context: SpeculationContext): void {
       const a = anchorOf(e.target);
       if (!a || hover?.a === a) return;
       cancel();
-      hover = { a, timer: setTimeout(() => speculate(a.href), HOVER_MS) };
+      hover = { a, timer: setTimeout(() => speculate(a.href, 'hover'), HOVER_MS) };
     }, listen);
     document.addEventListener('pointerout', (e) => {
       if (hover && !(e.relatedTarget instanceof Node && hover.a.contains(e.relatedTarget))) cancel();
@@ -126,7 +141,7 @@ function start(context: SpeculationContext): void {
       else safe.add(a.href.split('#')[0] ?? a.href);
     }
     send({ channel: 'content', type: 'speculation-links', candidates: safe.size, refused: counts });
-    for (const url of context.frequent) if (safe.has(url)) speculate(url);
+    for (const url of context.frequent) if (safe.has(url)) speculate(url, 'frequent');
   });
 }
 

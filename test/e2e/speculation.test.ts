@@ -161,4 +161,29 @@ describeE2e('e2e speculation: chromium (lean capture)', () => {
     expect(view.served?.via).toBe('prerender');
     expect(view.served?.responseStartMs).toBeCloseTo(prerendered.responseStartMs, 0);
   }, 60_000);
+
+  test('a hover on a second link withdraws the first link’s prerender, and the link the pointer rests on stays prerendered', async () => {
+    const prerenders = (path: string, from: number) => fetchesOf(path).filter((r) => r.at >= from).map((r) => r.purpose ?? 'navigation');
+    // The pointer leaves #other for #next; then the page itself goes to #other's URL, with no hover:
+    // a prerender of it still standing would be activated (activationStart > 0).
+    await tab.goto(site.url('/start.html'), { waitUntil: 'load' });
+    await waitForView(query, tabId, (v) => v.links !== null, 'start.html links');
+    let from = Date.now();
+    await hoverFor(tab, '#other', 400);
+    await hoverFor(tab, '#next', 400);
+    await parkPointer(tab);
+    await Promise.all([tab.waitForNavigation({ waitUntil: 'load' }), tab.evaluate('setTimeout(() => { location.href = "/other.html"; }, 0)')]);
+    expect((await servedInPage(tab)).activationStart).toBe(0);
+    expect(prerenders('/other.html', from)).toEqual(['prefetch;prerender', 'navigation']);
+    // The same two hovers, and the click on #next: its prerender was kept and is activated.
+    await tab.goto(site.url('/start.html'), { waitUntil: 'load' });
+    await waitForView(query, tabId, (v) => v.links !== null && v.served !== null, 'start.html again');
+    from = Date.now();
+    await hoverFor(tab, '#other', 400);
+    await hoverFor(tab, '#next', 400);
+    await clickAndWait(tab, '#next', site.url('/next.html'));
+    await parkPointer(tab);
+    expect((await servedInPage(tab)).activationStart).toBeGreaterThan(0);
+    expect(prerenders('/next.html', from)).toEqual(['prefetch;prerender']);
+  }, 60_000);
 });
