@@ -7,9 +7,9 @@
  * `{"event":"error"}`. The extension is installed temporarily, as about:debugging does.
  */
 import { join } from 'node:path';
-import puppeteer from 'puppeteer-core';
+import puppeteer, { type Browser } from 'puppeteer-core';
 import type { FirefoxWalkerOptions } from './firefox-walker-options';
-import { walk } from './walk';
+import { walk, type StepResult } from './walk';
 
 const FIREFOX = '/usr/bin/firefox-esr';
 
@@ -34,15 +34,27 @@ async function main(): Promise<void> {
     handleSIGTERM: false,
     handleSIGHUP: false,
   });
+  let steps: StepResult[];
   try {
     if (o.withExtension) await browser.installExtension(o.extensionDir);
     const page = await browser.newPage();
-    const steps = await walk(page, { ...o, progress: (line) => emit({ event: 'progress', line }) });
-    emit({ event: 'result', steps });
+    steps = await walk(page, { ...o, progress: (line) => emit({ event: 'progress', line }) });
   } finally {
-    const proc = browser.process();
-    await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]).catch(() => undefined);
-    if (proc && proc.exitCode === null) proc.kill('SIGKILL');
+    await closeFirefox(browser);
+  }
+  // Only once Firefox is gone: the parent removes its profile when the result arrives.
+  emit({ event: 'result', steps });
+}
+
+/** Closes Firefox, then kills what is left of it: puppeteer starts it in a process group of its own. */
+async function closeFirefox(browser: Browser): Promise<void> {
+  const proc = browser.process();
+  await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]).catch(() => undefined);
+  if (proc?.pid === undefined) return;
+  try {
+    process.kill(-proc.pid, 'SIGKILL');
+  } catch {
+    // The group is gone: Firefox closed.
   }
 }
 

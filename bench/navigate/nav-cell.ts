@@ -60,6 +60,14 @@ export interface NavSummary {
   pointerSteps: number;
   /** The best this contender's kind of speculation could reach on the path (nav-floors.ts); absent in older files. */
   floor?: NavFloor;
+  /** The same ratio over the steps that open a page for the first time in the walk, and over the others; absent in older files. */
+  byVisit?: { first: VisitRatio; repeat: VisitRatio };
+}
+
+/** Steps of one kind and the ratio of their medians. */
+export interface VisitRatio {
+  steps: number;
+  ratio: number | null;
 }
 
 /** `document`: a prefetch's floor; `ready`: a prerender's, from `steps` wholly prerendered steps. */
@@ -105,6 +113,14 @@ export function summarize(cell: NavCell, contender: NavContender): NavSummary | 
   const floor: NavFloor = contender === 'getlist-prerender'
     ? { kind: 'ready', ...readyFloor(usable.map(([, e]) => e), paintFn, aloneMedian) }
     : { kind: 'document', ratio: documentOnlyFloor(usable.map(([a]) => a), paintFn, aloneMedian) };
+  const seen = new Set<string>();
+  const firstSteps = new Set(alone.steps.filter((a) => !seen.has(a.target) && seen.add(a.target)).map((a) => a.step));
+  const visitRatio = (first: boolean): VisitRatio => {
+    const part = usable.filter(([a]) => firstSteps.has(a.step) === first);
+    const am = median(part.map(([a]) => paintOf(a, paint) as number));
+    const em = median(part.map(([, e]) => paintOf(e, paint) as number));
+    return { steps: part.length, ratio: am !== null && em !== null && am > 0 ? round(em / am) : null };
+  };
   return {
     followed: pairs.length,
     paint,
@@ -123,5 +139,6 @@ export function summarize(cell: NavCell, contender: NavContender): NavSummary | 
     quietRatio: round(median(quiet.map(([a, e]) => (paintOf(e, paint) as number) / Math.max(1, paintOf(a, paint) as number)))),
     pointerSteps: ext.steps.filter((s) => s.pointerEvents > 0).length,
     floor,
+    byVisit: { first: visitRatio(true), repeat: visitRatio(false) },
   };
 }

@@ -16,6 +16,7 @@ const ms = (x: number | null): string => (x === null ? '–' : String(x));
 const never = (s: NavSummary): string => `${s.neverRequests}${(s.neverFirstSight ?? 0) > 0 ? ` (+${s.neverFirstSight} at first sight)` : ''}`;
 const dups = (s: NavSummary): string => `${s.duplicates}${(s.resumed ?? 0) > 0 ? ` (+${s.resumed} resumed by range)` : ''}`;
 const ratio = (x: number | null): string => (x === null ? '–' : x.toFixed(2));
+const visitsCell = (s: NavSummary): string => (s.byVisit === undefined ? '–' : `${ratio(s.byVisit.first.ratio)} (${s.byVisit.first.steps}) / ${ratio(s.byVisit.repeat.ratio)} (${s.byVisit.repeat.steps})`);
 const floorCell = (s: NavSummary): string => {
   if (s.floor === undefined) return '–';
   return s.floor.kind === 'document' ? `${ratio(s.floor.ratio)} (document only)` : `${ratio(s.floor.ratio)} (ready, ${s.floor.steps ?? 0} steps)`;
@@ -51,12 +52,12 @@ function cellGoals(c: NavCell, contender: NavContender, s: NavSummary): string[]
 }
 
 export function navTable(cells: readonly NavCell[]): string {
-  const head = '| browser | link | cache | contender | followed | paint | alone median (ms) | getlist median (ms) | ratio | floor | speculated | prerendered | unused ahead | extra bytes | never | duplicates | no-speculation steps (ratio) | hovers seen | goals |';
+  const head = '| browser | link | cache | contender | followed | paint | alone median (ms) | getlist median (ms) | ratio | first / repeat visits | floor | speculated | prerendered | unused ahead | extra bytes | never | duplicates | no-speculation steps (ratio) | hovers seen | goals |';
   const rows = cells.flatMap((c) => c.runs.filter((r) => r.contender !== 'alone').map((r) => {
     const s = c.summaries?.[r.contender];
     const lead = `| ${c.browser} | ${c.link} | ${c.cache} | ${r.contender} |`;
-    if (s === undefined) return `${lead} – | – | – | – | – | – | – | – | – | – | – | – | – | – | ${c.runs.map((x) => x.error).filter(Boolean).join('; ') || 'incomplete'} |`;
-    return `${lead} ${s.followed} | ${s.paint === 'lcp' ? 'LCP' : 'hero image end'} | ${ms(s.aloneMedianMs)} | ${ms(s.getlistMedianMs)} | ${ratio(s.ratio)} | ${floorCell(s)} | ${s.speculated}/${s.followed} | ${s.prerendered} | ${pct(s.unusedShare)} | ${pct(s.extraShare)} | ${never(s)} | ${dups(s)} | ${s.quietSteps} (${ratio(s.quietRatio)}) | ${s.pointerSteps}/${s.followed} | ${cellGoals(c, r.contender, s).join('; ')} |`;
+    if (s === undefined) return `${lead} – | – | – | – | – | – | – | – | – | – | – | – | – | – | – | ${c.runs.map((x) => x.error).filter(Boolean).join('; ') || 'incomplete'} |`;
+    return `${lead} ${s.followed} | ${s.paint === 'lcp' ? 'LCP' : 'hero image end'} | ${ms(s.aloneMedianMs)} | ${ms(s.getlistMedianMs)} | ${ratio(s.ratio)} | ${visitsCell(s)} | ${floorCell(s)} | ${s.speculated}/${s.followed} | ${s.prerendered} | ${pct(s.unusedShare)} | ${pct(s.extraShare)} | ${never(s)} | ${dups(s)} | ${s.quietSteps} (${ratio(s.quietRatio)}) | ${s.pointerSteps}/${s.followed} | ${cellGoals(c, r.contender, s).join('; ')} |`;
   }));
-  return [head, `|${'---|'.repeat(19)}`, ...rows].join('\n');
+  return [head, `|${'---|'.repeat(20)}`, ...rows].join('\n');
 }

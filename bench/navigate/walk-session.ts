@@ -130,6 +130,15 @@ export async function walkSession(o: WalkSessionOptions): Promise<StepResult[]> 
     if (usesExtension(o.contender)) installHost(o.browser, dir, env);
     return o.browser === 'firefox' ? await firefoxWalk(o, dir) : await chromiumWalk(o, dir, env);
   } finally {
-    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    removeTempDir(dir);
+  }
+}
+
+/** A browser profile left behind is not a failed walk: the run's steps are kept, and the leftover named. */
+function removeTempDir(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  } catch (err) {
+    process.stderr.write(`[navigate] could not remove ${dir}: ${(err as Error).message}\n`);
   }
 }

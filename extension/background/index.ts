@@ -73,7 +73,6 @@ const speculation = new SpeculationService({
   local: browser.storage.local,
   settings,
   capture,
-  session: browser.storage.session,
   isIncognito: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito, () => undefined),
 });
 const handlers = createUiHandlers({

@@ -7,8 +7,6 @@ import { pageRefusal, type PageRefusal } from '../../src/page/speculation/page-g
 import { speculationStateFromJson, speculationStateToJson } from '../../src/page/speculation/speculation-state-json';
 import type { ServedReport, SpeculationContext, SpeculationState, SpeculationView } from '../../src/page/speculation/speculation-types';
 import type { LocalStorageLike, SettingsStore } from './settings-store';
-import { KeepingOrigins } from './keeping-origins';
-import type { SessionStorageLike } from './page-store';
 
 const KEY = 'getlist.speculation.v1';
 /** Writes of the learned state are gathered for this long: a commit writes nothing on its own. */
@@ -21,8 +19,6 @@ export interface SpeculationServiceDeps {
   isIncognito: (tabId: number) => Promise<boolean | undefined>;
   /** How pages are observed: in lean capture they report what the cache kept of them (`readsCache`). @default 'lean' */
   capture?: 'lean' | 'detailed';
-  /** Where the origins the cache keeps are remembered across service-worker restarts (keeping-origins.ts). */
-  session?: SessionStorageLike;
   setTimeout?: (fn: () => void, ms: number) => unknown;
   warn?: (message: string) => void;
 }
@@ -48,7 +44,6 @@ export class SpeculationService {
   readonly ready: Promise<void>;
   private state: SpeculationState = createSpeculationState();
   private readonly tabs = new Map<number, TabPage>();
-  private readonly keeping: KeepingOrigins;
   private persistTimer = false;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
   private readonly warn: (message: string) => void;
@@ -56,7 +51,6 @@ export class SpeculationService {
   constructor(private readonly deps: SpeculationServiceDeps) {
     this.setTimer = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
     this.warn = deps.warn ?? ((m) => console.warn(`getlist: ${m}`));
-    this.keeping = new KeepingOrigins(deps.session, this.warn);
     this.ready = deps.local.get(KEY).then(
       (items) => {
         this.state = speculationStateFromJson(items[KEY]);
@@ -120,12 +114,10 @@ export class SpeculationService {
 
   /** `speculation-kept` from the page, after its `speculation-ready`: whether the cache kept its document. */
   async pageKept(tabId: number, url: string | undefined, kept: boolean): Promise<void> {
-    await Promise.all([this.ready, this.keeping.ready]);
+    await this.ready;
     const tab = this.tabOf(tabId, url);
     if (!tab || !url || !this.readsCache || !learnsFrom(tab.refusal)) return;
-    const origin = new URL(url).origin;
-    if (kept) this.keeping.add(origin);
-    documentKept(this.state, url, kept, this.keeping.has(origin));
+    documentKept(this.state, url, kept);
     this.schedulePersist();
   }
 

@@ -115,13 +115,25 @@ describe('the judge over the servers\' log', () => {
   });
 
   it('takes a range pair for a body resumed from the cache, not for a duplicate; two whole fetches stay a duplicate', () => {
-    const hero = (sec: number, range: string, status = 206) => `${sec.toFixed(3)} ${cdn} ${status} 212 0.010 "/img/articles-a4-hero.gif" "prefetch;prerender" "-" "image" "no-cors" 11 "https://${www}/" "${range}"`;
+    const hero = (sec: number, range: string, status = 206, purpose = 'prefetch;prerender') => `${sec.toFixed(3)} ${cdn} ${status} 212 0.010 "/img/articles-a4-hero.gif" "${purpose}" "-" "image" "no-cors" 11 "https://${www}/" "${range}"`;
     const j = judgeRun(parseNavLog([hero(20.1, 'bytes=90085-90085'), hero(20.2, 'bytes=90085-139999')].join('\n')), steps);
     expect(j.duplicates).toEqual([]);
     expect(j.resumed).toEqual([{ step: 1, url: `${cdn}/img/articles-a4-hero.gif`, count: 2 }]);
-    const twice = judgeRun(parseNavLog([hero(20.1, '-', 200), hero(20.2, '-', 200)].join('\n')), steps);
+    const twice = judgeRun(parseNavLog([hero(20.1, '-', 200), hero(20.2, '-', 200, '-')].join('\n')), steps);
     expect(twice.duplicates).toEqual([{ step: 1, url: `${cdn}/img/articles-a4-hero.gif`, count: 2 }]);
     expect(twice.resumed).toEqual([]);
+  });
+
+  it('takes one file fetched ahead by two prerendered pages (the cache off) for bytes ahead, not for a duplicate', () => {
+    const pr = 'prefetch;prerender';
+    const j = judgeRun(parseNavLog([
+      line(20.1, www, '/articles/a3.html', 20_000, pr),
+      line(20.2, cdn, '/css/site.css', 25_000, pr),
+      line(20.4, www, '/articles/a2.html', 21_000, pr),
+      line(20.5, cdn, '/css/site.css', 25_000, pr),
+    ].join('\n')), steps);
+    expect(j.duplicates).toEqual([]);
+    expect(j.speculative.unusedBytes).toBe(20_000 + 25_000);
   });
 
   it('lets the user\'s own click on the no-store page through, but not a fetch ahead of it', () => {
@@ -156,7 +168,17 @@ describe('a cell\'s summary and table', () => {
       unusedShare: 0.05, extraShare: 0.1, neverRequests: 0, neverFirstSight: 0, duplicates: 0, resumed: 0, quietSteps: 1, quietRatio: 1.017, pointerSteps: 3,
       // Alone spent 490, 500 and 480 ms after the document's first byte: a prefetch leaves those.
       floor: { kind: 'document', ratio: 0.817 },
+      byVisit: { first: { steps: 3, ratio: 0.417 }, repeat: { steps: 0, ratio: null } },
     });
+  });
+
+  it('splits the ratio between a page’s first visit in the walk and its repeats', () => {
+    const again = (i: number, lcpMs: number, extra: Partial<StepResult> = {}) => ({ ...step(i, lcpMs, extra), target: '/articles/a1.html' });
+    const c: NavCell = { ...cell, runs: [
+      run('alone', [step(0, 600), step(1, 620), again(2, 160)], 1_000_000),
+      run('getlist', [step(0, 450), step(1, 470), again(2, 80)], 1_000_000),
+    ] };
+    expect(summarize(c, 'getlist')?.byVisit).toEqual({ first: { steps: 2, ratio: 0.754 }, repeat: { steps: 1, ratio: 0.5 } });
   });
 
   it('puts a prerender against the paint of the steps it had wholly loaded before the click', () => {
@@ -168,7 +190,7 @@ describe('a cell\'s summary and table', () => {
     const s = summarize({ ...cell, runs: [...cell.runs, prerender] }, 'getlist-prerender');
     expect(s?.floor).toEqual({ kind: 'ready', steps: 2, ratio: 0.183 });
     const table = navTable([{ ...cell, runs: [cell.runs[0] as NavRun, prerender], summaries: { 'getlist-prerender': s } }]);
-    expect(table).toContain('| 0.22 | 0.18 (ready, 2 steps) | 3/3 | 3 |');
+    expect(table).toContain('| 0.22 | 0.22 (3) / – (0) | 0.18 (ready, 2 steps) | 3/3 | 3 |');
     expect(table).toContain('LCP ≤ 0.25 × alone: met;');
   });
 
@@ -180,7 +202,7 @@ describe('a cell\'s summary and table', () => {
 
   it('judges the headline goals on Chromium, cache on, 100 ms', () => {
     const table = navTable([{ ...cell, summaries: { getlist: summarize(cell, 'getlist') } }]);
-    expect(table).toContain('| chromium | 100 ms, 20 Mbit/s | on | getlist | 3 | LCP | 600 | 250 | 0.42 | 0.82 (document only) | 2/3 |');
+    expect(table).toContain('| chromium | 100 ms, 20 Mbit/s | on | getlist | 3 | LCP | 600 | 250 | 0.42 | 0.42 (3) / – (0) | 0.82 (document only) | 2/3 |');
     expect(table).toContain('LCP ≤ 0.5 × alone: met; ≥ 60 % speculated: met; extra bytes ≤ 15 %: met; 0 never: met; 0 duplicates: met');
   });
 });

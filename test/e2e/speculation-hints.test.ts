@@ -25,7 +25,8 @@ describeE2e('e2e speculation with hints: chromium (lean capture)', () => {
     requireBrowser('chromium');
     const extension = copyExtensionBuild(dirs);
     const tls = h2Certificate(dirs);
-    site = await startSite({ h2: tls });
+    // Pages the cache keeps: a page it did not keep is never fetched ahead (a no-store page).
+    site = await startSite({ h2: tls, storablePages: true });
     launched = await launchChromium({ extensionDir: extension.dir, userDataDir: dirs.make('spec-hints-profile'), env: { HOME: dirs.make('spec-hints-home'), GETLIST_DATA_DIR: dirs.make('spec-hints-data') }, spkiHashes: [tls.spkiHash] });
     await launched.serviceWorker();
     query = (await openExtensionPage(launched.browser, `${launched.extensionOrigin}/${extension.queryPage}`)).page;

@@ -52,13 +52,11 @@ describe('follow state', () => {
     expect(state.noStore.size).toBe(0);
   });
 
-  test('a document the cache did not keep counts as no-store only where the cache was seen keeping the origin’s documents', () => {
+  test('a document the cache did not keep counts as no-store until a visit finds it kept', () => {
     const state = createSpeculationState();
-    documentKept(state, B, false, false);
-    expect(state.noStore.size).toBe(0);
-    documentKept(state, B, false, true);
+    documentKept(state, B, false);
     expect(contextFor(state, A, { prerender: false, eagerness: 'moderate' }).site.noStore).toEqual([B]);
-    documentKept(state, B, true, true);
+    documentKept(state, B, true);
     expect(state.noStore.size).toBe(0);
   });
 

@@ -130,13 +130,12 @@ export function documentCacheControl(state: SpeculationState, url: string, cache
  * Lean capture sees no response headers, so it learns `no-store` from what the browser did with the
  * document: the HTTP cache keeps every document it may store, and a `no-store` answer may not be
  * stored (RFC 9111 §5.2.2.5). A document the cache did not keep is refused like one seen answering
- * `no-store` — on the safe side for the other reasons a cache keeps nothing (a `Vary` it cannot
- * match, a body too large). A miss counts only where `originKeeps`: the cache was seen keeping a
- * document of the same origin, so a cache turned off (DevTools' "Disable cache") teaches nothing.
+ * `no-store` until a later visit finds it kept — on the safe side for the other reasons a cache
+ * keeps nothing (a `Vary` it cannot match, a body too large, a cache turned off: with DevTools'
+ * "Disable cache" every page visited is refused, and only pages not yet visited are fetched ahead).
  */
-export function documentKept(state: SpeculationState, url: string, kept: boolean, originKeeps: boolean): void {
-  if (kept) documentCacheControl(state, url, undefined);
-  else if (originKeeps) documentCacheControl(state, url, 'no-store');
+export function documentKept(state: SpeculationState, url: string, kept: boolean): void {
+  documentCacheControl(state, url, kept ? undefined : 'no-store');
 }
 
 /** What the page at `url` gets: the action and eagerness the options say, and what the site was seen to do. */

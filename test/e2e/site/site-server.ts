@@ -43,6 +43,11 @@ export interface SiteOptions {
    * browsers must be told to trust it (launchChromium `spkiHashes`, launchFirefox accepts it).
    */
   h2?: { certPath: string; keyPath: string };
+  /**
+   * Serve the pages (`.html`) `max-age=0` instead of `no-store`: the browser's cache keeps them, as
+   * it does most sites' documents, and every load still reaches the server (no validator to revalidate with).
+   */
+  storablePages?: boolean;
 }
 
 export interface Site {
@@ -73,7 +78,7 @@ export function isFromHost(r: SiteRequest): boolean {
  * `?delay=MS` holds the response back; `?body-delay=MS` then sends the headers and the body up to
  * its `<html` and holds the rest back (a document committed with no element parsed yet); `?tao=1` adds `Timing-Allow-Origin: *`; `?redirect=3xx` answers
  * that status with a Location to the same URL without the parameter; anything else is a
- * 404 (text/plain). Everything is `no-store`, so each page load reaches the servers. With
+ * 404 (text/plain). Everything is `no-store` (pages `max-age=0` with `options.storablePages`), so each page load reaches the servers. With
  * `options.h2` both origins are `https:` and speak HTTP/2 only.
  */
 export async function startSite(options: SiteOptions = {}): Promise<Site> {
@@ -104,7 +109,7 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
     const url = new URL(pathAndQuery, origin);
     const delay = Number(url.searchParams.get('delay') ?? '0');
     const bodyDelay = Number(url.searchParams.get('body-delay') ?? '0');
-    const headers: Record<string, string> = { 'cache-control': 'no-store' };
+    const headers: Record<string, string> = { 'cache-control': options.storablePages && url.pathname.endsWith('.html') ? 'max-age=0' : 'no-store' };
     if (url.searchParams.get('tao') === '1') headers['timing-allow-origin'] = '*';
     if (url.pathname.startsWith('/font/')) headers['access-control-allow-origin'] = '*';
     const found = resolve(url.pathname, other, Number(url.searchParams.get('bytes') ?? '0'), /^\d{1,5}$/.exec(url.searchParams.get('bad-port') ?? '')?.[0] ?? '0');
