@@ -24,6 +24,7 @@ import type { OverheadLinkSpec } from '../overhead/overhead-link-spec';
 import { parseNavArgs, type NavArgs } from './nav-args';
 import { judge, runEntries, summarize, type NavCell, type NavRun } from './nav-cell';
 import { stepOf } from './nav-judge';
+import { readRunLogs } from './nav-log';
 import type { NavContender } from './nav-contenders';
 import { startNavServers } from './nav-nginx';
 import { NAV_ORIGINS, navSiteFiles } from './nav-site';
@@ -101,6 +102,24 @@ function writeReport(files: readonly string[]): number {
   return 0;
 }
 
+/**
+ * `--rejudge FILE --logs LOGS`: each run's judgement and each cell's summaries again, from the log
+ * lines the run wrote with `--logs` (the judge changed; the walks stand).
+ */
+function rejudge(file: string, logsFile: string, out: string): number {
+  const results = readJsonFile(file, (m) => new BenchRunError('E_BENCH_USAGE', `--rejudge: ${m}`)) as Omit<NavResultsFile, 'file'>;
+  const cells = results.cells ?? [];
+  const logs = readRunLogs(logsFile, (m) => new BenchRunError('E_BENCH_USAGE', `--rejudge: ${m}`));
+  for (const cell of cells) {
+    cell.runs = cell.runs.map((run) => judge(logs.filter((l) => l.browser === cell.browser && l.link === cell.link && l.cache === cell.cache && l.contender === run.contender), run));
+    cell.summaries = Object.fromEntries(cell.runs.filter((r) => r.contender !== 'alone').map((r) => [r.contender, summarize(cell, r.contender)]).filter(([, s]) => s !== undefined));
+  }
+  results.command = `${results.command ?? 'node dist/bench/navigate.js'}, judged again by node dist/bench/navigate.js --rejudge … --logs ${logsFile.replace(`${ROOT}/`, '')}`;
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`${navTable(cells)}\nwrote ${out}\n`);
+  return 0;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseNavArgs(argv);
   if (args.help !== undefined) {
@@ -108,6 +127,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (args.report !== undefined) return writeReport(args.report.split(',').filter(Boolean));
+  if (args.rejudge !== undefined && args.logs !== undefined) return rejudge(args.rejudge, args.logs, args.out ?? args.rejudge);
   await ensureLinkPrivileges();
   const out = args.out ?? join(ROOT, 'bench', 'results', 'navigate-latest.json');
   const progress = (s: string) => process.stderr.write(`[navigate] ${s}\n`);

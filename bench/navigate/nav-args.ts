@@ -12,7 +12,7 @@ export const NAV_CACHES = ['on', 'off'] as const;
 export const NAV_LINKS = ['100/20', '40/5'] as const;
 
 export const NAV_COMMAND: CommandSpec = {
-  usage: 'node dist/bench/navigate.js [--quick] [--browsers a,b] [--links RTT/RATE,…] [--cache on,off] [--steps N] [--seed N] [--prerender] [--rules] [--only a,b] [--out FILE] [--logs FILE] | --report a.json,b.json',
+  usage: 'node dist/bench/navigate.js [--quick] [--browsers a,b] [--links RTT/RATE,…] [--cache on,off] [--steps N] [--seed N] [--prerender] [--rules] [--only a,b] [--out FILE] [--logs FILE] | --report a.json,b.json | --rejudge FILE --logs FILE [--out FILE]',
   options: {
     quick: { type: 'boolean', help: 'a smoke test: Chromium, 100/20, cache on, 6 navigations (options given still apply)' },
     browsers: { type: 'string', value: 'a,b', default: 'chromium,firefox', help: 'chromium, firefox (Firefox ESR, driven inside the client namespace)' },
@@ -27,6 +27,7 @@ export const NAV_COMMAND: CommandSpec = {
     out: { type: 'string', value: 'FILE', default: 'bench/results/navigate-latest.json', help: 'where the cells are written as JSON' },
     logs: { type: 'string', value: 'FILE', help: 'also write each run\'s access-log lines, with its contender and step, as JSON lines' },
     report: { type: 'string', value: 'a.json,b.json', help: 'write the table of results files (a run made in parts) into bench/RESULTS.md, and nothing else' },
+    rejudge: { type: 'string', value: 'FILE', help: 'judge a results file again from the log lines its run wrote (--logs FILE), and write it to --out (default: FILE itself); no browser' },
   },
   notes: [
     'Needs root (network namespaces) and `npm run build`. Each cell walks the same path with the browser alone and with the extension, alternated.',
@@ -36,6 +37,8 @@ export const NAV_COMMAND: CommandSpec = {
 export interface NavArgs {
   help?: string;
   report?: string;
+  /** A results file judged again from `logs`. */
+  rejudge?: string;
   quick: boolean;
   browsers: Array<(typeof NAV_BROWSERS)[number]>;
   links: OverheadLinkSpec[];
@@ -72,6 +75,10 @@ export function parseNavArgs(argv: readonly string[]): NavArgs {
   };
   if (help) return { ...base, help: helpText(NAV_COMMAND) };
   if (typeof v.report === 'string') return { ...base, report: v.report };
+  if (typeof v.rejudge === 'string') {
+    if (typeof v.logs !== 'string') throw usage('--rejudge needs --logs FILE: the log lines the run wrote');
+    return { ...base, rejudge: v.rejudge, logs: v.logs, ...(typeof v.out === 'string' ? { out: v.out } : {}) };
+  }
   const links = listValue(v.links);
   return {
     ...base,

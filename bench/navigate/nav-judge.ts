@@ -5,10 +5,10 @@
  * and bytes sent; what browsers marked as fetched ahead (`Sec-Purpose`, `X-Moz`) and how much of it
  * no click used; requests for the links no speculation may fetch (nav-site.ts NEVER_LINKS) beyond
  * the user's own clicks (a `no-store` answer is known only once the page has answered once: a fetch
- * ahead of its first answer is counted apart, as first sight); and duplicates — one URL served
- * twice within one step where the click's own load fetched it at least once (fetched ahead and
- * again, or twice by the load), which a cache or a used prefetch should have spared; fetches ahead
- * alone are counted in the bytes fetched ahead instead. A request with a
+ * ahead of its first answer is counted apart, as first sight); and duplicates — the click's own
+ * load fetching a file twice within one step, or again after it was fetched ahead for that page,
+ * which a cache or a used speculation should have spared (a file fetched ahead for another page is
+ * that page's unused bytes). A request with a
  * `Range` is not a duplicate: it is the browser resuming a body its cache holds in part (Chromium
  * asks `bytes=N-N`, then `bytes=N-`, for an image a discarded prerender left half-loaded:
  * test/e2e/prerender-resume.test.ts shows Chromium alone doing it); those are counted apart.
@@ -66,7 +66,32 @@ export function judgeRun(entries: readonly NavLogEntry[], steps: readonly Judged
   const speculatedSteps: number[] = [];
   let unusedBytes = 0;
   for (const [step, list] of byStep) {
-    const counts = new Map<string, { plain: number; ahead: number }>();
+    const target = targets.get(step);
+    const isTarget = (e: NavLogEntry) => e.host === NAV_ORIGINS.www && e.uri === target;
+    const aheadDocs = new Set(list.filter((e) => isSpeculative(e) && e.host === NAV_ORIGINS.www).map((e) => e.uri));
+    if (target !== undefined && aheadDocs.has(target) && !list.some((e) => isTarget(e) && !isSpeculative(e))) speculatedSteps.push(step);
+    // What a fetch ahead was for: its own document; a prerender's images, named after their page;
+    // the files every page shares, the clicked page's when it was fetched ahead (one copy of each:
+    // another copy is a second prerendered page's with the cache off), else another page's.
+    const clickedAhead = target !== undefined && aheadDocs.has(target);
+    const pageFile = (e: NavLogEntry): boolean | undefined => {
+      if (e.host === NAV_ORIGINS.www) return isTarget(e);
+      const page = pageOfFile(e.uri);
+      return page === undefined ? undefined : page === target;
+    };
+    const sharedForClick = new Set<string>();
+    const forClick = (e: NavLogEntry): boolean => {
+      const own = pageFile(e);
+      if (own !== undefined) return own;
+      const url = `${e.host}${e.uri}`;
+      if (!clickedAhead || sharedForClick.has(url)) return false;
+      sharedForClick.add(url);
+      return true;
+    };
+    // A duplicate: the click's own load fetched a file twice, or fetched again one fetched ahead for
+    // it. A file fetched ahead for another page (a hovered one) and then by the click's load is that
+    // page's unused bytes, as is one two prerendered pages each fetched.
+    const counts = new Map<string, { plain: number; ahead: number; aheadForClick: boolean }>();
     const ranges = new Map<string, number>();
     for (const e of list) {
       if (IGNORED.has(e.uri)) continue;
@@ -75,34 +100,15 @@ export function judgeRun(entries: readonly NavLogEntry[], steps: readonly Judged
         ranges.set(url, (ranges.get(url) ?? 0) + 1);
         continue;
       }
-      const c = counts.get(url) ?? { plain: 0, ahead: 0 };
-      if (isSpeculative(e)) c.ahead += 1;
-      else c.plain += 1;
+      const c = counts.get(url) ?? { plain: 0, ahead: 0, aheadForClick: false };
+      if (isSpeculative(e)) {
+        c.ahead += 1;
+        c.aheadForClick ||= pageFile(e) ?? clickedAhead;
+      } else c.plain += 1;
       counts.set(url, c);
     }
-    // Fetches ahead alone are not duplicates: two prerendered pages that share a file each fetch it
-    // when the cache is off, and what no click used is counted in the bytes fetched ahead.
-    for (const [url, c] of counts) if (c.plain > 1 || (c.plain === 1 && c.ahead > 0)) duplicates.push({ step, url, count: c.plain + c.ahead });
+    for (const [url, c] of counts) if (c.plain > 1 || (c.plain === 1 && c.aheadForClick)) duplicates.push({ step, url, count: c.plain + c.ahead });
     for (const [url, count] of ranges) resumed.push({ step, url, count });
-    const target = targets.get(step);
-    const isTarget = (e: NavLogEntry) => e.host === NAV_ORIGINS.www && e.uri === target;
-    const aheadDocs = new Set(list.filter((e) => isSpeculative(e) && e.host === NAV_ORIGINS.www).map((e) => e.uri));
-    if (target !== undefined && aheadDocs.has(target) && !list.some((e) => isTarget(e) && !isSpeculative(e))) speculatedSteps.push(step);
-    // Fetched ahead and not for the clicked page: another page's document or own images (a prerender
-    // loads them, named after their page), and the files every page shares unless the clicked page
-    // was fetched ahead — then one copy of each is the click's, and any other copy (two prerendered
-    // pages fetching it with the cache off) is not.
-    const clickedAhead = target !== undefined && aheadDocs.has(target);
-    const sharedForClick = new Set<string>();
-    const forClick = (e: NavLogEntry): boolean => {
-      if (e.host === NAV_ORIGINS.www) return isTarget(e);
-      const page = pageOfFile(e.uri);
-      if (page !== undefined) return page === target;
-      const url = `${e.host}${e.uri}`;
-      if (!clickedAhead || sharedForClick.has(url)) return false;
-      sharedForClick.add(url);
-      return true;
-    };
     for (const e of list) if (isSpeculative(e) && !forClick(e)) unusedBytes += e.bytes;
   }
   const clicks = (uri: string) => steps.filter((s) => s.target === uri).length;

@@ -1,4 +1,7 @@
 /** The navigation site's access log (format: nav-nginx.ts NAV_LOG_FORMAT), parsed. */
+import { readFileSync } from 'node:fs';
+import { textOf } from '../cli/results-file';
+
 export interface NavLogEntry {
   /** Epoch seconds with millisecond resolution, when the response was logged. */
   msec: number;
@@ -37,3 +40,29 @@ export function parseNavLog(text: string): NavLogEntry[] {
 
 /** Whether a browser marked the request as fetched ahead of a navigation. */
 export const isSpeculative = (e: NavLogEntry): boolean => e.secPurpose !== '' || /prefetch/i.test(e.xMoz);
+
+/** One line of `navigate.js --logs`: a log entry with the run it belongs to. */
+export interface RunLogLine extends NavLogEntry {
+  browser: string;
+  link: string;
+  cache: string;
+  contender: string;
+  step: number;
+}
+
+/** The lines a run wrote with `--logs` (plain or gzipped JSON lines). */
+export function readRunLogs(path: string, fail: (message: string) => Error): RunLogLine[] {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (err) {
+    throw fail(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  return textOf(bytes, path, fail).split('\n').filter((l) => l.trim() !== '').map((l, i) => {
+    try {
+      return JSON.parse(l) as RunLogLine;
+    } catch (err) {
+      throw fail(`${path} line ${i + 1} is not JSON: ${(err as Error).message}`);
+    }
+  });
+}

@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { judgeRun, type JudgedStep } from '../../bench/navigate/nav-judge';
-import { parseNavLog, type NavLogEntry } from '../../bench/navigate/nav-log';
+import { parseNavLog, readRunLogs, type NavLogEntry } from '../../bench/navigate/nav-log';
 import { renderNavNginxConfig } from '../../bench/navigate/nav-nginx';
 import { followLinks, INDEX_PATH, LIVE_PATH, NAV_ORIGINS, NEVER_LINKS, navSiteFiles, SITE_PAGES } from '../../bench/navigate/nav-site';
 import { summarize, type NavCell, type NavRun } from '../../bench/navigate/nav-cell';
@@ -115,13 +119,26 @@ describe('the judge over the servers\' log', () => {
   });
 
   it('takes a range pair for a body resumed from the cache, not for a duplicate; two whole fetches stay a duplicate', () => {
-    const hero = (sec: number, range: string, status = 206, purpose = 'prefetch;prerender') => `${sec.toFixed(3)} ${cdn} ${status} 212 0.010 "/img/articles-a4-hero.gif" "${purpose}" "-" "image" "no-cors" 11 "https://${www}/" "${range}"`;
+    const hero = (sec: number, range: string, status = 206, purpose = 'prefetch;prerender', page = 'a4') => `${sec.toFixed(3)} ${cdn} ${status} 212 0.010 "/img/articles-${page}-hero.gif" "${purpose}" "-" "image" "no-cors" 11 "https://${www}/" "${range}"`;
     const j = judgeRun(parseNavLog([hero(20.1, 'bytes=90085-90085'), hero(20.2, 'bytes=90085-139999')].join('\n')), steps);
     expect(j.duplicates).toEqual([]);
     expect(j.resumed).toEqual([{ step: 1, url: `${cdn}/img/articles-a4-hero.gif`, count: 2 }]);
-    const twice = judgeRun(parseNavLog([hero(20.1, '-', 200), hero(20.2, '-', 200, '-')].join('\n')), steps);
-    expect(twice.duplicates).toEqual([{ step: 1, url: `${cdn}/img/articles-a4-hero.gif`, count: 2 }]);
+    // The clicked page's (a2's) image, prerendered, then fetched again by its own load.
+    const twice = judgeRun(parseNavLog([hero(20.1, '-', 200, 'prefetch;prerender', 'a2'), hero(20.2, '-', 200, '-', 'a2')].join('\n')), steps);
+    expect(twice.duplicates).toEqual([{ step: 1, url: `${cdn}/img/articles-a2-hero.gif`, count: 2 }]);
     expect(twice.resumed).toEqual([]);
+  });
+
+  it('reads the lines a run wrote with --logs, gzipped or not, and names a bad line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nav-logs-'));
+    const lines = [{ browser: 'chromium', link: '100 ms, 20 Mbit/s', cache: 'on', contender: 'getlist', step: 0, ...(log[0] as NavLogEntry) }];
+    const text = lines.map((l) => JSON.stringify(l)).join('\n');
+    writeFileSync(join(dir, 'a.jsonl.gz'), gzipSync(text));
+    writeFileSync(join(dir, 'b.jsonl'), `${text}\nnot json\n`);
+    const fail = (m: string) => new Error(m);
+    expect(readRunLogs(join(dir, 'a.jsonl.gz'), fail)).toEqual(lines);
+    expect(() => readRunLogs(join(dir, 'b.jsonl'), fail)).toThrow(/line 2 is not JSON/);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('takes one file fetched ahead by two prerendered pages (the cache off) for bytes ahead, not for a duplicate', () => {
@@ -134,6 +151,24 @@ describe('the judge over the servers\' log', () => {
     ].join('\n')), steps);
     expect(j.duplicates).toEqual([]);
     expect(j.speculative.unusedBytes).toBe(20_000 + 25_000);
+  });
+
+  it('takes a shared file fetched ahead for a hovered page, then by the click’s own load, for that page’s unused bytes', () => {
+    const j = judgeRun(parseNavLog([
+      line(20.1, www, '/articles/a3.html', 20_000, 'prefetch;prerender'),
+      line(20.2, cdn, '/css/site.css', 25_000, 'prefetch;prerender'),
+      line(20.6, www, '/articles/a2.html', 21_000),
+      line(20.7, cdn, '/css/site.css', 25_000),
+    ].join('\n')), steps);
+    expect(j.duplicates).toEqual([]);
+    expect(j.speculative.unusedBytes).toBe(45_000);
+    // Had the clicked page been fetched ahead too, the sheet fetched again by its load is a duplicate.
+    const again = judgeRun(parseNavLog([
+      line(20.1, www, '/articles/a2.html', 21_000, 'prefetch;prerender'),
+      line(20.2, cdn, '/css/site.css', 25_000, 'prefetch;prerender'),
+      line(20.7, cdn, '/css/site.css', 25_000),
+    ].join('\n')), steps);
+    expect(again.duplicates).toEqual([{ step: 1, url: `${cdn}/css/site.css`, count: 2 }]);
   });
 
   it('lets the user\'s own click on the no-store page through, but not a fetch ahead of it', () => {
@@ -211,6 +246,9 @@ describe('the command line and the report section', () => {
   it('--quick is one browser, one link, cache on, six navigations', () => {
     expect(parseNavArgs(['--quick'])).toMatchObject({ browsers: ['chromium'], caches: ['on'], steps: 6 });
     expect(parseNavArgs([]).links.map((l) => l.name)).toEqual(['100 ms, 20 Mbit/s', '40 ms, 5 Mbit/s']);
+    // Judging a run again needs the log lines it wrote.
+    expect(() => parseNavArgs(['--rejudge', 'r.json'])).toThrow(/--rejudge needs --logs/);
+    expect(parseNavArgs(['--rejudge', 'r.json', '--logs', 'l.jsonl'])).toMatchObject({ rejudge: 'r.json', logs: 'l.jsonl' });
     expect(() => parseNavArgs(['--browsers', 'safari'])).toThrow(/unknown "safari"/);
   });
 
