@@ -15,15 +15,20 @@ export function textOf(bytes: Buffer, name: string, fail: (message: string) => E
   }
 }
 
-/** Reads `path` (plain or gzipped) and parses it as JSON; `fail` makes the coded error for a file that cannot be. */
-export function readJsonFile(path: string, fail: (message: string) => Error): unknown {
+/** The text of `path`, plain or gzipped; `fail` makes the coded error for a file that cannot be read. */
+export function readTextFile(path: string, fail: (message: string) => Error): string {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
   } catch (err) {
     throw fail(`cannot read ${path}: ${(err as Error).message}`);
   }
-  const text = textOf(bytes, path, fail);
+  return textOf(bytes, path, fail);
+}
+
+/** Reads `path` (plain or gzipped) and parses it as JSON; `fail` makes the coded error for a file that cannot be. */
+export function readJsonFile(path: string, fail: (message: string) => Error): unknown {
+  const text = readTextFile(path, fail);
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {

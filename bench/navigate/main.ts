@@ -22,7 +22,7 @@ import { BenchRunError } from '../cli/bench-run-error';
 import { runMain, stopOnSignals } from '../cli/run-main';
 import type { OverheadLinkSpec } from '../overhead/overhead-link-spec';
 import { parseNavArgs, type NavArgs } from './nav-args';
-import { judge, runEntries, summarize, type NavCell, type NavRun } from './nav-cell';
+import { judge, runEntries, summariesOf, type NavCell, type NavRun } from './nav-cell';
 import { stepOf } from './nav-judge';
 import { readRunLogs } from './nav-log';
 import type { NavContender } from './nav-contenders';
@@ -83,7 +83,7 @@ async function runLink(link: OverheadLinkSpec, args: NavArgs, cells: NavCell[], 
             appendFileSync(args.logs, lines.map((l) => `${l}\n`).join(''));
           }
         }
-        cell.summaries = Object.fromEntries(contenders.filter((c) => c !== 'alone').map((c) => [c, summarize(cell, c)]).filter(([, s]) => s !== undefined));
+        cell.summaries = summariesOf(cell);
         flush();
       }
     }
@@ -112,7 +112,7 @@ function rejudge(file: string, logsFile: string, out: string): number {
   const logs = readRunLogs(logsFile, (m) => new BenchRunError('E_BENCH_USAGE', `--rejudge: ${m}`));
   for (const cell of cells) {
     cell.runs = cell.runs.map((run) => judge(logs.filter((l) => l.browser === cell.browser && l.link === cell.link && l.cache === cell.cache && l.contender === run.contender), run));
-    cell.summaries = Object.fromEntries(cell.runs.filter((r) => r.contender !== 'alone').map((r) => [r.contender, summarize(cell, r.contender)]).filter(([, s]) => s !== undefined));
+    cell.summaries = summariesOf(cell);
   }
   results.command = `${results.command ?? 'node dist/bench/navigate.js'}, judged again by node dist/bench/navigate.js --rejudge … --logs ${logsFile.replace(`${ROOT}/`, '')}`;
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);

@@ -102,8 +102,13 @@ export function summarize(cell: NavCell, contender: NavContender): NavSummary | 
   const pairs = ext.steps.map((s) => [alone.steps.find((a) => a.step === s.step), s] as const).filter((p): p is readonly [StepResult, StepResult] => ok(p[0]) && ok(p[1]));
   const paint = pairs.some(([a, e]) => a.lcpMs != null && e.lcpMs != null) ? 'lcp' : 'hero';
   const usable = pairs.filter(([a, e]) => paintOf(a, paint) != null && paintOf(e, paint) != null);
-  const aloneMedian = median(usable.map(([a]) => paintOf(a, paint) as number));
-  const extMedian = median(usable.map(([, e]) => paintOf(e, paint) as number));
+  // Alone's and the contender's median paint over some of the usable pairs, and their ratio.
+  const medians = (part: typeof usable) => {
+    const am = median(part.map(([a]) => paintOf(a, paint) as number));
+    const em = median(part.map(([, e]) => paintOf(e, paint) as number));
+    return { aloneMedian: am, extMedian: em, ratio: am !== null && em !== null && am > 0 ? round(em / am) : null };
+  };
+  const { aloneMedian, extMedian, ratio } = medians(usable);
   const byLog = new Set(ext.judgement.speculatedSteps);
   const served = (s: StepResult) => (cell.browser === 'chromium' ? s.deliveryType === 'navigational-prefetch' || (s.activationStart ?? 0) > 0 : byLog.has(s.step));
   const aheadSteps = new Set(ext.judgement.speculativeSteps);
@@ -113,20 +118,19 @@ export function summarize(cell: NavCell, contender: NavContender): NavSummary | 
   const floor: NavFloor = contender === 'getlist-prerender'
     ? { kind: 'ready', ...readyFloor(usable.map(([, e]) => e), paintFn, aloneMedian) }
     : { kind: 'document', ratio: documentOnlyFloor(usable.map(([a]) => a), paintFn, aloneMedian) };
-  const seen = new Set<string>();
-  const firstSteps = new Set(alone.steps.filter((a) => !seen.has(a.target) && seen.add(a.target)).map((a) => a.step));
+  // The step that opens each page for the first time in the walk.
+  const firstStepOf = new Map<string, number>();
+  for (const a of alone.steps) if (!firstStepOf.has(a.target)) firstStepOf.set(a.target, a.step);
   const visitRatio = (first: boolean): VisitRatio => {
-    const part = usable.filter(([a]) => firstSteps.has(a.step) === first);
-    const am = median(part.map(([a]) => paintOf(a, paint) as number));
-    const em = median(part.map(([, e]) => paintOf(e, paint) as number));
-    return { steps: part.length, ratio: am !== null && em !== null && am > 0 ? round(em / am) : null };
+    const part = usable.filter(([a]) => (firstStepOf.get(a.target) === a.step) === first);
+    return { steps: part.length, ratio: medians(part).ratio };
   };
   return {
     followed: pairs.length,
     paint,
     aloneMedianMs: round(aloneMedian, 0),
     getlistMedianMs: round(extMedian, 0),
-    ratio: aloneMedian !== null && extMedian !== null && aloneMedian > 0 ? round(extMedian / aloneMedian) : null,
+    ratio,
     speculated: pairs.filter(([, e]) => served(e)).length,
     prerendered: pairs.filter(([, e]) => (e.activationStart ?? 0) > 0).length,
     unusedShare: plainBytes > 0 ? round(ext.judgement.speculative.unusedBytes / plainBytes) : null,
@@ -141,4 +145,9 @@ export function summarize(cell: NavCell, contender: NavContender): NavSummary | 
     floor,
     byVisit: { first: visitRatio(true), repeat: visitRatio(false) },
   };
+}
+
+/** Each contender's summary against the browser alone (those that have one). */
+export function summariesOf(cell: NavCell): NavCell['summaries'] {
+  return Object.fromEntries(cell.runs.filter((r) => r.contender !== 'alone').map((r) => [r.contender, summarize(cell, r.contender)]).filter(([, s]) => s !== undefined));
 }

@@ -1,6 +1,5 @@
 /** The navigation site's access log (format: nav-nginx.ts NAV_LOG_FORMAT), parsed. */
-import { readFileSync } from 'node:fs';
-import { textOf } from '../cli/results-file';
+import { readTextFile } from '../cli/results-file';
 
 export interface NavLogEntry {
   /** Epoch seconds with millisecond resolution, when the response was logged. */
@@ -52,13 +51,7 @@ export interface RunLogLine extends NavLogEntry {
 
 /** The lines a run wrote with `--logs` (plain or gzipped JSON lines). */
 export function readRunLogs(path: string, fail: (message: string) => Error): RunLogLine[] {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (err) {
-    throw fail(`cannot read ${path}: ${(err as Error).message}`);
-  }
-  return textOf(bytes, path, fail).split('\n').filter((l) => l.trim() !== '').map((l, i) => {
+  return readTextFile(path, fail).split('\n').filter((l) => l.trim() !== '').map((l, i) => {
     try {
       return JSON.parse(l) as RunLogLine;
     } catch (err) {
