@@ -71,14 +71,25 @@ export async function hoverFor(tab: Page, selector: string, ms: number, options:
 
 /**
  * Clicks `selector` and waits until the tab shows `url`, loaded. Polled rather than
- * `waitForNavigation`: puppeteer never sees a navigation served from a prefetch finish.
+ * `waitForNavigation`: puppeteer never sees a navigation served from a prefetch finish. A
+ * prerender's activation swaps the tab's page for the prerendered one, and a poll running on the
+ * page it replaced ends with its session closed: the wait goes on in the page the tab shows now.
  */
 export async function clickAndWait(tab: Page, selector: string, url: string): Promise<void> {
   await tab.click(selector);
-  await tab.waitForFunction((u) => {
-    const g = globalThis as unknown as InPage;
-    return g.location.href === u && g.document.readyState === 'complete';
-  }, { timeout: WAIT_MS, polling: 50 }, url);
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    try {
+      await tab.waitForFunction((u) => {
+        const g = globalThis as unknown as InPage;
+        return g.location.href === u && g.document.readyState === 'complete';
+      }, { timeout: Math.max(1, deadline - Date.now()), polling: 50 }, url);
+      return;
+    } catch (err) {
+      const why = `${(err as Error).message} ${String((err as Error).cause ?? '')}`;
+      if (!/Session closed|Execution context was destroyed|detached Frame/i.test(why) || Date.now() >= deadline) throw err;
+    }
+  }
 }
 
 /**
