@@ -10,7 +10,7 @@ import { median as medianOf } from '../../src/stats/median';
 import { documentOnlyFloor, readyFloor } from './nav-floors';
 import type { NavLogEntry } from './nav-log';
 import { judgeRun, type RunJudgement } from './nav-judge';
-import type { NavContender } from './nav-contenders';
+import { prerenders, type NavContender } from './nav-contenders';
 import type { NavBrowser } from './walk-session';
 import type { StepResult } from './walk';
 
@@ -115,7 +115,7 @@ export function summarize(cell: NavCell, contender: NavContender): NavSummary | 
   const quiet = usable.filter(([, e]) => !aheadSteps.has(e.step) && !served(e));
   const plainBytes = alone.judgement.bytes;
   const paintFn = (s: StepResult) => paintOf(s, paint);
-  const floor: NavFloor = contender === 'getlist-prerender'
+  const floor: NavFloor = prerenders(contender)
     ? { kind: 'ready', ...readyFloor(usable.map(([, e]) => e), paintFn, aloneMedian) }
     : { kind: 'document', ratio: documentOnlyFloor(usable.map(([a]) => a), paintFn, aloneMedian) };
   // The step that opens each page for the first time in the walk.

@@ -1,18 +1,24 @@
 /**
  * Who walks the path in a cell: the browser alone; with the built extension as installed (its
  * default settings); with the extension set to prerender (Chromium, `--prerender`: Options →
- * prerender, stored as a user's choice is); and (Chromium, `--rules`) the browser alone on pages
+ * prerender, stored as a user's choice is), at the default eagerness (a hover prerenders only a
+ * page loaded before) and at `eager` (a hover prerenders any page); and (Chromium, `--rules`) the
+ * browser alone on pages
  * into which the bench writes the speculation rules a site could ship itself — document rules,
  * same-origin links outside the account bar, `moderate` eagerness (a hover of 200 ms or a
  * pointerdown) — the reference for what the browser's own mechanism gives on this site.
  */
-export const NAV_CONTENDERS = ['alone', 'getlist', 'getlist-prerender', 'rules'] as const;
+export const NAV_CONTENDERS = ['alone', 'getlist', 'getlist-prerender', 'getlist-prerender-eager', 'rules'] as const;
 export type NavContender = (typeof NAV_CONTENDERS)[number];
 
-export const usesExtension = (c: NavContender): boolean => c === 'getlist' || c === 'getlist-prerender';
+export const usesExtension = (c: NavContender): boolean => c.startsWith('getlist');
+
+/** The extension set to prerender, at either eagerness. */
+export const prerenders = (c: NavContender): boolean => c.startsWith('getlist-prerender');
 
 /** The settings patch the extension is given before the walk (its storage key, src/page/messages/settings.ts). */
 export function settingsFor(c: NavContender): Record<string, unknown> | undefined {
+  if (c === 'getlist-prerender-eager') return { prerender: true, eagerness: 'eager' };
   return c === 'getlist-prerender' ? { prerender: true } : undefined;
 }
 

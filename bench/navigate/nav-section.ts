@@ -12,13 +12,19 @@ export interface NavResultsFile {
   cells?: NavCell[];
 }
 
-/** The body of RESULTS.md's navigation section: each run's command, then one table of every cell. */
+/**
+ * The body of RESULTS.md's navigation section: each run's command, then one table of every cell. A
+ * cell of a later file replaces the same browser, link and cache of an earlier one (a cell walked
+ * again), in the earlier one's place: each row is still one walk's contenders side by side.
+ */
 export function navSectionBody(results: readonly NavResultsFile[]): string {
+  const cells = new Map<string, NavCell>();
+  for (const c of results.flatMap((r) => r.cells ?? [])) cells.set(`${c.browser}\n${c.link}\n${c.cache}`, c);
   return [
     ...results.map((r) => `- \`${r.command ?? 'node dist/bench/navigate.js'}\` (${r.date ?? 'undated'}): every step in \`${r.file}\``),
     '',
     'bench/README.md, "The next page before the click", says what each column is.',
     '',
-    navTable(results.flatMap((r) => r.cells ?? [])),
+    navTable([...cells.values()]),
   ].join('\n');
 }

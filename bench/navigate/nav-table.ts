@@ -9,7 +9,7 @@
  * (nav-floors.ts); a goal below it says so.
  */
 import type { NavCell, NavSummary } from './nav-cell';
-import type { NavContender } from './nav-contenders';
+import { prerenders, type NavContender } from './nav-contenders';
 
 const pct = (x: number | null): string => (x === null ? '–' : `${Math.round(x * 100)} %`);
 const ms = (x: number | null): string => (x === null ? '–' : String(x));
@@ -37,7 +37,7 @@ function cellGoals(c: NavCell, contender: NavContender, s: NavSummary): string[]
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   if (contender === 'rules') return ['reference'];
   if (isHeadline(c)) {
-    const limit = contender === 'getlist-prerender' ? LCP_GOAL_PRERENDER : LCP_GOAL;
+    const limit = prerenders(contender) ? LCP_GOAL_PRERENDER : LCP_GOAL;
     const ok = s.ratio !== null && s.ratio <= limit;
     const floorAbove = !ok && s.floor?.ratio != null && s.floor.ratio > limit ? ` (its floor ${ratio(s.floor.ratio)} is above the goal)` : '';
     out.push(`LCP ≤ ${limit} × alone: ${met(ok)}${floorAbove}`);

@@ -66,9 +66,31 @@ async function arrived(page: Page, url: string, timeoutMs: number): Promise<void
  * takes the browser's page that shows `url` (or the only one left) and goes on there.
  */
 async function current(page: Page, url: string): Promise<Page> {
-  const pages = (await page.browser().pages().catch(() => [])).filter((p) => !p.isClosed() && p.url().startsWith('http'));
+  const pages = (await page.browser().pages().catch(() => [])).filter((p) => !p.isClosed() && !p.mainFrame().detached && p.url().startsWith('http'));
   return pages.find((p) => p.url() === url && p !== page) ?? pages.find((p) => p !== page) ?? page;
 }
+
+/**
+ * `page` once its main frame answers again. puppeteer waits 100 ms for a prerender's activation to
+ * swap the tab's frame tree in, and past that drops the old main frame; the swap still comes, with
+ * a new main frame, when Chromium is slower than that. So a detached frame is waited out for up to
+ * {@link SWAP_WAIT_MS} before the tab's other pages are looked at.
+ */
+async function live(page: Page, url: string): Promise<Page> {
+  const deadline = Date.now() + SWAP_WAIT_MS;
+  for (;;) {
+    try {
+      await page.evaluate('1');
+      return page;
+    } catch (err) {
+      if (!isDetached(err)) throw err;
+      if (Date.now() > deadline) return current(page, url);
+      await sleep(100);
+    }
+  }
+}
+
+const SWAP_WAIT_MS = 3000;
 
 export async function walk(first: Page, o: WalkOptions): Promise<StepResult[]> {
   let page = first;
@@ -82,6 +104,7 @@ export async function walk(first: Page, o: WalkOptions): Promise<StepResult[]> {
     let clickAt = hoverAt;
     let pointerEvents = 0;
     try {
+      page = await live(page, `${o.origin}${step.from}`);
       await page.evaluate(COUNT_POINTER);
       for (const href of step.hovers) {
         await (await anchor(page, href)).hover();
@@ -95,12 +118,13 @@ export async function walk(first: Page, o: WalkOptions): Promise<StepResult[]> {
       await link.click();
       await arrived(page, target, o.timeoutMs).catch(async (err: unknown) => {
         if (!isDetached(err)) throw err;
-        o.progress?.(`step ${i + 1}: the prerender's activation left puppeteer a detached frame; going on with the tab's current page`);
-        page = await current(page, target);
+        o.progress?.(`step ${i + 1}: the prerender's activation left puppeteer a detached frame; waiting for the swap`);
+        page = await live(page, target);
         await arrived(page, target, o.timeoutMs);
       });
       await sleep(o.settleMs);
       const settledAt = Date.now();
+      page = await live(page, target);
       const metrics = (await page.evaluate(VIEW_METRICS)) as ViewMetrics;
       results.push({ step: i, target: step.click, hoverAt, clickAt, settledAt, pointerEvents, ...metrics });
       o.progress?.(`step ${i + 1}/${o.steps.length} ${step.click}: lcp ${fmt(metrics.lcpMs)} ms, ttfb ${fmt(metrics.ttfbMs)} ms, ${metrics.deliveryType === null ? 'no deliveryType' : `delivery '${metrics.deliveryType}'`}${metrics.activationStart > 0 ? ', prerendered' : ''}, ${pointerEvents} pointer events`);
@@ -108,7 +132,7 @@ export async function walk(first: Page, o: WalkOptions): Promise<StepResult[]> {
       results.push({ step: i, target: step.click, hoverAt, clickAt, settledAt: Date.now(), pointerEvents, error: (err as Error).message });
       o.progress?.(`step ${i + 1} ${step.click}: ERROR ${(err as Error).message.slice(0, 200)}`);
       // The path continues from the page it names: go there as a user typing the address would.
-      if (isDetached(err)) page = await current(page, target);
+      if (isDetached(err)) page = await live(page, target).catch(() => page);
       await page.goto(target, { waitUntil: 'load', timeout: o.timeoutMs }).catch(() => undefined);
     }
   }

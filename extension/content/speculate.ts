@@ -8,9 +8,11 @@
  * the browser to fetch a same-origin link ahead when the pointer rests on it (moderate: 65 ms,
  * instant.page's hover delay), when it is pressed (`pointerdown`/`touchstart`, every
  * eagerness), or at once for the links most earlier visits followed (eager). Every link passes the safety filter
- * (src/page/speculation/link-safety.ts) at the moment it would be fetched. A prerender a hover
- * started is withdrawn when the pointer rests on another link, so the page the pointer left stops
- * taking the link from the one it rests on.
+ * (src/page/speculation/link-safety.ts) at the moment it would be fetched. With prerender allowed,
+ * a hover prerenders only a page this browser loaded before, and prefetches any other (`eager`
+ * prerenders it too): a hovered link is often not clicked, and a prerender of a page never loaded
+ * fetches all its subresources for nothing. A prerender a hover started is withdrawn when the pointer rests on another link, so
+ * the page the pointer left stops taking the link from the one it rests on.
  *
  * How (browser-checked): Chromium takes a `<script type="speculationrules">` list rule with
  * `eagerness: "immediate"` inserted from the isolated world, and serves the navigation from it
@@ -73,33 +75,42 @@ function supportsRules(): boolean {
   return script.supports?.('speculationrules') === true;
 }
 
+/** Why a link is fetched ahead: the pointer rests on it, it is pressed, or most visits followed it. */
+type Cause = 'hover' | 'press' | 'frequent';
+
 function start(context: SpeculationContext): void {
   const asked = new Set<string>();
   let inserted = 0;
   const pageUrl = location.href;
   const refusal = (a: HTMLAnchorElement): LinkRefusal | undefined => linkRefusal(facts(a), pageUrl, context.site, templateKey);
+  const visited = new Set(context.visited);
+  // A hover prerenders a page loaded before (mostly cached: cheap if nobody clicks); any other
+  // hovered page gets its document only, unless the user chose `eager`. A press or a habit
+  // prerenders whatever it is.
+  const actionFor = (url: string, cause: Cause): SpeculationContext['action'] =>
+    cause === 'hover' && context.eagerness !== 'eager' && !visited.has(url) ? 'prefetch' : context.action;
   // The prerender the last hover started, while nothing else asked for it: the next hover's replaces it.
   let hovered: { url: string; rules: HTMLScriptElement } | undefined;
-  const speculate = (href: string, cause: 'hover' | 'press' | 'frequent') => {
+  const speculate = (href: string, cause: Cause) => {
     const url = href.split('#')[0] ?? href;
     if (hovered?.url === url && cause !== 'hover') hovered = undefined;
-    if (asked.has(url) || inserted >= context.maxPerPage) return;
-    const replaces = cause === 'hover' && context.action === 'prerender';
-    if (replaces && hovered) {
+    if (hovered && hovered.url !== url && cause === 'hover') {
       // Chromium cancels a prerender whose rule is removed (final status SpeculationRuleRemoved).
       hovered.rules.remove();
       asked.delete(hovered.url);
       hovered = undefined;
     }
+    if (asked.has(url) || inserted >= context.maxPerPage) return;
+    const action = actionFor(url, cause);
     asked.add(url);
     inserted += 1;
     const rules = document.createElement('script');
     rules.type = 'speculationrules';
     rules.setAttribute(OWN_ATTR, '');
-    rules.textContent = JSON.stringify({ [context.action]: [{ source: 'list', urls: [url], eagerness: 'immediate' }] });
+    rules.textContent = JSON.stringify({ [action]: [{ source: 'list', urls: [url], eagerness: 'immediate' }] });
     (document.head ?? document.documentElement).append(rules);
-    if (replaces) hovered = { url, rules };
-    send({ channel: 'content', type: 'speculated', url, action: context.action });
+    if (cause === 'hover' && action === 'prerender') hovered = { url, rules };
+    send({ channel: 'content', type: 'speculated', url, action });
   };
   const anchorOf = (target: EventTarget | null): HTMLAnchorElement | undefined => {
     const a = target instanceof Element ? target.closest('a[href]') : null;

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { testCert } from '../../test/support/tls-cert';
 import { alpnWireList } from './alpn-order';
+import { sharedConnectTimer } from './connect-timer';
 import { TimingConnector } from './timing-connector';
 
 /**
@@ -29,6 +30,8 @@ async function firstProtocolServer(): Promise<{ server: Server; offered: string[
 async function offer(allowH2: boolean, connectIn: 'timer' | 'loop'): Promise<{ offered: string[][]; protocol: string }> {
   const { server, offered, port } = await firstProtocolServer();
   try {
+    // A connect asked before the timer's child is up is made in the loop: wait for it.
+    if (connectIn === 'timer') expect(await sharedConnectTimer().warmUp()).toBe(true);
     const c = new TimingConnector({ allowH2, ca: testCert().cert, connectIn });
     const { socket, handshake } = await c.open(`https://127.0.0.1:${port}`, 1);
     socket.destroy();

@@ -4,7 +4,7 @@
  * socket is dispatched the moment the kernel reports the handshake done.
  *
  * Messages in: `{ id, addresses, port }` (addresses the parent's connection gate already passed, in
- * the order to try them) and `{ cancel: id }`. Messages out: `{ id, tcpMs, remoteAddress }` with
+ * the order to try them) and `{ cancel: id }`. Messages out: `{ ready: true }` once it listens, then `{ id, tcpMs, remoteAddress }` with
  * the connected socket attached (its descriptor passes to the parent, and this process closes its
  * copy once the parent has it), or `{ id, error: { code, message } }`.
  *
@@ -48,4 +48,5 @@ process.on('message', (m) => {
     process.send({ id: m.id, error: { code: e.code, message: e.message } });
   });
 });
+process.send({ ready: true });
 `;

@@ -26,7 +26,7 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
-type ChildMessage = { id: number; tcpMs?: number; remoteAddress?: string; error?: { code?: string; message?: string } };
+type ChildMessage = { ready?: true; id: number; tcpMs?: number; remoteAddress?: string; error?: { code?: string; message?: string } };
 
 /**
  * Opens TCP connections in a child process whose event loop does nothing else, and takes each
@@ -37,8 +37,10 @@ type ChildMessage = { id: number; tcpMs?: number; remoteAddress?: string; error?
  * the child's does not. A worker thread cannot do this: Node has no way to let a thread's socket
  * go without closing its descriptor.
  *
- * The child starts on the first connect and stays while connects are pending; it does not hold
- * the process open. Passed sockets go one at a time (Node waits for this loop to acknowledge
+ * The child starts on the first connect (or `warmUp`) and stays while connects are pending; it does
+ * not hold the process open. Starting it is a Node process start, tens of milliseconds: a connect
+ * made before it says it is up waits that long, so the connector makes those in its own loop
+ * (timing-connector.ts). Passed sockets go one at a time (Node waits for this loop to acknowledge
  * each), which is what handing over costs: bench/README.md, "Handshake fidelity". The socket is
  * handed over once connected, not while connecting: two processes reading one connecting socket
  * race for its pending error (the kernel gives a refusal to whichever reads first), and the other
@@ -46,6 +48,9 @@ type ChildMessage = { id: number; tcpMs?: number; remoteAddress?: string; error?
  */
 export class ConnectTimer {
   private child: ChildProcess | undefined;
+  /** The running child has said it listens. */
+  private up = false;
+  private readonly upWaiters: Array<(up: boolean) => void> = [];
   private unavailable = false;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -92,6 +97,19 @@ export class ConnectTimer {
     return !this.unavailable;
   }
 
+  /** The child is running and listening: a connect now waits for no process start. */
+  get warm(): boolean {
+    return this.up && this.child?.connected === true;
+  }
+
+  /** Starts the child if it is not running; true once it listens, false if it could not start or died first. */
+  warmUp(): Promise<boolean> {
+    if (this.unavailable) return Promise.resolve(false);
+    if (this.warm) return Promise.resolve(true);
+    this.start();
+    return new Promise((resolve) => this.upWaiters.push(resolve));
+  }
+
   /** The child's process id while it runs (what it costs is measured on it: bench/handshake/connect-cost.ts). */
   get pid(): number | undefined {
     return this.child?.pid;
@@ -106,9 +124,20 @@ export class ConnectTimer {
     if (this.child?.connected) return this.child;
     // stdout is never the child's: on the native host it carries frames only.
     const child = spawn(this.command, ['-e', this.source], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    child.on('message', (m: ChildMessage, socket?: Socket) => this.received(m, socket));
+    this.up = false;
+    child.on('message', (m: ChildMessage, socket?: Socket) => {
+      if (m.ready !== true) this.received(m, socket);
+      else if (this.child === child) {
+        this.up = true;
+        this.settleWaiters(true);
+      }
+    });
     const gone = (why: string) => {
-      if (this.child === child) this.child = undefined;
+      if (this.child === child) {
+        this.child = undefined;
+        this.up = false;
+        this.settleWaiters(false);
+      }
       for (const [id, p] of this.pending) {
         this.forget(id);
         p.reject(new TransportError('E_CONNECT_TIMER', `the connect timer process ${why}; connection not made`));
@@ -123,6 +152,10 @@ export class ConnectTimer {
     this.child = child;
     this.release();
     return child;
+  }
+
+  private settleWaiters(up: boolean): void {
+    for (const resolve of this.upWaiters.splice(0)) resolve(up);
   }
 
   private received(m: ChildMessage, socket: Socket | undefined): void {

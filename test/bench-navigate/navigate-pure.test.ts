@@ -8,7 +8,10 @@ import { renderNavNginxConfig } from '../../bench/navigate/nav-nginx';
 import { followLinks, INDEX_PATH, LIVE_PATH, NAV_ORIGINS, NEVER_LINKS, navSiteFiles, SITE_PAGES } from '../../bench/navigate/nav-site';
 import { summarize, type NavCell, type NavRun } from '../../bench/navigate/nav-cell';
 import { navTable } from '../../bench/navigate/nav-table';
+import { navSectionBody } from '../../bench/navigate/nav-section';
 import { parseNavArgs } from '../../bench/navigate/nav-args';
+import { NAV_CONTENDERS, prerenders, settingsFor, usesExtension } from '../../bench/navigate/nav-contenders';
+import { parseSettingsPatch } from '../../src/page/messages/settings';
 import { userPath } from '../../bench/navigate/user-path';
 import type { StepResult } from '../../bench/navigate/walk';
 import { replaceSection } from '../../bench/cli/markdown-section';
@@ -240,6 +243,20 @@ describe('a cell\'s summary and table', () => {
     expect(table).toContain('| chromium | 100 ms, 20 Mbit/s | on | getlist | 3 | LCP | 600 | 250 | 0.42 | 0.42 (3) / – (0) | 0.82 (document only) | 2/3 |');
     expect(table).toContain('LCP ≤ 0.5 × alone: met; ≥ 60 % speculated: met; extra bytes ≤ 15 %: met; 0 never: met; 0 duplicates: met');
   });
+
+  it('reports a cell walked again in a later file in place of the earlier one, each row one walk', () => {
+    const summed = (c: NavCell): NavCell => ({ ...c, summaries: { getlist: summarize(c, 'getlist') } });
+    const firefox = summed({ ...cell, browser: 'firefox' });
+    const again = summed({ ...cell, runs: [cell.runs[0] as NavRun, run('getlist', [step(0, 300), step(1, 300), step(2, 300)], 1_000_000)] });
+    const body = navSectionBody([{ file: 'a.json', cells: [summed(cell), firefox] }, { file: 'b.json', cells: [again] }]);
+    const rows = body.split('\n').filter((l) => l.startsWith('| chromium') || l.startsWith('| firefox'));
+    expect(rows.map((r) => r.split(' | ').slice(0, 9).join(' | '))).toEqual([
+      '| chromium | 100 ms, 20 Mbit/s | on | getlist | 3 | LCP | 600 | 300 | 0.50',
+      '| firefox | 100 ms, 20 Mbit/s | on | getlist | 3 | LCP | 600 | 250 | 0.42',
+    ]);
+    expect(body).toContain('every step in `a.json`');
+    expect(body).toContain('every step in `b.json`');
+  });
 });
 
 describe('the command line and the report section', () => {
@@ -257,5 +274,15 @@ describe('the command line and the report section', () => {
     const once = replaceSection(md, 'Nav', 'table 1', 'Figures');
     expect(once).toBe('# R\n\n## A\n\na\n\n## Nav\n\ntable 1\n\n## Figures\n\nf\n');
     expect(replaceSection(once, 'Nav', 'table 2', 'Figures')).toBe('# R\n\n## A\n\na\n\n## Nav\n\ntable 2\n\n## Figures\n\nf\n');
+  });
+});
+
+describe('the contenders', () => {
+  test('each extension contender\'s settings are ones the extension takes, and name the prerender and eagerness it walks with', () => {
+    expect(NAV_CONTENDERS.filter(usesExtension)).toEqual(['getlist', 'getlist-prerender', 'getlist-prerender-eager']);
+    expect(NAV_CONTENDERS.filter(prerenders)).toEqual(['getlist-prerender', 'getlist-prerender-eager']);
+    expect(settingsFor('getlist')).toBeUndefined();
+    expect(parseSettingsPatch(settingsFor('getlist-prerender'))).toEqual({ prerender: true });
+    expect(parseSettingsPatch(settingsFor('getlist-prerender-eager'))).toEqual({ prerender: true, eagerness: 'eager' });
   });
 });

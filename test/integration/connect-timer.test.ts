@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { nearestRank } from '../../bench/engine/stats';
 import { curlConnects, type FidelityTarget } from '../../bench/handshake/fidelity-run';
-import { ConnectTimer } from '../../native-host/transport/connect-timer';
+import { ConnectTimer, sharedConnectTimer } from '../../native-host/transport/connect-timer';
+import { CONNECT_TIMER_CHILD_SOURCE } from '../../native-host/transport/connect-timer-child';
 import { TimingConnector } from '../../native-host/transport/timing-connector';
 import { median } from '../../src/stats/median';
 import { mulberry32 } from '../../src/core/prng';
@@ -39,7 +40,7 @@ describe('TCP connects timed off the event loop', () => {
     const inLoop = new TimingConnector({ connectIn: 'loop' });
     const random = mulberry32(7);
     try {
-      await timed.open(origin, 0).then(({ socket }) => socket.destroy()); // the timer's child starts
+      expect(await sharedConnectTimer().warmUp()).toBe(true);
       const curl: number[] = [];
       const timedMs: number[] = [];
       const loopDelays: number[] = [];
@@ -103,11 +104,16 @@ describe('TCP connects timed off the event loop', () => {
     const server = await startHttpServer((_req, res) => res.end('ok'), '127.0.0.1');
     const origin = `http://127.0.0.1:${server.port}`;
     const missing = new ConnectTimer(undefined, '/nonexistent/node');
-    const dying = new ConnectTimer('process.exit(3);');
+    // Up, then gone on its first connect.
+    const dying = new ConnectTimer("process.send({ ready: true }); process.on('message', () => process.exit(3));");
     try {
+      expect(await missing.warmUp()).toBe(false);
+      expect(await dying.warmUp()).toBe(true);
       for (const timer of [missing, dying]) {
         const connector = new TimingConnector({}, undefined, undefined, () => timer);
+        const toTimer = jest.spyOn(timer, 'connect');
         const opened = await connector.open(origin, 1);
+        expect(toTimer).toHaveBeenCalledTimes(timer === dying ? 1 : 0);
         expect(opened.socket.remoteAddress).toBe('127.0.0.1');
         expect(opened.handshake.tcpMs).toBeGreaterThanOrEqual(0);
         opened.socket.destroy();
@@ -119,4 +125,29 @@ describe('TCP connects timed off the event loop', () => {
       await server.close();
     }
   });
+
+  test('a connect asked before the timer\'s child is up does not wait for it: it is made in the loop, and once the child is up the next goes to it', async () => {
+    const server = await startHttpServer((_req, res) => res.end('ok'), '127.0.0.1');
+    const origin = `http://127.0.0.1:${server.port}`;
+    const LISTEN = 'process.send({ ready: true });';
+    expect(CONNECT_TIMER_CHILD_SOURCE).toContain(LISTEN);
+    // A child that takes far longer than a loopback connect to say it listens.
+    const slow = new ConnectTimer(CONNECT_TIMER_CHILD_SOURCE.replace(LISTEN, 'setTimeout(() => process.send({ ready: true }), 3000);'));
+    const toTimer = jest.spyOn(slow, 'connect');
+    try {
+      const connector = new TimingConnector({}, undefined, undefined, () => slow);
+      const first = await connector.open(origin, 1);
+      first.socket.destroy();
+      expect(slow.warm).toBe(false);
+      expect(toTimer).not.toHaveBeenCalled();
+      expect(await slow.warmUp()).toBe(true);
+      const second = await connector.open(origin, 2);
+      second.socket.destroy();
+      expect(toTimer).toHaveBeenCalledTimes(1);
+      expect(second.handshake.loopDelayMs).toBe(0);
+    } finally {
+      slow.close();
+      await server.close();
+    }
+  }, 20_000);
 });

@@ -3,6 +3,7 @@ import type { HandshakeRecord } from '../../src/stats/handshake';
 import { blockLoop } from '../support/block-loop';
 import { bodyFor } from '../support/raw-http-server';
 import { runList, sha256 } from '../support/run-list';
+import { sharedConnectTimer } from '../../native-host/transport/connect-timer';
 import { TimingConnector } from '../../native-host/transport/timing-connector';
 import { testCert } from '../support/tls-cert';
 import { startHttpServer, startHttpsServer } from '../support/tls-servers';
@@ -32,6 +33,11 @@ function expectPhasesConsistent(h: HandshakeRecord) {
 
 
 describe('handshake timing measured at the socket', () => {
+  // The default connector connects through the timer's child once it is up: start it first.
+  beforeAll(async () => {
+    expect(await sharedConnectTimer().warmUp()).toBe(true);
+  });
+
   test('http://localhost: DNS and TCP measured, no TLS, one record per TCP connection the server accepted', async () => {
     const server = await startHttpServer(respond(20));
     try {

@@ -30,6 +30,15 @@ describe('follow state', () => {
     expect(contextFor(state, A, { prerender: false, eagerness: 'moderate' }).frequent).toEqual([]);
   });
 
+  test('with prerender allowed, the page is told which same-origin pages were loaded before (a hover prerenders only those)', () => {
+    const state = createSpeculationState();
+    pageCommitted(state, A);
+    pageCommitted(state, `${B}#part`);
+    pageCommitted(state, 'https://other.test/b.html');
+    expect(contextFor(state, A, { prerender: true, eagerness: 'moderate' }).visited).toEqual([A, B]);
+    expect(contextFor(state, A, { prerender: false, eagerness: 'moderate' }).visited).toEqual([]);
+  });
+
   test('cross-origin follows are not learned', () => {
     const state = createSpeculationState();
     pageCommitted(state, A);

@@ -146,6 +146,7 @@ export function contextFor(state: SpeculationState, url: string, settings: Pick<
     action: settings.prerender ? 'prerender' : 'prefetch',
     eagerness: settings.eagerness,
     frequent: settings.eagerness === 'eager' ? frequentTargets(state, url) : [],
+    visited: settings.prerender ? [...state.pages.keys()].filter(sameOrigin) : [],
     site: {
       queryKeys: Object.fromEntries([...state.queryKeys].filter(([k]) => sameOrigin(k))),
       noStore: [...state.noStore].filter(sameOrigin),

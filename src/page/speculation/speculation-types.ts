@@ -52,6 +52,12 @@ export interface SpeculationContext {
   eagerness: Eagerness;
   /** Page keys most earlier visits of this page followed (eager: fetched at once). */
   frequent: string[];
+  /**
+   * Same-origin page keys this browser has loaded before. A hover prerenders only these: their
+   * subresources are mostly in the HTTP cache, so a prerender nobody clicks costs little. Any
+   * other hovered page is prefetched (its document only).
+   */
+  visited: string[];
   site: SiteFacts;
   /** Documents one page may ask for ahead, at most. */
   maxPerPage: number;

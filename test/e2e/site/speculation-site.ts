@@ -90,6 +90,8 @@ function page(path: string, origin: string): string {
       ? [
           '<a id="next" href="/next.html">Next page</a>',
           '<a id="other" href="/other.html">Another page</a>',
+          '<a id="fresh" href="/fresh.html">A page not visited yet</a>',
+          '<a id="unseen" href="/unseen.html">Another page not visited yet</a>',
           '<a id="nostore" href="/nostore.html">A private page</a>',
           ...REFUSED_LINKS.map((l) => `<a id="${l.id}" href="${l.href.replace('{{HOST}}', host).replace('{{PORT}}', host.split(':')[1] ?? '')}" ${l.attrs ?? ''}>${l.text}</a>`),
         ]
