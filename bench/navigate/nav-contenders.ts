@@ -3,23 +3,33 @@
  * default settings); with the extension set to prerender (Chromium, `--prerender`: Options →
  * prerender, stored as a user's choice is), at the default eagerness (a hover prerenders only a
  * page loaded before) and at `eager` (a hover prerenders any page); and (Chromium, `--rules`) the
- * browser alone on pages
- * into which the bench writes the speculation rules a site could ship itself — document rules,
- * same-origin links outside the account bar, `moderate` eagerness (a hover of 200 ms or a
- * pointerdown) — the reference for what the browser's own mechanism gives on this site.
+ * browser alone on pages into which the bench writes the speculation rules a site could ship
+ * itself — document rules, same-origin links outside the account bar, `moderate` eagerness (a
+ * hover of 200 ms or a pointerdown) — the reference for what the browser's own mechanism gives on
+ * this site.
  */
 export const NAV_CONTENDERS = ['alone', 'getlist', 'getlist-prerender', 'getlist-prerender-eager', 'rules'] as const;
 export type NavContender = (typeof NAV_CONTENDERS)[number];
 
-export const usesExtension = (c: NavContender): boolean => c.startsWith('getlist');
+/**
+ * The contenders that walk with the extension, each with the settings patch it is given before
+ * the walk (its storage key, src/page/messages/settings.ts; empty: as installed).
+ */
+const EXTENSION_SETTINGS: Partial<Record<NavContender, { prerender?: true; eagerness?: 'eager' }>> = {
+  getlist: {},
+  'getlist-prerender': { prerender: true },
+  'getlist-prerender-eager': { prerender: true, eagerness: 'eager' },
+};
+
+export const usesExtension = (c: NavContender): boolean => EXTENSION_SETTINGS[c] !== undefined;
 
 /** The extension set to prerender, at either eagerness. */
-export const prerenders = (c: NavContender): boolean => c.startsWith('getlist-prerender');
+export const prerenders = (c: NavContender): boolean => EXTENSION_SETTINGS[c]?.prerender === true;
 
-/** The settings patch the extension is given before the walk (its storage key, src/page/messages/settings.ts). */
+/** The settings patch the extension is given before the walk; undefined: none. */
 export function settingsFor(c: NavContender): Record<string, unknown> | undefined {
-  if (c === 'getlist-prerender-eager') return { prerender: true, eagerness: 'eager' };
-  return c === 'getlist-prerender' ? { prerender: true } : undefined;
+  const patch = EXTENSION_SETTINGS[c];
+  return patch !== undefined && Object.keys(patch).length > 0 ? patch : undefined;
 }
 
 /** The speculation rules `rules` writes into every page (the account bar's links left out by selector). */

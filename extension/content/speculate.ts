@@ -11,8 +11,9 @@
  * (src/page/speculation/link-safety.ts) at the moment it would be fetched. With prerender allowed,
  * a hover prerenders only a page this browser loaded before, and prefetches any other (`eager`
  * prerenders it too): a hovered link is often not clicked, and a prerender of a page never loaded
- * fetches all its subresources for nothing. A prerender a hover started is withdrawn when the pointer rests on another link, so
- * the page the pointer left stops taking the link from the one it rests on.
+ * fetches all its subresources for nothing. A prerender a hover started is withdrawn when the
+ * pointer rests on another link, so the page the pointer left stops taking the link from the one
+ * it rests on.
  *
  * How (browser-checked): Chromium takes a `<script type="speculationrules">` list rule with
  * `eagerness: "immediate"` inserted from the isolated world, and serves the navigation from it

@@ -4,8 +4,8 @@
  * socket is dispatched the moment the kernel reports the handshake done.
  *
  * Messages in: `{ id, addresses, port }` (addresses the parent's connection gate already passed, in
- * the order to try them) and `{ cancel: id }`. Messages out: `{ ready: true }` once it listens, then `{ id, tcpMs, remoteAddress }` with
- * the connected socket attached (its descriptor passes to the parent, and this process closes its
+ * the order to try them) and `{ cancel: id }`. Messages out: `{ ready: true }` once it listens,
+ * then `{ id, tcpMs, remoteAddress }` with the connected socket attached (its descriptor passes to the parent, and this process closes its
  * copy once the parent has it), or `{ id, error: { code, message } }`.
  *
  * The socket is paused before it connects, so Node never starts reading it here: nothing the

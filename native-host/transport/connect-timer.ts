@@ -48,8 +48,8 @@ type ChildMessage = { ready?: true; id: number; tcpMs?: number; remoteAddress?: 
  */
 export class ConnectTimer {
   private child: ChildProcess | undefined;
-  /** The running child has said it listens. */
-  private up = false;
+  /** The child that said it listens (a child gone or replaced is no longer {@link child}). */
+  private listening: ChildProcess | undefined;
   private readonly upWaiters: Array<(up: boolean) => void> = [];
   private unavailable = false;
   private readonly pending = new Map<number, Pending>();
@@ -99,7 +99,7 @@ export class ConnectTimer {
 
   /** The child is running and listening: a connect now waits for no process start. */
   get warm(): boolean {
-    return this.up && this.child?.connected === true;
+    return this.listening !== undefined && this.listening === this.child && this.child.connected;
   }
 
   /** Starts the child if it is not running; true once it listens, false if it could not start or died first. */
@@ -124,18 +124,16 @@ export class ConnectTimer {
     if (this.child?.connected) return this.child;
     // stdout is never the child's: on the native host it carries frames only.
     const child = spawn(this.command, ['-e', this.source], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    this.up = false;
     child.on('message', (m: ChildMessage, socket?: Socket) => {
       if (m.ready !== true) this.received(m, socket);
       else if (this.child === child) {
-        this.up = true;
+        this.listening = child;
         this.settleWaiters(true);
       }
     });
     const gone = (why: string) => {
       if (this.child === child) {
         this.child = undefined;
-        this.up = false;
         this.settleWaiters(false);
       }
       for (const [id, p] of this.pending) {

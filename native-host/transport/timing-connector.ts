@@ -64,7 +64,8 @@ export type Now = () => number;
  * connect is made and timed in the connect timer's child process (connect-timer.ts), whose loop
  * does nothing else, and the socket is then handed over: the wait for the SYN and the hand-over
  * are local waiting, in `totalMs` and in no phase. Connects asked before that child is up (the
- * first of a process: starting it takes tens of milliseconds) are made in this loop. Every record carries `loopDelayMs`, this
+ * first of a process, which starts it: a Node start, tens of milliseconds) are made in this loop.
+ * Every record carries `loopDelayMs`, this
  * process's event-loop busy time inside the phases it times itself (DNS and TLS; TCP too with
  * `connectIn: 'loop'`): the most scheduling delay they may include. One connector keeps one TLS
  * session cache, so later connections to the same server can resume; use a new connector for a
@@ -88,8 +89,6 @@ export class TimingConnector {
     timer: () => ConnectTimer = sharedConnectTimer,
   ) {
     this.timer = options.connectIn === 'loop' ? undefined : timer();
-    // Its child starts now, so it is likely up before the connections after the first.
-    if (this.timer?.usable) void this.timer.warmUp();
     this.connect = buildConnector({
       allowH2: options.allowH2 ?? false,
       timeout: options.timeoutMs ?? 10_000,
@@ -119,8 +118,7 @@ export class TimingConnector {
     const target = mapTarget(this.options.hostMappings ?? [], url.hostname, Number(url.port || (https ? 443 : 80)));
     const refusedTarget = refuseTarget({ allowUnsafePorts: this.options.allowUnsafePorts ?? false, ...(addressCheck ? { addressCheck } : {}) }, origin, target.host, target.port);
     if (refusedTarget) return Promise.reject(refusedTarget);
-    // Until the timer's child is up, waiting for it would put a process start before the SYN.
-    if (this.timer?.usable && this.timer.warm) {
+    if (this.timer?.warm) {
       const timed = { origin, url, host: target.host, port: target.port, mapped: target.mapped, connectionId };
       // A timer that cannot run costs timing fidelity, never the connection: connect in this loop.
       return this.openTimed(this.timer, timed, signal, addressCheck).catch((e: unknown) => {
@@ -128,6 +126,9 @@ export class TimingConnector {
         return this.openInLoop(origin, url, https, target, connectionId, signal, addressCheck);
       });
     }
+    // Waiting for the timer's child to come up would put a process start before the SYN: it starts
+    // now (if it can), and this connect is made in the loop.
+    void this.timer?.warmUp();
     return this.openInLoop(origin, url, https, target, connectionId, signal, addressCheck);
   }
 

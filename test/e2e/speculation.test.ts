@@ -187,39 +187,37 @@ describeE2e('e2e speculation: chromium (lean capture)', () => {
     expect(prerenders('/next.html', from)).toEqual(['prefetch;prerender']);
   }, 60_000);
 
+  /**
+   * From start.html, a 400 ms hover on `#id` and its click: how the browser served the page it
+   * opened, and the purposes of the server's fetches of that page since the hover.
+   */
+  const hoverAndFollow = async (id: string, what: string) => {
+    const path = `/${id}.html`;
+    await tab.goto(site.url('/start.html'), { waitUntil: 'load' });
+    await waitForView(query, tabId, (v) => v.links !== null && v.served !== null, `start.html, ${what}`);
+    const from = Date.now();
+    await hoverFor(tab, `#${id}`, 400);
+    await clickAndWait(tab, `#${id}`, site.url(path));
+    await parkPointer(tab);
+    return { served: await servedInPage(tab), purposes: fetchesOf(path).filter((r) => r.at >= from).map((r) => r.purpose ?? 'navigation') };
+  };
+
   test('with prerender allowed, a hovered page never loaded before is only prefetched, and prerendered once it has been', async () => {
-    const purposes = (from: number) => fetchesOf('/fresh.html').filter((r) => r.at >= from).map((r) => r.purpose ?? 'navigation');
-    await tab.goto(site.url('/start.html'), { waitUntil: 'load' });
-    await waitForView(query, tabId, (v) => v.links !== null && v.served !== null, 'start.html links');
-    let from = Date.now();
-    await hoverFor(tab, '#fresh', 400);
-    await clickAndWait(tab, '#fresh', site.url('/fresh.html'));
-    await parkPointer(tab);
-    const first = await servedInPage(tab);
-    expect(first.activationStart).toBe(0);
-    expect(first.deliveryType).toBe('navigational-prefetch');
-    expect(purposes(from)).toEqual(['prefetch']);
+    const first = await hoverAndFollow('fresh', 'fresh.html not loaded yet');
+    expect(first.served.activationStart).toBe(0);
+    expect(first.served.deliveryType).toBe('navigational-prefetch');
+    expect(first.purposes).toEqual(['prefetch']);
     await waitForView(query, tabId, (v) => v.served !== null && v.served.via === 'prefetch', 'fresh.html reported');
-    await tab.goto(site.url('/start.html'), { waitUntil: 'load' });
-    await waitForView(query, tabId, (v) => v.links !== null && v.served !== null, 'start.html again');
-    from = Date.now();
-    await hoverFor(tab, '#fresh', 400);
-    await clickAndWait(tab, '#fresh', site.url('/fresh.html'));
-    await parkPointer(tab);
-    expect((await servedInPage(tab)).activationStart).toBeGreaterThan(0);
-    expect(purposes(from)).toEqual(['prefetch;prerender']);
+    const again = await hoverAndFollow('fresh', 'fresh.html loaded once');
+    expect(again.served.activationStart).toBeGreaterThan(0);
+    expect(again.purposes).toEqual(['prefetch;prerender']);
   }, 60_000);
 
   test('at the eager eagerness, a hover prerenders a page never loaded before too', async () => {
     expect((await sendUi(query, { type: 'set-settings', settings: { eagerness: 'eager' } }))?.type).toBe('set-settings');
-    await tab.goto(site.url('/start.html'), { waitUntil: 'load' });
-    await waitForView(query, tabId, (v) => v.links !== null && v.served !== null, 'start.html, eager');
-    const from = Date.now();
-    await hoverFor(tab, '#unseen', 400);
-    await clickAndWait(tab, '#unseen', site.url('/unseen.html'));
-    await parkPointer(tab);
-    expect((await servedInPage(tab)).activationStart).toBeGreaterThan(0);
-    expect(fetchesOf('/unseen.html').filter((r) => r.at >= from).map((r) => r.purpose)).toEqual(['prefetch;prerender']);
+    const unseen = await hoverAndFollow('unseen', 'eager');
+    expect(unseen.served.activationStart).toBeGreaterThan(0);
+    expect(unseen.purposes).toEqual(['prefetch;prerender']);
     await sendUi(query, { type: 'set-settings', settings: { eagerness: 'moderate' } });
   }, 60_000);
 });
