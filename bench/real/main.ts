@@ -13,7 +13,7 @@ import { type CommandSpec } from '../cli/command-line';
 import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { ensureLinkPrivileges } from '../link/rootless';
 import { REAL_PAGE_NAMES } from '../corpus/page-real';
-import { REAL_CONTENDERS, realLinks, realServerLines, realTable, runRealLink, type RealCellResult, type RealContender } from './real-bench';
+import { REAL_CONTENDERS, REAL_OPTIONAL_CONTENDERS, realColdLines, realLinks, realServerLines, realTable, runRealLink, type RealCellResult, type RealContender } from './real-bench';
 import { realTimeline } from './real-timeline';
 import { readJsonFile } from '../cli/results-file';
 import { runMain } from '../cli/run-main';
@@ -27,7 +27,7 @@ const COMMAND: CommandSpec = {
     pm: { type: 'boolean', help: 'also the P&M page pm95-2544-20 at 50 ms, no cap, plain HTTP/1.1 (browser, getlist, revisit)' },
     'pm-only': { type: 'boolean', help: 'only the P&M cell' },
     runs: { type: 'string', value: 'N', default: '3', help: 'runs per contender and cell' },
-    contenders: { type: 'string', value: 'a,b,…', default: REAL_CONTENDERS.join(','), help: 'contenders of the real-shaped cells' },
+    contenders: { type: 'string', value: 'a,b,…', default: REAL_CONTENDERS.join(','), help: `contenders of the real-shaped cells; also ${REAL_OPTIONAL_CONTENDERS.join(', ')}` },
     timeline: { type: 'boolean', help: 'also print every request\'s timeline (median run per contender) beside the lower bound\'s' },
     report: { type: 'string', value: 'FILE', help: 'run nothing: print the table (and --timeline) of an earlier run\'s JSON' },
     out: { type: 'string', value: 'FILE', default: 'bench/results/tmp/real-latest.json', help: 'every run, as JSON' },
@@ -39,12 +39,15 @@ async function main(argv: readonly string[]): Promise<number> {
   if (!cl) return 0;
   const list = (k: string, d: string) => String(cl.values[k] ?? d).split(',').map((s) => s.trim()).filter(Boolean);
   const contenders = list('contenders', REAL_CONTENDERS.join(','));
-  const bad = contenders.filter((c) => !(REAL_CONTENDERS as readonly string[]).includes(c));
-  if (bad.length > 0) throw benchUsage(`--contenders: unknown ${bad.join(', ')}; expected some of ${REAL_CONTENDERS.join(', ')}`);
+  const known: readonly string[] = [...REAL_CONTENDERS, ...REAL_OPTIONAL_CONTENDERS];
+  const bad = contenders.filter((c) => !known.includes(c));
+  if (bad.length > 0) throw benchUsage(`--contenders: unknown ${bad.join(', ')}; expected some of ${known.join(', ')}`);
   const print = (cells: readonly RealCellResult[]): void => {
     process.stdout.write(`${realTable(cells)}\n`);
     const server = realServerLines(cells);
     if (server !== '') process.stdout.write(`\n${server}\n`);
+    const cold = realColdLines(cells);
+    if (cold !== '') process.stdout.write(`\n${cold}\n`);
     if (cl.values.timeline) for (const c of cells) process.stdout.write(`\n${realTimeline(c, Object.keys(c.runs))}\n`);
   };
   if (cl.values.report !== undefined) {

@@ -26,7 +26,18 @@ import { serverView } from '../run/access-log-delta';
 import { NO_CAP_BITS_PER_SEC, realBound, type BoundVisit } from './real-bounds';
 
 export const REAL_CONTENDERS = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium', 'chromium-h1'] as const;
-export type RealContender = (typeof REAL_CONTENDERS)[number];
+/**
+ * Run only when named: `getlist-cold` is `getlist` with `--cold-discovery`, what a fresh process
+ * pays for its cold discovery code (bench/README.md, "Cold discovery").
+ */
+export const REAL_OPTIONAL_CONTENDERS = ['getlist-cold'] as const;
+export type RealContender = (typeof REAL_CONTENDERS)[number] | (typeof REAL_OPTIONAL_CONTENDERS)[number];
+
+/** The `getlist load` flags of a getlist contender. */
+const GETLIST_ARGS: Record<string, { strategy: string; extra: string[] }> = {
+  'getlist-revisit': { strategy: 'getlist', extra: ['--revisit'] },
+  'getlist-cold': { strategy: 'getlist', extra: ['--cold-discovery'] },
+};
 
 export interface RealLink {
   name: string;
@@ -121,8 +132,7 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
               ms = r.network.totalMs;
               result.traces[c]?.push(r.timeline);
             } else {
-              const strategy = c === 'getlist-revisit' ? 'getlist' : c;
-              const extra = c === 'getlist-revisit' ? ['--revisit'] : [];
+              const { strategy, extra } = GETLIST_ARGS[c] ?? { strategy: c, extra: [] };
               const stdout = await runGetlistLoad(l, cliPath, [url, '--strategy', strategy, '--ca', origins.caPath, ...extra], timeoutMs, `${c} ${url}`);
               const g = parseGetlistJson(stdout);
               result.traces[c]?.push(getlistTrace(firstLoadRun(stdout)));
@@ -199,6 +209,19 @@ export function realServerLines(cells: readonly RealCellResult[]): string {
       return `${k} ${n(loads.map((l) => l.requests))} req${heads > 0 ? ` (+${ms(heads)} HEAD)` : ''}, ${n(loads.map((l) => l.connections))} conn, ${protocols.join('+') || '—'}`;
     });
     return `server ${c.link} ${c.page}: ${parts.join(' · ')}`;
+  }).join('\n');
+}
+
+/**
+ * A line per cell that ran `getlist-cold` beside `getlist`: the medians and their ratio, what a
+ * fresh process's cold discovery code costs that page.
+ */
+export function realColdLines(cells: readonly RealCellResult[]): string {
+  return cells.filter((c) => (c.runs['getlist-cold'] ?? []).length > 0 && (c.runs['getlist'] ?? []).length > 0).map((c) => {
+    const warm = median(c.runs['getlist'] ?? []);
+    const cold = median(c.runs['getlist-cold'] ?? []);
+    const ratio = warm === null || cold === null ? '—' : (cold / warm).toFixed(3);
+    return `cold discovery ${c.link} ${c.page}: getlist ${ms(warm)} ms, getlist-cold ${ms(cold)} ms, cold ÷ warm ${ratio}`;
   }).join('\n');
 }
 

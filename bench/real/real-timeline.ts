@@ -7,7 +7,7 @@
  *
  * Pure: formats what real-bench.ts recorded.
  */
-import type { LoadTrace, TracedRequest } from '../run/load-trace';
+import type { LoadTrace, TracedConnection, TracedRequest } from '../run/load-trace';
 import type { RequestTiming } from '../../src/bound/lower-bound';
 import type { RealCellResult } from './real-bench';
 import { realBound } from './real-bounds';
@@ -28,6 +28,13 @@ export function medianTrace(cell: RealCellResult, contender: string): LoadTrace 
 }
 
 const f = (x: number | null | undefined): string => (x === null || x === undefined ? '—' : String(Math.round(x)));
+
+/** ` (tcp T, tls S, loop L)`: a getlist connection's handshake phases, where it recorded them. */
+function phasesOf(k: TracedConnection): string {
+  const p = k.phases;
+  if (p === undefined) return '';
+  return ` (tcp ${f(p.tcpMs)}, tls ${f(p.tlsMs)}${p.loopDelayMs === undefined ? '' : `, loop ${f(p.loopDelayMs)}`})`;
+}
 
 function shortName(key: string, page: string): string {
   return key.replace('.example.test', '').replace(`/${page}`, '');
@@ -55,7 +62,7 @@ export function realTimeline(cell: RealCellResult, contenders: readonly string[]
       .sort((x, y) => (x.b?.completeMs ?? Infinity) - (y.b?.completeMs ?? Infinity));
     for (const { r, b } of rows) lines.push(`    ${row(r, b, cell.page)}`);
     const conns = [...trace.connections].sort((a, b) => a.startMs - b.startMs);
-    lines.push(`    connections: ${conns.map((k) => `#${k.id} ${new URL(k.origin.includes('://') ? k.origin : `http://${k.origin}`).hostname.replace('.example.test', '')} ${f(k.startMs)}→${f(k.readyMs)}${k.protocol === 'h2' ? ' h2' : ''}`).join(', ')}`);
+    lines.push(`    connections: ${conns.map((k) => `#${k.id} ${new URL(k.origin.includes('://') ? k.origin : `http://${k.origin}`).hostname.replace('.example.test', '')} ${f(k.startMs)}→${f(k.readyMs)}${k.protocol === 'h2' ? ' h2' : ''}${phasesOf(k)}`).join(', ')}`);
   }
   return lines.join('\n');
 }

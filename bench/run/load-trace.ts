@@ -31,6 +31,8 @@ export interface TracedConnection {
   /** The handshake (TCP, and TLS on https) ended. */
   readyMs: number;
   protocol: string | null;
+  /** getlist only: the handshake's phases (src/stats/handshake.ts), and the host's event-loop busy time inside those it timed itself. */
+  phases?: { tcpMs: number; tlsMs: number; loopDelayMs?: number };
 }
 
 export interface LoadTrace {
@@ -69,6 +71,9 @@ export function getlistTrace(run: Record<string, unknown>): LoadTrace {
         startMs: r1(start),
         readyMs: r1(start + (typeof h.totalMs === 'number' ? h.totalMs : 0)),
         protocol: typeof h.protocol === 'string' ? h.protocol : null,
+        ...(typeof h.tcpMs === 'number' && typeof h.tlsMs === 'number'
+          ? { phases: { tcpMs: r1(h.tcpMs), tlsMs: r1(h.tlsMs), ...(typeof h.loopDelayMs === 'number' ? { loopDelayMs: r1(h.loopDelayMs) } : {}) } }
+          : {}),
       };
     }),
   };

@@ -13,7 +13,7 @@ import { formatTable } from './format-table';
 import type { CliIo } from './io';
 import { comparisonRows, runStrategies } from './load-command';
 import { Recorder } from './record-option';
-import { LOAD_FLAGS, parseStrategies, STRATEGIES_HELP } from './strategy-options';
+import { LOAD_FLAGS, parseStrategies, STRATEGIES_HELP, warmUpOption } from './strategy-options';
 
 export const DEMO_PAGES = ['pm95', 'mcmanus-159'];
 const DEFAULT_STRATEGIES: StrategyName[] = ['http10', 'browser', 'pipelined', 'getlist'];
@@ -89,7 +89,7 @@ export async function demoCommand(argv: readonly string[], io: CliIo): Promise<n
     for (const page of pages) {
       const url = `${link.origin}${page.path}`;
       say(`\n${page.name}: ${page.title}\n`);
-      const runs = await runStrategies(url, strategies, repeat, { timeoutMs }, (run, rep) => {
+      const runs = await runStrategies(url, strategies, repeat, { timeoutMs, ...warmUpOption(args) }, (run, rep) => {
         say(`  ${run.strategy.padEnd(9)} run ${rep}/${repeat}: ${run.totalMs.toFixed(0)} ms\n`);
       });
       allRuns.push(...runs.map((r) => r.run));

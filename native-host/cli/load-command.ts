@@ -18,7 +18,7 @@ import { Recorder } from './record-option';
 import { boundLines, runBoundJson } from './run-bound-lines';
 import type { RunBoundLink } from '../../src/bound/run-bound';
 import { SAFETY_FLAGS, safetyOptions } from './safety-options';
-import { LOAD_FLAGS, parseStrategies, STRATEGIES_HELP, transportOptions } from './strategy-options';
+import { LOAD_FLAGS, parseStrategies, STRATEGIES_HELP, transportOptions, warmUpOption } from './strategy-options';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...LOAD_FLAGS,
@@ -150,7 +150,7 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
       for (const problem of fileMemory.skipped) io.err(`getlist: E_MEMORY_RECORD: ${memoryFile}: skipped ${problem}\n`);
     }
     const freshMemory = listener ? () => new InMemoryOriginMemory({ listener }) : undefined;
-    runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs, allowUnsafePorts: safety.allowUnsafePorts, ...fidelity, ...(memory ? { memory } : {}) }, (run, rep) => {
+    runs = await runStrategies(url, strategies, repeat, { transport, timeoutMs, allowUnsafePorts: safety.allowUnsafePorts, ...fidelity, ...warmUpOption(args), ...(memory ? { memory } : {}) }, (run, rep) => {
       if (!json) io.err(`  ${run.strategy.padEnd(9)} run ${rep}/${repeat}: ${run.totalMs.toFixed(0)} ms, ${run.requests.length} requests\n`);
     }, revisit, freshMemory);
     if (memoryFile !== undefined && fileMemory) writeMemoryFile(memoryFile, fileMemory);

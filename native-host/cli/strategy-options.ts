@@ -21,6 +21,7 @@ export const LOAD_FLAGS = {
   'no-speculative': { type: 'boolean', description: "on a revisit, do not ask for the page's learned request list before parsing finds it (getlist's GETLIST; browser and h2 never do)" },
   record: { type: 'boolean', description: 'also save every connection\'s handshake in the store (source "cli") for `getlist stats`, and what the runs learn about each origin (`getlist origins`) and the page for the next load and the extension\'s replays; off by default, so test runs never touch your data' },
   'data-dir': { ...DATA_DIR_FLAG, description: `with --record or --memory store: ${DATA_DIR_FLAG.description}` },
+  'cold-discovery': { type: 'boolean', description: "do not warm the page-discovery code while the first document is on its way; a fresh process's first page then pays for its cold code (bench/README.md, \"Cold discovery\")" },
   'connect-in': {
     type: 'string', value: 'timer|loop', default: 'timer',
     description: "where TCP connects are made and timed: 'timer', a child process whose event loop does nothing else, which hands each connected socket over; 'loop', getlist's own process, where tcpMs includes the event loop's delay (up to each record's loopDelayMs)",
@@ -53,6 +54,11 @@ export function parseStrategies(args: ParsedArgs, dflt: readonly StrategyName[])
       memory: preset.memory && noSpeculative ? { speculativeList: false } : undefined,
     });
   });
+}
+
+/** Whether discovery warms up while the document is on its way (`--cold-discovery` says no). */
+export function warmUpOption(args: ParsedArgs): Pick<LoadPageOptions, 'warmUp'> {
+  return { warmUp: !boolFlag(args, 'cold-discovery') };
 }
 
 /**

@@ -15,6 +15,7 @@ export function decodingHooks(inner: ResponseHooks | undefined, decodedBytes: Ma
   /** By dispatch id: a retried request has a new dispatch. */
   const decoders = new Map<number, BodyDecoder>();
   return {
+    onSent: (d, rttMs) => inner?.onSent?.(d, rttMs),
     onResponseHead: (d, status, headers) => {
       decoders.delete(d.id);
       const encoding = headerValue(headers['content-encoding']).trim().toLowerCase();

@@ -1,3 +1,4 @@
+import { warmDiscoveryWhileWaiting, type WarmUp } from './discovery-warm-up';
 import { createHtmlScanner, type DiscoveredResource, type HtmlScanner, type OriginHint, type Viewport } from '../../src/discovery';
 import type { ListedResource, VisitResource } from '../../src/origins/page-list';
 import type { SkippedResource } from '../../src/run';
@@ -35,6 +36,12 @@ export interface PageDiscoveryOptions {
    * (the browser's fill-in, native-host/run/discover-page.ts). @default false
    */
   sheetsOnly?: boolean;
+  /**
+   * Warm the discovery code while the document is on its way (discovery-warm-up.ts): in a fresh
+   * process it is cold, and the first page's parsing then holds the loop its connections need.
+   * @default false
+   */
+  warmUp?: boolean;
 }
 
 /**
@@ -88,8 +95,10 @@ export class PageDiscovery {
   private readonly foundUrls = new Set<string>();
   /** What named each URL first: the document, or the style sheet whose body did. */
   private readonly namedBy = new Map<string, string>();
+  private warming: WarmUp | undefined;
 
   readonly hooks: ResponseHooks = {
+    onSent: (d, rttMs) => this.onSent(d, rttMs),
     onResponseHead: (d, status, headers) => this.onHead(d, status, headers),
     onBody: (d, chunk) => this.onBody(d, chunk),
     onBodyEnd: (d) => this.onBodyEnd(d),
@@ -265,7 +274,26 @@ export class PageDiscovery {
     }
   }
 
+  /**
+   * A document's request is on its way: until its answer, a round trip away, the loop has nothing
+   * of this page to do, which is when discovery may warm up (`warmUp`). Not earlier: a handshake's
+   * events must not wait for a warm-up step.
+   */
+  private onSent(d: Dispatch, rttMs: number | undefined): void {
+    if (this.options.warmUp === true && this.documents.has(d.request.id)) {
+      this.warming?.stop();
+      this.warming = warmDiscoveryWhileWaiting(rttMs);
+    }
+  }
+
+  /** Ends the warm-up, if one runs: the load is over. */
+  stopWarmUp(): void {
+    this.warming?.stop();
+  }
+
   private onDocumentHead(d: Dispatch, status: number, type: string, contentType: string | undefined, location: string | string[] | undefined): void {
+    // The document's bytes are here: from now on the loop is the page's.
+    this.warming?.stop();
     if (status >= 300 && status < 400 && typeof location === 'string') {
       this.redirect(d.request.url, new URL(location, d.request.url).href);
       return;

@@ -21,6 +21,11 @@ export interface LoadPageOptions extends PageRunOptions {
    * everything else was discovered, `skip` never fetches it (listed in `skipped`). @default 'last'
    */
   lazy?: 'last' | 'skip';
+  /**
+   * Warm the discovery code while the document is on its way (native-host/run/discovery-warm-up.ts);
+   * `false` measures what a cold process pays. @default true
+   */
+  warmUp?: boolean;
 }
 
 /**
@@ -47,7 +52,17 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
     earlyImports: strategy.discovery.earlyImports,
     ...(options.viewport ? { viewport: options.viewport } : {}),
     ...(options.lazy ? { lazy: options.lazy } : {}),
+    warmUp: options.warmUp ?? true,
   });
+  try {
+    return await loadWith(discovery, options);
+  } finally {
+    discovery.stopWarmUp();
+  }
+}
+
+async function loadWith(discovery: PageDiscovery, options: LoadPageOptions): Promise<Run> {
+  const { url, strategy } = options;
   const { run } = await runPage(options, {
     kind: 'load',
     start: (scheduler, memory) => {

@@ -228,6 +228,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
       },
       flight,
     );
+    this.options.onSent?.(dispatch, conn.rttMs > 0 ? conn.rttMs : undefined);
   }
 
   pause(dispatchId: number): void {

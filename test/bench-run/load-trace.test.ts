@@ -15,6 +15,15 @@ describe('load traces', () => {
     expect(t.connections).toEqual([{ id: 2, origin: 'http://a.test', startMs: 5, readyMs: 105, protocol: 'http/1.1' }]);
   });
 
+  it('getlist: each connection keeps its handshake\'s phases, so the time outside them (waiting for the loop, the hand-over) shows', () => {
+    const t = getlistTrace({
+      startedAt: 0,
+      requests: [],
+      handshakes: [{ connectionId: 3, origin: 'https://f.test', startedAt: 334, totalMs: 247.46, tcpMs: 101.04, tlsMs: 104.2, loopDelayMs: 23.06, protocol: 'h2' }],
+    });
+    expect(t.connections).toEqual([{ id: 3, origin: 'https://f.test', startMs: 334, readyMs: 581.5, protocol: 'h2', phases: { tcpMs: 101, tlsMs: 104.2, loopDelayMs: 23.1 } }]);
+  });
+
   it('chromium: phases from response.timing, times from the document\'s requestWillBeSent, a connection listed once by the response that opened it', () => {
     const t = chromiumTrace({
       sent: [

@@ -4,6 +4,7 @@ import { strategy } from '../../src/scheduler';
 import { runSession } from '../../native-host/run/run-session';
 import { runPage } from '../../native-host/run/page-run';
 import { originsUsed } from '../../native-host/run/page-memory';
+import { roundMs } from '../../src/run/round';
 
 /**
  * A server that answers `/fast` at once and never answers `/hang`, and tracks its open sockets:
@@ -63,6 +64,21 @@ describe('runSession: one run on fresh connections, closed whatever happens', ()
     expect(run.connectionsOpened).toBeGreaterThanOrEqual(1);
     await server.allClosed();
     expect(server.openSockets()).toBe(0);
+  });
+
+  test('hooks.onSent: every request as it is written, with the round trip its connection\'s TCP handshake measured', async () => {
+    const sent: Array<{ connectionId: number; rttMs: number | undefined }> = [];
+    const { run } = await runSession({
+      url: `${server.origin}/`, strategy: strategy('browser'),
+      hooks: { onSent: (d, rttMs) => sent.push({ connectionId: d.connectionId, rttMs }) },
+    }, (s) => {
+      for (let i = 0; i < 3; i++) s.enqueue({ url: `${server.origin}/fast`, priority: 'image', resourceType: 'image' });
+    });
+    // One call per request written, on the connection the run says carried it.
+    expect(sent.map((x) => x.connectionId).sort()).toEqual(run.requests.map((r) => r.connectionId).sort());
+    // The independent account: the connector's own handshake record of the same connection (kept in µs).
+    const tcpOf = new Map(run.handshakes.map((h) => [h.connectionId, h.tcpMs]));
+    for (const x of sent) expect(roundMs(x.rttMs as number)).toBe(tcpOf.get(x.connectionId));
   });
 
   test('timeout: the wait ends, what was unfinished fails with E_SCHEDULER_CLOSED, the server sees its connections closed', async () => {
