@@ -31,13 +31,31 @@ export function httpsOrigins(page: BenchPage): Set<string> {
 
 export type BoundVisit = 'first' | 'revisit' | 'list';
 
-export function realBound(pageName: string, link: RealBoundLink, visit: BoundVisit, tcp?: Partial<TcpModel>): LowerBound {
+/**
+ * Segments of a fresh TLS connection's first flight that the bench's nginx fills before any answer
+ * (`BoundOptions.tlsFirstFlightSegments`): OpenSSL's two TLS 1.3 session tickets, each a segment of
+ * its own in a packet trace of the link (README, "Real-shaped pages"); test/bench-origins counts them.
+ */
+export const NGINX_TLS_FIRST_FLIGHT_SEGMENTS = 2;
+
+/** What the server of a page's cells is, as far as the bound needs: the bench's nginx unless said. */
+export interface BoundServer {
+  tlsFirstFlightSegments: number;
+}
+
+export const NGINX_SERVER: BoundServer = { tlsFirstFlightSegments: NGINX_TLS_FIRST_FLIGHT_SEGMENTS };
+
+/** A server whose first flight was not measured: the bound gives it the whole initial window. */
+export const UNMEASURED_SERVER: BoundServer = { tlsFirstFlightSegments: 0 };
+
+export function realBound(pageName: string, link: RealBoundLink, visit: BoundVisit, tcp?: Partial<TcpModel>, server: BoundServer = NGINX_SERVER): LowerBound {
   const page = getBenchPage(pageName);
   return lowerBound(pageStructureOf(page, { scriptInserted: false }), { rttMs: link.rttMs, downBitsPerSec: link.capBitsPerSec ?? NO_CAP_BITS_PER_SEC }, {
     tls: httpsOrigins(page),
     hintedOrigins: realPageHints(pageName),
     connectFrom: visit === 'first' ? 'discovery' : 'start',
     listAtStart: visit === 'list',
+    tlsFirstFlightSegments: server.tlsFirstFlightSegments,
     ...(tcp ? { tcp } : {}),
   });
 }

@@ -6,7 +6,7 @@
  */
 import { ZOO_INFO, type ZooMember } from '../origins/zoo/zoo-members';
 import { median, type RealCellResult } from '../real/real-bench';
-import { realBound } from '../real/real-bounds';
+import { NGINX_SERVER, realBound, UNMEASURED_SERVER, type BoundServer } from '../real/real-bounds';
 import { gapParts } from '../real/real-gap';
 import { medianTrace } from '../real/real-timeline';
 import { burstTail } from './burst-tail';
@@ -51,21 +51,27 @@ const COLUMNS = [
 ];
 
 /** The gap's parts of a contender's median load (real-gap.ts), ms, or a dash. */
-function gapFigure(c: RealCellResult, contender: string, visit: 'first' | 'list'): string {
+function gapFigure(c: RealCellResult, contender: string, visit: 'first' | 'list', server: BoundServer): string {
   const trace = medianTrace(c, contender);
-  const parts = trace && gapParts(trace, realBound(c.page, { rttMs: c.rttMs, capBitsPerSec: c.capBitsPerSec ?? undefined }, visit));
+  const parts = trace && gapParts(trace, realBound(c.page, { rttMs: c.rttMs, capBitsPerSec: c.capBitsPerSec ?? undefined }, visit, undefined, server));
   return parts === undefined ? '—' : [parts.discoveryMs, parts.handshakesMs, parts.queueingMs, parts.bandwidthMs].map((x) => ms(x)).join(', ');
 }
 
-export function zooRow(c: RealCellResult): string[] {
+/** The bound knows nginx's first flight (real-bounds.ts); every other member's is unmeasured. */
+export function boundServerOf(member: ZooMember): BoundServer {
+  return member === 'nginx' ? NGINX_SERVER : UNMEASURED_SERVER;
+}
+
+export function zooRow(c: RealCellResult, member: ZooMember): string[] {
   const link = { rttMs: c.rttMs, capBitsPerSec: c.capBitsPerSec ?? undefined };
-  const bound = realBound(c.page, link, 'first').totalMs;
-  const boundRevisit = realBound(c.page, link, 'list').totalMs;
+  const server = boundServerOf(member);
+  const bound = realBound(c.page, link, 'first', undefined, server).totalMs;
+  const boundRevisit = realBound(c.page, link, 'list', undefined, server).totalMs;
   const [br, gl, rv, h2, ch] = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium'].map((k) => cellMedian(c, k));
   return [
     `${c.page} @ ${c.link}`, ms(bound), ms(br), ms(gl), ms(rv), ms(h2), ms(ch), ratio(gl, bound), ratio(rv, boundRevisit), ratio(ch, bound),
     ratio(br, gl), ratio(br, rv), `${pipeFigure(c, 'getlist', 'pipelined')}, ${pipeFigure(c, 'getlist', 'maxDepth')}, ${pipeFigure(c, 'getlist', 'orderProbes')}`,
-    serverFigure(c, 'getlist'), gapFigure(c, 'getlist', 'first'), gapFigure(c, 'chromium', 'first'),
+    serverFigure(c, 'getlist'), gapFigure(c, 'getlist', 'first', server), gapFigure(c, 'chromium', 'first', server),
   ];
 }
 
@@ -140,7 +146,7 @@ export function zooMemberSection(r: ZooMemberResult): string {
   const notes = [...why, ...(info.note !== undefined ? [info.note] : []), ...burstTailNote(r)];
   return [
     `### ${r.member}`, '', offers, '', ...(notes.length > 0 ? [notes.join(' '), ''] : []),
-    markdownTable(COLUMNS, r.cells.map(zooRow)), '',
+    markdownTable(COLUMNS, r.cells.map((c) => zooRow(c, r.member))), '',
     goals.some((g) => g.why !== undefined)
       ? markdownTable(['goal', 'measured', 'verdict', 'why'], goals.map((g) => [g.goal, g.measured, g.verdict, g.why ?? '']))
       : markdownTable(['goal', 'measured', 'verdict'], goals.map((g) => [g.goal, g.measured, g.verdict])), '',

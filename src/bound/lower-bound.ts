@@ -66,6 +66,15 @@ export interface BoundOptions {
   listAtStart?: boolean;
   tcp?: Partial<TcpModel>;
   /**
+   * Segments of a fresh TLS connection's first flight that its server fills before any response:
+   * TLS 1.3 NewSessionTickets, which servers on OpenSSL send (two by default, each in a segment of
+   * its own) as soon as the handshake ends, ahead of the answer to the request that came with the
+   * client's Finished. A response sent the moment such a connection opens has only the rest of
+   * the initial window for its first round. A property of the server, measured per server
+   * (MODEL.md, "A TLS connection's first flight"). @default 0
+   */
+  tlsFirstFlightSegments?: number;
+  /**
    * Most connections the client keeps open to one origin at once. Every browser's HTTP/1.1 limit,
    * and every `getlist load` strategy's, is 6; an HTTP/2 client uses 1, and a bound for C holds
    * for any client that uses C or fewer. @default 6
@@ -169,18 +178,22 @@ export function slowStartRounds(bytes: number, cwnd: number, mss: number): numbe
   return rounds;
 }
 
-function validate(link: LinkModel, tcp: TcpModel, connections: number): void {
+function validate(link: LinkModel, tcp: TcpModel, connections: number, firstFlight: number): void {
   const bad = (what: string, v: number) => new RangeError(`lower bound: ${what} must be a finite number ≥ 0; got ${v}`);
   if (!Number.isFinite(link.rttMs) || link.rttMs < 0) throw bad('rttMs', link.rttMs);
   if (!Number.isFinite(link.downBitsPerSec) || link.downBitsPerSec < 0) throw bad('downBitsPerSec', link.downBitsPerSec);
   if (!(tcp.initCwnd >= 1) || !(tcp.mss >= 1)) throw new RangeError(`lower bound: initCwnd and mss must be ≥ 1; got ${tcp.initCwnd}, ${tcp.mss}`);
   if (!Number.isInteger(connections) || connections < 1) throw new RangeError(`lower bound: connectionsPerOrigin must be a whole number ≥ 1; got ${connections}`);
+  if (!Number.isInteger(firstFlight) || firstFlight < 0 || firstFlight >= tcp.initCwnd) {
+    throw new RangeError(`lower bound: tlsFirstFlightSegments must be a whole number from 0 to initCwnd − 1; got ${firstFlight}`);
+  }
 }
 
 export function lowerBound(page: PageStructure, link: LinkModel, options: BoundOptions = {}): LowerBound {
   const tcp: TcpModel = { ...DEFAULT_TCP, ...options.tcp };
   const connections = options.connectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN;
-  validate(link, tcp, connections);
+  const firstFlight = options.tlsFirstFlightSegments ?? 0;
+  validate(link, tcp, connections, firstFlight);
   const tls = options.tls ?? false;
   const hinted = new Set(options.hintedOrigins ?? []);
   const timings = latencyTimings(page.requests, link, tcp, {
@@ -188,6 +201,7 @@ export function lowerBound(page: PageStructure, link: LinkModel, options: BoundO
     hinted: (origin) => hinted.has(origin),
     fromStart: options.connectFrom === 'start' || options.listAtStart === true,
     listAtStart: options.listAtStart === true,
+    tlsFirstFlight: firstFlight,
   });
   const levels = levelBounds(page, timings, link, tcp);
   const slowStart = slowStartBounds(page, timings, link, tcp, connections);
@@ -220,6 +234,8 @@ interface ConnectRule {
   fromStart: boolean;
   /** Every request known at t = 0 (a learned list). */
   listAtStart: boolean;
+  /** {@link BoundOptions.tlsFirstFlightSegments}. */
+  tlsFirstFlight: number;
 }
 
 /**
@@ -248,8 +264,11 @@ function latencyTimings(requests: readonly ModelRequest[], link: LinkModel, tcp:
       const requestMs = Math.max(discoveredMs, connectedMs);
       // Sent the moment its connection opens: no byte has grown that window yet. Sent later: the
       // window can have grown by at most one segment per segment of this origin's other responses.
-      const cwnd = discoveredMs <= connectedMs ? tcp.initCwnd : tcp.initCwnd + (segmentsOn.get(r.origin) ?? 0) - segmentsOf(r.size, tcp);
-      const rounds = slowStartRounds(r.size, cwnd, tcp.mss);
+      const atOpen = discoveredMs <= connectedMs;
+      const cwnd = atOpen ? tcp.initCwnd : tcp.initCwnd + (segmentsOn.get(r.origin) ?? 0) - segmentsOf(r.size, tcp);
+      // On a fresh TLS connection the server's tickets go first: the first round carries that much less.
+      const ahead = atOpen && rule.tls(r.origin) ? rule.tlsFirstFlight * tcp.mss : 0;
+      const rounds = slowStartRounds(r.size + ahead, cwnd, tcp.mss);
       const completeMs = requestMs + rtt + Math.max((rounds - 1) * rtt, serialisationMs(r.size, link, tcp));
       timings.push({ key: r.key, level: r.level, discoveredMs, requestMs, completeMs, rounds });
     }

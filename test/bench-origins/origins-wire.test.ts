@@ -7,6 +7,7 @@ import { ALMANAC_ORIGINS, benchPageBuild, getBenchPage } from '../../bench/corpu
 import { spkiHash, startOrigins, type Origins } from '../../bench/origins/start-origins';
 import { connectRaw, getRequest, readResponses } from '../demo/raw-http';
 import { describeWithNginx, eventually, loopback } from './nginx-gate';
+import { NGINX_TLS_FIRST_FLIGHT_SEGMENTS } from '../../bench/real/real-bounds';
 
 const ORIGINS = [ALMANAC_ORIGINS.www, ALMANAC_ORIGINS.static, ALMANAC_ORIGINS.cdn1];
 const PAGE = 'mcmanus-159';
@@ -105,6 +106,23 @@ describeWithNginx('nginx origins on loopback (3 origins)', () => {
     const log = await eventually(() => origins.accessLog().filter((e) => e.protocol === 'HTTP/2.0'), (l) => l.length >= 5);
     expect(log.length).toBeGreaterThanOrEqual(5);
     expect(new Set(log.map((e) => e.connection)).size).toBe(1);
+  });
+
+  it('over TLS 1.3 sends, as soon as the handshake ends, the session tickets the lower bound\'s first flight leaves out', async () => {
+    const { address, httpsPort, origin } = origins.origins[1] ?? { address: '', httpsPort: 0, origin: '' };
+    // Nothing is sent after the handshake: every ticket counted comes before any request could be answered.
+    const tickets = await new Promise<number>((resolve, reject) => {
+      let n = 0;
+      const socket = tlsConnect({ host: address, port: httpsPort, servername: origin, ca: origins.caPem, ALPNProtocols: ['h2'], minVersion: 'TLSv1.3' }, () => {
+        setTimeout(() => {
+          socket.destroy();
+          resolve(n);
+        }, 300);
+      });
+      socket.on('session', () => n++);
+      socket.once('error', reject);
+    });
+    expect(tickets).toBe(NGINX_TLS_FIRST_FLIGHT_SEGMENTS);
   });
 
   it('gives Chromium the SPKI hash of the certificate nginx serves', async () => {

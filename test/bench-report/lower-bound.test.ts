@@ -1,4 +1,5 @@
 import { lowerBound, segmentsOf, serialisationMs, slowStartRounds, wireBytes } from '../../src/bound/lower-bound';
+import { summarisePage } from '../../src/bound/page-structure';
 import { pageStructure } from '../../bench/model/page-structure';
 import { realBound } from '../../bench/real/real-bounds';
 
@@ -340,5 +341,42 @@ describe('real-shaped pages: the bound stays below what real loads achieved', ()
     const link = { rttMs: 100, capBitsPerSec: cap };
     expect(realBound(page, link, 'first').totalMs).toBeLessThanOrEqual(fastest);
     expect(realBound(page, link, 'revisit').totalMs).toBeLessThanOrEqual(revisit);
+  });
+});
+
+describe('a TLS connection\'s first flight (tlsFirstFlightSegments)', () => {
+  const link = { rttMs: 100, downBitsPerSec: 0 };
+  // A 12,000-byte document alone: one initial window (14,480 B) holds it; the window less two
+  // ticket segments (11,584 B) does not.
+  const page = (size: number) => summarisePage('one', [{ key: 'a.test/', origin: 'a.test', size, level: 1, parents: [], discovery: 'first-byte' }]);
+
+  it('a response sent as its TLS connection opens has the initial window less the server\'s tickets for its first round', () => {
+    const without = lowerBound(page(12_000), link, { tls: true });
+    const withTickets = lowerBound(page(12_000), link, { tls: true, tlsFirstFlightSegments: 2 });
+    expect(without.requests[0]).toMatchObject({ requestMs: 200, rounds: 1, completeMs: 300 });
+    expect(withTickets.requests[0]).toMatchObject({ requestMs: 200, rounds: 2, completeMs: 400 });
+    // What fits in the rest of the window still takes one round.
+    expect(lowerBound(page(11_584), link, { tls: true, tlsFirstFlightSegments: 2 }).requests[0]?.rounds).toBe(1);
+  });
+
+  it('costs nothing over plain http, where there are no tickets', () => {
+    expect(lowerBound(page(12_000), link, { tls: false, tlsFirstFlightSegments: 2 }).requests[0]).toMatchObject({ rounds: 1, completeMs: 200 });
+  });
+
+  it('only raises the bound, on every real-shaped page and link (each server the bench measured)', () => {
+    for (const name of ['real-news', 'real-shop', 'real-small', 'real-late']) {
+      for (const l of [{ rttMs: 40, downBitsPerSec: 0 }, { rttMs: 100, downBitsPerSec: 10_000_000 }]) {
+        const s = pageStructure(name, { scriptInserted: false });
+        for (const options of [{ tls: true }, { tls: true, listAtStart: true }]) {
+          expect(lowerBound(s, l, { ...options, tlsFirstFlightSegments: 2 }).totalMs).toBeGreaterThanOrEqual(lowerBound(s, l, options).totalMs);
+        }
+      }
+    }
+  });
+
+  it('a count that is not a whole number of segments below the initial window is refused', () => {
+    for (const bad of [-1, 1.5, 10]) {
+      expect(() => lowerBound(page(1_000), link, { tls: true, tlsFirstFlightSegments: bad })).toThrow(/tlsFirstFlightSegments/);
+    }
   });
 });

@@ -45,7 +45,7 @@ describe('the zoo tables', () => {
   });
 
   test('a row: medians, ratios to the bound and to browser, pipelining and the server\'s view', () => {
-    const row = zooRow(pm);
+    const row = zooRow(pm, 'nginx');
     expect(row.slice(2, 7)).toEqual(['410', '275', '245', '—', '510']);
     expect(row[10]).toBe((410 / 275).toFixed(2));
     expect(row[12]).toBe('13, 10, 1');
