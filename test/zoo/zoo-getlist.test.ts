@@ -4,6 +4,7 @@ import { getBenchPage } from '../../bench/corpus/bench-corpus';
 import { docrootOf } from '../../bench/origins/docroot';
 import { startZoo, type ZooOrigins } from '../../bench/origins/zoo/start-zoo';
 import { ZOO_MEMBERS, ZOO_INFO, type ZooMember } from '../../bench/origins/zoo/zoo-members';
+import { ZOO_CORS_HEADER } from '../../bench/origins/zoo/zoo-types';
 import { pipeliningEarned } from '../../bench/run/pipelining-earned';
 import { loadPage } from '../../native-host/run/page-loader';
 import type { Run } from '../../src/run';
@@ -45,11 +46,13 @@ describeZoo('the server zoo serves McManus-159 to getlist, and its access log ag
       // Decoded chunks by dispatch; a URL's body is its last dispatch's (a retry or refetch is a new one).
       const chunks = new Map<number, Buffer[]>();
       const lastDispatch = new Map<string, number>();
+      const fontCors: Array<string | string[] | undefined> = [];
       const before = z.accessLog().length;
       const run: Run = await loadPage({
         url: z.pageUrl(PAGE, scheme), strategy: strategy(name), transport: { ca: z.caPem }, timeoutMs: 30_000,
         observe: {
-          onResponseHead: (d) => {
+          onResponseHead: (d, _status, headers) => {
+            if (d.request.resourceType === 'font') fontCors.push(headers['access-control-allow-origin']);
             chunks.set(d.id, []);
             lastDispatch.set(d.request.url, Math.max(d.id, lastDispatch.get(d.request.url) ?? 0));
           },
@@ -63,6 +66,10 @@ describeZoo('the server zoo serves McManus-159 to getlist, and its access log ag
       const bodyOf = (url: string): Buffer => Buffer.concat(chunks.get(lastDispatch.get(url) ?? -1) ?? []);
       const wrong = run.requests.filter((r) => !bodyOf(r.url).equals(fileOf(z, scheme, r.url)));
       expect(wrong.map((r) => r.url)).toEqual([]);
+      // A browser uses a font from another origin only when its answer allows it (ZOO_CORS_HEADER);
+      // the plain origin sends no optional header by design.
+      expect(fontCors.length).toBeGreaterThan(0);
+      if (member !== 'plain') expect(new Set(fontCors)).toEqual(new Set([ZOO_CORS_HEADER.value]));
       // The member's own log: the run's GETs, the probes' HEADs, the connections the run used.
       const log = await eventually(() => z.accessLog().slice(before), (l) => l.length >= run.requests.length + run.orderProbes, 10_000);
       const gets = log.filter((e) => e.method === 'GET');

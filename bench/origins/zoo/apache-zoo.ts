@@ -1,13 +1,13 @@
 /**
  * Apache httpd as Debian ships it (/etc/apache2/apache2.conf with the event MPM and the modules a
  * fresh install enables: KeepAlive On, MaxKeepAliveRequests 100, KeepAliveTimeout 5), plus mod_ssl
- * and mod_http2 as `a2enmod ssl http2` turns them on. Changed: the listeners, the docroots, the
- * log, the certificate.
+ * and mod_http2 as `a2enmod ssl http2` turns them on, and mod_headers for the CORS header
+ * (zoo-types.ts). Changed: the listeners, the docroots, the log, the certificate.
  */
-import type { ZooConfigInput, ZooLaunch, ZooListener } from './zoo-types';
+import { ZOO_CORS_HEADER, type ZooConfigInput, type ZooLaunch, type ZooListener } from './zoo-types';
 import { listenAddress } from './zoo-listen';
 
-const MODULES = ['mpm_event', 'authz_core', 'mime', 'dir', 'socache_shmcb', 'ssl', 'http2'];
+const MODULES = ['mpm_event', 'authz_core', 'mime', 'dir', 'socache_shmcb', 'ssl', 'http2', 'headers'];
 
 /** `%{remote}p`: the client's port names the connection; `%H` says HTTP/2.0 for h2. */
 export const APACHE_ZOO_LOG = '%{sec}t.%{msec_frac}t %v %{local}p %{remote}p %H %>s %B \\"%m %U\\"';
@@ -44,6 +44,7 @@ export function apacheZooConfig(c: ZooConfigInput): string {
     'SSLProtocol all -SSLv3',
     `LogFormat "${APACHE_ZOO_LOG}" zoo`,
     `CustomLog ${c.accessLogPath} zoo`,
+    `Header always set ${ZOO_CORS_HEADER.name} "${ZOO_CORS_HEADER.value}"`,
     '<Directory />',
     '  Options FollowSymLinks',
     '  AllowOverride None',

@@ -1,10 +1,10 @@
 /**
  * Caddy as Debian ships it (/etc/caddy/Caddyfile: a `file_server` site), with automatic HTTPS off
  * and the run's certificate in its place; Caddy offers h2 (and h3) on TLS by default. Changed: the
- * sites' addresses, the roots, the log, the certificate; the admin endpoint is off so that several
- * Caddys can run at once.
+ * sites' addresses, the roots, the log, the certificate, the CORS header (zoo-types.ts); the admin
+ * endpoint is off so that several Caddys can run at once.
  */
-import type { ZooConfigInput, ZooLaunch, ZooListener } from './zoo-types';
+import { ZOO_CORS_HEADER, type ZooConfigInput, type ZooLaunch, type ZooListener } from './zoo-types';
 
 /** A site answers its origin's name and its address, so both name- and address-linked pages work. */
 function site(l: ZooListener, c: ZooConfigInput): string {
@@ -14,6 +14,7 @@ function site(l: ZooListener, c: ZooConfigInput): string {
     `  bind ${l.address}`,
     `  root * ${l.root}`,
     '  file_server',
+    `  header ${ZOO_CORS_HEADER.name} "${ZOO_CORS_HEADER.value}"`,
     ...(l.tls ? [`  tls ${c.certPath} ${c.keyPath}`] : []),
     `  log {\n    output file ${c.accessLogPath} {\n      roll_disabled\n    }\n    format json\n  }`,
     '}',

@@ -1,8 +1,9 @@
 /**
  * h2o as Debian ships it (/etc/h2o/h2o.conf: one host with `file.dir`, the server's defaults for
- * keep-alive and HTTP/2). Changed: the listeners, the docroots, the log, the certificate.
+ * keep-alive and HTTP/2). Changed: the listeners, the docroots, the log, the certificate, the CORS
+ * header (zoo-types.ts).
  */
-import type { ZooConfigInput, ZooLaunch, ZooListener } from './zoo-types';
+import { ZOO_CORS_HEADER, type ZooConfigInput, type ZooLaunch, type ZooListener } from './zoo-types';
 
 export const H2O_ZOO_LOG = '%{sec}t.%{msec_frac}t %V %{local}p %{connection-id}x %H %s %b "%m %U"';
 
@@ -18,6 +19,7 @@ function host(l: ZooListener, c: ZooConfigInput): string[] {
     '    paths:',
     '      "/":',
     `        file.dir: ${q(l.root)}`,
+    `        header.add: ${q(`${ZOO_CORS_HEADER.name}: ${ZOO_CORS_HEADER.value}`)}`,
   ];
 }
 

@@ -1,11 +1,12 @@
 /**
  * nginx as Debian ships it (/etc/nginx/nginx.conf: `worker_processes auto`, `sendfile on`,
  * `tcp_nopush on`, gzip on, default keep-alive), with only the zoo's changes: the listeners, the
- * docroots, the log, the certificate and `http2 on` for TLS.
+ * docroots, the log, the certificate, `http2 on` for TLS, and the CORS header a site's fonts need
+ * on another origin (zoo-types.ts `ZOO_CORS_HEADER`).
  */
 import { supportsHttp2Directive } from '../nginx-config';
 import { nginxVersion } from '../nginx-process';
-import type { ZooConfigInput, ZooLaunch, ZooListener } from './zoo-types';
+import { ZOO_CORS_HEADER, type ZooConfigInput, type ZooLaunch, type ZooListener } from './zoo-types';
 import { listenAddress } from './zoo-listen';
 
 export const NGINX_ZOO_LOG = '$msec $server_name $server_port $connection $server_protocol $status $body_bytes_sent "$request_method $uri"';
@@ -39,6 +40,7 @@ export function nginxZooConfig(c: ZooConfigInput, h2Directive = supportsHttp2Dir
     `  log_format zoo '${NGINX_ZOO_LOG}';`,
     `  access_log ${c.accessLogPath} zoo;`,
     '  gzip on;',
+    `  add_header ${ZOO_CORS_HEADER.name} "${ZOO_CORS_HEADER.value}" always;`,
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${c.dir}/${t}_temp;`),
     ...c.listeners.map((l) => server(l, c, h2Directive)),
     '}',

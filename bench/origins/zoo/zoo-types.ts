@@ -36,3 +36,11 @@ export interface ZooLaunch {
    */
   readonly readyProbe?: { readonly listener: ZooListener; readonly path: string; readonly logPath: string };
 }
+
+/**
+ * The one header every web-server member adds to Debian's configuration (the proxies pass the zoo
+ * nginx's on): browsers fetch a web font in CORS mode (CSS Fonts 4, "Font fetching requirements"),
+ * so a site that serves its fonts from another origin must allow it, or Chromium refuses the font
+ * and never uses it. Without it the real-shaped pages' cross-origin fonts fail in Chromium.
+ */
+export const ZOO_CORS_HEADER = { name: 'Access-Control-Allow-Origin', value: '*' } as const;
