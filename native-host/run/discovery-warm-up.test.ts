@@ -1,10 +1,7 @@
 import { discoveryWarmUpSteps } from '../../src/discovery/warm-up';
 import { MIN_WARM_UP_RTT_MS, warmDiscoveryWhileWaiting, warmUpStepsLeft } from './discovery-warm-up';
+import { drainImmediates } from '../../test/support/immediates';
 
-/** Lets every pending `setImmediate` chain run to its end. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 200; i++) await new Promise((r) => setImmediate(r));
-}
 
 const TOTAL = discoveryWarmUpSteps().length;
 
@@ -13,7 +10,7 @@ describe('the discovery warm-up while a document is on its way', () => {
   it('runs nothing where the answer could come within a step: no round trip measured, or a short one', async () => {
     warmDiscoveryWhileWaiting(undefined);
     warmDiscoveryWhileWaiting(MIN_WARM_UP_RTT_MS - 1);
-    await settle();
+    await drainImmediates();
     expect(warmUpStepsLeft()).toBeUndefined();
   });
 
@@ -22,7 +19,7 @@ describe('the discovery warm-up while a document is on its way', () => {
     // Each reading of the clock is 10 ms after the one before: a 100 ms round trip leaves 50 ms, so
     // the steps read at 10, 20, 30 and 40 ms run and the one at 50 ms does not.
     warmDiscoveryWhileWaiting(100, () => (t += 10) - 10);
-    await settle();
+    await drainImmediates();
     expect(warmUpStepsLeft()).toBe(TOTAL - 4);
   });
 
@@ -30,10 +27,10 @@ describe('the discovery warm-up while a document is on its way', () => {
     const before = warmUpStepsLeft() as number;
     const w = warmDiscoveryWhileWaiting(100, () => 0);
     w.stop();
-    await settle();
+    await drainImmediates();
     expect(warmUpStepsLeft()).toBe(before);
     warmDiscoveryWhileWaiting(100, () => 0);
-    await settle();
+    await drainImmediates();
     expect(warmUpStepsLeft()).toBe(0);
   });
 });

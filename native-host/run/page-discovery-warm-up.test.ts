@@ -1,11 +1,8 @@
 import type { Dispatch, Scheduler } from '../../src/scheduler';
 import { warmUpStepsLeft } from './discovery-warm-up';
 import { PageDiscovery } from './page-discovery';
+import { drainImmediates } from '../../test/support/immediates';
 
-/** Lets every pending `setImmediate` chain run to its end. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 200; i++) await new Promise((r) => setImmediate(r));
-}
 
 const url = 'https://page.invalid/';
 
@@ -26,7 +23,7 @@ describe('a page load warms its discovery between the document\'s request and an
     discovery(false).hooks.onSent?.(dispatch(1), 100);
     const d = discovery(true);
     d.hooks.onSent?.(dispatch(2, `${url}a.css`), 100);
-    await settle();
+    await drainImmediates();
     expect(warmUpStepsLeft()).toBeUndefined();
     d.stopWarmUp();
   });
@@ -38,7 +35,7 @@ describe('a page load warms its discovery between the document\'s request and an
     const left = warmUpStepsLeft();
     expect(left).toBeDefined();
     d.hooks.onResponseHead?.(dispatch(1), 200, { 'content-type': 'text/html' });
-    await settle();
+    await drainImmediates();
     expect(warmUpStepsLeft()).toBe(left);
     d.stopWarmUp();
   });
