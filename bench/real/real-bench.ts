@@ -19,7 +19,7 @@ import { netnsSpawn, startOrigins, type Origins, type StartOriginsOptions } from
 import { pipeliningEarned, type PipeliningEarned } from '../run/pipelining-earned';
 import { rotation } from '../run/bench-matrix';
 import { loadWithChromium } from '../run/chromium-contender';
-import { firstLoadRun, parseGetlistJson, runGetlistLoad } from '../run/getlist-contender';
+import { failedRequests, firstLoadRun, parseGetlistJson, runGetlistLoad } from '../run/getlist-contender';
 import { originsFor } from '../run/run-link';
 import { getlistTrace, type LoadTrace } from '../run/load-trace';
 import { serverView } from '../run/access-log-delta';
@@ -138,7 +138,7 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
               result.traces[c]?.push(getlistTrace(firstLoadRun(stdout)));
               result.pipelining?.[c]?.push(pipeliningEarned(firstLoadRun(stdout) as unknown as Parameters<typeof pipeliningEarned>[0]));
               ms = g.errors > 0 ? null : g.totalMs;
-              if (g.errors > 0) result.errors[c]?.push(`${g.errors} request(s) failed`);
+              if (g.errors > 0) result.errors[c]?.push(`${g.errors} request(s) failed: ${failedRequests(firstLoadRun(stdout)).join('; ')}`);
             }
           } catch (err) {
             result.errors[c]?.push(String((err as Error).message).slice(0, 200));

@@ -29,6 +29,24 @@ export function firstLoadRun(stdout: string): Record<string, unknown> {
   return run as Record<string, unknown>;
 }
 
+/**
+ * A run's failed requests, each as `path CODE (after N ms)`, for a results file's error list: what
+ * failed, not only how many (`run` is runs[0] of `getlist load --json`, unchecked).
+ */
+export function failedRequests(run: Record<string, unknown>): string[] {
+  const requests = Array.isArray(run.requests) ? (run.requests as Array<Record<string, unknown>>) : [];
+  return requests.filter((r) => typeof r.error === 'object' && r.error !== null).map((r) => {
+    const code = String((r.error as { code?: unknown }).code ?? '?');
+    let path = String(r.url ?? '');
+    try {
+      path = new URL(path).host + new URL(path).pathname;
+    } catch {
+      // kept as given
+    }
+    return `${path} ${code}${typeof r.doneMs === 'number' ? ` (after ${Math.round(r.doneMs)} ms)` : ''}`;
+  });
+}
+
 /** The first run of `getlist load --json` output; throws `E_RUN_BAD_OUTPUT` when it is not that. */
 export function parseGetlistJson(stdout: string): GetlistLoad {
   const run = firstLoadRun(stdout) as CliRun;

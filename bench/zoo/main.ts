@@ -1,5 +1,5 @@
 /**
- * `node dist/bench/zoo.js [--servers a,b,…] [--parts pm,mcmanus,real] [--runs N] [--out FILE] [--report FILE]`
+ * `node dist/bench/zoo.js [--servers a,b,…] [--parts pm,mcmanus,real] [--pages a,b,…] [--runs N] [--out FILE] [--report FILE]`
  * — the server zoo on the packet-level link: for each member (bench/origins/zoo), the cells of
  * zoo-plan.ts with the member serving every origin in the server namespace, the contenders
  * interleaved as in real.js. Prints a table per member (zoo-table.ts) and writes every run to
@@ -16,7 +16,8 @@ import { ensureLinkPrivileges } from '../link/rootless';
 import { startZoo } from '../origins/zoo/start-zoo';
 import { isZooMember, ZOO_MEMBERS, type ZooMember } from '../origins/zoo/zoo-members';
 import { runRealLink } from '../real/real-bench';
-import { ZOO_PARTS, zooPlan } from './zoo-plan';
+import { ZOO_MCMANUS_PAGE, ZOO_PARTS, ZOO_PM_PAGE, zooPlan } from './zoo-plan';
+import { REAL_PAGE_NAMES } from '../corpus/page-real';
 import { zooMarkdown, type ZooMemberResult } from './zoo-table';
 
 const COMMAND: CommandSpec = {
@@ -24,6 +25,7 @@ const COMMAND: CommandSpec = {
   options: {
     servers: { type: 'string', value: 'a,b,…', default: ZOO_MEMBERS.join(','), help: 'zoo members, in the order run' },
     parts: { type: 'string', value: 'a,b,…', default: ZOO_PARTS.join(','), help: 'pm (P&M at 50 ms), mcmanus (McManus-159 at 100 ms), real (real-shaped pages at 100 ms, TLS members only)' },
+    pages: { type: 'string', value: 'a,b,…', help: 'only the cells of these pages (default: every page of the parts)' },
     runs: { type: 'string', value: 'N', default: '3', help: 'runs per contender and cell' },
     report: { type: 'string', value: 'FILE', help: 'run nothing: print the tables of an earlier run\'s JSON' },
     out: { type: 'string', value: 'FILE', default: 'bench/results/tmp/zoo-latest.json', help: 'every run, as JSON' },
@@ -46,6 +48,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const parts = list('parts', ZOO_PARTS.join(','));
   const badParts = parts.filter((p) => !(ZOO_PARTS as readonly string[]).includes(p));
   if (badParts.length > 0) throw benchUsage(`--parts: unknown ${badParts.join(', ')}; expected some of ${ZOO_PARTS.join(', ')}`);
+  const pages = cl.values.pages === undefined ? undefined : list('pages', '');
+  const known = [ZOO_PM_PAGE, ZOO_MCMANUS_PAGE, ...REAL_PAGE_NAMES];
+  const badPages = (pages ?? []).filter((p) => !known.includes(p));
+  if (badPages.length > 0 || pages?.length === 0) throw benchUsage(`--pages: unknown ${badPages.join(', ') || '(none given)'}; expected some of ${known.join(', ')}`);
   const runs = Number(cl.values.runs ?? 3);
   if (!Number.isInteger(runs) || runs < 1) throw benchUsage(`--runs must be an integer ≥ 1, got ${String(cl.values.runs)}`);
   await ensureLinkPrivileges();
@@ -58,7 +64,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const result: ZooMemberResult = { member, cells: [] };
     members.push(result);
     try {
-      for (const plan of zooPlan(member, parts)) {
+      for (const plan of zooPlan(member, parts, pages)) {
         progress(`${member}: ${plan.link.name}`);
         result.cells.push(...await runRealLink(plan.link, plan.cells, runs, cliPath, 60_000, (l) => progress(`${member} ${l}`), (o) => startZoo({ ...o, member })));
         save();

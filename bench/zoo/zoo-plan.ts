@@ -17,7 +17,14 @@ export interface ZooLinkPlan {
 export const ZOO_PM_PAGE = 'pm95-2544-20';
 export const ZOO_MCMANUS_PAGE = 'mcmanus-159';
 
-export function zooPlan(member: ZooMember, parts: readonly string[]): ZooLinkPlan[] {
+/** The member's cells of `parts`; with `pages`, only the cells of those pages. */
+export function zooPlan(member: ZooMember, parts: readonly string[], pages?: readonly string[]): ZooLinkPlan[] {
+  const plans = zooPlanAll(member, parts);
+  if (pages === undefined) return plans;
+  return plans.map((p) => ({ ...p, cells: p.cells.filter((c) => pages.includes(c.page)) })).filter((p) => p.cells.length > 0);
+}
+
+function zooPlanAll(member: ZooMember, parts: readonly string[]): ZooLinkPlan[] {
   const plans: ZooLinkPlan[] = [];
   if (parts.includes('pm')) {
     plans.push({ link: { name: 'pm-50', rttMs: 50, capBitsPerSec: undefined }, cells: [{ page: ZOO_PM_PAGE, contenders: ['browser', 'getlist', 'getlist-revisit', 'chromium'] }] });

@@ -1,5 +1,7 @@
 import type { RealCellResult } from '../../bench/real/real-bench';
 import { zooGoals, zooMarkdown, zooRow } from '../../bench/zoo/zoo-table';
+import { zooPlan } from '../../bench/zoo/zoo-plan';
+import { failedRequests } from '../../bench/run/getlist-contender';
 
 function cell(page: string, link: string, rttMs: number, runs: Record<string, Array<number | null>>): RealCellResult {
   return {
@@ -66,5 +68,25 @@ describe('the zoo tables', () => {
     const md = zooMarkdown([{ member: 'h2o', cells: [], error: 'E_ZOO_FAILED: h2o: exited' }], 'x.json');
     expect(md).toContain('### h2o');
     expect(md).toContain('Not measured: E_ZOO_FAILED');
+  });
+});
+
+describe('the zoo plan and its failures, named', () => {
+  test('--pages keeps only those pages\' cells, and drops a link left with none', () => {
+    const all = zooPlan('nginx', ['pm', 'real']);
+    expect(all.map((p) => p.cells.length)).toEqual([1, 4]);
+    const news = zooPlan('nginx', ['pm', 'real'], ['real-news']);
+    expect(news.map((p) => [p.link.name, p.cells.map((c) => c.page)])).toEqual([['real-100', ['real-news']]]);
+  });
+
+  test('a run\'s failed requests are listed by host, path, code and time, not only counted', () => {
+    const run = {
+      requests: [
+        { url: 'https://static.example.test/real-news/js/j0.js', error: { code: 'E_RESPONSE_FAILED', message: 'stalled' }, doneMs: 15620.1 },
+        { url: 'https://static.example.test/real-news/js/j1.js', error: null, doneMs: 621 },
+      ],
+    };
+    expect(failedRequests(run)).toEqual(['static.example.test/real-news/js/j0.js E_RESPONSE_FAILED (after 15620 ms)']);
+    expect(failedRequests({})).toEqual([]);
   });
 });
