@@ -1,5 +1,8 @@
 import net from 'node:net';
 
+/** How long an out-of-order origin holds a lone request for a second one to answer with it. */
+const OUT_OF_ORDER_HOLD_MS = 150;
+
 /**
  * A page served by a raw `net` server that misbehaves the way real servers and middleboxes do.
  * Every resource has its own length and its own fill byte, so a body handed to the wrong request,
@@ -27,7 +30,12 @@ export interface Fault {
   http10?: { keepAlive: boolean };
   /** Interim responses before every final one. */
   interim?: Array<100 | 103>;
-  /** Answer requests that arrive together in reverse order. */
+  /**
+   * Answer requests that arrive together in reverse order. A lone request is held until a second
+   * one arrives on its connection or `OUT_OF_ORDER_HOLD_MS` pass, so a pipelined pair is always
+   * answered swapped, however late a loaded machine writes or reads its second request (a fixed
+   * few-ms window let a pair split across two batches answer in order, and prove the origin).
+   */
   outOfOrder?: boolean;
   /** Say `Connection: keep-alive` on every response, as nginx, Apache and Node do. */
   announceKeepAlive?: boolean;
@@ -136,7 +144,6 @@ export async function startFaultyOrigin(fault: Fault, count = 12, victimIndex = 
     let done = false;
     let idleTimer: NodeJS.Timeout | undefined;
     const pending: LoggedRequest[] = [];
-    let flushScheduled = false;
 
     const armIdle = () => {
       if (fault.idleCloseMs === undefined) return;
@@ -256,8 +263,8 @@ export async function startFaultyOrigin(fault: Fault, count = 12, victimIndex = 
       }
     };
 
+    let holdTimer: NodeJS.Timeout | undefined;
     const flush = () => {
-      flushScheduled = false;
       const batch = pending.splice(0);
       if (fault.outOfOrder) batch.reverse();
       for (const req of batch) answer(req);
@@ -277,11 +284,18 @@ export async function startFaultyOrigin(fault: Fault, count = 12, victimIndex = 
         if (done) continue;
         pending.push(req);
       }
-      if (pending.length > 0 && !flushScheduled) {
-        flushScheduled = true;
-        // Out of order: let pipelined requests gather, then answer the batch backwards.
-        if (fault.outOfOrder) later(5, flush);
-        else flush();
+      if (pending.length > 0 && !fault.outOfOrder) flush();
+      else if (pending.length > 1) {
+        // Out of order: a batch of two or more is answered backwards at once.
+        if (holdTimer) clearTimeout(holdTimer);
+        holdTimer = undefined;
+        flush();
+      } else if (pending.length === 1 && holdTimer === undefined) {
+        holdTimer = setTimeout(() => {
+          holdTimer = undefined;
+          flush();
+        }, OUT_OF_ORDER_HOLD_MS);
+        timers.add(holdTimer);
       }
     });
   });
