@@ -39,7 +39,8 @@ export function failedRequests(run: Record<string, unknown>): string[] {
     const code = String((r.error as { code?: unknown }).code ?? '?');
     let path = String(r.url ?? '');
     try {
-      path = new URL(path).host + new URL(path).pathname;
+      const u = new URL(path);
+      path = u.host + u.pathname;
     } catch {
       // kept as given
     }

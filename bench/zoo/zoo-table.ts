@@ -7,6 +7,7 @@
 import { ZOO_INFO, type ZooMember } from '../origins/zoo/zoo-members';
 import { median, type RealCellResult } from '../real/real-bench';
 import { NGINX_SERVER, realBound, UNMEASURED_SERVER, type BoundServer } from '../real/real-bounds';
+import type { LowerBound } from '../../src/bound/lower-bound';
 import { gapParts } from '../real/real-gap';
 import { medianTrace } from '../real/real-timeline';
 import { burstTail } from './burst-tail';
@@ -50,10 +51,10 @@ const COLUMNS = [
   'getlist gap: discovery, handshakes, queueing, bandwidth', 'chromium gap: discovery, handshakes, queueing, bandwidth',
 ];
 
-/** The gap's parts of a contender's median load (real-gap.ts), ms, or a dash. */
-function gapFigure(c: RealCellResult, contender: string, visit: 'first' | 'list', server: BoundServer): string {
+/** The gap's parts of a contender's median load against the cell's first-visit `bound` (real-gap.ts), ms, or a dash. */
+function gapFigure(c: RealCellResult, contender: string, bound: LowerBound): string {
   const trace = medianTrace(c, contender);
-  const parts = trace && gapParts(trace, realBound(c.page, { rttMs: c.rttMs, capBitsPerSec: c.capBitsPerSec ?? undefined }, visit, undefined, server));
+  const parts = trace && gapParts(trace, bound);
   return parts === undefined ? '—' : [parts.discoveryMs, parts.handshakesMs, parts.queueingMs, parts.bandwidthMs].map((x) => ms(x)).join(', ');
 }
 
@@ -65,13 +66,14 @@ export function boundServerOf(member: ZooMember): BoundServer {
 export function zooRow(c: RealCellResult, member: ZooMember): string[] {
   const link = { rttMs: c.rttMs, capBitsPerSec: c.capBitsPerSec ?? undefined };
   const server = boundServerOf(member);
-  const bound = realBound(c.page, link, 'first', undefined, server).totalMs;
+  const first = realBound(c.page, link, 'first', undefined, server);
+  const bound = first.totalMs;
   const boundRevisit = realBound(c.page, link, 'list', undefined, server).totalMs;
   const [br, gl, rv, h2, ch] = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium'].map((k) => cellMedian(c, k));
   return [
     `${c.page} @ ${c.link}`, ms(bound), ms(br), ms(gl), ms(rv), ms(h2), ms(ch), ratio(gl, bound), ratio(rv, boundRevisit), ratio(ch, bound),
     ratio(br, gl), ratio(br, rv), `${pipeFigure(c, 'getlist', 'pipelined')}, ${pipeFigure(c, 'getlist', 'maxDepth')}, ${pipeFigure(c, 'getlist', 'orderProbes')}`,
-    serverFigure(c, 'getlist'), gapFigure(c, 'getlist', 'first', server), gapFigure(c, 'chromium', 'first', server),
+    serverFigure(c, 'getlist'), gapFigure(c, 'getlist', first), gapFigure(c, 'chromium', first),
   ];
 }
 
