@@ -12,6 +12,9 @@ import { startHttpServer } from '../support/tls-servers';
 
 const PARALLEL = 6;
 const ROUNDS = 12;
+const MIN_BLOCK_MS = 10;
+/** The 90th percentiles' margin: scheduler noise on a loaded two-core machine, a third of the shortest block. */
+const TAIL_MARGIN_MS = 3;
 
 /** curl's TCP connect (`time_connect − time_namelookup`) to the same server, `PARALLEL` at once. */
 function curlTarget(origin: string): FidelityTarget {
@@ -45,7 +48,7 @@ describe('TCP connects timed off the event loop', () => {
       const timedMs: number[] = [];
       const loopDelays: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        const blockMs = 10 + Math.floor(random() * 30);
+        const blockMs = MIN_BLOCK_MS + Math.floor(random() * 30);
         curl.push(...(await curlConnects(curlTarget(origin), PARALLEL, 10_000)));
         const done = await connectsUnderBlock(timed, origin, blockMs, 100 * round + 1);
         for (const { socket, handshake } of done) {
@@ -70,10 +73,11 @@ describe('TCP connects timed off the event loop', () => {
         }
       }
       expect(timedMs).toHaveLength(ROUNDS * PARALLEL);
-      // curl, run between the rounds on the same machine, is the independent observer; the slow
-      // tail of both is the OS scheduler's, not the block's.
+      // curl, run between the rounds on the same machine, is the independent observer. The slow
+      // tail of both is the OS scheduler's, not the block's: it gets a wider margin, still far
+      // under the shortest block, which every connect would carry had the block leaked in.
       expect(median(timedMs)).toBeLessThanOrEqual(median(curl) + 1);
-      expect(nearestRank(timedMs, 0.9)).toBeLessThanOrEqual(nearestRank(curl, 0.9) + 1);
+      expect(nearestRank(timedMs, 0.9)).toBeLessThanOrEqual(nearestRank(curl, 0.9) + TAIL_MARGIN_MS);
       // No phase of an IP literal's plain-http handshake was timed on this loop.
       expect(new Set(loopDelays)).toEqual(new Set([0]));
     } finally {
