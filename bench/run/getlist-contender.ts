@@ -62,8 +62,8 @@ export function parseGetlistJson(stdout: string): GetlistLoad {
  * exit becomes `E_RUN_TIMEOUT` (the CLI's own `E_LOAD_TIMEOUT`) or `E_RUN_FAILED`, with its last
  * stderr line; the process is killed 15 s after `timeoutMs`.
  */
-export async function runGetlistLoad(link: Pick<Link, 'execInClient'>, cliPath: string, args: readonly string[], timeoutMs: number, what: string): Promise<string> {
-  const child = link.execInClient(process.execPath, [cliPath, 'load', ...args, '--json', '--timeout', String(timeoutMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runGetlistLoad(link: Pick<Link, 'execInClient'>, cliPath: string, args: readonly string[], timeoutMs: number, what: string, env?: NodeJS.ProcessEnv): Promise<string> {
+  const child = link.execInClient(process.execPath, [cliPath, 'load', ...args, '--json', '--timeout', String(timeoutMs)], { stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
   const out = await childOutput(child, timeoutMs + 15_000, what);
   if (out.code !== 0) {
     const line = out.stderr.trim().split('\n').pop() ?? '';

@@ -29,6 +29,7 @@ import { firstLoadRun, runGetlistLoad } from '../run/getlist-contender';
 import { getlistTrace } from '../run/load-trace';
 import { originsFor } from '../run/run-link';
 import { burstTail } from './burst-tail';
+import { startCapture } from './link-capture';
 import { heldSegments, parseTcpdump, type HeldSegment } from './tail-packets';
 import { ZOO_PM_PAGE } from './zoo-plan';
 
@@ -44,24 +45,6 @@ const COMMAND: CommandSpec = {
 };
 
 interface SsLine { tMs: number; side: 'client' | 'server'; line: string }
-
-function startCapture(exec: Link['execInClient'], file: string) {
-  const child = exec('tcpdump', ['-i', 'gl0', '-n', '-tt', '-S', '-l', '-Z', 'root', '-w', '-', 'tcp'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const chunks: Buffer[] = [];
-  child.stdout?.on('data', (b: Buffer) => chunks.push(b));
-  let ready = false;
-  const started = new Promise<void>((res) => child.stderr?.on('data', (b: Buffer) => { if (!ready && String(b).includes('listening')) { ready = true; res(); } }));
-  return {
-    started: Promise.race([started, new Promise<void>((r) => setTimeout(r, 2000))]),
-    stop: async () => {
-      await new Promise((r) => setTimeout(r, 300));
-      const closed = new Promise((r) => child.once('close', r));
-      child.kill('SIGINT');
-      await closed;
-      writeFileSync(file, Buffer.concat(chunks));
-    },
-  };
-}
 
 async function readPcap(file: string): Promise<string> {
   const out = await childOutput(spawn('tcpdump', ['-r', file, '-n', '-tt', '-S'], { stdio: ['ignore', 'pipe', 'pipe'] }), 30_000, 'tcpdump -r');

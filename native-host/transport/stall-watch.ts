@@ -11,6 +11,10 @@ export interface StallWatched {
   windowAt: number;
   /** The scheduler was told of this window's stall. */
   stallReported: boolean;
+  /** When its last response byte (or head) arrived (`performance.now()`). */
+  lastByteAt: number;
+  /** HTTP/2: PINGs sent since its last response byte (`h2ProbeAfterMs`). */
+  quietProbes: number;
 }
 
 /** What the watch reads of each flight: its connection and its dispatch id. */
@@ -39,10 +43,25 @@ export function stallAfterMs(rttMs: number): number {
 }
 
 /**
+ * How long an HTTP/2 connection with open streams may go without a response byte before it gets a
+ * PING (RFC 9113 §6.7), and each further PING of the same quiet spell after twice the wait before
+ * it. A PING costs 17 bytes each way and any live peer answers it, so it can come early: two round
+ * trips, or a quarter second on a fast path. It matters because an event-driven server can lose
+ * track of a stream it has the window to send on and pick it up again only when the connection
+ * is read: lighttpd 1.4.69 (Debian 12) held a script's last bytes after its first 65,500 until its
+ * client spoke (bench/README.md, "What holds an HTTP/2 stream"). Where the quiet is the server's
+ * think time or the path's, the PING changes nothing.
+ */
+export function h2ProbeAfterMs(rttMs: number, probesSent: number): number {
+  return Math.max(250, 2 * rttMs) * 2 ** probesSent;
+}
+
+/**
  * Watches the oldest response of every HTTP/1.1 connection with flights and reports, once per
- * window, the one that made less than `STALL_MIN_BYTES` of progress for `stallAfterMs`. One
- * unref'd interval, running only while flights exist (per-request timers would cost on the hot
- * path); a stall is seen at most a quarter second late.
+ * window, the one that made less than `STALL_MIN_BYTES` of progress for `stallAfterMs`; and every
+ * HTTP/2 connection with flights, asking for a PING (`onQuiet`, with its oldest flight) when no
+ * response byte arrived on it for `h2ProbeAfterMs`. One unref'd interval, running only while flights exist (per-request timers
+ * would cost on the hot path); a stall or a quiet spell is seen at most a tenth of a second late.
  */
 export class StallWatch {
   private sweeper: NodeJS.Timeout | undefined;
@@ -51,13 +70,17 @@ export class StallWatch {
     /** The transport's flights by dispatch id, in send order. */
     private readonly flights: ReadonlyMap<number, Watchable>,
     private readonly onStall: (dispatchId: number) => void,
-    private readonly periodMs = 250,
+    /** An HTTP/2 connection went quiet: the dispatch id of its oldest flight. */
+    private readonly onQuiet: (dispatchId: number) => void = () => undefined,
+    private readonly periodMs = 100,
   ) {}
+
+  /** HTTP/2 connections that had flights at the last sweep: one that had none starts its quiet anew. */
+  private h2Busy = new Set<StallWatched>();
 
   /** A request is being written on `conn`; `idle`: nothing else was in flight there. */
   written(conn: StallWatched, idle: boolean): void {
-    if (conn.protocol !== 'http/1.1') return;
-    if (idle) this.restart(conn, performance.now());
+    if (conn.protocol === 'http/1.1' && idle) this.restart(conn, performance.now());
     if (this.sweeper) return;
     this.sweeper = setInterval(() => this.sweep(), this.periodMs);
     this.sweeper.unref();
@@ -66,6 +89,7 @@ export class StallWatch {
   stop(): void {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
+    this.h2Busy.clear();
   }
 
   private restart(conn: StallWatched, now: number): void {
@@ -74,19 +98,46 @@ export class StallWatch {
     conn.stallReported = false;
   }
 
+  /**
+   * HTTP/2: quiet is no response byte at all since the later of the last byte and the last PING
+   * (or since the connection last took a request while idle); progress ends the backoff.
+   */
+  private sweepH2(f: Watchable, now: number, busy: Set<StallWatched>): void {
+    const c = f.conn;
+    busy.add(c);
+    if (!this.h2Busy.has(c)) {
+      c.windowAt = now;
+      c.quietProbes = 0;
+      return;
+    }
+    if (c.lastByteAt > c.windowAt) c.quietProbes = 0;
+    if (now - Math.max(c.windowAt, c.lastByteAt) >= h2ProbeAfterMs(c.rttMs, c.quietProbes)) {
+      c.quietProbes += 1;
+      c.windowAt = now;
+      this.onQuiet(f.dispatch.id);
+    }
+  }
+
   private sweep(): void {
     const now = performance.now();
     const seen = new Set<StallWatched>();
+    const h2Busy = new Set<StallWatched>();
     for (const f of this.flights.values()) {
       const c = f.conn;
-      if (c.protocol !== 'http/1.1' || seen.has(c)) continue;
+      if (seen.has(c)) continue;
       seen.add(c); // the first flight of a connection in send order is its oldest
+      if (c.protocol === 'h2') {
+        this.sweepH2(f, now, h2Busy);
+        continue;
+      }
+      if (c.protocol !== 'http/1.1') continue;
       if (c.progress >= STALL_MIN_BYTES) this.restart(c, now);
       else if (!c.stallReported && now - c.windowAt >= stallAfterMs(c.rttMs)) {
         c.stallReported = true;
         this.onStall(f.dispatch.id);
       }
     }
+    this.h2Busy = h2Busy;
     if (this.flights.size === 0) this.stop();
   }
 }

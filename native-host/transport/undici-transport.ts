@@ -10,6 +10,7 @@ import { guardSocket, suspectQuietMs } from './guarded-socket';
 import { RequestHeaders } from './request-headers';
 import { ResponseFraming } from './response-framing';
 import type { ResponseHooks } from './response-hooks';
+import { pingH2 } from './h2-session';
 import { StallWatch } from './stall-watch';
 import { TickCork } from './tick-cork';
 import { TimingConnector, type Now, type TimingConnectorOptions } from './timing-connector';
@@ -63,6 +64,8 @@ interface Conn {
   progress: number;
   windowAt: number;
   stallReported: boolean;
+  lastByteAt: number;
+  quietProbes: number;
 }
 
 /**
@@ -89,9 +92,17 @@ export class UndiciTransport implements TransportPort, FlightHost {
 
   constructor(readonly options: UndiciTransportOptions = {}) {
     this.deadlines = new FlightDeadlines(this.flights, options.requestTotalTimeoutMs ?? 60_000);
-    this.stalls = new StallWatch(this.flights, (id) => {
-      if (!this.closed) this.scheduler.responseStalled(id);
-    });
+    this.stalls = new StallWatch(
+      this.flights,
+      (id) => {
+        if (!this.closed) this.scheduler.responseStalled(id);
+      },
+      (id) => {
+        const f = this.flights.get(id);
+        const conn = f ? this.conns.get(f.dispatch.connectionId) : undefined;
+        if (!this.closed && conn?.client && !conn.closed) pingH2(conn.client);
+      },
+    );
     this.headers = new RequestHeaders(options.userAgent ?? 'getlist/0.1');
   }
 
@@ -174,7 +185,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
             id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding,
             prioritySignals: options.prioritySignals === true && handshake.protocol === 'h2', closed: false,
             framing: undefined, trusted: 0, held: new UnconfirmedResponses(), rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0,
-            secure: origin.startsWith('https:'), corked: false, progress: 0, windowAt: 0, stallReported: false,
+            secure: origin.startsWith('https:'), corked: false, progress: 0, windowAt: 0, stallReported: false, lastByteAt: 0, quietProbes: 0,
           };
           if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
           this.conns.set(id, conn);

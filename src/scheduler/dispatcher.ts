@@ -5,7 +5,7 @@ import { orderProbeConnection, orderProbeRequest } from './order-probe';
 import { isLowLatency } from '../core/priority';
 import { isPipelinable, type ScheduledRequest } from './request';
 import { pairIfIndistinct } from './response-fingerprint';
-import { MAX_SENDS, decideRetry, isFinalError, lostError } from './retry-policy';
+import { MAX_SENDS, decideRetry, finalCodeOf, isFinalError, lostError } from './retry-policy';
 import type { Dispatching, SchedulerContext, SchedulerParts } from './scheduler-parts';
 
 /**
@@ -222,7 +222,11 @@ export class Dispatcher implements Dispatching {
     }
     this.settleDispatch(d);
     const code = errorCodeOf(error);
-    this.parts.ledger.settle(d.request, { dispatch: d, bytes: 0, doneAt: this.ctx.clock.now(), error: new SchedulerError('E_RESPONSE_FAILED', toErrorInfo(error).message, code) });
+    const message = toErrorInfo(error).message;
+    // A stream's own timeout (HTTP/2) keeps its code, as the same timeout does on HTTP/1.1.
+    const final = finalCodeOf(error);
+    const own = final ? new SchedulerError(final, message) : new SchedulerError('E_RESPONSE_FAILED', message, code);
+    this.parts.ledger.settle(d.request, { dispatch: d, bytes: 0, doneAt: this.ctx.clock.now(), error: own });
     this.markDirty(d.conn.origin);
   }
 }

@@ -22,13 +22,20 @@ export const MAX_ATTEMPTS = 2;
 export const MAX_SENDS = 4;
 
 /** Errors that end a request, never retried: waiting again would only wait again. */
-const FINAL = new Set(['E_REQUEST_TIMEOUT', 'E_RESPONSE_STALLED']);
+const FINAL_CODES = ['E_REQUEST_TIMEOUT', 'E_RESPONSE_STALLED'] as const;
+type FinalCode = (typeof FINAL_CODES)[number];
+const FINAL: ReadonlySet<string> = new Set(FINAL_CODES);
 /** Errors of the connection's framing: whatever was received on it since it was last in step is void. */
 const DESYNC = new Set(['E_DESYNC']);
 
-export function isFinalError(error: unknown): boolean {
+/** The request's own timeout code when `error` is one of those, else undefined. */
+export function finalCodeOf(error: unknown): FinalCode | undefined {
   const code = errorCodeOf(error);
-  return code !== undefined && FINAL.has(code);
+  return code !== undefined && FINAL.has(code) ? (code as FinalCode) : undefined;
+}
+
+export function isFinalError(error: unknown): boolean {
+  return finalCodeOf(error) !== undefined;
 }
 
 export function isDesync(error: unknown): boolean {
