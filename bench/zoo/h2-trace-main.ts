@@ -47,8 +47,7 @@ const MIN_HOLD_MS = 200;
 /** The held streams of one load, decoded by tshark with the load's key log; undefined without tshark. */
 async function decodeHolds(t: TracedLoad): Promise<HeldStream[] | undefined> {
   const child = spawn('tshark', ['-r', t.pcap, '-o', `tls.keylog_file:${t.keys}`, '-T', 'fields', ...TSHARK_H2_FIELDS.flatMap((f) => ['-e', f])], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const failed = new Promise<undefined>((r) => child.once('error', () => r(undefined)));
-  const out = await Promise.race([childOutput(child, 60_000, 'tshark'), failed]);
+  const out = await childOutput(child, 60_000, 'tshark').catch(() => undefined);
   return out === undefined || out.code !== 0 ? undefined : heldStreams(parseTsharkFrames(out.stdout), MIN_HOLD_MS);
 }
 

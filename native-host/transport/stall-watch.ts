@@ -7,7 +7,10 @@ export interface StallWatched {
   readonly rttMs: number;
   /** Response bytes (a head counts as `STALL_MIN_BYTES`) since `windowAt`. */
   progress: number;
-  /** When the current window began (`performance.now()`). */
+  /**
+   * When the current window began (`performance.now()`); HTTP/2: when the connection last took
+   * requests after having none, or last got a PING.
+   */
   windowAt: number;
   /** The scheduler was told of this window's stall. */
   stallReported: boolean;
@@ -60,8 +63,9 @@ export function h2ProbeAfterMs(rttMs: number, probesSent: number): number {
  * Watches the oldest response of every HTTP/1.1 connection with flights and reports, once per
  * window, the one that made less than `STALL_MIN_BYTES` of progress for `stallAfterMs`; and every
  * HTTP/2 connection with flights, asking for a PING (`onQuiet`, with its oldest flight) when no
- * response byte arrived on it for `h2ProbeAfterMs`. One unref'd interval, running only while flights exist (per-request timers
- * would cost on the hot path); a stall or a quiet spell is seen at most a tenth of a second late.
+ * response byte arrived on it for `h2ProbeAfterMs`. One unref'd interval, running only while
+ * flights exist (per-request timers would cost on the hot path); a stall or a quiet spell is seen
+ * at most a tenth of a second late.
  */
 export class StallWatch {
   private sweeper: NodeJS.Timeout | undefined;
@@ -75,8 +79,8 @@ export class StallWatch {
     private readonly periodMs = 100,
   ) {}
 
-  /** HTTP/2 connections that had flights at the last sweep: one that had none starts its quiet anew. */
-  private h2Busy = new Set<StallWatched>();
+  /** Connections that had flights at the last sweep: an HTTP/2 one that had none starts its quiet anew. */
+  private busyBefore: ReadonlySet<StallWatched> = new Set();
 
   /** A request is being written on `conn`; `idle`: nothing else was in flight there. */
   written(conn: StallWatched, idle: boolean): void {
@@ -89,7 +93,7 @@ export class StallWatch {
   stop(): void {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
-    this.h2Busy.clear();
+    this.busyBefore = new Set();
   }
 
   private restart(conn: StallWatched, now: number): void {
@@ -102,10 +106,9 @@ export class StallWatch {
    * HTTP/2: quiet is no response byte at all since the later of the last byte and the last PING
    * (or since the connection last took a request while idle); progress ends the backoff.
    */
-  private sweepH2(f: Watchable, now: number, busy: Set<StallWatched>): void {
+  private sweepH2(f: Watchable, now: number): void {
     const c = f.conn;
-    busy.add(c);
-    if (!this.h2Busy.has(c)) {
+    if (!this.busyBefore.has(c)) {
       c.windowAt = now;
       c.quietProbes = 0;
       return;
@@ -121,13 +124,12 @@ export class StallWatch {
   private sweep(): void {
     const now = performance.now();
     const seen = new Set<StallWatched>();
-    const h2Busy = new Set<StallWatched>();
     for (const f of this.flights.values()) {
       const c = f.conn;
       if (seen.has(c)) continue;
       seen.add(c); // the first flight of a connection in send order is its oldest
       if (c.protocol === 'h2') {
-        this.sweepH2(f, now, h2Busy);
+        this.sweepH2(f, now);
         continue;
       }
       if (c.protocol !== 'http/1.1') continue;
@@ -137,7 +139,7 @@ export class StallWatch {
         this.onStall(f.dispatch.id);
       }
     }
-    this.h2Busy = h2Busy;
+    this.busyBefore = seen;
     if (this.flights.size === 0) this.stop();
   }
 }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'puppeteer-core';
 import type { PageRecord } from '../../../src/page';
-import { isFromHost, type Site, type SiteConnection } from '../site/site-server';
+import { isFromHost, type Site, type SiteConnection, type SiteRequest } from '../site/site-server';
 import { WAIT_MS } from './extension-pages';
 
 export interface LoadedPage {
@@ -8,6 +8,8 @@ export interface LoadedPage {
   url: string;
   /** Distinct URLs the browser (not the host) fetched from either server for this load. */
   served: string[];
+  /** The servers' log entries of this load, browser's and host's (`site.requests` from the load's start until it went quiet). */
+  log: SiteRequest[];
 }
 
 /**
@@ -21,8 +23,9 @@ export async function loadTestPage(browser: Browser, site: Site, page: string): 
   const tab = await browser.newPage();
   await tab.goto(url, { waitUntil: 'load', timeout: WAIT_MS });
   await quiet(site, 500);
-  const served = [...new Set(site.requests.slice(mark).filter((r) => !isFromHost(r)).map((r) => r.url))];
-  return { tab, url, served };
+  const log = site.requests.slice(mark);
+  const served = [...new Set(log.filter((r) => !isFromHost(r)).map((r) => r.url))];
+  return { tab, url, served, log };
 }
 
 async function quiet(site: Site, ms: number): Promise<void> {
