@@ -51,9 +51,9 @@ export function stallAfterMs(rttMs: number): number {
  * it. A PING costs 17 bytes each way and any live peer answers it, so it can come early: two round
  * trips, or a quarter second on a fast path. It matters because an event-driven server can lose
  * track of a stream it has the window to send on and pick it up again only when the connection
- * is read: lighttpd 1.4.69 (Debian 12) held a script's last bytes after its first 65,500 until its
- * client spoke (bench/README.md, "What holds an HTTP/2 stream"). Where the quiet is the server's
- * think time or the path's, the PING changes nothing.
+ * is read: lighttpd 1.4.69 (Debian 12) held the rest of a script, windows open, until its client
+ * spoke (bench/README.md, "What holds an HTTP/2 stream"). Where the quiet is the server's think
+ * time or the path's, the PING changes nothing.
  */
 export function h2ProbeAfterMs(rttMs: number, probesSent: number): number {
   return Math.max(250, 2 * rttMs) * 2 ** probesSent;

@@ -10,8 +10,8 @@ export type HeldAnswer =
   /**
    * The first `sentFirst` bytes, then nothing until a PING arrives on the connection: a server that
    * lost track of a stream it could send on and finds it again only when the connection is read, as
-   * lighttpd 1.4.69 did in the zoo (bench/README.md, "The server zoo"). `releaseOnPing: false`
-   * holds the rest for good.
+   * lighttpd 1.4.69 did in the zoo (bench/README.md, "What holds an HTTP/2 stream").
+   * `releaseOnPing: false` holds the rest for good.
    */
   | { kind: 'held'; size: number; sentFirst: number; releaseOnPing: boolean }
   /** `chunk` bytes every `everyMs`: slow, but making progress the whole time. */
