@@ -19,7 +19,7 @@ import { netnsSpawn, startOrigins, type Origins, type StartOriginsOptions } from
 import { pipeliningEarned, type PipeliningEarned } from '../run/pipelining-earned';
 import { rotation } from '../run/bench-matrix';
 import { loadWithChromium } from '../run/chromium-contender';
-import { failedRequests, firstLoadRun, parseGetlistJson, runGetlistLoad } from '../run/getlist-contender';
+import { failedRequests, firstLoadRun, getlistLoadOf, runGetlistLoad } from '../run/getlist-contender';
 import { originsFor } from '../run/run-link';
 import { getlistTrace, type LoadTrace } from '../run/load-trace';
 import { serverView } from '../run/access-log-delta';
@@ -134,11 +134,12 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
             } else {
               const { strategy, extra } = GETLIST_ARGS[c] ?? { strategy: c, extra: [] };
               const stdout = await runGetlistLoad(l, cliPath, [url, '--strategy', strategy, '--ca', origins.caPath, ...extra], timeoutMs, `${c} ${url}`);
-              const g = parseGetlistJson(stdout);
-              result.traces[c]?.push(getlistTrace(firstLoadRun(stdout)));
-              result.pipelining?.[c]?.push(pipeliningEarned(firstLoadRun(stdout) as unknown as Parameters<typeof pipeliningEarned>[0]));
+              const run = firstLoadRun(stdout);
+              const g = getlistLoadOf(run);
+              result.traces[c]?.push(getlistTrace(run));
+              result.pipelining?.[c]?.push(pipeliningEarned(run as unknown as Parameters<typeof pipeliningEarned>[0]));
               ms = g.errors > 0 ? null : g.totalMs;
-              if (g.errors > 0) result.errors[c]?.push(`${g.errors} request(s) failed: ${failedRequests(firstLoadRun(stdout)).join('; ')}`);
+              if (g.errors > 0) result.errors[c]?.push(`${g.errors} request(s) failed: ${failedRequests(run).join('; ')}`);
             }
           } catch (err) {
             result.errors[c]?.push(String((err as Error).message).slice(0, 200));

@@ -50,9 +50,14 @@ export function failedRequests(run: Record<string, unknown>): string[] {
 
 /** The first run of `getlist load --json` output; throws `E_RUN_BAD_OUTPUT` when it is not that. */
 export function parseGetlistJson(stdout: string): GetlistLoad {
-  const run = firstLoadRun(stdout) as CliRun;
+  return getlistLoadOf(firstLoadRun(stdout));
+}
+
+/** A run already read by `firstLoadRun`, summed up; throws `E_RUN_BAD_OUTPUT` without a total time. */
+export function getlistLoadOf(parsed: Record<string, unknown>): GetlistLoad {
+  const run = parsed as CliRun;
   const num = (v: unknown): number => (typeof v === 'number' ? v : Number.NaN);
-  if (typeof run.totalMs !== 'number') throw new BenchRunError('E_RUN_BAD_OUTPUT', `getlist JSON has no runs[0].totalMs: ${stdout.slice(0, 200)}`);
+  if (typeof run.totalMs !== 'number') throw new BenchRunError('E_RUN_BAD_OUTPUT', `getlist JSON has no runs[0].totalMs: ${JSON.stringify(parsed).slice(0, 200)}`);
   const protocols = [...new Set((run.handshakes ?? []).map((h) => (typeof h.protocol === 'string' ? h.protocol : '')).filter(Boolean))].sort();
   return { totalMs: run.totalMs, meanTtfbMs: num(run.meanTtfbMs), connectionsOpened: num(run.connectionsOpened), errors: num(run.errors), protocols };
 }

@@ -84,7 +84,12 @@ export function heldStreams({ frames, endMs }: H2Capture, minHoldMs: number): He
   const held: HeldStream[] = [];
   const key = (f: H2Frame) => `${f.conn}/${f.stream}`;
   const byStream = new Map<string, H2Frame[]>();
-  for (const f of frames) if (f.fromServer && f.stream !== 0 && (f.type === 0 || f.type === 1)) byStream.set(key(f), [...(byStream.get(key(f)) ?? []), f]);
+  for (const f of frames) {
+    if (!f.fromServer || f.stream === 0 || (f.type !== 0 && f.type !== 1)) continue;
+    const list = byStream.get(key(f));
+    if (list) list.push(f);
+    else byStream.set(key(f), [f]);
+  }
   for (const list of byStream.values()) {
     let bytes = 0;
     for (let i = 0; i < list.length; i++) {

@@ -2,7 +2,6 @@ import { discoveryWarmUpSteps } from '../../src/discovery/warm-up';
 import { MIN_WARM_UP_RTT_MS, warmDiscoveryWhileWaiting, warmUpStepsLeft } from './discovery-warm-up';
 import { drainImmediates } from '../../test/support/immediates';
 
-
 const TOTAL = discoveryWarmUpSteps().length;
 
 // One process-wide warm-up: these tests run in order and share it, as loads in one process do.

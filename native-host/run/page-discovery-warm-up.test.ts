@@ -3,7 +3,6 @@ import { warmUpStepsLeft } from './discovery-warm-up';
 import { PageDiscovery } from './page-discovery';
 import { drainImmediates } from '../../test/support/immediates';
 
-
 const url = 'https://page.invalid/';
 
 function discovery(warmUp: boolean): PageDiscovery {
