@@ -13,7 +13,7 @@ import { type CommandSpec } from '../cli/command-line';
 import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { ensureLinkPrivileges } from '../link/rootless';
 import { REAL_PAGE_NAMES } from '../corpus/page-real';
-import { REAL_CONTENDERS, REAL_OPTIONAL_CONTENDERS, realColdLines, realLinks, realServerLines, realTable, runRealLink, type RealCellResult, type RealContender } from './real-bench';
+import { REAL_CONTENDERS, REAL_OPTIONAL_CONTENDERS, realOptionalLines, realLinks, realServerLines, realTable, runRealLink, type RealCellResult, type RealContender } from './real-bench';
 import { realTimeline } from './real-timeline';
 import { readJsonFile } from '../cli/results-file';
 import { runMain } from '../cli/run-main';
@@ -46,8 +46,8 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${realTable(cells)}\n`);
     const server = realServerLines(cells);
     if (server !== '') process.stdout.write(`\n${server}\n`);
-    const cold = realColdLines(cells);
-    if (cold !== '') process.stdout.write(`\n${cold}\n`);
+    const optional = realOptionalLines(cells);
+    if (optional !== '') process.stdout.write(`\n${optional}\n`);
     if (cl.values.timeline) for (const c of cells) process.stdout.write(`\n${realTimeline(c, Object.keys(c.runs))}\n`);
   };
   if (cl.values.report !== undefined) {

@@ -28,15 +28,18 @@ import { NO_CAP_BITS_PER_SEC, realBound, type BoundVisit } from './real-bounds';
 export const REAL_CONTENDERS = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium', 'chromium-h1'] as const;
 /**
  * Run only when named: `getlist-cold` is `getlist` with `--cold-discovery`, what a fresh process
- * pays for its cold discovery code (bench/README.md, "Cold discovery").
+ * pays for its cold discovery code (bench/README.md, "Cold discovery"); `getlist-revisit-1h2` is
+ * `getlist-revisit` with `--h2-connections 1`, the revisit without its learned list's HTTP/2
+ * windows (bench/README.md, "A revisit's HTTP/2 windows").
  */
-export const REAL_OPTIONAL_CONTENDERS = ['getlist-cold'] as const;
+export const REAL_OPTIONAL_CONTENDERS = ['getlist-cold', 'getlist-revisit-1h2'] as const;
 export type RealContender = (typeof REAL_CONTENDERS)[number] | (typeof REAL_OPTIONAL_CONTENDERS)[number];
 
 /** The `getlist load` flags of a getlist contender. */
 const GETLIST_ARGS: Record<string, { strategy: string; extra: string[] }> = {
   'getlist-revisit': { strategy: 'getlist', extra: ['--revisit'] },
   'getlist-cold': { strategy: 'getlist', extra: ['--cold-discovery'] },
+  'getlist-revisit-1h2': { strategy: 'getlist', extra: ['--revisit', '--h2-connections', '1'] },
 };
 
 export interface RealLink {
@@ -214,16 +217,18 @@ export function realServerLines(cells: readonly RealCellResult[]): string {
 }
 
 /**
- * A line per cell that ran `getlist-cold` beside `getlist`: the medians and their ratio, what a
- * fresh process's cold discovery code costs that page.
+ * A line per cell that ran an optional contender beside the one it varies, with their medians and
+ * ratio: `getlist-cold` beside `getlist` (what a fresh process's cold discovery code costs the
+ * page), `getlist-revisit-1h2` beside `getlist-revisit` (what its learned list's HTTP/2 windows save).
  */
-export function realColdLines(cells: readonly RealCellResult[]): string {
-  return cells.filter((c) => (c.runs['getlist-cold'] ?? []).length > 0 && (c.runs['getlist'] ?? []).length > 0).map((c) => {
-    const warm = median(c.runs['getlist'] ?? []);
-    const cold = median(c.runs['getlist-cold'] ?? []);
-    const ratio = warm === null || cold === null ? '—' : (cold / warm).toFixed(3);
-    return `cold discovery ${c.link} ${c.page}: getlist ${ms(warm)} ms, getlist-cold ${ms(cold)} ms, cold ÷ warm ${ratio}`;
-  }).join('\n');
+export function realOptionalLines(cells: readonly RealCellResult[]): string {
+  const pairs: Array<[string, string, string]> = [['cold discovery', 'getlist', 'getlist-cold'], ['h2 windows', 'getlist-revisit-1h2', 'getlist-revisit']];
+  return pairs.flatMap(([what, base, varied]) => cells.filter((c) => (c.runs[varied] ?? []).length > 0 && (c.runs[base] ?? []).length > 0).map((c) => {
+    const b = median(c.runs[base] ?? []);
+    const v = median(c.runs[varied] ?? []);
+    const ratio = b === null || v === null ? '—' : (v / b).toFixed(3);
+    return `${what} ${c.link} ${c.page}: ${base} ${ms(b)} ms, ${varied} ${ms(v)} ms, ${varied} ÷ ${base} ${ratio}`;
+  })).join('\n');
 }
 
 /** The cell's lower bound, ms (real-bounds.ts). */

@@ -52,7 +52,7 @@ export function realTimeline(cell: RealCellResult, contenders: readonly string[]
     const trace = medianTrace(cell, c);
     if (!trace) continue;
     // getlist-revisit asks for the learned list at t = 0: its rows are read against the list bound.
-    const bounds = boundBy(c === 'getlist-revisit' ? list.requests : first.requests);
+    const bounds = boundBy(c.startsWith('getlist-revisit') ? list.requests : first.requests);
     const total = Math.max(...trace.requests.map((r) => r.doneMs ?? 0));
     const spec = trace.requests.filter((r) => r.speculative).length;
     const unused = trace.requests.filter((r) => r.speculative === 'unused').length;

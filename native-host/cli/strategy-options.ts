@@ -17,6 +17,10 @@ export const LOAD_FLAGS = {
   json: { type: 'boolean', description: 'print one JSON object (every run, request and handshake) instead of tables' },
   connections: { type: 'string', value: 'N', default: "each strategy's own", description: 'HTTP/1.1 connections per origin for every strategy, 1 to 64' },
   depth: { type: 'string', value: 'N', default: "each strategy's own", description: 'pipelining depth for every pipelining strategy, 1 to 256' },
+  'h2-connections': {
+    type: 'string', value: 'N', default: "each strategy's own: 6 for getlist, 1 for h2",
+    description: "HTTP/2 connections one origin may have at once on a far path, for every strategy with HTTP/2, 1 to 16: extra congestion windows for requests that wait on a first visit and for a revisit's learned list (docs/scheduler.md); 1 keeps one per origin, as browsers do and RFC 9113 §9.1 asks",
+  },
   timeout: { type: 'string', value: 'MS', description: 'bound one page load to this many ms: what finished is kept, the rest is marked E_LOAD_TIMEOUT' },
   'no-speculative': { type: 'boolean', description: "on a revisit, do not ask for the page's learned request list before parsing finds it (getlist's GETLIST; browser and h2 never do)" },
   record: { type: 'boolean', description: 'also save every connection\'s handshake in the store (source "cli") for `getlist stats`, and what the runs learn about each origin (`getlist origins`) and the page for the next load and the extension\'s replays; off by default, so test runs never touch your data' },
@@ -44,6 +48,7 @@ export function parseStrategies(args: ParsedArgs, dflt: readonly StrategyName[])
   }
   const connections = args.flags.has('connections') ? intFlag(args, 'connections', 6, 1, 64) : undefined;
   const depth = args.flags.has('depth') ? intFlag(args, 'depth', 16, 1, 256) : undefined;
+  const h2Connections = args.flags.has('h2-connections') ? intFlag(args, 'h2-connections', 1, 1, 16) : undefined;
   const noSpeculative = boolFlag(args, 'no-speculative');
   return [...new Set(names)].map((n) => {
     const preset = strategy(n);
@@ -51,6 +56,7 @@ export function parseStrategies(args: ParsedArgs, dflt: readonly StrategyName[])
     return strategy(n, {
       connections: { maxPerOrigin: connections },
       pipelining: preset.pipelining ? { maxDepth: depth } : undefined,
+      http2: preset.http2 ? { connectionsForDemand: h2Connections } : undefined,
       memory: preset.memory && noSpeculative ? { speculativeList: false } : undefined,
     });
   });

@@ -68,7 +68,7 @@ async function loadWith(discovery: PageDiscovery, options: LoadPageOptions): Pro
     start: (scheduler, memory) => {
       const speculative = memory ? learnedRequests(url, memory, strategy, options.allowUnsafePorts ?? false) : [];
       discovery.start(scheduler, speculative);
-      if (strategy.connections.preconnect && !preconnectLearned(scheduler, url, memory, strategy)) preconnectDocumentOrigin(scheduler, url, memory, strategy);
+      if (strategy.connections.preconnect && !preconnectLearned(scheduler, url, memory, strategy, speculative)) preconnectDocumentOrigin(scheduler, url, memory, strategy);
     },
     hooks: withObserver(discovery.hooks, options.observe),
     // Lazy content beyond the fold comes last, once everything else is done.

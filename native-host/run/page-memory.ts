@@ -1,7 +1,7 @@
 import { speculativeList, type ListedResource, type VisitResource } from '../../src/origins/page-list';
 import type { OriginMemory } from '../../src/origins/origin-memory';
 import type { PageOrigin } from '../../src/origins/origin-facts';
-import { preconnectPlan, type RequestResult, type Scheduler, type Strategy } from '../../src/scheduler';
+import { listedLoads, preconnectPlan, type RequestResult, type Scheduler, type Strategy } from '../../src/scheduler';
 import { isBadPort, portOf } from '../../src/targets';
 
 /** What one run teaches its page's entry in origin memory (`OriginMemory.putPageOrigins`). */
@@ -21,13 +21,14 @@ export function memoryFor(strategy: Strategy, memory: OriginMemory | undefined):
 
 /**
  * Zero-RTT starts (`connections.preconnect`): connections to the origins the page was learned to use
- * open at t = 0, each sized by its facts (src/scheduler/preconnect.ts).
+ * open at t = 0, each sized by its facts and by what the learned list `listed` will ask of it
+ * (src/scheduler/preconnect.ts).
  * @returns whether the memory knew any origin of the page.
  */
-export function preconnectLearned(scheduler: Scheduler, pageUrl: string, memory: OriginMemory | undefined, strategy: Strategy): boolean {
+export function preconnectLearned(scheduler: Scheduler, pageUrl: string, memory: OriginMemory | undefined, strategy: Strategy, listed: readonly ListedResource[] = []): boolean {
   if (!strategy.connections.preconnect || !memory) return false;
-  const plan = preconnectPlan(pageUrl, memory, strategy);
-  for (const t of plan) scheduler.preconnect(t.origin, t.connections);
+  const plan = preconnectPlan(pageUrl, memory, strategy, listedLoads(pageUrl, listed));
+  for (const t of plan) scheduler.preconnect(t.origin, t.connections, t.listWindows === true);
   return plan.length > 0;
 }
 

@@ -42,6 +42,12 @@ export interface OriginFacts {
   rateBytesPerMs?: number | null;
   /** HTTP/1.1 connections the path took at once (src/scheduler/path-estimate.ts). */
   connectionCap?: number;
+  /**
+   * The most the client received over one round trip, bytes/ms, in the last load that used this
+   * origin (src/scheduler/peak-delivery.ts): at least its link's rate, which sizes a revisit's
+   * HTTP/2 windows (src/scheduler/list-windows.ts).
+   */
+  peakBytesPerMs?: number;
 }
 
 /** One origin a page used, with how much it carried: enough to open its connections at t = 0. */
@@ -97,12 +103,13 @@ export function checkOriginFacts(x: unknown): Checked<OriginFacts> {
     if (!isHttpProtocol(protocol)) return { problem: `protocol: expected "http/1.1" or "h2", got ${describe(o.protocol)}` };
     out.protocol = protocol;
   }
-  const numbers: Array<['pipeliningBadUntil' | 'pipeliningProofs' | 'requestBudget' | 'rttMs' | 'connectionCap', (v: unknown) => boolean, string]> = [
+  const numbers: Array<['pipeliningBadUntil' | 'pipeliningProofs' | 'requestBudget' | 'rttMs' | 'connectionCap' | 'peakBytesPerMs', (v: unknown) => boolean, string]> = [
     ['pipeliningBadUntil', isEpoch, 'epoch ms ≥ 0'],
     ['pipeliningProofs', (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 1000, 'an integer in [1, 1000]'],
     ['requestBudget', (v) => Number.isSafeInteger(v) && (v as number) >= 1, 'an integer ≥ 1'],
     ['rttMs', (v) => typeof v === 'number' && v >= 0 && v < 600_000, 'a number of ms in [0, 600000)'],
     ['connectionCap', (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 1000, 'an integer in [1, 1000]'],
+    ['peakBytesPerMs', (v) => typeof v === 'number' && Number.isFinite(v) && v > 0, 'a number > 0'],
   ];
   for (const [name, ok, expected] of numbers) {
     if (!present(o[name])) continue;

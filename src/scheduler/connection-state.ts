@@ -138,6 +138,11 @@ export interface OriginState {
    * the origin's limit, then cleared. A one-shot target, so a closed connection is not reopened.
    */
   warm: number;
+  /**
+   * HTTP/2 windows a learned list asked for (list-windows.ts): the origin's connection limit at the
+   * pump that opens its `warm` target, cleared with it, so no window opens later into the burst.
+   */
+  warmWindows: number;
   /** Stalls seen on its HTTP/2 connection (stream-stall.ts); one allows a second connection. */
   h2Stalls: number;
   /** A framing order probe was sent this load (order-probe.ts): at most one per origin. */
@@ -174,6 +179,7 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
     path: { state: 'idle' },
     rttMs: undefined,
     warm: 0,
+    warmWindows: 0,
     h2Stalls: 0,
     orderProbeSent: false,
     persistent: false,

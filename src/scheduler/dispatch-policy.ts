@@ -3,6 +3,7 @@ import { expectedFamily } from './content-type-check';
 import { isLowLatency } from '../core/priority';
 import { isPipelinable, type ScheduledRequest } from './request';
 import { h2DemandLimit, h2StreamsWhileSiblingsConnect } from './h2-windows';
+import { INITIAL_WINDOW_BYTES } from './path-estimate';
 import { canPair } from './response-fingerprint';
 import type { Strategy } from './strategies';
 
@@ -92,9 +93,10 @@ export function connectionLimit(o: OriginState, strategy: Strategy, pathHandshak
   // Until ALPN has answered we cannot tell whether one multiplexed connection will do, so an
   // HTTP/2-capable strategy opens one connection first and learns (browsers do the same) — unless
   // requests already wait for it on a slow path (h2-windows.ts).
-  if (o.protocol === undefined) return h2DemandLimit(o, strategy, pathHandshakeMs, pathRoom);
+  // A learned list's windows (list-windows.ts) are the limit at the pump that opens them.
+  if (o.protocol === undefined) return Math.max(o.warmWindows, h2DemandLimit(o, strategy, pathHandshakeMs, pathRoom));
   // One stall on the origin's connection allows a second one (stream-stall.ts).
-  if (o.protocol === 'h2') return Math.max(o.h2Stalls > 0 && strategy.http2 ? strategy.http2.connectionsOnStall : 1, h2DemandLimit(o, strategy, pathHandshakeMs, pathRoom));
+  if (o.protocol === 'h2') return Math.max(o.warmWindows, o.h2Stalls > 0 && strategy.http2 ? strategy.http2.connectionsOnStall : 1, h2DemandLimit(o, strategy, pathHandshakeMs, pathRoom));
   const { maxPerOrigin, fitToPath } = strategy.connections;
   if (fitToPath) {
     // While the first response shows the path's rate, open nothing more; then keep to the cap.
@@ -109,16 +111,31 @@ export function connectionLimit(o: OriginState, strategy: Strategy, pathHandshak
  * loaded ones, the one that has carried fewest requests. So a burst pipelined at once is spread
  * round-robin rather than piled on the first connection: each connection's share of one flight
  * stays within its congestion window (10 segments, RFC 6928), past which the last response on it
- * ends a round trip after the rest.
+ * ends a round trip after the rest. An origin's several h2 connections (list-windows.ts,
+ * h2-windows.ts) are loaded by the bytes their streams are expected to carry (a learned list's
+ * sizes), since a window holds bytes, not requests; a size not known (the document's, or any on a
+ * first visit) counts as one initial window, so with none known this is the count of requests.
  */
 export function pickConnection(o: OriginState, req: ScheduledRequest, strategy: Strategy, now: number): ConnState | undefined {
   let best: ConnState | undefined;
+  let bestBytes = 0;
   for (const c of o.conns) {
     if (roomFor(c, req, strategy, now) <= 0) continue;
     if (c.outstanding.length === 0) return c;
-    if (!best || c.outstanding.length < best.outstanding.length || (c.outstanding.length === best.outstanding.length && c.carried < best.carried)) best = c;
+    const bytes = c.protocol === 'h2' && o.conns.length > 1 ? expectedBytes(c) : 0;
+    if (!best || bytes < bestBytes || (bytes === bestBytes && (c.outstanding.length < best.outstanding.length || (c.outstanding.length === best.outstanding.length && c.carried < best.carried)))) {
+      best = c;
+      bestBytes = bytes;
+    }
   }
   return best;
+}
+
+/** Body bytes the requests outstanding on `c` are expected to bring (`RequestSpec.expectedSize`, else one initial window). */
+function expectedBytes(c: ConnState): number {
+  let bytes = 0;
+  for (const d of c.outstanding) bytes += d.request.expectedSize ?? INITIAL_WINDOW_BYTES;
+  return bytes;
 }
 
 /**

@@ -95,6 +95,7 @@ export class Dispatcher implements Dispatching {
     const want = connectionsToOpen(o, this.ctx.strategy, pacing.demandHandshakeMs(), pacing.demandRoom(o));
     for (let i = 0; i < want; i++) this.parts.connections.open(o);
     o.warm = 0;
+    o.warmWindows = 0;
   }
 
   /** A `HEAD` of the next waiting URL, then its `GET` right behind it (order-probe.ts). */

@@ -26,11 +26,10 @@ import { windowsForDemand, type Strategy } from './strategies';
  */
 export function h2DemandLimit(o: OriginState, strategy: Strategy, pathHandshakeMs: number | undefined, pathRoom: number | undefined): number {
   const h2 = windowsForDemand(strategy);
-  // Not the remembered round trip (origin-recall.ts): opening every origin's windows at t = 0 for a
-  // revisit's whole learned list overflows a capped link, so it would need a path-wide budget first.
-  // Nor once a learned list is queued (`RequestSpec.listed`; the scheduler passes no handshake):
+  // Not once a learned list is queued (`RequestSpec.listed`; the scheduler passes no handshake):
   // windows opened into that burst when the first handshake finished come a handshake after their
-  // siblings and carry nothing but losses (bench/README.md, "Real-shaped pages", revisits at 10 Mbit/s).
+  // siblings and carry nothing but losses (bench/README.md, "Real-shaped pages", revisits at
+  // 10 Mbit/s). A list's windows open at t = 0 with a remembered budget instead (list-windows.ts).
   const slow = pathHandshakeMs ?? -Infinity;
   if (h2 === undefined || slow < h2.demandMinHandshakeMs || pathRoom === undefined) return 1;
   const fits = Math.max(1, Math.min(h2.connectionsForDemand, o.conns.length + pathRoom));

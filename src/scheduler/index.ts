@@ -5,6 +5,7 @@ export * from './transport-port';
 export { Scheduler, type SchedulerObserver, type SchedulerOptions, type SchedulerStats } from './scheduler';
 export type { PipelineHealthState, DemotionReason } from './pipeline-health';
 export { preconnectCount, preconnectPlan, type PreconnectTarget } from './preconnect';
+export { listedLoads, type ListedLoad } from './list-windows';
 export { MemoryBudgets, keepAliveMax, observeBudget, type BudgetFacts, type BudgetObservation, type OriginBudgets } from './request-budget';
 export { MAX_ATTEMPTS, MAX_SENDS } from './retry-policy';
 export { RememberedBudgets } from './remembered-budgets';

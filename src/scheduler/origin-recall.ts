@@ -46,6 +46,11 @@ export class OriginLearner {
     this.once(o.origin, 'path', { connectionCap, rateBytesPerMs: Number.isFinite(rateBytesPerMs) ? rateBytesPerMs : null });
   }
 
+  /** A load that used this origin received `peakBytesPerMs` at most over a round trip (peak-delivery.ts). */
+  linkPeak(o: OriginState, peakBytesPerMs: number): void {
+    this.once(o.origin, 'peak', { peakBytesPerMs });
+  }
+
   /** The probe counted `proofs` clean pipelined responses, short of a verdict (written as they grow). */
   probeProgress(o: OriginState, proofs: number): void {
     if (proofs <= 0 || this.written.get(o.origin)?.has('pipelining')) return;

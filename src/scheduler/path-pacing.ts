@@ -6,6 +6,7 @@ import { decidePathSize, measureFirstFlight } from './path-sizing';
 import type { Pacing, SchedulerContext, SchedulerParts } from './scheduler-parts';
 import { windowsForDemand } from './strategies';
 import { noteStreamData } from './stream-stall';
+import { PeakDelivery } from './peak-delivery';
 
 /**
  * What the path allows, read off response bodies as they arrive:
@@ -33,6 +34,8 @@ export class PathPacing implements Pacing {
   private pathHandshakeMs: number | undefined;
   /** A learned list was enqueued (`RequestSpec.listed`): no HTTP/2 windows for demand this load. */
   private listBurst = false;
+  /** The most the load received over a round trip, remembered for the next load's list windows (peak-delivery.ts). */
+  private readonly peak: PeakDelivery | undefined;
 
   constructor(
     private readonly ctx: SchedulerContext,
@@ -40,6 +43,7 @@ export class PathPacing implements Pacing {
   ) {
     const pausing = ctx.strategy.pausing;
     this.pauser = pausing ? new LowLatencyPauser(pausing.maxFlowing, pausing.minBytes, ctx.transport, () => { ctx.counters.pauses += 1; }) : undefined;
+    this.peak = ctx.learner && windowsForDemand(ctx.strategy) !== undefined ? new PeakDelivery() : undefined;
   }
 
   recalledRate(rateBytesPerMs: number | null | undefined): void {
@@ -86,6 +90,7 @@ export class PathPacing implements Pacing {
     const { strategy, clock } = this.ctx;
     const now = clock.now();
     const o = d.conn.origin;
+    this.peak?.add(bytes, now, o.rttMs);
     const h2 = strategy.http2;
     if (h2 && h2.connectionsOnStall > 1 && noteStreamData(d.conn, d, now, o.rttMs)) {
       o.h2Stalls += 1;
@@ -99,6 +104,13 @@ export class PathPacing implements Pacing {
     }
     if (strategy.connections.fitToPath && d.conn.protocol === 'http/1.1' && measureFirstFlight(d, bytes, now)) this.decidePath(o, true);
     if (windowsForDemand(strategy) !== undefined && this.loadPath.windows === undefined) this.measureLoadPath(d, bytes, now);
+  }
+
+  /** The load is over: the most it received over a round trip is remembered on every origin it used. */
+  loadEnded(): void {
+    const peak = this.peak?.bytesPerMs;
+    if (peak === undefined) return;
+    for (const o of this.parts.origins.values()) if (o.conns.length > 0 || o.rttMs !== undefined) this.ctx.learner?.linkPeak(o, peak);
   }
 
   /** `d`'s head arrived: paused before its size was known, and now known too small to be worth pausing. */

@@ -1,5 +1,6 @@
 import type { OriginFacts, PageOrigin } from '../origins/origin-facts';
 import type { OriginMemory } from '../origins/origin-memory';
+import { withListWindows, type ListedLoad } from './list-windows';
 import type { Strategy } from './strategies';
 
 /**
@@ -25,15 +26,23 @@ export function preconnectCount(origin: string, requests: number, facts: OriginF
 export interface PreconnectTarget {
   origin: string;
   connections: number;
+  /**
+   * The count is HTTP/2 windows for a learned list (list-windows.ts): opened at t = 0 even though
+   * the origin answers h2, where one connection is otherwise its limit.
+   */
+  listWindows?: true;
 }
 
 /**
  * The learned list of a page (`memory.pageOrigins`), each origin sized by its facts. Origins are in
- * the memory's order (most requests first), so the busiest handshakes start first.
+ * the memory's order (most requests first), so the busiest handshakes start first. `listed`
+ * (by origin): what the revisit's learned list will ask of each, which may give an h2 origin more
+ * than one window (list-windows.ts).
  */
-export function preconnectPlan(pageUrl: string, memory: OriginMemory, strategy: Strategy): PreconnectTarget[] {
-  return memory
+export function preconnectPlan(pageUrl: string, memory: OriginMemory, strategy: Strategy, listed?: ReadonlyMap<string, ListedLoad>): PreconnectTarget[] {
+  const plan = memory
     .pageOrigins(pageUrl)
     .map((p: PageOrigin) => ({ origin: p.origin, connections: preconnectCount(p.origin, p.requests, memory.get(p.origin), strategy) }))
     .filter((t) => t.connections > 0);
+  return listed && listed.size > 0 ? withListWindows(plan, listed, (o) => memory.get(o), strategy) : plan;
 }

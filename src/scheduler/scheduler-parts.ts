@@ -129,4 +129,6 @@ export interface Pacing {
   dispatchSettled(d: DispatchState): void;
   /** Pauses or resumes lower-priority bodies for the urgent ones in flight (low-latency-pauser.ts). */
   updatePauses(dispatches: ReadonlyMap<number, DispatchState>, urgent: number): void;
+  /** The load is over (`Scheduler.close`): what it measured of the link is remembered. */
+  loadEnded(): void;
 }

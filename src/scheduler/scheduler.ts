@@ -96,14 +96,17 @@ export class Scheduler implements TransportHandler {
    * Opens up to `connections` connections to `origin` now, before any request for it is ready
    * (a learned list, `<link rel=preconnect>`), within the origin's limit. The connections take
    * requests like any other; unused ones close with the scheduler. An origin on a bad port is
-   * never connected (unless `allowUnsafePorts`), as browsers ignore such hints. Throws `SchedulerError`
+   * never connected (unless `allowUnsafePorts`), as browsers ignore such hints. `listWindows`: the
+   * count is a learned list's HTTP/2 windows (list-windows.ts), opened even where ALPN may answer h2;
+   * otherwise such an origin gets one until ALPN has answered. Throws `SchedulerError`
    * `E_INVALID_URL` / `E_UNSUPPORTED_SCHEME` for a bad origin.
    */
-  preconnect(origin: string, connections = 1): void {
+  preconnect(origin: string, connections = 1, listWindows = false): void {
     if (this.dispatcher.closed) return;
     const req = createRequest({ url: `${origin}/`, priority: 'other' }, 0, 0);
     if (!this.allowUnsafePorts && isBadPort(req.port)) return;
     const o = this.origins.for(req.origin);
+    if (listWindows && connections > o.warmWindows) o.warmWindows = connections;
     if (connections > o.warm) {
       o.warm = connections;
       this.dispatcher.markDirty(o);
@@ -131,6 +134,7 @@ export class Scheduler implements TransportHandler {
   close(why: SchedulerError = new SchedulerError('E_SCHEDULER_CLOSED', 'the scheduler was closed before the request completed')): void {
     if (this.dispatcher.closed) return;
     this.dispatcher.close();
+    this.pacing.loadEnded();
     this.acceptance.closeAll(why);
     for (const o of this.origins.values()) {
       for (const req of [...o.retries.clear(), ...o.queue.drain()]) this.ledger.fail(req, why);

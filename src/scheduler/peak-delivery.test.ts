@@ -1,0 +1,39 @@
+import { PeakDelivery } from './peak-delivery';
+
+describe('the most a load received over a round trip', () => {
+  test('nothing counted before a round trip is known, or before any byte', () => {
+    const p = new PeakDelivery();
+    expect(p.bytesPerMs).toBeUndefined();
+    p.add(1000, 0, undefined);
+    expect(p.bytesPerMs).toBeUndefined();
+  });
+
+  test('a steady 1,250 bytes/ms (10 Mbit/s) reads as that, however the reads are spaced within the window', () => {
+    const p = new PeakDelivery();
+    // Chunks of 12,500 B every 10 ms, over a 100 ms round trip.
+    for (let t = 0; t < 1000; t += 10) p.add(12_500, t, 100);
+    expect(p.bytesPerMs).toBeCloseTo(1250, 0);
+    // The same bytes read in bursts (a busy event loop: 50 ms late, then all at once) read no faster.
+    const q = new PeakDelivery();
+    for (let t = 0; t < 1000; t += 50) q.add(62_500, t, 100);
+    expect(q.bytesPerMs as number).toBeLessThanOrEqual(1250);
+  });
+
+  test('a burst of slow start counts only within its window: round trips apart, the busiest one is the peak', () => {
+    const p = new PeakDelivery();
+    // Window rounds of 14, 29 and 58 kB arriving at once, a round trip apart.
+    p.add(14_480, 0, 100);
+    p.add(28_960, 100, 100);
+    p.add(57_920, 200, 100);
+    expect(p.bytesPerMs).toBeCloseTo(579.2, 1);
+  });
+
+  test('a near path (or a relay that hides the round trip) counts over 100 ms: a read 30 ms late over-reads by at most 30 %', () => {
+    const p = new PeakDelivery();
+    // 1,250 bytes/ms arriving, read in one go after a 30 ms stall, then steadily.
+    p.add(37_500, 30, 0.2);
+    for (let t = 40; t < 500; t += 10) p.add(12_500, t, 0.2);
+    expect(p.bytesPerMs as number).toBeLessThanOrEqual(1250 * 1.3);
+    expect(p.bytesPerMs as number).toBeGreaterThan(1250);
+  });
+});
