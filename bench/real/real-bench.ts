@@ -30,16 +30,19 @@ export const REAL_CONTENDERS = ['browser', 'getlist', 'getlist-revisit', 'h2', '
  * Run only when named: `getlist-cold` is `getlist` with `--cold-discovery`, what a fresh process
  * pays for its cold discovery code (bench/README.md, "Cold discovery"); `getlist-revisit-1h2` is
  * `getlist-revisit` with `--h2-connections 1`, the revisit without its learned list's HTTP/2
- * windows (bench/README.md, "A revisit's HTTP/2 windows").
+ * windows, and `getlist-third-visit` the visit after a revisit, from what both loads before it
+ * learned (bench/README.md, "A revisit's HTTP/2 windows").
  */
-export const REAL_OPTIONAL_CONTENDERS = ['getlist-cold', 'getlist-revisit-1h2'] as const;
+export const REAL_OPTIONAL_CONTENDERS = ['getlist-cold', 'getlist-revisit-1h2', 'getlist-third-visit'] as const;
 export type RealContender = (typeof REAL_CONTENDERS)[number] | (typeof REAL_OPTIONAL_CONTENDERS)[number];
 
-/** The `getlist load` flags of a getlist contender. */
-const GETLIST_ARGS: Record<string, { strategy: string; extra: string[] }> = {
+/** The `getlist load` flags of a getlist contender; `last`: its last run is the one measured. */
+const GETLIST_ARGS: Record<string, { strategy: string; extra: string[]; last?: true }> = {
   'getlist-revisit': { strategy: 'getlist', extra: ['--revisit'] },
   'getlist-cold': { strategy: 'getlist', extra: ['--cold-discovery'] },
   'getlist-revisit-1h2': { strategy: 'getlist', extra: ['--revisit', '--h2-connections', '1'] },
+  // An unmeasured load, a revisit, then the visit measured: each starts from what the loads before it learned.
+  'getlist-third-visit': { strategy: 'getlist', extra: ['--revisit', '--repeat', '2'], last: true },
 };
 
 export interface RealLink {
@@ -65,7 +68,7 @@ export interface RealCellResult {
    * Per load of each contender, in run order, what the origin servers logged during it: requests,
    * `HEAD`s apart, connections and protocols. `/favicon.ico` is left out: getlist asks for it as a
    * browser does, Chromium in its own time, maybe after the load. `getlist-revisit`'s covers both
-   * of its loads, the unmeasured one that learns and the measured one.
+   * of its loads, the unmeasured one that learns and the measured one (`getlist-third-visit`'s its three).
    */
   server: Record<string, RealServerLoad[]>;
   /** Per getlist load of each contender, in run order: the pipelining its records show (absent in older results). */
@@ -135,9 +138,9 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
               ms = r.network.totalMs;
               result.traces[c]?.push(r.timeline);
             } else {
-              const { strategy, extra } = GETLIST_ARGS[c] ?? { strategy: c, extra: [] };
+              const { strategy, extra, last } = GETLIST_ARGS[c] ?? { strategy: c, extra: [] };
               const stdout = await runGetlistLoad(l, cliPath, [url, '--strategy', strategy, '--ca', origins.caPath, ...extra], timeoutMs, `${c} ${url}`);
-              const run = firstLoadRun(stdout);
+              const run = firstLoadRun(stdout, last === true);
               const g = getlistLoadOf(run);
               result.traces[c]?.push(getlistTrace(run));
               result.pipelining?.[c]?.push(pipeliningEarned(run as unknown as Parameters<typeof pipeliningEarned>[0]));
@@ -219,10 +222,11 @@ export function realServerLines(cells: readonly RealCellResult[]): string {
 /**
  * A line per cell that ran an optional contender beside the one it varies, with their medians and
  * ratio: `getlist-cold` beside `getlist` (what a fresh process's cold discovery code costs the
- * page), `getlist-revisit-1h2` beside `getlist-revisit` (what its learned list's HTTP/2 windows save).
+ * page), `getlist-revisit-1h2` beside `getlist-revisit` (what its learned list's HTTP/2 windows save),
+ * `getlist-third-visit` beside `getlist-revisit` (what a revisit's own lessons add).
  */
 export function realOptionalLines(cells: readonly RealCellResult[]): string {
-  const pairs: Array<[string, string, string]> = [['cold discovery', 'getlist', 'getlist-cold'], ['h2 windows', 'getlist-revisit-1h2', 'getlist-revisit']];
+  const pairs: Array<[string, string, string]> = [['cold discovery', 'getlist', 'getlist-cold'], ['h2 windows', 'getlist-revisit-1h2', 'getlist-revisit'], ['third visit', 'getlist-revisit', 'getlist-third-visit']];
   return pairs.flatMap(([what, base, varied]) => cells.filter((c) => (c.runs[varied] ?? []).length > 0 && (c.runs[base] ?? []).length > 0).map((c) => {
     const b = median(c.runs[base] ?? []);
     const v = median(c.runs[varied] ?? []);

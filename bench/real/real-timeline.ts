@@ -51,8 +51,8 @@ export function realTimeline(cell: RealCellResult, contenders: readonly string[]
   for (const c of contenders) {
     const trace = medianTrace(cell, c);
     if (!trace) continue;
-    // getlist-revisit asks for the learned list at t = 0: its rows are read against the list bound.
-    const bounds = boundBy(c.startsWith('getlist-revisit') ? list.requests : first.requests);
+    // getlist-revisit (and the visit after it) asks for the learned list at t = 0: its rows are read against the list bound.
+    const bounds = boundBy(c.startsWith('getlist-revisit') || c === 'getlist-third-visit' ? list.requests : first.requests);
     const total = Math.max(...trace.requests.map((r) => r.doneMs ?? 0));
     const spec = trace.requests.filter((r) => r.speculative).length;
     const unused = trace.requests.filter((r) => r.speculative === 'unused').length;

@@ -2,7 +2,7 @@ import { parseSsTin } from '../../bench/trace/ss-sample';
 import { ALL_CONTENDERS, CONTENDER_SCHEME, CONTENDER_STRATEGY, HTTP11_CELL_CONTENDERS, SPDY_CELL_CONTENDERS, fullPlan, planLoads, quickPlan, rotation } from '../../bench/run/bench-matrix';
 import { serverView } from '../../bench/run/access-log-delta';
 import { chromiumTiming } from '../../bench/run/chromium-timing';
-import { parseGetlistJson } from '../../bench/run/getlist-contender';
+import { firstLoadRun, parseGetlistJson } from '../../bench/run/getlist-contender';
 import { linkPreset, linkPresetNames } from '../../bench/run/link-presets';
 import { dependencyDepth, pageInfo } from '../../bench/run/page-info';
 import type { RunResult } from '../../bench/run/results-schema';
@@ -116,6 +116,12 @@ describe('getlist CLI output', () => {
   test('reads runs[0] and the negotiated protocols', () => {
     const out = JSON.stringify({ url: 'u', runs: [{ strategy: 'h2', totalMs: 500, meanTtfbMs: 120, connectionsOpened: 1, errors: 0, handshakes: [{ protocol: 'h2' }] }] });
     expect(parseGetlistJson(out)).toEqual({ totalMs: 500, meanTtfbMs: 120, connectionsOpened: 1, errors: 0, protocols: ['h2'] });
+  });
+  test('the last run instead, for a contender that measures the visit after a revisit (--repeat 2)', () => {
+    const out = JSON.stringify({ url: 'u', runs: [{ totalMs: 700 }, { totalMs: 550 }] });
+    expect(firstLoadRun(out)).toEqual({ totalMs: 700 });
+    expect(firstLoadRun(out, true)).toEqual({ totalMs: 550 });
+    expect(() => firstLoadRun('{"runs":[]}', true)).toThrow(expect.objectContaining({ code: 'E_RUN_BAD_OUTPUT' }));
   });
   test('anything else is E_RUN_BAD_OUTPUT', () => {
     expect(() => parseGetlistJson('')).toThrow(expect.objectContaining({ code: 'E_RUN_BAD_OUTPUT' }));
