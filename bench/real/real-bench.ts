@@ -19,7 +19,7 @@ import { netnsSpawn, startOrigins, type Origins, type StartOriginsOptions } from
 import { pipeliningEarned, type PipeliningEarned } from '../run/pipelining-earned';
 import { rotation } from '../run/bench-matrix';
 import { loadWithChromium } from '../run/chromium-contender';
-import { failedRequests, firstLoadRun, getlistLoadOf, runGetlistLoad } from '../run/getlist-contender';
+import { failedRequests, firstLoadRun, getlistLoadOf, lastLoadRun, runGetlistLoad } from '../run/getlist-contender';
 import { originsFor } from '../run/run-link';
 import { getlistTrace, type LoadTrace } from '../run/load-trace';
 import { serverView } from '../run/access-log-delta';
@@ -140,7 +140,7 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
             } else {
               const { strategy, extra, last } = GETLIST_ARGS[c] ?? { strategy: c, extra: [] };
               const stdout = await runGetlistLoad(l, cliPath, [url, '--strategy', strategy, '--ca', origins.caPath, ...extra], timeoutMs, `${c} ${url}`);
-              const run = firstLoadRun(stdout, last === true);
+              const run = last === true ? lastLoadRun(stdout) : firstLoadRun(stdout);
               const g = getlistLoadOf(run);
               result.traces[c]?.push(getlistTrace(run));
               result.pipelining?.[c]?.push(pipeliningEarned(run as unknown as Parameters<typeof pipeliningEarned>[0]));

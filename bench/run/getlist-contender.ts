@@ -16,15 +16,28 @@ export interface GetlistLoad extends Pick<RunFigures, 'totalMs' | 'meanTtfbMs' |
 /** A `RunJson` as read from another process: every field still to be checked. */
 type CliRun = { [K in keyof RunJson]?: unknown } & { handshakes?: Array<{ protocol?: unknown }> };
 
-/** runs[0] of `getlist load --json` output (`last`: its last run), unchecked beyond being an object; `E_RUN_BAD_OUTPUT` otherwise. */
-export function firstLoadRun(stdout: string, last = false): Record<string, unknown> {
-  let parsed: { runs?: unknown[] };
+/** runs[0] of `getlist load --json` output, unchecked beyond being an object; `E_RUN_BAD_OUTPUT` otherwise. */
+export function firstLoadRun(stdout: string): Record<string, unknown> {
+  const runs = loadRuns(stdout);
+  return runOf(runs[0], stdout);
+}
+
+/** The last run of `getlist load --json --repeat N` output, as `firstLoadRun` reads the first. */
+export function lastLoadRun(stdout: string): Record<string, unknown> {
+  const runs = loadRuns(stdout);
+  return runOf(runs[runs.length - 1], stdout);
+}
+
+function loadRuns(stdout: string): unknown[] {
   try {
-    parsed = JSON.parse(stdout) as { runs?: unknown[] };
+    const parsed = JSON.parse(stdout) as { runs?: unknown };
+    return Array.isArray(parsed.runs) ? parsed.runs : [];
   } catch {
     throw new BenchRunError('E_RUN_BAD_OUTPUT', `getlist printed something that is not JSON: ${stdout.slice(0, 200)}`);
   }
-  const run = last ? parsed.runs?.[parsed.runs.length - 1] : parsed.runs?.[0];
+}
+
+function runOf(run: unknown, stdout: string): Record<string, unknown> {
   if (typeof run !== 'object' || run === null) throw new BenchRunError('E_RUN_BAD_OUTPUT', `getlist JSON has no runs[0]: ${stdout.slice(0, 200)}`);
   return run as Record<string, unknown>;
 }

@@ -2,7 +2,7 @@ import { parseSsTin } from '../../bench/trace/ss-sample';
 import { ALL_CONTENDERS, CONTENDER_SCHEME, CONTENDER_STRATEGY, HTTP11_CELL_CONTENDERS, SPDY_CELL_CONTENDERS, fullPlan, planLoads, quickPlan, rotation } from '../../bench/run/bench-matrix';
 import { serverView } from '../../bench/run/access-log-delta';
 import { chromiumTiming } from '../../bench/run/chromium-timing';
-import { firstLoadRun, parseGetlistJson } from '../../bench/run/getlist-contender';
+import { firstLoadRun, lastLoadRun, parseGetlistJson } from '../../bench/run/getlist-contender';
 import { linkPreset, linkPresetNames } from '../../bench/run/link-presets';
 import { dependencyDepth, pageInfo } from '../../bench/run/page-info';
 import type { RunResult } from '../../bench/run/results-schema';
@@ -120,8 +120,9 @@ describe('getlist CLI output', () => {
   test('the last run instead, for a contender that measures the visit after a revisit (--repeat 2)', () => {
     const out = JSON.stringify({ url: 'u', runs: [{ totalMs: 700 }, { totalMs: 550 }] });
     expect(firstLoadRun(out)).toEqual({ totalMs: 700 });
-    expect(firstLoadRun(out, true)).toEqual({ totalMs: 550 });
-    expect(() => firstLoadRun('{"runs":[]}', true)).toThrow(expect.objectContaining({ code: 'E_RUN_BAD_OUTPUT' }));
+    expect(lastLoadRun(out)).toEqual({ totalMs: 550 });
+    expect(() => lastLoadRun('{"runs":[]}')).toThrow(expect.objectContaining({ code: 'E_RUN_BAD_OUTPUT' }));
+    expect(() => lastLoadRun('not json')).toThrow(expect.objectContaining({ code: 'E_RUN_BAD_OUTPUT' }));
   });
   test('anything else is E_RUN_BAD_OUTPUT', () => {
     expect(() => parseGetlistJson('')).toThrow(expect.objectContaining({ code: 'E_RUN_BAD_OUTPUT' }));
