@@ -74,7 +74,6 @@ export class Flight implements Dispatcher.DispatchHandler {
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.controller = controller;
     this.conn.progress += STALL_MIN_BYTES;
-    this.conn.lastByteAt = performance.now();
     if (statusCode < 200 || this.abandoned) return; // interim responses are not the response (the framing removes them on HTTP/1.1)
     const h2 = this.conn.protocol === 'h2';
     const framing = this.conn.framing;
@@ -103,7 +102,6 @@ export class Flight implements Dispatcher.DispatchHandler {
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.conn.progress += chunk.length;
-    this.conn.lastByteAt = performance.now();
     if (this.abandoned) return;
     this.bytes += chunk.length;
     if (this.hash !== undefined) this.hash.update(chunk);

@@ -5,17 +5,18 @@ export interface StallWatched {
   readonly protocol: HttpProtocol;
   /** The TCP handshake time, ms: one round trip. */
   readonly rttMs: number;
-  /** Response bytes (a head counts as `STALL_MIN_BYTES`) since `windowAt`. */
+  /**
+   * Response bytes (a head counts as `STALL_MIN_BYTES`) since `windowAt`; HTTP/2: since the last
+   * sweep that saw any.
+   */
   progress: number;
   /**
-   * When the current window began (`performance.now()`); HTTP/2: when the connection last took
-   * requests after having none, or last got a PING.
+   * When the current window began (`performance.now()`); HTTP/2: the last sweep that saw response
+   * bytes, or the connection take requests after having none, or the last PING.
    */
   windowAt: number;
   /** The scheduler was told of this window's stall. */
   stallReported: boolean;
-  /** When its last response byte (or head) arrived (`performance.now()`). */
-  lastByteAt: number;
   /** HTTP/2: PINGs sent since its last response byte (`h2ProbeAfterMs`). */
   quietProbes: number;
 }
@@ -64,8 +65,8 @@ export function h2ProbeAfterMs(rttMs: number, probesSent: number): number {
  * window, the one that made less than `STALL_MIN_BYTES` of progress for `stallAfterMs`; and every
  * HTTP/2 connection with flights, asking for a PING (`onQuiet`, with its oldest flight) when no
  * response byte arrived on it for `h2ProbeAfterMs`. One unref'd interval, running only while
- * flights exist (per-request timers would cost on the hot path); a stall or a quiet spell is seen
- * at most a tenth of a second late.
+ * flights exist (per-request timers would cost on the hot path); a stall is seen at most a tenth
+ * of a second late, a quiet spell at most two tenths.
  */
 export class StallWatch {
   private sweeper: NodeJS.Timeout | undefined;
@@ -103,18 +104,19 @@ export class StallWatch {
   }
 
   /**
-   * HTTP/2: quiet is no response byte at all since the later of the last byte and the last PING
-   * (or since the connection last took a request while idle); progress ends the backoff.
+   * HTTP/2: quiet is no response byte since the sweep that last saw one, the later of that and the
+   * last PING (or since the connection last took a request while idle); progress ends the backoff.
+   * Read off `progress` at each sweep, so the flights' hot path counts bytes and reads no clock.
    */
   private sweepH2(f: Watchable, now: number): void {
     const c = f.conn;
-    if (!this.busyBefore.has(c)) {
+    if (!this.busyBefore.has(c) || c.progress > 0) {
+      c.progress = 0;
       c.windowAt = now;
       c.quietProbes = 0;
       return;
     }
-    if (c.lastByteAt > c.windowAt) c.quietProbes = 0;
-    if (now - Math.max(c.windowAt, c.lastByteAt) >= h2ProbeAfterMs(c.rttMs, c.quietProbes)) {
+    if (now - c.windowAt >= h2ProbeAfterMs(c.rttMs, c.quietProbes)) {
       c.quietProbes += 1;
       c.windowAt = now;
       this.onQuiet(f.dispatch.id);

@@ -64,7 +64,6 @@ interface Conn {
   progress: number;
   windowAt: number;
   stallReported: boolean;
-  lastByteAt: number;
   quietProbes: number;
 }
 
@@ -185,7 +184,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
             id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding,
             prioritySignals: options.prioritySignals === true && handshake.protocol === 'h2', closed: false,
             framing: undefined, trusted: 0, held: new UnconfirmedResponses(), rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0,
-            secure: origin.startsWith('https:'), corked: false, progress: 0, windowAt: 0, stallReported: false, lastByteAt: 0, quietProbes: 0,
+            secure: origin.startsWith('https:'), corked: false, progress: 0, windowAt: 0, stallReported: false, quietProbes: 0,
           };
           if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
           this.conns.set(id, conn);
