@@ -25,7 +25,7 @@ export function roomFor(
   if (c.state !== 'ready' || c.draining) return 0;
   const n = c.outstanding.length;
   if (c.held > 0 && c.origin.desynced) return 0;
-  if (c.protocol === 'h2') return Math.min(c.maxStreams, h2StreamsWhileSiblingsConnect(c, now, strategy)) - n;
+  if (c.protocol === 'h2') return Math.min(c.maxStreams, h2StreamsWhileSiblingsConnect(c, now, strategy, req)) - n;
   if (n === 0) return 1;
   const pipelining = strategy.pipelining;
   if (c.gate || c.blockers > 0 || !pipelining || !isPipelinable(req.method)) return 0;

@@ -122,7 +122,8 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
     for (let i = 3; i < 9; i++) t.add(`${S}/i${i}`);
     expect([2, 3, 4].map((id) => t.transport.on(id).length)).toEqual([3, 3, 3]);
 
-    // A sibling opened later is a whole handshake away: the ready one does not wait for it.
+    // A sibling opened later is a whole handshake away: two requests end sooner on the ready one
+    // alone (its second round) than on a sibling up 150 ms later, so it does not wait for it.
     const late = slowPath(strategy('getlist', { http2: { connectionsForDemand: 2 } }));
     late.add(`${S}/a`);
     late.clock.advance(150);
@@ -132,6 +133,43 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
     late.scheduler.connectionReady(2, { protocol: 'h2' });
     expect(late.transport.on(2).map((d) => d.request.path)).toEqual(['/a', '/b']);
   });
+  test('siblings opened a handshake later for waiting requests carry their share: the first connection up takes what its early rounds deliver, not the whole burst', () => {
+    // D took 200 ms to handshake (round trip 100). S's first image opens #2 at t = 200; eleven
+    // more found 100 ms later open #3–#7, expected up at 500.
+    const t = docLoaded(strategy('getlist'), 200);
+    t.add(`${S}/i0`);
+    t.clock.advance(100);
+    for (let i = 1; i < 12; i++) t.add(`${S}/i${i}`);
+    expect(t.opened(S)).toEqual([2, 3, 4, 5, 6, 7]);
+    t.clock.advance(100);
+    t.scheduler.connectionReady(2, { protocol: 'h2', handshakeRttMs: 100 });
+    // Round ends: #2 delivers 1 window by 500, 3 by 600, 7 by 700; the five siblings 1 each by 600,
+    // 3 by 700. Twelve end at 700: 8 by 600, the 4 left shared 4 : 10 → #2 carries 3 + 2.
+    expect(t.transport.on(2).map((d) => d.request.path)).toEqual(['/i0', '/i1', '/i2', '/i3', '/i4']);
+    // A render-blocking sheet found meanwhile is not held for them: it goes now.
+    t.scheduler.enqueue({ url: `${S}/late.css`, priority: 'blocking', resourceType: 'stylesheet' });
+    expect(t.transport.on(2).map((d) => d.request.path)).toContain('/late.css');
+    t.clock.advance(100);
+    for (const id of [3, 4, 5, 6, 7]) t.scheduler.connectionReady(id, { protocol: 'h2' });
+    expect([3, 4, 5, 6, 7].flatMap((id) => t.transport.on(id).map((d) => d.request.path)).sort()).toEqual(['/i10', '/i11', '/i5', '/i6', '/i7', '/i8', '/i9']);
+    expect([2, 3, 4, 5, 6, 7].map((id) => t.transport.on(id).length)).toEqual([6, 2, 2, 1, 1, 1]);
+
+    // A sibling overdue by a whole round trip is not waited for: once the pump runs past that
+    // (here #2's first answer, at 700: the siblings were expected at 500), the one up takes the rest.
+    const late = docLoaded(strategy('getlist'), 200);
+    late.add(`${S}/i0`);
+    late.clock.advance(100);
+    for (let i = 1; i < 12; i++) late.add(`${S}/i${i}`);
+    late.clock.advance(100);
+    late.scheduler.connectionReady(2, { protocol: 'h2', handshakeRttMs: 100 });
+    expect(late.transport.on(2)).toHaveLength(5);
+    late.clock.advance(300);
+    const first = late.transport.dispatchOf('/i0').id;
+    late.scheduler.responseStarted(first, { status: 200, httpVersion: '2', keepAlive: true });
+    late.scheduler.responseEnded(first, { bytes: 1000 });
+    expect(late.transport.on(2)).toHaveLength(12);
+  });
+
   test('the windows wait for the load\'s first flight: none while it is unmeasured, and requests already waiting get theirs once a flight shows room', () => {
     const t = setup(strategy('getlist'));
     t.add(`${D}/doc`);

@@ -1,4 +1,6 @@
 import type { ConnState, OriginState } from './connection-state';
+import { isLowLatency } from '../core/priority';
+import type { ScheduledRequest } from './request';
 import { windowsForDemand, type Strategy } from './strategies';
 
 /**
@@ -42,22 +44,78 @@ export function h2DemandLimit(o: OriginState, strategy: Strategy, pathHandshakeM
 }
 
 /**
- * Streams a ready h2 connection may carry while siblings opened together with it are still
- * connecting: one. The burst found while they handshake is dealt one stream per connection in
- * rank order, so the most urgent requests each start a window of their own (an `@import`ed sheet
- * is not sent behind its sibling sheet's whole body), and the rest go to the least loaded once
- * they are up. "Together": opened within a quarter of `c`'s own handshake of it, so about to be
- * ready; one opened later (a whole handshake away) is not waited for. None such, or a handshake
- * too quick for extra windows: no cap.
+ * Streams a ready h2 connection may carry while siblings of its origin are still connecting.
+ *
+ * - Siblings opened together with it (within a quarter of `c`'s own handshake, so about to be
+ *   ready): one. The burst found while they handshake is dealt one stream per connection in rank
+ *   order, so the most urgent requests each start a window of their own (an `@import`ed sheet is
+ *   not sent behind its sibling sheet's whole body), and the rest go to the least loaded once they
+ *   are up.
+ * - Siblings opened later, for demand (about a handshake behind): its share of the origin's work
+ *   by slow-start rounds ({@link shareBeforeLaterSiblings}). Those windows were opened for the
+ *   requests that wait; piled on the first connection up, they would come up with nothing to carry
+ *   while it slow-starts through the whole burst. Not for a low-latency request (the document, a
+ *   render-blocking sheet or script): it goes now, whatever its size, as McManus has it jump every
+ *   queue; the share counts a request as one window, which a script's body may well exceed.
+ *
+ * None such, or a handshake too quick for extra windows: no cap.
  */
-export function h2StreamsWhileSiblingsConnect(c: ConnState, now: number, strategy: Strategy): number {
+export function h2StreamsWhileSiblingsConnect(c: ConnState, now: number, strategy: Strategy, req: ScheduledRequest): number {
   const handshake = (c.readyAt ?? now) - c.openedAt;
   // Where handshakes are quick, extra windows are not wanted (h2DemandLimit): nothing to wait for.
   const h2 = windowsForDemand(strategy);
   if (h2 === undefined || handshake < h2.demandMinHandshakeMs) return Infinity;
   const quarter = handshake / 4;
+  const rttMs = c.origin.rttMs ?? handshake / 2;
+  const later: number[] = [];
   for (const k of c.origin.conns) {
-    if (k !== c && k.state === 'connecting' && Math.abs(k.openedAt - c.openedAt) <= quarter) return 1;
+    if (k === c || k.state !== 'connecting') continue;
+    if (Math.abs(k.openedAt - c.openedAt) <= quarter) return 1;
+    // Expected up one handshake like `c`'s after its connect began. One overdue by a whole round
+    // trip is not counted on: its share goes to the connections that are up.
+    const expected = k.openedAt + handshake;
+    if (expected + rttMs > now) later.push(Math.max(now, expected));
+  }
+  return later.length === 0 || isLowLatency(req.priority) ? Infinity : shareBeforeLaterSiblings(c, now, later, rttMs);
+}
+
+/**
+ * The streams `c` carries when the origin's work (its waiting requests and those outstanding on
+ * its ready connections) is dealt over its ready connections, starting now, and the siblings still
+ * connecting, starting when each is expected up, so that all of it ends soonest. Each request
+ * counts as one initial window (sizes are not known on a first visit; pickConnection counts the
+ * same), and a connection delivers 1, 2, 4, … windows in its successive round trips (RFC 5681
+ * slow start from RFC 6928's initial window). The work fills the earliest round ends of all the
+ * connections; at the round end that completes it, what is left is shared in proportion to what
+ * each connection delivers then. A sibling whose first round would end after that carries none, so
+ * a ready connection that can end the work sooner alone takes all of it. At least one: a ready
+ * connection never idles.
+ */
+export function shareBeforeLaterSiblings(c: ConnState, now: number, siblingsUpAt: readonly number[], rttMs: number): number {
+  const o = c.origin;
+  let work = o.queue.size + o.retries.size;
+  let ready = 0;
+  for (const k of o.conns) {
+    if (k.state !== 'ready' || k.draining) continue;
+    ready += 1;
+    work += k.outstanding.length;
+  }
+  const starts = [...Array<number>(ready).fill(now), ...siblingsUpAt];
+  const delivered = (start: number, at: number) => (at < start ? 0 : 2 ** Math.floor((at - start) / rttMs + 1e-9) - 1);
+  const total = (at: number) => starts.reduce((sum, s) => sum + delivered(s, at), 0);
+  // Round ends of every connection, up to the rounds `c` alone would need.
+  const maxRounds = Math.ceil(Math.log2(work + 1));
+  const ends = [...new Set(starts.flatMap((s) => Array.from({ length: maxRounds }, (_, m) => s + (m + 1) * rttMs)))].sort((x, y) => x - y);
+  let before = now;
+  for (const at of ends) {
+    const all = total(at);
+    if (all >= work) {
+      const done = total(before);
+      const mine = delivered(now, before);
+      const share = mine + Math.ceil(((work - done) * (delivered(now, at) - mine)) / (all - done));
+      return Math.max(1, share);
+    }
+    before = at;
   }
   return Infinity;
 }
