@@ -25,7 +25,7 @@ const FLAGS: Record<string, FlagSpec> = {
   strategy: { ...LOAD_FLAGS.strategy, default: 'http10,browser,pipelined,getlist' },
   timeout: { ...LOAD_FLAGS.timeout, default: String(RUN_TIMEOUT_MS) },
   ...SAFETY_FLAGS,
-  ca: { type: 'string', value: 'FILE', description: 'trust this PEM CA file for https (e.g. a test server\'s)' },
+  ca: { type: 'string', value: 'FILE', description: 'trust this PEM CA file for https besides the system\'s roots (e.g. a test server\'s)' },
   insecure: { type: 'boolean', description: 'do not verify TLS certificates' },
   revisit: { type: 'boolean', description: 'model a returning visitor: each strategy first loads the page once unmeasured, then every measured run starts from what the earlier loads learned (origin memory, size hints); only getlist uses origin memory' },
   memory: {

@@ -1,5 +1,5 @@
 import { isIP, type Socket } from 'node:net';
-import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import { connect as tlsConnect, type SecureContext, type TLSSocket } from 'node:tls';
 import { buildConnector } from 'undici';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { connectWithCheck, gatedLookup, gatedLookupAll, refuseTarget, type AddressCheck } from './connection-gate';
@@ -7,11 +7,12 @@ import { sharedConnectTimer, type ConnectTimer } from './connect-timer';
 import { mapTarget, type HostMapping } from './host-mapping';
 import { loopBusyMs, type LoopBusyClock } from './loop-busy';
 import { H2_FIRST_ALPN, offerAlpn } from './alpn-order';
+import { trustContext } from './trust-context';
 
 export interface TimingConnectorOptions {
   /** Offer `h2` by ALPN on https:, before `http/1.1` (alpn-order.ts). @default false */
   allowH2?: boolean;
-  /** Extra CA certificates (PEM) to trust, e.g. a test server's self-signed certificate. */
+  /** Extra CA certificates (PEM) to trust besides the system's roots, e.g. a test server's self-signed certificate. */
   ca?: string | string[];
   /** @default true */
   rejectUnauthorized?: boolean;
@@ -81,6 +82,8 @@ export class TimingConnector {
    */
   private readonly sessions = new Map<string, Buffer>();
   private readonly timer: ConnectTimer | undefined;
+  /** The roots and the user's CA, one context for every connection (trust-context.ts). */
+  private readonly trust: SecureContext;
 
   constructor(
     private readonly options: TimingConnectorOptions = {},
@@ -89,10 +92,11 @@ export class TimingConnector {
     timer: () => ConnectTimer = sharedConnectTimer,
   ) {
     this.timer = options.connectIn === 'loop' ? undefined : timer();
+    this.trust = trustContext(options.ca);
     this.connect = buildConnector({
       allowH2: options.allowH2 ?? false,
       timeout: options.timeoutMs ?? 10_000,
-      ...(options.ca !== undefined ? { ca: options.ca } : {}),
+      secureContext: this.trust,
       rejectUnauthorized: options.rejectUnauthorized ?? true,
       // undici passes this to net/tls.connect: every name resolves through the connection gate.
       lookup: gatedLookup,
@@ -274,8 +278,8 @@ export class TimingConnector {
   }
 
   /**
-   * TLS on a connected socket, set up as undici's connector sets up its own (server name, CA,
-   * session resumption from this connector's kept sessions, no delay, keep-alive), but offering
+   * TLS on a connected socket, set up as undici's connector sets up its own (server name, the shared
+   * trust context, session resumption from this connector's kept sessions, no delay, keep-alive), but offering
    * `h2` first where h2 is allowed (alpn-order.ts): undici fixes `http/1.1` first, and on a socket
    * already connected the ClientHello leaves within `tls.connect`, before its list could be changed.
    */
@@ -287,7 +291,7 @@ export class TimingConnector {
         socket: tcp,
         ...(servername !== undefined ? { servername } : {}),
         ...(session !== undefined ? { session } : {}),
-        ...(this.options.ca !== undefined ? { ca: this.options.ca } : {}),
+        secureContext: this.trust,
         rejectUnauthorized: this.options.rejectUnauthorized ?? true,
         ALPNProtocols: this.options.allowH2 === true ? [...H2_FIRST_ALPN] : ['http/1.1'],
       });

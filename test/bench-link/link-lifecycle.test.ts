@@ -2,10 +2,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSync } from 'esbuild';
 import { cleanupStale } from '../../bench/link/cleanup-registry';
 import { startLink } from '../../bench/link/link-emulator';
 import { describeNetns } from './netns-gate';
+import { buildChildScript } from '../support/build-child';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -43,7 +43,7 @@ describeNetns('link emulator lifecycle', () => {
   beforeAll(() => {
     outDir = mkdtempSync(join(tmpdir(), 'gl-link-child-'));
     childScript = join(outDir, 'link-child.js');
-    buildSync({ entryPoints: [join(__dirname, 'link-child.ts')], outfile: childScript, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning' });
+    buildChildScript(join(__dirname, 'link-child.ts'), childScript);
   });
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 

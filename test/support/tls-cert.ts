@@ -10,14 +10,17 @@ export interface TestCert {
   cert: string;
 }
 
-let cached: TestCert | undefined;
+const cached = new Map<string, TestCert>();
 
 /**
  * A self-signed certificate for `localhost` / `127.0.0.1`, generated at test time with the `openssl`
- * CLI (no key material lives in the repository). Generated once per process (per Jest worker).
+ * CLI (no key material lives in the repository). Generated once per process (per Jest worker) and
+ * `issuer`: another name gives another key and certificate, for a test that trusts one and not the
+ * other (the name is the certificate's organisation).
  */
-export function testCert(): TestCert {
-  if (cached) return cached;
+export function testCert(issuer = 'getlist test'): TestCert {
+  const known = cached.get(issuer);
+  if (known) return known;
   const dir = mkdtempSync(join(tmpdir(), 'getlist-cert-'));
   const keyPath = join(dir, 'key.pem');
   const certPath = join(dir, 'cert.pem');
@@ -29,7 +32,7 @@ export function testCert(): TestCert {
           'req', '-x509',
           '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1',
           '-nodes', '-days', '2',
-          '-subj', '/CN=localhost',
+          '-subj', `/O=${issuer}/CN=localhost`,
           '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
           '-keyout', keyPath, '-out', certPath,
         ],
@@ -42,8 +45,9 @@ export function testCert(): TestCert {
       }
       throw new Error(`test/support/tls-cert: openssl failed to generate a test certificate: ${e.message}\n${e.stderr?.toString() ?? ''}`);
     }
-    cached = { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8') };
-    return cached;
+    const made = { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8') };
+    cached.set(issuer, made);
+    return made;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,27 @@
+import { createSecureContext, type SecureContext } from 'node:tls';
+
+/**
+ * The TLS context a connector's connections share: the system's trusted roots plus the user's CA
+ * (`--ca`, a replay's `caFile`).
+ *
+ * Node's own `ca` option replaces the default roots ("Mozilla's CAs are completely replaced when
+ * CAs are explicitly specified", Node's tls docs), so a page of a local site whose fonts come from
+ * a public CDN would fail on the CDN. The user's certificates are added to a context that already
+ * holds the roots instead (`addCACert`, what Node does for each `ca` entry). Node gives such a
+ * context a copy of the store of its own: its bundled roots, or OpenSSL's (`--use-openssl-ca`,
+ * `SSL_CERT_FILE`), but not `NODE_EXTRA_CA_CERTS`, which only the shared store holds. Those are
+ * not read again here: parsing a whole system bundle named there (Debian's is 140 certificates)
+ * took tens of milliseconds of this process's loop at the start of every load.
+ *
+ * One context for all connections, not one per `tls.connect`: without `secureContext` each connect
+ * builds a context of its own, about half a millisecond of this process's loop per connection,
+ * paid while a revisit opens tens of them together (bench/README.md, "What holds a handshake").
+ * Per-connection settings (server name, session, ALPN, `rejectUnauthorized`) stay on the connect.
+ */
+export function trustContext(ca?: string | string[]): SecureContext {
+  const context = createSecureContext();
+  for (const pem of ca === undefined ? [] : Array.isArray(ca) ? ca : [ca]) {
+    (context.context as { addCACert(pem: string): void }).addCACert(pem);
+  }
+  return context;
+}
