@@ -8,6 +8,10 @@
  * then `{ id, tcpMs, remoteAddress }` with the connected socket attached (its descriptor passes to the parent, and this process closes its
  * copy once the parent has it), or `{ id, error: { code, message } }`.
  *
+ * A message that cannot be sent means the parent is gone (it exited, or its channel closed before
+ * this process saw the disconnect): this process exits quietly then, as on `disconnect`, instead
+ * of dying of an unhandled EPIPE on the stderr it shares with the parent.
+ *
  * The socket is paused before it connects, so Node never starts reading it here: nothing the
  * server sends can be consumed by this process before the parent owns the socket.
  * TCP runs from the first connection attempt (the SYN) to `connect`, as the in-process connector
@@ -19,6 +23,7 @@ export const CONNECT_TIMER_CHILD_SOURCE = String.raw`
 const net = require('node:net');
 const open = new Map();
 process.on('disconnect', () => process.exit(0));
+const send = (msg, socket) => process.send(msg, socket, (err) => { if (err) process.exit(0); });
 process.on('message', (m) => {
   if (m.cancel !== undefined) {
     const s = open.get(m.cancel);
@@ -41,12 +46,12 @@ process.on('message', (m) => {
   s.once('connect', () => {
     const tcpMs = performance.now() - (attemptAt === undefined ? performance.now() : attemptAt);
     open.delete(m.id);
-    process.send({ id: m.id, tcpMs, remoteAddress: s.remoteAddress }, s);
+    send({ id: m.id, tcpMs, remoteAddress: s.remoteAddress }, s);
   });
   s.once('error', (e) => {
     if (!open.delete(m.id)) return;
-    process.send({ id: m.id, error: { code: e.code, message: e.message } });
+    send({ id: m.id, error: { code: e.code, message: e.message } });
   });
 });
-process.send({ ready: true });
+send({ ready: true });
 `;

@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { nearestRank } from '../../bench/engine/stats';
 import { curlConnects, type FidelityTarget } from '../../bench/handshake/fidelity-run';
 import { ConnectTimer, sharedConnectTimer } from '../../native-host/transport/connect-timer';
@@ -9,6 +12,7 @@ import { median } from '../../src/stats/median';
 import { mulberry32 } from '../../src/core/prng';
 import { blockLoop } from '../support/block-loop';
 import { startHttpServer } from '../support/tls-servers';
+import { buildChildScript } from '../support/build-child';
 
 const PARALLEL = 6;
 const ROUNDS = 12;
@@ -133,10 +137,10 @@ describe('TCP connects timed off the event loop', () => {
   test('a connect asked before the timer\'s child is up does not wait for it: it is made in the loop, and once the child is up the next goes to it', async () => {
     const server = await startHttpServer((_req, res) => res.end('ok'), '127.0.0.1');
     const origin = `http://127.0.0.1:${server.port}`;
-    const LISTEN = 'process.send({ ready: true });';
+    const LISTEN = 'send({ ready: true });';
     expect(CONNECT_TIMER_CHILD_SOURCE).toContain(LISTEN);
     // A child that takes far longer than a loopback connect to say it listens.
-    const slow = new ConnectTimer(CONNECT_TIMER_CHILD_SOURCE.replace(LISTEN, 'setTimeout(() => process.send({ ready: true }), 3000);'));
+    const slow = new ConnectTimer(CONNECT_TIMER_CHILD_SOURCE.replace(LISTEN, 'setTimeout(() => send({ ready: true }), 3000);'));
     const toTimer = jest.spyOn(slow, 'connect');
     try {
       const connector = new TimingConnector({}, undefined, undefined, () => slow);
@@ -154,4 +158,29 @@ describe('TCP connects timed off the event loop', () => {
       await server.close();
     }
   }, 20_000);
+
+  test('a process that exits right after its first connect leaves the timer\'s child to exit quietly: no EPIPE on the stderr they share', async () => {
+    const server = await startHttpServer((_req, res) => res.end());
+    const dir = mkdtempSync(join(tmpdir(), 'gl-timer-exit-'));
+    try {
+      const child = join(dir, 'connector-child.js');
+      buildChildScript(join(__dirname, '..', 'support', 'connector-child.ts'), child);
+      for (let i = 0; i < 5; i++) {
+        // The first connect is made in the loop while the timer's child starts; the process exits
+        // before that child reports ready.
+        const c = spawn(process.execPath, [child], { env: { PATH: process.env.PATH, GL_CONNECT_IN: 'timer', GL_ORIGINS: JSON.stringify([`http://localhost:${server.port}`]) }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        c.stdout.on('data', (b: Buffer) => (out += String(b)));
+        c.stderr.on('data', (b: Buffer) => (err += String(b)));
+        // The stream ends once every process holding it has: the timer's child too.
+        await new Promise((r) => c.stderr.on('close', r));
+        expect(JSON.parse(out)).toEqual([{ origin: `http://localhost:${server.port}`, ok: true }]);
+        expect(err).toBe('');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await server.close();
+    }
+  });
 });
