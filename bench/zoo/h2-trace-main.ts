@@ -1,11 +1,13 @@
 /**
- * `node dist/bench/zoo-h2-trace.js [--servers a,b,…] [--pages a,b,…] [--loads N] [--dir DIR] [--cli PATH]` — what
+ * `node dist/bench/zoo-h2-trace.js [--servers a,b,…] [--pages a,b,…] [--loads N] [--first-visit] [--dir DIR] [--cli PATH]` — what
  * holds an HTTP/2 stream on a zoo member: getlist's revisit of a real-shaped page at 100 ms
- * (`getlist load --revisit`, as zoo.js runs it), N times per member and page, each with tcpdump on
- * the client side of the link and the CLI's TLS key log (`node --tls-keylog`), so every frame both
- * sides sent can be read back. Keeps each load's pcap and keys in DIR; with tshark, decodes each
- * load's frames and names every stream the server held (h2-frames.ts) and what the client had sent
- * before it resumed. Prints each load's time, failed requests and holds.
+ * (`getlist load --revisit`, as zoo.js runs it; a first visit with `--first-visit`), N times per
+ * member and page, each with tcpdump on the client side of the link and the CLI's TLS key log
+ * (`node --tls-keylog`), so every frame both sides sent can be read back. Keeps each load's pcap
+ * and keys in DIR; with tshark, decodes each load's frames and names every stream the server held
+ * (h2-frames.ts) and what the client had sent before it resumed. Reads each TLS handshake's packets
+ * too (handshake-wire.ts): what it waited for beyond the round trips. Prints each load's time,
+ * failed requests, holds and handshake waits.
  * Needs root or user namespaces, tcpdump and the members' Debian packages.
  */
 import { spawn } from 'node:child_process';
@@ -26,6 +28,9 @@ import { failedRequests, firstLoadRun, runGetlistLoad } from '../run/getlist-con
 import { originsFor } from '../run/run-link';
 import { childOutput } from '../run/child-output';
 import { heldStreams, parseTsharkFrames, TSHARK_H2_FIELDS, type HeldStream } from './h2-frames';
+import { handshakeWaits, handshakeWire, type WireHandshake } from './handshake-wire';
+import { median } from '../../src/stats/median';
+import { nearestRank } from '../engine/stats';
 import { startCapture } from './link-capture';
 
 const COMMAND: CommandSpec = {
@@ -34,12 +39,16 @@ const COMMAND: CommandSpec = {
     servers: { type: 'string', value: 'a,b,…', default: 'lighttpd', help: 'zoo members that terminate TLS, in the order run' },
     pages: { type: 'string', value: 'a,b,…', default: 'real-news', help: 'real-shaped pages' },
     loads: { type: 'string', value: 'N', default: '10', help: 'revisit loads per member and page' },
+    'first-visit': { type: 'boolean', help: 'load each page as a first visit (no --revisit)' },
     dir: { type: 'string', value: 'DIR', default: 'bench/results/tmp/zoo-h2-trace', help: 'where each load\'s pcap, TLS keys and JSON go' },
     cli: { type: 'string', value: 'PATH', help: 'the getlist CLI to trace (default: this checkout\'s bin/getlist.js), e.g. another build\'s' },
   },
 };
 
-interface TracedLoad { member: string; page: string; load: number; totalMs: number | null; failed: string[]; pcap: string; keys: string; held?: HeldStream[] }
+interface TracedLoad { member: string; page: string; load: number; totalMs: number | null; failed: string[]; pcap: string; keys: string; held?: HeldStream[]; handshakes?: WireHandshake[] }
+
+/** The link's round trip. */
+const RTT_MS = 100;
 
 /** A gap this long in a stream's frames is a hold: two round trips of the 100 ms link. */
 const MIN_HOLD_MS = 200;
@@ -56,9 +65,28 @@ function holdLine(h: HeldStream, names: ReadonlyMap<string, string>): string {
   return `${names.get(h.server) ?? h.server} stream ${h.stream} held after ${h.bytesBefore} B for ${Math.round(h.holdMs)} ms, ${how}`;
 }
 
-async function traceMember(member: ZooMember, page: string, loads: number, cliPath: string, dir: string, progress: (l: string) => void): Promise<TracedLoad[]> {
+/** Each TLS handshake of one load, from its capture (`tcpdump -r`); undefined if tcpdump cannot read it. */
+async function readHandshakes(pcap: string): Promise<WireHandshake[] | undefined> {
+  const child = spawn('tcpdump', ['-r', pcap, '-n', '-tt'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = await childOutput(child, 60_000, 'tcpdump -r').catch(() => undefined);
+  return out === undefined || out.code !== 0 ? undefined : handshakeWire(out.stdout.split('\n'));
+}
+
+const WAITS = ['clientHelloAfterConnect', 'serverBeyondRtt', 'finishedAfterFlight', 'requestAfterFinished'] as const;
+const tenth = (x: number) => Math.round(x * 10) / 10;
+
+/** Median and most of each wait over handshakes (handshake-wire.ts); with `p90`, the 90th percentile for most. */
+function waitsLine(hs: readonly WireHandshake[], p90 = false): string {
+  const waits = hs.map((h) => handshakeWaits(h, RTT_MS));
+  return `${hs.length} TLS handshakes, ms median/${p90 ? 'p90' : 'most'}: ${WAITS.map((k) => {
+    const xs = waits.flatMap((w) => (w[k] === undefined ? [] : [w[k] as number]));
+    return `${k} ${xs.length === 0 ? '–' : `${tenth(median(xs))}/${tenth(p90 ? nearestRank(xs, 0.9) : Math.max(...xs))}`}`;
+  }).join(', ')}`;
+}
+
+async function traceMember(member: ZooMember, page: string, loads: number, firstVisit: boolean, cliPath: string, dir: string, progress: (l: string) => void): Promise<TracedLoad[]> {
   const names = originsFor([page]);
-  const link = await startLink({ rttMs: 100, downBitsPerSec: NO_CAP_BITS_PER_SEC, upBitsPerSec: NO_CAP_BITS_PER_SEC, loss: 0, hosts: names.length, seed: 1 });
+  const link = await startLink({ rttMs: RTT_MS, downBitsPerSec: NO_CAP_BITS_PER_SEC, upBitsPerSec: NO_CAP_BITS_PER_SEC, loss: 0, hosts: names.length, seed: 1 });
   const hostMap = Object.fromEntries(names.map((n, i) => [n, link.serverAddrs[i] ?? '']));
   link.setClientHosts(hostMap);
   const byAddress = new Map(Object.entries(hostMap).map(([n, a]) => [a, n]));
@@ -73,7 +101,7 @@ async function traceMember(member: ZooMember, page: string, loads: number, cliPa
       const cap = startCapture(link.execInClient, t.pcap);
       await cap.started;
       try {
-        const stdout = await runGetlistLoad(link, cliPath, [url, '--strategy', 'getlist', '--revisit', '--ca', zoo.caPath], 20_000, `getlist ${member}`, { ...process.env, NODE_OPTIONS: `--tls-keylog=${t.keys}` });
+        const stdout = await runGetlistLoad(link, cliPath, [url, '--strategy', 'getlist', ...(firstVisit ? [] : ['--revisit']), '--ca', zoo.caPath], 20_000, `getlist ${member}`, { ...process.env, NODE_OPTIONS: `--tls-keylog=${t.keys}` });
         writeFileSync(`${base}.json`, stdout);
         const run = firstLoadRun(stdout);
         t.totalMs = typeof run.totalMs === 'number' ? run.totalMs : null;
@@ -84,9 +112,11 @@ async function traceMember(member: ZooMember, page: string, loads: number, cliPa
         await cap.stop();
       }
       t.held = await decodeHolds(t);
+      t.handshakes = await readHandshakes(t.pcap);
       out.push(t);
       const holds = t.held === undefined ? 'not decoded (no tshark)' : t.held.map((h) => holdLine(h, byAddress)).join('; ') || 'none';
-      progress(`${member} ${page} load ${i + 1}: ${t.totalMs === null ? '?' : Math.round(t.totalMs)} ms; failed: ${t.failed.join('; ') || 'none'}; held: ${holds}`);
+      const waits = t.handshakes === undefined ? 'handshakes not read' : waitsLine(t.handshakes);
+      progress(`${member} ${page} load ${i + 1}: ${t.totalMs === null ? '?' : Math.round(t.totalMs)} ms; failed: ${t.failed.join('; ') || 'none'}; held: ${holds}; ${waits}`);
     }
   } finally {
     await zoo.stop().catch(() => undefined);
@@ -114,13 +144,21 @@ async function main(argv: readonly string[]): Promise<number> {
   if (!existsSync(cliPath)) throw benchUsage(`--cli: no such file: ${cliPath}`);
   const all: TracedLoad[] = [];
   for (const member of servers as ZooMember[]) {
-    for (const page of pages) all.push(...(await traceMember(member, page, loads, cliPath, dir, (l) => process.stderr.write(`${l}\n`))));
+    for (const page of pages) all.push(...(await traceMember(member, page, loads, cl.values['first-visit'] === true, cliPath, dir, (l) => process.stderr.write(`${l}\n`))));
   }
   writeFileSync(join(dir, 'loads.json'), `${JSON.stringify({ date: new Date().toISOString(), argv, loads: all }, null, 1)}\n`);
   const failed = all.filter((t) => t.failed.length > 0);
   process.stdout.write(`${all.length} load(s), ${failed.length} with a failed request; files in ${dir}\n`);
   const held = all.filter((t) => (t.held ?? []).length > 0);
   process.stdout.write(`${held.length} with a held stream, ${held.filter((t) => t.held?.some((h) => h.resumed && h.lastClientFrame?.type === 'PING')).length} of them resumed after a PING\n`);
+  for (const member of servers) {
+    for (const page of pages) {
+      const loadsOf = all.filter((t) => t.member === member && t.page === page);
+      const times = loadsOf.flatMap((t) => (t.totalMs === null ? [] : [t.totalMs]));
+      const hs = loadsOf.flatMap((t) => t.handshakes ?? []);
+      process.stdout.write(`${member} ${page}: median ${times.length === 0 ? '?' : Math.round(median(times))} ms over ${times.length} loads; ${waitsLine(hs, true)}\n`);
+    }
+  }
   return 0;
 }
 
