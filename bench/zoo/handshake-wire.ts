@@ -20,7 +20,7 @@ export interface WireHandshake {
   serverFlightMs: number | undefined;
   /** The client's first payload after that flight: its Finished. */
   finishedMs: number | undefined;
-  /** The client's next payload: its first request (an h2 preface, SETTINGS and HEADERS). */
+  /** The client's next payload: its first request (on h2, the preface, SETTINGS and HEADERS). */
   requestMs: number | undefined;
 }
 

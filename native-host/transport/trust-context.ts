@@ -10,12 +10,12 @@ import { createSecureContext, type SecureContext } from 'node:tls';
  * holds the roots instead (`addCACert`, what Node does for each `ca` entry). Node gives such a
  * context a copy of the store of its own: its bundled roots, or OpenSSL's (`--use-openssl-ca`,
  * `SSL_CERT_FILE`), but not `NODE_EXTRA_CA_CERTS`, which only the shared store holds. Those are
- * not read again here: parsing a whole system bundle named there (Debian's is 140 certificates)
- * took tens of milliseconds of this process's loop at the start of every load.
+ * not read again here: a whole system bundle named there, parsed at the start of every load, held
+ * back its first connections (bench/README.md, "What holds a handshake").
  *
  * One context for all connections, not one per `tls.connect`: without `secureContext` each connect
- * builds a context of its own, about half a millisecond of this process's loop per connection,
- * paid while a revisit opens tens of them together (bench/README.md, "What holds a handshake").
+ * builds a context of its own on this process's loop, paid while a revisit opens tens of them
+ * together (bench/README.md, "What holds a handshake").
  * Per-connection settings (server name, session, ALPN, `rejectUnauthorized`) stay on the connect.
  */
 export function trustContext(ca?: string | string[]): SecureContext {
