@@ -15,13 +15,21 @@ import { createSecureContext, type SecureContext } from 'node:tls';
  *
  * One context for all connections, not one per `tls.connect`: without `secureContext` each connect
  * builds a context of its own on this process's loop, paid while a revisit opens tens of them
- * together (bench/README.md, "What holds a handshake").
+ * together (bench/README.md, "What holds a handshake"). And one per CA in a process: its connectors
+ * share it. A context holds no sessions a connection would resume from by itself (Node resumes a
+ * client only from the `session` given to the connect), so each connector stays a fresh pool.
  * Per-connection settings (server name, session, ALPN, `rejectUnauthorized`) stay on the connect.
  */
 export function trustContext(ca?: string | string[]): SecureContext {
+  const pems = ca === undefined ? [] : Array.isArray(ca) ? ca : [ca];
+  // A process's connectors (one per strategy and run) trust the same CA: build its context once.
+  const key = pems.join('\n');
+  if (last?.key === key) return last.context;
   const context = createSecureContext();
-  for (const pem of ca === undefined ? [] : Array.isArray(ca) ? ca : [ca]) {
-    (context.context as { addCACert(pem: string): void }).addCACert(pem);
-  }
+  for (const pem of pems) (context.context as { addCACert(pem: string): void }).addCACert(pem);
+  last = { key, context };
   return context;
 }
+
+/** The context built last, by the CA text it trusts besides the roots. */
+let last: { key: string; context: SecureContext } | undefined;

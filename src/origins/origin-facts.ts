@@ -44,7 +44,7 @@ export interface OriginFacts {
   connectionCap?: number;
   /**
    * The most the client received over one round trip, bytes/ms, in the last load that used this
-   * origin (src/scheduler/peak-delivery.ts): at least its link's rate, which sizes a revisit's
+   * origin (src/scheduler/peak-delivery.ts): at most its link's rate, which sizes a revisit's
    * HTTP/2 windows (src/scheduler/list-windows.ts).
    */
   peakBytesPerMs?: number;

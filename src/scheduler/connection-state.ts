@@ -89,6 +89,11 @@ export interface ConnState {
   readyAt: number | undefined;
   /** Outstanding dispatches with `blocksPipeline` set (kept so `roomFor` is O(1)). */
   blockers: number;
+  /**
+   * Body bytes the outstanding dispatches are expected to bring: each request's `expectedSize`,
+   * else one initial window (kept so `pickConnection` is O(1) per connection).
+   */
+  expectedBytes: number;
   /** Takes no more requests: the server or the strategy said this connection ends after what it carries. */
   draining: boolean;
   /**

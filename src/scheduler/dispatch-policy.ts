@@ -122,7 +122,7 @@ export function pickConnection(o: OriginState, req: ScheduledRequest, strategy: 
   for (const c of o.conns) {
     if (roomFor(c, req, strategy, now) <= 0) continue;
     if (c.outstanding.length === 0) return c;
-    const bytes = c.protocol === 'h2' && o.conns.length > 1 ? expectedBytes(c) : 0;
+    const bytes = c.protocol === 'h2' && o.conns.length > 1 ? c.expectedBytes : 0;
     if (!best || bytes < bestBytes || (bytes === bestBytes && (c.outstanding.length < best.outstanding.length || (c.outstanding.length === best.outstanding.length && c.carried < best.carried)))) {
       best = c;
       bestBytes = bytes;
@@ -131,11 +131,9 @@ export function pickConnection(o: OriginState, req: ScheduledRequest, strategy: 
   return best;
 }
 
-/** Body bytes the requests outstanding on `c` are expected to bring (`RequestSpec.expectedSize`, else one initial window). */
-function expectedBytes(c: ConnState): number {
-  let bytes = 0;
-  for (const d of c.outstanding) bytes += d.request.expectedSize ?? INITIAL_WINDOW_BYTES;
-  return bytes;
+/** Body bytes `req` is expected to bring (`RequestSpec.expectedSize`, else one initial window): what `ConnState.expectedBytes` sums. */
+export function expectedBodyBytes(req: ScheduledRequest): number {
+  return req.expectedSize ?? INITIAL_WINDOW_BYTES;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ConnState, DispatchState, OriginState } from './connection-state';
-import { connectionsToOpen, pickConnection } from './dispatch-policy';
+import { connectionsToOpen, expectedBodyBytes, pickConnection } from './dispatch-policy';
 import { SchedulerError, errorCodeOf, toErrorInfo } from './errors';
 import { orderProbeConnection, orderProbeRequest } from './order-probe';
 import { isLowLatency } from '../core/priority';
@@ -141,6 +141,7 @@ export class Dispatcher implements Dispatching {
       if (c.origin.health.state(now) === 'probing') pairIfIndistinct(ahead, d);
     }
     if (d.blocksPipeline) c.blockers += 1;
+    c.expectedBytes += expectedBodyBytes(req);
     if (isLowLatency(req.priority)) this.urgent += 1;
     req.state = 'sent';
     req.attempts += 1;
@@ -170,6 +171,7 @@ export class Dispatcher implements Dispatching {
   settleDispatch(d: DispatchState): void {
     d.settled = true;
     if (d.blocksPipeline) d.conn.blockers -= 1;
+    d.conn.expectedBytes -= expectedBodyBytes(d.request);
     if (isLowLatency(d.request.priority)) this.urgent -= 1;
     this.dispatches.delete(d.id);
     const i = d.conn.outstanding.indexOf(d);

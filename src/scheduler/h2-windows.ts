@@ -1,5 +1,6 @@
 import type { ConnState, OriginState } from './connection-state';
 import { isLowLatency } from '../core/priority';
+import { slowStartWindows } from './list-windows';
 import type { ScheduledRequest } from './request';
 import { windowsForDemand, type Strategy } from './strategies';
 
@@ -101,7 +102,7 @@ export function shareBeforeLaterSiblings(c: ConnState, now: number, siblingsUpAt
     work += k.outstanding.length;
   }
   const starts = [...Array<number>(ready).fill(now), ...siblingsUpAt];
-  const delivered = (start: number, at: number) => (at < start ? 0 : 2 ** Math.floor((at - start) / rttMs + 1e-9) - 1);
+  const delivered = (start: number, at: number) => (at < start ? 0 : slowStartWindows(Math.floor((at - start) / rttMs + 1e-9)));
   const total = (at: number) => starts.reduce((sum, s) => sum + delivered(s, at), 0);
   // Round ends of every connection, up to the rounds `c` alone would need.
   const maxRounds = Math.ceil(Math.log2(work + 1));

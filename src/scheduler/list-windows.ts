@@ -54,6 +54,11 @@ export function slowStartRounds(bytes: number, initialWindowBytes = INITIAL_WIND
   return rounds;
 }
 
+/** Initial windows slow start delivers over `rounds` round trips: 1, 3, 7, … (the window doubling each). */
+export function slowStartWindows(rounds: number): number {
+  return 2 ** rounds - 1;
+}
+
 /** What a learned list (and its document) asks of one origin: each response's bytes (body and overhead), in the order they are sent. */
 export interface ListedLoad {
   sizes: number[];
@@ -74,7 +79,7 @@ export const FILL_SHARE = 0.9;
 
 /** Bytes slow start delivers on a fresh TLS connection in `rounds` round trips. */
 function deliveredIn(rounds: number): number {
-  return INITIAL_WINDOW_BYTES * (2 ** rounds - 1) - TLS_FIRST_FLIGHT_BYTES;
+  return INITIAL_WINDOW_BYTES * slowStartWindows(rounds) - TLS_FIRST_FLIGHT_BYTES;
 }
 
 /**
