@@ -16,9 +16,12 @@ export interface Packet {
   end: number | null;
   ack: number | null;
   len: number;
+  /** A client's request as tcpdump's HTTP decoding printed it (`GET /path`), plain HTTP only. */
+  request?: string;
 }
 
 const LINE = /^(\d+\.\d+) IP (\d+\.\d+\.\d+\.\d+\.\d+) > (\d+\.\d+\.\d+\.\d+\.\d+): Flags \[([^\]]*)\](?:, seq (\d+)(?::(\d+))?)?(?:, ack (\d+))?.*?, length (\d+)/;
+const REQUEST = /: HTTP: ([A-Z]+) (\S+) HTTP\/1\.[01]$/;
 
 /** Parses tcpdump's one-line TCP records; other lines are skipped. */
 export function parseTcpdump(text: string): Packet[] {
@@ -27,9 +30,11 @@ export function parseTcpdump(text: string): Packet[] {
     const m = LINE.exec(line);
     if (!m) continue;
     const seq = m[5] === undefined ? null : Number(m[5]);
+    const request = REQUEST.exec(line);
     out.push({
       t: Number(m[1]), src: m[2] ?? '', dst: m[3] ?? '', flags: m[4] ?? '', seq,
       end: m[6] === undefined ? seq : Number(m[6]), ack: m[7] === undefined ? null : Number(m[7]), len: Number(m[8]),
+      ...(request ? { request: `${request[1]} ${request[2]}` } : {}),
     });
   }
   return out;

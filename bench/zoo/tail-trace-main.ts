@@ -1,12 +1,16 @@
 /**
- * `node dist/bench/zoo-tail-trace.js [--servers a,b,…] [--loads N] [--ss-every MS] [--plain-nodelay] [--out FILE]` — what holds the
+ * `node dist/bench/zoo-tail-trace.js [--servers a,b,…] [--loads N] [--ss-every MS] [--plain-nodelay] [--nginx-nopush-off] [--out FILE]` — what holds the
  * tail of a pipelined burst on a zoo member: getlist's first visit of the P&M page at 50 ms
  * (zoo-plan.ts), N times per member on fresh connections, with three observers beside the load's
  * own trace: tcpdump on the link's device in both namespaces (every packet as each side's kernel
  * sent or received it), `ss -tin` on both sides every few ms (send queue, delayed-ACK timeout,
  * unacknowledged segments) and the member's access log. tail-packets.ts finds every server segment
- * held back and the client packet that released it. `--plain-nodelay` is the control: the bare
- * origin with Nagle's algorithm off. Writes JSON to FILE and a summary to stdout.
+ * held back and the client packet that released it; client-phases.ts the client's own waits in
+ * each load (start to SYN, connection up to the document's request, document to the first
+ * subresource request, last byte to the end). `--plain-nodelay` is the control: the bare
+ * origin with Nagle's algorithm off; `--nginx-nopush-off` the other: nginx with
+ * `tcp_nopush off`, which lets it turn Nagle off on a connection once it went idle (bench/README.md,
+ * "Why nginx holds a burst's tail"). Writes JSON to FILE and a summary to stdout.
  * Needs root or user namespaces, tcpdump and the members' Debian packages.
  */
 import { spawn } from 'node:child_process';
@@ -29,6 +33,7 @@ import { firstLoadRun, runGetlistLoad } from '../run/getlist-contender';
 import { getlistTrace } from '../run/load-trace';
 import { originsFor } from '../run/run-link';
 import { burstTail } from './burst-tail';
+import { clientPhases, type ClientPhases } from './client-phases';
 import { startCapture } from './link-capture';
 import { heldSegments, parseTcpdump, type HeldSegment } from './tail-packets';
 import { ZOO_PM_PAGE } from './zoo-plan';
@@ -40,6 +45,7 @@ const COMMAND: CommandSpec = {
     loads: { type: 'string', value: 'N', default: '5', help: 'first-visit loads per member' },
     'ss-every': { type: 'string', value: 'MS', default: '5', help: 'ms between ss -tin samples' },
     'plain-nodelay': { type: 'boolean', help: 'the control: run the bare origin (`plain`) with Nagle\'s algorithm off (TCP_NODELAY on every accepted socket)' },
+    'nginx-nopush-off': { type: 'boolean', help: 'the control: run nginx with `tcp_nopush off` (Debian ships it on)' },
     out: { type: 'string', value: 'FILE', default: 'bench/results/tmp/zoo-tail-trace.json', help: 'every packet summary, held segment and ss sample, as JSON' },
   },
 };
@@ -72,7 +78,7 @@ function nodelaySpawn(spawnIn: SpawnFn, work: string): SpawnFn {
 
 interface MemberTrace {
   member: string;
-  loads: Array<{ totalMs: number | null; burstTail: ReturnType<typeof burstTail>; held: HeldSegment[]; ss: SsLine[]; packets: { server: number; client: number } }>;
+  loads: Array<{ totalMs: number | null; burstTail: ReturnType<typeof burstTail>; held: HeldSegment[]; clientPhases: ClientPhases; ss: SsLine[]; packets: { server: number; client: number } }>;
   accessLog: unknown[];
 }
 
@@ -85,13 +91,17 @@ const create = net.createServer;
 net.createServer = function (...args) { return create.apply(this, args).on('connection', (s) => s.setNoDelay(true)); };
 `;
 
-async function traceMember(member: ZooMember, loads: number, ssEvery: number, cliPath: string, work: string, nodelay: boolean, progress: (l: string) => void): Promise<MemberTrace> {
+/** The controls a member runs under: Nagle off on the bare origin's sockets, nginx without `tcp_nopush`. */
+interface Controls { nodelay: boolean; nopushOff: boolean }
+
+async function traceMember(member: ZooMember, loads: number, ssEvery: number, cliPath: string, work: string, controls: Controls, progress: (l: string) => void): Promise<MemberTrace> {
+  const { nodelay, nopushOff } = controls;
   const names = originsFor([ZOO_PM_PAGE]);
   const link = await startLink({ rttMs: 50, downBitsPerSec: NO_CAP_BITS_PER_SEC, upBitsPerSec: NO_CAP_BITS_PER_SEC, loss: 0, hosts: names.length, seed: 1 });
   const hostMap = Object.fromEntries(names.map((n, i) => [n, link.serverAddrs[i] ?? '']));
   link.setClientHosts(hostMap);
-  const zoo = await startZoo({ member, bindings: names.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })), pages: [ZOO_PM_PAGE], linkHosts: 'name', spawn: nodelay ? nodelaySpawn(netnsSpawn(link.serverNs), work) : netnsSpawn(link.serverNs) });
-  const result: MemberTrace = { member: nodelay ? `${member} (TCP_NODELAY)` : member, loads: [], accessLog: [] };
+  const zoo = await startZoo({ member, bindings: names.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })), pages: [ZOO_PM_PAGE], linkHosts: 'name', spawn: nodelay ? nodelaySpawn(netnsSpawn(link.serverNs), work) : netnsSpawn(link.serverNs), ...(nopushOff ? { nginxTcpNopush: false } : {}) });
+  const result: MemberTrace = { member: nodelay ? `${member} (TCP_NODELAY)` : nopushOff ? `${member} (tcp_nopush off)` : member, loads: [], accessLog: [] };
   try {
     const url = zoo.pageUrl(ZOO_PM_PAGE, 'http');
     for (let i = 0; i < loads; i++) {
@@ -114,7 +124,9 @@ async function traceMember(member: ZooMember, loads: number, ssEvery: number, cl
       const [server, client] = await Promise.all([readPcap(files.server), readPcap(files.client)]).then((t) => t.map(parseTcpdump));
       const held = heldSegments(server ?? [], client ?? [], '198.19.');
       const totalMs = typeof run.totalMs === 'number' ? run.totalMs : null;
-      result.loads.push({ totalMs, burstTail: burstTail([getlistTrace(run)]), held, ss, packets: { server: server?.length ?? 0, client: client?.length ?? 0 } });
+      const span = totalMs !== null && typeof run.startedAt === 'number' ? { startedAt: run.startedAt, totalMs } : undefined;
+      const phases = clientPhases(client ?? [], new URL(url).pathname, '198.19.', span);
+      result.loads.push({ totalMs, burstTail: burstTail([getlistTrace(run)]), held, clientPhases: phases, ss, packets: { server: server?.length ?? 0, client: client?.length ?? 0 } });
       progress(`${member} load ${i + 1}: ${totalMs ?? '?'} ms, ${held.length} held segment(s): ${held.map((h) => `${h.holdMs.toFixed(1)} ms (len ${h.len}, client ACK delay ${h.clientAckDelayMs?.toFixed(1) ?? '?'} ms)`).join('; ')}`);
     }
     await zoo.settleLog?.();
@@ -132,8 +144,16 @@ function summary(t: MemberTrace): string {
   const f = (v: number | null) => (v === null ? '—' : v.toFixed(1));
   return `${t.member}: loads ${t.loads.map((l) => l.totalMs ?? '?').join(', ')} ms; ${held.length} held segment(s) over ${t.loads.length} load(s), median hold ${f(median(held.map((h) => h.holdMs)))} ms; `
     + `${released.length} released by a client packet (${released.filter((h) => h.releasedBy?.len === 0).length} a pure ACK), median client ACK delay ${f(median(released.flatMap((h) => (h.clientAckDelayMs === null ? [] : [h.clientAckDelayMs]))))} ms; `
-    + `median held length ${f(median(held.map((h) => h.len)))} B, unacked before it ${f(median(held.map((h) => h.unackedBefore)))} B`;
+    + `median held length ${f(median(held.map((h) => h.len)))} B, unacked before it ${f(median(held.map((h) => h.unackedBefore)))} B; `
+    + `the client's own waits, median ms: ${PHASES.map(([key, label]) => `${label} ${f(median(t.loads.flatMap((l) => { const v = l.clientPhases[key]; return v === null ? [] : [v]; })))}`).join(', ')}`;
 }
+
+const PHASES: ReadonlyArray<readonly [keyof ClientPhases, string]> = [
+  ['startToSynMs', 'start → SYN'],
+  ['upToDocumentRequestMs', 'connection up → document request'],
+  ['documentToSubresourceMs', 'document bytes → first subresource request'],
+  ['lastByteToEndMs', 'last byte → end'],
+];
 
 async function main(argv: readonly string[]): Promise<number> {
   const cl = benchCommandLine(argv, COMMAND);
@@ -152,7 +172,8 @@ async function main(argv: readonly string[]): Promise<number> {
   const traces: MemberTrace[] = [];
   try {
     for (const member of servers as ZooMember[]) {
-      traces.push(await traceMember(member, loads, ssEvery, cliPath, work, member === 'plain' && cl.values['plain-nodelay'] === true, (l) => process.stderr.write(`${l}\n`)));
+      const controls = { nodelay: member === 'plain' && cl.values['plain-nodelay'] === true, nopushOff: member === 'nginx' && cl.values['nginx-nopush-off'] === true };
+      traces.push(await traceMember(member, loads, ssEvery, cliPath, work, controls, (l) => process.stderr.write(`${l}\n`)));
       writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), argv, traces }, null, 1)}\n`);
     }
   } finally {

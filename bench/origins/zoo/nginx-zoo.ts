@@ -31,7 +31,7 @@ export function nginxZooConfig(c: ZooConfigInput, h2Directive = supportsHttp2Dir
     'events { worker_connections 768; }',
     'http {',
     '  sendfile on;',
-    '  tcp_nopush on;',
+    `  tcp_nopush ${c.tcpNopush === false ? 'off' : 'on'};`,
     '  types_hash_max_size 2048;',
     '  include /etc/nginx/mime.types;',
     '  default_type application/octet-stream;',

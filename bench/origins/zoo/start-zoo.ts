@@ -38,6 +38,8 @@ export interface StartZooOptions {
   spawn?: SpawnFn;
   /** @default 5 when ports are picked here */
   maxAttempts?: number;
+  /** nginx's `tcp_nopush` (zoo-types.ts `ZooConfigInput.tcpNopush`). @default true, as Debian ships it */
+  nginxTcpNopush?: boolean;
 }
 
 /** What the zoo adds to the nginx origins' face: which member, and what it offers. */
@@ -139,7 +141,7 @@ export async function startZoo(o: StartZooOptions): Promise<ZooOrigins> {
         const d = join(dir, sub);
         rmSync(d, { recursive: true, force: true });
         mkdirSync(d, { recursive: true, mode: 0o755 });
-        return { dir: d, listeners, certPath: tls.certPath, keyPath: tls.keyPath, accessLogPath: join(d, 'access.log') };
+        return { dir: d, listeners, certPath: tls.certPath, keyPath: tls.keyPath, accessLogPath: join(d, 'access.log'), ...(o.nginxTcpNopush === false ? { tcpNopush: false } : {}) };
       };
       try {
         if (info.proxy) {

@@ -20,6 +20,11 @@ export interface ZooConfigInput {
   readonly keyPath: string;
   /** The access log the member writes (zoo-access-log.ts reads it in the member's dialect). */
   readonly accessLogPath: string;
+  /**
+   * nginx's `tcp_nopush` (corking with sendfile): on, as Debian ships it, unless `false`, the
+   * control zoo-tail-trace.js runs (`--nginx-nopush-off`).
+   */
+  readonly tcpNopush?: boolean;
 }
 
 /** One process a member runs (varnish runs two: the cache and its log writer). */
