@@ -96,6 +96,8 @@ export class PageDiscovery {
   /** What named each URL first: the document, or the style sheet whose body did. */
   private readonly namedBy = new Map<string, string>();
   private warming: WarmUp | undefined;
+  /** A document (or a redirect) answered: no later handshake is the page's first wait. */
+  private documentStarted = false;
 
   readonly hooks: ResponseHooks = {
     onSent: (d, rttMs) => this.onSent(d, rttMs),
@@ -276,14 +278,27 @@ export class PageDiscovery {
 
   /**
    * A document's request is on its way: until its answer, a round trip away, the loop has nothing
-   * of this page to do, which is when discovery may warm up (`warmUp`). Not earlier: a handshake's
-   * events must not wait for a warm-up step.
+   * of this page to do, which is when discovery may warm up (`warmUp`). Not while a TCP connect is
+   * pending, whose round trip is not known yet: its `connect` event must not wait for a step.
    */
   private onSent(d: Dispatch, rttMs: number | undefined): void {
     if (this.options.warmUp === true && this.documents.has(d.request.id)) {
       this.warming?.stop();
       this.warming = warmDiscoveryWhileWaiting(rttMs);
     }
+  }
+
+  /**
+   * A TLS handshake started on a connection to the document's origin, before the document
+   * answered: its server's flight is a round trip away (`rttMs`, what its TCP handshake took), a
+   * wait discovery may warm up in as in the document's own (`onSent`): its steps run from the next
+   * turn of the loop, and only in the first half of that round trip (discovery-warm-up.ts).
+   */
+  onTlsStart(origin: string, rttMs: number): void {
+    if (this.options.warmUp !== true || this.documentStarted) return;
+    if (origin !== new URL(this.finalUrl).origin) return;
+    this.warming?.stop();
+    this.warming = warmDiscoveryWhileWaiting(rttMs);
   }
 
   /** Ends the warm-up, if one runs: the load is over. */
@@ -294,6 +309,7 @@ export class PageDiscovery {
   private onDocumentHead(d: Dispatch, status: number, type: string, contentType: string | undefined, location: string | string[] | undefined): void {
     // The document's bytes are here: from now on the loop is the page's.
     this.warming?.stop();
+    this.documentStarted = true;
     if (status >= 300 && status < 400 && typeof location === 'string') {
       this.redirect(d.request.url, new URL(location, d.request.url).href);
       return;

@@ -71,6 +71,7 @@ async function loadWith(discovery: PageDiscovery, options: LoadPageOptions): Pro
       if (strategy.connections.preconnect && !preconnectLearned(scheduler, url, memory, strategy, speculative)) preconnectDocumentOrigin(scheduler, url, memory, strategy);
     },
     hooks: withObserver(discovery.hooks, options.observe),
+    onTlsStart: (origin, rttMs) => discovery.onTlsStart(origin, rttMs),
     // Lazy content beyond the fold comes last, once everything else is done.
     onIdle: () => discovery.takeDeferred(),
     record: () => ({ skipped: discovery.skipped, unmatchedCssUrls: discovery.unmatchedCssUrls, speculative: discovery.speculativeOutcome(), parents: discovery.parents }),

@@ -22,7 +22,7 @@ export interface PageRunOptions
 }
 
 /** What one kind of run brings to the common setup and teardown: its requests and its verdict. */
-export interface RunPlan extends Pick<RunSessionOptions, 'hooks' | 'onIdle' | 'record'> {
+export interface RunPlan extends Pick<RunSessionOptions, 'hooks' | 'onTlsStart' | 'onIdle' | 'record'> {
   /** Names the run in its timeout message: a page `load` (bounded by `--timeout`) or a `replay` of a known list. */
   kind: 'load' | 'replay';
   /** Enqueues the first requests; `memory` is the run's origin memory (undefined unless its strategy uses one). */
@@ -55,6 +55,7 @@ export async function runPage(options: PageRunOptions, plan: RunPlan): Promise<R
       ...options,
       memory,
       hooks: plan.hooks,
+      ...(plan.onTlsStart ? { onTlsStart: plan.onTlsStart } : {}),
       onIdle: plan.onIdle,
       record: plan.record,
       timeoutError: (ms) => {

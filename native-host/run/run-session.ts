@@ -24,6 +24,8 @@ export interface RunSessionOptions {
   transport?: RunTransportOptions;
   /** Watchers of each response besides the scheduler (a page load's scanners); bodies reach them content-decoded. */
   hooks?: ResponseHooks;
+  /** Told as each connection's TLS handshake starts (timing-connector.ts `onTlsStart`): a wait of at least a round trip begins. */
+  onTlsStart?: UndiciTransportOptions['onTlsStart'];
   /**
    * Called each time the scheduler goes idle before the run ends; returning `true` means it
    * enqueued more (a page load's deferred lazy content) and the session waits again, within the
@@ -82,6 +84,7 @@ export async function runSession(options: RunSessionOptions, start: (scheduler: 
     ...options.transport,
     ...(options.allowUnsafePorts ? { allowUnsafePorts: true } : {}),
     ...decodingHooks(options.hooks, decodedBytes),
+    ...(options.onTlsStart ? { onTlsStart: options.onTlsStart } : {}),
     now,
     onHandshake: (h) => handshakes.push(h),
   });

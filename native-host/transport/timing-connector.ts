@@ -47,6 +47,12 @@ export interface TimingConnectorOptions {
    * `loopDelayMs`). @default 'timer'
    */
   connectIn?: 'timer' | 'loop';
+  /**
+   * Called as a connection's TLS handshake starts, with the round trip its TCP handshake measured:
+   * the server's flight is at least that far away. A watcher that has work to do meanwhile
+   * schedules it (`setImmediate`), so the ClientHello is written first.
+   */
+  onTlsStart?: (origin: string, rttMs: number) => void;
 }
 
 export interface TimedSocket {
@@ -223,6 +229,7 @@ export class TimingConnector {
         // Before TLS starts: destroying the socket makes the connector call back with the error.
         const refused = addressCheck?.(socket.remoteAddress ?? '');
         if (refused) socket.destroy(refused);
+        else if (https) this.options.onTlsStart?.(origin, tConnect - (tAttempt ?? tLookup ?? t0));
       });
     });
   }
@@ -256,7 +263,10 @@ export class TimingConnector {
     let tlsMs = 0;
     let busyInTls = 0;
     if (https) {
-      const secured = await this.startTls(t, tcp.socket, signal);
+      const securing = this.startTls(t, tcp.socket, signal);
+      // `tls.connect` on a connected socket has written its ClientHello.
+      this.options.onTlsStart?.(t.origin, tcp.tcpMs);
+      const secured = await securing;
       socket = secured.socket;
       tlsMs = secured.at - tlsAt;
       busyInTls = secured.busyAt - busyAtTls;

@@ -276,3 +276,38 @@ describe('loop delay in handshake records', () => {
     }
   });
 });
+
+describe('the start of each TLS handshake, told to a watcher', () => {
+  beforeAll(async () => {
+    expect(await sharedConnectTimer().warmUp()).toBe(true);
+  });
+
+  test.each(['timer', 'loop'] as const)('connecting in the %s: once per https connection, before it is handed over, with its own TCP round trip; never for http', async (connectIn) => {
+    const { cert } = testCert();
+    const tls = await startHttpsServer(respond(0));
+    const plain = await startHttpServer(respond(0));
+    const told: Array<{ origin: string; rttMs: number }> = [];
+    const connector = new TimingConnector({ ca: cert, connectIn, onTlsStart: (origin, rttMs) => told.push({ origin, rttMs }) });
+    try {
+      const secureOrigin = `https://localhost:${tls.port}`;
+      const records: HandshakeRecord[] = [];
+      for (let id = 1; id <= 3; id++) {
+        const opened = await connector.open(secureOrigin, id).then((o) => ({ ...o, toldBefore: told.length }));
+        opened.socket.destroy();
+        expect(opened.toldBefore).toBe(id);
+        records.push(opened.handshake);
+      }
+      const { socket } = await connector.open(`http://localhost:${plain.port}`, 4);
+      socket.destroy();
+      expect(told.map((t) => t.origin)).toEqual([secureOrigin, secureOrigin, secureOrigin]);
+      // The round trip told is the one the connection's record gives its TCP phase.
+      for (const [i, h] of records.entries()) {
+        expect(h.tlsMs).toBeGreaterThan(0);
+        expect(told[i]?.rttMs).toBeCloseTo(h.tcpMs, 6);
+      }
+    } finally {
+      await tls.close();
+      await plain.close();
+    }
+  });
+});
