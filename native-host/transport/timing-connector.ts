@@ -91,6 +91,9 @@ export class TimingConnector {
   /** The roots and the user's CA, one context for every connection (trust-context.ts). */
   private readonly trust: SecureContext;
 
+  /** An in-loop connect was made because the timer's child was not up: start it after that SYN. */
+  private timerDue = false;
+
   constructor(
     private readonly options: TimingConnectorOptions = {},
     private readonly now: Now = () => performance.now(),
@@ -136,10 +139,21 @@ export class TimingConnector {
         return this.openInLoop(origin, url, https, target, connectionId, signal, addressCheck);
       });
     }
-    // Waiting for the timer's child to come up would put a process start before the SYN: it starts
-    // now (if it can), and this connect is made in the loop.
-    void this.timer?.warmUp();
+    // Waiting for the timer's child to come up would put a process start before the SYN: this
+    // connect is made in the loop, and the child starts (if it can) once its SYN is out.
+    this.timerDue = this.timer !== undefined;
     return this.openInLoop(origin, url, https, target, connectionId, signal, addressCheck);
+  }
+
+  /**
+   * Starts the timer's child after the turn of the loop in which an in-loop connect sent its SYN:
+   * the connects whose lookups ended in the same turn send theirs first, and none waits for the
+   * process start (a synchronous spawn, milliseconds long).
+   */
+  private startTimerAfterSyn(): void {
+    if (!this.timerDue) return;
+    this.timerDue = false;
+    setImmediate(() => void this.timer?.warmUp());
   }
 
   /** `open` with the TCP connect made in this process: its timestamps may carry this loop's work (`loopDelayMs`). */
@@ -223,9 +237,12 @@ export class TimingConnector {
       socket.prependOnceListener('connectionAttempt', () => {
         tAttempt = this.now();
         busyAtAttempt = this.loopBusy();
+        this.startTimerAfterSyn();
       });
       socket.prependOnceListener('connect', () => {
         tConnect = this.now();
+        // Where no `connectionAttempt` was told (a Node without it), the SYN is out by now.
+        this.startTimerAfterSyn();
         // Before TLS starts: destroying the socket makes the connector call back with the error.
         const refused = addressCheck?.(socket.remoteAddress ?? '');
         if (refused) socket.destroy(refused);

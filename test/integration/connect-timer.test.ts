@@ -162,6 +162,56 @@ describe('TCP connects timed off the event loop', () => {
     }
   }, 20_000);
 
+  test('the first connect does not wait for the timer\'s child to start: its SYN is out before the start holds the loop', async () => {
+    // A server in another process, whose loop nothing here holds, notes when it accepts.
+    const server = spawn(process.execPath, ['-e', `const s = require('node:net').createServer((c) => { process.stdout.write('accepted ' + Date.now() + '\\n'); c.end(); });
+s.listen(0, '127.0.0.1', () => process.stdout.write('port ' + s.address().port + '\\n'));`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const lines: string[] = [];
+    const waiters: Array<() => void> = [];
+    let buffered = '';
+    server.stdout.on('data', (b: Buffer) => {
+      buffered += String(b);
+      for (let i = buffered.indexOf('\n'); i >= 0; i = buffered.indexOf('\n')) {
+        lines.push(buffered.slice(0, i));
+        buffered = buffered.slice(i + 1);
+        waiters.splice(0).forEach((w) => w());
+      }
+    });
+    const line = async (prefix: string): Promise<string> => {
+      for (;;) {
+        const found = lines.find((l) => l.startsWith(prefix));
+        if (found !== undefined) return found.slice(prefix.length);
+        await new Promise<void>((r) => waiters.push(r));
+      }
+    };
+    const START_MS = 150;
+    // A process start that holds the loop far longer than a loopback connect takes.
+    class SlowStart extends ConnectTimer {
+      starts = 0;
+      override warmUp(): Promise<boolean> {
+        this.starts++;
+        blockLoop(START_MS);
+        return super.warmUp();
+      }
+    }
+    const timer = new SlowStart();
+    try {
+      const port = Number(await line('port '));
+      const connector = new TimingConnector({}, undefined, undefined, () => timer);
+      const calledAt = Date.now();
+      const { socket } = await connector.open(`http://127.0.0.1:${port}`, 1);
+      socket.destroy();
+      const acceptedAt = Number(await line('accepted '));
+      expect(acceptedAt - calledAt).toBeLessThan(START_MS / 2);
+      // The child was started, once, after that SYN.
+      expect(timer.starts).toBe(1);
+      expect(await timer.warmUp()).toBe(true);
+    } finally {
+      timer.close();
+      server.kill();
+    }
+  }, 20_000);
+
   test('a process that exits right after its first connect leaves the timer\'s child to exit quietly: no EPIPE on the stderr they share', async () => {
     const server = await startHttpServer((_req, res) => res.end());
     const dir = mkdtempSync(join(tmpdir(), 'gl-timer-exit-'));
