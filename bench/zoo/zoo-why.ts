@@ -20,7 +20,7 @@ const NAGLE_TAIL = 'Traced with `zoo-tail-trace.js` (tcpdump on both sides of th
 
 const WHY: Readonly<Partial<Record<ZooMember, Readonly<Record<string, string>>>>> = {
   nginx: {
-    [PM_FIRST]: `${NAGLE_TAIL} On nginx the holds come on every connection, the document's too: nginx sets TCP_NODELAY on a plain-HTTP connection only when it goes idle in keep-alive, and where \`tcp_nopush\` corked it (Debian's \`tcp_nopush on\` with \`sendfile\`), only on FreeBSD and macOS (src/http/ngx_http_request.c, \`ngx_http_set_keepalive\`; bench/README.md, "Why nginx holds a burst's tail"), so on Linux Nagle stays on. `
+    [PM_FIRST]: `${NAGLE_TAIL} On nginx the holds come on every connection, the document's too: nginx sets TCP_NODELAY on a plain-HTTP connection only when it goes idle in keep-alive, and where \`tcp_nopush\` corked it (Debian's \`tcp_nopush on\` with \`sendfile\`), only on FreeBSD and macOS (nginx/src/http/ngx_http_request.c, \`ngx_http_set_keepalive\`; bench/README.md, "Why nginx holds a burst's tail"), so on Linux Nagle stays on. `
       + 'With `tcp_nopush off` and nothing else changed (`zoo-tail-trace.js --nginx-nopush-off`, `results/raw/zoo-tail-trace-nopush-{on,off}-{1,2}.json.gz`, alternated) no segment was held and the load medians fell by most of a round trip (the table in bench/README.md). '
       + 'What would move it: `tcp_nopush off` in the server\'s configuration. No client socket option would: the client\'s ACKs are already immediate, so TCP_QUICKACK (which Node does not expose) would change nothing.',
     [PM_GAIN]: 'The same held tail as the first visit\'s (above).',

@@ -35,8 +35,10 @@ describeBrowserCell(root, 'bench run: one cell on a real link', () => {
     expect(plain).toMatchObject({ errors: 0, serverRequests: 2, connectionsOpened: 2 });
     expect(plain?.protocols).not.toContain('h2');
     expect(chromium).toMatchObject({ errors: 0, serverRequests: 2, cdpRequests: 2, protocols: ['http/1.1'] });
-    // CDP covers everything Resource Timing does.
-    expect(chromium?.totalMs).toBeGreaterThanOrEqual((chromium?.resourceTimingTotalMs ?? Infinity) - 5);
+    // CDP covers everything Resource Timing does. Resource Timing counts from the navigation's
+    // start, before the document's request is sent (a few ms, more on a loaded machine); a request
+    // CDP missed at the end would take a round trip (20 ms) off its total: half of one is allowed.
+    expect(chromium?.totalMs).toBeGreaterThanOrEqual((chromium?.resourceTimingTotalMs ?? Infinity) - 10);
     // Two requests over a 20 ms link cannot finish in under two round trips.
     expect(getlist?.totalMs).toBeGreaterThanOrEqual(40);
     expect(chromium?.totalMs).toBeGreaterThanOrEqual(40);
