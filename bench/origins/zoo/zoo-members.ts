@@ -28,7 +28,7 @@ export interface ZooMemberInfo {
 export const ZOO_INFO: Readonly<Record<ZooMember, ZooMemberInfo>> = {
   nginx: {
     binary: '/usr/sbin/nginx', debianPackage: 'nginx', tls: true, h2: true, proxy: false,
-    note: 'Debian\'s nginx.conf as shipped (`sendfile on`, `tcp_nopush on`, gzip on): the tail of a pipelined burst\'s last response arrives up to a round trip after its first byte, with `tcp_nopush` on or off (bench/README.md, "The server zoo"). A request sent alone (`browser`) pays nothing.',
+    note: 'Debian\'s nginx.conf as shipped (`sendfile on`, `tcp_nopush on`, gzip on): the tail of a pipelined burst\'s last response arrives up to a round trip after its first byte: with `tcp_nopush on`, nginx on Linux never turns Nagle\'s algorithm off on a plain-HTTP connection (bench/README.md, "Why nginx holds a burst\'s tail"). A request sent alone (`browser`) pays nothing.',
   },
   apache: { binary: '/usr/sbin/apache2', debianPackage: 'apache2', tls: true, h2: true, proxy: false },
   lighttpd: {
