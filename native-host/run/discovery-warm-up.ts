@@ -45,6 +45,16 @@ export function warmDiscoveryWhileWaiting(rttMs: number | undefined, now: () => 
 }
 
 /**
+ * A page's own document (and its style sheets, if it has any) ran the code the warm-up exists to
+ * warm: later loads of this process skip it. Its steps would then warm little and hold the loop
+ * while the load's connections come up (the connect timer hands each socket over in a turn of
+ * the loop: bench/README.md, "A warm process does not warm up again").
+ */
+export function discoveryWarmedByPage(): void {
+  pending = [];
+}
+
+/**
  * Below this round trip the first steps, which compile the scanner's code (several ms each), could
  * still be running when the answer arrives.
  */

@@ -1,4 +1,4 @@
-import { warmDiscoveryWhileWaiting, type WarmUp } from './discovery-warm-up';
+import { discoveryWarmedByPage, warmDiscoveryWhileWaiting, type WarmUp } from './discovery-warm-up';
 import { createHtmlScanner, type DiscoveredResource, type HtmlScanner, type OriginHint, type Viewport } from '../../src/discovery';
 import type { ListedResource, VisitResource } from '../../src/origins/page-list';
 import type { SkippedResource } from '../../src/run';
@@ -301,9 +301,13 @@ export class PageDiscovery {
     this.warming = warmDiscoveryWhileWaiting(rttMs);
   }
 
-  /** Ends the warm-up, if one runs: the load is over. */
+  /**
+   * Ends the warm-up, if one runs: the load is over. A load that scanned a document leaves its
+   * process warm, and later loads of the process do not warm up.
+   */
   stopWarmUp(): void {
     this.warming?.stop();
+    if (this.page !== undefined) discoveryWarmedByPage();
   }
 
   private onDocumentHead(d: Dispatch, status: number, type: string, contentType: string | undefined, location: string | string[] | undefined): void {
