@@ -11,6 +11,7 @@
  *
  * Plain HTTP only: requests are read from tcpdump's HTTP decoding (tail-packets.ts `request`).
  */
+import { round } from '../engine/stats';
 import type { Packet } from './tail-packets';
 
 export interface ClientPhases {
@@ -25,8 +26,6 @@ export interface LoadSpan {
   startedAt: number;
   totalMs: number;
 }
-
-const round = (ms: number): number => Math.round(ms * 10) / 10;
 
 /**
  * The phases of one load whose document is `documentPath` (as requested). Client packets are
@@ -45,9 +44,9 @@ export function clientPhases(client: readonly Packet[], documentPath: string, se
     : undefined;
   const lastByte = client.filter((p) => fromServer(p) && p.len > 0).pop();
   return {
-    startToSynMs: load && firstSyn ? round(ms(firstSyn.t) - load.startedAt) : null,
-    upToDocumentRequestMs: document && up ? round(ms(document.t - up.t)) : null,
-    documentToSubresourceMs: subresource && documentBytes ? round(ms(subresource.t - documentBytes.t)) : null,
-    lastByteToEndMs: load && lastByte ? round(load.startedAt + load.totalMs - ms(lastByte.t)) : null,
+    startToSynMs: load && firstSyn ? round(ms(firstSyn.t) - load.startedAt, 1) : null,
+    upToDocumentRequestMs: document && up ? round(ms(document.t - up.t), 1) : null,
+    documentToSubresourceMs: subresource && documentBytes ? round(ms(subresource.t - documentBytes.t), 1) : null,
+    lastByteToEndMs: load && lastByte ? round(load.startedAt + load.totalMs - ms(lastByte.t), 1) : null,
   };
 }

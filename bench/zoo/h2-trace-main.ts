@@ -30,8 +30,9 @@ import { childOutput } from '../run/child-output';
 import { heldStreams, parseTsharkFrames, TSHARK_H2_FIELDS, type HeldStream } from './h2-frames';
 import { handshakeWaits, handshakeWire, type WireHandshake } from './handshake-wire';
 import { median } from '../../src/stats/median';
-import { nearestRank } from '../engine/stats';
-import { startCapture } from './link-capture';
+import { nearestRank, round } from '../engine/stats';
+import { readCapture, startCapture } from './link-capture';
+import { parseTcpdump } from './tail-packets';
 
 const COMMAND: CommandSpec = {
   usage: 'node dist/bench/zoo-h2-trace.js [options]',
@@ -65,22 +66,20 @@ function holdLine(h: HeldStream, names: ReadonlyMap<string, string>): string {
   return `${names.get(h.server) ?? h.server} stream ${h.stream} held after ${h.bytesBefore} B for ${Math.round(h.holdMs)} ms, ${how}`;
 }
 
-/** Each TLS handshake of one load, from its capture (`tcpdump -r`); undefined if tcpdump cannot read it. */
+/** Each TLS handshake of one load, from its capture; undefined if tcpdump cannot read it. */
 async function readHandshakes(pcap: string): Promise<WireHandshake[] | undefined> {
-  const child = spawn('tcpdump', ['-r', pcap, '-n', '-tt'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = await childOutput(child, 60_000, 'tcpdump -r').catch(() => undefined);
-  return out === undefined || out.code !== 0 ? undefined : handshakeWire(out.stdout.split('\n'));
+  const text = await readCapture(pcap).catch(() => undefined);
+  return text === undefined ? undefined : handshakeWire(parseTcpdump(text));
 }
 
 const WAITS = ['clientHelloAfterConnect', 'serverBeyondRtt', 'finishedAfterFlight', 'requestAfterFinished'] as const;
-const tenth = (x: number) => Math.round(x * 10) / 10;
 
 /** Median and most of each wait over handshakes (handshake-wire.ts); with `p90`, the 90th percentile for most. */
 function waitsLine(hs: readonly WireHandshake[], p90 = false): string {
   const waits = hs.map((h) => handshakeWaits(h, RTT_MS));
   return `${hs.length} TLS handshakes, ms median/${p90 ? 'p90' : 'most'}: ${WAITS.map((k) => {
     const xs = waits.flatMap((w) => (w[k] === undefined ? [] : [w[k] as number]));
-    return `${k} ${xs.length === 0 ? '–' : `${tenth(median(xs))}/${tenth(p90 ? nearestRank(xs, 0.9) : Math.max(...xs))}`}`;
+    return `${k} ${xs.length === 0 ? '–' : `${round(median(xs), 1)}/${round(p90 ? nearestRank(xs, 0.9) : Math.max(...xs), 1)}`}`;
   }).join(', ')}`;
 }
 

@@ -1,4 +1,5 @@
 import { handshakeWaits, handshakeWire } from './handshake-wire';
+import { parseTcpdump } from './tail-packets';
 
 // `tcpdump -n -tt -r` lines in the form the link's client side gives (options and sequence numbers
 // cut), for one TLS connection at 100 ms whose client answered the server's flight late, plus a
@@ -21,7 +22,7 @@ const LINES = [
 
 describe('handshake-wire', () => {
   test('reads each TLS connection\'s SYN, ClientHello, server flight, Finished and first request; leaves out plain http and connections begun before the capture', () => {
-    const hs = handshakeWire(LINES);
+    const hs = handshakeWire(parseTcpdump(LINES.join('\n')));
     expect(hs).toHaveLength(1);
     const [h] = hs;
     expect(h?.port).toBe(40000);
@@ -35,12 +36,12 @@ describe('handshake-wire', () => {
   });
 
   test('the waits: the client\'s start of TLS, the server and link beyond the round trip, the client\'s answer and its first request', () => {
-    const [h] = handshakeWire(LINES);
+    const [h] = handshakeWire(parseTcpdump(LINES.join('\n')));
     expect(handshakeWaits(h!, 100)).toEqual({ clientHelloAfterConnect: 3.6, serverBeyondRtt: 1.1, finishedAfterFlight: 38.2, requestAfterFinished: 28.9 });
   });
 
   test('a handshake the capture ended inside has no waits for what it lacks', () => {
-    const [h] = handshakeWire(LINES.slice(0, 8));
+    const [h] = handshakeWire(parseTcpdump(LINES.slice(0, 8).join('\n')));
     expect(handshakeWaits(h!, 100)).toEqual({ clientHelloAfterConnect: 3.6, serverBeyondRtt: 1.1, finishedAfterFlight: undefined, requestAfterFinished: undefined });
   });
 });

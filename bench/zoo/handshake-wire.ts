@@ -1,12 +1,14 @@
 /**
- * Each TLS connection's handshake as the client's side of the link saw it, read from `tcpdump -n
- * -tt -r FILE` lines: when the client sent its SYN and ClientHello, when the server's first flight
+ * Each TLS connection's handshake as the client's side of the link saw it, read from its capture
+ * (`tcpdump -r`, tail-packets.ts `parseTcpdump`): when the client sent its SYN and ClientHello, when the server's first flight
  * arrived, and when the client answered it (its Finished) and sent its first request. The waits
  * between them say whose time a late handshake spent: the server's first flight arrives one round
  * trip after the ClientHello when the server and the link add nothing, and each of the client's
  * sends follows what it answers as soon as its process runs (bench/README.md, "What holds a
  * handshake").
  */
+import { round } from '../engine/stats';
+import type { Packet } from './tail-packets';
 
 export interface WireHandshake {
   /** The client's port. */
@@ -36,36 +38,34 @@ export interface HandshakeWaits {
   requestAfterFinished: number | undefined;
 }
 
-const LINE = /^(\d+\.\d+) IP (\d+\.\d+\.\d+\.\d+)\.(\d+) > (\d+\.\d+\.\d+\.\d+)\.(\d+): Flags \[([^\]]*)\].*length (\d+)/;
+/** Splits tcpdump's `address.port`. */
+function endpoint(s: string): { address: string; port: string } {
+  const dot = s.lastIndexOf('.');
+  return { address: s.slice(0, dot), port: s.slice(dot + 1) };
+}
 
 /**
- * The TLS handshakes (server port 443) in a capture's lines, in SYN order, times in ms from the
- * first packet. `clientNet` tells the client's addresses (the link's client side, 198.18.0.0/16).
+ * The TLS handshakes (server port 443) among a capture's packets (tail-packets.ts `parseTcpdump`),
+ * in SYN order, times in ms from the first packet. `clientNet` tells the client's addresses (the
+ * link's client side, 198.18.0.0/16).
  */
-export function handshakeWire(lines: readonly string[], clientNet = '198.18.'): WireHandshake[] {
+export function handshakeWire(packets: readonly Packet[], clientNet = '198.18.'): WireHandshake[] {
   const conns = new Map<string, WireHandshake>();
-  let t0: number | undefined;
-  for (const line of lines) {
-    const m = LINE.exec(line);
-    if (!m) continue;
-    const t = Number(m[1]) * 1000;
-    t0 ??= t;
-    const ms = t - t0;
-    const fromClient = (m[2] as string).startsWith(clientNet);
-    const [clientAddr, clientPort, server, serverPort] = fromClient ? [m[2], m[3], m[4], m[5]] : [m[4], m[5], m[2], m[3]];
-    if (serverPort !== '443') continue;
-    const key = `${clientAddr}:${clientPort}`;
-    const flags = m[6] as string;
-    const length = Number(m[7]);
-    let c = conns.get(key);
+  const t0 = packets[0]?.t ?? 0;
+  for (const p of packets) {
+    const ms = (p.t - t0) * 1000;
+    const fromClient = p.src.startsWith(clientNet);
+    const [client, server] = fromClient ? [p.src, endpoint(p.dst)] : [p.dst, endpoint(p.src)];
+    if (server.port !== '443') continue;
+    let c = conns.get(client);
     if (!c) {
-      if (!(fromClient && flags === 'S')) continue; // a connection whose SYN the capture missed
-      c = { port: Number(clientPort), server: server as string, synMs: ms, synAckMs: undefined, clientHelloMs: undefined, serverFlightMs: undefined, finishedMs: undefined, requestMs: undefined };
-      conns.set(key, c);
+      if (!(fromClient && p.flags === 'S')) continue; // a connection whose SYN the capture missed
+      c = { port: Number(endpoint(client).port), server: server.address, synMs: ms, synAckMs: undefined, clientHelloMs: undefined, serverFlightMs: undefined, finishedMs: undefined, requestMs: undefined };
+      conns.set(client, c);
       continue;
     }
-    if (!fromClient && flags === 'S.') c.synAckMs ??= ms;
-    if (length === 0) continue;
+    if (!fromClient && p.flags === 'S.') c.synAckMs ??= ms;
+    if (p.len === 0) continue;
     if (!fromClient) {
       c.serverFlightMs ??= ms;
       continue;
@@ -77,13 +77,13 @@ export function handshakeWire(lines: readonly string[], clientNet = '198.18.'): 
   return [...conns.values()];
 }
 
-const gap = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined || b === undefined ? undefined : Math.round((b - a) * 10) / 10);
+const gap = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined || b === undefined ? undefined : round(b - a, 1));
 
 export function handshakeWaits(h: WireHandshake, rttMs: number): HandshakeWaits {
   const flight = gap(h.clientHelloMs, h.serverFlightMs);
   return {
     clientHelloAfterConnect: gap(h.synAckMs, h.clientHelloMs),
-    serverBeyondRtt: flight === undefined ? undefined : Math.round((flight - rttMs) * 10) / 10,
+    serverBeyondRtt: flight === undefined ? undefined : round(flight - rttMs, 1),
     finishedAfterFlight: gap(h.serverFlightMs, h.finishedMs),
     requestAfterFinished: gap(h.finishedMs, h.requestMs),
   };

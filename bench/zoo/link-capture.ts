@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import type { Link } from '../link/link-emulator';
+import { childOutput } from '../run/child-output';
 
 /** libpcap's block timeout as tcpdump sets it (its `-w` without `--immediate-mode`). */
 const BLOCK_TIMEOUT_MS = 1000;
@@ -23,4 +25,14 @@ export function startCapture(exec: Link['execInClient'], file: string) {
       await closed;
     },
   };
+}
+
+/**
+ * A capture's packets as tcpdump prints them (`-n -tt -S`: numeric, epoch seconds, absolute
+ * sequence numbers), for tail-packets.ts `parseTcpdump`. A capture cut short by its stop still
+ * prints what it holds (tcpdump then exits non-zero): its lines are kept.
+ */
+export async function readCapture(file: string): Promise<string> {
+  const out = await childOutput(spawn('tcpdump', ['-r', file, '-n', '-tt', '-S'], { stdio: ['ignore', 'pipe', 'pipe'] }), 60_000, 'tcpdump -r');
+  return out.stdout;
 }

@@ -13,7 +13,6 @@
  * "Why nginx holds a burst's tail"). Writes JSON to FILE and a summary to stdout.
  * Needs root or user namespaces, tcpdump and the members' Debian packages.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,7 +33,7 @@ import { getlistTrace } from '../run/load-trace';
 import { originsFor } from '../run/run-link';
 import { burstTail } from './burst-tail';
 import { clientPhases, type ClientPhases } from './client-phases';
-import { startCapture } from './link-capture';
+import { readCapture, startCapture } from './link-capture';
 import { heldSegments, parseTcpdump, type HeldSegment } from './tail-packets';
 import { ZOO_PM_PAGE } from './zoo-plan';
 
@@ -51,11 +50,6 @@ const COMMAND: CommandSpec = {
 };
 
 interface SsLine { tMs: number; side: 'client' | 'server'; line: string }
-
-async function readPcap(file: string): Promise<string> {
-  const out = await childOutput(spawn('tcpdump', ['-r', file, '-n', '-tt', '-S'], { stdio: ['ignore', 'pipe', 'pipe'] }), 30_000, 'tcpdump -r');
-  return out.stdout;
-}
 
 async function sampleSs(link: Link, t0: number, every: number, into: SsLine[], running: () => boolean): Promise<void> {
   while (running()) {
@@ -121,7 +115,7 @@ async function traceMember(member: ZooMember, loads: number, ssEvery: number, cl
         await Promise.all([caps.client.stop(), caps.server.stop()]);
       }
       const run = firstLoadRun(stdout);
-      const [server, client] = await Promise.all([readPcap(files.server), readPcap(files.client)]).then((t) => t.map(parseTcpdump));
+      const [server, client] = await Promise.all([readCapture(files.server), readCapture(files.client)]).then((t) => t.map(parseTcpdump));
       const held = heldSegments(server ?? [], client ?? [], '198.19.');
       const totalMs = typeof run.totalMs === 'number' ? run.totalMs : null;
       const span = totalMs !== null && typeof run.startedAt === 'number' ? { startedAt: run.startedAt, totalMs } : undefined;

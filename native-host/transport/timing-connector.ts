@@ -188,8 +188,7 @@ export class TimingConnector {
           const tDone = (https ? tSecure : tConnect) ?? this.now();
           const connectAt = tConnect ?? tDone;
           const lookupAt = tLookup ?? t0;
-          // TCP runs from the first connection attempt (the SYN), as curl's time_connect − time_namelookup does.
-          const attemptAt = Math.min(connectAt, Math.max(lookupAt, tAttempt ?? lookupAt));
+          const attemptAt = attemptStart(lookupAt, tAttempt, connectAt);
           const phasesMs = lookupAt - t0 + (tDone - attemptAt);
           // The loop's busy time inside the phases: the start to the lookup, the attempt to the end.
           // Before the attempt the socket holds no connection, so the loop's work there delays no phase.
@@ -246,7 +245,7 @@ export class TimingConnector {
         // Before TLS starts: destroying the socket makes the connector call back with the error.
         const refused = addressCheck?.(socket.remoteAddress ?? '');
         if (refused) socket.destroy(refused);
-        else if (https) this.options.onTlsStart?.(origin, tConnect - (tAttempt ?? tLookup ?? t0));
+        else if (https) this.options.onTlsStart?.(origin, tConnect - attemptStart(tLookup ?? t0, tAttempt, tConnect));
       });
     });
   }
@@ -347,6 +346,15 @@ export class TimingConnector {
 }
 
 const MAX_KEPT_SESSIONS = 100;
+
+/**
+ * Where an in-loop connect's TCP phase starts: its first connection attempt (the SYN), as curl's
+ * time_connect − time_namelookup counts it; the lookup's end where no attempt was told, and never
+ * after the connect.
+ */
+function attemptStart(lookupAt: number, attemptAt: number | undefined, connectAt: number): number {
+  return Math.min(connectAt, Math.max(lookupAt, attemptAt ?? lookupAt));
+}
 
 interface Target {
   origin: string;
