@@ -9,7 +9,7 @@
  * Writes its results file (`--out`, default under bench/results/); `--report FILE` writes a results file's table into
  * bench/RESULTS.md.
  */
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { hostResolverRules } from '../link/host-resolution';
 import { startLink } from '../link/link-emulator';
@@ -30,6 +30,7 @@ import { startNavServers } from './nav-nginx';
 import { NAV_ORIGINS, navSiteFiles } from './nav-site';
 import { navTable } from './nav-table';
 import { NAV_SECTION, navSectionBody, type NavResultsFile } from './nav-section';
+import { traceSummary } from './trace-summary';
 import { userPath } from './user-path';
 import { killWalkersSync, walkSession, type NavBrowser } from './walk-session';
 
@@ -68,6 +69,7 @@ async function runLink(link: OverheadLinkSpec, args: NavArgs, cells: NavCell[], 
               browser, clientNs: emulated.clientNs, origin: `https://${NAV_ORIGINS.www}`, steps, hostResolverRules: hostResolverRules(hostMap),
               spkiHashes: servers.spkiHashes, contender, extensionDir: join(ROOT, 'dist', 'extension'),
               cacheOn: cache === 'on', hoverMs: args.hoverMs, timeoutMs: 60_000, settleMs: 1000, progress: (s) => progress(`${tag}: ${s}`),
+              ...(args.trace !== undefined ? { trace: { dir: args.trace, label: `${contender}-${cache}-${link.name.replace(/[^0-9A-Za-z]+/g, '-')}` } } : {}),
             });
             run = { contender, startedAt, endedAt: Date.now(), steps: result };
           } catch (err) {
@@ -128,6 +130,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (args.report !== undefined) return writeReport(args.report.split(',').filter(Boolean));
   if (args.rejudge !== undefined && args.logs !== undefined) return rejudge(args.rejudge, args.logs, args.out ?? args.rejudge);
+  if (args.traceSummary !== undefined) {
+    process.stdout.write(`${traceSummary(args.traceSummary)}\n`);
+    return 0;
+  }
+  if (args.trace !== undefined) mkdirSync(args.trace, { recursive: true });
   await ensureLinkPrivileges();
   const out = args.out ?? join(ROOT, 'bench', 'results', 'navigate-latest.json');
   const progress = (s: string) => process.stderr.write(`[navigate] ${s}\n`);

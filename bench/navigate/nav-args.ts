@@ -12,7 +12,7 @@ export const NAV_CACHES = ['on', 'off'] as const;
 export const NAV_LINKS = ['100/20', '40/5'] as const;
 
 export const NAV_COMMAND: CommandSpec = {
-  usage: 'node dist/bench/navigate.js [--quick] [--browsers a,b] [--links RTT/RATE,…] [--cache on,off] [--steps N] [--seed N] [--prerender] [--rules] [--only a,b] [--out FILE] [--logs FILE] | --report a.json,b.json | --rejudge FILE --logs FILE [--out FILE]',
+  usage: 'node dist/bench/navigate.js [--quick] [--browsers a,b] [--links RTT/RATE,…] [--cache on,off] [--steps N] [--seed N] [--prerender] [--rules] [--only a,b] [--out FILE] [--logs FILE] [--trace DIR] | --report a.json,b.json | --rejudge FILE --logs FILE [--out FILE] | --trace-summary DIR',
   options: {
     quick: { type: 'boolean', help: 'a smoke test: Chromium, 100/20, cache on, 6 navigations (options given still apply)' },
     browsers: { type: 'string', value: 'a,b', default: 'chromium,firefox', help: 'chromium, firefox (Firefox ESR, driven inside the client namespace)' },
@@ -28,6 +28,8 @@ export const NAV_COMMAND: CommandSpec = {
     logs: { type: 'string', value: 'FILE', help: 'also write each run\'s access-log lines, with its contender and step, as JSON lines' },
     report: { type: 'string', value: 'a.json,b.json', help: 'write the table of results files (a run made in parts) into bench/RESULTS.md, and nothing else' },
     rejudge: { type: 'string', value: 'FILE', help: 'judge a results file again from the log lines its run wrote (--logs FILE), and write it to --out (default: FILE itself); no browser' },
+    trace: { type: 'string', value: 'DIR', help: 'Chromium: record a trace of every step, from the click to its metrics, as DIR/<contender>-<cache>-<link>-<step>.json (tracing slows the browser: compare traced walks with each other)' },
+    'trace-summary': { type: 'string', value: 'DIR', help: 'print where each traced step\'s time went (view-trace.ts), and nothing else; no browser' },
   },
   notes: [
     'Needs root (network namespaces) and `npm run build`. Each cell walks the same path with the browser alone and with the extension, alternated.',
@@ -52,6 +54,10 @@ export interface NavArgs {
   logs?: string;
   /** The contenders walked, when not all. */
   only?: NavContender[];
+  /** Where each Chromium step's trace is written. */
+  trace?: string;
+  /** A folder of traces to summarize, and nothing else. */
+  traceSummary?: string;
 }
 
 function oneOf<T extends string>(list: string[] | undefined, allowed: readonly T[], name: string): T[] | undefined {
@@ -75,6 +81,7 @@ export function parseNavArgs(argv: readonly string[]): NavArgs {
   };
   if (help) return { ...base, help: helpText(NAV_COMMAND) };
   if (typeof v.report === 'string') return { ...base, report: v.report };
+  if (typeof v['trace-summary'] === 'string') return { ...base, traceSummary: v['trace-summary'] };
   if (typeof v.rejudge === 'string') {
     if (typeof v.logs !== 'string') throw usage('--rejudge needs --logs FILE: the log lines the run wrote');
     return { ...base, rejudge: v.rejudge, logs: v.logs, ...(typeof v.out === 'string' ? { out: v.out } : {}) };
@@ -92,6 +99,7 @@ export function parseNavArgs(argv: readonly string[]): NavArgs {
     rules: v.rules === true,
     ...(typeof v.out === 'string' ? { out: v.out } : {}),
     ...(typeof v.logs === 'string' ? { logs: v.logs } : {}),
+    ...(typeof v.trace === 'string' ? { trace: v.trace } : {}),
     ...(typeof v.only === 'string' ? { only: oneOf(listValue(v.only), NAV_CONTENDERS, 'only') } : {}),
   };
 }

@@ -8,6 +8,8 @@
  * - `lcpMs`: the last `largest-contentful-paint` entry (Chromium, and Firefox where it implements
  *   the entry); `heroEndMs`: the LCP image's response end from Resource Timing, the substitute
  *   stated for a browser without the entry.
+ * - `fcpMs`, `domInteractiveMs`: the first contentful paint and the document's `domInteractive`,
+ *   where the step's time went between its first byte and its LCP;
  * - `deliveryType`: `navigational-prefetch` when a speculation served the document (Chromium),
  *   `cache` from the HTTP cache, '' from the network; null where the browser has no such field.
  */
@@ -34,6 +36,8 @@ export const VIEW_METRICS = `new Promise((resolve) => {
     lcpElement,
     heroEndMs: hero ? since(hero.responseEnd) : null,
     ttfbMs: since(nav.responseStart),
+    fcpMs: since((performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime),
+    domInteractiveMs: since(nav.domInteractive),
     deliveryType: typeof nav.deliveryType === 'string' ? nav.deliveryType : null,
     activationStart: activation,
     transferSize: typeof nav.transferSize === 'number' ? nav.transferSize : null,
@@ -48,6 +52,9 @@ export interface ViewMetrics {
   lcpElement: string | null;
   heroEndMs: number | null;
   ttfbMs: number | null;
+  /** Absent from results files written before they were read. */
+  fcpMs?: number | null;
+  domInteractiveMs?: number | null;
   deliveryType: string | null;
   /** > 0: the page was prerendered and activated by the click. */
   activationStart: number;

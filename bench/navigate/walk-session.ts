@@ -33,6 +33,8 @@ export interface WalkSessionOptions {
   timeoutMs: number;
   settleMs: number;
   progress: (line: string) => void;
+  /** Chromium only: a trace of each step (walk.ts, view-trace.ts). */
+  trace?: { dir: string; label: string };
 }
 
 const GETLIST_BIN = resolve(__dirname, '..', '..', 'bin', 'getlist.js');

@@ -7,8 +7,10 @@
  * puppeteer moves the mouse (CDP `Input.dispatchMouseEvent`, BiDi `input.performActions`); the
  * `pointerover` events the page saw are counted per step, the evidence that it did.
  */
-import type { Page } from 'puppeteer-core';
+import { join } from 'node:path';
+import type { Page, Tracing } from 'puppeteer-core';
 import { VIEW_METRICS, type ViewMetrics } from './view-metrics';
+import { VIEW_TRACE_CATEGORIES } from './view-trace';
 import type { NavStep } from './user-path';
 
 export interface WalkOptions {
@@ -20,6 +22,12 @@ export interface WalkOptions {
   /** After load, before the metrics: late images and the page's own late work. */
   settleMs: number;
   progress?: (line: string) => void;
+  /**
+   * Chromium: record a trace of each step from the click to the metrics (view-trace.ts), written to
+   * `<dir>/<label>-<step>.json`. Tracing costs the browser time, so a traced walk's figures are
+   * read against each other, not against an untraced walk's.
+   */
+  trace?: { dir: string; label: string };
 }
 
 export interface StepResult extends Partial<ViewMetrics> {
@@ -103,6 +111,7 @@ export async function walk(first: Page, o: WalkOptions): Promise<StepResult[]> {
     const hoverAt = Date.now();
     let clickAt = hoverAt;
     let pointerEvents = 0;
+    let tracing: Tracing | undefined;
     try {
       page = await live(page, `${o.origin}${step.from}`);
       await page.evaluate(COUNT_POINTER);
@@ -115,6 +124,11 @@ export async function walk(first: Page, o: WalkOptions): Promise<StepResult[]> {
       await sleep(o.hoverMs);
       pointerEvents = Number(await page.evaluate('window.__navPointer || 0'));
       clickAt = Date.now();
+      if (o.trace) {
+        // The page object may be swapped by a prerender's activation: stop the tracing it started.
+        tracing = page.tracing;
+        await tracing.start({ path: join(o.trace.dir, `${o.trace.label}-${i}.json`), categories: VIEW_TRACE_CATEGORIES });
+      }
       await link.click();
       await arrived(page, target, o.timeoutMs).catch(async (err: unknown) => {
         if (!isDetached(err)) throw err;
@@ -123,12 +137,15 @@ export async function walk(first: Page, o: WalkOptions): Promise<StepResult[]> {
         await arrived(page, target, o.timeoutMs);
       });
       await sleep(o.settleMs);
+      await tracing?.stop();
+      tracing = undefined;
       const settledAt = Date.now();
       page = await live(page, target);
       const metrics = (await page.evaluate(VIEW_METRICS)) as ViewMetrics;
       results.push({ step: i, target: step.click, hoverAt, clickAt, settledAt, pointerEvents, ...metrics });
       o.progress?.(`step ${i + 1}/${o.steps.length} ${step.click}: lcp ${fmt(metrics.lcpMs)} ms, ttfb ${fmt(metrics.ttfbMs)} ms, ${metrics.deliveryType === null ? 'no deliveryType' : `delivery '${metrics.deliveryType}'`}${metrics.activationStart > 0 ? ', prerendered' : ''}, ${pointerEvents} pointer events`);
     } catch (err) {
+      await tracing?.stop().catch(() => undefined);
       results.push({ step: i, target: step.click, hoverAt, clickAt, settledAt: Date.now(), pointerEvents, error: (err as Error).message });
       o.progress?.(`step ${i + 1} ${step.click}: ERROR ${(err as Error).message.slice(0, 200)}`);
       // The path continues from the page it names: go there as a user typing the address would.
