@@ -9,9 +9,11 @@ import { readViewTrace, summarizeViewTrace, type ViewTrace } from './view-trace'
 
 const cell = (x: number | null): string => (x === null || Number.isNaN(x) ? '–' : String(Math.round(x)));
 
+const browserMainMs = (t: ViewTrace): number => Object.entries(t.mainThreadMsBeforeFcp).find(([k]) => k.startsWith('CrBrowserMain'))?.[1] ?? 0;
+
 function row(name: string, t: ViewTrace): string {
   const injected = t.injectionsBeforeFcp.reduce((a, i) => a + i.ms, 0);
-  const browserMain = Object.entries(t.mainThreadMsBeforeFcp).find(([k]) => k.startsWith('CrBrowserMain'))?.[1] ?? 0;
+  const browserMain = browserMainMs(t);
   return `| ${name} | ${cell(t.commitMs)} | ${cell(t.domContentLoadedMs)} | ${cell(t.loadMs)} | ${cell(t.firstFrameMs)} | ${cell(t.fcpMs)} | ${t.injectionsBeforeFcp.length} (${cell(injected)} ms) | ${cell(t.storageWriteMsBeforeFcp)} | ${cell(browserMain)} |`;
 }
 
@@ -31,7 +33,7 @@ export function traceSummary(dir: string): string {
     steps.sort((a, b) => a.step - b.step);
     for (const s of steps) lines.push(row(`${prefix} ${s.step}`, s.t));
     const m = (f: (t: ViewTrace) => number | null) => median(steps.map((s) => f(s.t)).filter((x): x is number => x !== null));
-    lines.push(`| **${prefix} median** | ${cell(m((t) => t.commitMs))} | ${cell(m((t) => t.domContentLoadedMs))} | ${cell(m((t) => t.loadMs))} | ${cell(m((t) => t.firstFrameMs))} | ${cell(m((t) => t.fcpMs))} | ${cell(m((t) => t.injectionsBeforeFcp.length))} | ${cell(m((t) => t.storageWriteMsBeforeFcp))} | |`);
+    lines.push(`| **${prefix} median** | ${cell(m((t) => t.commitMs))} | ${cell(m((t) => t.domContentLoadedMs))} | ${cell(m((t) => t.loadMs))} | ${cell(m((t) => t.firstFrameMs))} | ${cell(m((t) => t.fcpMs))} | ${cell(m((t) => t.injectionsBeforeFcp.length))} | ${cell(m((t) => t.storageWriteMsBeforeFcp))} | ${cell(m(browserMainMs))} |`);
   }
   return lines.join('\n');
 }

@@ -65,7 +65,7 @@ describe('where a traced view\'s time went', () => {
       expect(rows).toEqual([
         '| getlist-on-100 0 | 25 | 50 | 70 | 80 | 100 | 1 (7 ms) | 8 | 13 |',
         '| getlist-on-100 1 | 25 | 50 | 70 | 80 | 100 | 1 (7 ms) | 8 | 13 |',
-        '| **getlist-on-100 median** | 25 | 50 | 70 | 80 | 100 | 1 | 8 | |',
+        '| **getlist-on-100 median** | 25 | 50 | 70 | 80 | 100 | 1 | 8 | 13 |',
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
