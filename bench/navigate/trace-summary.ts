@@ -5,6 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { median } from '../../src/stats/median';
+import { BenchRunError } from '../cli/bench-run-error';
 import { readViewTrace, summarizeViewTrace, type ViewTrace } from './view-trace';
 
 const cell = (x: number | null): string => (x === null || Number.isNaN(x) ? '–' : String(Math.round(x)));
@@ -19,11 +20,24 @@ function row(name: string, t: ViewTrace): string {
 
 /** The table for every `*.json` / `*.json.gz` trace in `dir`, steps in order within each prefix. */
 export function traceSummary(dir: string): string {
-  const files = readdirSync(dir).filter((f) => /-\d+\.json(\.gz)?$/.test(f));
+  const usage = (message: string) => new BenchRunError('E_BENCH_USAGE', `--trace-summary: ${message}`);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    throw usage(`cannot read ${dir}: ${(err as Error).message}`);
+  }
+  const files = names.filter((f) => /-\d+\.json(\.gz)?$/.test(f));
+  if (files.length === 0) throw usage(`${dir} holds no trace written by --trace (<contender>-<cache>-<link>-<step>.json)`);
   const byPrefix = new Map<string, Array<{ step: number; file: string; t: ViewTrace }>>();
   for (const file of files) {
     const [, prefix, step] = /^(.*)-(\d+)\.json(?:\.gz)?$/.exec(file) ?? [];
-    const t = summarizeViewTrace(readViewTrace(join(dir, file)));
+    let t: ViewTrace | null;
+    try {
+      t = summarizeViewTrace(readViewTrace(join(dir, file)));
+    } catch (err) {
+      throw usage(`${file} is not a trace: ${(err as Error).message}`);
+    }
     if (prefix === undefined || t === null) continue;
     byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), { step: Number(step), file, t }]);
   }

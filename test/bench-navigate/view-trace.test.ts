@@ -72,6 +72,18 @@ describe('where a traced view\'s time went', () => {
     }
   });
 
+  it('names a folder it cannot read, one without traces, and a file that is not one, with a usage code', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'getlist-trace-'));
+    try {
+      expect(() => traceSummary(join(dir, 'missing'))).toThrow(expect.objectContaining({ code: 'E_BENCH_USAGE', message: expect.stringMatching(/cannot read/) }));
+      expect(() => traceSummary(dir)).toThrow(expect.objectContaining({ code: 'E_BENCH_USAGE', message: expect.stringMatching(/holds no trace/) }));
+      writeFileSync(join(dir, 'getlist-on-100-3.json'), '{"traceEvents": [');
+      expect(() => traceSummary(dir)).toThrow(expect.objectContaining({ code: 'E_BENCH_USAGE', message: expect.stringMatching(/getlist-on-100-3.json is not a trace/) }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is asked for on the command line: --trace DIR with a walk, --trace-summary DIR alone', () => {
     expect(parseNavArgs(['--quick', '--trace', '/tmp/t'])).toMatchObject({ quick: true, trace: '/tmp/t' });
     expect(parseNavArgs(['--trace-summary', '/tmp/t'])).toMatchObject({ traceSummary: '/tmp/t' });
