@@ -32,12 +32,7 @@ export function traceSummary(dir: string): string {
   const byPrefix = new Map<string, Array<{ step: number; file: string; t: ViewTrace }>>();
   for (const file of files) {
     const [, prefix, step] = /^(.*)-(\d+)\.json(?:\.gz)?$/.exec(file) ?? [];
-    let t: ViewTrace | null;
-    try {
-      t = summarizeViewTrace(readViewTrace(join(dir, file)));
-    } catch (err) {
-      throw usage(`${file} is not a trace: ${(err as Error).message}`);
-    }
+    const t = summarizeViewTrace(readViewTrace(join(dir, file), usage));
     if (prefix === undefined || t === null) continue;
     byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), { step: Number(step), file, t }]);
   }

@@ -14,8 +14,8 @@
  *   (`storage_frontend.cc` `SetWithValueStore`), both work an extension adds to a page that has not
  *   painted yet; and each main thread's busy time (top-level tasks) over the same span.
  */
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { round } from '../engine/stats';
+import { readJsonFile } from '../cli/results-file';
 
 /** The trace categories walk.ts records: loading, rendering, the extension system, task sources, the compositor's frames (`benchmark`). */
 export const VIEW_TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'toplevel', 'loading', 'navigation', 'blink', 'extensions', 'benchmark'];
@@ -45,7 +45,8 @@ export interface ViewTrace {
   mainThreadMsBeforeFcp: Record<string, number>;
 }
 
-const round1 = (x: number): number => Math.round(x * 10) / 10;
+/** Trace time (µs) as ms, to a tenth. */
+const msOf = (us: number): number => round(us / 1000, 1);
 
 function threadNames(events: readonly TraceEvent[]): Map<string, string> {
   const names = new Map<string, string>();
@@ -60,7 +61,7 @@ export function summarizeViewTrace(events: readonly TraceEvent[]): ViewTrace | n
   const start = events.find((e) => e.name === 'NavigationStartToNavigationCommitSent' && e.ph === 'b');
   if (start === undefined) return null;
   const t0 = start.ts;
-  const since = (e: TraceEvent | undefined): number | null => (e === undefined ? null : round1((e.ts - t0) / 1000));
+  const since = (e: TraceEvent | undefined): number | null => (e === undefined ? null : msOf(e.ts - t0));
   const after = (name: string, from = t0) => events.find((e) => e.name === name && e.ts >= from);
   const commit = after('RenderFrameImpl::CommitNavigation');
   const fcp = after('firstContentfulPaint');
@@ -68,7 +69,7 @@ export function summarizeViewTrace(events: readonly TraceEvent[]): ViewTrace | n
   const names = threadNames(events);
   const injections = events
     .filter((e) => e.name === 'ScriptInjection::InjectJs' && e.ph === 'X' && e.ts >= t0 && e.ts < end)
-    .map((e) => ({ atMs: round1((e.ts - t0) / 1000), ms: round1((e.dur ?? 0) / 1000) }));
+    .map((e) => ({ atMs: msOf(e.ts - t0), ms: msOf(e.dur ?? 0) }));
   let storageUs = 0;
   const busy = new Map<string, number>();
   for (const e of events) {
@@ -89,15 +90,13 @@ export function summarizeViewTrace(events: readonly TraceEvent[]): ViewTrace | n
     firstFrameMs: since(events.find((e) => e.name === 'ProxyMain::BeginMainFrame' && e.ph === 'X' && e.ts >= (commit?.ts ?? t0))),
     fcpMs: since(fcp),
     injectionsBeforeFcp: injections,
-    storageWriteMsBeforeFcp: round1(storageUs / 1000),
-    mainThreadMsBeforeFcp: Object.fromEntries([...busy].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, round1(v / 1000)])),
+    storageWriteMsBeforeFcp: msOf(storageUs),
+    mainThreadMsBeforeFcp: Object.fromEntries([...busy].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, msOf(v)])),
   };
 }
 
-/** A trace file as walk.ts wrote it (CDP's `{traceEvents}` or a bare array), gzipped or not. */
-export function readViewTrace(file: string): TraceEvent[] {
-  const raw = readFileSync(file);
-  const text = (raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw).toString('utf8');
-  const parsed = JSON.parse(text) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+/** A trace file as walk.ts wrote it (CDP's `{traceEvents}` or a bare array), gzipped or not; `fail` makes the coded error for one that is not. */
+export function readViewTrace(file: string, fail: (message: string) => Error): TraceEvent[] {
+  const parsed = readJsonFile(file, fail) as { traceEvents?: TraceEvent[] } | TraceEvent[];
   return Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
 }

@@ -282,10 +282,7 @@ export class PageDiscovery {
    * pending, whose round trip is not known yet: its `connect` event must not wait for a step.
    */
   private onSent(d: Dispatch, rttMs: number | undefined): void {
-    if (this.options.warmUp === true && this.documents.has(d.request.id)) {
-      this.warming?.stop();
-      this.warming = warmDiscoveryWhileWaiting(rttMs);
-    }
+    if (this.options.warmUp === true && this.documents.has(d.request.id)) this.warmUpFor(rttMs);
   }
 
   /**
@@ -296,7 +293,11 @@ export class PageDiscovery {
    */
   onTlsStart(origin: string, rttMs: number): void {
     if (this.options.warmUp !== true || this.documentStarted) return;
-    if (origin !== new URL(this.finalUrl).origin) return;
+    if (origin === new URL(this.finalUrl).origin) this.warmUpFor(rttMs);
+  }
+
+  /** A wait of `rttMs` begins: the warm-up runs in it, in place of any earlier one. */
+  private warmUpFor(rttMs: number | undefined): void {
     this.warming?.stop();
     this.warming = warmDiscoveryWhileWaiting(rttMs);
   }

@@ -60,7 +60,7 @@ describe('where a traced view\'s time went', () => {
       writeFileSync(join(dir, 'getlist-on-100-1.json'), JSON.stringify({ traceEvents: view() }));
       writeFileSync(join(dir, 'getlist-on-100-0.json.gz'), gzipSync(JSON.stringify(view())));
       writeFileSync(join(dir, 'notes.txt'), 'not a trace');
-      expect(readViewTrace(join(dir, 'getlist-on-100-0.json.gz'))).toHaveLength(view().length);
+      expect(readViewTrace(join(dir, 'getlist-on-100-0.json.gz'), (m) => new Error(m))).toHaveLength(view().length);
       const rows = traceSummary(dir).split('\n').filter((l) => l.startsWith('| getlist') || l.startsWith('| **'));
       expect(rows).toEqual([
         '| getlist-on-100 0 | 25 | 50 | 70 | 80 | 100 | 1 (7 ms) | 8 | 13 |',
@@ -72,13 +72,13 @@ describe('where a traced view\'s time went', () => {
     }
   });
 
-  it('names a folder it cannot read, one without traces, and a file that is not one, with a usage code', () => {
+  it('names a folder it cannot read, one without traces, and a file that is not JSON, with a usage code', () => {
     const dir = mkdtempSync(join(tmpdir(), 'getlist-trace-'));
     try {
       expect(() => traceSummary(join(dir, 'missing'))).toThrow(expect.objectContaining({ code: 'E_BENCH_USAGE', message: expect.stringMatching(/cannot read/) }));
       expect(() => traceSummary(dir)).toThrow(expect.objectContaining({ code: 'E_BENCH_USAGE', message: expect.stringMatching(/holds no trace/) }));
       writeFileSync(join(dir, 'getlist-on-100-3.json'), '{"traceEvents": [');
-      expect(() => traceSummary(dir)).toThrow(expect.objectContaining({ code: 'E_BENCH_USAGE', message: expect.stringMatching(/getlist-on-100-3.json is not a trace/) }));
+      expect(() => traceSummary(dir)).toThrow(expect.objectContaining({ code: 'E_BENCH_USAGE', message: expect.stringMatching(/getlist-on-100-3.json is not JSON/) }));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
