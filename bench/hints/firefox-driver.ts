@@ -19,6 +19,7 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { PAINT_ENTRIES, type PaintEntries } from './paint-entries';
+import { storageItemsExpression, storedLearnedState, storedVisitsExpression } from './learned-storage';
 
 export interface FirefoxDriverOptions {
   url: string;
@@ -46,7 +47,6 @@ export interface FirefoxDriverResult {
 
 const FIREFOX = '/usr/bin/firefox-esr';
 const GECKO_ID = 'getlist@getlist.dev';
-const KEY = 'getlist.hints.v1';
 /** After load, the extension learns once the page's late reports are in (LEARN_DELAY_MS, 5 s). */
 const LEARN_WAIT_MS = 12_000;
 
@@ -105,7 +105,7 @@ async function extensionPage(browser: Browser, uuid: string): Promise<Page> {
 }
 
 async function learnedVisits(ext: Page, url: string): Promise<number> {
-  return (await ext.evaluate(`browser.storage.local.get(${JSON.stringify(KEY)}).then((x) => (x[${JSON.stringify(KEY)}]?.entries ?? []).find((e) => e.key === ${JSON.stringify(url)})?.visits.length ?? 0)`)) as number;
+  return (await ext.evaluate(storedVisitsExpression('browser', url))) as number;
 }
 
 async function warmUp(browser: Browser, o: FirefoxDriverOptions, uuid: string): Promise<number> {
@@ -168,7 +168,7 @@ async function measure(o: FirefoxDriverOptions, uuid: string, warmUpVisits: numb
     let learned: unknown;
     if (o.withExtension && !o.hintsOff) {
       const ext = await extensionPage(browser, uuid);
-      learned = await ext.evaluate(`browser.storage.local.get(${JSON.stringify(KEY)}).then((x) => x[${JSON.stringify(KEY)}])`);
+      learned = storedLearnedState(await ext.evaluate(storageItemsExpression('browser')));
       await ext.close();
     }
     const page = await browser.newPage();

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Browser, WebWorker } from 'puppeteer-core';
 import { chromiumNetworkTiming, type CdpNetworkEvents } from '../run/chromium-network-timing';
 import { PAINT_ENTRIES, type PaintEntries } from './paint-entries';
+import { storageItemsExpression, storedLearnedState, storedVisitsExpression } from './learned-storage';
 import { launchInNamespace, recordNetwork, settle, type ChromiumLoadOptions } from '../run/chromium-contender';
 import type { Origins } from '../origins/start-origins';
 import type { PathSample, PathVerdict } from '../../src/page/hints/hint-types';
@@ -213,7 +214,7 @@ async function loadOnce(browser: Browser, o: HintsSessionOptions, visits: number
   }
   if (o.contender === 'chromium+getlist') {
     const deadline = Date.now() + (o.dwellMs !== undefined ? CLOSED_LEARN_WAIT_MS : LEARN_WAIT_MS);
-    const count = `chrome.storage.local.get('getlist.hints.v1').then((x) => (x['getlist.hints.v1']?.entries ?? []).find((e) => e.key === ${JSON.stringify(o.url)})?.visits.length ?? 0)`;
+    const count = storedVisitsExpression('chrome', o.url);
     while (((await inWorker(browser, count)) as number) < visits) {
       if (Date.now() > deadline) {
         learned = false;
@@ -291,7 +292,7 @@ export async function hintsSession(o: HintsSessionOptions): Promise<HintsRun> {
     let hints: number | undefined;
     let learned: unknown;
     if (o.contender === 'chromium+getlist') {
-      learned = await inWorker(browser, `chrome.storage.local.get('getlist.hints.v1').then((x) => x['getlist.hints.v1'])`);
+      learned = storedLearnedState(await inWorker(browser, storageItemsExpression('chrome')));
     }
     const page = await browser.newPage();
     const { events, lastEventAt } = await recordNetwork(page);

@@ -3,7 +3,6 @@ import { hintsFor, withAppliedHints } from '../../src/page/hints/hint-list';
 import { hintOutcome } from '../../src/page/hints/hint-outcome';
 import { DEFAULT_HINT_LIMITS, headerHintLimits, type Hint, type HintLimits, type HintList, type LearnedEntry, type LearnedState } from '../../src/page/hints/hint-types';
 import { blockUrls, createLearnedState, forgetHost, recordVisit } from '../../src/page/hints/learned-state';
-import { learnedStateFromJson, learnedStateToJson } from '../../src/page/hints/learned-state-json';
 import { observeVisit } from '../../src/page/hints/observe-visit';
 import { hostResources, mergeHostResources } from '../../src/page/hints/host-fill-in';
 import type { DiscoveredItem } from '../../src/protocol/replies';
@@ -14,9 +13,9 @@ import type { PageRecord } from '../../src/page/model/page-record';
 import { isExcludedSite, isHttpUrl } from '../../src/page/model/site-rules';
 import type { PageStore, SessionStorageLike } from './page-store';
 import { HintsMemo, type TabHints } from './hints-memo';
-import type { LocalStorageLike, SettingsStore } from './settings-store';
+import type { SettingsStore } from './settings-store';
+import { LearnedStore, type LearnedStorageLike } from './learned-store';
 
-const KEY = 'getlist.hints.v1';
 /**
  * A closed tab's page sends its last reports at `pagehide` (extension/content/index.ts); they reach
  * the background about when the tab's removal does, in either order. Its record is kept this long
@@ -31,7 +30,8 @@ export interface DnrLike {
 }
 
 export interface HintsServiceDeps {
-  local: LocalStorageLike & { remove?(key: string): Promise<void> };
+  /** `storage.local`: the learned state, an item per learned key (learned-store.ts). */
+  local: LearnedStorageLike;
   dnr: DnrLike;
   store: PageStore;
   settings: SettingsStore;
@@ -77,6 +77,7 @@ export class HintsService {
   readonly ready: Promise<void>;
   private state: LearnedState = createLearnedState();
   private readonly memo: HintsMemo;
+  private readonly learned: LearnedStore;
   private readonly tabs: Map<number, TabHints>;
   /** Each tab's last commit and its hint list, until forDocument takes it. */
   private readonly commits = new Map<number, { url: string; list: Promise<HintList | undefined> }>();
@@ -94,12 +95,10 @@ export class HintsService {
     this.warn = deps.warn ?? ((m) => console.warn(`getlist: ${m}`));
     this.memo = new HintsMemo(deps.session, this.warn);
     this.tabs = this.memo.tabs;
-    const local = deps.local.get(KEY).then(
-      (items) => {
-        this.state = learnedStateFromJson(items[KEY]);
-      },
-      (err: unknown) => this.warn(`could not read the learned hints: ${String(err)}`),
-    );
+    this.learned = new LearnedStore(deps.local, () => this.state, this.warn, this.setTimer);
+    const local = this.learned.load().then((state) => {
+      this.state = state;
+    });
     this.ready = Promise.all([local, this.memo.ready]).then(() => undefined);
     // Session rules die with the browser; the learned state does not: rebuild them at start-up.
     void this.ready.then(() => this.syncRules());
@@ -235,9 +234,9 @@ export class HintsService {
       this.memo.save();
       // A preload the page's own request did not match costs a second fetch: never again.
       blockUrls(this.state, applied.keys, tab.outcome.duplicates, this.limits);
+      if (tab.outcome.duplicates.length > 0) this.learned.changed(applied.keys);
     }
-    recordVisit(this.state, visit, this.limits);
-    await this.persist();
+    this.learned.changed(recordVisit(this.state, visit, this.limits));
     await this.syncRules();
     this.deps.onLearned?.(page, why);
   }
@@ -258,7 +257,7 @@ export class HintsService {
     const found = hostResources(items, page, entry);
     if (!entry || found.length === 0) return 0;
     mergeHostResources(entry, found, this.limits.resourcesPerVisit);
-    await this.persist();
+    this.learned.changed([entry.key]);
     await this.syncRules();
     return found.length;
   }
@@ -274,7 +273,8 @@ export class HintsService {
       this.state = createLearnedState();
       this.tabs.clear();
     } else removed = forgetHost(this.state, hostOf(origin) || origin);
-    await this.persist();
+    // Forgetting is not left pending: storage holds none of it once this resolves.
+    await this.learned.flush();
     await this.syncRules();
     return removed;
   }
@@ -317,14 +317,6 @@ export class HintsService {
 
   private entriesOf(url: string): LearnedEntry[] {
     return [pageKey(url), templateKey(url)].map((k) => (k ? this.state.entries.get(k) : undefined)).filter((e): e is LearnedEntry => e !== undefined);
-  }
-
-  private async persist(): Promise<void> {
-    try {
-      await this.deps.local.set({ [KEY]: learnedStateToJson(this.state) });
-    } catch (err) {
-      this.warn(`could not save the learned hints: ${String(err)}`);
-    }
   }
 }
 

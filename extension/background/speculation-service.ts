@@ -7,9 +7,10 @@ import { pageRefusal, type PageRefusal } from '../../src/page/speculation/page-g
 import { speculationStateFromJson, speculationStateToJson } from '../../src/page/speculation/speculation-state-json';
 import type { ServedReport, SpeculationContext, SpeculationState, SpeculationView } from '../../src/page/speculation/speculation-types';
 import type { LocalStorageLike, SettingsStore } from './settings-store';
+import { GatheredWrite } from './gathered-write';
 
 const KEY = 'getlist.speculation.v1';
-/** Writes of the learned state are gathered for this long: a commit writes nothing on its own. */
+/** Writes of the learned state are gathered for this long: a commit writes nothing on its own (gathered-write.ts). */
 const PERSIST_DELAY_MS = 2000;
 
 export interface SpeculationServiceDeps {
@@ -44,13 +45,14 @@ export class SpeculationService {
   readonly ready: Promise<void>;
   private state: SpeculationState = createSpeculationState();
   private readonly tabs = new Map<number, TabPage>();
-  private persistTimer = false;
+  private readonly writer: GatheredWrite;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
   private readonly warn: (message: string) => void;
 
   constructor(private readonly deps: SpeculationServiceDeps) {
     this.setTimer = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
     this.warn = deps.warn ?? ((m) => console.warn(`getlist: ${m}`));
+    this.writer = new GatheredWrite(() => this.persist(), PERSIST_DELAY_MS, this.setTimer);
     this.ready = deps.local.get(KEY).then(
       (items) => {
         this.state = speculationStateFromJson(items[KEY]);
@@ -177,7 +179,7 @@ export class SpeculationService {
     await this.ready;
     const removed = forgetSpeculation(this.state, origin === undefined ? undefined : hostOf(origin) || origin);
     if (origin === undefined) this.tabs.clear();
-    await this.persist();
+    await this.writer.flush();
     return removed;
   }
 
@@ -192,12 +194,7 @@ export class SpeculationService {
   }
 
   private schedulePersist(): void {
-    if (this.persistTimer) return;
-    this.persistTimer = true;
-    this.setTimer(() => {
-      this.persistTimer = false;
-      void this.persist();
-    }, PERSIST_DELAY_MS);
+    this.writer.schedule();
   }
 
   private async persist(): Promise<void> {

@@ -18,8 +18,8 @@ import { launchFirefox } from './harness/launch-firefox';
 import { registerHost } from './harness/register-host';
 import type { TempDirs } from './harness/temp-dirs';
 import { LEARN_DELAY_MS } from '../../src/page/hints/visit-end';
+import { learnedItemKey } from '../../src/page/hints/learned-state-items';
 
-const KEY = 'getlist.hints.v1';
 /** How long a visit stays after `load` before its tab is closed or navigated on. */
 const DWELL_MS = 1000;
 /** A learned visit must be stored this soon after its end: before the settled end (LEARN_DELAY_MS after `load`) could have learned it. */
@@ -41,14 +41,13 @@ async function storedUntil(query: Page, url: string, done: (e: StoredEntry | und
   }
 }
 
-/** The learned entry for `url` as the extension stored it (storage.local, read from its own page). */
+/** The learned entry for `url` as the extension stored it (its item in storage.local, read from the extension's own page). */
 async function storedEntry(query: Page, url: string): Promise<StoredEntry | undefined> {
-  const state = (await query.evaluate(async (key: string) => {
+  return (await query.evaluate(async (key: string) => {
     const g = globalThis as unknown as { browser?: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } }; chrome?: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } } };
     const api = g.browser ?? g.chrome;
     return (await api!.storage.local.get(key))[key];
-  }, KEY)) as { entries?: StoredEntry[] } | undefined;
-  return state?.entries?.find((e) => e.key === url);
+  }, learnedItemKey(url))) as StoredEntry | undefined;
 }
 
 /** Polls storage.local until `url` has `visits` learned visits; the ms it took. */

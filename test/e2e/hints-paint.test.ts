@@ -6,6 +6,7 @@
 // could have been answered, once, and the paint is not held for it.
 import type { Page } from 'puppeteer-core';
 import type { HintsView } from '../../src/page/messages/messages';
+import { learnedItemKey } from '../../src/page/hints/learned-state-items';
 import { describeE2e } from './harness/browsers';
 import { findTabId, WAIT_MS } from './harness/extension-pages';
 import type { ExtensionCopy } from './harness/extension-build';
@@ -61,9 +62,9 @@ async function storedVisits(query: Page, url: string, count: number): Promise<St
     const visits = await query.evaluate(async (key: string) => {
       const g = globalThis as unknown as InPage;
       const api = g.browser ?? g.chrome;
-      const stored = (await api?.storage.local.get('getlist.hints.v1'))?.['getlist.hints.v1'] as { entries?: Array<{ key: string; visits: StoredVisit[] }> } | undefined;
-      return stored?.entries?.find((e) => e.key === key)?.visits ?? [];
-    }, url);
+      const stored = (await api?.storage.local.get(key))?.[key] as { visits?: StoredVisit[] } | undefined;
+      return stored?.visits ?? [];
+    }, learnedItemKey(url));
     if (visits.length >= count) return visits;
     if (Date.now() > deadline) throw new Error(`waited ${WAIT_MS} ms for ${count} stored visits of ${url}; have ${JSON.stringify(visits)}`);
     await new Promise((r) => setTimeout(r, 200));

@@ -8,6 +8,12 @@ import * as reducer from '../../src/page/model/page-reducer';
 import { replyRole, settlingReplyType, type HostMessage, type ProgressOf, type ReplyOf } from '../../src/protocol';
 
 /** `storage.session` / `storage.local` in memory; `failSets` makes the next N `set`s reject. */
+/** What `storage.*.get(keys)` answers from `items`: one key, several, or every item (`null`), copied. */
+export function storedItems(items: Record<string, unknown>, keys: string | string[] | null): Record<string, unknown> {
+  const wanted = keys === null ? Object.keys(items) : typeof keys === 'string' ? [keys] : keys;
+  return Object.fromEntries(wanted.filter((k) => k in items).map((k) => [k, structuredClone(items[k])]));
+}
+
 export class MemoryStorage {
   readonly items: Record<string, unknown>;
   sets = 0;
@@ -15,7 +21,13 @@ export class MemoryStorage {
   constructor(initial: Record<string, unknown> = {}) {
     this.items = structuredClone(initial);
   }
-  get = async (key: string): Promise<Record<string, unknown>> => (key in this.items ? { [key]: structuredClone(this.items[key]) } : {});
+  removes = 0;
+  /** One key, several, or every item (`null`), as `storage.*.get` takes them. */
+  get = async (keys: string | string[] | null): Promise<Record<string, unknown>> => storedItems(this.items, keys);
+  remove = async (keys: string | string[]): Promise<void> => {
+    this.removes++;
+    for (const k of typeof keys === 'string' ? [keys] : keys) delete this.items[k];
+  };
   set = async (items: Record<string, unknown>): Promise<void> => {
     this.sets++;
     if (this.failSets > 0) {

@@ -2,7 +2,9 @@ import { HintsService, type DnrLike } from '../../extension/background/hints-ser
 import type { DnrRule } from '../../src/page/hints/dnr-rules';
 import * as reducer from '../../src/page/model/page-reducer';
 import type { PageStore } from '../../extension/background/page-store';
-import { MemoryStorage, pageStore, settingsStore } from './background-fakes';
+import { LEARNED_WRITE_DELAY_MS } from '../../extension/background/learned-store';
+import { learnedItemKey, learnedStateFromItems } from '../../src/page/hints/learned-state-items';
+import { FakeTimers, MemoryStorage, pageStore, settingsStore } from './background-fakes';
 
 const URL_A = 'https://site.test/news/2024/a';
 
@@ -38,19 +40,32 @@ function service(o: { incognito?: boolean; settings?: Parameters<typeof settings
   const local = new MemoryStorage();
   const dnr = new FakeDnr();
   const store = pageStore();
-  const hints = new HintsService({ local, dnr, store, settings: settingsStore(o.settings), isIncognito: async () => o.incognito ?? false, warn: () => undefined, ...(o.mechanism ? { mechanism: o.mechanism } : {}) });
-  return { local, dnr, store, hints };
+  const timers = new FakeTimers();
+  const hints = new HintsService({ local, dnr, store, settings: settingsStore(o.settings), isIncognito: async () => o.incognito ?? false, warn: () => undefined, setTimeout: timers.setTimeout, ...(o.mechanism ? { mechanism: o.mechanism } : {}) });
+  /** Fires the gathered write of the learned state and lets it finish. */
+  const written = async () => {
+    timers.fire(LEARNED_WRITE_DELAY_MS);
+    await new Promise((r) => setTimeout(r, 0));
+  };
+  return { local, dnr, store, hints, written };
 }
+
+/** The learned entries storage holds, as the service would read them back. */
+const storedKeys = (local: MemoryStorage) => [...learnedStateFromItems(local.items).entries.keys()];
 
 describe('HintsService', () => {
   test('two settled loads install a Link-header rule for the page; a third navigation is noted as hinted', async () => {
-    const { dnr, store, hints, local } = service();
+    const { dnr, store, hints, local, written } = service();
     await hints.learn(1, await load(store, 1000));
     expect(dnr.rules).toEqual([]);
     await hints.learn(1, await load(store, 2000));
     const header = dnr.rules.find((r) => r.action.type === 'modifyHeaders' && r.condition.urlFilter === `|${URL_A}|`);
     expect(header?.action).toEqual({ type: 'modifyHeaders', responseHeaders: [{ header: 'link', operation: 'append', value: expect.stringContaining('<https://fonts.test/a.woff2>; rel=preload; as=font; type="font/woff2"; crossorigin=anonymous') }] });
-    expect(JSON.stringify(local.items['getlist.hints.v1'])).toContain('https://site.test/late.png');
+    // The learning is written later, gathered: nothing at the moment a visit ends.
+    expect(local.sets).toBe(0);
+    await written();
+    expect(local.sets).toBe(1);
+    expect(JSON.stringify(local.items[learnedItemKey(URL_A)])).toContain('https://site.test/late.png');
     hints.navigationCommitted(1, URL_A);
     await new Promise((r) => setTimeout(r, 0));
     const view = await hints.view(1, URL_A);
@@ -60,10 +75,11 @@ describe('HintsService', () => {
 
   test('nothing is learned in a private window, on an excluded site or a site with hints off', async () => {
     for (const o of [{ incognito: true }, { settings: { excludedSites: ['site.test'] } }, { settings: { hintsDisabledSites: ['site.test'] } }, { settings: { hints: false } }]) {
-      const { dnr, store, hints, local } = service(o);
+      const { dnr, store, hints, local, written } = service(o);
       await hints.learn(1, await load(store, 1000));
       await hints.learn(1, await load(store, 2000));
-      expect({ o, rules: dnr.rules, stored: local.items['getlist.hints.v1'] }).toEqual({ o, rules: [], stored: undefined });
+      await written();
+      expect({ o, rules: dnr.rules, stored: local.items }).toEqual({ o, rules: [], stored: {} });
     }
   });
 
@@ -86,13 +102,16 @@ describe('HintsService', () => {
   });
 
   test('forgetting everything empties the stored state and removes every rule', async () => {
-    const { dnr, store, hints, local } = service();
+    const { dnr, store, hints, local, written } = service();
     await hints.learn(1, await load(store, 1000));
     await hints.learn(1, await load(store, 2000));
+    await written();
+    expect(storedKeys(local)).toHaveLength(2);
     expect(dnr.rules.length).toBeGreaterThan(0);
     expect(await hints.forget()).toBe(2);
     expect(dnr.rules).toEqual([]);
-    expect(local.items['getlist.hints.v1']).toEqual({ version: 1, entries: [] });
+    // Written at once, not gathered: storage holds nothing of it when forget resolves.
+    expect(local.items).toEqual({});
   });
 
   test('lean capture (content-script mechanism): no DNR rule; content-start gets the learned list for its document, from memory', async () => {
@@ -135,11 +154,12 @@ describe('HintsService', () => {
   });
 
   test('an excluded site or hints off: content-start gets nothing either', async () => {
-    const { store, hints, local } = service({ mechanism: 'content-script' });
+    const { store, hints, local, written } = service({ mechanism: 'content-script' });
     await hints.learn(1, await load(store, 1000));
     await hints.learn(1, await load(store, 2000));
+    await written();
     // The same learned state (storage.local), read by a background whose settings say no.
-    const over = (settings: Parameters<typeof settingsStore>[0]) => new HintsService({ local, dnr: new FakeDnr(), store, settings: settingsStore(settings), isIncognito: async () => false, warn: () => undefined, mechanism: 'content-script' });
+    const over = (settings: Parameters<typeof settingsStore>[0]) => new HintsService({ local, dnr: new FakeDnr(), store, settings: settingsStore(settings), isIncognito: async () => false, warn: () => undefined, setTimeout: new FakeTimers().setTimeout, mechanism: 'content-script' });
     expect((await over({}).forDocument(1, URL_A)).list).not.toBeNull();
     for (const settings of [{ hints: false }, { excludedSites: ['site.test'] }, { hintsDisabledSites: ['site.test'] }]) {
       expect({ settings, reply: await over(settings).forDocument(1, URL_A) }).toEqual({ settings, reply: { type: 'hints', list: null } });

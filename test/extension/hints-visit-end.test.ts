@@ -5,6 +5,8 @@ import { CLOSE_GRACE_MS, HintsService } from '../../extension/background/hints-s
 import { LEARN_DELAY_MS } from '../../src/page/hints/visit-end';
 import * as reducer from '../../src/page/model/page-reducer';
 import type { PageStore } from '../../extension/background/page-store';
+import { LEARNED_WRITE_DELAY_MS } from '../../extension/background/learned-store';
+import { learnedItemKey } from '../../src/page/hints/learned-state-items';
 import { FakeTimers, MemoryStorage, pageStore, settingsStore } from './background-fakes';
 
 const URL_A = 'https://site.test/news/a';
@@ -39,7 +41,12 @@ function service(o: { store?: PageStore; local?: MemoryStorage; session?: Memory
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
-const visits = (local: MemoryStorage) => ((local.items['getlist.hints.v1'] as { entries?: Array<{ key: string; visits: unknown[] }> } | undefined)?.entries ?? []).find((e) => e.key === URL_A)?.visits.length ?? 0;
+/** URL_A's learned visits as storage holds them once the gathered write was made. */
+async function visits(s: Pick<ReturnType<typeof service>, 'local' | 'timers'>): Promise<number> {
+  s.timers.fire(LEARNED_WRITE_DELAY_MS);
+  await settle();
+  return (s.local.items[learnedItemKey(URL_A)] as { visits?: unknown[] } | undefined)?.visits?.length ?? 0;
+}
 
 /** A loaded page's `load`: what page-events.ts hands the service. */
 async function loaded(s: ReturnType<typeof service>, t: number, isLoaded = true): Promise<string> {
@@ -59,7 +66,7 @@ describe('learning a visit at its first end', () => {
     s.timers.fire(CLOSE_GRACE_MS);
     await closing;
     expect(s.learned).toEqual([`${pageId} closed`]);
-    expect(visits(s.local)).toBe(1);
+    expect(await visits(s)).toBe(1);
     s.timers.fire(LEARN_DELAY_MS);
     await settle();
     expect(s.learned).toEqual([`${pageId} closed`]);
@@ -76,7 +83,7 @@ describe('learning a visit at its first end', () => {
     s.timers.fire(LEARN_DELAY_MS);
     await settle();
     expect(s.learned).toEqual([`${first} navigated`, `${second} navigated`]);
-    expect(visits(s.local)).toBe(2);
+    expect(await visits(s)).toBe(2);
   });
 
   test('a staying user: learned LEARN_DELAY_MS after load, once; a later close adds nothing', async () => {
@@ -102,7 +109,8 @@ describe('learning a visit at its first end', () => {
     s.timers.fire(CLOSE_GRACE_MS);
     await closing;
     expect(s.learned).toEqual([]);
-    expect(s.local.items['getlist.hints.v1']).toBeUndefined();
+    expect(await visits(s)).toBe(0);
+    expect(s.local.items).toEqual({});
   });
 
   test('a closed tab whose privacy was never known is not learned from', async () => {
@@ -130,7 +138,10 @@ describe('learning a visit at its first end', () => {
     await settle();
     const second = await loaded(before, 3000);
     expect(before.learned).toEqual([`${first} navigated`]);
-    // The worker is suspended: memory and timers gone; storage.session and storage.local kept.
+    // The worker is suspended after 30 s without events, long after its gathered write was made:
+    // memory and timers gone; storage.session and storage.local kept.
+    before.timers.fire(LEARNED_WRITE_DELAY_MS);
+    await settle();
     const after = service({ session, local, store: pageStore(storage), now: 3500 + 1000 });
     await after.hints.ready;
     await settle();
@@ -139,6 +150,6 @@ describe('learning a visit at its first end', () => {
     await settle();
     await after.hints.learn(1, first);
     expect(after.learned).toEqual([`${second} settled`]);
-    expect(visits(local)).toBe(2);
+    expect(await visits(after)).toBe(2);
   });
 });

@@ -8,7 +8,10 @@ import { DEFAULT_HINT_LIMITS } from '../../src/page/hints/hint-types';
 import type { PageRecord } from '../../src/page/model/page-record';
 import * as reducer from '../../src/page/model/page-reducer';
 import type { PageStore } from '../../extension/background/page-store';
-import { FakeHost, MemoryStorage, pageStore, settingsStore } from './background-fakes';
+import { LEARNED_WRITE_DELAY_MS } from '../../extension/background/learned-store';
+import { learnedStateFromItems } from '../../src/page/hints/learned-state-items';
+import { learnedStateToJson } from '../../src/page/hints/learned-state-json';
+import { FakeHost, FakeTimers, MemoryStorage, pageStore, settingsStore } from './background-fakes';
 
 const URL_A = 'https://site.test/a';
 const NO_RULES = { getSessionRules: async () => [], updateSessionRules: async () => undefined };
@@ -39,7 +42,8 @@ async function visit(store: PageStore, t: number, o: { cookies?: boolean; scanne
 async function setup(visits: Array<Parameters<typeof visit>[2]>) {
   const store = pageStore();
   const local = new MemoryStorage();
-  const hints = new HintsService({ local, store, dnr: NO_RULES, settings: settingsStore(), mechanism: 'content-script', isIncognito: async () => false, warn: () => undefined, setTimeout: () => undefined });
+  const timers = new FakeTimers();
+  const hints = new HintsService({ local, store, dnr: NO_RULES, settings: settingsStore(), mechanism: 'content-script', isIncognito: async () => false, warn: () => undefined, setTimeout: timers.setTimeout });
   const host = new FakeHost();
   const fillIn = new HostFillIn({ port: host, hints, settings: settingsStore(), warn: () => undefined });
   const pending: Array<Promise<void>> = [];
@@ -49,18 +53,22 @@ async function setup(visits: Array<Parameters<typeof visit>[2]>) {
     pending.push(fillIn.visitLearned(page));
     await new Promise((r) => setTimeout(r, 0));
   }
-  return { hints, host, local, pending };
+  /** The learned state as storage holds it once the gathered write was made, as JSON text. */
+  const stored = async () => {
+    timers.fire(LEARNED_WRITE_DELAY_MS);
+    await new Promise((r) => setTimeout(r, 0));
+    return JSON.stringify(learnedStateToJson(learnedStateFromItems(local.items)));
+  };
+  return { hints, host, local, pending, stored };
 }
-
-const stored = (local: MemoryStorage) => JSON.stringify(local.items['getlist.hints.v1'] ?? '');
 
 describe('the host fills in what the page timeline hides', () => {
   test('after the second visit of a page without cookies: one discover, and what only its sheets name joins both visits, marked as the host’s', async () => {
-    const { host, local, pending, hints } = await setup([{ cookies: false }, { cookies: false }]);
+    const { host, pending, hints, stored } = await setup([{ cookies: false }, { cookies: false }]);
     expect(host.sent.map((s) => s.body)).toEqual([{ type: 'discover', url: URL_A, allowPrivateNetwork: false }]);
     host.last().reply({ type: 'discovered', url: URL_A, resources: DISCOVERED });
     await Promise.all(pending);
-    const state = JSON.parse(stored(local)) as { entries: Array<{ key: string; visits: Array<{ resources: Array<Record<string, unknown>> }> }> };
+    const state = JSON.parse(await stored()) as { entries: Array<{ key: string; visits: Array<{ resources: Array<Record<string, unknown>> }> }> };
     const page = state.entries.find((e) => e.key === URL_A)!;
     for (const v of page.visits) {
       expect(v.resources.filter((r) => r.host === true)).toEqual([
@@ -71,17 +79,17 @@ describe('the host fills in what the page timeline hides', () => {
       ]);
     }
     // Markup the browser parsed itself is not the host's to add.
-    expect(stored(local)).not.toContain('img/p.png');
+    expect(await stored()).not.toContain('img/p.png');
     // The next visit is hinted with the font, in the form its request takes.
     expect(hintsFor((hints as unknown as { state: { entries: Map<string, never> } }).state.entries, URL_A, DEFAULT_HINT_LIMITS).preloads.map((p) => p.href)).toEqual(expect.arrayContaining([FONT, 'https://fonts.test/imported.css']));
   });
 
   test('where the style scan reported the rendered backgrounds, a CSS background the host names and the scan did not is left out (not fetched by the browser)', async () => {
-    const { host, local, pending } = await setup([{ cookies: false, scanned: true }, { cookies: false, scanned: true }]);
+    const { host, pending, stored } = await setup([{ cookies: false, scanned: true }, { cookies: false, scanned: true }]);
     host.last().reply({ type: 'discovered', url: URL_A, resources: DISCOVERED });
     await Promise.all(pending);
-    expect(stored(local)).toContain(FONT);
-    expect(stored(local)).not.toContain('cdn.test/bg.png');
+    expect(await stored()).toContain(FONT);
+    expect(await stored()).not.toContain('cdn.test/bg.png');
   });
 
   test('no discover for a page seen once, a page with cookies or unknown cookies, or one whose requests carried credentials; and once per page', async () => {

@@ -1,5 +1,5 @@
 import { SettingsStore } from '../../extension/background/settings-store';
-import { MemoryStorage } from './background-fakes';
+import { MemoryStorage, storedItems } from './background-fakes';
 
 const KEY = 'getlist.settings.v1';
 
@@ -7,13 +7,13 @@ const KEY = 'getlist.settings.v1';
 class CountingStorage extends MemoryStorage {
   reads = 0;
   failReads = 0;
-  override get = async (key: string): Promise<Record<string, unknown>> => {
+  override get = async (keys: string | string[] | null): Promise<Record<string, unknown>> => {
     this.reads++;
     if (this.failReads > 0) {
       this.failReads--;
       throw new Error('storage unavailable');
     }
-    return key in this.items ? { [key]: structuredClone(this.items[key]) } : {};
+    return storedItems(this.items, keys);
   };
 }
 

@@ -4,6 +4,7 @@ export * from './observe-visit';
 export * from './path-sample';
 export * from './learned-state';
 export * from './learned-state-json';
+export * from './learned-state-items';
 export * from './hint-list';
 export * from './hint-outcome';
 export * from './dnr-rules';

@@ -24,13 +24,14 @@ export function learnedStateFromJson(stored: unknown): LearnedState {
   const state = createLearnedState();
   if (!isObject(stored) || stored.version !== 1 || !Array.isArray(stored.entries)) return state;
   for (const e of stored.entries) {
-    const entry = toEntry(e);
+    const entry = learnedEntryFromJson(e);
     if (entry) state.entries.set(entry.key, entry);
   }
   return state;
 }
 
-function toEntry(v: unknown): LearnedEntry | undefined {
+/** One stored entry, validated item by item as the whole state is; undefined when nothing of it is well-formed. */
+export function learnedEntryFromJson(v: unknown): LearnedEntry | undefined {
   if (!isObject(v) || !isUrl(v.key) || (v.kind !== 'page' && v.kind !== 'template') || typeof v.host !== 'string' || !Array.isArray(v.visits)) return undefined;
   const visits = v.visits.map(toVisit).filter((x): x is Visit => x !== undefined);
   const blocked = Array.isArray(v.blocked) ? v.blocked.filter(isUrl) : [];

@@ -55,6 +55,17 @@ export function forgetHost(state: LearnedState, host: string): number {
   return removed;
 }
 
+/**
+ * Forgets the least recently visited `share` of the keys (at least one): what gives way when the
+ * storage area is full. Returns the keys forgotten.
+ */
+export function dropLeastRecent(state: LearnedState, share: number): string[] {
+  const n = Math.min(state.entries.size, Math.max(1, Math.ceil(state.entries.size * share)));
+  const dropped = [...state.entries.keys()].slice(0, n);
+  for (const key of dropped) state.entries.delete(key);
+  return dropped;
+}
+
 function enforceBounds(state: LearnedState, host: string, limits: HintLimits): void {
   const ofHost = [...state.entries.values()].filter((e) => e.host === host);
   for (const e of ofHost.slice(0, Math.max(0, ofHost.length - limits.keysPerSite))) state.entries.delete(e.key);

@@ -1,0 +1,129 @@
+// The learned state in storage.local, an item per learned key: a visit writes the entries it changed,
+// gathered and later than the change; keys the state dropped lose their items; a full area gives up
+// its least recently visited keys rather than every write; the legacy whole-state item is replaced.
+import { FULL_AREA_DROP_SHARE, LEARNED_WRITE_DELAY_MS, LearnedStore } from '../../extension/background/learned-store';
+import type { LearnedState, Visit } from '../../src/page/hints/hint-types';
+import { DEFAULT_HINT_LIMITS } from '../../src/page/hints/hint-types';
+import { createLearnedState, forgetHost, recordVisit } from '../../src/page/hints/learned-state';
+import { learnedItemKey, learnedStateFromItems, LEGACY_LEARNED_KEY } from '../../src/page/hints/learned-state-items';
+import { learnedStateToJson } from '../../src/page/hints/learned-state-json';
+import { FakeTimers, MemoryStorage } from './background-fakes';
+
+const L = { ...DEFAULT_HINT_LIMITS, keysPerSite: 100, keysTotal: 40 };
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+const visit = (url: string, at: number): Visit => ({
+  at,
+  url,
+  hinted: false,
+  resources: Array.from({ length: 20 }, (_, i) => ({ url: `https://cdn.example/img/${i}.png`, as: 'image' as const, late: true, atMs: 300 + i, inViewport: i < 3, size: 2000 + i })),
+  origins: [{ origin: 'https://cdn.example', atMs: 250 }],
+});
+
+/** A store over `local`, holding `state` (a box the test may replace, as forgetting everything does). */
+function setup(local = new MemoryStorage()) {
+  const timers = new FakeTimers();
+  const warnings: string[] = [];
+  const box: { state: LearnedState } = { state: createLearnedState() };
+  const store = new LearnedStore(local, () => box.state, (m) => warnings.push(m), timers.setTimeout);
+  const written = async () => {
+    timers.fire(LEARNED_WRITE_DELAY_MS);
+    await settle();
+  };
+  return { local, timers, warnings, box, store, written };
+}
+
+/** Learns a visit of `url` and tells the store what it touched. */
+function learn(s: ReturnType<typeof setup>, url: string, at: number): void {
+  s.store.changed(recordVisit(s.box.state, visit(url, at), L));
+}
+
+const bytes = (items: Record<string, unknown>) => JSON.stringify(items).length;
+
+describe('LearnedStore', () => {
+  test('a visit writes only the items of the keys it touched, after the delay, and several changes share one write', async () => {
+    const s = setup();
+    s.box.state = await s.store.load();
+    for (let i = 0; i < 30; i++) learn(s, `https://site${i}.example/page`, 1000 + i);
+    expect(s.local.sets).toBe(0);
+    expect(s.timers.due.map((t) => t.ms)).toEqual([LEARNED_WRITE_DELAY_MS]);
+    await s.written();
+    expect(s.local.sets).toBe(1);
+    expect(learnedStateFromItems(s.local.items).entries).toEqual(s.box.state.entries);
+    const whole = bytes(s.local.items);
+    // One more visit: its own item is written, a small part of the whole.
+    let wrote: Record<string, unknown> = {};
+    const set = s.local.set;
+    s.local.set = async (items) => {
+      wrote = items;
+      await set(items);
+    };
+    learn(s, 'https://site3.example/page', 5000);
+    await s.written();
+    expect(Object.keys(wrote)).toEqual([learnedItemKey('https://site3.example/page')]);
+    expect(bytes(wrote)).toBeLessThan(whole / 10);
+    expect(learnedStateFromItems(s.local.items).entries).toEqual(s.box.state.entries);
+  });
+
+  test('keys the state evicted (its bounds) or forgot lose their items; nothing else is removed', async () => {
+    const s = setup(new MemoryStorage({ 'getlist.settings.v1': { hints: true } }));
+    s.box.state = await s.store.load();
+    for (let i = 0; i < L.keysTotal + 5; i++) learn(s, `https://site${i}.example/page`, 1000 + i);
+    await s.written();
+    expect(s.box.state.entries.size).toBe(L.keysTotal);
+    expect(learnedStateFromItems(s.local.items).entries).toEqual(s.box.state.entries);
+    expect(forgetHost(s.box.state, 'site10.example')).toBe(1);
+    await s.store.flush();
+    expect(s.local.items[learnedItemKey('https://site10.example/page')]).toBeUndefined();
+    expect(learnedStateFromItems(s.local.items).entries).toEqual(s.box.state.entries);
+    s.box.state = createLearnedState();
+    await s.store.flush();
+    expect(s.local.items).toEqual({ 'getlist.settings.v1': { hints: true } });
+  });
+
+  test('a full storage area: the least recently visited quarter is forgotten and the write made again, keeping the latest visit', async () => {
+    const s = setup();
+    s.box.state = await s.store.load();
+    for (let i = 0; i < 20; i++) learn(s, `https://site${i}.example/page`, 1000 + i);
+    s.local.failSets = 1;
+    await s.written();
+    expect(s.box.state.entries.size).toBe(20 - Math.ceil(20 * FULL_AREA_DROP_SHARE));
+    expect(s.box.state.entries.has('https://site0.example/page')).toBe(false);
+    expect(s.box.state.entries.has('https://site19.example/page')).toBe(true);
+    expect(learnedStateFromItems(s.local.items).entries).toEqual(s.box.state.entries);
+    expect(s.warnings).toEqual([expect.stringContaining('forgetting the 5 least recently visited')]);
+  });
+
+  test('a write that fails twice is kept pending: the next write carries it', async () => {
+    const s = setup();
+    s.box.state = await s.store.load();
+    learn(s, 'https://a.example/page', 1000);
+    s.local.failSets = 2;
+    await s.written();
+    expect(s.local.items).toEqual({});
+    learn(s, 'https://b.example/page', 2000);
+    await s.written();
+    expect(learnedStateFromItems(s.local.items).entries).toEqual(s.box.state.entries);
+  });
+
+  test('the legacy whole-state item: read as the state, then replaced by an item per key at the first write', async () => {
+    const old = createLearnedState();
+    for (let i = 0; i < 3; i++) recordVisit(old, visit(`https://site${i}.example/page`, 1000 + i), L);
+    const s = setup(new MemoryStorage({ [LEGACY_LEARNED_KEY]: learnedStateToJson(old) }));
+    s.box.state = await s.store.load();
+    expect(s.box.state.entries).toEqual(old.entries);
+    await s.written();
+    expect(s.local.items[LEGACY_LEARNED_KEY]).toBeUndefined();
+    expect(learnedStateFromItems(s.local.items).entries).toEqual(old.entries);
+  });
+
+  test('storage that cannot be read: an empty state, and a warning', async () => {
+    const local = new MemoryStorage();
+    local.get = async () => {
+      throw new Error('IO error');
+    };
+    const s = setup(local);
+    expect((await s.store.load()).entries.size).toBe(0);
+    expect(s.warnings).toEqual(['could not read the learned hints: Error: IO error']);
+  });
+});
