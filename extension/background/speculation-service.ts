@@ -67,12 +67,12 @@ export class SpeculationService {
     this.tabs.delete(tabId);
     await this.ready;
     if (previous) speculationsSettled(this.state, hostOf(previous.url), previous.speculated, url);
-    if (!isHttpUrl(url)) return this.schedulePersist();
+    if (!isHttpUrl(url)) return this.writer.schedule();
     this.tabs.set(tabId, { url, speculated: [] });
-    if ((await this.refusal(tabId, url)) !== undefined) return this.schedulePersist();
+    if ((await this.refusal(tabId, url)) !== undefined) return this.writer.schedule();
     pageCommitted(this.state, url);
     if (previous && transitionType === 'link') linkFollowed(this.state, previous.url, url);
-    this.schedulePersist();
+    this.writer.schedule();
   }
 
   /** The tab closed: its page's speculations were not followed. */
@@ -81,7 +81,7 @@ export class SpeculationService {
     this.tabs.delete(tabId);
     if (!previous || previous.speculated.length === 0) return;
     speculationsSettled(this.state, hostOf(previous.url), previous.speculated, undefined);
-    this.schedulePersist();
+    this.writer.schedule();
   }
 
   /** Whether the speculation script goes into the tab's loaded document (no script where the page may not speculate). */
@@ -100,7 +100,7 @@ export class SpeculationService {
     // Learned only where learning is allowed: a page refused for what it or the browser is still counts its visits.
     if (learnsFrom(refusal)) {
       pageServed(this.state, url, served);
-      this.schedulePersist();
+      this.writer.schedule();
     }
     return refusal === undefined ? contextFor(this.state, url, await this.deps.settings.get()) : null;
   }
@@ -120,7 +120,7 @@ export class SpeculationService {
     const tab = this.tabOf(tabId, url);
     if (!tab || !url || !this.readsCache || !learnsFrom(tab.refusal)) return;
     documentKept(this.state, url, kept);
-    this.schedulePersist();
+    this.writer.schedule();
   }
 
   linksReported(tabId: number, url: string | undefined, links: TabPage['links']): void {
@@ -141,7 +141,7 @@ export class SpeculationService {
     void this.ready.then(() => {
       const cacheControl = headers?.filter((h) => h.name.toLowerCase() === 'cache-control').map((h) => h.value ?? '').join(', ');
       documentCacheControl(this.state, url, cacheControl);
-      this.schedulePersist();
+      this.writer.schedule();
     });
   }
 
@@ -191,10 +191,6 @@ export class SpeculationService {
   private async refusal(tabId: number, url: string, page: { saveData?: boolean; ownRules?: boolean; rulesSupported?: boolean } = {}): Promise<PageRefusal | undefined> {
     const [settings, incognito] = await Promise.all([this.deps.settings.get(), this.deps.isIncognito(tabId)]);
     return pageRefusal({ url, settings: settingsPart(settings), incognito, ...page });
-  }
-
-  private schedulePersist(): void {
-    this.writer.schedule();
   }
 
   private async persist(): Promise<void> {
