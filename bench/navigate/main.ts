@@ -57,32 +57,36 @@ async function runLink(link: OverheadLinkSpec, args: NavArgs, cells: NavCell[], 
       for (const cache of args.caches) {
         const cell: NavCell = { browser, link: link.name, cache, runs: [] };
         cells.push(cell);
-        // Alternate which contender goes first, cell by cell.
         const contenders = contendersOf(browser, args);
-        const order = cells.length % 2 === 1 ? contenders : [...contenders].reverse();
-        for (const contender of order) {
-          const startedAt = Date.now();
-          const tag = `${link.name}, ${browser}, cache ${cache}, ${contender}`;
-          let run: Omit<NavRun, 'judgement'>;
-          try {
-            const result = await walkSession({
-              browser, clientNs: emulated.clientNs, origin: `https://${NAV_ORIGINS.www}`, steps, hostResolverRules: hostResolverRules(hostMap),
-              spkiHashes: servers.spkiHashes, contender, extensionDir: join(ROOT, 'dist', 'extension'),
-              cacheOn: cache === 'on', hoverMs: args.hoverMs, timeoutMs: 60_000, settleMs: 1000, progress: (s) => progress(`${tag}: ${s}`),
-              ...(args.trace !== undefined ? { trace: { dir: args.trace, label: `${contender}-${cache}-${link.name.replace(/[^0-9A-Za-z]+/g, '-')}` } } : {}),
-            });
-            run = { contender, startedAt, endedAt: Date.now(), steps: result };
-          } catch (err) {
-            progress(`${tag}: ERROR ${(err as Error).message}`);
-            run = { contender, startedAt, endedAt: Date.now(), steps: [], error: (err as Error).message };
-          }
-          // Late log lines (a connection's last response) land within a second.
-          await new Promise((r) => setTimeout(r, 1000));
-          const log = servers.log();
-          cell.runs.push(judge(log, run));
-          if (args.logs !== undefined) {
-            const lines = runEntries(log, run.startedAt, run.endedAt).map((e) => JSON.stringify({ browser, link: link.name, cache, contender, step: stepOf(e, run.steps), ...e }));
-            appendFileSync(args.logs, lines.map((l) => `${l}\n`).join(''));
+        for (let walk = 1; walk <= args.walks; walk++) {
+          // Alternate which contender goes first, cell by cell and walk by walk.
+          const order = (cells.length + walk) % 2 === 0 ? contenders : [...contenders].reverse();
+          const walked = args.walks > 1 ? { walk } : {};
+          for (const contender of order) {
+            const startedAt = Date.now();
+            const tag = `${link.name}, ${browser}, cache ${cache}, ${contender}${args.walks > 1 ? `, walk ${walk}/${args.walks}` : ''}`;
+            const label = `${contender}-${cache}-${link.name.replace(/[^0-9A-Za-z]+/g, '-')}${args.walks > 1 ? `-walk${walk}` : ''}`;
+            let run: Omit<NavRun, 'judgement'>;
+            try {
+              const result = await walkSession({
+                browser, clientNs: emulated.clientNs, origin: `https://${NAV_ORIGINS.www}`, steps, hostResolverRules: hostResolverRules(hostMap),
+                spkiHashes: servers.spkiHashes, contender, extensionDir: join(ROOT, 'dist', 'extension'),
+                cacheOn: cache === 'on', hoverMs: args.hoverMs, timeoutMs: 60_000, settleMs: 1000, progress: (s) => progress(`${tag}: ${s}`),
+                ...(args.trace !== undefined ? { trace: { dir: args.trace, label } } : {}),
+              });
+              run = { contender, startedAt, endedAt: Date.now(), steps: result, ...walked };
+            } catch (err) {
+              progress(`${tag}: ERROR ${(err as Error).message}`);
+              run = { contender, startedAt, endedAt: Date.now(), steps: [], error: (err as Error).message, ...walked };
+            }
+            // Late log lines (a connection's last response) land within a second.
+            await new Promise((r) => setTimeout(r, 1000));
+            const log = servers.log();
+            cell.runs.push(judge(log, run));
+            if (args.logs !== undefined) {
+              const lines = runEntries(log, run.startedAt, run.endedAt).map((e) => JSON.stringify({ browser, link: link.name, cache, contender, ...walked, step: stepOf(e, run.steps), ...e }));
+              appendFileSync(args.logs, lines.map((l) => `${l}\n`).join(''));
+            }
           }
         }
         cell.summaries = summariesOf(cell);
@@ -113,7 +117,7 @@ function rejudge(file: string, logsFile: string, out: string): number {
   const cells = results.cells ?? [];
   const logs = readRunLogs(logsFile, (m) => new BenchRunError('E_BENCH_USAGE', `--rejudge: ${m}`));
   for (const cell of cells) {
-    cell.runs = cell.runs.map((run) => judge(logs.filter((l) => l.browser === cell.browser && l.link === cell.link && l.cache === cell.cache && l.contender === run.contender), run));
+    cell.runs = cell.runs.map((run) => judge(logs.filter((l) => l.browser === cell.browser && l.link === cell.link && l.cache === cell.cache && l.contender === run.contender && (l.walk ?? 1) === (run.walk ?? 1)), run));
     cell.summaries = summariesOf(cell);
   }
   results.command = `${results.command ?? 'node dist/bench/navigate.js'}, judged again by node dist/bench/navigate.js --rejudge … --logs ${logsFile.replace(`${ROOT}/`, '')}`;

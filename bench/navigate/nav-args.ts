@@ -12,7 +12,7 @@ export const NAV_CACHES = ['on', 'off'] as const;
 export const NAV_LINKS = ['100/20', '40/5'] as const;
 
 export const NAV_COMMAND: CommandSpec = {
-  usage: 'node dist/bench/navigate.js [--quick] [--browsers a,b] [--links RTT/RATE,…] [--cache on,off] [--steps N] [--seed N] [--prerender] [--rules] [--only a,b] [--out FILE] [--logs FILE] [--trace DIR] | --report a.json,b.json | --rejudge FILE --logs FILE [--out FILE] | --trace-summary DIR',
+  usage: 'node dist/bench/navigate.js [--quick] [--browsers a,b] [--links RTT/RATE,…] [--cache on,off] [--steps N] [--seed N] [--walks N] [--prerender] [--rules] [--only a,b] [--out FILE] [--logs FILE] [--trace DIR] | --report a.json,b.json | --rejudge FILE --logs FILE [--out FILE] | --trace-summary DIR',
   options: {
     quick: { type: 'boolean', help: 'a smoke test: Chromium, 100/20, cache on, 6 navigations (options given still apply)' },
     browsers: { type: 'string', value: 'a,b', default: 'chromium,firefox', help: 'chromium, firefox (Firefox ESR, driven inside the client namespace)' },
@@ -20,6 +20,7 @@ export const NAV_COMMAND: CommandSpec = {
     cache: { type: 'string', value: 'on,off', default: 'on,off', help: 'the browser\'s HTTP cache during the walk' },
     steps: { type: 'string', value: 'N', default: '24', help: 'navigations in the scripted user\'s path' },
     seed: { type: 'string', value: 'N', default: '1', help: 'the path\'s seed' },
+    walks: { type: 'string', value: 'N', default: '1', help: 'walk each cell N times, its contenders alternating within each walk; the summaries pool the walks (one walk\'s median of 24 falls between its two slowest repeat visits)' },
     prerender: { type: 'boolean', help: 'Chromium: also the extension set to prerender, at the default eagerness and at eager' },
     rules: { type: 'boolean', help: 'Chromium: also the browser alone on pages carrying speculation rules the bench writes (the reference)' },
     only: { type: 'string', value: 'a,b', help: 'walk only these contenders (alone, getlist, getlist-prerender, getlist-prerender-eager, rules); the summaries need alone' },
@@ -47,6 +48,8 @@ export interface NavArgs {
   caches: Array<(typeof NAV_CACHES)[number]>;
   steps: number;
   seed: number;
+  /** Walks per cell, pooled in its summaries. */
+  walks: number;
   hoverMs: number;
   prerender: boolean;
   rules: boolean;
@@ -75,6 +78,7 @@ export function parseNavArgs(argv: readonly string[]): NavArgs {
     caches: quick ? ['on'] : [...NAV_CACHES],
     steps: quick ? 6 : 24,
     seed: 1,
+    walks: 1,
     hoverMs: 300,
     prerender: false,
     rules: false,
@@ -94,6 +98,7 @@ export function parseNavArgs(argv: readonly string[]): NavArgs {
     caches: oneOf(listValue(v.cache), NAV_CACHES, 'cache') ?? base.caches,
     steps: intValue(v.steps, 'steps', base.steps, 2, 200, usage),
     seed: intValue(v.seed, 'seed', 1, 0, 2 ** 31, usage),
+    walks: intValue(v.walks, 'walks', 1, 1, 20, usage),
     hoverMs: intValue(v['hover-ms'], 'hover-ms', 300, 0, 5000, usage),
     prerender: v.prerender === true,
     rules: v.rules === true,

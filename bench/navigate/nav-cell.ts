@@ -21,6 +21,8 @@ export interface NavRun {
   steps: StepResult[];
   judgement: RunJudgement;
   error?: string;
+  /** Which walk of the cell this run was (`--walks N`), from 1; absent: the cell's only walk. */
+  walk?: number;
 }
 
 export interface NavCell {
@@ -62,6 +64,8 @@ export interface NavSummary {
   floor?: NavFloor;
   /** The same ratio over the steps that open a page for the first time in the walk, and over the others; absent in older files. */
   byVisit?: { first: VisitRatio; repeat: VisitRatio };
+  /** Walks pooled (`--walks N`); absent for one. */
+  walks?: number;
 }
 
 /** Steps of one kind and the ratio of their medians. */
@@ -94,35 +98,61 @@ export function judge(log: readonly NavLogEntry[], run: Omit<NavRun, 'judgement'
 const paintOf = (s: StepResult, paint: 'lcp' | 'hero'): number | null | undefined => (paint === 'lcp' ? s.lcpMs : s.heroEndMs);
 const round = (x: number | null, d = 3): number | null => (x === null ? null : Math.round(x * 10 ** d) / 10 ** d);
 
-export function summarize(cell: NavCell, contender: NavContender): NavSummary | undefined {
-  const alone = cell.runs.find((r) => r.contender === 'alone' && r.error === undefined);
-  const ext = cell.runs.find((r) => r.contender === contender && r.error === undefined);
-  if (alone === undefined || ext === undefined) return undefined;
+/** One walk's alone run and the contender's, and the pairs of steps both completed. */
+interface WalkPair {
+  alone: NavRun;
+  ext: NavRun;
+  pairs: Array<readonly [StepResult, StepResult]>;
+  /** The step that opens each page for the first time in this walk. */
+  firstStepOf: Map<string, number>;
+}
+
+/** The walks of a cell (`--walks N`; a run without a walk number is the cell's only walk), in order. */
+function walksOf(cell: NavCell, contender: NavContender): WalkPair[] {
   const ok = (s: StepResult | undefined): s is StepResult => s !== undefined && s.error === undefined;
-  const pairs = ext.steps.map((s) => [alone.steps.find((a) => a.step === s.step), s] as const).filter((p): p is readonly [StepResult, StepResult] => ok(p[0]) && ok(p[1]));
-  const paint = pairs.some(([a, e]) => a.lcpMs != null && e.lcpMs != null) ? 'lcp' : 'hero';
-  const usable = pairs.filter(([a, e]) => paintOf(a, paint) != null && paintOf(e, paint) != null);
+  const numbers = [...new Set(cell.runs.map((r) => r.walk ?? 1))].sort((a, b) => a - b);
+  return numbers.flatMap((w) => {
+    const find = (c: NavContender) => cell.runs.find((r) => r.contender === c && (r.walk ?? 1) === w && r.error === undefined);
+    const alone = find('alone');
+    const ext = find(contender);
+    if (alone === undefined || ext === undefined) return [];
+    const pairs = ext.steps.map((s) => [alone.steps.find((a) => a.step === s.step), s] as const).filter((p): p is readonly [StepResult, StepResult] => ok(p[0]) && ok(p[1]));
+    const firstStepOf = new Map<string, number>();
+    for (const a of alone.steps) if (!firstStepOf.has(a.target)) firstStepOf.set(a.target, a.step);
+    return [{ alone, ext, pairs, firstStepOf }];
+  });
+}
+
+/**
+ * A contender's figures against the browser alone, over every walk of the cell: medians over the
+ * followed links of all walks (each paired with alone's step of the same walk), shares and counts
+ * summed over the walks' logs. One walk's median of 24 falls between its two slowest repeat visits
+ * (bench/README.md, "The headline is the slowest visits to pages seen before"); several walks pooled
+ * read the cell more steadily.
+ */
+export function summarize(cell: NavCell, contender: NavContender): NavSummary | undefined {
+  const walks = walksOf(cell, contender);
+  if (walks.length === 0) return undefined;
+  const pairs = walks.flatMap((w) => w.pairs.map(([a, e]) => ({ a, e, w })));
+  const paint = pairs.some(({ a, e }) => a.lcpMs != null && e.lcpMs != null) ? 'lcp' : 'hero';
+  const usable = pairs.filter(({ a, e }) => paintOf(a, paint) != null && paintOf(e, paint) != null);
   // Alone's and the contender's median paint over some of the usable pairs, and their ratio.
   const medians = (part: typeof usable) => {
-    const am = median(part.map(([a]) => paintOf(a, paint) as number));
-    const em = median(part.map(([, e]) => paintOf(e, paint) as number));
+    const am = median(part.map(({ a }) => paintOf(a, paint) as number));
+    const em = median(part.map(({ e }) => paintOf(e, paint) as number));
     return { aloneMedian: am, extMedian: em, ratio: am !== null && em !== null && am > 0 ? round(em / am) : null };
   };
   const { aloneMedian, extMedian, ratio } = medians(usable);
-  const byLog = new Set(ext.judgement.speculatedSteps);
-  const served = (s: StepResult) => (cell.browser === 'chromium' ? s.deliveryType === 'navigational-prefetch' || (s.activationStart ?? 0) > 0 : byLog.has(s.step));
-  const aheadSteps = new Set(ext.judgement.speculativeSteps);
-  const quiet = usable.filter(([, e]) => !aheadSteps.has(e.step) && !served(e));
-  const plainBytes = alone.judgement.bytes;
+  const served = (s: StepResult, w: WalkPair) => (cell.browser === 'chromium' ? s.deliveryType === 'navigational-prefetch' || (s.activationStart ?? 0) > 0 : w.ext.judgement.speculatedSteps.includes(s.step));
+  const quiet = usable.filter(({ e, w }) => !w.ext.judgement.speculativeSteps.includes(e.step) && !served(e, w));
+  const sum = (f: (w: WalkPair) => number) => walks.reduce((n, w) => n + f(w), 0);
+  const plainBytes = sum((w) => w.alone.judgement.bytes);
   const paintFn = (s: StepResult) => paintOf(s, paint);
   const floor: NavFloor = prerenders(contender)
-    ? { kind: 'ready', ...readyFloor(usable.map(([, e]) => e), paintFn, aloneMedian) }
-    : { kind: 'document', ratio: documentOnlyFloor(usable.map(([a]) => a), paintFn, aloneMedian) };
-  // The step that opens each page for the first time in the walk.
-  const firstStepOf = new Map<string, number>();
-  for (const a of alone.steps) if (!firstStepOf.has(a.target)) firstStepOf.set(a.target, a.step);
+    ? { kind: 'ready', ...readyFloor(usable.map(({ e }) => e), paintFn, aloneMedian) }
+    : { kind: 'document', ratio: documentOnlyFloor(usable.map(({ a }) => a), paintFn, aloneMedian) };
   const visitRatio = (first: boolean): VisitRatio => {
-    const part = usable.filter(([a]) => (firstStepOf.get(a.target) === a.step) === first);
+    const part = usable.filter(({ a, w }) => (w.firstStepOf.get(a.target) === a.step) === first);
     return { steps: part.length, ratio: medians(part).ratio };
   };
   return {
@@ -131,23 +161,25 @@ export function summarize(cell: NavCell, contender: NavContender): NavSummary | 
     aloneMedianMs: round(aloneMedian, 0),
     getlistMedianMs: round(extMedian, 0),
     ratio,
-    speculated: pairs.filter(([, e]) => served(e)).length,
-    prerendered: pairs.filter(([, e]) => (e.activationStart ?? 0) > 0).length,
-    unusedShare: plainBytes > 0 ? round(ext.judgement.speculative.unusedBytes / plainBytes) : null,
-    extraShare: plainBytes > 0 ? round((ext.judgement.bytes - plainBytes) / plainBytes) : null,
-    neverRequests: ext.judgement.neverRequests,
-    neverFirstSight: ext.judgement.neverFirstSight ?? 0,
-    duplicates: ext.judgement.duplicates.length,
-    resumed: ext.judgement.resumed?.length ?? 0,
+    speculated: pairs.filter(({ e, w }) => served(e, w)).length,
+    prerendered: pairs.filter(({ e }) => (e.activationStart ?? 0) > 0).length,
+    unusedShare: plainBytes > 0 ? round(sum((w) => w.ext.judgement.speculative.unusedBytes) / plainBytes) : null,
+    extraShare: plainBytes > 0 ? round((sum((w) => w.ext.judgement.bytes) - plainBytes) / plainBytes) : null,
+    neverRequests: sum((w) => w.ext.judgement.neverRequests),
+    neverFirstSight: sum((w) => w.ext.judgement.neverFirstSight ?? 0),
+    duplicates: sum((w) => w.ext.judgement.duplicates.length),
+    resumed: sum((w) => w.ext.judgement.resumed?.length ?? 0),
     quietSteps: quiet.length,
-    quietRatio: round(median(quiet.map(([a, e]) => (paintOf(e, paint) as number) / Math.max(1, paintOf(a, paint) as number)))),
-    pointerSteps: ext.steps.filter((s) => s.pointerEvents > 0).length,
+    quietRatio: round(median(quiet.map(({ a, e }) => (paintOf(e, paint) as number) / Math.max(1, paintOf(a, paint) as number)))),
+    pointerSteps: sum((w) => w.ext.steps.filter((s) => s.pointerEvents > 0).length),
     floor,
     byVisit: { first: visitRatio(true), repeat: visitRatio(false) },
+    ...(walks.length > 1 ? { walks: walks.length } : {}),
   };
 }
 
 /** Each contender's summary against the browser alone (those that have one). */
 export function summariesOf(cell: NavCell): NavCell['summaries'] {
-  return Object.fromEntries(cell.runs.filter((r) => r.contender !== 'alone').map((r) => [r.contender, summarize(cell, r.contender)]).filter(([, s]) => s !== undefined));
+  const contenders = [...new Set(cell.runs.map((r) => r.contender))].filter((c) => c !== 'alone');
+  return Object.fromEntries(contenders.map((c) => [c, summarize(cell, c)]).filter(([, s]) => s !== undefined));
 }

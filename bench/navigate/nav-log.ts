@@ -46,6 +46,8 @@ export interface RunLogLine extends NavLogEntry {
   link: string;
   cache: string;
   contender: string;
+  /** The run's walk of its cell (`--walks N`); absent: the cell's only walk. */
+  walk?: number;
   step: number;
 }
 

@@ -15,7 +15,8 @@ export interface NavResultsFile {
 /**
  * The body of RESULTS.md's navigation section: each run's command, then one table of every cell. A
  * cell of a later file replaces the same browser, link and cache of an earlier one (a cell walked
- * again), in the earlier one's place: each row is still one walk's contenders side by side.
+ * again), in the earlier one's place: each row is still one cell's contenders side by side, over
+ * its walks (`--walks N`, pooled in nav-cell.ts).
  */
 export function navSectionBody(results: readonly NavResultsFile[]): string {
   const cells = new Map<string, NavCell>();

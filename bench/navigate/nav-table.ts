@@ -53,11 +53,13 @@ function cellGoals(c: NavCell, contender: NavContender, s: NavSummary): string[]
 
 export function navTable(cells: readonly NavCell[]): string {
   const head = '| browser | link | cache | contender | followed | paint | alone median (ms) | getlist median (ms) | ratio | first / repeat visits | floor | speculated | prerendered | unused ahead | extra bytes | never | duplicates | no-speculation steps (ratio) | hovers seen | goals |';
-  const rows = cells.flatMap((c) => c.runs.filter((r) => r.contender !== 'alone').map((r) => {
-    const s = c.summaries?.[r.contender];
-    const lead = `| ${c.browser} | ${c.link} | ${c.cache} | ${r.contender} |`;
+  // A contender walked several times (`--walks N`) is one row: its summary pools the walks.
+  const contenders = (c: NavCell) => [...new Set(c.runs.map((r) => r.contender))].filter((x) => x !== 'alone');
+  const rows = cells.flatMap((c) => contenders(c).map((contender) => {
+    const s = c.summaries?.[contender];
+    const lead = `| ${c.browser} | ${c.link} | ${c.cache} | ${contender} |`;
     if (s === undefined) return `${lead} – | – | – | – | – | – | – | – | – | – | – | – | – | – | – | ${c.runs.map((x) => x.error).filter(Boolean).join('; ') || 'incomplete'} |`;
-    return `${lead} ${s.followed} | ${s.paint === 'lcp' ? 'LCP' : 'hero image end'} | ${ms(s.aloneMedianMs)} | ${ms(s.getlistMedianMs)} | ${ratio(s.ratio)} | ${visitsCell(s)} | ${floorCell(s)} | ${s.speculated}/${s.followed} | ${s.prerendered} | ${pct(s.unusedShare)} | ${pct(s.extraShare)} | ${never(s)} | ${dups(s)} | ${s.quietSteps} (${ratio(s.quietRatio)}) | ${s.pointerSteps}/${s.followed} | ${cellGoals(c, r.contender, s).join('; ')} |`;
+    return `${lead} ${s.followed}${s.walks !== undefined ? ` (${s.walks} walks)` : ''} | ${s.paint === 'lcp' ? 'LCP' : 'hero image end'} | ${ms(s.aloneMedianMs)} | ${ms(s.getlistMedianMs)} | ${ratio(s.ratio)} | ${visitsCell(s)} | ${floorCell(s)} | ${s.speculated}/${s.followed} | ${s.prerendered} | ${pct(s.unusedShare)} | ${pct(s.extraShare)} | ${never(s)} | ${dups(s)} | ${s.quietSteps} (${ratio(s.quietRatio)}) | ${s.pointerSteps}/${s.followed} | ${cellGoals(c, contender, s).join('; ')} |`;
   }));
   return [head, `|${'---|'.repeat(20)}`, ...rows].join('\n');
 }

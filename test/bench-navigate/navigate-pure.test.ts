@@ -244,6 +244,31 @@ describe('a cell\'s summary and table', () => {
     expect(table).toContain('LCP ≤ 0.5 × alone: met; ≥ 60 % speculated: met; extra bytes ≤ 15 %: met; 0 never: met; 0 duplicates: met');
   });
 
+  it('pools the walks of a cell walked several times: medians over every walk\'s pairs, first visits per walk, bytes and counts summed; one row', () => {
+    const again = (i: number, lcpMs: number) => ({ ...step(i, lcpMs), target: '/articles/a1.html' });
+    const walk = (w: number, alone: StepResult[], ext: StepResult[], unused: number): NavRun[] => [
+      { ...run('alone', alone, 1_000_000), walk: w },
+      { ...run('getlist', ext, 1_100_000, unused), walk: w, judgement: { ...judgement(1_100_000, unused), duplicates: w === 2 ? [{ step: 1, url: '/x', count: 2 }] : [] } },
+    ];
+    const c: NavCell = { ...cell, runs: [
+      ...walk(1, [step(0, 600), again(1, 200)], [step(0, 480), again(1, 90)], 10_000),
+      // Each walk starts from a fresh profile: its first step opens a page for the first time again.
+      ...walk(2, [step(0, 640), again(1, 180)], [step(0, 500), again(1, 110)], 30_000),
+    ] };
+    const s = summarize(c, 'getlist');
+    expect(s).toMatchObject({
+      followed: 4, walks: 2, aloneMedianMs: 400, getlistMedianMs: 295, ratio: 0.738,
+      byVisit: { first: { steps: 2, ratio: 0.79 }, repeat: { steps: 2, ratio: 0.526 } },
+      unusedShare: 0.02, extraShare: 0.1, duplicates: 1, pointerSteps: 4,
+    });
+    const table = navTable([{ ...c, summaries: { getlist: s } }]);
+    expect(table.split('\n').filter((l) => l.startsWith('| chromium'))).toEqual([expect.stringContaining('| getlist | 4 (2 walks) | LCP | 400 | 295 | 0.74 |')]);
+    // A walk whose alone run failed is left out, not paired with another walk's.
+    const broken: NavCell = { ...c, runs: c.runs.map((r) => (r.walk === 2 && r.contender === 'alone' ? { ...r, error: 'browser crashed' } : r)) };
+    expect(summarize(broken, 'getlist')).toMatchObject({ followed: 2, aloneMedianMs: 400, getlistMedianMs: 285 });
+    expect(summarize(broken, 'getlist')?.walks).toBeUndefined();
+  });
+
   it('reports a cell walked again in a later file in place of the earlier one, each row one walk', () => {
     const summed = (c: NavCell): NavCell => ({ ...c, summaries: { getlist: summarize(c, 'getlist') } });
     const firefox = summed({ ...cell, browser: 'firefox' });
