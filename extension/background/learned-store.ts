@@ -24,9 +24,10 @@ export const FULL_AREA_DROP_SHARE = 0.25;
  * The learned state's copy in `storage.local`, an item per learned key (learned-state-items.ts).
  * `changed(keys)` marks what a change touched; the write, gathered (gathered-write.ts), sets those
  * entries and removes the items of keys the state no longer holds (evicted by its bounds, or
- * forgotten). A write the area has no room for forgets the least recently visited quarter and is
- * made again, so the most recent learning is kept rather than none. The legacy whole-state item is
- * replaced by per-key items at the first write.
+ * forgotten). A write the area has no room for (a quota error) forgets the least recently visited
+ * quarter and is made again, so the most recent learning is kept rather than none; any other failure
+ * forgets nothing and leaves the write pending. The legacy whole-state item is replaced by per-key
+ * items at the first write.
  */
 export class LearnedStore {
   /** Learned keys whose items storage holds (as far as this store wrote or read them). */
@@ -82,6 +83,11 @@ export class LearnedStore {
     try {
       await this.apply();
     } catch (err) {
+      // Another failure forgets nothing: what it did not write stays pending for the next write.
+      if (!isQuotaError(err)) {
+        this.warn(`could not save the learned hints: ${String(err)}`);
+        return;
+      }
       const dropped = dropLeastRecent(this.state(), FULL_AREA_DROP_SHARE);
       this.warn(`could not save the learned hints (${String(err)}); forgetting the ${dropped.length} least recently visited pages and sites`);
       try {
@@ -115,4 +121,9 @@ export class LearnedStore {
     }
     for (const k of written) this.stored.add(k);
   }
+}
+
+/** The storage area is full: Chromium's `QUOTA_BYTES quota exceeded`, Firefox's `QuotaExceededError`. */
+function isQuotaError(err: unknown): boolean {
+  return /quota/i.test(`${(err as { name?: unknown })?.name ?? ''} ${err instanceof Error ? err.message : String(err)}`);
 }

@@ -94,16 +94,38 @@ describe('LearnedStore', () => {
     expect(s.warnings).toEqual([expect.stringContaining('forgetting the 5 least recently visited')]);
   });
 
-  test('a write that fails twice is kept pending: the next write carries it', async () => {
+  test('a failure other than a full area forgets nothing: the write stays pending and the next one carries it', async () => {
     const s = setup();
     s.box.state = await s.store.load();
     learn(s, 'https://a.example/page', 1000);
-    s.local.failSets = 2;
+    const set = s.local.set;
+    let failures = 1;
+    s.local.set = async (items) => {
+      if (failures-- > 0) throw new Error('IO error: the database is locked');
+      await set(items);
+    };
     await s.written();
+    expect(s.box.state.entries.size).toBe(1);
     expect(s.local.items).toEqual({});
     learn(s, 'https://b.example/page', 2000);
     await s.written();
     expect(learnedStateFromItems(s.local.items).entries).toEqual(s.box.state.entries);
+    expect(s.warnings).toEqual(['could not save the learned hints: Error: IO error: the database is locked']);
+  });
+
+  test('a full area that stays full after the quarter is forgotten: the rest stays pending and the next write carries it', async () => {
+    const s = setup();
+    s.box.state = await s.store.load();
+    for (let i = 0; i < 8; i++) learn(s, `https://site${i}.example/page`, 1000 + i);
+    s.local.failSets = 2;
+    await s.written();
+    expect(s.local.items).toEqual({});
+    expect(s.box.state.entries.size).toBe(6);
+    learn(s, 'https://late.example/page', 5000);
+    await s.written();
+    expect(s.box.state.entries.size).toBe(7);
+    expect(learnedStateFromItems(s.local.items).entries).toEqual(s.box.state.entries);
+    expect(s.warnings).toEqual([expect.stringContaining('forgetting the 2 least recently visited'), expect.stringContaining('could not save the learned hints: Error: QUOTA_BYTES')]);
   });
 
   test('the legacy whole-state item: read as the state, then replaced by an item per key at the first write', async () => {
