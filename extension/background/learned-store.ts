@@ -13,7 +13,7 @@ export interface LearnedStorageLike {
 /**
  * A change is written this long after it: a visit is learned when the next page commits in its tab,
  * and in Chromium a `storage.local` write runs on the browser's main thread, where the new page's
- * first frame is waiting (bench/README.md, "Where a followed link's time goes").
+ * first frame is waiting (bench/README.md, "The learned hints' write held the next page's first frame").
  */
 export const LEARNED_WRITE_DELAY_MS = 1000;
 

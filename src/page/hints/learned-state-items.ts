@@ -4,12 +4,12 @@ import { learnedEntryFromJson } from './learned-state-json';
 
 /**
  * The learned state's layout in `storage.local`: one item per learned key (a page or a site
- * template), so a visit writes the one or two entries it changed, not the whole state. A whole-state
- * item is rewritten on every learned visit: it grows with every site the user visits (a full
- * state is megabytes), every write of it runs on the browser's main thread — in Chromium
- * `storage.local.set` serialises it there, while the next page's first frame waits
- * (bench/README.md, "Where a followed link's time goes") — and past the area's quota (10 MB in
- * Chromium) no write of it succeeds at all.
+ * template), so a visit writes the one or two entries it changed, not the whole state. A
+ * whole-state item is rewritten on every learned visit: it grows with every site the user visits
+ * (each key keeps up to 5 visits of 32 resources), every write of it runs on the browser's main
+ * thread — in Chromium `storage.local.set` serialises it there, while the next page's first frame
+ * waits (bench/README.md, "The learned hints' write held the next page's first frame") — and past
+ * the area's quota (10 MB in Chromium) no write of it succeeds at all.
  *
  * The Map's order (recency: least recently visited first) is not stored: it is each entry's last
  * visit, which recordVisit moves to the end.
