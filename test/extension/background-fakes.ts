@@ -6,6 +6,7 @@ import { SettingsStore } from '../../extension/background/settings-store';
 import type { HostStatus, Settings } from '../../src/page/messages/messages';
 import * as reducer from '../../src/page/model/page-reducer';
 import { replyRole, settlingReplyType, type HostMessage, type ProgressOf, type ReplyOf } from '../../src/protocol';
+import { LEARNED_WRITE_DELAY_MS } from '../../extension/background/learned-store';
 
 /** `storage.session` / `storage.local` in memory; `failSets` makes the next N `set`s reject. */
 /** What `storage.*.get(keys)` answers from `items`: one key, several, or every item (`null`), copied. */
@@ -18,6 +19,8 @@ export class MemoryStorage {
   readonly items: Record<string, unknown>;
   sets = 0;
   failSets = 0;
+  /** What a failed `set` says: the area full, as Chromium words it, unless a test says otherwise. */
+  failMessage = 'QUOTA_BYTES quota exceeded';
   constructor(initial: Record<string, unknown> = {}) {
     this.items = structuredClone(initial);
   }
@@ -32,7 +35,7 @@ export class MemoryStorage {
     this.sets++;
     if (this.failSets > 0) {
       this.failSets--;
-      throw new Error('QUOTA_BYTES quota exceeded');
+      throw new Error(this.failMessage);
     }
     Object.assign(this.items, structuredClone(items));
   };
@@ -113,4 +116,10 @@ export async function loadPage(store: PageStore, tabId: number, url: string, t =
 
 export function measuredReply(pageId: string): Record<string, unknown> {
   return { type: 'measured', pageId, handshakes: [], warm: [], failed: [] };
+}
+
+/** Fires the learned store's gathered write (learned-store.ts) on `timers` and lets it finish. */
+export async function learnedWritten(timers: FakeTimers): Promise<void> {
+  timers.fire(LEARNED_WRITE_DELAY_MS);
+  await new Promise((r) => setTimeout(r, 0));
 }

@@ -2,9 +2,8 @@ import { HintsService, type DnrLike } from '../../extension/background/hints-ser
 import type { DnrRule } from '../../src/page/hints/dnr-rules';
 import * as reducer from '../../src/page/model/page-reducer';
 import type { PageStore } from '../../extension/background/page-store';
-import { LEARNED_WRITE_DELAY_MS } from '../../extension/background/learned-store';
 import { learnedItemKey, learnedStateFromItems } from '../../src/page/hints/learned-state-items';
-import { FakeTimers, MemoryStorage, pageStore, settingsStore } from './background-fakes';
+import { FakeTimers, learnedWritten, MemoryStorage, pageStore, settingsStore } from './background-fakes';
 
 const URL_A = 'https://site.test/news/2024/a';
 
@@ -42,11 +41,7 @@ function service(o: { incognito?: boolean; settings?: Parameters<typeof settings
   const store = pageStore();
   const timers = new FakeTimers();
   const hints = new HintsService({ local, dnr, store, settings: settingsStore(o.settings), isIncognito: async () => o.incognito ?? false, warn: () => undefined, setTimeout: timers.setTimeout, ...(o.mechanism ? { mechanism: o.mechanism } : {}) });
-  /** Fires the gathered write of the learned state and lets it finish. */
-  const written = async () => {
-    timers.fire(LEARNED_WRITE_DELAY_MS);
-    await new Promise((r) => setTimeout(r, 0));
-  };
+  const written = () => learnedWritten(timers);
   return { local, dnr, store, hints, written };
 }
 

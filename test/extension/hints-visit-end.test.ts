@@ -5,9 +5,8 @@ import { CLOSE_GRACE_MS, HintsService } from '../../extension/background/hints-s
 import { LEARN_DELAY_MS } from '../../src/page/hints/visit-end';
 import * as reducer from '../../src/page/model/page-reducer';
 import type { PageStore } from '../../extension/background/page-store';
-import { LEARNED_WRITE_DELAY_MS } from '../../extension/background/learned-store';
 import { learnedItemKey } from '../../src/page/hints/learned-state-items';
-import { FakeTimers, MemoryStorage, pageStore, settingsStore } from './background-fakes';
+import { FakeTimers, learnedWritten, MemoryStorage, pageStore, settingsStore } from './background-fakes';
 
 const URL_A = 'https://site.test/news/a';
 const NO_RULES = { getSessionRules: async () => [], updateSessionRules: async () => undefined };
@@ -43,8 +42,7 @@ function service(o: { store?: PageStore; local?: MemoryStorage; session?: Memory
 const settle = () => new Promise((r) => setTimeout(r, 0));
 /** URL_A's learned visits as storage holds them once the gathered write was made. */
 async function visits(s: Pick<ReturnType<typeof service>, 'local' | 'timers'>): Promise<number> {
-  s.timers.fire(LEARNED_WRITE_DELAY_MS);
-  await settle();
+  await learnedWritten(s.timers);
   return (s.local.items[learnedItemKey(URL_A)] as { visits?: unknown[] } | undefined)?.visits?.length ?? 0;
 }
 
@@ -140,8 +138,7 @@ describe('learning a visit at its first end', () => {
     expect(before.learned).toEqual([`${first} navigated`]);
     // The worker is suspended after 30 s without events, long after its gathered write was made:
     // memory and timers gone; storage.session and storage.local kept.
-    before.timers.fire(LEARNED_WRITE_DELAY_MS);
-    await settle();
+    await learnedWritten(before.timers);
     const after = service({ session, local, store: pageStore(storage), now: 3500 + 1000 });
     await after.hints.ready;
     await settle();

@@ -8,10 +8,9 @@ import { DEFAULT_HINT_LIMITS } from '../../src/page/hints/hint-types';
 import type { PageRecord } from '../../src/page/model/page-record';
 import * as reducer from '../../src/page/model/page-reducer';
 import type { PageStore } from '../../extension/background/page-store';
-import { LEARNED_WRITE_DELAY_MS } from '../../extension/background/learned-store';
 import { learnedStateFromItems } from '../../src/page/hints/learned-state-items';
 import { learnedStateToJson } from '../../src/page/hints/learned-state-json';
-import { FakeHost, FakeTimers, MemoryStorage, pageStore, settingsStore } from './background-fakes';
+import { FakeHost, FakeTimers, learnedWritten, MemoryStorage, pageStore, settingsStore } from './background-fakes';
 
 const URL_A = 'https://site.test/a';
 const NO_RULES = { getSessionRules: async () => [], updateSessionRules: async () => undefined };
@@ -55,8 +54,7 @@ async function setup(visits: Array<Parameters<typeof visit>[2]>) {
   }
   /** The learned state as storage holds it once the gathered write was made, as JSON text. */
   const stored = async () => {
-    timers.fire(LEARNED_WRITE_DELAY_MS);
-    await new Promise((r) => setTimeout(r, 0));
+    await learnedWritten(timers);
     return JSON.stringify(learnedStateToJson(learnedStateFromItems(local.items)));
   };
   return { hints, host, local, pending, stored };

@@ -7,10 +7,9 @@ import { DEFAULT_HINT_LIMITS } from '../../src/page/hints/hint-types';
 import { createLearnedState, forgetHost, recordVisit } from '../../src/page/hints/learned-state';
 import { learnedItemKey, learnedStateFromItems, LEGACY_LEARNED_KEY } from '../../src/page/hints/learned-state-items';
 import { learnedStateToJson } from '../../src/page/hints/learned-state-json';
-import { FakeTimers, MemoryStorage } from './background-fakes';
+import { FakeTimers, learnedWritten, MemoryStorage } from './background-fakes';
 
 const L = { ...DEFAULT_HINT_LIMITS, keysPerSite: 100, keysTotal: 40 };
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 const visit = (url: string, at: number): Visit => ({
   at,
@@ -26,11 +25,16 @@ function setup(local = new MemoryStorage()) {
   const warnings: string[] = [];
   const box: { state: LearnedState } = { state: createLearnedState() };
   const store = new LearnedStore(local, () => box.state, (m) => warnings.push(m), timers.setTimeout);
-  const written = async () => {
-    timers.fire(LEARNED_WRITE_DELAY_MS);
-    await settle();
-  };
+  const written = () => learnedWritten(timers);
   return { local, timers, warnings, box, store, written };
+}
+
+/** A store that has read `local`, and then learned a visit of `site<i>.example/page` for each i < `sites`, in order. */
+async function loaded(local = new MemoryStorage(), sites = 0) {
+  const s = setup(local);
+  s.box.state = await s.store.load();
+  for (let i = 0; i < sites; i++) learn(s, `https://site${i}.example/page`, 1000 + i);
+  return s;
 }
 
 /** Learns a visit of `url` and tells the store what it touched. */
@@ -42,9 +46,7 @@ const bytes = (items: Record<string, unknown>) => JSON.stringify(items).length;
 
 describe('LearnedStore', () => {
   test('a visit writes only the items of the keys it touched, after the delay, and several changes share one write', async () => {
-    const s = setup();
-    s.box.state = await s.store.load();
-    for (let i = 0; i < 30; i++) learn(s, `https://site${i}.example/page`, 1000 + i);
+    const s = await loaded(undefined, 30);
     expect(s.local.sets).toBe(0);
     expect(s.timers.due.map((t) => t.ms)).toEqual([LEARNED_WRITE_DELAY_MS]);
     await s.written();
@@ -66,9 +68,7 @@ describe('LearnedStore', () => {
   });
 
   test('keys the state evicted (its bounds) or forgot lose their items; nothing else is removed', async () => {
-    const s = setup(new MemoryStorage({ 'getlist.settings.v1': { hints: true } }));
-    s.box.state = await s.store.load();
-    for (let i = 0; i < L.keysTotal + 5; i++) learn(s, `https://site${i}.example/page`, 1000 + i);
+    const s = await loaded(new MemoryStorage({ 'getlist.settings.v1': { hints: true } }), L.keysTotal + 5);
     await s.written();
     expect(s.box.state.entries.size).toBe(L.keysTotal);
     expect(learnedStateFromItems(s.local.items).entries).toEqual(s.box.state.entries);
@@ -82,9 +82,7 @@ describe('LearnedStore', () => {
   });
 
   test('a full storage area: the least recently visited quarter is forgotten and the write made again, keeping the latest visit', async () => {
-    const s = setup();
-    s.box.state = await s.store.load();
-    for (let i = 0; i < 20; i++) learn(s, `https://site${i}.example/page`, 1000 + i);
+    const s = await loaded(undefined, 20);
     s.local.failSets = 1;
     await s.written();
     expect(s.box.state.entries.size).toBe(20 - Math.ceil(20 * FULL_AREA_DROP_SHARE));
@@ -95,28 +93,21 @@ describe('LearnedStore', () => {
   });
 
   test('a failure other than a full area forgets nothing: the write stays pending and the next one carries it', async () => {
-    const s = setup();
-    s.box.state = await s.store.load();
-    learn(s, 'https://a.example/page', 1000);
-    const set = s.local.set;
-    let failures = 1;
-    s.local.set = async (items) => {
-      if (failures-- > 0) throw new Error('IO error: the database is locked');
-      await set(items);
-    };
+    const s = await loaded(undefined, 1);
+    s.local.failMessage = 'IO error: the database is locked';
+    s.local.failSets = 1;
     await s.written();
     expect(s.box.state.entries.size).toBe(1);
     expect(s.local.items).toEqual({});
     learn(s, 'https://b.example/page', 2000);
     await s.written();
+    expect(s.box.state.entries.size).toBe(2);
     expect(learnedStateFromItems(s.local.items).entries).toEqual(s.box.state.entries);
     expect(s.warnings).toEqual(['could not save the learned hints: Error: IO error: the database is locked']);
   });
 
   test('a full area that stays full after the quarter is forgotten: the rest stays pending and the next write carries it', async () => {
-    const s = setup();
-    s.box.state = await s.store.load();
-    for (let i = 0; i < 8; i++) learn(s, `https://site${i}.example/page`, 1000 + i);
+    const s = await loaded(undefined, 8);
     s.local.failSets = 2;
     await s.written();
     expect(s.local.items).toEqual({});
@@ -131,8 +122,7 @@ describe('LearnedStore', () => {
   test('the legacy whole-state item: read as the state, then replaced by an item per key at the first write', async () => {
     const old = createLearnedState();
     for (let i = 0; i < 3; i++) recordVisit(old, visit(`https://site${i}.example/page`, 1000 + i), L);
-    const s = setup(new MemoryStorage({ [LEGACY_LEARNED_KEY]: learnedStateToJson(old) }));
-    s.box.state = await s.store.load();
+    const s = await loaded(new MemoryStorage({ [LEGACY_LEARNED_KEY]: learnedStateToJson(old) }));
     expect(s.box.state.entries).toEqual(old.entries);
     await s.written();
     expect(s.local.items[LEGACY_LEARNED_KEY]).toBeUndefined();

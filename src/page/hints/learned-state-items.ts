@@ -1,6 +1,6 @@
 import type { LearnedEntry, LearnedState } from './hint-types';
 import { createLearnedState } from './learned-state';
-import { learnedEntryFromJson } from './learned-state-json';
+import { learnedEntryFromJson, learnedStateFromJson } from './learned-state-json';
 
 /**
  * The learned state's layout in `storage.local`: one item per learned key (a page or a site
@@ -43,13 +43,7 @@ export function learnedStateFromItems(items: Readonly<Record<string, unknown>>):
     const entry = learnedEntryFromJson(value);
     if (entry && entry.key === key) found.set(key, entry);
   }
-  const legacy = items[LEGACY_LEARNED_KEY] as { entries?: unknown } | undefined;
-  if (legacy && Array.isArray(legacy.entries)) {
-    for (const e of legacy.entries) {
-      const entry = learnedEntryFromJson(e);
-      if (entry && !found.has(entry.key)) found.set(entry.key, entry);
-    }
-  }
+  for (const [key, entry] of learnedStateFromJson(items[LEGACY_LEARNED_KEY]).entries) if (!found.has(key)) found.set(key, entry);
   const state = createLearnedState();
   const lastVisit = (e: LearnedEntry) => e.visits[e.visits.length - 1]?.at ?? 0;
   for (const e of [...found.values()].sort((a, b) => lastVisit(a) - lastVisit(b))) state.entries.set(e.key, e);
