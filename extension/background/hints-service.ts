@@ -14,7 +14,8 @@ import { isExcludedSite, isHttpUrl } from '../../src/page/model/site-rules';
 import type { PageStore, SessionStorageLike } from './page-store';
 import { HintsMemo, type TabHints } from './hints-memo';
 import type { SettingsStore } from './settings-store';
-import { LearnedStore, type LearnedStorageLike } from './learned-store';
+import { LearnedStore } from './learned-store';
+import type { ItemStorageLike } from './item-storage';
 
 /**
  * A closed tab's page sends its last reports at `pagehide` (extension/content/index.ts); they reach
@@ -31,7 +32,7 @@ export interface DnrLike {
 
 export interface HintsServiceDeps {
   /** `storage.local`: the learned state, an item per learned key (learned-store.ts). */
-  local: LearnedStorageLike;
+  local: ItemStorageLike;
   dnr: DnrLike;
   store: PageStore;
   settings: SettingsStore;
@@ -69,7 +70,11 @@ export interface HintsServiceDeps {
  * DOM change in the page. Learns from each settled top-level load (not in private windows,
  * not on excluded sites or sites with hints off), keeps the learned state in `storage.local`, and
  * keeps the declarativeNetRequest session rules in step with it, so a navigation's `Link` header is
- * in place before its request is sent: nothing runs on the navigation's critical path.
+ * in place before its request is sent: nothing runs on the navigation's critical path. The rules
+ * follow a learned change with its storage write (learned-store.ts, LEARNED_WRITE_DELAY_MS later),
+ * just before it: a visit is learned when the next page commits, and Chromium indexes the whole
+ * session rule set again on its main thread at each update (`rules_monitor_service.cc`,
+ * `UpdateSessionRulesInternal`), where it writes storage too and the new page's first frame waits.
  *
  * Invariant: rule updates run one at a time, in the order the state changed (`syncing` chain).
  */
@@ -95,7 +100,7 @@ export class HintsService {
     this.warn = deps.warn ?? ((m) => console.warn(`getlist: ${m}`));
     this.memo = new HintsMemo(deps.session, this.warn);
     this.tabs = this.memo.tabs;
-    this.learned = new LearnedStore(deps.local, () => this.state, this.warn, this.setTimer);
+    this.learned = new LearnedStore(deps.local, () => this.state, this.warn, this.setTimer, { beforeWrite: () => this.syncRules() });
     const local = this.learned.load().then((state) => {
       this.state = state;
     });
@@ -237,7 +242,6 @@ export class HintsService {
       if (tab.outcome.duplicates.length > 0) this.learned.changed(applied.keys);
     }
     this.learned.changed(recordVisit(this.state, visit, this.limits));
-    await this.syncRules();
     this.deps.onLearned?.(page, why);
   }
 
@@ -258,7 +262,6 @@ export class HintsService {
     if (!entry || found.length === 0) return 0;
     mergeHostResources(entry, found, this.limits.resourcesPerVisit);
     this.learned.changed([entry.key]);
-    await this.syncRules();
     return found.length;
   }
 
@@ -273,9 +276,8 @@ export class HintsService {
       this.state = createLearnedState();
       this.tabs.clear();
     } else removed = forgetHost(this.state, hostOf(origin) || origin);
-    // Forgetting is not left pending: storage holds none of it once this resolves.
+    // Forgetting is not left pending: neither storage nor the rules hold any of it once this resolves.
     await this.learned.flush();
-    await this.syncRules();
     return removed;
   }
 

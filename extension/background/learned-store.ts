@@ -2,13 +2,8 @@ import type { LearnedState } from '../../src/page/hints/hint-types';
 import { dropLeastRecent } from '../../src/page/hints/learned-state';
 import { learnedItemKey, learnedKeyOfItem, learnedStateFromItems, LEGACY_LEARNED_KEY } from '../../src/page/hints/learned-state-items';
 import { GatheredWrite } from './gathered-write';
+import { readItems, type ItemStorageLike } from './item-storage';
 
-/** `storage.local` as the learned store needs it: every item at once, and items written and removed by key. */
-export interface LearnedStorageLike {
-  get(keys: null): Promise<Record<string, unknown>>;
-  set(items: Record<string, unknown>): Promise<void>;
-  remove(keys: string[]): Promise<void>;
-}
 
 /**
  * A change is written this long after it: a visit is learned when the next page commits in its tab,
@@ -26,7 +21,8 @@ export const FULL_AREA_DROP_SHARE = 0.25;
  * entries and removes the items of keys the state no longer holds (evicted by its bounds, or
  * forgotten). A write the area has no room for (a quota error) forgets the least recently visited
  * quarter and is made again, so the most recent learning is kept rather than none; any other failure
- * forgets nothing and leaves the write pending. The legacy whole-state item is replaced by per-key
+ * forgets nothing and leaves the write pending. `beforeWrite` runs at the start of every write, a
+ * flush included. The legacy whole-state item is replaced by per-key
  * items at the first write.
  */
 export class LearnedStore {
@@ -37,20 +33,20 @@ export class LearnedStore {
   private readonly writer: GatheredWrite;
 
   constructor(
-    private readonly local: LearnedStorageLike,
+    private readonly local: ItemStorageLike,
     private readonly state: () => LearnedState,
     private readonly warn: (message: string) => void,
     setTimer: (fn: () => void, ms: number) => unknown,
-    delayMs = LEARNED_WRITE_DELAY_MS,
+    private readonly o: { delayMs?: number; beforeWrite?: () => Promise<void> } = {},
   ) {
-    this.writer = new GatheredWrite(() => this.write(), delayMs, setTimer);
+    this.writer = new GatheredWrite(() => this.write(), o.delayMs ?? LEARNED_WRITE_DELAY_MS, setTimer);
   }
 
-  /** Reads the stored state; an empty one when storage cannot be read. */
+  /** Reads the stored state (its own items: item-storage.ts); an empty one when storage cannot be read. */
   async load(): Promise<LearnedState> {
     let items: Record<string, unknown>;
     try {
-      items = await this.local.get(null);
+      items = await readItems(this.local, isLearnedItem);
     } catch (err) {
       this.warn(`could not read the learned hints: ${String(err)}`);
       items = {};
@@ -80,6 +76,9 @@ export class LearnedStore {
   }
 
   private async write(): Promise<void> {
+    // What is derived from the state (the hint rules) is brought up to date first: once storage
+    // holds a change, whatever acts on it does.
+    await this.o.beforeWrite?.();
     try {
       await this.apply();
     } catch (err) {
@@ -121,6 +120,10 @@ export class LearnedStore {
     }
     for (const k of written) this.stored.add(k);
   }
+}
+
+function isLearnedItem(itemKey: string): boolean {
+  return itemKey === LEGACY_LEARNED_KEY || learnedKeyOfItem(itemKey) !== undefined;
 }
 
 /** The storage area is full: Chromium's `QUOTA_BYTES quota exceeded`, Firefox's `QuotaExceededError`. */

@@ -6,11 +6,10 @@
 // could have been answered, once, and the paint is not held for it.
 import type { Page } from 'puppeteer-core';
 import type { HintsView } from '../../src/page/messages/messages';
-import { learnedItemKey } from '../../src/page/hints/learned-state-items';
 import { describeE2e } from './harness/browsers';
-import { findTabId, WAIT_MS } from './harness/extension-pages';
+import { findTabId } from './harness/extension-pages';
 import type { ExtensionCopy } from './harness/extension-build';
-import { useHintsFixture, waitForHints, type HintsBrowser } from './harness/hints-check';
+import { storedVisits, useHintsFixture, waitForHints, type HintsBrowser, type StoredVisit } from './harness/hints-check';
 import type { InPage } from './harness/in-page';
 import { launchChromium } from './harness/launch-chromium';
 import { launchFirefox } from './harness/launch-firefox';
@@ -36,12 +35,6 @@ interface PaintVisit {
   view: HintsView;
 }
 
-interface StoredVisit {
-  url: string;
-  documentMs?: number;
-  paintMs?: number;
-}
-
 async function visit(launched: HintsBrowser, query: Page, site: Site, learned: number): Promise<PaintVisit> {
   const mark = site.requests.length;
   const load = await loadTestPage(launched.browser, site, PAGE);
@@ -53,22 +46,6 @@ async function visit(launched: HintsBrowser, query: Page, site: Site, learned: n
   const view = await waitForHints(query, tabId, (v) => v.learnedVisits.page >= learned && (learned < 3 || v.outcome !== null), `${learned} learned visit(s)`);
   await load.tab.close();
   return { ...timing, view, log: site.requests.slice(mark).filter((r) => !r.userAgent.startsWith('getlist/')) };
-}
-
-/** The page's learned visits as the extension stored them, once `count` are stored. */
-async function storedVisits(query: Page, url: string, count: number): Promise<StoredVisit[]> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const visits = await query.evaluate(async (key: string) => {
-      const g = globalThis as unknown as InPage;
-      const api = g.browser ?? g.chrome;
-      const stored = (await api?.storage.local.get(key))?.[key] as { visits?: StoredVisit[] } | undefined;
-      return stored?.visits ?? [];
-    }, learnedItemKey(url));
-    if (visits.length >= count) return visits;
-    if (Date.now() > deadline) throw new Error(`waited ${WAIT_MS} ms for ${count} stored visits of ${url}; have ${JSON.stringify(visits)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 /** ms from the held-back sheet's arrival at the server, plus its delay, to the font's (negative: before the sheet could have been answered). */

@@ -25,8 +25,14 @@ export class MemoryStorage {
     this.items = structuredClone(initial);
   }
   removes = 0;
+  /** What each `get` asked for, in order. */
+  readonly gets: Array<string | string[] | null> = [];
   /** One key, several, or every item (`null`), as `storage.*.get` takes them. */
-  get = async (keys: string | string[] | null): Promise<Record<string, unknown>> => storedItems(this.items, keys);
+  get = async (keys: string | string[] | null): Promise<Record<string, unknown>> => {
+    this.gets.push(keys);
+    return storedItems(this.items, keys);
+  };
+  getKeys = async (): Promise<string[]> => Object.keys(this.items);
   remove = async (keys: string | string[]): Promise<void> => {
     this.removes++;
     for (const k of typeof keys === 'string' ? [keys] : keys) delete this.items[k];

@@ -52,20 +52,36 @@ describe('HintsService', () => {
   test('two settled loads install a Link-header rule for the page; a third navigation is noted as hinted', async () => {
     const { dnr, store, hints, local, written } = service();
     await hints.learn(1, await load(store, 1000));
+    await written();
     expect(dnr.rules).toEqual([]);
     await hints.learn(1, await load(store, 2000));
+    // The rules, like the storage write, follow the visit's end later, gathered: none at that moment.
+    expect(dnr.rules).toEqual([]);
+    expect(local.sets).toBe(1);
+    await written();
     const header = dnr.rules.find((r) => r.action.type === 'modifyHeaders' && r.condition.urlFilter === `|${URL_A}|`);
     expect(header?.action).toEqual({ type: 'modifyHeaders', responseHeaders: [{ header: 'link', operation: 'append', value: expect.stringContaining('<https://fonts.test/a.woff2>; rel=preload; as=font; type="font/woff2"; crossorigin=anonymous') }] });
-    // The learning is written later, gathered: nothing at the moment a visit ends.
-    expect(local.sets).toBe(0);
-    await written();
-    expect(local.sets).toBe(1);
+    expect(local.sets).toBe(2);
     expect(JSON.stringify(local.items[learnedItemKey(URL_A)])).toContain('https://site.test/late.png');
     hints.navigationCommitted(1, URL_A);
     await new Promise((r) => setTimeout(r, 0));
     const view = await hints.view(1, URL_A);
     expect(view.applied?.preloads.map((p) => p.href)).toEqual(['https://fonts.test/a.woff2', 'https://site.test/late.png']);
     expect(view.learnedVisits).toEqual({ page: 2, template: 2 });
+  });
+
+  test('the rules are in place before storage holds the change: a visit seen stored is a visit the next request is hinted from', async () => {
+    const { dnr, store, hints, local, written } = service();
+    const rulesAtSet: number[] = [];
+    const set = local.set;
+    local.set = async (items) => {
+      rulesAtSet.push(dnr.rules.filter((r) => r.condition.urlFilter === `|${URL_A}|`).length);
+      await set(items);
+    };
+    await hints.learn(1, await load(store, 1000));
+    await hints.learn(1, await load(store, 2000));
+    await written();
+    expect(rulesAtSet).toEqual([2]);
   });
 
   test('nothing is learned in a private window, on an excluded site or a site with hints off', async () => {

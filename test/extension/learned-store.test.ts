@@ -129,6 +129,38 @@ describe('LearnedStore', () => {
     expect(learnedStateFromItems(s.local.items).entries).toEqual(old.entries);
   });
 
+  test('where the area lists its keys only the learned items are read; without getKeys, every item', async () => {
+    const first = await loaded(undefined, 3);
+    await first.written();
+    const items = { ...first.local.items, 'getlist.speculation.v1': { pages: [['https://other.example/', { visits: 1, follows: {} }]] }, 'getlist.settings': { hints: true } };
+    const listed = await loaded(new MemoryStorage(items));
+    expect(listed.box.state.entries).toEqual(first.box.state.entries);
+    expect(listed.local.gets).toEqual([Object.keys(first.local.items)]);
+    const unlisted = new MemoryStorage(items);
+    const { getKeys: _, ...withoutKeys } = unlisted;
+    const s = setup(unlisted);
+    const store = new LearnedStore(withoutKeys, () => s.box.state, () => undefined, s.timers.setTimeout);
+    expect((await store.load()).entries).toEqual(first.box.state.entries);
+    expect(unlisted.gets).toEqual([null]);
+  });
+
+  test('beforeWrite runs at the start of every write, a flush included, and before the items are set', async () => {
+    const local = new MemoryStorage();
+    const order: string[] = [];
+    const set = local.set;
+    local.set = async (items) => {
+      order.push('set');
+      await set(items);
+    };
+    const s = setup(local);
+    const store = new LearnedStore(local, () => s.box.state, () => undefined, s.timers.setTimeout, { beforeWrite: async () => void order.push('before') });
+    s.box.state = await store.load();
+    store.changed(recordVisit(s.box.state, visit('https://site.example/page', 1000), L));
+    await learnedWritten(s.timers);
+    await store.flush();
+    expect(order).toEqual(['before', 'set', 'before']);
+  });
+
   test('storage that cannot be read: an empty state, and a warning', async () => {
     const local = new MemoryStorage();
     local.get = async () => {

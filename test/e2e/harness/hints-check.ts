@@ -6,6 +6,7 @@ import { findTabId, openExtensionPage, sendUi, WAIT_MS } from './extension-pages
 import type { InPage } from './in-page';
 import { loadTestPage } from './site-load';
 import { TempDirs } from './temp-dirs';
+import { learnedItemKey } from '../../../src/page/hints/learned-state-items';
 import { startSite, type Site, type SiteRequest } from '../site/site-server';
 
 /** A browser with the extension, as the hints suites launch it. */
@@ -84,8 +85,33 @@ export async function learnVisit(browser: Browser, query: Page, site: Site, visi
   const load = await loadTestPage(browser, site, HINTS_PAGE);
   const tabId = await findTabId(query, load.url);
   await waitForHints(query, tabId, (v) => v.learnedVisits.page >= visits, `${visits} learned visit(s)`);
+  // Stored, so its `Link` header rules are in place too (learned-store.ts writes them first).
+  await storedVisits(query, load.url, visits);
   await load.tab.close();
   return site.requests.slice(mark).filter((r) => !r.userAgent.startsWith('getlist/'));
+}
+
+/** A learned visit as the extension stored it (its key's item in storage.local). */
+export interface StoredVisit {
+  url: string;
+  documentMs?: number;
+  paintMs?: number;
+}
+
+/** The learned visits of `url`'s page as the extension stored them, once `count` are stored. */
+export async function storedVisits(query: Page, url: string, count: number): Promise<StoredVisit[]> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const visits = await query.evaluate(async (key: string) => {
+      const g = globalThis as unknown as InPage;
+      const api = g.browser ?? g.chrome;
+      const stored = (await api?.storage.local.get(key))?.[key] as { visits?: StoredVisit[] } | undefined;
+      return stored?.visits ?? [];
+    }, learnedItemKey(url));
+    if (visits.length >= count) return visits;
+    if (Date.now() > deadline) throw new Error(`waited ${WAIT_MS} ms for ${count} stored visits of ${url}; have ${JSON.stringify(visits)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /** The third load: hinted. Returns the view once the outcome is in, and the load's server log. */
