@@ -4,17 +4,14 @@ import { isExcludedSite, isHttpUrl } from '../../src/page/model/site-rules';
 import { baselineOf, contextFor, createSpeculationState, documentCacheControl, documentKept, emptyOutcome, forgetSpeculation, linkFollowed, pageCommitted, pageServed, servedVia, speculationsSettled, SPECULATION_LIMITS } from '../../src/page/speculation/follow-state';
 import type { LinkRefusal } from '../../src/page/speculation/link-safety';
 import { pageRefusal, type PageRefusal } from '../../src/page/speculation/page-gate';
-import { speculationStateFromJson, speculationStateToJson } from '../../src/page/speculation/speculation-state-json';
 import type { ServedReport, SpeculationContext, SpeculationState, SpeculationView } from '../../src/page/speculation/speculation-types';
-import type { LocalStorageLike, SettingsStore } from './settings-store';
-import { GatheredWrite } from './gathered-write';
-
-const KEY = 'getlist.speculation.v1';
-/** Writes of the learned state are gathered for this long: a commit writes nothing on its own (gathered-write.ts). */
-const PERSIST_DELAY_MS = 2000;
+import type { SettingsStore } from './settings-store';
+import type { ItemStorageLike } from './item-storage';
+import { SpeculationStore } from './speculation-store';
 
 export interface SpeculationServiceDeps {
-  local: LocalStorageLike;
+  /** `storage.local`: the speculation state, an item per entry (speculation-store.ts). */
+  local: ItemStorageLike;
   settings: SettingsStore;
   /** Whether the tab is in a private / incognito window (undefined: the tab is gone). */
   isIncognito: (tabId: number) => Promise<boolean | undefined>;
@@ -45,20 +42,17 @@ export class SpeculationService {
   readonly ready: Promise<void>;
   private state: SpeculationState = createSpeculationState();
   private readonly tabs = new Map<number, TabPage>();
-  private readonly writer: GatheredWrite;
+  private readonly writer: SpeculationStore;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
   private readonly warn: (message: string) => void;
 
   constructor(private readonly deps: SpeculationServiceDeps) {
     this.setTimer = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
     this.warn = deps.warn ?? ((m) => console.warn(`getlist: ${m}`));
-    this.writer = new GatheredWrite(() => this.persist(), PERSIST_DELAY_MS, this.setTimer);
-    this.ready = deps.local.get(KEY).then(
-      (items) => {
-        this.state = speculationStateFromJson(items[KEY]);
-      },
-      (err: unknown) => this.warn(`could not read the speculation state: ${String(err)}`),
-    );
+    this.writer = new SpeculationStore(deps.local, () => this.state, this.warn, this.setTimer);
+    this.ready = this.writer.load().then((state) => {
+      this.state = state;
+    });
   }
 
   /** webNavigation.onCommitted, top frame: settles the previous page's speculations and learns the follow. */
@@ -191,14 +185,6 @@ export class SpeculationService {
   private async refusal(tabId: number, url: string, page: { saveData?: boolean; ownRules?: boolean; rulesSupported?: boolean } = {}): Promise<PageRefusal | undefined> {
     const [settings, incognito] = await Promise.all([this.deps.settings.get(), this.deps.isIncognito(tabId)]);
     return pageRefusal({ url, settings: settingsPart(settings), incognito, ...page });
-  }
-
-  private async persist(): Promise<void> {
-    try {
-      await this.deps.local.set({ [KEY]: speculationStateToJson(this.state) });
-    } catch (err) {
-      this.warn(`could not save the speculation state: ${String(err)}`);
-    }
   }
 }
 

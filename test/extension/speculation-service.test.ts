@@ -5,6 +5,7 @@ import { SpeculationService } from '../../extension/background/speculation-servi
 import type { ServedReport } from '../../src/page/speculation/speculation-types';
 import type { Settings } from '../../src/page/messages/messages';
 import { FakeTimers, MemoryStorage, settingsStore } from './background-fakes';
+import { speculationItemKey, speculationStateFromItems } from '../../src/page/speculation/speculation-state-items';
 
 const START = 'https://shop.test/start.html';
 const NEXT = 'https://shop.test/next.html';
@@ -46,7 +47,11 @@ describe('SpeculationService', () => {
     expect(view.site).toEqual({ speculated: 2, followed: 1, wastedBytes: 700, wastedUnsized: 0, hitRate: 0.5 });
     timers.fire();
     await new Promise((r) => setTimeout(r, 0));
-    expect(local.items['getlist.speculation.v1']).toMatchObject({ version: 1 });
+    // Stored an item per entry; read back, the state the service holds.
+    const stored = speculationStateFromItems(local.items).state;
+    expect(stored.pages.get(START)).toEqual({ visits: 4, follows: { [NEXT]: 4 } });
+    expect(stored.sites.get('shop.test')).toEqual({ speculated: 2, followed: 1, wastedBytes: 700, wastedUnsized: 0 });
+    expect(local.items[speculationItemKey('baselines', NEXT)]).toMatchObject({ value: [{ responseStartMs: 40 }, { responseStartMs: 40 }, { responseStartMs: 40 }] });
   });
 
   test('a private window learns nothing, gets no context and no script', async () => {
@@ -56,7 +61,7 @@ describe('SpeculationService', () => {
     expect((await s.view(1, START)).refusal).toBe('private');
     timers.fire();
     await new Promise((r) => setTimeout(r, 0));
-    expect(local.items['getlist.speculation.v1']).toMatchObject({ pages: [], baselines: [], docBytes: [] });
+    expect(local.items).toEqual({});
   });
 
   test('Save-Data and a page with its own rules get no context; speculation off gets no script', async () => {

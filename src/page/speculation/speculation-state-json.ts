@@ -29,14 +29,28 @@ export function speculationStateToJson(state: SpeculationState): StoredSpeculati
   };
 }
 
+/** The state's keyed maps, by the name the stored forms use. */
+export type SpeculationMapName = 'pages' | 'queryKeys' | 'docBytes' | 'baselines' | 'sites';
+
+/** Each map's value, read from what storage holds: undefined when it is not well formed. */
+export const READ_VALUE: { readonly [K in SpeculationMapName]: (v: unknown) => MapValue<K> | undefined } = {
+  pages: toFollows,
+  queryKeys: (v) => (Array.isArray(v) ? v.filter((k): k is string => typeof k === 'string' && k.length <= 256) : undefined),
+  docBytes: (v) => (isCount(v) ? v : undefined),
+  baselines: (v) => (Array.isArray(v) ? v.map(toTiming).filter((t): t is ServedTiming => t !== undefined) : undefined),
+  sites: toOutcome,
+};
+
+type MapValue<K extends SpeculationMapName> = SpeculationState[K] extends Map<string, infer V> ? V : never;
+
 export function speculationStateFromJson(stored: unknown): SpeculationState {
   const state = createSpeculationState();
   if (!isObject(stored) || stored.version !== 1) return state;
-  fill(state.pages, stored.pages, toFollows);
-  fill(state.queryKeys, stored.queryKeys, (v) => (Array.isArray(v) ? v.filter((k): k is string => typeof k === 'string' && k.length <= 256) : undefined));
-  fill(state.docBytes, stored.docBytes, (v) => (isCount(v) ? v : undefined));
-  fill(state.baselines, stored.baselines, (v) => (Array.isArray(v) ? v.map(toTiming).filter((t): t is ServedTiming => t !== undefined) : undefined));
-  fill(state.sites, stored.sites, toOutcome);
+  fill(state.pages, stored.pages, READ_VALUE.pages);
+  fill(state.queryKeys, stored.queryKeys, READ_VALUE.queryKeys);
+  fill(state.docBytes, stored.docBytes, READ_VALUE.docBytes);
+  fill(state.baselines, stored.baselines, READ_VALUE.baselines);
+  fill(state.sites, stored.sites, READ_VALUE.sites);
   if (Array.isArray(stored.noStore)) for (const k of stored.noStore) if (isKey(k)) state.noStore.add(k);
   return state;
 }
@@ -70,7 +84,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function isKey(v: unknown): v is string {
+export function isKey(v: unknown): v is string {
   return typeof v === 'string' && v.length > 0 && v.length <= MAX_KEY;
 }
 
