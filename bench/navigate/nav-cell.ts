@@ -7,6 +7,7 @@
  * on the steps where it fetched nothing ahead.
  */
 import { median as medianOf } from '../../src/stats/median';
+import { round as roundTo } from '../engine/stats';
 import { documentOnlyFloor, readyFloor } from './nav-floors';
 import type { NavLogEntry } from './nav-log';
 import { judgeRun, type RunJudgement } from './nav-judge';
@@ -104,7 +105,7 @@ export function judge(log: readonly NavLogEntry[], run: Omit<NavRun, 'judgement'
 }
 
 const paintOf = (s: StepResult, paint: 'lcp' | 'hero'): number | null | undefined => (paint === 'lcp' ? s.lcpMs : s.heroEndMs);
-const round = (x: number | null, d = 3): number | null => (x === null ? null : Math.round(x * 10 ** d) / 10 ** d);
+const round = (x: number | null, d = 3): number | null => (x === null ? null : roundTo(x, d));
 
 /** One walk's alone run and the contender's, and the pairs of steps both completed. */
 interface WalkPair {

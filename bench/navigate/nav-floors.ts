@@ -13,15 +13,15 @@
  *   way, over alone's median, and per link the median of those steps' paint over alone's.
  */
 import { median as medianOf } from '../../src/stats/median';
+import { round } from '../engine/stats';
 import type { StepResult } from './walk';
 
 export type PaintOf = (s: StepResult) => number | null | undefined;
 
 const ratioTo = (xs: readonly number[], aloneMedian: number | null): number | null =>
-  xs.length === 0 || aloneMedian === null || aloneMedian <= 0 ? null : Math.round((medianOf(xs) / aloneMedian) * 1000) / 1000;
+  xs.length === 0 || aloneMedian === null || aloneMedian <= 0 ? null : round(medianOf(xs) / aloneMedian);
 
-const round3 = (x: number): number => Math.round(x * 1000) / 1000;
-const medianRatio = (xs: readonly number[]): number | null => (xs.length === 0 ? null : round3(medianOf(xs)));
+const medianRatio = (xs: readonly number[]): number | null => (xs.length === 0 ? null : round(medianOf(xs)));
 
 /** Alone's steps: the median of paint − response start, over alone's median paint; and per link. */
 export function documentOnlyFloor(alone: readonly StepResult[], paint: PaintOf, aloneMedian: number | null): { ratio: number | null; linkRatio: number | null } {
