@@ -87,6 +87,12 @@ export class HintsService {
   /** Each tab's last commit and its hint list, until forDocument takes it. */
   private readonly commits = new Map<number, { url: string; list: Promise<HintList | undefined> }>();
   private syncing: Promise<void> = Promise.resolve();
+  /**
+   * The session rules this service installed last, while known: a sync that would install the same
+   * ones updates nothing, and the next one removes these ids without reading them back (each read
+   * and update runs on Chromium's browser main thread).
+   */
+  private installed: { ids: number[]; json: string } | undefined;
   private headersReachPages = false;
   private readonly limits: HintLimits;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
@@ -299,7 +305,7 @@ export class HintsService {
     };
   }
 
-  /** Replaces every session rule with the ones the learned state, the applied suggestions and the settings give now. */
+  /** Replaces every session rule with the ones the learned state, the applied suggestions and the settings give now (none when they are the ones installed). */
   syncRules(): Promise<void> {
     this.syncing = this.syncing.then(async () => {
       try {
@@ -308,8 +314,13 @@ export class HintsService {
         const limits = headerHintLimits(this.limits);
         const applied = await this.deps.appliedPages?.(limits);
         const rules = hintRules(this.state, { limits, allowed: (host) => allowedOn(settings, host), ...(applied ? { applied } : {}) });
-        const old = await this.deps.dnr.getSessionRules();
-        await this.deps.dnr.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: rules });
+        const json = JSON.stringify(rules);
+        if (this.installed?.json === json) return;
+        // Rules this browser session kept from an earlier service worker are read once; a failed update reads them again.
+        const old = this.installed?.ids ?? (await this.deps.dnr.getSessionRules()).map((r) => r.id);
+        this.installed = undefined;
+        await this.deps.dnr.updateSessionRules({ removeRuleIds: old, addRules: rules });
+        this.installed = { ids: rules.map((r) => r.id), json };
       } catch (err) {
         this.warn(`could not update the hint rules: ${String(err)}`);
       }

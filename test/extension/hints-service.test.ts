@@ -7,11 +7,22 @@ import { FakeTimers, learnedWritten, MemoryStorage, pageStore, settingsStore } f
 
 const URL_A = 'https://site.test/news/2024/a';
 
-/** The DNR session rules, in memory, as the browser keeps them. */
+/** The DNR session rules, in memory, as the browser keeps them; counts the reads and updates. */
 class FakeDnr implements DnrLike {
   rules: DnrRule[] = [];
-  getSessionRules = async () => this.rules;
+  reads = 0;
+  updates = 0;
+  failUpdates = 0;
+  getSessionRules = async () => {
+    this.reads++;
+    return this.rules;
+  };
   updateSessionRules = async (o: { removeRuleIds?: number[]; addRules?: DnrRule[] }) => {
+    this.updates++;
+    if (this.failUpdates > 0) {
+      this.failUpdates--;
+      throw new Error('rule limit exceeded');
+    }
     this.rules = [...this.rules.filter((r) => !(o.removeRuleIds ?? []).includes(r.id)), ...(o.addRules ?? [])];
   };
 }
@@ -82,6 +93,32 @@ describe('HintsService', () => {
     await hints.learn(1, await load(store, 2000));
     await written();
     expect(rulesAtSet).toEqual([2]);
+  });
+
+  test('the rules are read from the browser once; a sync that would install the same rules updates nothing; a failed update reads them again', async () => {
+    const { dnr, store, hints, written } = service();
+    // A rule an earlier service worker of this browser session installed.
+    dnr.rules = [{ id: 7, priority: 1, action: { type: 'allow' }, condition: { resourceTypes: ['main_frame'], urlFilter: '|https://gone.test/|' } }];
+    await hints.learn(1, await load(store, 1000));
+    await written();
+    await hints.learn(1, await load(store, 2000));
+    await written();
+    expect(dnr.rules.some((r) => r.id === 7 && r.condition.urlFilter === '|https://gone.test/|')).toBe(false);
+    const [reads, updates] = [dnr.reads, dnr.updates];
+    expect(reads).toBe(1);
+    // A third visit learns the same list: the same rules, no update.
+    await hints.learn(1, await load(store, 3000));
+    await written();
+    await hints.syncRules();
+    expect([dnr.reads, dnr.updates]).toEqual([reads, updates]);
+    // The update that would remove them fails; the next sync reads what the browser holds again.
+    dnr.failUpdates = 1;
+    await hints.forget();
+    expect(dnr.updates).toBe(updates + 1);
+    expect(dnr.rules.filter((r) => r.condition.urlFilter === `|${URL_A}|`)).toHaveLength(2);
+    await hints.syncRules();
+    expect([dnr.reads, dnr.updates]).toEqual([reads + 1, updates + 2]);
+    expect(dnr.rules).toEqual([]);
   });
 
   test('nothing is learned in a private window, on an excluded site or a site with hints off', async () => {
