@@ -38,7 +38,7 @@ const ROOT = resolve(__dirname, '..', '..');
 
 /** The cell's contenders in the order of an odd cell: the bench's own speculation rules and the prerender setting are Chromium's. */
 function contendersOf(browser: NavBrowser, args: NavArgs): NavContender[] {
-  const all: NavContender[] = ['alone', 'getlist', ...(browser === 'chromium' && args.prerender ? (['getlist-prerender', 'getlist-prerender-eager'] as const) : []), ...(browser === 'chromium' && args.rules ? ['rules' as const] : [])];
+  const all: NavContender[] = ['alone', 'getlist', ...(args.only?.includes('getlist-no-hints') ? ['getlist-no-hints' as const] : []), ...(browser === 'chromium' && args.prerender ? (['getlist-prerender', 'getlist-prerender-eager'] as const) : []), ...(browser === 'chromium' && args.rules ? ['rules' as const] : [])];
   return all.filter((c) => args.only === undefined || args.only.includes(c));
 }
 

@@ -23,7 +23,7 @@ export const NAV_COMMAND: CommandSpec = {
     walks: { type: 'string', value: 'N', default: '1', help: 'walk each cell N times, its contenders alternating within each walk; the summaries pool the walks (one walk\'s median of 24 falls between its two slowest repeat visits)' },
     prerender: { type: 'boolean', help: 'Chromium: also the extension set to prerender, at the default eagerness and at eager' },
     rules: { type: 'boolean', help: 'Chromium: also the browser alone on pages carrying speculation rules the bench writes (the reference)' },
-    only: { type: 'string', value: 'a,b', help: 'walk only these contenders (alone, getlist, getlist-prerender, getlist-prerender-eager, rules); the summaries need alone' },
+    only: { type: 'string', value: 'a,b', help: 'walk only these contenders (alone, getlist, getlist-prerender, getlist-prerender-eager, rules, and getlist-no-hints: the extension with its learned hints off, walked only when named here); the summaries need alone' },
     'hover-ms': { type: 'string', value: 'MS', default: '300', help: 'how long the user hovers each link' },
     out: { type: 'string', value: 'FILE', default: 'bench/results/navigate-latest.json', help: 'where the cells are written as JSON' },
     logs: { type: 'string', value: 'FILE', help: 'also write each run\'s access-log lines, with its contender and step, as JSON lines' },

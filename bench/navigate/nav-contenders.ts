@@ -6,19 +6,22 @@
  * browser alone on pages into which the bench writes the speculation rules a site could ship
  * itself — document rules, same-origin links outside the account bar, `moderate` eagerness (a
  * hover of 200 ms or a pointerdown) — the reference for what the browser's own mechanism gives on
- * this site.
+ * this site. `getlist-no-hints`, the extension with its learned hints off, walks only when `--only`
+ * names it.
  */
-export const NAV_CONTENDERS = ['alone', 'getlist', 'getlist-prerender', 'getlist-prerender-eager', 'rules'] as const;
+export const NAV_CONTENDERS = ['alone', 'getlist', 'getlist-prerender', 'getlist-prerender-eager', 'rules', 'getlist-no-hints'] as const;
 export type NavContender = (typeof NAV_CONTENDERS)[number];
 
 /**
  * The contenders that walk with the extension, each with the settings patch it is given before
  * the walk (its storage key, src/page/messages/settings.ts; empty: as installed).
  */
-const EXTENSION_SETTINGS: Partial<Record<NavContender, { prerender?: true; eagerness?: 'eager' }>> = {
+const EXTENSION_SETTINGS: Partial<Record<NavContender, { prerender?: true; eagerness?: 'eager'; hints?: false }>> = {
   getlist: {},
   'getlist-prerender': { prerender: true },
   'getlist-prerender-eager': { prerender: true, eagerness: 'eager' },
+  // Walked only when `--only` names it: what the learned hints' push at commit costs or gains a speculated page.
+  'getlist-no-hints': { hints: false },
 };
 
 export const usesExtension = (c: NavContender): boolean => EXTENSION_SETTINGS[c] !== undefined;

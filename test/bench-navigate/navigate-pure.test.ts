@@ -318,11 +318,15 @@ describe('the command line and the report section', () => {
 });
 
 describe('the contenders', () => {
-  test('each extension contender\'s settings are ones the extension takes, and name the prerender and eagerness it walks with', () => {
-    expect(NAV_CONTENDERS.filter(usesExtension)).toEqual(['getlist', 'getlist-prerender', 'getlist-prerender-eager']);
+  test('each extension contender\'s settings are ones the extension takes, and name the prerender, eagerness and hints it walks with', () => {
+    expect(NAV_CONTENDERS.filter(usesExtension)).toEqual(['getlist', 'getlist-prerender', 'getlist-prerender-eager', 'getlist-no-hints']);
     expect(NAV_CONTENDERS.filter(prerenders)).toEqual(['getlist-prerender', 'getlist-prerender-eager']);
     expect(settingsFor('getlist')).toBeUndefined();
     expect(parseSettingsPatch(settingsFor('getlist-prerender'))).toEqual({ prerender: true });
     expect(parseSettingsPatch(settingsFor('getlist-prerender-eager'))).toEqual({ prerender: true, eagerness: 'eager' });
+    expect(parseSettingsPatch(settingsFor('getlist-no-hints'))).toEqual({ hints: false });
+    // Walked only when named.
+    expect(parseNavArgs([]).only).toBeUndefined();
+    expect(parseNavArgs(['--only', 'alone,getlist-no-hints']).only).toEqual(['alone', 'getlist-no-hints']);
   });
 });
