@@ -33,6 +33,8 @@ const BENCH_ENTRIES = [
   ['bench/hints/firefox-driver.ts', 'hints-firefox-driver.js'],
   // Whether Chromium holds its first paint for a preloaded font (the evidence behind its hint limits).
   ['bench/hints/font-paint-hold.ts', 'font-paint-hold.js'],
+  // What the extension's storage and rule writes cost Chromium's browser main thread, by size.
+  ['bench/hints/extension-io-cost.ts', 'extension-io-cost.js'],
   ['bench/overhead/main.ts', 'overhead.js'],
   ['bench/navigate/main.ts', 'navigate.js'],
   // The Firefox side of the navigation bench runs on its own inside the client namespace.
