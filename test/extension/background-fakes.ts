@@ -124,8 +124,13 @@ export function measuredReply(pageId: string): Record<string, unknown> {
   return { type: 'measured', pageId, handshakes: [], warm: [], failed: [] };
 }
 
-/** Fires the learned store's gathered write (learned-store.ts) on `timers` and lets it finish. */
-export async function learnedWritten(timers: FakeTimers): Promise<void> {
-  timers.fire(LEARNED_WRITE_DELAY_MS);
+/** Fires the timers of `ms` (a gathered write's delay, gathered-write.ts) and lets what they started finish. */
+export async function firedAndSettled(timers: FakeTimers, ms: number): Promise<void> {
+  timers.fire(ms);
   await new Promise((r) => setTimeout(r, 0));
+}
+
+/** Fires the learned store's gathered write (learned-store.ts) on `timers` and lets it finish. */
+export function learnedWritten(timers: FakeTimers): Promise<void> {
+  return firedAndSettled(timers, LEARNED_WRITE_DELAY_MS);
 }

@@ -4,7 +4,8 @@
 import { SpeculationService } from '../../extension/background/speculation-service';
 import type { ServedReport } from '../../src/page/speculation/speculation-types';
 import type { Settings } from '../../src/page/messages/messages';
-import { FakeTimers, MemoryStorage, settingsStore } from './background-fakes';
+import { FakeTimers, firedAndSettled, MemoryStorage, settingsStore } from './background-fakes';
+import { SPECULATION_WRITE_DELAY_MS } from '../../extension/background/speculation-store';
 import { speculationItemKey, speculationStateFromItems } from '../../src/page/speculation/speculation-state-items';
 
 const START = 'https://shop.test/start.html';
@@ -45,8 +46,7 @@ describe('SpeculationService', () => {
     expect(view.baseline).toEqual({ visits: 3, responseStartMs: 40 });
     expect(view.saved).toEqual({ responseStartMs: 35 });
     expect(view.site).toEqual({ speculated: 2, followed: 1, wastedBytes: 700, wastedUnsized: 0, hitRate: 0.5 });
-    timers.fire();
-    await new Promise((r) => setTimeout(r, 0));
+    await firedAndSettled(timers, SPECULATION_WRITE_DELAY_MS);
     // Stored an item per entry; read back, the state the service holds.
     const stored = speculationStateFromItems(local.items).state;
     expect(stored.pages.get(START)).toEqual({ visits: 4, follows: { [NEXT]: 4 } });
@@ -59,8 +59,7 @@ describe('SpeculationService', () => {
     expect(await visit(s, START, 'typed')).toBeNull();
     expect(await s.mayInject(1, START)).toBe(false);
     expect((await s.view(1, START)).refusal).toBe('private');
-    timers.fire();
-    await new Promise((r) => setTimeout(r, 0));
+    await firedAndSettled(timers, SPECULATION_WRITE_DELAY_MS);
     expect(local.items).toEqual({});
   });
 

@@ -7,7 +7,7 @@ import { createSpeculationState, documentCacheControl, forgetSpeculation, linkFo
 import { LEGACY_SPECULATION_KEY, speculationItemKey } from '../../src/page/speculation/speculation-state-items';
 import { speculationStateToJson } from '../../src/page/speculation/speculation-state-json';
 import type { SpeculationState } from '../../src/page/speculation/speculation-types';
-import { FakeTimers, MemoryStorage } from './background-fakes';
+import { FakeTimers, firedAndSettled, MemoryStorage } from './background-fakes';
 
 const page = (i: number) => `https://site${i % 7}.example/news/2024/article-${i}.html`;
 
@@ -25,10 +25,7 @@ async function loaded(local = new MemoryStorage()) {
   const box: { state: SpeculationState } = { state: createSpeculationState() };
   const store = new SpeculationStore(local, () => box.state, (m) => warnings.push(m), timers.setTimeout);
   box.state = await store.load();
-  const written = async () => {
-    timers.fire(SPECULATION_WRITE_DELAY_MS);
-    await new Promise((r) => setTimeout(r, 0));
-  };
+  const written = () => firedAndSettled(timers, SPECULATION_WRITE_DELAY_MS);
   return { local, timers, warnings, box, store, written };
 }
 
