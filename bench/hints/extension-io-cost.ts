@@ -18,6 +18,7 @@ import { intValue, type CommandSpec } from '../cli/command-line';
 import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { runMain } from '../cli/run-main';
 import { CHROMIUM_PATH } from '../run/chromium-contender';
+import { median } from '../../src/stats/median';
 
 const COMMAND: CommandSpec = {
   usage: 'node dist/bench/extension-io-cost.js [--runs N]',
@@ -70,11 +71,6 @@ self.measureRules = async (pages, templates, runs) => {
 };
 `;
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 const ms = (xs: readonly number[]): string => median(xs).toFixed(1);
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -12,10 +12,15 @@ export interface ItemStorageLike {
 /**
  * The items whose keys `mine` accepts. Where the area lists its keys only those are read: the area
  * holds other stores' items too (the learned hints, the speculation state, the settings), each read
- * by its own service. Rejects as the area does.
+ * by its own service. An area that cannot be read gives none, and `warn` says what was lost.
  */
-export async function readItems(local: ItemStorageLike, mine: (itemKey: string) => boolean): Promise<Record<string, unknown>> {
-  if (local.getKeys) return local.get((await local.getKeys()).filter(mine));
-  const all = await local.get(null);
-  return Object.fromEntries(Object.entries(all).filter(([k]) => mine(k)));
+export async function readItems(local: ItemStorageLike, mine: (itemKey: string) => boolean, warn: (message: string) => void, what: string): Promise<Record<string, unknown>> {
+  try {
+    if (local.getKeys) return await local.get((await local.getKeys()).filter(mine));
+    const all = await local.get(null);
+    return Object.fromEntries(Object.entries(all).filter(([k]) => mine(k)));
+  } catch (err) {
+    warn(`could not read ${what}: ${String(err)}`);
+    return {};
+  }
 }

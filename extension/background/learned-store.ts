@@ -44,13 +44,7 @@ export class LearnedStore {
 
   /** Reads the stored state (its own items: item-storage.ts); an empty one when storage cannot be read. */
   async load(): Promise<LearnedState> {
-    let items: Record<string, unknown>;
-    try {
-      items = await readItems(this.local, isLearnedItem);
-    } catch (err) {
-      this.warn(`could not read the learned hints: ${String(err)}`);
-      items = {};
-    }
+    const items = await readItems(this.local, isLearnedItem, this.warn, 'the learned hints');
     for (const k of Object.keys(items)) {
       const key = learnedKeyOfItem(k);
       if (key !== undefined) this.stored.add(key);

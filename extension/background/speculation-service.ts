@@ -42,15 +42,13 @@ export class SpeculationService {
   readonly ready: Promise<void>;
   private state: SpeculationState = createSpeculationState();
   private readonly tabs = new Map<number, TabPage>();
-  private readonly writer: SpeculationStore;
-  private readonly setTimer: (fn: () => void, ms: number) => unknown;
+  private readonly store: SpeculationStore;
   private readonly warn: (message: string) => void;
 
   constructor(private readonly deps: SpeculationServiceDeps) {
-    this.setTimer = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
     this.warn = deps.warn ?? ((m) => console.warn(`getlist: ${m}`));
-    this.writer = new SpeculationStore(deps.local, () => this.state, this.warn, this.setTimer);
-    this.ready = this.writer.load().then((state) => {
+    this.store = new SpeculationStore(deps.local, () => this.state, this.warn, deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms)));
+    this.ready = this.store.load().then((state) => {
       this.state = state;
     });
   }
@@ -61,12 +59,12 @@ export class SpeculationService {
     this.tabs.delete(tabId);
     await this.ready;
     if (previous) speculationsSettled(this.state, hostOf(previous.url), previous.speculated, url);
-    if (!isHttpUrl(url)) return this.writer.schedule();
+    if (!isHttpUrl(url)) return this.store.schedule();
     this.tabs.set(tabId, { url, speculated: [] });
-    if ((await this.refusal(tabId, url)) !== undefined) return this.writer.schedule();
+    if ((await this.refusal(tabId, url)) !== undefined) return this.store.schedule();
     pageCommitted(this.state, url);
     if (previous && transitionType === 'link') linkFollowed(this.state, previous.url, url);
-    this.writer.schedule();
+    this.store.schedule();
   }
 
   /** The tab closed: its page's speculations were not followed. */
@@ -75,7 +73,7 @@ export class SpeculationService {
     this.tabs.delete(tabId);
     if (!previous || previous.speculated.length === 0) return;
     speculationsSettled(this.state, hostOf(previous.url), previous.speculated, undefined);
-    this.writer.schedule();
+    this.store.schedule();
   }
 
   /** Whether the speculation script goes into the tab's loaded document (no script where the page may not speculate). */
@@ -94,7 +92,7 @@ export class SpeculationService {
     // Learned only where learning is allowed: a page refused for what it or the browser is still counts its visits.
     if (learnsFrom(refusal)) {
       pageServed(this.state, url, served);
-      this.writer.schedule();
+      this.store.schedule();
     }
     return refusal === undefined ? contextFor(this.state, url, await this.deps.settings.get()) : null;
   }
@@ -114,7 +112,7 @@ export class SpeculationService {
     const tab = this.tabOf(tabId, url);
     if (!tab || !url || !this.readsCache || !learnsFrom(tab.refusal)) return;
     documentKept(this.state, url, kept);
-    this.writer.schedule();
+    this.store.schedule();
   }
 
   linksReported(tabId: number, url: string | undefined, links: TabPage['links']): void {
@@ -135,7 +133,7 @@ export class SpeculationService {
     void this.ready.then(() => {
       const cacheControl = headers?.filter((h) => h.name.toLowerCase() === 'cache-control').map((h) => h.value ?? '').join(', ');
       documentCacheControl(this.state, url, cacheControl);
-      this.writer.schedule();
+      this.store.schedule();
     });
   }
 
@@ -173,7 +171,7 @@ export class SpeculationService {
     await this.ready;
     const removed = forgetSpeculation(this.state, origin === undefined ? undefined : hostOf(origin) || origin);
     if (origin === undefined) this.tabs.clear();
-    await this.writer.flush();
+    await this.store.flush();
     return removed;
   }
 

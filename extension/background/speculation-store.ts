@@ -1,5 +1,4 @@
 import type { SpeculationState } from '../../src/page/speculation/speculation-types';
-import { createSpeculationState } from '../../src/page/speculation/follow-state';
 import { isSpeculationItem, LEGACY_SPECULATION_KEY, speculationEntries, speculationItemOf, speculationStateFromItems, type StoredSpeculationEntry } from '../../src/page/speculation/speculation-state-items';
 import { GatheredWrite } from './gathered-write';
 import { readItems, type ItemStorageLike } from './item-storage';
@@ -35,13 +34,7 @@ export class SpeculationStore {
 
   /** Reads the stored state; an empty one when storage cannot be read. */
   async load(): Promise<SpeculationState> {
-    let items: Record<string, unknown>;
-    try {
-      items = await readItems(this.local, isSpeculationItem);
-    } catch (err) {
-      this.warn(`could not read the speculation state: ${String(err)}`);
-      return createSpeculationState();
-    }
+    const items = await readItems(this.local, isSpeculationItem, this.warn, 'the speculation state');
     const { state, at, legacy } = speculationStateFromItems(items);
     const entries = new Map(speculationEntries(state).map((e) => [e.itemKey, e.value]));
     for (const [itemKey, n] of at) {

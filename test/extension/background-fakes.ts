@@ -37,8 +37,11 @@ export class MemoryStorage {
     this.removes++;
     for (const k of typeof keys === 'string' ? [keys] : keys) delete this.items[k];
   };
+  /** What the last `set` was given. */
+  lastSet: Record<string, unknown> | undefined;
   set = async (items: Record<string, unknown>): Promise<void> => {
     this.sets++;
+    this.lastSet = items;
     if (this.failSets > 0) {
       this.failSets--;
       throw new Error(this.failMessage);

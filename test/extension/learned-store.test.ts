@@ -54,14 +54,9 @@ describe('LearnedStore', () => {
     expect(learnedStateFromItems(s.local.items).entries).toEqual(s.box.state.entries);
     const whole = bytes(s.local.items);
     // One more visit: its own item is written, a small part of the whole.
-    let wrote: Record<string, unknown> = {};
-    const set = s.local.set;
-    s.local.set = async (items) => {
-      wrote = items;
-      await set(items);
-    };
     learn(s, 'https://site3.example/page', 5000);
     await s.written();
+    const wrote = s.local.lastSet ?? {};
     expect(Object.keys(wrote)).toEqual([learnedItemKey('https://site3.example/page')]);
     expect(bytes(wrote)).toBeLessThan(whole / 10);
     expect(learnedStateFromItems(s.local.items).entries).toEqual(s.box.state.entries);

@@ -42,15 +42,10 @@ describe('SpeculationStore', () => {
     await s.written();
     expect(s.local.sets).toBe(1);
     const whole = bytes(s.local.items);
-    let wrote: Record<string, unknown> = {};
-    const set = s.local.set;
-    s.local.set = async (items) => {
-      wrote = items;
-      await set(items);
-    };
     browse(s.box.state, 200);
     s.store.schedule();
     await s.written();
+    const wrote = s.local.lastSet ?? {};
     // The new page's follows, size and baseline, and the page it was followed from.
     expect(Object.keys(wrote).sort()).toEqual([speculationItemKey('baselines', page(200)), speculationItemKey('docBytes', page(200)), speculationItemKey('pages', page(193)), speculationItemKey('pages', page(200))].sort());
     expect(bytes(wrote)).toBeLessThan(whole / 50);
