@@ -6,7 +6,7 @@ import { blockUrls, createLearnedState, forgetHost, recordVisit } from '../../sr
 import { observeVisit } from '../../src/page/hints/observe-visit';
 import { hostResources, mergeHostResources } from '../../src/page/hints/host-fill-in';
 import type { DiscoveredItem } from '../../src/protocol/replies';
-import { LEARN_DELAY_MS, settleDelay, type VisitEnd } from '../../src/page/hints/visit-end';
+import { LEARN_DELAY_MS, NAVIGATED_LEARN_DELAY_MS, settleDelay, type VisitEnd } from '../../src/page/hints/visit-end';
 import { hostOf, pageKey, templateKey } from '../../src/page/hints/site-template';
 import type { ContentHintsReply, HintsView, Settings } from '../../src/page/messages/messages';
 import type { PageRecord } from '../../src/page/model/page-record';
@@ -72,7 +72,7 @@ export interface HintsServiceDeps {
  * keeps the declarativeNetRequest session rules in step with it, so a navigation's `Link` header is
  * in place before its request is sent: nothing runs on the navigation's critical path. The rules
  * follow a learned change with its storage write (learned-store.ts, LEARNED_WRITE_DELAY_MS later),
- * just before it: a visit is learned when the next page commits, and Chromium indexes the whole
+ * just before it: a visit is learned after the next page commits (visit-end.ts), and Chromium indexes the whole
  * session rule set again on its main thread at each update (`rules_monitor_service.cc`,
  * `UpdateSessionRulesInternal`), where it writes storage too and the new page's first frame waits.
  *
@@ -86,6 +86,8 @@ export class HintsService {
   private readonly tabs: Map<number, TabHints>;
   /** Each tab's last commit and its hint list, until forDocument takes it. */
   private readonly commits = new Map<number, { url: string; list: Promise<HintList | undefined> }>();
+  /** Each tab's page since its `load`, until its visit ends (endedPage). */
+  private readonly loaded = new Map<number, PageRecord>();
   private syncing: Promise<void> = Promise.resolve();
   /**
    * The session rules this service installed last, while known: a sync that would install the same
@@ -121,10 +123,14 @@ export class HintsService {
    * the rules gave it, or the one forDocument pushes into it — and notes it as the tab's applied list.
    */
   navigationCommitted(tabId: number, url: string): void {
-    // The tab's previous page ends here: read its record before this commit replaces it (the page
-    // store runs its reads and updates in call order, and the navigation hub calls this first).
+    // The tab's previous page ends here, learned once the new page has had its time to paint
+    // (NAVIGATED_LEARN_DELAY_MS). Its record is the one its `load` handed over; after a service
+    // worker restart, the store's, read before this commit replaces it (the page store runs its
+    // reads and updates in call order, and the navigation hub calls this first).
     const previous = this.tabs.get(tabId);
-    void this.deps.store.get(tabId).then((page) => page && this.visitEnded(page, previous, 'navigated'));
+    void this.endedPage(tabId).then((page) => {
+      if (page?.loadAt !== undefined) this.setTimer(() => void this.visitEnded(page, previous, 'navigated').catch((e: unknown) => this.warn(`learning hints failed: ${String(e)}`)), NAVIGATED_LEARN_DELAY_MS);
+    });
     this.tabs.delete(tabId);
     this.commits.delete(tabId);
     if (!isHttpUrl(url)) return;
@@ -184,6 +190,7 @@ export class HintsService {
    */
   pageLoaded(page: PageRecord): void {
     const { tabId, pageId } = page;
+    this.loaded.set(tabId, page);
     void this.deps.isIncognito(tabId).then((incognito) => {
       if (incognito === undefined) return;
       this.memo.incognito.set(tabId, incognito);
@@ -198,11 +205,23 @@ export class HintsService {
    */
   async tabClosed(tabId: number): Promise<void> {
     await new Promise((r) => this.setTimer(() => r(undefined), CLOSE_GRACE_MS));
-    const page = await this.deps.store.get(tabId);
+    const page = await this.endedPage(tabId);
     if (page) await this.visitEnded(page, this.tabs.get(tabId), 'closed');
     this.tabs.delete(tabId);
     this.memo.incognito.delete(tabId);
     this.memo.save();
+  }
+
+  /**
+   * The tab's page whose visit ends now: the record its `load` handed over (records are live and
+   * keep taking the page's late reports), or the store's where this worker saw no `load` (a
+   * restart). Not the store's alone: Detailed capture opens the next navigation's record at its
+   * start (`navigationStarted`, or its document request), before the commit that ends the visit.
+   */
+  private endedPage(tabId: number): Promise<PageRecord | undefined> {
+    const page = this.loaded.get(tabId);
+    this.loaded.delete(tabId);
+    return page ? Promise.resolve(page) : this.deps.store.get(tabId);
   }
 
   /** The settled end: the tab's page `pageId`, if it is still the tab's page and not learned yet. */

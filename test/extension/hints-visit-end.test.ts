@@ -2,11 +2,11 @@
 // the tab, or LEARN_DELAY_MS after `load` — and a restarted service worker neither learns it twice nor
 // forgets the ones still pending.
 import { CLOSE_GRACE_MS, HintsService } from '../../extension/background/hints-service';
-import { LEARN_DELAY_MS } from '../../src/page/hints/visit-end';
+import { LEARN_DELAY_MS, NAVIGATED_LEARN_DELAY_MS } from '../../src/page/hints/visit-end';
 import * as reducer from '../../src/page/model/page-reducer';
 import type { PageStore } from '../../extension/background/page-store';
 import { learnedItemKey } from '../../src/page/hints/learned-state-items';
-import { FakeTimers, learnedWritten, MemoryStorage, pageStore, settingsStore } from './background-fakes';
+import { FakeTimers, firedAndSettled, learnedWritten, MemoryStorage, pageStore, settingsStore } from './background-fakes';
 
 const URL_A = 'https://site.test/news/a';
 const NO_RULES = { getSessionRules: async () => [], updateSessionRules: async () => undefined };
@@ -75,13 +75,45 @@ describe('learning a visit at its first end', () => {
     const first = await loaded(s, 1000);
     s.hints.navigationCommitted(1, URL_A);
     const second = await loaded(s, 3000);
+    await firedAndSettled(s.timers, NAVIGATED_LEARN_DELAY_MS);
     s.hints.navigationCommitted(1, 'https://site.test/other');
     await visit(s.store, 5000, false);
-    await settle();
+    await firedAndSettled(s.timers, NAVIGATED_LEARN_DELAY_MS);
     s.timers.fire(LEARN_DELAY_MS);
     await settle();
     expect(s.learned).toEqual([`${first} navigated`, `${second} navigated`]);
     expect(await visits(s)).toBe(2);
+  });
+
+  test("a visit ended by a commit is learned NAVIGATED_LEARN_DELAY_MS later, off the new page's paint, from the record taken at the commit", async () => {
+    const s = service();
+    const first = await loaded(s, 1000);
+    s.hints.navigationCommitted(1, URL_A);
+    await loaded(s, 3000);
+    // The new page's own settle timer and the tab's close in the meantime neither learn the ended
+    // visit early nor lose it.
+    const closing = s.hints.tabClosed(1);
+    await settle();
+    s.timers.fire(CLOSE_GRACE_MS);
+    await closing;
+    expect(s.learned.filter((l) => l.startsWith(first))).toEqual([]);
+    expect((s.session.items['getlist.hints.tabs.v1'] as { claimed?: string[] } | undefined)?.claimed ?? []).not.toContain(first);
+    await firedAndSettled(s.timers, NAVIGATED_LEARN_DELAY_MS);
+    expect(s.learned.filter((l) => l.startsWith(first))).toEqual([`${first} navigated`]);
+    s.timers.fire(LEARN_DELAY_MS);
+    await settle();
+    expect(s.learned.filter((l) => l.startsWith(first))).toEqual([`${first} navigated`]);
+  });
+
+  test("Detailed capture opens the next record at the navigation's start: the commit still ends the visit that loaded", async () => {
+    const s = service();
+    const first = await loaded(s, 1000);
+    await s.store.update((st) => reducer.navigationStarted(st, { tabId: 1, frameId: 0, url: 'https://site.test/other', timeStamp: 2000 }));
+    s.hints.navigationCommitted(1, 'https://site.test/other');
+    await settle();
+    await firedAndSettled(s.timers, NAVIGATED_LEARN_DELAY_MS);
+    expect(s.learned).toEqual([`${first} navigated`]);
+    expect(await visits(s)).toBe(1);
   });
 
   test('a staying user: learned LEARN_DELAY_MS after load, once; a later close adds nothing', async () => {
@@ -101,6 +133,7 @@ describe('learning a visit at its first end', () => {
     await loaded(s, 1000, false);
     s.hints.navigationCommitted(1, URL_A);
     await settle();
+    await firedAndSettled(s.timers, NAVIGATED_LEARN_DELAY_MS);
     await loaded(s, 2000, false);
     const closing = s.hints.tabClosed(1);
     await settle();
@@ -123,6 +156,7 @@ describe('learning a visit at its first end', () => {
     await loaded(priv, 1000);
     priv.hints.navigationCommitted(1, URL_A);
     await settle();
+    await firedAndSettled(priv.timers, NAVIGATED_LEARN_DELAY_MS);
     expect(priv.learned).toEqual([]);
   });
 
@@ -135,6 +169,7 @@ describe('learning a visit at its first end', () => {
     before.hints.navigationCommitted(1, URL_A);
     await settle();
     const second = await loaded(before, 3000);
+    await firedAndSettled(before.timers, NAVIGATED_LEARN_DELAY_MS);
     expect(before.learned).toEqual([`${first} navigated`]);
     // The worker is suspended after 30 s without events, long after its gathered write was made:
     // memory and timers gone; storage.session and storage.local kept.

@@ -2,7 +2,8 @@
  * When a visit is learned from. A visit ends at the first of: its tab closed, a new top-frame
  * document committed in its tab (the usual way people browse: a link followed in the same tab), or
  * `LEARN_DELAY_MS` after its `load` for a user who stays. Whichever comes first, the visit is learned
- * from once, with what the page reported by then; the later ends find it claimed. A visit that never
+ * from once, with what the page reported by then (a navigated visit NAVIGATED_LEARN_DELAY_MS after
+ * the commit that ended it); the later ends find it claimed. A visit that never
  * reached `load` teaches nothing: its timings and discoveries are not in.
  */
 export type VisitEnd = 'closed' | 'navigated' | 'settled';
@@ -12,6 +13,16 @@ export type VisitEnd = 'closed' | 'navigated' | 'settled';
  * (insertions after `load` come in batches a second apart, extension/content/discovery-observer.ts).
  */
 export const LEARN_DELAY_MS = 5000;
+
+/**
+ * A visit ended by a new document in its tab is learned this long after that commit, not at it:
+ * the learning's storage writes, the host's fill-in request and the service worker's own work
+ * would otherwise run while the new page renders, and Chromium serves extension storage and
+ * messaging on the browser main thread, which also submits the new page's frames (bench/README.md,
+ * "The learning at the next commit held the new page's paint"). The ended page's record is taken
+ * at the commit, so nothing it reported is lost meanwhile.
+ */
+export const NAVIGATED_LEARN_DELAY_MS = 1500;
 
 /** Page ids kept as claimed: more than the open tabs' visits that can be pending at once. */
 export const CLAIMED_MAX = 500;
