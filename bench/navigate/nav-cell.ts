@@ -10,6 +10,7 @@ import { median as medianOf } from '../../src/stats/median';
 import { round as roundTo } from '../engine/stats';
 import { documentOnlyFloor, readyFloor } from './nav-floors';
 import type { NavLogEntry } from './nav-log';
+import { INDEX_PATH } from './nav-site';
 import { judgeRun, type RunJudgement } from './nav-judge';
 import { prerenders, type NavContender } from './nav-contenders';
 import type { NavBrowser } from './walk-session';
@@ -126,7 +127,8 @@ function walksOf(cell: NavCell, contender: NavContender): WalkPair[] {
     const ext = find(contender);
     if (alone === undefined || ext === undefined) return [];
     const pairs = ext.steps.map((s) => [alone.steps.find((a) => a.step === s.step), s] as const).filter((p): p is readonly [StepResult, StepResult] => ok(p[0]) && ok(p[1]));
-    const firstStepOf = new Map<string, number>();
+    // The walk loads the index before its first step (user-path.ts): a step back to it is a repeat.
+    const firstStepOf = new Map<string, number>([[INDEX_PATH, -1]]);
     for (const a of alone.steps) if (!firstStepOf.has(a.target)) firstStepOf.set(a.target, a.step);
     return [{ alone, ext, pairs, firstStepOf }];
   });

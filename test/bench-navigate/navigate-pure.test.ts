@@ -220,6 +220,15 @@ describe('a cell\'s summary and table', () => {
     expect(summarize(c, 'getlist')?.byVisit).toEqual({ first: { steps: 2, ratio: 0.754, linkRatio: 0.754 }, repeat: { steps: 1, ratio: 0.5, linkRatio: 0.5 } });
   });
 
+  it('counts a step back to the index, loaded before the walk’s first step, as a repeat visit', () => {
+    const home = (i: number, lcpMs: number) => ({ ...step(i, lcpMs), target: '/index.html' });
+    const c: NavCell = { ...cell, runs: [
+      run('alone', [step(0, 600), home(1, 170)], 1_000_000),
+      run('getlist', [step(0, 450), home(1, 85)], 1_000_000),
+    ] };
+    expect(summarize(c, 'getlist')?.byVisit).toEqual({ first: { steps: 1, ratio: 0.75, linkRatio: 0.75 }, repeat: { steps: 1, ratio: 0.5, linkRatio: 0.5 } });
+  });
+
   it('judges the goal per link: with half the links first visits, the ratio of medians is one of the repeat visits\' slowest tails', () => {
     const again = (i: number, lcpMs: number) => ({ ...step(i, lcpMs), target: '/articles/a1.html' });
     // Two first visits (slow in both) and two repeats, the slower repeat slow in the contender's run only.

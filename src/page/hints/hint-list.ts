@@ -13,7 +13,11 @@ import { originOf } from '../../core/url-parts';
  * in the exact form the consuming request takes; scripts are never preloaded (a classic/module
  * or credentials mismatch would fetch them twice). Ranking: fonts, style sheets, images in the
  * first viewport (largest first), then other images in the order the page asked for them.
- * Preconnects: the origins a warm connection saves most (origin-rank.ts).
+ * Preconnects: the origins a warm connection saves most (origin-rank.ts). What the latest visit that
+ * saw it got from the browser's HTTP cache is not hinted, nor an origin that only the cache served:
+ * the cache answers as soon as the page asks, and a preload or a connection then only adds work to
+ * the page's first frames (bench/README.md, "Hints for what the cache serves"); once it crosses the
+ * network again (evicted, expired, the cache off), the next visit is hinted.
  *
  * Where visits measured the path (path-sample.ts; the page's own visits judge, else its
  * template's), a preload the first paint does not wait for may only take the bytes the link would
@@ -57,7 +61,7 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
   let fonts = 0;
   for (const entry of used) {
     for (const r of ranked.get(entry) ?? []) {
-      if (preloads.length >= limits.maxPreloads || blocked.has(r.url) || seenPreload.has(r.url) || r.url === url) continue;
+      if (preloads.length >= limits.maxPreloads || blocked.has(r.url) || seenPreload.has(r.url) || r.url === url || r.cached) continue;
       if (r.as === 'font' && (fonts >= limits.maxFontPreloads || (fontsOk !== undefined && !fontsOk.has(r.url)))) continue;
       if (!paintNeeds(r)) {
         const bytes = r.size > 0 ? r.size : UNKNOWN_SIZE_BYTES;
@@ -70,7 +74,7 @@ export function hintsFor(entries: ReadonlyMap<string, LearnedEntry>, url: string
     }
     for (const o of rankedOrigins(entry, limits.minRecurrence)) {
       const id = `${o.crossorigin ?? ''} ${o.origin}`;
-      if (preconnects.length >= limits.maxPreconnects || o.origin === documentOrigin || seenPreconnect.has(id)) continue;
+      if (preconnects.length >= limits.maxPreconnects || o.origin === documentOrigin || seenPreconnect.has(id) || o.cached) continue;
       if (path?.bandwidthBound && !o.critical) continue;
       seenPreconnect.add(id);
       preconnects.push({ rel: 'preconnect', href: o.origin, ...(o.crossorigin ? { crossorigin: o.crossorigin } : {}) });

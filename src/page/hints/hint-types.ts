@@ -28,6 +28,8 @@ export interface LearnedResource {
   size: number;
   /** Named by the host's discovery of the page, not seen in the page's own timeline (host-fill-in.ts). */
   host?: true;
+  /** The visit got it from the browser's HTTP cache (its Resource Timing entry exposed, nothing transferred). */
+  cached?: true;
 }
 
 /** An origin a visit connected to, with the connection pool its requests needed. */
@@ -48,6 +50,8 @@ export interface LearnedOrigin {
    * request's own DNS and connection time (held with its socket open); absent when its phases were not exposed.
    */
   heldMs?: number;
+  /** Every request the visit made to it was served from the browser's HTTP cache (entries exposed, nothing transferred). */
+  cached?: true;
 }
 
 /** What one load measured of its network path (path-sample.ts). */

@@ -16,7 +16,7 @@ const FONTS = 'https://fonts.example';
 function article(path: string, startedAt: number, extra: Partial<PageRecord> = {}): PageRecord {
   const url = `${SITE}${path}`;
   const req = (id: string, u: string, type: string, at: number) => ({ requestId: id, url: u, method: 'GET', type, frameId: 0, startedAt: startedAt + at, statusCode: 200 });
-  const timing = (name: string, initiatorType: string, startTime: number, responseEnd: number) => ({ name, initiatorType, startTime, responseEnd, domainLookupStart: 0, domainLookupEnd: 0, connectStart: 0, secureConnectionStart: 0, connectEnd: 0, requestStart: 0, responseStart: 0, transferSize: 0, encodedBodySize: 5000, nextHopProtocol: 'h2', restricted: false });
+  const timing = (name: string, initiatorType: string, startTime: number, responseEnd: number) => ({ name, initiatorType, startTime, responseEnd, domainLookupStart: 0, domainLookupEnd: 0, connectStart: 0, secureConnectionStart: 0, connectEnd: 0, requestStart: 0, responseStart: 0, transferSize: 5300, encodedBodySize: 5000, nextHopProtocol: 'h2', restricted: false });
   return {
     pageId: `1:${startedAt}`, tabId: 1, url, startedAt, domContentLoadedAt: startedAt + 400,
     requests: [
@@ -141,6 +141,39 @@ describe('learning', () => {
     const fresh = hintsFor(state.entries, `${SITE}/news/2025/01/brand-new`, L);
     expect(fresh.keys).toEqual([`${SITE}/news/{n}/{n}/{s}`]);
     expect(fresh.preloads.length).toBe(3);
+  });
+
+  test('what the latest visit got from the browser’s cache is not hinted, nor an origin only the cache served; once fetched again, it is', () => {
+    // The same load with every exposed entry a cache hit (a body, nothing transferred), but the font's
+    // entry restricted (a cross-origin response without Timing-Allow-Origin reads 0 either way).
+    const cachedLoad = (at: number) => {
+      const p = article('/c/1', at);
+      return { ...p, timings: p.timings.map((t) => (t.name.endsWith('.woff2') ? { ...t, transferSize: 0, encodedBodySize: 0, restricted: true } : { ...t, transferSize: 0 })) };
+    };
+    const visit = observeVisit(cachedLoad(1000), L);
+    expect(visit.resources.filter((r) => r.cached).map((r) => r.url).sort()).toEqual([`${CDN}/bg/hero.jpg`, `${CDN}/late/promo.gif`, `${CDN}/site.css`].sort());
+    // The CDN served app.js too, with no entry: not known to be the cache's, so neither is the origin.
+    expect(visit.origins.map((o) => [o.origin, o.cached === true])).toEqual([[CDN, false], [FONTS, false]]);
+    const state = createLearnedState();
+    learn(state, article('/c/1', 1000));
+    learn(state, cachedLoad(2000));
+    const list = hintsFor(state.entries, `${SITE}/c/1`, L);
+    expect(list.preloads.map((p) => p.href)).toEqual([`${FONTS}/face.woff2`]);
+    // Fetched over the network again (evicted, expired): hinted again.
+    learn(state, article('/c/1', 3000));
+    expect(hintsFor(state.entries, `${SITE}/c/1`, L).preloads.map((p) => p.href)).toEqual([`${FONTS}/face.woff2`, `${CDN}/bg/hero.jpg`, `${CDN}/late/promo.gif`]);
+    // An origin every request of which the cache served is not preconnected.
+    const allCached = (at: number) => {
+      const p = article('/c/2', at);
+      return { ...p, requests: p.requests.filter((r) => !r.url.endsWith('app.js')), timings: p.timings.map((t) => ({ ...t, transferSize: 0 })) };
+    };
+    learn(state, article('/c/2', 4000));
+    learn(state, allCached(5000));
+    const cachedList = hintsFor(state.entries, `${SITE}/c/2`, L);
+    expect(cachedList.preloads).toEqual([]);
+    expect(cachedList.preconnects).toEqual([]);
+    const stored = learnedStateFromJson(JSON.parse(JSON.stringify(learnedStateToJson(state))));
+    expect(hintsFor(stored.entries, `${SITE}/c/2`, L)).toEqual(cachedList);
   });
 
   test('the Link header carries exactly the as, type and crossorigin of the consuming request', () => {

@@ -66,6 +66,7 @@ function toResource(v: unknown): LearnedResource | undefined {
     inViewport: v.inViewport,
     size: v.size,
     ...(v.host === true ? { host: true as const } : {}),
+    ...(v.cached === true ? { cached: true as const } : {}),
   };
 }
 
@@ -85,6 +86,7 @@ function toOrigin(v: unknown): LearnedOrigin | undefined {
     ...(isNumber(v.bytes) && v.bytes >= 0 ? { bytes: v.bytes } : {}),
     ...(isNumber(v.endMs) ? { endMs: v.endMs } : {}),
     ...(isNumber(v.heldMs) && v.heldMs >= 0 ? { heldMs: v.heldMs } : {}),
+    ...(v.cached === true ? { cached: true as const } : {}),
   };
 }
 

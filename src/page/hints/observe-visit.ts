@@ -83,6 +83,7 @@ export function observeVisit(page: PageRecord, o: ObserveOptions): Visit {
       atMs: Math.round(t?.startTime ?? atMs),
       inViewport: d?.inViewport === true,
       size: t ? t.encodedBodySize || t.transferSize : 0,
+      ...(fromCache(t) ? { cached: true as const } : {}),
     });
   }
   if (page.capture === 'lean') learnUnrecorded(page, discoveries, resources, origins, documentOrigin);
@@ -179,6 +180,7 @@ function addOrigin(origins: Map<string, LearnedOrigin>, origin: string, crossori
   const setupMs = t && t.domainLookupStart > 0 && t.connectEnd > t.domainLookupStart ? t.connectEnd - t.domainLookupStart : 0;
   const held = t && !t.restricted && t.requestStart > 0 ? Math.max(0, Math.round(t.requestStart - setupMs - t.startTime)) : undefined;
   const heldMs = seen === undefined || atMs < seen.atMs ? held : seen.heldMs;
+  const cached = fromCache(t) && (seen === undefined || seen.cached === true);
   origins.set(key, {
     origin,
     ...(crossorigin ? { crossorigin } : {}),
@@ -187,7 +189,17 @@ function addOrigin(origins: Map<string, LearnedOrigin>, origin: string, crossori
     ...(bytes > 0 ? { bytes } : {}),
     ...(endMs !== undefined ? { endMs } : {}),
     ...(heldMs !== undefined ? { heldMs } : {}),
+    ...(cached ? { cached: true as const } : {}),
   });
+}
+
+/**
+ * Served from the browser's HTTP cache: an exposed entry (same-origin, or Timing-Allow-Origin) with
+ * a body and nothing transferred (Resource Timing's `transferSize`; a revalidation's 304 transfers
+ * its headers). A restricted entry reads 0 either way and says nothing.
+ */
+function fromCache(t: TimingEntry | undefined): boolean {
+  return t !== undefined && !t.restricted && t.transferSize === 0 && t.encodedBodySize > 0;
 }
 
 /** The `type` a preload of `url` as `as` carries: style sheets and fonts whose URL names their format. */

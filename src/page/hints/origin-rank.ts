@@ -57,6 +57,9 @@ function recurringOrigins(entry: LearnedEntry, min: number): Array<LearnedOrigin
       once.add(id);
       const c = counts.get(id) ?? { o, n: 0, at: [], end: [], bytes: [], held: [] };
       if (o.critical) c.o = { ...c.o, critical: true };
+      // Whether only the browser's cache served it: as the latest visit that saw it found.
+      const { cached: _, ...seen } = c.o;
+      c.o = o.cached ? { ...seen, cached: true } : seen;
       c.n++;
       c.at.push(o.atMs);
       if (o.endMs !== undefined) c.end.push(o.endMs);
