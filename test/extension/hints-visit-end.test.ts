@@ -46,6 +46,12 @@ async function visits(s: Pick<ReturnType<typeof service>, 'local' | 'timers'>): 
   return (s.local.items[learnedItemKey(URL_A)] as { visits?: unknown[] } | undefined)?.visits?.length ?? 0;
 }
 
+/** A visit ended by a commit is learned NAVIGATED_LEARN_DELAY_MS later: the commit's read of its record finishes, then that timer fires. */
+async function endedVisitLearned(timers: FakeTimers): Promise<void> {
+  await settle();
+  await firedAndSettled(timers, NAVIGATED_LEARN_DELAY_MS);
+}
+
 /** A loaded page's `load`: what page-events.ts hands the service. */
 async function loaded(s: ReturnType<typeof service>, t: number, isLoaded = true): Promise<string> {
   const pageId = await visit(s.store, t, isLoaded);
@@ -75,10 +81,10 @@ describe('learning a visit at its first end', () => {
     const first = await loaded(s, 1000);
     s.hints.navigationCommitted(1, URL_A);
     const second = await loaded(s, 3000);
-    await firedAndSettled(s.timers, NAVIGATED_LEARN_DELAY_MS);
+    await endedVisitLearned(s.timers);
     s.hints.navigationCommitted(1, 'https://site.test/other');
     await visit(s.store, 5000, false);
-    await firedAndSettled(s.timers, NAVIGATED_LEARN_DELAY_MS);
+    await endedVisitLearned(s.timers);
     s.timers.fire(LEARN_DELAY_MS);
     await settle();
     expect(s.learned).toEqual([`${first} navigated`, `${second} navigated`]);
@@ -98,7 +104,7 @@ describe('learning a visit at its first end', () => {
     await closing;
     expect(s.learned.filter((l) => l.startsWith(first))).toEqual([]);
     expect((s.session.items['getlist.hints.tabs.v1'] as { claimed?: string[] } | undefined)?.claimed ?? []).not.toContain(first);
-    await firedAndSettled(s.timers, NAVIGATED_LEARN_DELAY_MS);
+    await endedVisitLearned(s.timers);
     expect(s.learned.filter((l) => l.startsWith(first))).toEqual([`${first} navigated`]);
     s.timers.fire(LEARN_DELAY_MS);
     await settle();
@@ -110,8 +116,7 @@ describe('learning a visit at its first end', () => {
     const first = await loaded(s, 1000);
     await s.store.update((st) => reducer.navigationStarted(st, { tabId: 1, frameId: 0, url: 'https://site.test/other', timeStamp: 2000 }));
     s.hints.navigationCommitted(1, 'https://site.test/other');
-    await settle();
-    await firedAndSettled(s.timers, NAVIGATED_LEARN_DELAY_MS);
+    await endedVisitLearned(s.timers);
     expect(s.learned).toEqual([`${first} navigated`]);
     expect(await visits(s)).toBe(1);
   });
@@ -132,8 +137,7 @@ describe('learning a visit at its first end', () => {
     const s = service();
     await loaded(s, 1000, false);
     s.hints.navigationCommitted(1, URL_A);
-    await settle();
-    await firedAndSettled(s.timers, NAVIGATED_LEARN_DELAY_MS);
+    await endedVisitLearned(s.timers);
     await loaded(s, 2000, false);
     const closing = s.hints.tabClosed(1);
     await settle();
@@ -155,8 +159,7 @@ describe('learning a visit at its first end', () => {
     const priv = service({ incognito: true });
     await loaded(priv, 1000);
     priv.hints.navigationCommitted(1, URL_A);
-    await settle();
-    await firedAndSettled(priv.timers, NAVIGATED_LEARN_DELAY_MS);
+    await endedVisitLearned(priv.timers);
     expect(priv.learned).toEqual([]);
   });
 
@@ -169,7 +172,7 @@ describe('learning a visit at its first end', () => {
     before.hints.navigationCommitted(1, URL_A);
     await settle();
     const second = await loaded(before, 3000);
-    await firedAndSettled(before.timers, NAVIGATED_LEARN_DELAY_MS);
+    await endedVisitLearned(before.timers);
     expect(before.learned).toEqual([`${first} navigated`]);
     // The worker is suspended after 30 s without events, long after its gathered write was made:
     // memory and timers gone; storage.session and storage.local kept.
