@@ -129,7 +129,7 @@ export class HintsService {
     // reads and updates in call order, and the navigation hub calls this first).
     const previous = this.tabs.get(tabId);
     void this.endedPage(tabId).then((page) => {
-      if (page?.loadAt !== undefined) this.setTimer(() => void this.visitEnded(page, previous, 'navigated').catch((e: unknown) => this.warn(`learning hints failed: ${String(e)}`)), NAVIGATED_LEARN_DELAY_MS);
+      if (page?.loadAt !== undefined) this.learnLater(NAVIGATED_LEARN_DELAY_MS, () => this.visitEnded(page, previous, 'navigated'));
     });
     this.tabs.delete(tabId);
     this.commits.delete(tabId);
@@ -232,7 +232,12 @@ export class HintsService {
   }
 
   private settleLater(tabId: number, pageId: string, ms: number): void {
-    this.setTimer(() => void this.learn(tabId, pageId).catch((e: unknown) => this.warn(`learning hints failed: ${String(e)}`)), ms);
+    this.learnLater(ms, () => this.learn(tabId, pageId));
+  }
+
+  /** Runs a learning `ms` from now; a failure is warned of, not thrown into the timer. */
+  private learnLater(ms: number, learning: () => Promise<void>): void {
+    this.setTimer(() => void learning().catch((e: unknown) => this.warn(`learning hints failed: ${String(e)}`)), ms);
   }
 
   /** A restarted service worker lost its timers: the loaded pages not learned yet get theirs again. */

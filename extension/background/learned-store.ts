@@ -7,8 +7,9 @@ import { readItems, type ItemStorageLike } from './item-storage';
 
 /**
  * A change is written this long after it: a visit is learned soon after the next page commits in
- * its tab (visit-end.ts, NAVIGATED_LEARN_DELAY_MS), and in Chromium a `storage.local` write runs on the browser's main thread, where the new page's
- * first frame is waiting (bench/README.md, "The learned hints' write held the next page's first frame").
+ * its tab (visit-end.ts, NAVIGATED_LEARN_DELAY_MS), and in Chromium a `storage.local` write runs on
+ * the browser's main thread, where the new page's first frame is waiting (bench/README.md, "The
+ * learned hints' write held the next page's first frame").
  */
 export const LEARNED_WRITE_DELAY_MS = 1000;
 
