@@ -8,6 +8,7 @@ import { loadPage, type LoadPageOptions } from '../run/page-loader';
 import type { AddressCheck } from '../transport/connection-gate';
 import type { HostMapping } from '../transport/host-mapping';
 import { mappedLookup, privateNetworkCheck } from '../transport/private-network';
+import { TlsSessions } from '../transport/tls-sessions';
 import { boolFlag, intFlag, parseArgs, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CliError } from './cli-error';
 import { usageLine, type CommandHelp } from './command-help';
@@ -27,7 +28,7 @@ const FLAGS: Record<string, FlagSpec> = {
   ...SAFETY_FLAGS,
   ca: { type: 'string', value: 'FILE', description: 'trust this PEM CA file for https besides the system\'s roots (e.g. a test server\'s)' },
   insecure: { type: 'boolean', description: 'do not verify TLS certificates' },
-  revisit: { type: 'boolean', description: 'model a returning visitor: each strategy first loads the page once unmeasured, then every measured run starts from what the earlier loads learned (origin memory, size hints); only getlist uses origin memory' },
+  revisit: { type: 'boolean', description: 'model a returning visitor: each strategy first loads the page once unmeasured, then every measured run starts from what the earlier loads learned (origin memory, size hints) and resumes the TLS sessions they were given (each strategy its own); only getlist uses origin memory' },
   memory: {
     type: 'string',
     value: 'FILE|store',
@@ -73,7 +74,9 @@ export const LOAD_USAGE = usageLine(LOAD_HELP.synopsis, FLAGS);
  * Runs each strategy `repeat` times, interleaved (s1, s2, …, s1, s2, …) so that slow drift in the
  * network affects every strategy alike. Each run uses fresh connections. With `revisit`, each
  * strategy first loads the page once, unmeasured, so that every measured run is a returning
- * visitor's: its size hints and (getlist) `base.memory` hold what the earlier loads learned.
+ * visitor's: its size hints and (getlist) `base.memory` hold what the earlier loads learned, and
+ * its connections resume the TLS sessions that strategy's earlier loads were given, as a browser
+ * still open resumes its own (tls-sessions.ts).
  * `freshMemory` gives each run without a shared memory an empty one of its own (a first visit
  * still), for what the run learns to be collected (`--record` writes it to the store).
  */
@@ -87,15 +90,21 @@ export async function runStrategies(
   freshMemory?: () => OriginMemory,
 ): Promise<Array<{ run: Run; repeat: number }>> {
   const runs: Array<{ run: Run; repeat: number }> = [];
+  // A returning visitor's browser resumes the TLS sessions its earlier visits got, each strategy its own.
+  const sessions = new Map(strategies.map((s) => [s, revisit ? new TlsSessions() : undefined]));
+  const withSessions = (s: Strategy) => {
+    const tlsSessions = sessions.get(s);
+    return tlsSessions ? { transport: { ...base.transport, tlsSessions } } : {};
+  };
   if (revisit) {
     base = { ...base, sizeHints: base.sizeHints ?? new Map(), memory: base.memory ?? freshMemory?.() ?? new InMemoryOriginMemory() };
-    for (const s of strategies) await loadPage({ ...base, url, strategy: s });
+    for (const s of strategies) await loadPage({ ...base, url, strategy: s, ...withSessions(s) });
   }
   for (let rep = 1; rep <= repeat; rep++) {
     for (const s of strategies) {
       // Without a shared memory every run is a first visit; `freshMemory` (--record) only collects what it learns.
       const memory = base.memory ?? freshMemory?.();
-      const run = await loadPage({ ...base, url, strategy: s, ...(memory ? { memory } : {}) });
+      const run = await loadPage({ ...base, url, strategy: s, ...(memory ? { memory } : {}), ...withSessions(s) });
       progress(run, rep);
       runs.push({ run, repeat: rep });
     }

@@ -35,7 +35,8 @@ export interface LoadPageOptions extends PageRunOptions {
  * their `url()`s for matching elements and their fonts for text set in them (late discovery).
  * Lazy content beyond the fold is fetched once all else is done (or never, `lazy: 'skip'`); mixed
  * content is upgraded or left out, as a browser does. Every call uses fresh connections (a new
- * transport and connector: no warm sockets, no TLS session reuse across calls). With
+ * transport and connector: no warm sockets, and no TLS session reuse across calls unless they
+ * share `transport.tlsSessions`). With
  * `connections.preconnect`, connections to the page's learned origins open at t = 0, beside the
  * document's (src/scheduler/preconnect.ts). With `memory.speculativeList`, the page's learned
  * request list is asked for at t = 0 right behind the document (GETLIST, `learnedRequests`).

@@ -9,12 +9,13 @@ import { decodingHooks } from './decoding-hooks';
 
 /**
  * What a run may set of the transport: TLS trust, timeouts, the user agent, where to connect
- * (`--resolve` / `--connect-to`) and which addresses it may not (`addressCheck`), test hooks. `Accept` and `Accept-Encoding` are the browser's, per
- * destination, and not settable: a run asks as a browser asks.
+ * (`--resolve` / `--connect-to`) and which addresses it may not (`addressCheck`), the TLS sessions
+ * a returning visitor resumes (`tlsSessions`), test hooks. `Accept` and `Accept-Encoding` are the
+ * browser's, per destination, and not settable: a run asks as a browser asks.
  */
 export type RunTransportOptions = Pick<
   UndiciTransportOptions,
-  'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'handshakeDelayMs' | 'requestTimeoutMs' | 'requestTotalTimeoutMs' | 'userAgent' | 'hostMappings' | 'addressCheck' | 'connectIn'
+  'ca' | 'rejectUnauthorized' | 'timeoutMs' | 'handshakeDelayMs' | 'requestTimeoutMs' | 'requestTotalTimeoutMs' | 'userAgent' | 'hostMappings' | 'addressCheck' | 'connectIn' | 'tlsSessions'
 >;
 
 export interface RunSessionOptions {
@@ -65,8 +66,8 @@ export interface RunSessionResult {
 }
 
 /**
- * One run on fresh connections: a new transport and connector (no warm sockets, no TLS session
- * reuse), a scheduler attached to it, `start` to enqueue the first requests (it may keep
+ * One run on fresh connections: a new transport and connector (no warm sockets; no TLS session
+ * reuse unless `transport.tlsSessions` carries an earlier run's), a scheduler attached to it, `start` to enqueue the first requests (it may keep
  * enqueueing from `hooks`), then a wait until the scheduler is idle, the timeout fires or the
  * signal aborts — whichever is first. Whatever happens, the scheduler is closed (settling what is
  * still pending with `E_SCHEDULER_CLOSED`, or `timeoutError` on a timeout) and every connection

@@ -7,6 +7,7 @@ import { sharedConnectTimer, type ConnectTimer } from './connect-timer';
 import { mapTarget, type HostMapping } from './host-mapping';
 import { loopBusyMs, type LoopBusyClock } from './loop-busy';
 import { H2_FIRST_ALPN, offerAlpn } from './alpn-order';
+import { TlsSessions } from './tls-sessions';
 import { trustContext } from './trust-context';
 
 export interface TimingConnectorOptions {
@@ -53,6 +54,11 @@ export interface TimingConnectorOptions {
    * schedules it (`setImmediate`), so the ClientHello is written first.
    */
   onTlsStart?: (origin: string, rttMs: number) => void;
+  /**
+   * The TLS sessions to resume from and keep new ones in (tls-sessions.ts): shared by connectors
+   * that model one browser's later visits. @default this connector's own
+   */
+  tlsSessions?: TlsSessions;
 }
 
 export interface TimedSocket {
@@ -72,21 +78,20 @@ export type Now = () => number;
  * does nothing else, and the socket is then handed over: the wait for the SYN and the hand-over
  * are local waiting, in `totalMs` and in no phase. Connects asked before that child is up (the
  * first of a process, which starts it: a Node start, tens of milliseconds) are made in this loop.
- * Every record carries `loopDelayMs`, this
- * process's event-loop busy time inside the phases it times itself (DNS and TLS; TCP too with
- * `connectIn: 'loop'`): the most scheduling delay they may include. One connector keeps one TLS
- * session cache, so later connections to the same server can resume; use a new connector for a
- * "fresh pool".
+ * Every record carries `loopDelayMs`, this process's event-loop busy time inside the phases it
+ * times itself (DNS and TLS; TCP too with `connectIn: 'loop'`): the most scheduling delay they may
+ * include. One connector keeps one TLS session cache, so later connections to the same server can
+ * resume; use a new connector for a "fresh pool", or give several one `tlsSessions` to share.
  */
 export class TimingConnector {
   private readonly connect: buildConnector.connector;
   /**
    * The latest TLS session per host:port: what TLS on a connect timer's socket resumes from
-   * (`startTls`), and strong references for undici's connector on the in-loop path, which caches
-   * sessions only through `WeakRef`s (without them a garbage collection between two connections
-   * silently turns a resumption into a full handshake).
+   * (`startTls`) and what the in-loop path hands undici's connector, whose own cache holds
+   * sessions only through `WeakRef`s (a garbage collection between two connections would
+   * silently turn a resumption into a full handshake).
    */
-  private readonly sessions = new Map<string, Buffer>();
+  private readonly sessions: TlsSessions;
   private readonly timer: ConnectTimer | undefined;
   /** The roots and the user's CA, one context for every connection (trust-context.ts). */
   private readonly trust: SecureContext;
@@ -102,13 +107,20 @@ export class TimingConnector {
   ) {
     this.timer = options.connectIn === 'loop' ? undefined : timer();
     this.trust = trustContext(options.ca);
-    this.connect = buildConnector({
-      allowH2: options.allowH2 ?? false,
-      timeout: options.timeoutMs ?? 10_000,
+    this.sessions = options.tlsSessions ?? new TlsSessions();
+    this.connect = this.inLoopConnector(undefined);
+  }
+
+  /** undici's connector, resuming `session` where one is given (it takes precedence over undici's own cache). */
+  private inLoopConnector(session: Buffer | undefined): buildConnector.connector {
+    return buildConnector({
+      allowH2: this.options.allowH2 ?? false,
+      timeout: this.options.timeoutMs ?? 10_000,
       secureContext: this.trust,
-      rejectUnauthorized: options.rejectUnauthorized ?? true,
+      rejectUnauthorized: this.options.rejectUnauthorized ?? true,
       // undici passes this to net/tls.connect: every name resolves through the connection gate.
       lookup: gatedLookup,
+      ...(session !== undefined ? { session } : {}),
     } as buildConnector.BuildOptions);
   }
 
@@ -171,7 +183,9 @@ export class TimingConnector {
       let pending: Socket | undefined = undefined;
       // Destroying the socket makes the connector call back with the error.
       const onAbort = () => pending?.destroy(abortError(origin));
-      const socket = connectWithCheck(addressCheck, () => this.connect(
+      const session = https ? this.sessions.get(url.host) : undefined;
+      const connect = session !== undefined ? this.inLoopConnector(session) : this.connect;
+      const socket = connectWithCheck(addressCheck, () => connect(
         {
           hostname: target.host,
           host: url.host,
@@ -221,7 +235,7 @@ export class TimingConnector {
       signal?.addEventListener('abort', onAbort, { once: true });
       if (https && this.options.allowH2 === true) offerAlpn(socket as TLSSocket);
       if (https) {
-        socket.on('session', (session: Buffer) => this.keepSession(url.host, session));
+        socket.on('session', (kept: Buffer) => this.sessions.keep(url.host, kept));
         socket.prependOnceListener('secureConnect', () => {
           tSecure = this.now();
         });
@@ -330,22 +344,11 @@ export class TimingConnector {
       };
       secure.prependOnceListener('secureConnect', () => done());
       secure.once('error', done);
-      secure.on('session', (s: Buffer) => this.keepSession(t.url.host, s));
+      secure.on('session', (s: Buffer) => this.sessions.keep(t.url.host, s));
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
-
-  private keepSession(key: string, session: Buffer): void {
-    this.sessions.delete(key);
-    this.sessions.set(key, session);
-    if (this.sessions.size > MAX_KEPT_SESSIONS) {
-      const oldest = this.sessions.keys().next();
-      if (!oldest.done) this.sessions.delete(oldest.value);
-    }
-  }
 }
-
-const MAX_KEPT_SESSIONS = 100;
 
 /**
  * Where an in-loop connect's TCP phase starts: its first connection attempt (the SYN), as curl's

@@ -5,6 +5,7 @@ import { bodyFor } from '../support/raw-http-server';
 import { runList, sha256 } from '../support/run-list';
 import { sharedConnectTimer } from '../../native-host/transport/connect-timer';
 import { TimingConnector } from '../../native-host/transport/timing-connector';
+import { TlsSessions } from '../../native-host/transport/tls-sessions';
 import { testCert } from '../support/tls-cert';
 import { startHttpServer, startHttpsServer } from '../support/tls-servers';
 
@@ -190,6 +191,24 @@ describe('TLS session cache of one TimingConnector', () => {
       // The session a browser would keep must not depend on when the collector runs.
       expect(third.resumed).toBe(true);
       expect(server.tls.map((t) => t.resumed)).toEqual([false, true, true]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test.each(['timer', 'loop'] as const)('connectors that share one TlsSessions resume each other\'s sessions; a connector of its own does not (connect in the %s)', async (connectIn) => {
+    const { cert } = testCert();
+    const server = await startHttpsServer(respond(0));
+    try {
+      const origin = `https://localhost:${server.port}`;
+      const tlsSessions = new TlsSessions();
+      const first = await oneConnection(new TimingConnector({ ca: cert, connectIn, tlsSessions }), origin, 1);
+      expect(tlsSessions.size).toBe(1);
+      const shared = await oneConnection(new TimingConnector({ ca: cert, connectIn, tlsSessions }), origin, 2);
+      const own = await oneConnection(new TimingConnector({ ca: cert, connectIn }), origin, 3);
+      expect([first.resumed, shared.resumed, own.resumed]).toEqual([false, true, false]);
+      // The server agrees, connection by connection (matched by the client's port).
+      expect([first, shared, own].map((h) => server.tls.find((t) => t.remotePort === h.localPort)?.resumed)).toEqual([false, true, false]);
     } finally {
       await server.close();
     }
