@@ -97,13 +97,25 @@ const IMAGE_GROUPS: ReadonlyMap<string, string> = new Map([
   ['-webkit-border-image', 'border-image'],
 ]);
 
+/**
+ * Whether a block's text may hold a declaration this model reads: an image property, a font
+ * property (`@font-face`'s descriptors included) or `content`, or a value naming a URL. The text
+ * has no escape, string or comment (parseCss's `keepBlock`), so names read as they tokenize;
+ * a false match only costs a full parse.
+ */
+const MAY_FETCH = new RegExp(
+  `(?:^|[\\s;])(?:${[...IMAGE_GROUPS.keys(), 'font', 'font-family', 'font-weight', 'font-style', 'unicode-range', 'src'].join('|')})\\s*:|url\\(|src\\(|image-set\\(`,
+  'i',
+);
+const keepBlock = (text: string): boolean => MAY_FETCH.test(text);
+
 /** Pseudo-elements that carry generated text when they have `content`. */
 const GENERATED = /::?(before|after)\b/i;
 
 /** Builds the model of one style sheet. Never throws on bad CSS. */
 export function modelStylesheet(css: string, options: ModelOptions): SheetModel {
   const model: SheetModel = { imports: [], imageRules: [], fontFaces: [], fontRules: [] };
-  const rules = parseCss(css);
+  const rules = parseCss(css, { keepBlock });
   const sheetMedia = options.media !== undefined && options.media.trim() !== '' ? [options.media] : [];
   let importsAllowed = true;
   for (const rule of rules) {

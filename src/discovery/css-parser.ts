@@ -14,6 +14,17 @@ export type CssRule =
 
 type Significant = Exclude<CssToken, { type: 'whitespace' }>;
 
+export interface ParseOptions {
+  /**
+   * Asked, for a block about to be parsed, with the text between its braces when that text holds
+   * nothing that tokenizes differently from how it reads (no brace, quote, slash, backslash, and
+   * brackets only in balanced pairs): `false` leaves the block empty (no declarations, no nested
+   * rules) without tokenizing it. A caller that needs only some properties skips the rest of a
+   * sheet at the speed of a regular expression. @default every block is parsed
+   */
+  keepBlock?: (text: string) => boolean;
+}
+
 /**
  * Parses a style sheet into rules (CSS Syntax 3 §5 "consume a list of rules" and §5.4.4 "consume a
  * block's contents", with CSS Nesting: a block may hold declarations and nested rules). Error
@@ -21,13 +32,41 @@ type Significant = Exclude<CssToken, { type: 'whitespace' }>;
  * unterminated block ends at the end of the sheet — so what survives is what a browser keeps.
  * Never throws.
  */
-export function parseCss(css: string): CssRule[] {
-  const tokens: CssToken[] = [];
-  const tokenizer = new CssTokenizer(css);
-  for (let t = tokenizer.next(); t !== undefined; t = tokenizer.next()) {
-    if (t.type !== 'cdo' && t.type !== 'cdc') tokens.push(t);
+export function parseCss(css: string, options: ParseOptions = {}): CssRule[] {
+  const skips = options.keepBlock ? skippableBlocks(css, options.keepBlock) : new Map<number, number>();
+  return new RuleParser(css, new CssTokenizer(css), skips).topLevel();
+}
+
+/** Blocks with no brace, quote, slash (a comment, a URL path) or backslash (an escape) inside. */
+const SIMPLE_BLOCK = /\{([^{}"'\\/]*)\}/g;
+const BRACKET = /[()[\]]/;
+const BRACKET_PAIR = /\([^()[\]]*\)|\[[^()[\]]*\]/g;
+
+/**
+ * Where each block `keep` declines starts (just after its `{`) → where it ends (its `}`). Only
+ * blocks whose text tokenizes as it reads qualify: there a `}` closes the block and nothing else
+ * (a `}` inside an unclosed bracket belongs to the bracket, CSS Syntax 3 §5.4.8).
+ */
+function skippableBlocks(css: string, keep: (text: string) => boolean): Map<number, number> {
+  const skips = new Map<number, number>();
+  for (const m of css.matchAll(SIMPLE_BLOCK)) {
+    const text = m[1] as string;
+    if (!balanced(text) || keep(text)) continue;
+    const start = (m.index as number) + 1;
+    skips.set(start, start + text.length);
   }
-  return new RuleParser(css, tokens).topLevel();
+  return skips;
+}
+
+/** Every bracket closed in order, with no stray closer (the parser's depth never goes below 0). */
+function balanced(text: string): boolean {
+  let rest = text;
+  while (BRACKET.test(rest)) {
+    const inner = rest.replace(BRACKET_PAIR, '');
+    if (inner === rest) return false;
+    rest = inner;
+  }
+  return true;
 }
 
 /** The text of `tokens` with runs of whitespace collapsed to one space, trimmed. */
@@ -37,20 +76,32 @@ export function tokensText(css: string, tokens: readonly CssToken[]): string {
   return out.replace(/\s+/g, ' ').trim();
 }
 
+/** The parser over a token list filled from the tokenizer as it reads (so a declined block is never tokenized). */
 class RuleParser {
   private pos = 0;
   /** The stop `until` consumed last (`''` when it ran into `}` or the end). */
   private stoppedAt = '';
+  private readonly tokens: CssToken[] = [];
 
   constructor(
     readonly css: string,
-    private readonly tokens: readonly CssToken[],
+    private readonly tokenizer: CssTokenizer,
+    private readonly skips: ReadonlyMap<number, number>,
   ) {}
+
+  /** Token `i`, read from the tokenizer if not yet (`<!--` and `-->` dropped); undefined past the end. */
+  private at(i: number): CssToken | undefined {
+    while (this.tokens.length <= i) {
+      const t = this.tokenizer.next();
+      if (t === undefined) return undefined;
+      if (t.type !== 'cdo' && t.type !== 'cdc') this.tokens.push(t);
+    }
+    return this.tokens[i];
+  }
 
   topLevel(): CssRule[] {
     const rules: CssRule[] = [];
-    while (this.pos < this.tokens.length) {
-      const t = this.tokens[this.pos] as CssToken;
+    for (let t = this.at(this.pos); t !== undefined; t = this.at(this.pos)) {
       if (t.type === 'whitespace' || isDelim(t, ';') || isDelim(t, '}')) {
         this.pos++;
       } else if (t.type === 'at-keyword') {
@@ -67,8 +118,10 @@ class RuleParser {
   private blockContents(): { declarations: CssDeclaration[]; rules: CssRule[] } {
     const declarations: CssDeclaration[] = [];
     const rules: CssRule[] = [];
-    while (this.pos < this.tokens.length) {
-      const t = this.tokens[this.pos] as CssToken;
+    // Nothing after the `{` is read yet: a declined block is stepped over to its `}`.
+    const skipTo = this.tokens.length === this.pos ? this.skips.get(this.tokenizer.position) : undefined;
+    if (skipTo !== undefined) this.tokenizer.skipTo(skipTo);
+    for (let t = this.at(this.pos); t !== undefined; t = this.at(this.pos)) {
       if (isDelim(t, '}')) {
         this.pos++;
         break;
@@ -91,8 +144,7 @@ class RuleParser {
   /** Which of `;`, `{`, `}` (or end) comes first at depth 0 from here. */
   private endsWith(): string {
     let depth = 0;
-    for (let i = this.pos; i < this.tokens.length; i++) {
-      const t = this.tokens[i] as CssToken;
+    for (let i = this.pos, t = this.at(i); t !== undefined; t = this.at(++i)) {
       if (t.type === 'function' || isDelim(t, '(') || isDelim(t, '[')) depth++;
       else if (isDelim(t, ')') || isDelim(t, ']')) depth = Math.max(0, depth - 1);
       else if (depth === 0 && t.type === 'delim' && (t.value === ';' || t.value === '{' || t.value === '}')) return t.value;
@@ -141,8 +193,7 @@ class RuleParser {
     const out: CssToken[] = [];
     let depth = 0;
     this.stoppedAt = '';
-    while (this.pos < this.tokens.length) {
-      const t = this.tokens[this.pos] as CssToken;
+    for (let t = this.at(this.pos); t !== undefined; t = this.at(this.pos)) {
       if (depth === 0 && t.type === 'delim') {
         if (stops.includes(t.value) && (t.value !== '{' || stopAtBrace)) {
           this.pos++;

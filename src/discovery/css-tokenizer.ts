@@ -55,6 +55,16 @@ export class CssTokenizer {
 
   constructor(private readonly css: string) {}
 
+  /** Where the next token starts. */
+  get position(): number {
+    return this.pos;
+  }
+
+  /** Goes on from `pos`, whatever lies between (a caller that knows that text is not wanted). */
+  skipTo(pos: number): void {
+    this.pos = Math.max(this.pos, Math.min(pos, this.css.length));
+  }
+
   /** The next token, or `undefined` at the end of the input. */
   next(): CssToken | undefined {
     const start = this.pos;
