@@ -57,7 +57,8 @@ export async function originsCommand(argv: readonly string[], io: CliIo): Promis
     // bytes per ms is kB per s.
     f.rateBytesPerMs === undefined ? dash : f.rateBytesPerMs === null ? 'uncapped' : Math.round(f.rateBytesPerMs),
     f.connectionCap ?? dash,
-    f.peakBytesPerMs === undefined ? dash : Math.round(f.peakBytesPerMs),
+    // A peak the load did not hold is a floor under the link's rate (peak-delivery.ts).
+    f.peakBytesPerMs === undefined ? dash : f.peakHeld === false ? `≥ ${Math.round(f.peakBytesPerMs)}` : Math.round(f.peakBytesPerMs),
   ]);
   io.out(`${formatTable(['origin', 'last seen', 'protocol', 'pipelining', 'req budget', 'rtt ms', 'rate kB/s', 'conns', 'peak kB/s'], rows)}\n`);
   return 0;

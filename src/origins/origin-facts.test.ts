@@ -2,7 +2,7 @@ import { checkOriginFacts, checkPageOrigins, mergeOriginFacts, type OriginFacts 
 
 const full: OriginFacts = {
   origin: 'https://a.test:8443', lastSeen: 1_700_000_000_000, pipelining: 'bad', pipeliningBadUntil: 1_700_000_600_000,
-  protocol: 'http/1.1', requestBudget: 100, rttMs: 42.5, rateBytesPerMs: 1250, connectionCap: 4, peakBytesPerMs: 2400.5,
+  protocol: 'http/1.1', requestBudget: 100, rttMs: 42.5, rateBytesPerMs: 1250, connectionCap: 4, peakBytesPerMs: 2400.5, peakHeld: false,
 };
 
 test('a complete record passes unchanged; unknown fields and nulls are dropped, but a null rate means "too fast to cap"', () => {
@@ -36,6 +36,7 @@ test.each([
   [{ ...full, rateBytesPerMs: 0 }, /^rateBytesPerMs: expected a number > 0 or null, got 0/],
   [{ ...full, peakBytesPerMs: 0 }, /^peakBytesPerMs: expected a number > 0, got 0/],
   [{ ...full, peakBytesPerMs: Infinity }, /^peakBytesPerMs: /],
+  [{ ...full, peakHeld: 'yes' }, /^peakHeld: expected true or false, got "yes"/],
   [[full], /^expected an object, got an array/],
 ])('%j is refused saying what was expected', (x, problem) => {
   const r = checkOriginFacts(x);

@@ -48,6 +48,12 @@ export interface OriginFacts {
    * HTTP/2 windows (src/scheduler/list-windows.ts).
    */
   peakBytesPerMs?: number;
+  /**
+   * That load held its peak for three windows in a row: the link's own rate. `false`: the bursts
+   * of a load that asked less than its link carries, a floor under the link's rate. Absent (facts
+   * written before it was kept): read as held.
+   */
+  peakHeld?: boolean;
 }
 
 /** One origin a page used, with how much it carried: enough to open its connections at t = 0. */
@@ -115,6 +121,10 @@ export function checkOriginFacts(x: unknown): Checked<OriginFacts> {
     if (!present(o[name])) continue;
     if (!ok(o[name])) return { problem: `${name}: expected ${expected}, got ${describe(o[name])}` };
     out[name] = o[name] as number;
+  }
+  if (present(o.peakHeld)) {
+    if (typeof o.peakHeld !== 'boolean') return { problem: `peakHeld: expected true or false, got ${describe(o.peakHeld)}` };
+    out.peakHeld = o.peakHeld;
   }
   if (o.rateBytesPerMs === null) out.rateBytesPerMs = null;
   else if (o.rateBytesPerMs !== undefined) {

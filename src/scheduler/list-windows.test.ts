@@ -63,9 +63,12 @@ describe('slow-start rounds and the windows they ask for', () => {
 
   test('the link: the highest remembered peak, over the shortest round trip; none remembered, none', () => {
     expect(rememberedLink([undefined, { origin: S, lastSeen: 0, rttMs: 100 }])).toBeUndefined();
-    expect(rememberedLink([far(S, { peakBytesPerMs: 400, rttMs: 80 }), far(F, { peakBytesPerMs: 1250 }), { origin: H, lastSeen: 0 }])).toEqual({ rateBytesPerMs: 1250, rttMs: 80 });
+    expect(rememberedLink([far(S, { peakBytesPerMs: 400, rttMs: 80 }), far(F, { peakBytesPerMs: 1250 }), { origin: H, lastSeen: 0 }])).toEqual({ rateBytesPerMs: 1250, rttMs: 80, held: true });
+    // Held or not is the highest peak's: facts written before it was kept read as held.
+    expect(rememberedLink([far(S, { peakBytesPerMs: 400, peakHeld: true }), far(F, { peakBytesPerMs: 1250, peakHeld: false })])).toEqual({ rateBytesPerMs: 1250, rttMs: 100, held: false });
+    expect(rememberedLink([far(S, { peakBytesPerMs: 400, peakHeld: false }), far(F, { peakBytesPerMs: 1250, peakHeld: true })])?.held).toBe(true);
     // 10 Mbit/s = 1,250 bytes/ms at 100 ms: 2 × BDP over the initial window.
-    expect(linkWindows({ rateBytesPerMs: 1250, rttMs: 100 })).toBe(Math.round((2 * 1250 * 100) / W));
+    expect(linkWindows({ rateBytesPerMs: 1250, rttMs: 100, held: true })).toBe(Math.round((2 * 1250 * 100) / W));
   });
 });
 
@@ -116,6 +119,14 @@ describe('a learned list sizes its h2 origins at t = 0', () => {
     // A list of 60 windows takes the link about 7 round trips: the 7 windows from S end well within that on one connection.
     const big = new Map([[S, load(7)], [F, load(53)]]);
     expect(withListWindows(plan, big, facts([capped(far(S)), capped(far(F))]), g)).toEqual(plan);
+    // The same peak, but one burst of a load that did not fill its link: a floor under the rate,
+    // so no time budget: each origin gets the windows that save it rounds (F's 53 in four rounds on four).
+    const floor = (f: OriginFacts) => ({ ...capped(f), peakHeld: false });
+    expect(withListWindows(plan, big, facts([floor(far(S)), floor(far(F))]), g)).toEqual([
+      { origin: S, connections: 3, listWindows: true },
+      { origin: F, connections: 4, listWindows: true },
+      plan[2],
+    ]);
   });
 
   test('preconnectPlan sizes from the memory and the listed bytes', () => {

@@ -146,6 +146,8 @@ export interface RememberedLink {
   rateBytesPerMs: number;
   /** The shortest remembered round trip of the page's origins, ms. */
   rttMs: number;
+  /** The load that measured the rate held it (peak-delivery.ts `held`): the link's rate, not a floor under it. */
+  held: boolean;
 }
 
 /**
@@ -156,13 +158,17 @@ export interface RememberedLink {
  */
 export function rememberedLink(facts: ReadonlyArray<OriginFacts | undefined>): RememberedLink | undefined {
   let rate: number | undefined;
+  let held = true;
   let rttMs = Infinity;
   for (const f of facts) {
     if (f?.rttMs !== undefined) rttMs = Math.min(rttMs, f.rttMs);
-    if (f?.peakBytesPerMs !== undefined) rate = Math.max(rate ?? 0, f.peakBytesPerMs);
+    if (f?.peakBytesPerMs !== undefined && f.peakBytesPerMs > (rate ?? 0)) {
+      rate = f.peakBytesPerMs;
+      held = f.peakHeld !== false;
+    }
   }
   if (rate === undefined || rttMs === Infinity) return undefined;
-  return { rateBytesPerMs: rate, rttMs };
+  return { rateBytesPerMs: rate, rttMs, held };
 }
 
 /** Initial windows `link` takes at once: `2 × BDP ÷ initial window` (path-estimate.ts). */
@@ -176,8 +182,11 @@ export function linkWindows(link: RememberedLink): number {
  * every origin's planned connections go to the origins with the most listed bytes first), and its
  * time: the whole list takes `bytes ÷ rate` through the link whatever the windows, so an origin
  * gets none that would only end it sooner than that (on a capped link a page's list is the
- * link's, and windows added there only queue and lose). Origins not remembered as h2, or on a near
- * path, keep what the plan gave them.
+ * link's, and windows added there only queue and lose). The time budget needs the link's rate: a
+ * peak the measuring load did not hold is a burst of its own demand, a floor under a link it did
+ * not fill (a first visit, paced by discovery, on a fast link), and would hold the list to the
+ * rounds of a link slower than the one it has. Origins not remembered as h2, or on a near path,
+ * keep what the plan gave them.
  */
 export function withListWindows<T extends { origin: string; connections: number; listWindows?: true }>(
   plan: readonly T[],
@@ -199,7 +208,7 @@ export function withListWindows<T extends { origin: string; connections: number;
     const bytes = load ? loadBytes(load) : 0;
     // TCP's handshake and TLS 1.3's: two round trips before the first request.
     const far = f?.rttMs !== undefined && 2 * f.rttMs >= h2.demandMinHandshakeMs;
-    const minRounds = far ? Math.ceil(linkMs / (f.rttMs as number)) : 1;
+    const minRounds = far && link.held ? Math.ceil(linkMs / (f.rttMs as number)) : 1;
     const wanted = load && f?.protocol === 'h2' && t.connections === 1 && far ? windowsForList(load, h2.connectionsForDemand, minRounds) - 1 : 0;
     return { target: t, bytes, wanted, granted: 0 };
   });

@@ -46,9 +46,9 @@ export class OriginLearner {
     this.once(o.origin, 'path', { connectionCap, rateBytesPerMs: Number.isFinite(rateBytesPerMs) ? rateBytesPerMs : null });
   }
 
-  /** A load that used this origin received `peakBytesPerMs` at most over a round trip (peak-delivery.ts). */
-  linkPeak(o: OriginState, peakBytesPerMs: number): void {
-    this.once(o.origin, 'peak', { peakBytesPerMs });
+  /** A load that used this origin received `peakBytesPerMs` at most over a round trip, and whether it `held` that rate (peak-delivery.ts). */
+  linkPeak(o: OriginState, peakBytesPerMs: number, held: boolean): void {
+    this.once(o.origin, 'peak', { peakBytesPerMs, peakHeld: held });
   }
 
   /** The probe counted `proofs` clean pipelined responses, short of a verdict (written as they grow). */

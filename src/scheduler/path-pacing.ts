@@ -110,7 +110,8 @@ export class PathPacing implements Pacing {
   loadEnded(): void {
     const peak = this.peak?.bytesPerMs;
     if (peak === undefined) return;
-    for (const o of this.parts.origins.values()) if (o.conns.length > 0 || o.rttMs !== undefined) this.ctx.learner?.linkPeak(o, peak);
+    const held = this.peak?.held ?? false;
+    for (const o of this.parts.origins.values()) if (o.conns.length > 0 || o.rttMs !== undefined) this.ctx.learner?.linkPeak(o, peak, held);
   }
 
   /** `d`'s head arrived: paused before its size was known, and now known too small to be worth pausing. */

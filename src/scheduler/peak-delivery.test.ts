@@ -36,4 +36,43 @@ describe('the most a load received over a round trip', () => {
     expect(p.bytesPerMs as number).toBeLessThanOrEqual(1250 * 1.3);
     expect(p.bytesPerMs as number).toBeGreaterThan(1250);
   });
+
+  test('a link that limits the load holds its peak window after window: held', () => {
+    const p = new PeakDelivery();
+    for (let t = 0; t < 1000; t += 10) p.add(12_500, t, 100);
+    expect(p.held).toBe(true);
+    // Read in bursts by a busy loop, still held.
+    const q = new PeakDelivery();
+    for (let t = 0; t < 1000; t += 50) q.add(62_500, t, 100);
+    expect(q.held).toBe(true);
+  });
+
+  test('slow start\'s bursts, each round twice the one before, are the load\'s demand: not held', () => {
+    const p = new PeakDelivery();
+    for (const [i, bytes] of [14_480, 28_960, 57_920, 115_840].entries()) p.add(bytes, i * 100, 100);
+    expect(p.bytesPerMs).toBeCloseTo(1158.4, 1);
+    expect(p.held).toBe(false);
+    // One burst, and a trickle after it: not held either.
+    const q = new PeakDelivery();
+    q.add(180_000, 0, 100);
+    for (let t = 10; t < 600; t += 10) q.add(1_000, t, 100);
+    expect(q.held).toBe(false);
+  });
+
+  test('a plateau counts only over three whole windows in a row, a gap between them breaks it', () => {
+    const p = new PeakDelivery();
+    // 100 kB in a window, nothing for a window, 100 kB in each of two more: no three in a row.
+    for (let t = 0; t < 100; t += 10) p.add(10_000, t, 100);
+    for (let t = 200; t < 400; t += 10) p.add(10_000, t, 100);
+    expect(p.bytesPerMs).toBeCloseTo(1000, 0);
+    expect(p.held).toBe(false);
+    // Three windows back to back: held.
+    const q = new PeakDelivery();
+    for (let t = 0; t < 300; t += 10) q.add(10_000, t, 100);
+    expect(q.held).toBe(true);
+    // A stream that rises and falls, its busiest window 1.6 times its neighbours': a load's demand.
+    const r = new PeakDelivery();
+    for (const [i, kB] of [117, 135, 217, 149, 60].entries()) for (let t = 0; t < 100; t += 10) r.add(kB * 100, i * 100 + t, 100);
+    expect(r.held).toBe(false);
+  });
 });

@@ -14,13 +14,23 @@
  * bytes, or `minWindowMs` when that is longer (a relay that accepts TCP itself shows a round trip
  * shorter than the path's, and the shorter the window the more a late read over-reads), rounded to
  * whole buckets. O(1) per chunk.
+ *
+ * Whether the peak was the link's or the load's: a link that limits a load holds its rate window
+ * after window, while a load that asks less than its link carries arrives in slow start's bursts,
+ * each round about twice the one before (RFC 5681), or in a discovery-paced stream that rises and
+ * falls. So the peak counts as `held` when {@link HELD_WINDOWS} windows in a row each carried
+ * {@link HELD_SHARE} of it; otherwise it is only a floor under a link the load did not fill.
  */
 export class PeakDelivery {
+  /** {@link HELD_WINDOWS} windows of `size` buckets, the newest last before `head`. */
   private ring: number[] | undefined;
+  private size = 0;
   private head = 0;
   private headStart = 0;
-  private sum = 0;
+  /** Bytes in each window, the current one first. */
+  private readonly windows = new Array<number>(HELD_WINDOWS).fill(0);
   private peak = 0;
+  private plateau = 0;
 
   constructor(private readonly bucketMs = 10, private readonly minWindowMs = 100, private readonly maxBuckets = 100) {}
 
@@ -29,31 +39,51 @@ export class PeakDelivery {
     if (this.ring === undefined) {
       if (rttMs === undefined) return;
       const windowMs = Math.max(rttMs, this.minWindowMs);
-      this.ring = new Array<number>(Math.max(1, Math.min(this.maxBuckets, Math.round(windowMs / this.bucketMs)))).fill(0);
+      this.size = Math.max(1, Math.min(this.maxBuckets, Math.round(windowMs / this.bucketMs)));
+      this.ring = new Array<number>(HELD_WINDOWS * this.size).fill(0);
       this.headStart = now;
     }
     this.advance(now);
     this.ring[this.head] = (this.ring[this.head] as number) + bytes;
-    this.sum += bytes;
-    if (this.sum > this.peak) this.peak = this.sum;
+    this.windows[0] = (this.windows[0] as number) + bytes;
+    if ((this.windows[0] as number) > this.peak) this.peak = this.windows[0] as number;
+    const all = Math.min(...this.windows);
+    if (all > this.plateau) this.plateau = all;
   }
 
   /** Bytes/ms over the busiest window so far; undefined until a byte was counted. */
   get bytesPerMs(): number | undefined {
     if (this.ring === undefined || this.peak === 0) return undefined;
-    return this.peak / (this.ring.length * this.bucketMs);
+    return this.peak / (this.size * this.bucketMs);
+  }
+
+  /** Windows in a row carried most of the peak: the link's rate, not the rise and fall of the load's demand. */
+  get held(): boolean {
+    return this.peak > 0 && this.plateau >= HELD_SHARE * this.peak;
   }
 
   private advance(now: number): void {
     const ring = this.ring as number[];
     const steps = Math.floor((now - this.headStart) / this.bucketMs);
     if (steps <= 0) return;
-    for (let i = 1; i <= Math.min(steps, ring.length); i++) {
-      const k = (this.head + i) % ring.length;
-      this.sum -= ring[k] as number;
-      ring[k] = 0;
+    const n = ring.length;
+    for (let i = 1; i <= Math.min(steps, n); i++) {
+      // The oldest bucket leaves the oldest window; each window's oldest moves to the one before it in time.
+      const next = (this.head + i) % n;
+      this.windows[HELD_WINDOWS - 1] = (this.windows[HELD_WINDOWS - 1] as number) - (ring[next] as number);
+      ring[next] = 0;
+      for (let k = 1; k < HELD_WINDOWS; k++) {
+        const moving = ring[(this.head + i - k * this.size + n) % n] as number;
+        this.windows[k - 1] = (this.windows[k - 1] as number) - moving;
+        this.windows[k] = (this.windows[k] as number) + moving;
+      }
     }
-    this.head = (this.head + steps) % ring.length;
+    this.head = (this.head + steps) % n;
     this.headStart += steps * this.bucketMs;
   }
 }
+
+/** Windows in a row that must each carry {@link HELD_SHARE} of the peak for it to be the link's. */
+export const HELD_WINDOWS = 3;
+/** The share of the peak each of those windows must carry. */
+export const HELD_SHARE = 0.75;
