@@ -45,7 +45,7 @@ const BRACKET_PAIR = /\([^()[\]]*\)|\[[^()[\]]*\]/g;
 /**
  * Where each block `keep` declines starts (just after its `{`) → where it ends (its `}`). Only
  * blocks whose text tokenizes as it reads qualify: there a `}` closes the block and nothing else
- * (a `}` inside an unclosed bracket belongs to the bracket, CSS Syntax 3 §5.4.8).
+ * (a `}` inside an unclosed bracket belongs to the bracket: CSS Syntax 3, "consume a simple block").
  */
 function skippableBlocks(css: string, keep: (text: string) => boolean): Map<number, number> {
   const skips = new Map<number, number>();
