@@ -91,11 +91,8 @@ export async function runStrategies(
 ): Promise<Array<{ run: Run; repeat: number }>> {
   const runs: Array<{ run: Run; repeat: number }> = [];
   // A returning visitor's browser resumes the TLS sessions its earlier visits got, each strategy its own.
-  const sessions = new Map(strategies.map((s) => [s, revisit ? new TlsSessions() : undefined]));
-  const withSessions = (s: Strategy) => {
-    const tlsSessions = sessions.get(s);
-    return tlsSessions ? { transport: { ...base.transport, tlsSessions } } : {};
-  };
+  const sessions = new Map(revisit ? strategies.map((s) => [s, new TlsSessions()]) : []);
+  const withSessions = (s: Strategy) => (revisit ? { transport: { ...base.transport, tlsSessions: sessions.get(s) } } : {});
   if (revisit) {
     base = { ...base, sizeHints: base.sizeHints ?? new Map(), memory: base.memory ?? freshMemory?.() ?? new InMemoryOriginMemory() };
     for (const s of strategies) await loadPage({ ...base, url, strategy: s, ...withSessions(s) });

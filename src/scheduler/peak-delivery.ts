@@ -45,9 +45,12 @@ export class PeakDelivery {
     }
     this.advance(now);
     this.ring[this.head] = (this.ring[this.head] as number) + bytes;
-    this.windows[0] = (this.windows[0] as number) + bytes;
-    if ((this.windows[0] as number) > this.peak) this.peak = this.windows[0] as number;
-    const all = Math.min(...this.windows);
+    const current = (this.windows[0] as number) + bytes;
+    this.windows[0] = current;
+    if (current > this.peak) this.peak = current;
+    // Every body chunk comes through here: the least of the windows without an array per call.
+    let all = current;
+    for (let k = 1; k < HELD_WINDOWS; k++) all = Math.min(all, this.windows[k] as number);
     if (all > this.plateau) this.plateau = all;
   }
 
