@@ -28,6 +28,11 @@ export interface FlightConn extends StallWatched {
   framing: ResponseFraming | undefined;
   /** Responses `[0, trusted)` on the connection are confirmed. */
   trusted: number;
+  /**
+   * Responses undici has whole whose end waits for their body's decoder (`onBodyEnd`): a close of
+   * the connection is reported only after them, so it cannot lose a complete response.
+   */
+  readonly decoding: Set<Promise<void>>;
 }
 
 /** Codes that mean the connection itself is gone, so every request on it is lost. */
@@ -115,8 +120,13 @@ export class Flight implements Dispatcher.DispatchHandler {
     this.controller = undefined;
     if (this.abandoned) return;
     const pending = this.dispatch.request.orderProbe ? undefined : this.host.options.onBodyEnd?.(this.dispatch);
-    if (pending) void pending.then(() => this.ended(), () => this.ended());
-    else this.ended();
+    if (!pending) {
+      this.ended();
+      return;
+    }
+    const ending = pending.then(() => this.ended(), () => this.ended());
+    this.conn.decoding.add(ending);
+    void ending.then(() => this.conn.decoding.delete(ending));
   }
 
   /**

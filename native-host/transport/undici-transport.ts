@@ -65,6 +65,8 @@ interface Conn {
   windowAt: number;
   stallReported: boolean;
   quietProbes: number;
+  /** Responses whose end waits for their body's decoder (flight.ts `FlightConn.decoding`). */
+  decoding: Set<Promise<void>>;
 }
 
 /**
@@ -184,7 +186,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
             id, origin, socket, client: undefined, protocol: handshake.protocol, version: undefined, maxOutstanding: options.maxOutstanding,
             prioritySignals: options.prioritySignals === true && handshake.protocol === 'h2', closed: false,
             framing: undefined, trusted: 0, held: new UnconfirmedResponses(), rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0,
-            secure: origin.startsWith('https:'), corked: false, progress: 0, windowAt: 0, stallReported: false, quietProbes: 0,
+            secure: origin.startsWith('https:'), corked: false, progress: 0, windowAt: 0, stallReported: false, quietProbes: 0, decoding: new Set(),
           };
           if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
           this.conns.set(id, conn);
@@ -318,7 +320,13 @@ export class UndiciTransport implements TransportPort, FlightHost {
     conn.closed = true;
     this.conns.delete(conn.id);
     if (conn.client) void conn.client.destroy().catch(() => undefined);
-    if (!this.closed) this.scheduler.connectionClosed(conn.id, err);
+    if (this.closed) return;
+    // A response undici had whole may still be decoding (a compressed body the server closed the
+    // connection right after): it ends first, or the close would lose it with the connection.
+    if (conn.decoding.size === 0) this.scheduler.connectionClosed(conn.id, err);
+    else void Promise.all([...conn.decoding]).then(() => {
+      if (!this.closed) this.scheduler.connectionClosed(conn.id, err);
+    });
   }
 }
 
