@@ -1,25 +1,36 @@
 /**
- * `node dist/bench/faults.js [--runs N] [--parallel P] [--strategies a,b,…] [--out FILE]` — the
- * stalled-response cases (test/support/stall-cases.ts) run N times per case and strategy on
- * loopback, P loads at once, each against its own fault injector. Writes the counts per case and
- * strategy to FILE and prints a table with the goal's verdict: 0 wrong bodies and 0 lost requests,
- * the stalled resource failing with its own code, every other resource done before the stalled
- * one's own timeout.
+ * `node dist/bench/faults.js [--faults stall,idle] [--runs N] [--parallel P] [--strategies a,b,…] [--out FILE]`
+ * — two fault families run N times per case and strategy on loopback, P loads at once, each
+ * against its own fault injector:
+ *
+ * - `stall`: the stalled-response cases (test/support/stall-cases.ts). A row passes with 0 wrong
+ *   bodies and 0 lost requests, the stalled resource failing with its own code, every other
+ *   resource done before the stalled one's own timeout.
+ * - `idle`: a keep-alive timeout racing the next request (test/support/idle-cases.ts), from 0 to
+ *   15 ms. A row passes with 0 wrong bodies and 0 lost requests.
+ *
+ * Writes the counts per case and strategy to FILE and prints each family's table with its verdicts.
  */
 import { writeFileSync } from 'node:fs';
 import { intValue, listValue, type CommandSpec } from '../cli/command-line';
 import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { runMain } from '../cli/run-main';
 import { OTHERS_DONE_MS, runStall, STALL_CODES, STALL_STRATEGIES, STALLS, type StallOutcome } from '../../test/support/stall-cases';
+import { IDLE_STRATEGIES, IDLE_TIMEOUTS_MS, runIdle, type IdleOutcome } from '../../test/support/idle-cases';
+import { idleRow, idleTable, type IdleRow } from './idle-table';
 import { stallRow, stallTable, type StallRow } from './stall-table';
+
+const FAMILIES = ['stall', 'idle'];
+const ALL_STRATEGIES = [...new Set([...STALL_STRATEGIES, ...IDLE_STRATEGIES])];
 
 const COMMAND: CommandSpec = {
   usage: 'node dist/bench/faults.js [options]',
   options: {
+    faults: { type: 'string', value: 'a,b', default: FAMILIES.join(','), help: 'fault families, in the order run: stall (stalled responses), idle (keep-alive timeouts racing requests)' },
     runs: { type: 'string', value: 'N', default: '200', help: 'loads per case and strategy' },
     parallel: { type: 'string', value: 'P', default: '20', help: 'loads at once, each with its own server' },
-    strategies: { type: 'string', value: 'a,b,…', default: STALL_STRATEGIES.join(','), help: 'strategies, in the order run' },
-    out: { type: 'string', value: 'FILE', default: 'bench/results/faults-stall.json', help: 'the counts, as JSON' },
+    strategies: { type: 'string', value: 'a,b,…', default: ALL_STRATEGIES.join(','), help: 'strategies, in the order run (a family runs those of them it has)' },
+    out: { type: 'string', value: 'FILE', default: 'bench/results/faults.json', help: 'the counts, as JSON' },
   },
 };
 
@@ -28,26 +39,49 @@ async function main(argv: readonly string[]): Promise<number> {
   if (!cl) return 0;
   const runs = intValue(cl.values.runs, 'runs', 200, 1, 100_000, benchUsage);
   const parallel = intValue(cl.values.parallel, 'parallel', 20, 1, 200, benchUsage);
-  const strategies = listValue(cl.values.strategies) ?? STALL_STRATEGIES;
-  const bad = strategies.filter((s) => !(STALL_STRATEGIES as readonly string[]).includes(s));
-  if (bad.length > 0) throw benchUsage(`--strategies: unknown ${bad.join(', ')}; expected some of ${STALL_STRATEGIES.join(', ')}`);
-  const out = String(cl.values.out ?? 'bench/results/faults-stall.json');
+  const strategies = listValue(cl.values.strategies) ?? ALL_STRATEGIES;
+  const bad = strategies.filter((s) => !(ALL_STRATEGIES as readonly string[]).includes(s));
+  if (bad.length > 0) throw benchUsage(`--strategies: unknown ${bad.join(', ')}; expected some of ${ALL_STRATEGIES.join(', ')}`);
+  const families = listValue(cl.values.faults) ?? FAMILIES;
+  const badFamilies = families.filter((f) => !FAMILIES.includes(f));
+  if (badFamilies.length > 0) throw benchUsage(`--faults: unknown ${badFamilies.join(', ')}; expected some of ${FAMILIES.join(', ')}`);
+  const out = String(cl.values.out ?? 'bench/results/faults.json');
   const rows: StallRow[] = [];
+  const idleRows: IdleRow[] = [];
   const started = new Date().toISOString();
-  for (const stall of STALLS) {
-    for (const name of STALL_STRATEGIES.filter((s) => strategies.includes(s))) {
-      const outcomes: StallOutcome[] = [];
-      for (let run = 0; run < runs; run += parallel) {
-        outcomes.push(...await Promise.all(Array.from({ length: Math.min(parallel, runs - run) }, () => runStall(name, stall))));
+  const save = () => writeFileSync(out, `${JSON.stringify({ date: started, argv, runs, parallel, othersDoneGoalMs: OTHERS_DONE_MS, rows, idleRows }, null, 1)}\n`);
+  /** `runs` outcomes of `one`, `parallel` at a time. */
+  const many = async <T>(one: () => Promise<T>): Promise<T[]> => {
+    const outcomes: T[] = [];
+    for (let run = 0; run < runs; run += parallel) outcomes.push(...await Promise.all(Array.from({ length: Math.min(parallel, runs - run) }, one)));
+    return outcomes;
+  };
+  for (const family of families) {
+    if (family === 'stall') {
+      for (const stall of STALLS) {
+        for (const name of STALL_STRATEGIES.filter((s) => strategies.includes(s))) {
+          const outcomes: StallOutcome[] = await many(() => runStall(name, stall));
+          const row = stallRow(stall.name, name, outcomes, STALL_CODES, OTHERS_DONE_MS);
+          rows.push(row);
+          process.stderr.write(`${stall.name} / ${name}: ${row.runs} runs, ${row.wrongBodies} wrong bodies, ${row.lost} lost, victim ${JSON.stringify(row.victimCodes)}, others done max ${row.othersDoneMaxMs} ms\n`);
+          save();
+        }
       }
-      const row = stallRow(stall.name, name, outcomes, STALL_CODES, OTHERS_DONE_MS);
-      rows.push(row);
-      process.stderr.write(`${stall.name} / ${name}: ${row.runs} runs, ${row.wrongBodies} wrong bodies, ${row.lost} lost, victim ${JSON.stringify(row.victimCodes)}, others done max ${row.othersDoneMaxMs} ms\n`);
-      writeFileSync(out, `${JSON.stringify({ date: started, argv, runs, parallel, othersDoneGoalMs: OTHERS_DONE_MS, rows }, null, 1)}\n`);
+      process.stdout.write(`${stallTable(rows)}\n\n`);
+    } else {
+      for (const ms of IDLE_TIMEOUTS_MS) {
+        for (const name of IDLE_STRATEGIES.filter((s) => strategies.includes(s))) {
+          const outcomes: IdleOutcome[] = await many(() => runIdle(name, ms));
+          const row = idleRow(ms, name, outcomes);
+          idleRows.push(row);
+          process.stderr.write(`idle close after ${ms} ms / ${name}: ${row.runs} runs, ${row.resends} resends, ${row.wrongBodies} wrong bodies, ${row.lost} lost ${JSON.stringify(row.lostCodes)}\n`);
+          save();
+        }
+      }
+      process.stdout.write(`${idleTable(idleRows, parallel)}\n\n`);
     }
   }
-  process.stdout.write(`${stallTable(rows)}\n`);
-  return rows.every((r) => r.verdict === 'PASS') ? 0 : 1;
+  return [...rows, ...idleRows].every((r) => r.verdict === 'PASS') ? 0 : 1;
 }
 
 runMain('faults', () => main(process.argv.slice(2)));

@@ -47,6 +47,8 @@ export interface DispatchState extends Dispatch {
   refetch?: boolean;
   /** Its head completed an order proof, counted then (response-acceptance.ts `started`). */
   proofCounted?: boolean;
+  /** How long its connection had sat idle when it was written (idle-race.ts); undefined: it had not. */
+  readonly idleMs: number | undefined;
 }
 
 /** One ended member of a fingerprint pair (response-fingerprint.ts): its result waits for the verdict. */
@@ -87,6 +89,11 @@ export interface ConnState {
   /** When its connect started, and when it became ready (the scheduler's clock). */
   openedAt: number;
   readyAt: number | undefined;
+  /**
+   * Since when it has sat idle: ready, nothing outstanding, left so by a pump (idle-race.ts).
+   * Undefined while it carries a request, and for a connection handed one the moment it was free.
+   */
+  idleSince: number | undefined;
   /** Outstanding dispatches with `blocksPipeline` set (kept so `roomFor` is O(1)). */
   blockers: number;
   /**

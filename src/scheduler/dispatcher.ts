@@ -4,6 +4,7 @@ import { SchedulerError, errorCodeOf, toErrorInfo } from './errors';
 import { orderProbeConnection, orderProbeRequest } from './order-probe';
 import { isLowLatency } from '../core/priority';
 import { isPipelinable, type ScheduledRequest } from './request';
+import { markIdle, retryConnection, roomForRetry } from './idle-race';
 import { pairIfIndistinct } from './response-fingerprint';
 import { MAX_SENDS, decideRetry, finalCodeOf, isFinalError, lostError } from './retry-policy';
 import type { Dispatching, SchedulerContext, SchedulerParts } from './scheduler-parts';
@@ -72,13 +73,18 @@ export class Dispatcher implements Dispatching {
 
   private dispatchOrigin(o: OriginState, now: number): void {
     // A retried request goes first and alone on an idle connection — a never-used one when there is
-    // one — and nothing is pipelined behind it until it completes (RFC 9112 §9.3.2). The connection
-    // that lost it is closed, so it is always a different one. After a desync, only once what the
-    // connection carried is trusted (dispatch-policy.ts `roomFor`).
+    // one, and only such a one after an idle close raced it (idle-race.ts) — and nothing is
+    // pipelined behind it until it completes (RFC 9112 §9.3.2). The connection that lost it is
+    // closed, so it is always a different one. After a desync, only once what the connection
+    // carried is trusted (dispatch-policy.ts `roomFor`).
     while (o.retries.size > 0) {
       const idle = o.conns.filter((c) => c.state === 'ready' && !c.draining && c.outstanding.length === 0 && (c.held === 0 || !o.desynced));
-      const target = idle.find((c) => c.carried === 0) ?? idle[0];
-      if (!target) break;
+      const { target, stale } = retryConnection(idle, o.retries.peek() as ScheduledRequest, now);
+      for (const c of stale) this.retire(c);
+      if (!target) {
+        this.makeRoomForRetry(o, idle.filter((c) => !stale.includes(c)), now);
+        break;
+      }
       this.send(target, o.retries.shift() as ScheduledRequest, true, now);
     }
     const probeOn = orderProbeConnection(o, this.ctx.strategy, now);
@@ -91,11 +97,26 @@ export class Dispatcher implements Dispatching {
       this.parts.ledger.dequeued();
       this.send(c, req, false, now);
     }
+    markIdle(o, now);
     const pacing = this.parts.pacing;
     const want = connectionsToOpen(o, this.ctx.strategy, pacing.demandHandshakeMs(), pacing.demandRoom(o));
     for (let i = 0; i < want; i++) this.parts.connections.open(o);
     o.warm = 0;
     o.warmWindows = 0;
+  }
+
+  /** A retry waits for a new connection the origin's limit leaves no room for: an idle one is closed for it. */
+  private makeRoomForRetry(o: OriginState, idle: readonly ConnState[], now: number): void {
+    const pacing = this.parts.pacing;
+    const canOpen = connectionsToOpen(o, this.ctx.strategy, pacing.demandHandshakeMs(), pacing.demandRoom(o)) > 0;
+    const room = roomForRetry(o, idle, now, canOpen);
+    if (room) this.retire(room);
+  }
+
+  /** Closes an idle connection, at once or, while a response on it waits to be trusted, once it is (connection-lifecycle.ts `retire`). */
+  private retire(c: ConnState): void {
+    c.draining = true;
+    this.parts.connections.retire(c);
   }
 
   /** A `HEAD` of the next waiting URL, then its `GET` right behind it (order-probe.ts). */
@@ -133,7 +154,9 @@ export class Dispatcher implements Dispatching {
       fingerprint: this.parts.acceptance.wantsFingerprint(c, req, now),
       responseFingerprint: undefined,
       pair: undefined,
+      idleMs: c.idleSince === undefined ? undefined : now - c.idleSince,
     };
+    c.idleSince = undefined;
     const ahead = c.protocol === 'http/1.1' ? c.outstanding[c.outstanding.length - 1] : undefined;
     if (ahead !== undefined && ahead.firstByteAt === undefined) {
       d.aheadUnanswered = ahead;
@@ -189,6 +212,7 @@ export class Dispatcher implements Dispatching {
     // An answer arrived and could not be used (discarded with a desync, a bad response): the cause
     // to report if a later send is only lost.
     if ((discarded && d.firstByteAt !== undefined) || code === 'E_BAD_RESPONSE') req.answerError = error;
+    const responseStarted = d.firstByteAt !== undefined || code === 'E_BAD_RESPONSE';
     const decision = this.closed
       ? 'fail'
       : decideRetry({
@@ -196,11 +220,16 @@ export class Dispatcher implements Dispatching {
           sends: req.attempts,
           failedAttempts: req.failedAttempts,
           reused: d.reused,
-          responseStarted: d.firstByteAt !== undefined || code === 'E_BAD_RESPONSE',
+          idled: d.idleMs !== undefined,
+          responseStarted,
           discarded,
         }, error);
     if (decision !== 'fail') {
       if (decision === 'requeue-counted') req.failedAttempts += 1;
+      // Lost unanswered, written first on a used or idle connection: an idle close may have raced it
+      // (idle-race.ts). One pipelined behind another met a close mid-pipeline, not an idle one.
+      const raced = !responseStarted && !discarded && !d.pipelined && (d.reused || d.idleMs !== undefined);
+      req.lostIdleMs = raced ? (d.idleMs ?? 0) : undefined;
       req.retrying = true;
       req.state = 'queued';
       d.conn.origin.retries.push(req);

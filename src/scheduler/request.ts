@@ -77,6 +77,13 @@ export interface ScheduledRequest {
    * unanswered (retry-policy.ts `lostError`).
    */
   answerError: unknown;
+  /**
+   * Its last send was lost unanswered, written first on a used or idle connection, which had sat
+   * idle this long (0: handed it the moment it was free), so an idle close may have raced it
+   * (idle-race.ts): its
+   * retry goes only onto a connection that has carried nothing. Undefined otherwise.
+   */
+  lostIdleMs: number | undefined;
   /** Its response's `Content-Type` contradicted its kind (content-type-check.ts): what, and what was done. */
   contradiction: string | undefined;
 }
@@ -173,6 +180,7 @@ export function createRequest(spec: RequestSpec, id: number, now: number, urls?:
     knownFingerprint: undefined,
     orderProbe: false,
     answerError: undefined,
+    lostIdleMs: undefined,
     contradiction: undefined,
   };
 }

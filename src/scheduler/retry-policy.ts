@@ -6,10 +6,11 @@ import type { ScheduledRequest } from './request';
  * RFC 9112 §9.3.2, and what browsers do: Chromium's `ShouldResendRequest`, Firefox's restart of
  * transactions on reused connections).
  *
- * - **Not received**: it was written on a reused connection (or behind another request) and the
- *   connection died before any byte of its response arrived, or its response was discarded with a
- *   desynchronised connection. The server may simply have closed a keep-alive connection first
- *   (keep-alive limits, idle timeouts): re-queued without using an attempt.
+ * - **Not received**: it was written on a reused connection (or behind another request, or on one
+ *   that sat idle: idle-race.ts) and the connection died before any byte of its response arrived,
+ *   or its response was discarded with a desynchronised connection. The server may simply have
+ *   closed a keep-alive connection first (keep-alive limits, idle timeouts): re-queued without
+ *   using an attempt.
  * - **Failed attempt**: it failed on a fresh connection, or after response bytes arrived. Uses one
  *   of `MAX_ATTEMPTS`.
  * - **Final**: it timed out, or is not idempotent: settled with the error at once.
@@ -51,6 +52,11 @@ export interface LostAttempt {
   failedAttempts: number;
   /** Written on a connection that had carried a request before. */
   reused: boolean;
+  /**
+   * Written on a connection that had sat idle, used or not: the server may have closed it for
+   * idleness meanwhile (idle-race.ts), so it counts as reused.
+   */
+  idled: boolean;
   /** Any byte of its response arrived. */
   responseStarted: boolean;
   /** Its response (if any) was discarded because the connection desynchronised. */
@@ -61,7 +67,7 @@ export type RetryDecision = 'requeue' | 'requeue-counted' | 'fail';
 
 export function decideRetry(a: LostAttempt, error: unknown): RetryDecision {
   if (!a.idempotent || isFinalError(error) || a.sends >= MAX_SENDS) return 'fail';
-  if (a.discarded || (a.reused && !a.responseStarted)) return 'requeue';
+  if (a.discarded || ((a.reused || a.idled) && !a.responseStarted)) return 'requeue';
   return a.failedAttempts + 1 < MAX_ATTEMPTS ? 'requeue-counted' : 'fail';
 }
 

@@ -26,7 +26,7 @@ function setup(s: Strategy, budgets = new MemoryBudgets()) {
 
 describe('retry accounting (browsers: a request unanswered on a reused connection is not a failed attempt)', () => {
   test('the policy: free on a reused connection before any byte, counted otherwise, final for timeouts, capped in sends', () => {
-    const base = { idempotent: true, sends: 1, failedAttempts: 0, reused: true, responseStarted: false, discarded: false };
+    const base = { idempotent: true, sends: 1, failedAttempts: 0, reused: true, idled: false, responseStarted: false, discarded: false };
     expect(decideRetry(base, new Error('x'))).toBe('requeue');
     expect(decideRetry({ ...base, reused: false }, new Error('x'))).toBe('requeue-counted');
     expect(decideRetry({ ...base, reused: false, failedAttempts: 1 }, new Error('x'))).toBe('fail');
@@ -350,5 +350,123 @@ describe('a stalled response costs only itself (stalled-response.ts)', () => {
     expect(t.transport.on(1).map((d) => d.request.path)).toEqual(['/warm', '/a', '/b', '/c']);
     t.scheduler.dispatchFailed(t.transport.dispatchOf('/a').id, coded('E_REQUEST_TIMEOUT'));
     expect(t.results.map((r) => [r.url.slice(O.length), r.error?.code])).toEqual([['/warm', undefined], ['/b', undefined], ['/c', undefined], ['/d', undefined], ['/a', 'E_REQUEST_TIMEOUT']]);
+  });
+});
+
+describe('an idle close racing the next request (idle-race.ts)', () => {
+  test('a connection that sat idle before its first request counts as reused: that request, lost unanswered, is re-queued free; one handed a request at once is not', () => {
+    const t = setup(strategy('serial'));
+    t.scheduler.preconnect(O, 1);
+    t.ready(1);
+    t.clock.advance(200);
+    t.add('/x');
+    t.scheduler.connectionClosed(1, coded('UND_ERR_SOCKET', 'other side closed'));
+    t.ready(2);
+    t.scheduler.connectionClosed(2, coded('UND_ERR_SOCKET', 'other side closed'));
+    t.ready(3);
+    t.finish('/x');
+    expect(t.result('/x')).toMatchObject({ attempts: 3, error: undefined });
+    const fresh = setup(strategy('serial'));
+    fresh.add('/x');
+    fresh.ready(1);
+    fresh.scheduler.connectionClosed(1, coded('UND_ERR_SOCKET', 'other side closed'));
+    fresh.ready(2);
+    fresh.scheduler.connectionClosed(2, coded('UND_ERR_SOCKET', 'other side closed'));
+    expect(fresh.result('/x')?.error?.code).toBe('E_CONNECTION_LOST');
+  });
+
+  test('a request lost on a connection idle 100 ms: another idle 100 ms is closed, one idle 1 ms is kept, and the retry goes on a new connection, never a used one', () => {
+    const t = setup(strategy('browser'));
+    for (const p of ['/a', '/b', '/c']) t.add(p);
+    for (const id of [1, 2, 3]) t.ready(id);
+    for (const p of ['/a', '/b', '/c']) t.finish(p);
+    t.clock.advance(95);
+    t.add('/e');
+    const young = t.transport.dispatchOf('/e').connectionId;
+    t.clock.advance(5);
+    t.add('/d');
+    const lost = t.transport.dispatchOf('/d').connectionId;
+    t.finish('/e');
+    t.clock.advance(1);
+    t.scheduler.connectionClosed(lost, coded('UND_ERR_SOCKET', 'other side closed'));
+    const [old] = [1, 2, 3].filter((id) => id !== lost && id !== young);
+    expect(t.transport.closedByScheduler).toEqual([old]);
+    expect(t.transport.sent.filter((d) => d.request.path === '/d')).toHaveLength(1);
+    expect(t.transport.opened.map((c) => c.id)).toEqual([1, 2, 3, 4]);
+    t.ready(4);
+    t.finish('/d');
+    expect(t.result('/d')).toMatchObject({ attempts: 2, connectionId: 4, error: undefined });
+    // The young connection is still the origin's, for requests that were not raced.
+    t.add('/f');
+    expect(t.transport.dispatchOf('/f').connectionId).toBe(young);
+  });
+
+  test('a request lost on a used connection handed it the moment it was free goes next on a new one, not on the other, idle, used one', () => {
+    const t = setup(strategy('browser', { connections: { maxPerOrigin: 2 } }));
+    t.add('/a');
+    t.add('/b');
+    t.ready(1);
+    t.ready(2);
+    t.add('/c');
+    t.finish('/a'); // /c is handed to connection 1 at once
+    t.finish('/b');
+    expect(t.transport.dispatchOf('/c').connectionId).toBe(1);
+    t.scheduler.connectionClosed(1, coded('UND_ERR_SOCKET', 'other side closed'));
+    expect(t.transport.sent.filter((d) => d.request.path === '/c')).toHaveLength(1);
+    expect(t.transport.opened.map((c) => c.id)).toEqual([1, 2, 3]);
+    t.ready(3);
+    t.finish('/c');
+    expect(t.result('/c')).toMatchObject({ attempts: 2, connectionId: 3, error: undefined });
+  });
+
+  test('a raced retry behind others on a one-connection origin: the used connection holding unconfirmed responses is closed once they are trusted, and the retry goes on the next', () => {
+    const t = setup(strategy('pipelined', { pipelining: { probeSuccesses: 0 } }));
+    t.add('/w');
+    t.ready(1);
+    t.finish('/w');
+    t.add('/v');
+    t.finish('/v');
+    for (const p of ['/a', '/b', '/c', '/d']) t.add(p);
+    // Closed after 2 responses here and after 1 on the next: no per-connection budget is learned.
+    expect(t.transport.on(1).map((d) => d.request.path)).toEqual(['/w', '/v', '/a', '/b', '/c', '/d']);
+    t.scheduler.connectionClosed(1, coded('UND_ERR_SOCKET', 'other side closed'));
+    t.ready(2);
+    t.finish('/a'); // the retries go one at a time: /b is handed to connection 2 the moment /a ends
+    expect(t.transport.dispatchOf('/b').connectionId).toBe(2);
+    t.scheduler.connectionClosed(2, coded('UND_ERR_SOCKET', 'other side closed'));
+    t.ready(3);
+    // Ended, not trusted yet: connection 3 holds them.
+    t.finish('/c', false);
+    t.finish('/d', false);
+    expect(t.transport.dispatchOf('/d').connectionId).toBe(3);
+    expect(t.transport.dispatchOf('/b').connectionId).toBe(2);
+    expect(t.transport.opened.map((c) => c.id)).toEqual([1, 2, 3]);
+    t.scheduler.responseConfirmed(t.transport.dispatchOf('/c').id);
+    t.scheduler.responseConfirmed(t.transport.dispatchOf('/d').id);
+    expect(t.transport.closedByScheduler).toContain(3);
+    expect(t.transport.opened.map((c) => c.id)).toEqual([1, 2, 3, 4]);
+    t.ready(4);
+    t.finish('/b');
+    expect(t.results.map((r) => [r.url.slice(O.length), r.attempts, r.connectionId, r.error?.code])).toEqual([
+      ['/w', 1, 1, undefined], ['/v', 1, 1, undefined], ['/a', 2, 2, undefined], ['/c', 2, 3, undefined], ['/d', 2, 3, undefined], ['/b', 3, 4, undefined],
+    ]);
+  });
+
+  test('with every other connection as old as the one that lost it, the retry waits for a new connection opened in their place', () => {
+    const t = setup(strategy('browser'));
+    for (const p of ['/a', '/b', '/c']) t.add(p);
+    for (const id of [1, 2, 3]) t.ready(id);
+    for (const p of ['/a', '/b', '/c']) t.finish(p);
+    t.clock.advance(100);
+    t.add('/d');
+    const lost = t.transport.dispatchOf('/d').connectionId;
+    t.scheduler.connectionClosed(lost, coded('UND_ERR_SOCKET', 'other side closed'));
+    expect(t.transport.closedByScheduler.sort()).toEqual([1, 2, 3].filter((id) => id !== lost));
+    const opened = t.transport.opened.map((c) => c.id);
+    expect(opened).toHaveLength(4);
+    expect(t.transport.sent.filter((d) => d.request.path === '/d')).toHaveLength(1);
+    t.ready(4);
+    t.finish('/d');
+    expect(t.result('/d')).toMatchObject({ attempts: 2, connectionId: 4, error: undefined });
   });
 });

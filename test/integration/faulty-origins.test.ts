@@ -33,6 +33,7 @@ const CASES: Case[] = [
   ]),
   { name: 'Keep-Alive: max=N counting down, closes after 3', fault: { closeAfter: 3, keepAliveMax: true } },
   { name: 'idle close racing the next request (15 ms)', fault: { idleCloseMs: 15 } },
+  { name: 'idle close racing nearly every reuse (1 ms)', fault: { idleCloseMs: 1 } },
   { name: 'HTTP/1.0 without keep-alive', fault: { http10: { keepAlive: false } } },
   { name: 'HTTP/1.0 with Connection: keep-alive', fault: { http10: { keepAlive: true } } },
   { name: 'RST after the headers, once', fault: { victim: { kind: 'rst-after-headers', always: false } } },

@@ -24,7 +24,11 @@ export interface Fault {
   announceClose?: boolean;
   /** Send `Keep-Alive: timeout=5, max=M` (M counting down) and close after `closeAfter` responses. */
   keepAliveMax?: boolean;
-  /** Close a connection that has been idle this long (an idle timeout racing the next request). */
+  /**
+   * Close a connection idle this long after a response: a keep-alive timeout (nginx
+   * `keepalive_timeout`, Apache `KeepAliveTimeout`) racing the next request. A new connection waits
+   * for its first request, as every server does under a header timeout of seconds.
+   */
   idleCloseMs?: number;
   /** Answer HTTP/1.0; with `keepAlive`, say `Connection: keep-alive` and keep it open. */
   http10?: { keepAlive: boolean };
@@ -151,7 +155,6 @@ export async function startFaultyOrigin(fault: Fault, count = 12, victimIndex = 
       idleTimer = setTimeout(() => socket.end(), fault.idleCloseMs);
       timers.add(idleTimer);
     };
-    armIdle();
 
     const head = (status: number, headers: Array<[string, string]>, reason = 'OK') => {
       const version = fault.http10 ? '1.0' : '1.1';

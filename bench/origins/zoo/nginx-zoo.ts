@@ -32,6 +32,7 @@ export function nginxZooConfig(c: ZooConfigInput, h2Directive = supportsHttp2Dir
     'http {',
     '  sendfile on;',
     `  tcp_nopush ${c.tcpNopush === false ? 'off' : 'on'};`,
+    ...(c.keepaliveTimeoutMs === undefined ? [] : [`  keepalive_timeout ${c.keepaliveTimeoutMs}ms;`]),
     '  types_hash_max_size 2048;',
     '  include /etc/nginx/mime.types;',
     '  default_type application/octet-stream;',

@@ -40,6 +40,8 @@ export interface StartZooOptions {
   maxAttempts?: number;
   /** nginx's `tcp_nopush` (zoo-types.ts `ZooConfigInput.tcpNopush`). @default true, as Debian ships it */
   nginxTcpNopush?: boolean;
+  /** nginx's `keepalive_timeout` in ms (zoo-types.ts `ZooConfigInput.keepaliveTimeoutMs`). @default Debian's */
+  nginxKeepaliveTimeoutMs?: number;
 }
 
 /** What the zoo adds to the nginx origins' face: which member, and what it offers. */
@@ -141,7 +143,7 @@ export async function startZoo(o: StartZooOptions): Promise<ZooOrigins> {
         const d = join(dir, sub);
         rmSync(d, { recursive: true, force: true });
         mkdirSync(d, { recursive: true, mode: 0o755 });
-        return { dir: d, listeners, certPath: tls.certPath, keyPath: tls.keyPath, accessLogPath: join(d, 'access.log'), ...(o.nginxTcpNopush === false ? { tcpNopush: false } : {}) };
+        return { dir: d, listeners, certPath: tls.certPath, keyPath: tls.keyPath, accessLogPath: join(d, 'access.log'), ...(o.nginxTcpNopush === false ? { tcpNopush: false } : {}), ...(o.nginxKeepaliveTimeoutMs === undefined ? {} : { keepaliveTimeoutMs: o.nginxKeepaliveTimeoutMs }) };
       };
       try {
         if (info.proxy) {

@@ -25,6 +25,11 @@ export interface ZooConfigInput {
    * control zoo-tail-trace.js runs (`--nginx-nopush-off`).
    */
   readonly tcpNopush?: boolean;
+  /**
+   * nginx's `keepalive_timeout`, in ms, when set (Debian's default, 65 s, otherwise): a short one
+   * makes nginx's idle close race the client's next request on every reuse.
+   */
+  readonly keepaliveTimeoutMs?: number;
 }
 
 /** One process a member runs (varnish runs two: the cache and its log writer). */
