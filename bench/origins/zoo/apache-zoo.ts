@@ -29,7 +29,7 @@ export function apacheZooConfig(c: ZooConfigInput): string {
     'Timeout 300',
     'KeepAlive On',
     'MaxKeepAliveRequests 100',
-    'KeepAliveTimeout 5',
+    c.keepaliveTimeoutMs === undefined ? 'KeepAliveTimeout 5' : `KeepAliveTimeout ${c.keepaliveTimeoutMs}ms`,
     'User www-data',
     'Group www-data',
     'HostnameLookups Off',

@@ -37,6 +37,7 @@ export function haproxyZooConfig(c: ZooConfigInput, pemPath: string): string {
     '  timeout connect 5000',
     '  timeout client 50000',
     '  timeout server 50000',
+    ...(c.keepaliveTimeoutMs === undefined ? [] : [`  timeout http-keep-alive ${c.keepaliveTimeoutMs}`]),
     ...c.listeners.map((l, i) => frontend(l, i, pemPath)),
     '',
   ].join('\n');

@@ -40,8 +40,12 @@ export interface StartZooOptions {
   maxAttempts?: number;
   /** nginx's `tcp_nopush` (zoo-types.ts `ZooConfigInput.tcpNopush`). @default true, as Debian ships it */
   nginxTcpNopush?: boolean;
-  /** nginx's `keepalive_timeout` in ms (zoo-types.ts `ZooConfigInput.keepaliveTimeoutMs`). @default Debian's */
-  nginxKeepaliveTimeoutMs?: number;
+  /**
+   * The member's keep-alive timeout in ms (zoo-types.ts `ZooConfigInput.keepaliveTimeoutMs`), for
+   * the members whose configuration takes one in ms: nginx, Apache, HAProxy. A proxy's backend
+   * keeps Debian's. @default each member's own
+   */
+  keepaliveTimeoutMs?: number;
 }
 
 /** What the zoo adds to the nginx origins' face: which member, and what it offers. */
@@ -139,18 +143,22 @@ export async function startZoo(o: StartZooOptions): Promise<ZooOrigins> {
       rmSync(www, { recursive: true, force: true });
       mkdirSync(www, { mode: 0o755 });
       writeDocroots(www, builds, new Map(l.bound.map((b) => [b.origin, b])));
-      const input = (sub: string, listeners: ZooListener[]): ZooConfigInput => {
+      const input = (sub: string, listeners: ZooListener[], front: boolean): ZooConfigInput => {
         const d = join(dir, sub);
         rmSync(d, { recursive: true, force: true });
         mkdirSync(d, { recursive: true, mode: 0o755 });
-        return { dir: d, listeners, certPath: tls.certPath, keyPath: tls.keyPath, accessLogPath: join(d, 'access.log'), ...(o.nginxTcpNopush === false ? { tcpNopush: false } : {}), ...(o.nginxKeepaliveTimeoutMs === undefined ? {} : { keepaliveTimeoutMs: o.nginxKeepaliveTimeoutMs }) };
+        return {
+          dir: d, listeners, certPath: tls.certPath, keyPath: tls.keyPath, accessLogPath: join(d, 'access.log'),
+          ...(o.nginxTcpNopush === false ? { tcpNopush: false } : {}),
+          ...(front && o.keepaliveTimeoutMs !== undefined ? { keepaliveTimeoutMs: o.keepaliveTimeoutMs } : {}),
+        };
       };
       try {
         if (info.proxy) {
-          const back = prepareZooMember('nginx', input('backend', l.backend));
+          const back = prepareZooMember('nginx', input('backend', l.backend, false));
           processes.push(...await startZooProcesses({ member: 'nginx (backend)', launches: back.launches, listeners: l.backend, spawn, errorLogPath: back.errorLogPath }));
         }
-        prepared = prepareZooMember(o.member, input(o.member, l.front));
+        prepared = prepareZooMember(o.member, input(o.member, l.front, true));
         processes.push(...await startZooProcesses({ member: o.member, launches: prepared.launches, listeners: l.front, spawn, errorLogPath: prepared.errorLogPath }));
         break;
       } catch (err) {

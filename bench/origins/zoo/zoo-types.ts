@@ -26,8 +26,9 @@ export interface ZooConfigInput {
    */
   readonly tcpNopush?: boolean;
   /**
-   * nginx's `keepalive_timeout`, in ms, when set (Debian's default, 65 s, otherwise): a short one
-   * makes nginx's idle close race the client's next request on every reuse.
+   * The keep-alive timeout in ms, when set (the member's default otherwise): nginx's
+   * `keepalive_timeout`, Apache's `KeepAliveTimeout`, HAProxy's `timeout http-keep-alive`. A short
+   * one makes the server's idle close race the client's next request on many reuses.
    */
   readonly keepaliveTimeoutMs?: number;
 }
