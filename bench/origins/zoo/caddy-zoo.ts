@@ -27,6 +27,7 @@ export function caddyZooConfig(c: ZooConfigInput): string {
     '  admin off',
     '  auto_https off',
     `  storage file_system ${c.dir}/caddy-data`,
+    ...(c.keepaliveTimeoutMs === undefined ? [] : [`  servers {\n    timeouts {\n      idle ${c.keepaliveTimeoutMs}ms\n    }\n  }`]),
     '}',
     ...c.listeners.map((l) => site(l, c)),
     '',

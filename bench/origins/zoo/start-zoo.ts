@@ -42,7 +42,7 @@ export interface StartZooOptions {
   nginxTcpNopush?: boolean;
   /**
    * The member's keep-alive timeout in ms (zoo-types.ts `ZooConfigInput.keepaliveTimeoutMs`), for
-   * the members whose configuration takes one in ms: nginx, Apache, HAProxy. A proxy's backend
+   * the members whose configuration takes one in ms: nginx, Apache, Caddy, HAProxy. A proxy's backend
    * keeps Debian's. @default each member's own
    */
   keepaliveTimeoutMs?: number;

@@ -27,7 +27,8 @@ export interface ZooConfigInput {
   readonly tcpNopush?: boolean;
   /**
    * The keep-alive timeout in ms, when set (the member's default otherwise): nginx's
-   * `keepalive_timeout`, Apache's `KeepAliveTimeout`, HAProxy's `timeout http-keep-alive`. A short
+   * `keepalive_timeout`, Apache's `KeepAliveTimeout`, Caddy's idle timeout, HAProxy's
+   * `timeout http-keep-alive`. A short
    * one makes the server's idle close race the client's next request on many reuses.
    */
   readonly keepaliveTimeoutMs?: number;
