@@ -126,7 +126,8 @@ export class Flight implements Dispatcher.DispatchHandler {
     }
     const ending = pending.then(() => this.ended(), () => this.ended());
     this.conn.decoding.add(ending);
-    void ending.then(() => this.conn.decoding.delete(ending));
+    const forget = () => this.conn.decoding.delete(ending);
+    void ending.then(forget, forget);
   }
 
   /**

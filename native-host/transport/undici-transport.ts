@@ -324,7 +324,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
     // A response undici had whole may still be decoding (a compressed body the server closed the
     // connection right after): it ends first, or the close would lose it with the connection.
     if (conn.decoding.size === 0) this.scheduler.connectionClosed(conn.id, err);
-    else void Promise.all([...conn.decoding]).then(() => {
+    else void Promise.allSettled([...conn.decoding]).then(() => {
       if (!this.closed) this.scheduler.connectionClosed(conn.id, err);
     });
   }
