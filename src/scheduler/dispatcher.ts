@@ -77,16 +77,9 @@ export class Dispatcher implements Dispatching {
     // pipelined behind it until it completes (RFC 9112 §9.3.2). The connection that lost it is
     // closed, so it is always a different one. After a desync, only once what the connection
     // carried is trusted (dispatch-policy.ts `roomFor`).
-    while (o.retries.size > 0) {
-      const idle = o.conns.filter((c) => c.state === 'ready' && !c.draining && c.outstanding.length === 0 && (c.held === 0 || !o.desynced));
-      const { target, stale } = retryConnection(idle, o.retries.peek() as ScheduledRequest, now);
-      for (const c of stale) this.retire(c);
-      if (!target) {
-        this.makeRoomForRetry(o, idle.filter((c) => !stale.includes(c)), now);
-        break;
-      }
-      this.send(target, o.retries.shift() as ScheduledRequest, true, now);
-    }
+    // A retry no idle connection may take keeps its place in line without holding up the ones
+    // behind it that one may.
+    if (o.retries.size > 0) this.sendRetries(o, now);
     const probeOn = orderProbeConnection(o, this.ctx.strategy, now);
     if (probeOn) this.sendOrderProbe(o, probeOn, now);
     while (o.queue.size > 0) {
@@ -103,6 +96,25 @@ export class Dispatcher implements Dispatching {
     for (let i = 0; i < want; i++) this.parts.connections.open(o);
     o.warm = 0;
     o.warmWindows = 0;
+  }
+
+  private sendRetries(o: OriginState, now: number): void {
+    let idle = o.conns.filter((c) => c.state === 'ready' && !c.draining && c.outstanding.length === 0 && (c.held === 0 || !o.desynced));
+    const waiting: ScheduledRequest[] = [];
+    while (o.retries.size > 0) {
+      const req = o.retries.shift() as ScheduledRequest;
+      const { target, stale } = retryConnection(idle, req, now);
+      for (const c of stale) this.retire(c);
+      if (stale.length > 0) idle = idle.filter((c) => !stale.includes(c));
+      if (!target) {
+        waiting.push(req);
+        continue;
+      }
+      this.send(target, req, true, now);
+      idle = idle.filter((c) => c !== target);
+    }
+    for (const req of waiting) o.retries.push(req);
+    if (waiting.length > 0) this.makeRoomForRetry(o, idle, now);
   }
 
   /** A retry waits for a new connection the origin's limit leaves no room for: an idle one is closed for it. */

@@ -452,6 +452,23 @@ describe('an idle close racing the next request (idle-race.ts)', () => {
     ]);
   });
 
+  test('a raced retry waiting for a new connection does not hold up a retry behind it that an idle used connection may take', () => {
+    const t = setup(strategy('browser', { connections: { maxPerOrigin: 3 } }));
+    for (const p of ['/a', '/b', '/c']) t.add(p);
+    for (const id of [1, 2, 3]) t.ready(id);
+    t.finish('/a');
+    t.add('/d'); // on connection 1, idle: raced when it is lost
+    expect(t.transport.dispatchOf('/d').connectionId).toBe(1);
+    t.scheduler.connectionClosed(1, coded('UND_ERR_SOCKET', 'other side closed'));
+    t.scheduler.connectionClosed(2, coded('ECONNRESET')); // /b, alone on a fresh connection: not raced
+    t.finish('/c'); // connection 3 is idle, used: /b may take it, /d may not
+    expect(t.transport.dispatchOf('/b').connectionId).toBe(3);
+    expect(t.transport.dispatchOf('/d').connectionId).toBe(1);
+    const next = (t.transport.opened.at(-1) as { id: number }).id;
+    t.ready(next);
+    expect(t.transport.dispatchOf('/d').connectionId).toBe(next);
+  });
+
   test('with every other connection as old as the one that lost it, the retry waits for a new connection opened in their place', () => {
     const t = setup(strategy('browser'));
     for (const p of ['/a', '/b', '/c']) t.add(p);
