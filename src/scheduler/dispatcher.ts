@@ -72,13 +72,6 @@ export class Dispatcher implements Dispatching {
   }
 
   private dispatchOrigin(o: OriginState, now: number): void {
-    // A retried request goes first and alone on an idle connection — a never-used one when there is
-    // one, and only such a one after an idle close raced it (idle-race.ts) — and nothing is
-    // pipelined behind it until it completes (RFC 9112 §9.3.2). The connection that lost it is
-    // closed, so it is always a different one. After a desync, only once what the connection
-    // carried is trusted (dispatch-policy.ts `roomFor`).
-    // A retry no idle connection may take keeps its place in line without holding up the ones
-    // behind it that one may.
     if (o.retries.size > 0) this.sendRetries(o, now);
     const probeOn = orderProbeConnection(o, this.ctx.strategy, now);
     if (probeOn) this.sendOrderProbe(o, probeOn, now);
@@ -98,6 +91,14 @@ export class Dispatcher implements Dispatching {
     o.warmWindows = 0;
   }
 
+  /**
+   * A retried request goes first and alone on an idle connection — a never-used one when there is
+   * one, and only such a one after an idle close raced it (idle-race.ts) — and nothing is pipelined
+   * behind it until it completes (RFC 9112 §9.3.2). The connection that lost it is closed, so it is
+   * always a different one. After a desync, only once what the connection carried is trusted
+   * (dispatch-policy.ts `roomFor`). A retry no idle connection may take keeps its place in line
+   * without holding up the ones behind it that one may.
+   */
   private sendRetries(o: OriginState, now: number): void {
     let idle = o.conns.filter((c) => c.state === 'ready' && !c.draining && c.outstanding.length === 0 && (c.held === 0 || !o.desynced));
     const waiting: ScheduledRequest[] = [];

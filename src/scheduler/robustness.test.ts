@@ -354,6 +354,14 @@ describe('a stalled response costs only itself (stalled-response.ts)', () => {
 });
 
 describe('an idle close racing the next request (idle-race.ts)', () => {
+  /** `/a`, `/b`, `/c` each on its own connection, 1 to 3, all three ready. */
+  const threeConnections = (s: Strategy) => {
+    const t = setup(s);
+    for (const p of ['/a', '/b', '/c']) t.add(p);
+    for (const id of [1, 2, 3]) t.ready(id);
+    return t;
+  };
+
   test('a connection that sat idle before its first request counts as reused: that request, lost unanswered, is re-queued free; one handed a request at once is not', () => {
     const t = setup(strategy('serial'));
     t.scheduler.preconnect(O, 1);
@@ -376,9 +384,7 @@ describe('an idle close racing the next request (idle-race.ts)', () => {
   });
 
   test('a request lost on a connection idle 100 ms: another idle 100 ms is closed, one idle 1 ms is kept, and the retry goes on a new connection, never a used one', () => {
-    const t = setup(strategy('browser'));
-    for (const p of ['/a', '/b', '/c']) t.add(p);
-    for (const id of [1, 2, 3]) t.ready(id);
+    const t = threeConnections(strategy('browser'));
     for (const p of ['/a', '/b', '/c']) t.finish(p);
     t.clock.advance(95);
     t.add('/e');
@@ -453,9 +459,7 @@ describe('an idle close racing the next request (idle-race.ts)', () => {
   });
 
   test('a raced retry waiting for a new connection does not hold up a retry behind it that an idle used connection may take', () => {
-    const t = setup(strategy('browser', { connections: { maxPerOrigin: 3 } }));
-    for (const p of ['/a', '/b', '/c']) t.add(p);
-    for (const id of [1, 2, 3]) t.ready(id);
+    const t = threeConnections(strategy('browser', { connections: { maxPerOrigin: 3 } }));
     t.finish('/a');
     t.add('/d'); // on connection 1, idle: raced when it is lost
     expect(t.transport.dispatchOf('/d').connectionId).toBe(1);
@@ -470,9 +474,7 @@ describe('an idle close racing the next request (idle-race.ts)', () => {
   });
 
   test('with every other connection as old as the one that lost it, the retry waits for a new connection opened in their place', () => {
-    const t = setup(strategy('browser'));
-    for (const p of ['/a', '/b', '/c']) t.add(p);
-    for (const id of [1, 2, 3]) t.ready(id);
+    const t = threeConnections(strategy('browser'));
     for (const p of ['/a', '/b', '/c']) t.finish(p);
     t.clock.advance(100);
     t.add('/d');

@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { getBenchPage } from '../../bench/corpus/bench-corpus';
-import { docrootOf } from '../../bench/origins/docroot';
 import { startZoo, type ZooOrigins } from '../../bench/origins/zoo/start-zoo';
 import { ZOO_MEMBERS, ZOO_INFO, type ZooMember } from '../../bench/origins/zoo/zoo-members';
 import { ZOO_CORS_HEADER } from '../../bench/origins/zoo/zoo-types';
@@ -10,6 +7,7 @@ import { loadPage } from '../../native-host/run/page-loader';
 import type { Run } from '../../src/run';
 import { strategy, type StrategyName } from '../../src/scheduler';
 import { eventually } from '../bench-origins/nginx-gate';
+import { lastBodies, zooFileOf } from './zoo-bodies';
 import { describeZoo, missingMember } from './zoo-gate';
 
 /**
@@ -43,28 +41,17 @@ describeZoo('the server zoo serves McManus-159 to getlist, and its access log ag
     test.each(cases)('%s over %s: every body is the file on disk; the log has the run\'s requests and connections', async (name, scheme) => {
       if (missing !== undefined) throw new Error(missing);
       const z = zoo as ZooOrigins;
-      // Decoded chunks by dispatch; a URL's body is its last dispatch's (a retry or refetch is a new one).
-      const chunks = new Map<number, Buffer[]>();
-      const lastDispatch = new Map<string, number>();
       const fontCors: Array<string | string[] | undefined> = [];
-      const before = z.accessLog().length;
-      const run: Run = await loadPage({
-        url: z.pageUrl(PAGE, scheme), strategy: strategy(name), transport: { ca: z.caPem }, timeoutMs: 30_000,
-        observe: {
-          onResponseHead: (d, _status, headers) => {
-            if (d.request.resourceType === 'font') fontCors.push(headers['access-control-allow-origin']);
-            chunks.set(d.id, []);
-            lastDispatch.set(d.request.url, Math.max(d.id, lastDispatch.get(d.request.url) ?? 0));
-          },
-          onBody: (d, chunk) => { chunks.get(d.id)?.push(Buffer.from(chunk)); },
-        },
+      const { observe, bodyOf } = lastBodies((d, _status, headers) => {
+        if (d.request.resourceType === 'font') fontCors.push(headers['access-control-allow-origin']);
       });
+      const before = z.accessLog().length;
+      const run: Run = await loadPage({ url: z.pageUrl(PAGE, scheme), strategy: strategy(name), transport: { ca: z.caPem }, timeoutMs: 30_000, observe });
       expect(run.errors).toBe(0);
       const page = getBenchPage(PAGE);
       expect(run.requests).toHaveLength(1 + page.resources.filter((r) => r.discoveredBy !== 'script').length);
       expect(run.requests.every((r) => r.status === 200)).toBe(true);
-      const bodyOf = (url: string): Buffer => Buffer.concat(chunks.get(lastDispatch.get(url) ?? -1) ?? []);
-      const wrong = run.requests.filter((r) => !bodyOf(r.url).equals(fileOf(z, scheme, r.url)));
+      const wrong = run.requests.filter((r) => !bodyOf(r.url).equals(zooFileOf(z, scheme, ORIGIN, r.url)));
       expect(wrong.map((r) => r.url)).toEqual([]);
       // A browser uses a font from another origin only when its answer allows it (ZOO_CORS_HEADER);
       // the plain origin sends no optional header by design.
@@ -103,8 +90,3 @@ describeZoo('the server zoo serves McManus-159 to getlist, and its access log ag
     }, 60_000);
   });
 });
-
-/** The bytes a URL names in the member's docroot. */
-function fileOf(z: ZooOrigins, scheme: 'http' | 'https', url: string): Buffer {
-  return readFileSync(join(docrootOf(join(z.dir, 'www'), scheme, ORIGIN), new URL(url).pathname));
-}

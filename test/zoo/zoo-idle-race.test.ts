@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { getBenchPage } from '../../bench/corpus/bench-corpus';
-import { docrootOf } from '../../bench/origins/docroot';
 import { startZoo, type ZooOrigins } from '../../bench/origins/zoo/start-zoo';
 import type { ZooMember } from '../../bench/origins/zoo/zoo-members';
 import { loadPage } from '../../native-host/run/page-loader';
 import { strategy, type StrategyName } from '../../src/scheduler';
 import { eventually } from '../bench-origins/nginx-gate';
+import { lastBodies, zooFileOf } from './zoo-bodies';
 import { describeZoo, missingMember } from './zoo-gate';
 
 /**
@@ -47,22 +45,12 @@ describeZoo('servers closing idle connections after 2 ms', () => {
       const expected = 1 + getBenchPage(PAGE).resources.filter((r) => r.discoveredBy !== 'script').length;
       let resends = 0;
       for (let i = 0; i < LOADS; i++) {
-        const chunks = new Map<number, Buffer[]>();
-        const lastDispatch = new Map<string, number>();
+        const { observe, bodyOf } = lastBodies();
         const before = z.accessLog().length;
-        const run = await loadPage({
-          url: z.pageUrl(PAGE, 'http'), strategy: strategy(name), timeoutMs: 30_000,
-          observe: {
-            onResponseHead: (d) => {
-              chunks.set(d.id, []);
-              lastDispatch.set(d.request.url, Math.max(d.id, lastDispatch.get(d.request.url) ?? 0));
-            },
-            onBody: (d, chunk) => { chunks.get(d.id)?.push(Buffer.from(chunk)); },
-          },
-        });
+        const run = await loadPage({ url: z.pageUrl(PAGE, 'http'), strategy: strategy(name), timeoutMs: 30_000, observe });
         expect(run.requests.filter((r) => r.error).map((r) => [r.url, r.error?.code, r.error?.message])).toEqual([]);
         expect(run.requests).toHaveLength(expected);
-        const wrong = run.requests.filter((r) => !Buffer.concat(chunks.get(lastDispatch.get(r.url) ?? -1) ?? []).equals(fileOf(z, r.url)));
+        const wrong = run.requests.filter((r) => !bodyOf(r.url).equals(zooFileOf(z, 'http', ORIGIN, r.url)));
         expect(wrong.map((r) => r.url)).toEqual([]);
         expect(Math.max(...run.requests.map((r) => r.attempts))).toBeLessThanOrEqual(4);
         resends += run.requests.reduce((n, r) => n + r.attempts - 1, 0);
@@ -78,8 +66,3 @@ describeZoo('servers closing idle connections after 2 ms', () => {
     }, 120_000);
   });
 });
-
-/** The bytes a URL names in the member's docroot. */
-function fileOf(z: ZooOrigins, url: string): Buffer {
-  return readFileSync(join(docrootOf(join(z.dir, 'www'), 'http', ORIGIN), new URL(url).pathname));
-}
