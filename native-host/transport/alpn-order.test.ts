@@ -2,7 +2,6 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { testCert } from '../../test/support/tls-cert';
-import { alpnWireList } from './alpn-order';
 import { sharedConnectTimer } from './connect-timer';
 import { TimingConnector } from './timing-connector';
 
@@ -49,11 +48,5 @@ describe('the ALPN offer', () => {
 
   test.each(['timer', 'loop'] as const)('a connection held to HTTP/1.1 offers only http/1.1 (TCP made in the %s)', async (connectIn) => {
     expect(await offer(false, connectIn)).toEqual({ offered: [['http/1.1']], protocol: 'http/1.1' });
-  });
-
-  test('the wire list is RFC 7301 §3.1\'s length-prefixed names; an empty or over-long name is refused', () => {
-    expect(alpnWireList(['h2', 'http/1.1'])).toEqual(Buffer.from('\x02h2\x08http/1.1', 'latin1'));
-    expect(() => alpnWireList([''])).toThrow(RangeError);
-    expect(() => alpnWireList(['x'.repeat(256)])).toThrow(RangeError);
   });
 });

@@ -123,7 +123,7 @@ export class ConnectTimer {
   private start(): ChildProcess {
     if (this.child?.connected) return this.child;
     // stdout is never the child's: on the native host it carries frames only.
-    const child = spawn(this.command, ['-e', this.source], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = spawn(this.command, ['-e', this.source], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: connectTimerEnv(process.env) });
     child.on('message', (m: ChildMessage, socket?: Socket) => {
       if (m.ready !== true) this.received(m, socket);
       else if (this.child === child) {
@@ -189,6 +189,18 @@ export class ConnectTimer {
     this.child?.unref();
     (this.child?.channel as { unref?: () => void } | undefined)?.unref?.();
   }
+}
+
+/**
+ * The child's environment: this process's, less what would make its Node start do work it never
+ * uses. Node 20 loads `NODE_EXTRA_CA_CERTS` with its own root store when a process starts, before
+ * any code runs (nodejs/node#23354); a system bundle named there makes that most of a start's CPU.
+ * The child opens TCP connections only, and its start overlaps a page's first round trips, on the
+ * cores the page's own work needs (bench/README.md, "What a fresh process pays at a load's start").
+ */
+export function connectTimerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: _unused, ...rest } = env;
+  return rest;
 }
 
 let shared: ConnectTimer | undefined;

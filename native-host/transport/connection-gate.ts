@@ -1,6 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { isBadPort } from '../../src/targets/bad-ports';
+import { sharedHostCache } from './host-cache';
 import { TransportError } from './transport-errors';
 
 /** An error when a connection to `address` (textual IP) must not be made or used. */
@@ -67,7 +68,7 @@ export const gatedLookup: LookupFunction = (hostname, options, callback) => {
     return;
   }
   const check = current.check;
-  dnsLookup(hostname, options, (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
+  cachedLookup(hostname, options as LookupOptions | number | undefined, (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
     if (err || !check) {
       (callback as (e: NodeJS.ErrnoException | null, a: string | LookupAddress[], f?: number) => void)(err, address, family);
       return;
@@ -83,6 +84,21 @@ export const gatedLookup: LookupFunction = (hostname, options, callback) => {
     else (callback as (e: null, a: string, f: number) => void)(null, (allowed[0] as LookupAddress).address, (allowed[0] as LookupAddress).family);
   });
 };
+
+/** `dns.lookup`'s contract, answered from the process's host cache (host-cache.ts). */
+function cachedLookup(hostname: string, options: LookupOptions | number | undefined, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void {
+  const o = typeof options === 'object' ? options : { family: options };
+  const family = o.family === 'IPv4' ? 4 : o.family === 'IPv6' ? 6 : o.family;
+  sharedHostCache().lookupAll(hostname, { ...(family !== undefined ? { family } : {}), ...(o.hints !== undefined ? { hints: o.hints } : {}) }).then(
+    (all) => {
+      const first = all[0];
+      if (o.all === true) callback(null, all);
+      else if (first !== undefined) callback(null, first.address, first.family);
+      else callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), '', undefined);
+    },
+    (err: NodeJS.ErrnoException) => callback(err, '', undefined),
+  );
+}
 
 /** Every address of `hostname` that `check` passes, in DNS order, through `gatedLookup`. */
 export function gatedLookupAll(check: AddressCheck | undefined, hostname: string): Promise<LookupAddress[]> {

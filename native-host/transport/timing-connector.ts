@@ -6,7 +6,7 @@ import { connectWithCheck, gatedLookup, gatedLookupAll, refuseTarget, type Addre
 import { sharedConnectTimer, type ConnectTimer } from './connect-timer';
 import { mapTarget, type HostMapping } from './host-mapping';
 import { loopBusyMs, type LoopBusyClock } from './loop-busy';
-import { H2_FIRST_ALPN, offerAlpn } from './alpn-order';
+import { H2_FIRST_ALPN } from './alpn-order';
 import { TlsSessions } from './tls-sessions';
 import { trustContext } from './trust-context';
 
@@ -84,17 +84,19 @@ export type Now = () => number;
  * resume; use a new connector for a "fresh pool", or give several one `tlsSessions` to share.
  */
 export class TimingConnector {
-  private readonly connect: buildConnector.connector;
+  /** undici's connector for this connector's in-loop TCP connects, built on first use. */
+  private plainConnector: buildConnector.connector | undefined;
+  /** A trust context build is queued for the next turn (`warmTrustAfterSyn`). */
+  private trustDue = false;
   /**
-   * The latest TLS session per host:port: what TLS on a connect timer's socket resumes from
-   * (`startTls`) and what the in-loop path hands undici's connector, whose own cache holds
-   * sessions only through `WeakRef`s (a garbage collection between two connections would
-   * silently turn a resumption into a full handshake).
+   * The latest TLS session per host:port, what `startTls` resumes from. Kept here, not in undici's
+   * connector cache, which holds sessions only through `WeakRef`s (a garbage collection between two
+   * connections would silently turn a resumption into a full handshake).
    */
   private readonly sessions: TlsSessions;
   private readonly timer: ConnectTimer | undefined;
-  /** The roots and the user's CA, one context for every connection (trust-context.ts). */
-  private readonly trust: SecureContext;
+  /** The roots and the user's CA, one context for every connection (trust-context.ts); see `trust`. */
+  private trustContext: SecureContext | undefined;
 
   /** An in-loop connect was made because the timer's child was not up: start it after that SYN. */
   private timerDue = false;
@@ -106,22 +108,43 @@ export class TimingConnector {
     timer: () => ConnectTimer = sharedConnectTimer,
   ) {
     this.timer = options.connectIn === 'loop' ? undefined : timer();
-    this.trust = trustContext(options.ca);
     this.sessions = options.tlsSessions ?? new TlsSessions();
-    this.connect = this.inLoopConnector(undefined);
   }
 
-  /** undici's connector, resuming `session` where one is given (it takes precedence over undici's own cache). */
-  private inLoopConnector(session: Buffer | undefined): buildConnector.connector {
-    return buildConnector({
-      allowH2: this.options.allowH2 ?? false,
+  /**
+   * The trust context, built by the first TLS connection that needs it. Building it is Node's
+   * first `createSecureContext` in a process, which parses every root certificate unless
+   * `NODE_EXTRA_CA_CERTS` made Node do so at its start: tens of milliseconds of this loop
+   * (bench/README.md, "What a fresh process pays at a load's start"). A page served over plain
+   * HTTP never pays it.
+   */
+  private trust(): SecureContext {
+    this.trustContext ??= trustContext(this.options.ca);
+    return this.trustContext;
+  }
+
+  /**
+   * Builds the trust context in a turn of its own once a TLS connection's SYN is out: the
+   * handshake's round trip covers the build, and the connects asked in the same turn send their
+   * SYNs first.
+   */
+  private warmTrustAfterSyn(): void {
+    if (this.trustContext !== undefined || this.trustDue) return;
+    this.trustDue = true;
+    setImmediate(() => {
+      this.trustDue = false;
+      this.trust();
+    });
+  }
+
+  /** undici's connector for an in-loop TCP connect (it sets up the socket as for its own connections); TLS is `startTls`. */
+  private tcpConnector(): buildConnector.connector {
+    this.plainConnector ??= buildConnector({
       timeout: this.options.timeoutMs ?? 10_000,
-      secureContext: this.trust,
-      rejectUnauthorized: this.options.rejectUnauthorized ?? true,
-      // undici passes this to net/tls.connect: every name resolves through the connection gate.
+      // undici passes this to net.connect: every name resolves through the connection gate.
       lookup: gatedLookup,
-      ...(session !== undefined ? { session } : {}),
     } as buildConnector.BuildOptions);
+    return this.plainConnector;
   }
 
   /**
@@ -168,7 +191,11 @@ export class TimingConnector {
     setImmediate(() => void this.timer?.warmUp());
   }
 
-  /** `open` with the TCP connect made in this process: its timestamps may carry this loop's work (`loopDelayMs`). */
+  /**
+   * `open` with the TCP connect made in this process: its timestamps may carry this loop's work
+   * (`loopDelayMs`). TLS starts on the connected socket as on a timer's socket (`startTls`), so
+   * the trust context is built while the SYN is out, not before it (`warmTrustAfterSyn`).
+   */
   private openInLoop(origin: string, url: URL, https: boolean, target: ReturnType<typeof mapTarget>, connectionId: number, signal: AbortSignal | undefined, addressCheck: AddressCheck | undefined): Promise<TimedSocket> {
     const startedAt = Date.now();
     const busy0 = this.loopBusy();
@@ -178,20 +205,16 @@ export class TimingConnector {
     let tAttempt: number | undefined;
     let busyAtAttempt: number | undefined;
     let tConnect: number | undefined;
-    let tSecure: number | undefined;
     return new Promise<TimedSocket>((resolve, reject) => {
       let pending: Socket | undefined = undefined;
       // Destroying the socket makes the connector call back with the error.
       const onAbort = () => pending?.destroy(abortError(origin));
-      const session = https ? this.sessions.get(url.host) : undefined;
-      const connect = session !== undefined ? this.inLoopConnector(session) : this.connect;
-      const socket = connectWithCheck(addressCheck, () => connect(
+      const socket = connectWithCheck(addressCheck, () => this.tcpConnector()(
         {
           hostname: target.host,
           host: url.host,
-          protocol: url.protocol,
-          port: target.mapped ? String(target.port) : url.port,
-          servername: https && !isIpLiteral(url.hostname) ? url.hostname : undefined,
+          protocol: 'http:',
+          port: target.mapped ? String(target.port) : url.port || (https ? '443' : '80'),
         } as buildConnector.Options,
         (err, connected) => {
           signal?.removeEventListener('abort', onAbort);
@@ -199,47 +222,59 @@ export class TimingConnector {
             reject(err ?? new Error('connector returned no socket'));
             return;
           }
-          const tDone = (https ? tSecure : tConnect) ?? this.now();
-          const connectAt = tConnect ?? tDone;
+          const tcp = connected as Socket;
+          const connectAt = tConnect ?? this.now();
+          const busyAtConnect = this.loopBusy();
           const lookupAt = tLookup ?? t0;
           const attemptAt = attemptStart(lookupAt, tAttempt, connectAt);
-          const phasesMs = lookupAt - t0 + (tDone - attemptAt);
-          // The loop's busy time inside the phases: the start to the lookup, the attempt to the end.
-          // Before the attempt the socket holds no connection, so the loop's work there delays no phase.
           const busyLookup = busyAtLookup ?? busy0;
-          const busyInPhases = busyLookup - busy0 + (this.loopBusy() - (busyAtAttempt ?? busyLookup));
-          const loopDelayMs = Math.max(0, Math.min(phasesMs, busyInPhases));
-          const finish = (tEnd: number) => {
+          // The loop's busy time inside the phases: the start to the lookup, the attempt to the
+          // connect, and TLS. Before the attempt the socket holds no connection, so the loop's
+          // work there delays no phase.
+          const busyInTcp = busyLookup - busy0 + (busyAtConnect - (busyAtAttempt ?? busyLookup));
+          const finish = (s: Socket, tls: { ms: number; busy: number }, tEnd: number) => {
             if (signal?.aborted) {
-              (connected as Socket).destroy();
+              s.destroy();
               reject(abortError(origin));
               return;
             }
-            const s = connected as Socket;
-            const phases = { startedAt, dnsMs: lookupAt - t0, tcpMs: connectAt - attemptAt, tlsMs: https ? tDone - connectAt : 0, totalMs: tEnd - t0, loopDelayMs };
+            const phasesMs = lookupAt - t0 + (connectAt - attemptAt) + tls.ms;
+            const loopDelayMs = Math.max(0, Math.min(phasesMs, busyInTcp + tls.busy));
+            const phases = { startedAt, dnsMs: lookupAt - t0, tcpMs: connectAt - attemptAt, tlsMs: tls.ms, totalMs: tEnd - t0, loopDelayMs };
             resolve({ socket: s, handshake: handshakeRecord(s, { origin, connectionId }, phases) });
           };
-          // Plain TCP calls back on `connect`, before the listener below could refuse it.
-          const refused = addressCheck?.((connected as Socket).remoteAddress ?? '');
+          const settle = (s: Socket, tls: { ms: number; busy: number }, tDone: number) => {
+            const delay = this.options.handshakeDelayMs?.(origin, connectionId) ?? 0;
+            if (delay > 0) setTimeout(() => finish(s, tls, this.now()), delay);
+            else setImmediate(finish, s, tls, tDone);
+          };
+          // Plain TCP calls back on `connect`, in the same dispatch as the listener below.
+          const refused = addressCheck?.(tcp.remoteAddress ?? '');
           if (refused) {
-            (connected as Socket).destroy();
+            tcp.destroy();
             reject(refused);
             return;
           }
-          const delay = this.options.handshakeDelayMs?.(origin, connectionId) ?? 0;
-          if (delay > 0) setTimeout(() => finish(this.now()), delay);
-          else setImmediate(finish, tDone);
+          if (!https) {
+            settle(tcp, { ms: 0, busy: 0 }, connectAt);
+            return;
+          }
+          const t: Target = { origin, url, host: target.host, port: target.port, mapped: target.mapped, connectionId };
+          // A context still to build is local work before the ClientHello: in the total, in no phase.
+          this.trust();
+          const tlsAt = this.now();
+          const busyAtTls = this.loopBusy();
+          const securing = this.startTls(t, tcp, signal);
+          // `tls.connect` on a connected socket has written its ClientHello.
+          this.options.onTlsStart?.(origin, connectAt - attemptAt);
+          securing.then(
+            (secured) => settle(secured.socket, { ms: secured.at - tlsAt, busy: secured.busyAt - busyAtTls }, secured.at),
+            (e: unknown) => reject(e),
+          );
         },
       )) as unknown as Socket;
       pending = socket;
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (https && this.options.allowH2 === true) offerAlpn(socket as TLSSocket);
-      if (https) {
-        socket.on('session', (kept: Buffer) => this.sessions.keep(url.host, kept));
-        socket.prependOnceListener('secureConnect', () => {
-          tSecure = this.now();
-        });
-      }
       socket.prependOnceListener('lookup', () => {
         tLookup = this.now();
         busyAtLookup = this.loopBusy();
@@ -251,6 +286,7 @@ export class TimingConnector {
         tAttempt = this.now();
         busyAtAttempt = this.loopBusy();
         this.startTimerAfterSyn();
+        if (https) this.warmTrustAfterSyn();
       });
       socket.prependOnceListener('connect', () => {
         tConnect = this.now();
@@ -259,7 +295,6 @@ export class TimingConnector {
         // Before TLS starts: destroying the socket makes the connector call back with the error.
         const refused = addressCheck?.(socket.remoteAddress ?? '');
         if (refused) socket.destroy(refused);
-        else if (https) this.options.onTlsStart?.(origin, tConnect - attemptStart(tLookup ?? t0, tAttempt, tConnect));
       });
     });
   }
@@ -331,7 +366,7 @@ export class TimingConnector {
         socket: tcp,
         ...(servername !== undefined ? { servername } : {}),
         ...(session !== undefined ? { session } : {}),
-        secureContext: this.trust,
+        secureContext: this.trust(),
         rejectUnauthorized: this.options.rejectUnauthorized ?? true,
         ALPNProtocols: this.options.allowH2 === true ? [...H2_FIRST_ALPN] : ['http/1.1'],
       });

@@ -111,6 +111,24 @@ describe('TCP connects timed off the event loop', () => {
     }
   });
 
+  test("the timer's child starts without NODE_EXTRA_CA_CERTS, which Node would parse at its start, and with the rest of this process's environment", async () => {
+    // The child answers a connect with what its own environment holds, as a connect error.
+    const telling = new ConnectTimer("process.on('message', (m) => process.send({ id: m.id, error: { code: 'ENV', message: JSON.stringify([process.env.NODE_EXTRA_CA_CERTS ?? null, process.env.GETLIST_TEST_MARK ?? null]) } })); process.send({ ready: true });");
+    const saved = { extra: process.env.NODE_EXTRA_CA_CERTS, mark: process.env.GETLIST_TEST_MARK };
+    process.env.NODE_EXTRA_CA_CERTS = '/etc/ssl/certs/ca-certificates.crt';
+    process.env.GETLIST_TEST_MARK = 'kept';
+    try {
+      const told = await telling.connect({ addresses: [{ address: '127.0.0.1', family: 4 }], port: 9, timeoutMs: 5_000 }).catch((e: Error) => e.message);
+      expect(JSON.parse(String(told))).toEqual([null, 'kept']);
+    } finally {
+      telling.close();
+      for (const [name, value] of [['NODE_EXTRA_CA_CERTS', saved.extra], ['GETLIST_TEST_MARK', saved.mark]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   test('a timer that cannot run or dies mid-connect costs timing fidelity, not the connection: the connect is made in the loop', async () => {
     const server = await startHttpServer((_req, res) => res.end('ok'), '127.0.0.1');
     const origin = `http://127.0.0.1:${server.port}`;

@@ -1,4 +1,5 @@
 import { gatedLookup } from '../../native-host/transport/connection-gate';
+import { sharedHostCache } from '../../native-host/transport/host-cache';
 import { parseConnectTo, parseResolve } from '../../native-host/transport/host-mapping';
 import { privateNetworkCheck } from '../../native-host/transport/private-network';
 import { TimingConnector } from '../../native-host/transport/timing-connector';
@@ -89,4 +90,23 @@ test('DNS rebinding: an address allowed at the lookup but refused once connected
 test('the gate lookup fails closed when called outside a gated connect', async () => {
   const err = await new Promise<unknown>((resolve) => gatedLookup('localhost', { all: true }, (e) => resolve(e)));
   expect(err).toMatchObject({ code: 'E_PRIVATE_NETWORK' });
+});
+
+test("a page's address-space check and its connections ask the host cache one question: the connect takes the check's answer", async () => {
+  const local = await listen(() => startCountingListener());
+  const lookups = jest.spyOn(sharedHostCache(), 'lookupAll');
+  try {
+    const page = `http://localhost:${local.port}/`;
+    const check = await privateNetworkCheck(page, false);
+    const { socket } = await new TimingConnector({ addressCheck: check, connectIn: 'loop' }).open(`http://localhost:${local.port}`, 1);
+    socket.destroy();
+    expect(lookups).toHaveBeenCalledTimes(2);
+    const [checkAsked, connectAsked] = lookups.mock.calls;
+    expect(connectAsked).toEqual(checkAsked);
+    expect(await lookups.mock.results[1]?.value).toBe(await lookups.mock.results[0]?.value);
+    await accepted(local, 1);
+    expect(local.accepts()).toBe(1);
+  } finally {
+    lookups.mockRestore();
+  }
 });

@@ -1,3 +1,4 @@
+import tls from 'node:tls';
 import { strategy } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { blockLoop } from '../support/block-loop';
@@ -174,6 +175,32 @@ describe('TLS session cache of one TimingConnector', () => {
     });
     return handshake;
   }
+
+  test.each(['timer', 'loop'] as const)('a plain-HTTP connection builds no TLS context, the first TLS connection builds the one every later one shares (connect in the %s)', async (connectIn) => {
+    // A CA text no other test trusts: its context cannot have been built before this test.
+    const ca = `${testCert().cert}${'\n'.repeat(connectIn === 'timer' ? 2 : 3)}`;
+    const plain = await startHttpServer(respond(0));
+    const secure = await startHttpsServer(respond(0));
+    // The module's own function, as trust-context.ts calls it (the servers above built theirs).
+    const built = jest.spyOn(tls, 'createSecureContext');
+    try {
+      const connector = new TimingConnector({ ca, connectIn });
+      (await connector.open(`http://localhost:${plain.port}`, 1)).socket.destroy();
+      expect(built).not.toHaveBeenCalled();
+      for (const id of [2, 3]) {
+        const { socket, handshake } = await connector.open(`https://localhost:${secure.port}`, id);
+        socket.destroy();
+        expect(handshake.tlsMs).toBeGreaterThan(0);
+      }
+      expect(built).toHaveBeenCalledTimes(1);
+      for (let i = 0; i < 100 && secure.tls.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(secure.tls).toHaveLength(2);
+    } finally {
+      built.mockRestore();
+      await plain.close();
+      await secure.close();
+    }
+  });
 
   test('a later connection resumes even when a garbage collection ran in between', async () => {
     const { cert } = testCert();
