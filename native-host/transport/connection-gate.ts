@@ -85,14 +85,17 @@ export const gatedLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
-/** `dns.lookup`'s contract, answered from the process's host cache (host-cache.ts). */
+/**
+ * `dns.lookup`'s contract, answered from the process's host cache (host-cache.ts). Each caller
+ * gets its own copy of the answer: what it does with it cannot change the next caller's.
+ */
 function cachedLookup(hostname: string, options: LookupOptions | number | undefined, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void {
   const o = typeof options === 'object' ? options : { family: options };
   const family = o.family === 'IPv4' ? 4 : o.family === 'IPv6' ? 6 : o.family;
   sharedHostCache().lookupAll(hostname, { ...(family !== undefined ? { family } : {}), ...(o.hints !== undefined ? { hints: o.hints } : {}) }).then(
     (all) => {
       const first = all[0];
-      if (o.all === true) callback(null, all);
+      if (o.all === true) callback(null, all.map((a) => ({ ...a })));
       else if (first !== undefined) callback(null, first.address, first.family);
       else callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), '', undefined);
     },

@@ -1,4 +1,4 @@
-import { gatedLookup } from '../../native-host/transport/connection-gate';
+import { connectWithCheck, gatedLookup } from '../../native-host/transport/connection-gate';
 import { sharedHostCache } from '../../native-host/transport/host-cache';
 import { parseConnectTo, parseResolve } from '../../native-host/transport/host-mapping';
 import { privateNetworkCheck } from '../../native-host/transport/private-network';
@@ -109,4 +109,16 @@ test("a page's address-space check and its connections ask the host cache one qu
   } finally {
     lookups.mockRestore();
   }
+});
+
+test('a caller that changes its answer does not change the next caller\'s: each gets a copy of the cached one', async () => {
+  const ask = () => new Promise<Array<{ address: string; family: number }>>((resolve, reject) => {
+    connectWithCheck(undefined, () => gatedLookup('localhost', { all: true }, (e, a) => (e ? reject(e) : resolve(a as unknown as Array<{ address: string; family: number }>))));
+  });
+  const first = await ask();
+  const kept = first.map((a) => ({ ...a }));
+  expect(kept.length).toBeGreaterThan(0);
+  first.splice(0, first.length, { address: '198.18.0.99', family: 4 });
+  (first[0] as { address: string }).address = '198.18.0.98';
+  expect(await ask()).toEqual(kept);
 });
