@@ -124,9 +124,9 @@ export class TimingConnector {
   }
 
   /**
-   * Builds the trust context in a turn of its own once a TLS connection's SYN is out: the
-   * handshake's round trip covers the build, and the connects asked in the same turn send their
-   * SYNs first.
+   * Builds the trust context in a turn of its own once a TLS connection's SYN is out (or the
+   * timer's child was asked for it): the handshake's round trip covers the build, and the
+   * connects asked in the same turn send their SYNs first.
    */
   private warmTrustAfterSyn(): void {
     if (this.trustContext !== undefined || this.trustDue) return;
@@ -314,7 +314,10 @@ export class TimingConnector {
     const lookupAt = family !== 0 ? t0 : this.now();
     const busyInDns = family !== 0 ? 0 : this.loopBusy() - busy0;
     if (signal?.aborted) throw abortError(t.origin);
-    const tcp = await timer.connect({ addresses, port: t.port, timeoutMs: this.options.timeoutMs ?? 10_000 }, signal).catch((e: unknown) => {
+    const connecting = timer.connect({ addresses, port: t.port, timeoutMs: this.options.timeoutMs ?? 10_000 }, signal);
+    // The child sends the SYN: the trust context is built while the handshake's round trip runs.
+    if (https) this.warmTrustAfterSyn();
+    const tcp = await connecting.catch((e: unknown) => {
       throw (e as Error).name === 'AbortError' ? abortError(t.origin) : e;
     });
     const refused = addressCheck?.(tcp.remoteAddress);

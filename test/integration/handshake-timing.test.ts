@@ -4,7 +4,8 @@ import type { HandshakeRecord } from '../../src/stats/handshake';
 import { blockLoop } from '../support/block-loop';
 import { bodyFor } from '../support/raw-http-server';
 import { runList, sha256 } from '../support/run-list';
-import { sharedConnectTimer } from '../../native-host/transport/connect-timer';
+import { ConnectTimer, sharedConnectTimer } from '../../native-host/transport/connect-timer';
+import { CONNECT_TIMER_CHILD_SOURCE } from '../../native-host/transport/connect-timer-child';
 import { TimingConnector } from '../../native-host/transport/timing-connector';
 import { TlsSessions } from '../../native-host/transport/tls-sessions';
 import { testCert } from '../support/tls-cert';
@@ -198,6 +199,35 @@ describe('TLS session cache of one TimingConnector', () => {
     } finally {
       built.mockRestore();
       await plain.close();
+      await secure.close();
+    }
+  });
+
+  test("a TLS connection made by the timer's child has its trust context built while the child connects, not after", async () => {
+    // A child that holds each connected socket 150 ms before handing it over: a TCP round trip.
+    const HAND_OVER = 'send({ id: m.id, tcpMs, remoteAddress: s.remoteAddress }, s)';
+    expect(CONNECT_TIMER_CHILD_SOURCE).toContain(HAND_OVER);
+    const slow = new ConnectTimer(CONNECT_TIMER_CHILD_SOURCE.replace(HAND_OVER, `setTimeout(() => ${HAND_OVER}, 150)`));
+    const ca = `${testCert().cert}${'\n'.repeat(4)}`;
+    const secure = await startHttpsServer(respond(0));
+    const builtAt: number[] = [];
+    const build = tls.createSecureContext;
+    const built = jest.spyOn(tls, 'createSecureContext').mockImplementation((o) => {
+      builtAt.push(performance.now());
+      return build(o);
+    });
+    try {
+      expect(await slow.warmUp()).toBe(true);
+      let tlsStartedAt = 0;
+      const connector = new TimingConnector({ ca, onTlsStart: () => (tlsStartedAt = performance.now()) }, undefined, undefined, () => slow);
+      const { socket, handshake } = await connector.open(`https://localhost:${secure.port}`, 1);
+      socket.destroy();
+      expect(handshake.tcpMs).toBeLessThan(100);
+      expect(builtAt).toHaveLength(1);
+      expect(tlsStartedAt - (builtAt[0] as number)).toBeGreaterThan(100);
+    } finally {
+      built.mockRestore();
+      slow.close();
       await secure.close();
     }
   });
