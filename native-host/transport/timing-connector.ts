@@ -86,8 +86,6 @@ export type Now = () => number;
 export class TimingConnector {
   /** undici's connector for this connector's in-loop TCP connects, built on first use. */
   private plainConnector: buildConnector.connector | undefined;
-  /** A trust context build is queued for the next turn (`warmTrustAfterSyn`). */
-  private trustDue = false;
   /**
    * The latest TLS session per host:port, what `startTls` resumes from. Kept here, not in undici's
    * connector cache, which holds sessions only through `WeakRef`s (a garbage collection between two
@@ -129,12 +127,7 @@ export class TimingConnector {
    * connects asked in the same turn send their SYNs first.
    */
   private warmTrustAfterSyn(): void {
-    if (this.trustContext !== undefined || this.trustDue) return;
-    this.trustDue = true;
-    setImmediate(() => {
-      this.trustDue = false;
-      this.trust();
-    });
+    if (this.trustContext === undefined) setImmediate(() => this.trust());
   }
 
   /** undici's connector for an in-loop TCP connect (it sets up the socket as for its own connections); TLS is `startTls`. */
@@ -166,18 +159,18 @@ export class TimingConnector {
     const target = mapTarget(this.options.hostMappings ?? [], url.hostname, Number(url.port || (https ? 443 : 80)));
     const refusedTarget = refuseTarget({ allowUnsafePorts: this.options.allowUnsafePorts ?? false, ...(addressCheck ? { addressCheck } : {}) }, origin, target.host, target.port);
     if (refusedTarget) return Promise.reject(refusedTarget);
+    const t: Target = { origin, url, host: target.host, port: target.port, mapped: target.mapped, connectionId };
     if (this.timer?.warm) {
-      const timed = { origin, url, host: target.host, port: target.port, mapped: target.mapped, connectionId };
       // A timer that cannot run costs timing fidelity, never the connection: connect in this loop.
-      return this.openTimed(this.timer, timed, signal, addressCheck).catch((e: unknown) => {
+      return this.openTimed(this.timer, t, signal, addressCheck).catch((e: unknown) => {
         if ((e as { code?: string }).code !== 'E_CONNECT_TIMER' || signal?.aborted) throw e;
-        return this.openInLoop(origin, url, https, target, connectionId, signal, addressCheck);
+        return this.openInLoop(t, signal, addressCheck);
       });
     }
     // Waiting for the timer's child to come up would put a process start before the SYN: this
     // connect is made in the loop, and the child starts (if it can) once its SYN is out.
     this.timerDue = this.timer !== undefined;
-    return this.openInLoop(origin, url, https, target, connectionId, signal, addressCheck);
+    return this.openInLoop(t, signal, addressCheck);
   }
 
   /**
@@ -196,7 +189,9 @@ export class TimingConnector {
    * (`loopDelayMs`). TLS starts on the connected socket as on a timer's socket (`startTls`), so
    * the trust context is built while the SYN is out, not before it (`warmTrustAfterSyn`).
    */
-  private openInLoop(origin: string, url: URL, https: boolean, target: ReturnType<typeof mapTarget>, connectionId: number, signal: AbortSignal | undefined, addressCheck: AddressCheck | undefined): Promise<TimedSocket> {
+  private openInLoop(t: Target, signal: AbortSignal | undefined, addressCheck: AddressCheck | undefined): Promise<TimedSocket> {
+    const { origin, url, connectionId } = t;
+    const https = url.protocol === 'https:';
     const startedAt = Date.now();
     const busy0 = this.loopBusy();
     const t0 = this.now();
@@ -211,10 +206,10 @@ export class TimingConnector {
       const onAbort = () => pending?.destroy(abortError(origin));
       const socket = connectWithCheck(addressCheck, () => this.tcpConnector()(
         {
-          hostname: target.host,
+          hostname: t.host,
           host: url.host,
           protocol: 'http:',
-          port: target.mapped ? String(target.port) : url.port || (https ? '443' : '80'),
+          port: String(t.port),
         } as buildConnector.Options,
         (err, connected) => {
           signal?.removeEventListener('abort', onAbort);
@@ -248,7 +243,8 @@ export class TimingConnector {
             if (delay > 0) setTimeout(() => finish(s, tls, this.now()), delay);
             else setImmediate(finish, s, tls, tDone);
           };
-          // Plain TCP calls back on `connect`, in the same dispatch as the listener below.
+          // undici calls back in the `connect` event's dispatch, after the listener below stamped it:
+          // a refused address is dropped before TLS sends a byte.
           const refused = addressCheck?.(tcp.remoteAddress ?? '');
           if (refused) {
             tcp.destroy();
@@ -259,16 +255,8 @@ export class TimingConnector {
             settle(tcp, { ms: 0, busy: 0 }, connectAt);
             return;
           }
-          const t: Target = { origin, url, host: target.host, port: target.port, mapped: target.mapped, connectionId };
-          // A context still to build is local work before the ClientHello: in the total, in no phase.
-          this.trust();
-          const tlsAt = this.now();
-          const busyAtTls = this.loopBusy();
-          const securing = this.startTls(t, tcp, signal);
-          // `tls.connect` on a connected socket has written its ClientHello.
-          this.options.onTlsStart?.(origin, connectAt - attemptAt);
-          securing.then(
-            (secured) => settle(secured.socket, { ms: secured.at - tlsAt, busy: secured.busyAt - busyAtTls }, secured.at),
+          this.startTls(t, tcp, signal, connectAt - attemptAt).then(
+            (secured) => settle(secured.socket, secured, secured.at),
             (e: unknown) => reject(e),
           );
         },
@@ -292,9 +280,6 @@ export class TimingConnector {
         tConnect = this.now();
         // Where no `connectionAttempt` was told (a Node without it), the SYN is out by now.
         this.startTimerAfterSyn();
-        // Before TLS starts: destroying the socket makes the connector call back with the error.
-        const refused = addressCheck?.(socket.remoteAddress ?? '');
-        if (refused) socket.destroy(refused);
       });
     });
   }
@@ -325,19 +310,14 @@ export class TimingConnector {
       tcp.socket.destroy();
       throw refused ?? abortError(t.origin);
     }
-    const tlsAt = this.now();
-    const busyAtTls = this.loopBusy();
     let socket = tcp.socket;
     let tlsMs = 0;
     let busyInTls = 0;
     if (https) {
-      const securing = this.startTls(t, tcp.socket, signal);
-      // `tls.connect` on a connected socket has written its ClientHello.
-      this.options.onTlsStart?.(t.origin, tcp.tcpMs);
-      const secured = await securing;
+      const secured = await this.startTls(t, tcp.socket, signal, tcp.tcpMs);
       socket = secured.socket;
-      tlsMs = secured.at - tlsAt;
-      busyInTls = secured.busyAt - busyAtTls;
+      tlsMs = secured.ms;
+      busyInTls = secured.busy;
     } else {
       // As undici's connector sets up the sockets it opens.
       socket.setNoDelay(true).setKeepAlive(true, 60_000);
@@ -360,8 +340,14 @@ export class TimingConnector {
    * trust context, session resumption from this connector's kept sessions, no delay, keep-alive), but offering
    * `h2` first where h2 is allowed (alpn-order.ts): undici fixes `http/1.1` first, and on a socket
    * already connected the ClientHello leaves within `tls.connect`, before its list could be changed.
+   * Timed from the ClientHello to `secureConnect` (`ms`, and this loop's busy time in it): a trust
+   * context still to build is local work before it, in the total and in no phase. `rttMs`, the TCP
+   * round trip, goes to `onTlsStart`.
    */
-  private startTls(t: Target, tcp: Socket, signal: AbortSignal | undefined): Promise<{ socket: Socket; at: number; busyAt: number }> {
+  private startTls(t: Target, tcp: Socket, signal: AbortSignal | undefined, rttMs: number): Promise<{ socket: Socket; at: number; ms: number; busy: number }> {
+    const context = this.trust();
+    const tlsAt = this.now();
+    const busyAtTls = this.loopBusy();
     return new Promise((resolve, reject) => {
       const servername = !isIpLiteral(t.url.hostname) ? t.url.hostname : undefined;
       const session = this.sessions.get(t.url.host);
@@ -369,7 +355,7 @@ export class TimingConnector {
         socket: tcp,
         ...(servername !== undefined ? { servername } : {}),
         ...(session !== undefined ? { session } : {}),
-        secureContext: this.trust(),
+        secureContext: context,
         rejectUnauthorized: this.options.rejectUnauthorized ?? true,
         ALPNProtocols: this.options.allowH2 === true ? [...H2_FIRST_ALPN] : ['http/1.1'],
       });
@@ -378,12 +364,17 @@ export class TimingConnector {
         signal?.removeEventListener('abort', onAbort);
         secure.off('error', done);
         if (err) reject(err);
-        else resolve({ socket: secure.setNoDelay(true).setKeepAlive(true, 60_000), at: this.now(), busyAt: this.loopBusy() });
+        else {
+          const at = this.now();
+          resolve({ socket: secure.setNoDelay(true).setKeepAlive(true, 60_000), at, ms: at - tlsAt, busy: this.loopBusy() - busyAtTls });
+        }
       };
       secure.prependOnceListener('secureConnect', () => done());
       secure.once('error', done);
       secure.on('session', (s: Buffer) => this.sessions.keep(t.url.host, s));
       signal?.addEventListener('abort', onAbort, { once: true });
+      // `tls.connect` on a connected socket has written its ClientHello.
+      this.options.onTlsStart?.(t.origin, rttMs);
     });
   }
 }
