@@ -45,6 +45,8 @@ const BENCH_ENTRIES = [
   ['bench/metrics/main.ts', 'metrics-scrape.js'],
   ['bench/diagnosis/main.ts', 'diagnosis.js'],
   ['bench/store/main.ts', 'store-kill-loss.js'],
+  // What a getlist process costs before and around its command (the launcher's code cache).
+  ['bench/start/main.ts', 'start-cost.js'],
   // The writer process bench/store/main.ts kills.
   ['bench/store/store-writer.ts', 'store-writer.js'],
 ];

@@ -37,6 +37,9 @@ beforeAll(async () => {
   plants.push({ what: 'a server', code: "import { createServer } from 'node:http';\nexport const planted = createServer;\n", filePath: PLANT, caught: false });
   plants.push({ what: 'undici errors', code: "import { errors } from 'undici';\nexport const planted = errors;\n", filePath: PLANT, caught: false });
   plants.push({ what: 'the transport building its Client', code: "import { Client } from 'undici';\nexport const planted = Client;\n", filePath: 'native-host/transport/undici-transport.ts', caught: false });
+  plants.push({ what: "the transport building its Client from undici's Client module", code: "import Client from 'undici/lib/dispatcher/client';\nexport const planted = Client;\n", filePath: 'native-host/transport/undici-transport.ts', caught: false });
+  plants.push({ what: "undici's pool module in the transport", code: "import Pool from 'undici/lib/dispatcher/pool';\nexport const planted = Pool;\n", filePath: 'native-host/transport/undici-transport.ts', caught: true });
+  plants.push({ what: "undici's Client module outside the transport", code: "import Client from 'undici/lib/dispatcher/client';\nexport const planted = Client;\n", filePath: PLANT, caught: true });
   lint = await eslintApi(plants.map(({ code, filePath }) => ({ code, filePath })), ['native-host']);
 }, 60_000);
 

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ClassicLevel } from 'classic-level';
+import type { ClassicLevel } from 'classic-level';
 import type { Env } from './lmdb-env';
 import { LAYOUT_VERSION, META_VERSION } from './record-codec';
 import { StoreError, describeCause, errorCode } from './store-errors';
@@ -66,7 +66,9 @@ export function removeLegacyFiles(storeDir: string): void {
 }
 
 async function openLevel(dir: string): Promise<ClassicLevel<string, string>> {
-  const Level = ClassicLevel;
+  // Loaded here, not at start: its native addon is only needed by the one open that migrates.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { ClassicLevel: Level } = require('classic-level') as typeof import('classic-level');
   const open = async () => {
     const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8', createIfMissing: false });
     await db.open();

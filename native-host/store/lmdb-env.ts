@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, statfsSync } from 'node:fs';
 import path from 'node:path';
-import { open, type RootDatabase } from 'lmdb';
+import type { RootDatabase } from 'lmdb';
 import { PRIVATE_DIR_MODE, tightenFilesSync } from './data-dir';
 import { StoreError, describeCause, errnoOf, errorCode } from './store-errors';
 
@@ -23,6 +23,10 @@ export function openEnv(storeDir: string, name: string): Env {
     // Made here, 0700, before lmdb would make it with the umask's mode.
     mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     if (process.platform !== 'win32') chmodSync(dir, PRIVATE_DIR_MODE);
+    // Loaded at the first open, not at start: most commands never open the store, and a native
+    // addon that cannot load is then this store error rather than a CLI that cannot start.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { open } = require('lmdb') as typeof import('lmdb');
     env = open<string, string>({ path: dir, encoding: 'string', compression: false, noMemInit: false, overlappingSync: false });
   } catch (err) {
     throw asStoreError(err, 'E_STORE_OPEN', `cannot open the store at ${dir}`, storeDir);

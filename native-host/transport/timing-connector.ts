@@ -1,6 +1,6 @@
 import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type SecureContext, type TLSSocket } from 'node:tls';
-import { buildConnector } from 'undici';
+import buildConnector from 'undici/lib/core/connect';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { connectWithCheck, gatedLookup, gatedLookupAll, refuseTarget, type AddressCheck } from './connection-gate';
 import { sharedConnectTimer, type ConnectTimer } from './connect-timer';

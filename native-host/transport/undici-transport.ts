@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
-import { Client, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import Client from 'undici/lib/dispatcher/client';
 import type { HttpProtocol } from '../../src/core/http-protocol';
 import type { Dispatch, OpenOptions, TransportHandler, TransportPort } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';

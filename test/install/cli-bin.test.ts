@@ -12,7 +12,7 @@ function run(args: string[], home: string, data: string) {
 }
 
 describe('bin/getlist.js install / uninstall', () => {
-  test('installs a launcher that runs this node on this checkout, into a --user-data-dir, touching nothing else', () => {
+  test('installs a launcher that runs this node on this checkout, into a --user-data-dir, touching nothing else but its code cache', () => {
     const base = tempDir();
     const home = path.join(base, 'home');
     const data = path.join(base, 'data');
@@ -28,7 +28,11 @@ describe('bin/getlist.js install / uninstall', () => {
     const launcher = fs.readFileSync(manifest.path, 'utf8');
     expect(launcher).toContain(`exec '${process.execPath}' '${bin}' 'host' "$@"`);
     expect(fs.statSync(manifest.path).mode & 0o777).toBe(0o755);
-    expect(fs.readdirSync(home)).toEqual([]);
+    // Nothing in HOME but the launcher's own code cache (docs/cli.md, "What a start costs").
+    expect(fs.readdirSync(home)).toEqual(['.cache']);
+    expect(fs.readdirSync(path.join(home, '.cache'))).toEqual(['getlist']);
+    expect(fs.readdirSync(path.join(home, '.cache', 'getlist'))).toEqual(['code']);
+    expect(fs.readdirSync(path.join(home, '.cache', 'getlist', 'code'))).toEqual([expect.stringMatching(/^getlist-[0-9a-f]{16}-\d+-\d+-install\.bin$/)]);
 
     const u = run(['uninstall', '--browser', 'chromium', '--user-data-dir', profile], home, data);
     expect(u.status).toBe(0);
