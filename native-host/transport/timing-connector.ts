@@ -55,6 +55,12 @@ export interface TimingConnectorOptions {
    */
   onTlsStart?: (origin: string, rttMs: number) => void;
   /**
+   * Called in the turn a connection's SYN went out (or the timer's child was asked for it), with
+   * whether TLS follows. Work scheduled from here (`setImmediate`) runs while the handshake's round
+   * trip does, after the SYNs asked for in the same turn.
+   */
+  afterSyn?: (secure: boolean) => void;
+  /**
    * The TLS sessions to resume from and keep new ones in (tls-sessions.ts): shared by connectors
    * that model one browser's later visits. @default this connector's own
    */
@@ -275,6 +281,7 @@ export class TimingConnector {
         busyAtAttempt = this.loopBusy();
         this.startTimerAfterSyn();
         if (https) this.warmTrustAfterSyn();
+        this.options.afterSyn?.(https);
       });
       socket.prependOnceListener('connect', () => {
         tConnect = this.now();
@@ -302,6 +309,7 @@ export class TimingConnector {
     const connecting = timer.connect({ addresses, port: t.port, timeoutMs: this.options.timeoutMs ?? 10_000 }, signal);
     // The child sends the SYN: the trust context is built while the handshake's round trip runs.
     if (https) this.warmTrustAfterSyn();
+    this.options.afterSyn?.(https);
     const tcp = await connecting.catch((e: unknown) => {
       throw (e as Error).name === 'AbortError' ? abortError(t.origin) : e;
     });

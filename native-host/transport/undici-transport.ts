@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
-import type { Dispatcher } from 'undici';
+import type { Duplex } from 'node:stream';
+import type { Dispatcher, Client as UndiciClient } from 'undici';
 import Client from 'undici/lib/dispatcher/client';
 import type { HttpProtocol } from '../../src/core/http-protocol';
 import type { Dispatch, OpenOptions, TransportHandler, TransportPort } from '../../src/scheduler';
@@ -8,6 +9,7 @@ import type { HandshakeRecord } from '../../src/stats/handshake';
 import { Flight, type FlightHost } from './flight';
 import { FlightDeadlines } from './flight-deadlines';
 import { guardSocket, suspectQuietMs } from './guarded-socket';
+import { warmUpH1 } from './h1-warm-up';
 import { RequestHeaders } from './request-headers';
 import { ResponseFraming } from './response-framing';
 import type { ResponseHooks } from './response-hooks';
@@ -168,7 +170,12 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private connector(allowH2: boolean): TimingConnector {
     let c = this.connectors.get(allowH2);
     if (!c) {
-      c = new TimingConnector({ ...this.options, allowH2 }, this.options.now);
+      // A plain-HTTP connection speaks HTTP/1.1: undici's first-use costs are paid in its SYN's round trip.
+      const afterSyn = (secure: boolean) => {
+        if (!secure) setImmediate(() => void warmUpH1(handedClient));
+        this.options.afterSyn?.(secure);
+      };
+      c = new TimingConnector({ ...this.options, allowH2, afterSyn }, this.options.now);
       this.connectors.set(allowH2, c);
     }
     return c;
@@ -291,20 +298,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
   }
 
   private clientFor(conn: Conn): Client {
-    let handed = false;
-    const client = new Client(conn.origin, {
-      // undici's resume loop is not re-entrant: a connector must call back asynchronously, or
-      // the request that triggered the connect is never written.
-      connect: (_opts, cb) => {
-        process.nextTick(() => {
-          if (handed || conn.closed || conn.socket.destroyed) {
-            cb(new TransportError('E_CONNECTION_GONE', `connection ${conn.id} to ${conn.origin} is gone; the scheduler reconnects`), null);
-            return;
-          }
-          handed = true;
-          cb(null, conn.socket);
-        });
-      },
+    const client = handedClient(conn.origin, conn.socket, () => conn.closed, `connection ${conn.id} to ${conn.origin}`, {
       allowH2: conn.protocol === 'h2',
       pipelining: Math.max(1, conn.maxOutstanding),
       maxConcurrentStreams: Math.max(1, conn.maxOutstanding),
@@ -329,6 +323,30 @@ export class UndiciTransport implements TransportPort, FlightHost {
       if (!this.closed) this.scheduler.connectionClosed(conn.id, err);
     });
   }
+}
+
+/**
+ * undici's `Client` on one socket this transport already holds, handed over once: undici never
+ * dials (test/connection-gate-lint.test.ts). A socket gone (or `gone()`) by then fails the connect
+ * with `E_CONNECTION_GONE`, and the scheduler reconnects.
+ */
+function handedClient(origin: string, socket: Duplex, gone: () => boolean = () => false, name = origin, options: Omit<UndiciClient.Options, 'connect'> = {}): Client {
+  let handed = false;
+  return new Client(origin, {
+    ...options,
+    // undici's resume loop is not re-entrant: a connector must call back asynchronously, or
+    // the request that triggered the connect is never written.
+    connect: (_opts, cb) => {
+      process.nextTick(() => {
+        if (handed || gone() || socket.destroyed) {
+          cb(new TransportError('E_CONNECTION_GONE', `${name} is gone; the scheduler reconnects`), null);
+          return;
+        }
+        handed = true;
+        cb(null, socket as Socket);
+      });
+    },
+  });
 }
 
 function unboundedAbortController(): AbortController {
