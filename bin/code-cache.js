@@ -11,9 +11,10 @@
  *
  * One file per command, so a `load` starts from what `load` compiled. A file is written when the
  * command had none (or V8 refused it) and ended with exit code 0: once per command per build.
- * V8 refuses data from another V8 version, other flags or a source of another length; the file's
- * name also carries the bundle's size and time, this Node's version, the launcher's path and the
- * process's flags, so a rebuild or an upgrade starts a new file and removes the old one.
+ * V8 refuses data from another V8 version or other flags, but of the source it checks only the
+ * length: a bundle changed in place (a version bump) would run the old one's code. So the file's
+ * name carries a hash of the bundle's bytes, with this Node's version, the launcher's path and the
+ * process's flags: a rebuild or an upgrade starts a new file and removes the old one.
  * A cache is never required: any failure to read or write one only costs the compile.
  * GETLIST_CODE_CACHE=off turns it off.
  */
@@ -41,13 +42,15 @@ function slotOf(argv) {
 }
 
 /**
- * `{ family, file }` for `entry` run as `argv[0]`: `family` names every cache of this launcher, flags
- * and Node (the files a new build replaces), `file` this build's file for this command.
+ * `{ family, build, file }` for the bundle at `entry` (its bytes `code`) run as `argv[0]`: `family`
+ * names every cache of this launcher, flags and Node, `build` those of this bundle (the files a new
+ * build replaces), `file` this bundle's file for this command.
  */
-function cacheName(entry, stat, argv, execArgv = process.execArgv, env = process.env) {
-  const who = crypto.createHash('sha256').update([entry, process.version, process.arch, ...execArgv, env.NODE_OPTIONS || ''].join('\0')).digest('hex').slice(0, 16);
-  const family = `getlist-${who}-`;
-  return { family, file: `${family}${stat.size}-${Math.trunc(stat.mtimeMs)}-${slotOf(argv)}.bin` };
+function cacheName(entry, code, argv, execArgv = process.execArgv, env = process.env) {
+  const hash = (parts) => crypto.createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 16);
+  const family = `getlist-${hash([entry, process.version, process.arch, ...execArgv, env.NODE_OPTIONS || ''])}-`;
+  const build = `${family}${crypto.createHash('sha256').update(code).digest('hex').slice(0, 16)}-`;
+  return { family, build, file: `${build}${slotOf(argv)}.bin` };
 }
 
 /**
@@ -56,13 +59,14 @@ function cacheName(entry, stat, argv, execArgv = process.execArgv, env = process
  * `rejected` (V8 refused the file) or `off`.
  */
 function loadBundle(entry, argv, env = process.env) {
-  const source = fs.readFileSync(entry, 'utf8');
+  const code = fs.readFileSync(entry);
+  const source = code.toString('utf8');
   const dir = cacheDir(env);
   let name;
   let cached;
   if (dir) {
     try {
-      name = cacheName(entry, fs.statSync(entry), argv, process.execArgv, env);
+      name = cacheName(entry, code, argv, process.execArgv, env);
       cached = fs.readFileSync(path.join(dir, name.file));
     } catch {
       cached = undefined; // no file yet, or unreadable: compiled as without a cache
@@ -95,9 +99,8 @@ function writeCache(dir, name, script) {
     const tmp = path.join(dir, `${name.file}.${process.pid}.tmp`);
     fs.writeFileSync(tmp, data, { mode: 0o600 });
     fs.renameSync(tmp, path.join(dir, name.file));
-    const current = name.file.slice(0, name.file.lastIndexOf('-') + 1);
     for (const f of fs.readdirSync(dir)) {
-      if (f.startsWith(name.family) && !f.startsWith(current) && f.endsWith('.bin')) fs.rmSync(path.join(dir, f), { force: true });
+      if (f.startsWith(name.family) && !f.startsWith(name.build) && f.endsWith('.bin')) fs.rmSync(path.join(dir, f), { force: true });
     }
   } catch {
     // A cache that cannot be written only costs the next start its compile.

@@ -32,7 +32,7 @@ describe('bin/getlist.js install / uninstall', () => {
     expect(fs.readdirSync(home)).toEqual(['.cache']);
     expect(fs.readdirSync(path.join(home, '.cache'))).toEqual(['getlist']);
     expect(fs.readdirSync(path.join(home, '.cache', 'getlist'))).toEqual(['code']);
-    expect(fs.readdirSync(path.join(home, '.cache', 'getlist', 'code'))).toEqual([expect.stringMatching(/^getlist-[0-9a-f]{16}-\d+-\d+-install\.bin$/)]);
+    expect(fs.readdirSync(path.join(home, '.cache', 'getlist', 'code'))).toEqual([expect.stringMatching(/^getlist-[0-9a-f]{16}-[0-9a-f]{16}-install\.bin$/)]);
 
     const u = run(['uninstall', '--browser', 'chromium', '--user-data-dir', profile], home, data);
     expect(u.status).toBe(0);
