@@ -77,7 +77,7 @@ function loadBundle(entry, argv, env = process.env) {
   const script = new vm.Script(wrapped, {
     filename: entry,
     ...(cached ? { cachedData: cached } : {}),
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const state = !dir ? 'off' : !cached ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
   if (name && state !== 'used') {
