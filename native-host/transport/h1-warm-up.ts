@@ -20,7 +20,8 @@ let warmed: Promise<boolean> | undefined;
  * read whole, false if the exchange failed.
  */
 export function warmUpH1(client: HandedClient): Promise<boolean> {
-  warmed ??= new Promise<boolean>((resolve) => {
+  // In a turn of its own: the SYNs asked for in the caller's turn go out first.
+  warmed ??= new Promise<boolean>((resolve) => setImmediate(() => {
     let answered = false;
     const socket = new Duplex({
       read() {},
@@ -48,6 +49,6 @@ export function warmUpH1(client: HandedClient): Promise<boolean> {
     } catch {
       end(false);
     }
-  });
+  }));
   return warmed;
 }

@@ -136,6 +136,12 @@ export class TimingConnector {
     if (this.trustContext === undefined) setImmediate(() => this.trust());
   }
 
+  /** A connection's SYN is out (or the timer's child was asked for it): what its round trip covers. */
+  private synSent(secure: boolean): void {
+    if (secure) this.warmTrustAfterSyn();
+    this.options.afterSyn?.(secure);
+  }
+
   /** undici's connector for an in-loop TCP connect (it sets up the socket as for its own connections); TLS is `startTls`. */
   private tcpConnector(): buildConnector.connector {
     this.plainConnector ??= buildConnector({
@@ -280,8 +286,7 @@ export class TimingConnector {
         tAttempt = this.now();
         busyAtAttempt = this.loopBusy();
         this.startTimerAfterSyn();
-        if (https) this.warmTrustAfterSyn();
-        this.options.afterSyn?.(https);
+        this.synSent(https);
       });
       socket.prependOnceListener('connect', () => {
         tConnect = this.now();
@@ -308,8 +313,7 @@ export class TimingConnector {
     if (signal?.aborted) throw abortError(t.origin);
     const connecting = timer.connect({ addresses, port: t.port, timeoutMs: this.options.timeoutMs ?? 10_000 }, signal);
     // The child sends the SYN: the trust context is built while the handshake's round trip runs.
-    if (https) this.warmTrustAfterSyn();
-    this.options.afterSyn?.(https);
+    this.synSent(https);
     const tcp = await connecting.catch((e: unknown) => {
       throw (e as Error).name === 'AbortError' ? abortError(t.origin) : e;
     });

@@ -172,7 +172,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
     if (!c) {
       // A plain-HTTP connection speaks HTTP/1.1: undici's first-use costs are paid in its SYN's round trip.
       const afterSyn = (secure: boolean) => {
-        if (!secure) setImmediate(() => void warmUpH1(handedClient));
+        if (!secure) void warmUpH1(handedClient);
         this.options.afterSyn?.(secure);
       };
       c = new TimingConnector({ ...this.options, allowH2, afterSyn }, this.options.now);
