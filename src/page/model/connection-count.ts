@@ -221,7 +221,8 @@ function maxInFlight(fetches: readonly Fetch[]): number {
   return Math.max(max, fetches.length > 0 ? 1 : 0);
 }
 
-function documentFetch(page: Pick<PageRecord, 'url' | 'navigation'>): Fetch | undefined {
+/** The document's navigation entry as a fetch of its own origin; undefined when it came from the cache or is missing. */
+export function documentFetch(page: Pick<PageRecord, 'url' | 'navigation'>): Fetch | undefined {
   const n = page.navigation;
   if (!n) return undefined;
   if (n.transferSize === 0 && (n.encodedBodySize ?? 0) > 0) return undefined; // the document came from the cache

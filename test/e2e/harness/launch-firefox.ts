@@ -27,6 +27,8 @@ export interface LaunchFirefoxOptions {
   env?: Record<string, string>;
   /** The executable puppeteer starts (firefox-in-namespace.ts's bridge). @default Firefox ESR */
   executablePath?: string;
+  /** More prefs for the profile (a fault a test injects, such as a shorter connection-retry timeout). */
+  prefs?: Record<string, string | number | boolean>;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function launchFirefox(options: LaunchFirefoxOptions): Promise<Laun
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }),
       // Optional permissions (Detailed capture) granted on a trusted click without the doorhanger.
       'extensions.webextOptionalPermissionPrompts': false,
+      ...options.prefs,
     },
     // Lets BiDi navigate a tab to moz-extension:// (otherwise "not allowed in this context").
     env: { ...process.env, HOME: options.home, MOZ_REMOTE_ALLOW_SYSTEM_ACCESS: '1', ...options.env },
