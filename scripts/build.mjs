@@ -47,6 +47,7 @@ const BENCH_ENTRIES = [
   ['bench/store/main.ts', 'store-kill-loss.js'],
   // What a getlist process costs before and around its command (the launcher's code cache).
   ['bench/start/main.ts', 'start-cost.js'],
+  ['bench/engine/tls-stream-cost.ts', 'tls-stream-cost.js'],
   // The writer process bench/store/main.ts kills.
   ['bench/store/store-writer.ts', 'store-writer.js'],
 ];

@@ -7,6 +7,7 @@ import { sharedConnectTimer, type ConnectTimer } from './connect-timer';
 import { mapTarget, type HostMapping } from './host-mapping';
 import { loopBusyMs, type LoopBusyClock } from './loop-busy';
 import { H2_FIRST_ALPN } from './alpn-order';
+import { FinishedHold } from './finished-hold';
 import { TlsSessions } from './tls-sessions';
 import { trustContext } from './trust-context';
 
@@ -65,6 +66,11 @@ export interface TimingConnectorOptions {
    * that model one browser's later visits. @default this connector's own
    */
   tlsSessions?: TlsSessions;
+  /**
+   * Send a TLS 1.3 client's Finished with the connection's first application bytes
+   * (finished-hold.ts); `false` writes it the moment the handshake makes it. @default true
+   */
+  finishedHold?: boolean;
 }
 
 export interface TimedSocket {
@@ -363,14 +369,19 @@ export class TimingConnector {
     return new Promise((resolve, reject) => {
       const servername = !isIpLiteral(t.url.hostname) ? t.url.hostname : undefined;
       const session = this.sessions.get(t.url.host);
+      const hold = this.options.finishedHold === false ? undefined : new FinishedHold(tcp);
       const secure = tlsConnect({
-        socket: tcp,
+        socket: hold ?? tcp,
         ...(servername !== undefined ? { servername } : {}),
         ...(session !== undefined ? { session } : {}),
         secureContext: context,
         rejectUnauthorized: this.options.rejectUnauthorized ?? true,
         ALPNProtocols: this.options.allowH2 === true ? [...H2_FIRST_ALPN] : ['http/1.1'],
       });
+      if (hold) {
+        hold.attach(secure);
+        tcpAddresses(secure, tcp);
+      }
       const onAbort = () => secure.destroy(abortError(t.origin));
       const done = (err?: Error) => {
         signal?.removeEventListener('abort', onAbort);
@@ -378,7 +389,8 @@ export class TimingConnector {
         if (err) reject(err);
         else {
           const at = this.now();
-          resolve({ socket: secure.setNoDelay(true).setKeepAlive(true, 60_000), at, ms: at - tlsAt, busy: this.loopBusy() - busyAtTls });
+          tcp.setNoDelay(true).setKeepAlive(true, 60_000);
+          resolve({ socket: secure, at, ms: at - tlsAt, busy: this.loopBusy() - busyAtTls });
         }
       };
       secure.prependOnceListener('secureConnect', () => done());
@@ -425,6 +437,16 @@ function handshakeRecord(s: Socket, t: Pick<Target, 'origin' | 'connectionId'>, 
     tlsVersion: tls ? tls.getProtocol() ?? undefined : undefined,
     resumed: tls ? tls.isSessionReused() : false,
   };
+}
+
+/**
+ * A TLS socket over a stream (`FinishedHold`) has no addresses of its own: it reads them from the
+ * TCP socket underneath, as a TLS socket on that socket would.
+ */
+function tcpAddresses(secure: TLSSocket, tcp: Socket): void {
+  for (const key of ['remoteAddress', 'remotePort', 'remoteFamily', 'localAddress', 'localPort'] as const) {
+    Object.defineProperty(secure, key, { get: () => tcp[key], configurable: true });
+  }
 }
 
 function abortError(origin: string): Error {

@@ -330,7 +330,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
  * dials (test/connection-gate-lint.test.ts). A socket gone (or `gone()`) by then fails the connect
  * with `E_CONNECTION_GONE`, and the scheduler reconnects.
  */
-function handedClient(origin: string, socket: Duplex, gone: () => boolean = () => false, name = origin, options: Omit<UndiciClient.Options, 'connect'> = {}): Client {
+export function handedClient(origin: string, socket: Duplex, gone: () => boolean = () => false, name = origin, options: Omit<UndiciClient.Options, 'connect'> = {}): Client {
   let handed = false;
   return new Client(origin, {
     ...options,

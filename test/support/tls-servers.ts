@@ -23,18 +23,23 @@ export interface TestServer<S> {
   connections: () => number;
   /** TLS connections completed (https / http2 only), in accept order. */
   tls: ServerTlsConnection[];
-  /** Accept-side events in order: `tcp` when a TCP connection is accepted, `tls` when its handshake completes. */
-  events: Array<'tcp' | 'tls'>;
+  /**
+   * Accept-side events in order: `tcp` when a TCP connection is accepted, `alpn` when the server
+   * chose its protocol (https only: it answers the ClientHello next), `tls` when its handshake
+   * completes (the client's Finished arrived, which a client may send with its first request).
+   */
+  events: ServerEvent[];
   close: () => Promise<void>;
 }
 
+type ServerEvent = 'tcp' | 'alpn' | 'tls';
+
 type Handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => void;
 
-async function listen<S extends http.Server | https.Server | http2.Http2SecureServer>(server: S, host: string): Promise<TestServer<S>> {
+async function listen<S extends http.Server | https.Server | http2.Http2SecureServer>(server: S, host: string, events: ServerEvent[] = []): Promise<TestServer<S>> {
   const sockets = new Set<Socket>();
   let accepted = 0;
   const tls: ServerTlsConnection[] = [];
-  const events: Array<'tcp' | 'tls'> = [];
   server.on('connection', (s: Socket) => {
     accepted += 1;
     events.push('tcp');
@@ -69,7 +74,12 @@ export function startHttpServer(handler: Handler, host = 'localhost'): Promise<T
 /** HTTPS (HTTP/1.1 only, ALPN `http/1.1`) with the test certificate. */
 export function startHttpsServer(handler: Handler, host = 'localhost'): Promise<TestServer<https.Server>> {
   const { key, cert } = testCert();
-  return listen(https.createServer({ key, cert, ALPNProtocols: ['http/1.1'] }, handler as http.RequestListener), host);
+  const events: ServerEvent[] = [];
+  const ALPNCallback = ({ protocols }: { protocols: string[] }) => {
+    events.push('alpn');
+    return protocols.includes('http/1.1') ? 'http/1.1' : undefined;
+  };
+  return listen(https.createServer({ key, cert, ALPNCallback }, handler as http.RequestListener), host, events);
 }
 
 /** HTTP/2 over TLS with HTTP/1.1 fallback (`allowHTTP1`), counting sessions and streams. */
