@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import http2 from 'node:http2';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { request } from 'undici';
 import { makeTlsMaterial, type TlsMaterial } from '../../bench/origins/tls-material';
@@ -165,6 +165,22 @@ describe('FinishedHold', () => {
     // ClientKeyExchange, change_cipher_spec and the encrypted Finished (a handshake record in TLS 1.2).
     expect(reads[1]).toEqual([HANDSHAKE, CHANGE_CIPHER_SPEC, HANDSHAKE]);
     expect(appRecords(reads[2])).toBeGreaterThanOrEqual(1);
+  });
+
+  test('a reset while the Finished is held fails the connection with the socket\'s error, and nothing goes unhandled', async () => {
+    const server = http2.createSecureServer({ key: fs.readFileSync(tls.keyPath), cert: fs.readFileSync(tls.certPath), minVersion: 'TLSv1.3' });
+    // The client's handshake ends when the server's flight arrives; the reset follows while its Finished waits.
+    server.on('connection', (s: Socket) => setTimeout(() => s.resetAndDestroy(), 50));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { socket } = await connector(true).open(`https://localhost:${(server.address() as AddressInfo).port}`, 1);
+      const err = await new Promise<NodeJS.ErrnoException>((resolve) => socket.once('error', resolve));
+      expect(err.code).toBe('ECONNRESET');
+      await new Promise((r) => setTimeout(r, FINISHED_MAX_HOLD_MS));
+      expect(socket.destroyed).toBe(true);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 
   test('a connection with no request sends its Finished alone once the hold\'s limit passes, and the server completes the handshake', async () => {

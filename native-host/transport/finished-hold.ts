@@ -41,7 +41,8 @@ export class FinishedHold extends Duplex {
       if (!this.push(chunk)) tcp.pause();
     });
     tcp.once('end', () => this.push(null));
-    tcp.once('error', (err) => this.destroy(err));
+    // Every error of the socket is this stream's: a later one must not go unhandled.
+    tcp.on('error', (err) => this.destroy(err));
     tcp.once('close', () => this.destroy());
   }
 
