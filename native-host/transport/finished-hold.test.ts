@@ -1,12 +1,10 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import http2 from 'node:http2';
-import os from 'node:os';
-import path from 'node:path';
-import type { AddressInfo, Socket } from 'node:net';
+import type http2 from 'node:http2';
+import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { request } from 'undici';
-import { makeTlsMaterial, type TlsMaterial } from '../../bench/origins/tls-material';
+import { testCert } from '../../test/support/tls-cert';
+import { startHttp2Server, type TestServer } from '../../test/support/tls-servers';
 import { FINISHED_MAX_HOLD_MS } from './finished-hold';
 import { TimingConnector } from './timing-connector';
 import { handedClient } from './undici-transport';
@@ -49,17 +47,14 @@ const APPLICATION_DATA = 23;
 /** A TLS h2 server answering `ok`, and the relay in front of it; `reads()` is the next connection's. */
 interface Relayed {
   origin: string;
-  secured: () => number;
+  server: TestServer<http2.Http2SecureServer>;
   reads(): Promise<number[][]>;
   close(): Promise<void>;
 }
 
-async function relayedServer(tls: TlsMaterial, options: http2.SecureServerOptions): Promise<Relayed> {
-  let secured = 0;
-  const server = http2.createSecureServer({ key: fs.readFileSync(tls.keyPath), cert: fs.readFileSync(tls.certPath), allowHTTP1: true, ...options }, (_req, res) => res.end('ok'));
-  server.on('secureConnection', () => secured++);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const relay = spawn(process.execPath, ['-e', RELAY, String((server.address() as AddressInfo).port)], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function relayedServer(options: http2.SecureServerOptions): Promise<Relayed> {
+  const server = await startHttp2Server((_req, res) => res.end('ok'), '127.0.0.1', options);
+  const relay = spawn(process.execPath, ['-e', RELAY, String(server.port)], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines: string[] = [];
   let waiting: ((line: string) => void) | undefined;
   let buf = '';
@@ -81,38 +76,33 @@ async function relayedServer(tls: TlsMaterial, options: http2.SecureServerOption
   const { port } = JSON.parse(await nextLine()) as { port: number };
   return {
     origin: `https://localhost:${port}`,
-    secured: () => secured,
+    server,
     reads: async () => JSON.parse(await nextLine()) as number[][],
     close: async () => {
       relay.stdin?.end();
-      await new Promise<void>((r) => server.close(() => r()));
+      await server.close();
     },
   };
 }
 
 describe('FinishedHold', () => {
-  let dir: string;
-  let tls: TlsMaterial;
   let tls13: Relayed;
   let tls12: Relayed;
   let retry: Relayed;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'getlist-finished-hold-'));
-    tls = makeTlsMaterial(dir, ['localhost', '127.0.0.1']);
-    tls13 = await relayedServer(tls, { minVersion: 'TLSv1.3' });
-    tls12 = await relayedServer(tls, { maxVersion: 'TLSv1.2' });
+    tls13 = await relayedServer({ minVersion: 'TLSv1.3' });
+    tls12 = await relayedServer({ maxVersion: 'TLSv1.2' });
     // The client's ClientHello offers an X25519 key share only: a server that takes P-384 alone
     // answers with a HelloRetryRequest (RFC 8446 §4.1.4).
-    retry = await relayedServer(tls, { minVersion: 'TLSv1.3', ecdhCurve: 'P-384' });
+    retry = await relayedServer({ minVersion: 'TLSv1.3', ecdhCurve: 'P-384' });
   });
   afterAll(async () => {
     for (const s of [tls13, tls12, retry]) await s?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   function connector(finishedHold: boolean): TimingConnector {
-    return new TimingConnector({ connectIn: 'loop', ca: fs.readFileSync(tls.caPath, 'utf8'), allowH2: true, finishedHold });
+    return new TimingConnector({ connectIn: 'loop', ca: testCert().cert, allowH2: true, finishedHold });
   }
 
   /** One GET over a connection the connector opened; the relay's reads of what the client sent. */
@@ -168,26 +158,25 @@ describe('FinishedHold', () => {
   });
 
   test('a reset while the Finished is held fails the connection with the socket\'s error, and nothing goes unhandled', async () => {
-    const server = http2.createSecureServer({ key: fs.readFileSync(tls.keyPath), cert: fs.readFileSync(tls.certPath), minVersion: 'TLSv1.3' });
+    const server = await startHttp2Server(() => undefined, '127.0.0.1', { minVersion: 'TLSv1.3' });
     // The client's handshake ends when the server's flight arrives; the reset follows while its Finished waits.
-    server.on('connection', (s: Socket) => setTimeout(() => s.resetAndDestroy(), 50));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    server.server.on('connection', (s: Socket) => setTimeout(() => s.resetAndDestroy(), 50));
     try {
-      const { socket } = await connector(true).open(`https://localhost:${(server.address() as AddressInfo).port}`, 1);
+      const { socket } = await connector(true).open(`https://localhost:${server.port}`, 1);
       const err = await new Promise<NodeJS.ErrnoException>((resolve) => socket.once('error', resolve));
       expect(err.code).toBe('ECONNRESET');
       await new Promise((r) => setTimeout(r, FINISHED_MAX_HOLD_MS));
       expect(socket.destroyed).toBe(true);
     } finally {
-      await new Promise<void>((r) => server.close(() => r()));
+      await server.close();
     }
   });
 
   test('a connection with no request sends its Finished alone once the hold\'s limit passes, and the server completes the handshake', async () => {
-    const before = tls13.secured();
+    const before = tls13.server.tls.length;
     const { socket } = await connector(true).open(tls13.origin, 1);
     await new Promise((r) => setTimeout(r, FINISHED_MAX_HOLD_MS + 100));
-    expect(tls13.secured()).toBe(before + 1);
+    expect(tls13.server.tls.length).toBe(before + 1);
     socket.destroy();
     const reads = await tls13.reads();
     expect(reads).toEqual([[HANDSHAKE], [CHANGE_CIPHER_SPEC, APPLICATION_DATA]]);

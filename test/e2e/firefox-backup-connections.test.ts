@@ -15,6 +15,7 @@ import { describeNetns } from '../bench-link/netns-gate';
 import { describeE2e, requireBrowser } from './harness/browsers';
 import { copyExtensionBuild } from './harness/extension-build';
 import { openExtensionPage, WAIT_MS } from './harness/extension-pages';
+import { quiet } from './harness/site-load';
 import { firefoxInNamespace } from './harness/firefox-in-namespace';
 import { launchFirefox, type LaunchedFirefox } from './harness/launch-firefox';
 import { connectsShown, popupAfterLoad } from './harness/observed-checks';
@@ -61,7 +62,8 @@ describeE2e('e2e: Firefox backup connections', () => {
         const url = `${site.origin}/spares.html?load=${load}`;
         const tab = await firefox.browser.newPage();
         await tab.goto(url, { waitUntil: 'load', timeout: WAIT_MS });
-        const lines = await quietLog(logPath, `load=${load}`);
+        await quiet(() => logLines(logPath, `load=${load}`).length, 500);
+        const lines = logLines(logPath, `load=${load}`);
         expect(lines).toHaveLength(1 + SPARE_IMAGES);
         const firstOn = new Map<number, string>();
         for (const l of lines) if (!firstOn.has(l.port)) firstOn.set(l.port, `${site.origin}${l.path}`);
@@ -80,19 +82,7 @@ describeE2e('e2e: Firefox backup connections', () => {
   });
 });
 
-/** The log's lines whose path carries `tag`, once no line has been added for 500 ms. */
-async function quietLog(path: string, tag: string): Promise<SpareLogLine[]> {
-  const read = () => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as SpareLogLine).filter((l) => l.path.endsWith(`?${tag}`));
-  const deadline = Date.now() + WAIT_MS;
-  let count = -1;
-  let since = Date.now();
-  while (Date.now() < deadline) {
-    const n = read().length;
-    if (n !== count) {
-      count = n;
-      since = Date.now();
-    } else if (Date.now() - since >= 500) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return read();
+/** The log's lines whose path carries `tag`. */
+function logLines(path: string, tag: string): SpareLogLine[] {
+  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as SpareLogLine).filter((l) => l.path.endsWith(`?${tag}`));
 }

@@ -82,10 +82,13 @@ export function startHttpsServer(handler: Handler, host = 'localhost'): Promise<
   return listen(https.createServer({ key, cert, ALPNCallback }, handler as http.RequestListener), host, events);
 }
 
-/** HTTP/2 over TLS with HTTP/1.1 fallback (`allowHTTP1`), counting sessions and streams. */
-export async function startHttp2Server(handler: Handler, host = 'localhost'): Promise<TestServer<http2.Http2SecureServer> & { sessions: () => number; streams: () => number }> {
+/**
+ * HTTP/2 over TLS with HTTP/1.1 fallback (`allowHTTP1`), counting sessions and streams; `tls`
+ * adds server options (versions, groups).
+ */
+export async function startHttp2Server(handler: Handler, host = 'localhost', tls: http2.SecureServerOptions = {}): Promise<TestServer<http2.Http2SecureServer> & { sessions: () => number; streams: () => number }> {
   const { key, cert } = testCert();
-  const server = http2.createSecureServer({ key, cert, allowHTTP1: true }, handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void);
+  const server = http2.createSecureServer({ ...tls, key, cert, allowHTTP1: true }, handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void);
   let sessions = 0;
   let streams = 0;
   const live = new Set<http2.ServerHttp2Session>();

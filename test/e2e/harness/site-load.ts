@@ -22,20 +22,21 @@ export async function loadTestPage(browser: Browser, site: Site, page: string): 
   const mark = site.requests.length;
   const tab = await browser.newPage();
   await tab.goto(url, { waitUntil: 'load', timeout: WAIT_MS });
-  await quiet(site, 500);
+  await quiet(() => site.requests.length, 500);
   const log = site.requests.slice(mark);
   const served = [...new Set(log.filter((r) => !isFromHost(r)).map((r) => r.url))];
   return { tab, url, served, log };
 }
 
-async function quiet(site: Site, ms: number): Promise<void> {
+/** Resolves once `count()` (a server's log length) has not changed for `ms`, or after WAIT_MS. */
+export async function quiet(count: () => number, ms: number): Promise<void> {
   const deadline = Date.now() + WAIT_MS;
-  let count = site.requests.length;
+  let seen = count();
   let since = Date.now();
   while (Date.now() - since < ms && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));
-    if (site.requests.length !== count) {
-      count = site.requests.length;
+    if (count() !== seen) {
+      seen = count();
       since = Date.now();
     }
   }
