@@ -49,9 +49,10 @@ export interface OriginFacts {
    */
   peakBytesPerMs?: number;
   /**
-   * That load held its peak for three windows in a row: the link's own rate. `false`: the bursts
-   * of a load that asked less than its link carries, a floor under the link's rate. Absent (facts
-   * written before it was kept): read as held.
+   * That peak was the link's own rate: the load's responses waited in a queue on the path
+   * (src/scheduler/queue-delay.ts), or, with too few requests to tell, it held its peak for three
+   * windows in a row. `false`: a load that asked less than its link carries, a floor under the
+   * link's rate. Absent (facts written before it was kept): read as held.
    */
   peakHeld?: boolean;
 }

@@ -168,6 +168,7 @@ export class Dispatcher implements Dispatching {
       responseFingerprint: undefined,
       pair: undefined,
       idleMs: c.idleSince === undefined ? undefined : now - c.idleSince,
+      alone: c.state === 'ready' && c.outstanding.length === 0,
     };
     c.idleSince = undefined;
     const ahead = c.protocol === 'http/1.1' ? c.outstanding[c.outstanding.length - 1] : undefined;

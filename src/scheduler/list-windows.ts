@@ -146,7 +146,7 @@ export interface RememberedLink {
   rateBytesPerMs: number;
   /** The shortest remembered round trip of the page's origins, ms. */
   rttMs: number;
-  /** The load that measured the rate held it (peak-delivery.ts `held`): the link's rate, not a floor under it. */
+  /** The rate was the link's (`peakHeld`: a queue on the path, queue-delay.ts, or a peak held window after window, peak-delivery.ts), not a floor under it. */
   held: boolean;
 }
 
@@ -183,8 +183,9 @@ export function linkWindows(link: RememberedLink): number {
  * time: the whole list takes `bytes ÷ rate` through the link whatever the windows, so an origin
  * gets none that would only end it sooner than that (on a capped link a page's list is the
  * link's, and windows added there only queue and lose). The time budget needs the link's rate: a
- * peak the measuring load did not hold is a burst of its own demand, a floor under a link it did
- * not fill (a first visit, paced by discovery, on a fast link), and would hold the list to the
+ * peak that was not the link's (`peakHeld` false: no queue on the path) is the measuring load's own
+ * demand, a floor under a link it did not fill (a first visit, paced by discovery, on a fast
+ * link), and would hold the list to the
  * rounds of a link slower than the one it has. Origins not remembered as h2, or on a near path,
  * keep what the plan gave them.
  */

@@ -7,6 +7,7 @@ import type { Pacing, SchedulerContext, SchedulerParts } from './scheduler-parts
 import { windowsForDemand } from './strategies';
 import { noteStreamData } from './stream-stall';
 import { PeakDelivery } from './peak-delivery';
+import { QueueDelay } from './queue-delay';
 
 /**
  * What the path allows, read off response bodies as they arrive:
@@ -36,6 +37,8 @@ export class PathPacing implements Pacing {
   private listBurst = false;
   /** The most the load received over a round trip, remembered for the next load's list windows (peak-delivery.ts). */
   private readonly peak: PeakDelivery | undefined;
+  /** Whether its responses waited in a queue on the path: whether that peak was the link's (queue-delay.ts). */
+  private readonly queue: QueueDelay | undefined;
 
   constructor(
     private readonly ctx: SchedulerContext,
@@ -44,6 +47,7 @@ export class PathPacing implements Pacing {
     const pausing = ctx.strategy.pausing;
     this.pauser = pausing ? new LowLatencyPauser(pausing.maxFlowing, pausing.minBytes, ctx.transport, () => { ctx.counters.pauses += 1; }) : undefined;
     this.peak = ctx.learner && windowsForDemand(ctx.strategy) !== undefined ? new PeakDelivery() : undefined;
+    this.queue = this.peak ? new QueueDelay() : undefined;
   }
 
   recalledRate(rateBytesPerMs: number | null | undefined): void {
@@ -106,16 +110,21 @@ export class PathPacing implements Pacing {
     if (windowsForDemand(strategy) !== undefined && this.loadPath.windows === undefined) this.measureLoadPath(d, bytes, now);
   }
 
-  /** The load is over: the most it received over a round trip is remembered on every origin it used. */
+  /**
+   * The load is over: the most it received over a round trip is remembered on every origin it used,
+   * with whether it was the link's rate. A queue on the path says so where there were requests
+   * enough to tell (queue-delay.ts); otherwise the delivery's shape does (peak-delivery.ts `held`).
+   */
   loadEnded(): void {
     const peak = this.peak?.bytesPerMs;
     if (peak === undefined) return;
-    const held = this.peak?.held ?? false;
+    const held = this.queue?.queued ?? this.peak?.held ?? false;
     for (const o of this.parts.origins.values()) if (o.conns.length > 0 || o.rttMs !== undefined) this.ctx.learner?.linkPeak(o, peak, held);
   }
 
-  /** `d`'s head arrived: paused before its size was known, and now known too small to be worth pausing. */
+  /** `d`'s head arrived: how late it came, and whether, paused before its size was known, it is now known too small to be worth pausing. */
   headersKnown(d: DispatchState): void {
+    if (d.firstByteAt !== undefined) this.queue?.started(d.sentAt, d.firstByteAt, d.alone, d.conn.origin.rttMs);
     if (d.paused && this.pauser?.pausable(d) === false) this.parts.dispatching.markDirty(d.conn.origin);
     // Otherwise headers can only take room away, so there is nothing new to dispatch.
   }

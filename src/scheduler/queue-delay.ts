@@ -1,0 +1,61 @@
+/**
+ * Whether a load's responses waited in a queue on the path: the sign that the client's link, not
+ * the load's own demand, set the rate it received.
+ *
+ * A request written on a ready connection with nothing else outstanding gets its first byte a
+ * round trip later, plus the server's time, plus the time this process took to read it, and, when
+ * the link is the bottleneck, plus the time the response waited in the bottleneck's buffer behind
+ * everything else in flight. A load that the link limits fills that buffer (TCP's slow start and
+ * Reno's additive increase both send past the link's rate until a loss), so its responses' first
+ * bytes come late by a good part of it; a load that asks less than its link carries leaves it
+ * empty. It is the signal BBR reads as well: round trips above their minimum while delivery stays
+ * flat (Cardwell et al., "BBR: Congestion-Based Congestion Control", ACM Queue 14(5), 2016).
+ *
+ * Why not the shape of the delivery alone (peak-delivery.ts `held`): a page whose many HTTP/1.1
+ * images arrive steadily on a fast link holds its peak window after window, and a load on a slow
+ * link whose discovery pauses does not; the queue tells the two apart where the shape cannot
+ * (bench/README.md, "A queue on the path").
+ *
+ * Each sample is `first byte − sent − the origin's round trip`. The verdict is their median, so a
+ * few slow server answers or late reads do not decide it, and there is none below
+ * {@link MIN_SAMPLES}: too few to tell, and the delivery's shape decides then.
+ *
+ * Pure: no I/O.
+ */
+export class QueueDelay {
+  private readonly samples: number[] = [];
+
+  /**
+   * A response's head arrived at `firstByteAt` for a request sent at `sentAt` on a connection that
+   * carried nothing else (`alone`), to an origin whose round trip is `rttMs` (undefined: not known).
+   */
+  started(sentAt: number, firstByteAt: number, alone: boolean, rttMs: number | undefined): void {
+    if (!alone || rttMs === undefined) return;
+    this.samples.push(firstByteAt - sentAt - rttMs);
+  }
+
+  /** ms the middle sample came late; undefined below {@link MIN_SAMPLES}. */
+  get medianMs(): number | undefined {
+    if (this.samples.length < MIN_SAMPLES) return undefined;
+    const sorted = [...this.samples].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  }
+
+  /** The responses waited in a queue: the link limited the load. Undefined: too few samples to tell. */
+  get queued(): boolean | undefined {
+    const m = this.medianMs;
+    return m === undefined ? undefined : m >= QUEUED_MS;
+  }
+}
+
+/** Samples below which the median says nothing: a page of a few requests is decided by its delivery's shape. */
+export const MIN_SAMPLES = 6;
+
+/**
+ * The median lateness that counts as a queue: above what a server's time and this process's reads
+ * add on a path with room to spare, and below what a bottleneck's buffer adds while the link is
+ * full (bench/README.md, "A queue on the path", and the script that traces it,
+ * bench/real/real-queue.ts).
+ */
+export const QUEUED_MS = 20;
