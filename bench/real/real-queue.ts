@@ -13,7 +13,7 @@ import { QueueDelay, QUEUED_MS } from '../../src/scheduler/queue-delay';
 import type { LoadTrace } from '../run/load-trace';
 import type { RealCellResult } from './real-bench';
 
-/** The queue verdict of one traced load: the median lateness in ms and whether it counts as a queue (undefined: too few samples). */
+/** The queue verdict of one traced load: the median lateness in ms and whether it counts as a queue (undefined: no sample). */
 export function traceQueue(trace: LoadTrace): { medianMs: number | undefined; samples: number; queued: boolean | undefined } {
   const rttOf = new Map<string, number>();
   for (const k of [...trace.connections].sort((a, b) => a.readyMs - b.readyMs)) {
@@ -37,9 +37,9 @@ export function traceQueue(trace: LoadTrace): { medianMs: number | undefined; sa
   return { medianMs: q.medianMs, samples, queued: q.queued };
 }
 
-/** One line per cell and contender: each run's median lateness (its sample count) and the verdict, `q` queued, `-` not, `?` too few samples. */
+/** One line per cell and contender: each run's median lateness (its sample count) and the verdict, `q` queued, `-` not, `?` no sample. */
 export function realQueueLines(cells: readonly RealCellResult[], contenders: readonly string[]): string {
-  const lines = [`how late first bytes came beyond a round trip, median ms (samples) per run; q = a queue (≥ ${QUEUED_MS} ms), ? = too few samples`];
+  const lines = [`how late first bytes came beyond a round trip, median ms (samples) per run; q = a queue (≥ ${QUEUED_MS} ms), ? = no sample`];
   for (const cell of cells) {
     for (const c of contenders) {
       const traces = cell.traces[c] ?? [];

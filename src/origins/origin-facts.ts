@@ -50,8 +50,8 @@ export interface OriginFacts {
   peakBytesPerMs?: number;
   /**
    * That peak was the link's own rate: the load's responses waited in a queue on the path
-   * (src/scheduler/queue-delay.ts), or, with too few requests to tell, it held its peak for three
-   * windows in a row. `false`: a load that asked less than its link carries, a floor under the
+   * (src/scheduler/queue-delay.ts), or, with no request to time, it held its peak for three windows
+   * in a row. `false`: a load that asked less than its link carries, a floor under the
    * link's rate. Absent (facts written before it was kept): read as held.
    */
   peakHeld?: boolean;

@@ -112,8 +112,8 @@ export class PathPacing implements Pacing {
 
   /**
    * The load is over: the most it received over a round trip is remembered on every origin it used,
-   * with whether it was the link's rate. A queue on the path says so where there were requests
-   * enough to tell (queue-delay.ts); otherwise the delivery's shape does (peak-delivery.ts `held`).
+   * with whether it was the link's rate. A queue on the path says so (queue-delay.ts); with no
+   * request to time, the delivery's shape does (peak-delivery.ts `held`).
    */
   loadEnded(): void {
     const peak = this.peak?.bytesPerMs;

@@ -5,13 +5,15 @@ import { MIN_SAMPLES, QUEUED_MS, QueueDelay } from './queue-delay';
 import { Scheduler, strategy } from './index';
 
 describe('how late first bytes came beyond a round trip (queue-delay.ts)', () => {
-  test(`no verdict below ${MIN_SAMPLES} samples; at ${QUEUED_MS} ms or more the median is a queue`, () => {
+  test(`no verdict without a sample; from ${QUEUED_MS} ms late the median is a queue, below it not`, () => {
     const q = new QueueDelay();
-    for (let i = 0; i < MIN_SAMPLES - 1; i++) q.started(0, 100 + QUEUED_MS + 10, true, 100);
+    expect(MIN_SAMPLES).toBe(1);
     expect(q.medianMs).toBeUndefined();
     expect(q.queued).toBeUndefined();
-    q.started(0, 100 + QUEUED_MS, true, 100);
-    expect(q.medianMs).toBe(QUEUED_MS + 10);
+    q.started(0, 100 + QUEUED_MS - 1, true, 100);
+    expect(q.queued).toBe(false);
+    q.started(0, 100 + QUEUED_MS + 1, true, 100);
+    expect(q.medianMs).toBe(QUEUED_MS);
     expect(q.queued).toBe(true);
   });
 
@@ -109,8 +111,10 @@ describe('whether a first load’s peak was the link’s rate (path-pacing.ts `l
     expect(bursts.held).toBe(true);
   });
 
-  test('too few requests to tell: the delivery’s shape decides, as before', () => {
-    const few = firstLoad(60, 0, 2, 2);
-    expect(few.held).toBe(few.shapeHeld);
+  test('a page of a few requests is judged by its few answers, even where its shape held', () => {
+    const few = firstLoad(2, 0, 1, 4);
+    expect(few.shapeHeld).toBe(true);
+    expect(few.held).toBe(false);
   });
+
 });

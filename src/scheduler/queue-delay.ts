@@ -17,8 +17,17 @@
  * (bench/README.md, "A queue on the path").
  *
  * Each sample is `first byte − sent − the origin's round trip`. The verdict is their median, so a
- * few slow server answers or late reads do not decide it, and there is none below
- * {@link MIN_SAMPLES}: too few to tell, and the delivery's shape decides then.
+ * few slow server answers or late reads do not decide it. A page of a few requests gives a few
+ * samples, its document's at least, and they decide too: few samples come from few connections,
+ * whose windows the link's initial-window budget already keeps within the path (list-windows.ts),
+ * while a page spread over many origins, whose connections together can overflow its link, gives
+ * as many samples as it has connections (each connection's first request has it to itself).
+ * Only with none does the delivery's shape decide; it misread small pages as well (bench/README.md,
+ * "A queue on the path").
+ *
+ * Behind a relay that accepts TCP itself, the handshake's round trip is the relay's and every first
+ * byte reads late by the rest of the path: the verdict then errs towards a queue, the side that
+ * keeps a revisit's time budget, as every held peak did before.
  *
  * Pure: no I/O.
  */
@@ -49,8 +58,8 @@ export class QueueDelay {
   }
 }
 
-/** Samples below which the median says nothing: a page of a few requests is decided by its delivery's shape. */
-export const MIN_SAMPLES = 6;
+/** Samples below which the median says nothing, and the delivery's shape decides. */
+export const MIN_SAMPLES = 1;
 
 /**
  * The median lateness that counts as a queue: above what a server's time and this process's reads

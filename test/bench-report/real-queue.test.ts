@@ -41,10 +41,11 @@ describe('how late first bytes came beyond a round trip, read off a trace (real-
   });
 
   test('one line per cell and contender, each run’s median, samples and verdict', () => {
-    const few: LoadTrace = { connections: [conn(1, 'http://a.test', 100, 100)], requests: [req(1, 100, 205, 210)] };
-    const cell = { link: 'real-100', page: 'real-news', traces: { getlist: [few] } } as unknown as RealCellResult;
+    const one: LoadTrace = { connections: [conn(1, 'http://a.test', 100, 100)], requests: [req(1, 100, 205, 210)] };
+    const none: LoadTrace = { connections: [conn(1, 'http://a.test', 100, 100)], requests: [req(1, 50, 205, 210)] };
+    const cell = { link: 'real-100', page: 'real-news', traces: { getlist: [one, none] } } as unknown as RealCellResult;
     const lines = realQueueLines([cell], ['getlist', 'h2']).split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(/^real-100\s+real-news\s+getlist\s+— \(1\) \?$/);
+    expect(lines[1]).toMatch(/^real-100\s+real-news\s+getlist\s+5\.0 \(1\) - {2}— \(0\) \?$/);
   });
 });
