@@ -27,7 +27,7 @@
  *
  * Behind a relay that accepts TCP itself, the handshake's round trip is the relay's and every first
  * byte reads late by the rest of the path: the verdict then errs towards a queue, the side that
- * keeps a revisit's time budget, as every held peak did before.
+ * keeps a revisit's time budget, as a held peak does.
  *
  * Pure: no I/O.
  */
