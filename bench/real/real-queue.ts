@@ -3,9 +3,10 @@
  * the traces real-bench.ts recorded: what tells a load the link limited from one that asked less
  * than its link carries (bench/README.md, "A queue on the path").
  *
- * The samples are taken from the trace as the scheduler takes them live: a request sent on a
- * connection already up, with no other request of that connection outstanding, its first byte less
- * its send less the round trip of its origin's first connection up (the TCP handshake's).
+ * The samples are taken from the trace as the scheduler takes them live: a request other than the
+ * page's document (the trace's first) sent on a connection already up, with no other request of
+ * that connection outstanding, its first byte less its send less the round trip of its origin's
+ * first connection up (the TCP handshake's).
  *
  * Pure: formats what real-bench.ts recorded.
  */
@@ -21,8 +22,8 @@ export function traceQueue(trace: LoadTrace): { medianMs: number | undefined; sa
   }
   const conns = new Map(trace.connections.map((k) => [k.id, k]));
   const q = new QueueDelay();
-  let samples = 0;
   trace.requests.forEach((r, i) => {
+    if (i === 0) return; // the document
     const k = r.connection === null ? undefined : conns.get(r.connection);
     // Trace times are rounded to 0.1 ms each: a request written the moment its connection came up may read 0.1 ms before it.
     if (k === undefined || r.sentMs === null || r.firstByteMs === null || r.sentMs < k.readyMs - 0.1) return;
@@ -30,11 +31,9 @@ export function traceQueue(trace: LoadTrace): { medianMs: number | undefined; sa
     // Outstanding when it was written: sent before it (the trace keeps the order of sends within a millisecond), not yet done.
     const busy = trace.requests.some((o, j) => o.connection === r.connection && o.sentMs !== null && (o.sentMs < sent || (o.sentMs === sent && j < i)) && (o.doneMs ?? Infinity) > sent);
     const rtt = rttOf.get(k.origin);
-    if (busy || rtt === undefined) return;
-    q.started(sent, r.firstByteMs, true, rtt);
-    samples += 1;
+    if (!busy) q.started(sent, r.firstByteMs, true, rtt);
   });
-  return { medianMs: q.medianMs, samples, queued: q.queued };
+  return { medianMs: q.medianMs, samples: q.size, queued: q.queued };
 }
 
 /** One line per cell and contender: each run's median lateness (its sample count) and the verdict, `q` queued, `-` not, `?` no sample. */

@@ -49,7 +49,7 @@ export interface DispatchState extends Dispatch {
   proofCounted?: boolean;
   /** How long its connection had sat idle when it was written (idle-race.ts); undefined: it had not. */
   readonly idleMs: number | undefined;
-  /** Written on a ready connection with nothing else outstanding: its first byte is a round trip, the server's time and any queue on the path away (queue-delay.ts). */
+  /** Written on its connection (always a ready one) with nothing else outstanding: its first byte is a round trip, the server's time and any queue on the path away (queue-delay.ts). */
   readonly alone: boolean;
 }
 

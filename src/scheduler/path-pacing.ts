@@ -124,7 +124,8 @@ export class PathPacing implements Pacing {
 
   /** `d`'s head arrived: how late it came, and whether, paused before its size was known, it is now known too small to be worth pausing. */
   headersKnown(d: DispatchState): void {
-    if (d.firstByteAt !== undefined) this.queue?.started(d.sentAt, d.firstByteAt, d.alone, d.conn.origin.rttMs);
+    // Not the document: its first byte carries the time the server took to make the page (queue-delay.ts).
+    if (d.firstByteAt !== undefined && d.request.priority !== 'document') this.queue?.started(d.sentAt, d.firstByteAt, d.alone, d.conn.origin.rttMs);
     if (d.paused && this.pauser?.pausable(d) === false) this.parts.dispatching.markDirty(d.conn.origin);
     // Otherwise headers can only take room away, so there is nothing new to dispatch.
   }

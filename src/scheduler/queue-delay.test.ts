@@ -24,6 +24,7 @@ describe('how late first bytes came beyond a round trip (queue-delay.ts)', () =>
       q.started(0, 300, true, undefined);
     }
     expect(q.medianMs).toBeUndefined();
+    expect(q.size).toBe(0);
   });
 
   test('the median, so a few slow answers do not make a queue, nor a few quick ones hide one', () => {

@@ -16,9 +16,10 @@
  * link whose discovery pauses does not; the queue tells the two apart where the shape cannot
  * (bench/README.md, "A queue on the path").
  *
- * Each sample is `first byte − sent − the origin's round trip`. The verdict is their median, so a
- * few slow server answers or late reads do not decide it. A page of a few requests gives a few
- * samples, its document's at least, and they decide too: few samples come from few connections,
+ * Each sample is `first byte − sent − the origin's round trip`, for every response but the page's
+ * document, whose first byte also carries the time the server took to make the page. The verdict
+ * is their median, so a few slow server answers or late reads do not decide it. A page of a few
+ * requests gives a few samples, and they decide too: few samples come from few connections,
  * whose windows the link's initial-window budget already keeps within the path (list-windows.ts),
  * while a page spread over many origins, whose connections together can overflow its link, gives
  * as many samples as it has connections (each connection's first request has it to itself).
@@ -43,6 +44,11 @@ export class QueueDelay {
     this.samples.push(firstByteAt - sentAt - rttMs);
   }
 
+  /** Samples taken so far. */
+  get size(): number {
+    return this.samples.length;
+  }
+
   /** ms the middle sample came late; undefined below {@link MIN_SAMPLES}. */
   get medianMs(): number | undefined {
     if (this.samples.length < MIN_SAMPLES) return undefined;
@@ -51,7 +57,7 @@ export class QueueDelay {
     return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
   }
 
-  /** The responses waited in a queue: the link limited the load. Undefined: too few samples to tell. */
+  /** The responses waited in a queue: the link limited the load. Undefined: no sample to tell. */
   get queued(): boolean | undefined {
     const m = this.medianMs;
     return m === undefined ? undefined : m >= QUEUED_MS;
