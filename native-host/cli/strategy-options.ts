@@ -19,7 +19,7 @@ export const LOAD_FLAGS = {
   depth: { type: 'string', value: 'N', default: "each strategy's own", description: 'pipelining depth for every pipelining strategy, 1 to 256' },
   'h2-connections': {
     type: 'string', value: 'N', default: "each strategy's own: 6 for getlist, 1 for h2",
-    description: "HTTP/2 connections one origin may have at once on a far path, for every strategy with HTTP/2, 1 to 16: extra congestion windows for requests that wait on a first visit and for a revisit's learned list (docs/scheduler.md); 1 keeps one per origin, as browsers do and RFC 9113 §9.1 asks",
+    description: "HTTP/2 connections one origin may have at once on a far path, for every strategy with HTTP/2, 1 to 16: extra congestion windows for requests that wait on a first visit, for the origins a page preconnects and for a revisit's learned list (docs/scheduler.md); 1 keeps one per origin, as browsers do and RFC 9113 §9.1 asks",
   },
   timeout: { type: 'string', value: 'MS', description: 'bound one page load to this many ms: what finished is kept, the rest is marked E_LOAD_TIMEOUT' },
   'no-speculative': { type: 'boolean', description: "on a revisit, do not ask for the page's learned request list before parsing finds it (getlist's GETLIST; browser and h2 never do)" },

@@ -334,15 +334,15 @@ export class PageDiscovery {
         onResource: (r) => this.onResource(r),
         encoding,
         ...(this.options.viewport ? { viewport: this.options.viewport } : {}),
-        ...(this.options.preconnectHints ? { onOriginHint: (h: OriginHint) => this.preconnect(h.origin) } : {}),
+        ...(this.options.preconnectHints ? { onOriginHint: (h: OriginHint) => this.preconnectHint(h) } : {}),
       });
       return this.page;
     }));
   }
 
-  private preconnect(origin: string): void {
+  private preconnectHint(hint: OriginHint): void {
     try {
-      this.scheduler?.preconnect(origin, 1);
+      this.scheduler?.preconnectHint(hint.origin, hint.rel);
     } catch (err) {
       // A hint naming an origin the scheduler cannot reach is ignored, as a browser ignores it.
       if (!(err instanceof SchedulerError)) throw err;

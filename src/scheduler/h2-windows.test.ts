@@ -219,3 +219,37 @@ describe('HTTP/2 windows for demand (h2-windows.ts)', () => {
     expect(t.opened(S)).toHaveLength(1);
   });
 });
+
+describe('windows a preconnect hint opens (http2.connectionsForPreconnect)', () => {
+  /** Connections S has once the document, on a path whose handshake took `handshakeMs`, names it in a hint. */
+  const hinted = (s: Strategy, rel: 'preconnect' | 'dns-prefetch', handshakeMs = 200, frames: ReadonlyArray<readonly [number, number]> = ROOMY): number => {
+    const t = docLoaded(s, handshakeMs, frames);
+    t.scheduler.preconnectHint(S, rel);
+    return t.opened(S).length;
+  };
+
+  test('on a far path with room, `<link rel=preconnect>` opens three connections before ALPN answers; `dns-prefetch` opens one', () => {
+    expect(hinted(strategy('getlist'), 'preconnect')).toBe(3);
+    expect(hinted(strategy('getlist'), 'dns-prefetch')).toBe(1);
+  });
+
+  test('one where extra h2 windows are not wanted: a near path, an http origin, the h2 strategy (as browsers), --h2-connections 1, a link with no room', () => {
+    expect(hinted(strategy('getlist'), 'preconnect', 5)).toBe(1);
+    const plain = docLoaded(strategy('getlist'), 200);
+    plain.scheduler.preconnectHint('http://p.test', 'preconnect');
+    expect(plain.opened('http://p.test')).toHaveLength(1);
+    expect(hinted(strategy('h2'), 'preconnect')).toBe(1);
+    expect(hinted(strategy('getlist', { http2: { connectionsForDemand: 1 } }), 'preconnect')).toBe(1);
+    // The document's second frame 65 ms after its first: about 126 B/ms, under two windows of the link in a round trip, the document's own connection busy.
+    expect(hinted(strategy('getlist'), 'preconnect', 200, [[8192, 0], [8192, 65]])).toBe(1);
+  });
+
+  test('the hint’s connections take the burst the page then finds there, one request each while they are the least loaded', () => {
+    const t = docLoaded(strategy('getlist'), 200);
+    t.scheduler.preconnectHint(S, 'preconnect');
+    t.clock.advance(200);
+    for (const id of t.opened(S)) t.scheduler.connectionReady(id, { protocol: 'h2' });
+    for (let i = 0; i < 3; i++) t.scheduler.enqueue({ url: `${S}/f${i}.woff2`, priority: 'font', resourceType: 'font' });
+    expect(t.opened(S).map((id) => t.transport.on(id).length)).toEqual([1, 1, 1]);
+  });
+});

@@ -113,6 +113,19 @@ export class Scheduler implements TransportHandler {
     }
   }
 
+  /**
+   * What a `<link rel=preconnect>` (or `dns-prefetch`) found in the document opens: one connection,
+   * and for `preconnect` to an https origin (which ALPN may make h2) up to the strategy's
+   * `http2.connectionsForPreconnect`, which the origin's limit then caps (h2-windows.ts: only where
+   * this load's handshakes show a far path, and within what the link has room for; one where the
+   * strategy opens no extra h2 windows). An http origin is HTTP/1.1: its requests open what they
+   * need as they come (path-estimate.ts).
+   */
+  preconnectHint(origin: string, rel: 'preconnect' | 'dns-prefetch'): void {
+    const h2 = this.ctx.strategy.http2;
+    this.preconnect(origin, rel === 'preconnect' && h2 && origin.startsWith('https:') ? h2.connectionsForPreconnect : 1);
+  }
+
   /** True when nothing is waiting or in flight. */
   get idle(): boolean {
     return this.ledger.idle;

@@ -15,7 +15,7 @@ describe('strategies as policies', () => {
     expect(strategy('getlist')).toMatchObject({
       connections: { maxPerOrigin: 6, keepAlive: true, fitToPath: true, preconnect: true },
       pipelining: { maxDepth: 16, largeResponseBytes: 131_072, demoteMs: 600_000, probeSuccesses: 1, orderProbe: true },
-      http2: { maxStreams: 256, connectionsOnStall: 2, connectionsForDemand: 6, demandMinHandshakeMs: 30 },
+      http2: { maxStreams: 256, connectionsOnStall: 2, connectionsForDemand: 6, connectionsForPreconnect: 3, demandMinHandshakeMs: 30 },
       ordering: 'priorities',
       pausing: { maxFlowing: 2, minBytes: 16_384, onlyWhenLinkBusy: true },
       memory: { speculativeList: { maxBytes: 2_097_152 } },
@@ -47,6 +47,7 @@ describe('strategies as policies', () => {
     refused('getlist', { pipelining: { maxDepth: 0 } }, /^strategy getlist: pipelining\.maxDepth must be an integer ≥ 1, got 0$/);
     refused('browser', { connections: { maxPerOrigin: 1.5 } }, /connections\.maxPerOrigin must be an integer ≥ 1, got 1\.5/);
     refused('getlist', { http2: { connectionsForDemand: 0 } }, /http2\.connectionsForDemand must be an integer ≥ 1/);
+    refused('getlist', { http2: { connectionsForPreconnect: 0 } }, /http2\.connectionsForPreconnect must be an integer ≥ 1/);
     refused('getlist', { pausing: { maxFlowing: -1 } }, /pausing\.maxFlowing must be an integer ≥ 0/);
     refused('getlist', { memory: { speculativeList: { maxBytes: -1 } } }, /memory\.speculativeList\.maxBytes must be an integer ≥ 0/);
     refused('getlist', { ordering: 'random' }, /ordering must be "priorities" or "fifo", got "random"/);

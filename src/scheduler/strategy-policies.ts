@@ -80,6 +80,15 @@ export interface Http2Policy {
    */
   connectionsForDemand: number;
   /**
+   * Connections a `<link rel=preconnect>` opens to its https origin before ALPN has answered, within what
+   * `connectionsForDemand` and the path allow at that moment (h2-windows.ts `h2DemandLimit`): the
+   * page named the origin because it loads from it early, and what it loads there — a font family,
+   * a CDN's sheets and scripts — is often found all at once, after the connection is up. On one h2
+   * connection such a burst slow-starts through one window; a connection opened then is a whole
+   * handshake late. 1 = one connection, as browsers open. @default 1
+   */
+  connectionsForPreconnect: number;
+  /**
    * The quickest handshake of the load (ms, connection opened to ready) must take this long for
    * `connectionsForDemand` to apply: two round trips of a 15 ms path, more than a busy machine's
    * loopback TLS. @default 30
@@ -151,7 +160,7 @@ export interface DiscoveryPolicy {
 
 export const CONNECTIONS: ConnectionPolicy = { maxPerOrigin: 6, keepAlive: true, fitToPath: false, preconnect: false };
 export const PIPELINING: PipeliningPolicy = { maxDepth: 16, largeResponseBytes: 128 * 1024, demoteMs: 10 * 60 * 1000, probeSuccesses: 1, orderProbe: false };
-export const HTTP2: Http2Policy = { maxStreams: 256, connectionsOnStall: 1, connectionsForDemand: 1, demandMinHandshakeMs: 30 };
+export const HTTP2: Http2Policy = { maxStreams: 256, connectionsOnStall: 1, connectionsForDemand: 1, connectionsForPreconnect: 1, demandMinHandshakeMs: 30 };
 export const PAUSING: PausingPolicy = { maxFlowing: 2, minBytes: 16 * 1024, onlyWhenLinkBusy: false };
 export const SPECULATIVE_LIST: SpeculativeListPolicy = { maxBytes: 2 * 1024 * 1024 };
 export const MEMORY: MemoryPolicy = { speculativeList: false };
