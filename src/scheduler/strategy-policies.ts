@@ -80,12 +80,13 @@ export interface Http2Policy {
    */
   connectionsForDemand: number;
   /**
-   * Connections a `<link rel=preconnect>` opens to its https origin before ALPN has answered, within what
-   * `connectionsForDemand` and the path allow at that moment (h2-windows.ts `h2DemandLimit`): the
-   * page named the origin because it loads from it early, and what it loads there — a font family,
-   * a CDN's sheets and scripts — is often found all at once, after the connection is up. On one h2
-   * connection such a burst slow-starts through one window; a connection opened then is a whole
-   * handshake late. 1 = one connection, as browsers open. @default 1
+   * Connections a `<link rel=preconnect>` opens to its https origin before ALPN has answered,
+   * within what `connectionsForDemand` and the path allow at that moment (h2-windows.ts
+   * `h2DemandLimit`): the page named the origin because it loads from it early, and what it loads
+   * there (a font family, a CDN's sheets and scripts) is often found all at once, after the
+   * connection is up. On one h2 connection such a burst slow-starts through one window; a
+   * connection opened then is a whole handshake late. 1 = one connection, as browsers open.
+   * @default 1
    */
   connectionsForPreconnect: number;
   /**
