@@ -185,8 +185,8 @@ export function linkWindows(link: RememberedLink): number {
  * link's, and windows added there only queue and lose). The time budget needs the link's rate: a
  * peak that was not the link's (`peakHeld` false: no queue on the path) is the measuring load's own
  * demand, a floor under a link it did not fill (a first visit, paced by discovery, on a fast
- * link), and would hold the list to the rounds of a link slower than the one it has. Origins not remembered as h2, or on a near path,
- * keep what the plan gave them.
+ * link), and would hold the list to the rounds of a link slower than the one it has. Origins not
+ * remembered as h2, or on a near path, keep what the plan gave them.
  */
 export function withListWindows<T extends { origin: string; connections: number; listWindows?: true }>(
   plan: readonly T[],

@@ -1,16 +1,17 @@
 import { InMemoryOriginMemory } from '../origins/origin-memory';
 import { FakeClock, FakeTransport } from '../../test/support/fake-transport';
 import { PeakDelivery } from './peak-delivery';
-import { MIN_SAMPLES, QUEUED_MS, QueueDelay } from './queue-delay';
+import { QUEUED_MS, QueueDelay } from './queue-delay';
 import { Scheduler, strategy } from './index';
 
 describe('how late first bytes came beyond a round trip (queue-delay.ts)', () => {
   test(`no verdict without a sample; from ${QUEUED_MS} ms late the median is a queue, below it not`, () => {
     const q = new QueueDelay();
-    expect(MIN_SAMPLES).toBe(1);
     expect(q.medianMs).toBeUndefined();
     expect(q.queued).toBeUndefined();
     q.started(0, 100 + QUEUED_MS - 1, true, 100);
+    // One sample decides.
+    expect(q.size).toBe(1);
     expect(q.queued).toBe(false);
     q.started(0, 100 + QUEUED_MS + 1, true, 100);
     expect(q.medianMs).toBe(QUEUED_MS);
@@ -117,5 +118,4 @@ describe('whether a first load’s peak was the link’s rate (path-pacing.ts `l
     expect(few.shapeHeld).toBe(true);
     expect(few.held).toBe(false);
   });
-
 });

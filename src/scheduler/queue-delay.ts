@@ -49,9 +49,9 @@ export class QueueDelay {
     return this.samples.length;
   }
 
-  /** ms the middle sample came late; undefined below {@link MIN_SAMPLES}. */
+  /** ms the middle sample came late; undefined with no sample (the delivery's shape decides then). */
   get medianMs(): number | undefined {
-    if (this.samples.length < MIN_SAMPLES) return undefined;
+    if (this.samples.length === 0) return undefined;
     const sorted = [...this.samples].sort((a, b) => a - b);
     const mid = sorted.length >> 1;
     return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
@@ -63,9 +63,6 @@ export class QueueDelay {
     return m === undefined ? undefined : m >= QUEUED_MS;
   }
 }
-
-/** Samples below which the median says nothing, and the delivery's shape decides. */
-export const MIN_SAMPLES = 1;
 
 /**
  * The median lateness that counts as a queue: above what a server's time and this process's reads
