@@ -27,6 +27,7 @@ const BENCH_ENTRIES = [
   // What holds a pipelined burst's tail on a zoo member: packets on both sides, ss, the server's log.
   ['bench/zoo/tail-trace-main.ts', 'zoo-tail-trace.js'],
   ['bench/zoo/h2-trace-main.ts', 'zoo-h2-trace.js'],
+  ['bench/zoo/first-response-main.ts', 'zoo-first-response.js'],
   ['bench/faults/main.ts', 'faults.js'],
   ['bench/hints/main.ts', 'hints.js'],
   // The Firefox hints driver runs on its own inside the client namespace.
