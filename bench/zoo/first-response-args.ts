@@ -9,7 +9,8 @@ const COMMAND: CommandSpec = {
   usage: 'node dist/bench/zoo-first-response.js [options]',
   options: {
     servers: { type: 'string', value: 'a,b,…', default: 'nginx,apache', help: 'zoo members that terminate TLS, in the order run' },
-    page: { type: 'string', value: 'P', default: 'real-late', help: 'the real-shaped page whose https document curl fetches' },
+    page: { type: 'string', value: 'P', default: 'real-late', help: 'the real-shaped page served over https whose resources curl fetches' },
+    paths: { type: 'string', value: 'a,b,…', default: 'index.html,img/p1.gif,img/p0.gif', help: "resources to fetch, relative to the page's document (real-late's: its 10 kB document, a 4 kB and a 20 kB image)" },
     fetches: { type: 'string', value: 'N', default: '5', help: 'fetches per member, each on a new connection' },
   },
 };
@@ -17,6 +18,7 @@ const COMMAND: CommandSpec = {
 export interface FirstResponseArgs {
   servers: ZooMember[];
   page: string;
+  paths: string[];
   fetches: number;
 }
 
@@ -31,5 +33,7 @@ export function parseFirstResponseArgs(argv: readonly string[]): FirstResponseAr
   if (!(REAL_PAGE_NAMES as readonly string[]).includes(page) || getBenchPage(page).documentScheme !== 'https') throw benchUsage(`--page: expected a real-shaped page served over https, got ${page}`);
   const fetches = Number(cl.values.fetches ?? 5);
   if (!Number.isInteger(fetches) || fetches < 1) throw benchUsage(`--fetches must be an integer ≥ 1, got ${String(cl.values.fetches)}`);
-  return { servers: servers as ZooMember[], page, fetches };
+  const paths = String(cl.values.paths ?? 'index.html,img/p1.gif,img/p0.gif').split(',').map((s) => s.trim()).filter(Boolean);
+  if (paths.length === 0) throw benchUsage('--paths: expected one or more resources of the page, relative to its document');
+  return { servers: servers as ZooMember[], page, paths, fetches };
 }
