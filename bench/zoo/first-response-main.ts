@@ -5,8 +5,8 @@
  * with no cap: TCP connect, TLS, and the response's first byte after TLS (`time_starttransfer −
  * time_appconnect`) and its last, in round trips of the link. One round trip is what the lower bound
  * (bench/model/MODEL.md) gives a request sent as its connection opens, with the body's first bytes
- * readable as they come; a member whose TLS record holds the whole response, longer than the first
- * flight has room for, delivers its first byte with its last, a round trip later.
+ * readable as they come; a member that puts more of the response in its first TLS record than the
+ * first flight has room for delivers the first byte with the record's last, a round trip later.
  * Needs root or user namespaces and the members' Debian packages.
  */
 import { runMain } from '../cli/run-main';
