@@ -18,14 +18,9 @@ import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { runMain } from '../cli/run-main';
 import { getBenchPage } from '../corpus/bench-corpus';
 import { REAL_PAGE_NAMES } from '../corpus/page-real';
-import { startLink } from '../link/link-emulator';
 import { ensureLinkPrivileges } from '../link/rootless';
-import { netnsSpawn } from '../origins/start-origins';
-import { startZoo } from '../origins/zoo/start-zoo';
-import { isZooMember, ZOO_INFO, type ZooMember } from '../origins/zoo/zoo-members';
-import { NO_CAP_BITS_PER_SEC } from '../real/real-bounds';
+import type { ZooMember } from '../origins/zoo/zoo-members';
 import { failedRequests, firstLoadRun, runGetlistLoad } from '../run/getlist-contender';
-import { originsFor } from '../run/run-link';
 import { childOutput } from '../run/child-output';
 import { heldStreams, parseTsharkFrames, TSHARK_H2_FIELDS, type HeldStream } from './h2-frames';
 import { handshakeWaits, handshakeWire, type WireHandshake } from './handshake-wire';
@@ -33,6 +28,7 @@ import { median } from '../../src/stats/median';
 import { nearestRank, round } from '../engine/stats';
 import { readCapture, startCapture } from './link-capture';
 import { parseTcpdump } from './tail-packets';
+import { startZooLink, tlsMembers } from './zoo-link';
 
 const COMMAND: CommandSpec = {
   usage: 'node dist/bench/zoo-h2-trace.js [options]',
@@ -84,13 +80,9 @@ function waitsLine(hs: readonly WireHandshake[], p90 = false): string {
 }
 
 async function traceMember(member: ZooMember, page: string, loads: number, firstVisit: boolean, cliPath: string, dir: string, progress: (l: string) => void): Promise<TracedLoad[]> {
-  const names = originsFor([page]);
-  const link = await startLink({ rttMs: RTT_MS, downBitsPerSec: NO_CAP_BITS_PER_SEC, upBitsPerSec: NO_CAP_BITS_PER_SEC, loss: 0, hosts: names.length, seed: 1 });
-  const hostMap = Object.fromEntries(names.map((n, i) => [n, link.serverAddrs[i] ?? '']));
-  link.setClientHosts(hostMap);
+  const { link, zoo, hostMap, stop } = await startZooLink({ member, pages: [page], rttMs: RTT_MS });
   const byAddress = new Map(Object.entries(hostMap).map(([n, a]) => [a, n]));
   progress(`${member} ${page}: ${Object.entries(hostMap).map(([n, a]) => `${n} ${a}`).join(', ')}`);
-  const zoo = await startZoo({ member, bindings: names.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })), pages: [page], linkHosts: 'name', spawn: netnsSpawn(link.serverNs) });
   const out: TracedLoad[] = [];
   try {
     const url = zoo.pageUrl(page, getBenchPage(page).documentScheme ?? 'http');
@@ -118,8 +110,7 @@ async function traceMember(member: ZooMember, page: string, loads: number, first
       progress(`${member} ${page} load ${i + 1}: ${t.totalMs === null ? '?' : Math.round(t.totalMs)} ms; failed: ${t.failed.join('; ') || 'none'}; held: ${holds}; ${waits}`);
     }
   } finally {
-    await zoo.stop().catch(() => undefined);
-    await link.close().catch(() => undefined);
+    await stop();
   }
   return out;
 }
@@ -128,9 +119,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const cl = benchCommandLine(argv, COMMAND);
   if (!cl) return 0;
   const list = (k: string, d: string) => String(cl.values[k] ?? d).split(',').map((s) => s.trim()).filter(Boolean);
-  const servers = list('servers', 'lighttpd');
-  const bad = servers.filter((s) => !isZooMember(s) || !ZOO_INFO[s].tls);
-  if (bad.length > 0) throw benchUsage(`--servers: not a zoo member that terminates TLS: ${bad.join(', ')}`);
+  const servers = tlsMembers(String(cl.values.servers ?? 'lighttpd'));
   const pages = list('pages', 'real-news');
   const badPages = pages.filter((p) => !(REAL_PAGE_NAMES as readonly string[]).includes(p));
   if (badPages.length > 0 || pages.length === 0) throw benchUsage(`--pages: unknown ${badPages.join(', ') || '(none given)'}; expected some of ${REAL_PAGE_NAMES.join(', ')}`);
@@ -142,7 +131,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const cliPath = cl.values.cli === undefined ? join(resolve(__dirname, '..', '..'), 'bin', 'getlist.js') : resolve(String(cl.values.cli));
   if (!existsSync(cliPath)) throw benchUsage(`--cli: no such file: ${cliPath}`);
   const all: TracedLoad[] = [];
-  for (const member of servers as ZooMember[]) {
+  for (const member of servers) {
     for (const page of pages) all.push(...(await traceMember(member, page, loads, cl.values['first-visit'] === true, cliPath, dir, (l) => process.stderr.write(`${l}\n`))));
   }
   writeFileSync(join(dir, 'loads.json'), `${JSON.stringify({ date: new Date().toISOString(), argv, loads: all }, null, 1)}\n`);

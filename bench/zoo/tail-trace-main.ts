@@ -19,23 +19,20 @@ import { join, resolve } from 'node:path';
 import { type CommandSpec } from '../cli/command-line';
 import { benchCommandLine, benchUsage } from '../cli/bench-command-line';
 import { runMain } from '../cli/run-main';
-import { startLink, type Link } from '../link/link-emulator';
+import type { Link } from '../link/link-emulator';
 import { ensureLinkPrivileges } from '../link/rootless';
 import type { SpawnFn } from '../origins/nginx-process';
-import { netnsSpawn } from '../origins/start-origins';
-import { startZoo } from '../origins/zoo/start-zoo';
 import { isZooMember, type ZooMember } from '../origins/zoo/zoo-members';
-import { NO_CAP_BITS_PER_SEC } from '../real/real-bounds';
 import { median } from '../real/real-bench';
 import { childOutput } from '../run/child-output';
 import { firstLoadRun, runGetlistLoad } from '../run/getlist-contender';
 import { getlistTrace } from '../run/load-trace';
-import { originsFor } from '../run/run-link';
 import { burstTail } from './burst-tail';
 import { clientPhases, type ClientPhases } from './client-phases';
 import { readCapture, startCapture } from './link-capture';
 import { heldSegments, parseTcpdump, type HeldSegment } from './tail-packets';
 import { ZOO_PM_PAGE } from './zoo-plan';
+import { startZooLink } from './zoo-link';
 
 const COMMAND: CommandSpec = {
   usage: 'node dist/bench/zoo-tail-trace.js [options]',
@@ -90,11 +87,11 @@ interface Controls { nodelay: boolean; nopushOff: boolean }
 
 async function traceMember(member: ZooMember, loads: number, ssEvery: number, cliPath: string, work: string, controls: Controls, progress: (l: string) => void): Promise<MemberTrace> {
   const { nodelay, nopushOff } = controls;
-  const names = originsFor([ZOO_PM_PAGE]);
-  const link = await startLink({ rttMs: 50, downBitsPerSec: NO_CAP_BITS_PER_SEC, upBitsPerSec: NO_CAP_BITS_PER_SEC, loss: 0, hosts: names.length, seed: 1 });
-  const hostMap = Object.fromEntries(names.map((n, i) => [n, link.serverAddrs[i] ?? '']));
-  link.setClientHosts(hostMap);
-  const zoo = await startZoo({ member, bindings: names.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })), pages: [ZOO_PM_PAGE], linkHosts: 'name', spawn: nodelay ? nodelaySpawn(netnsSpawn(link.serverNs), work) : netnsSpawn(link.serverNs), ...(nopushOff ? { nginxTcpNopush: false } : {}) });
+  const { link, zoo, stop } = await startZooLink({
+    member, pages: [ZOO_PM_PAGE], rttMs: 50,
+    ...(nodelay ? { wrapSpawn: (spawn: SpawnFn) => nodelaySpawn(spawn, work) } : {}),
+    ...(nopushOff ? { nginxTcpNopush: false } : {}),
+  });
   const result: MemberTrace = { member: nodelay ? `${member} (TCP_NODELAY)` : nopushOff ? `${member} (tcp_nopush off)` : member, loads: [], accessLog: [] };
   try {
     const url = zoo.pageUrl(ZOO_PM_PAGE, 'http');
@@ -126,8 +123,7 @@ async function traceMember(member: ZooMember, loads: number, ssEvery: number, cl
     await zoo.settleLog?.();
     result.accessLog = zoo.accessLog();
   } finally {
-    await zoo.stop().catch(() => undefined);
-    await link.close().catch(() => undefined);
+    await stop();
   }
   return result;
 }
