@@ -1,7 +1,7 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { isBadPort } from '../../src/targets/bad-ports';
-import { sharedHostCache } from './host-cache';
+import { NET_CONNECT_LOOKUP, sharedHostCache } from './host-cache';
 import { TransportError } from './transport-errors';
 
 /** An error when a connection to `address` (textual IP) must not be made or used. */
@@ -103,11 +103,15 @@ function cachedLookup(hostname: string, options: LookupOptions | number | undefi
   );
 }
 
-/** Every address of `hostname` that `check` passes, in DNS order, through `gatedLookup`. */
+/**
+ * Every address of `hostname` that `check` passes, in DNS order, through `gatedLookup`: asked as
+ * `net.connect` asks (host-cache.ts `NET_CONNECT_LOOKUP`), so a connect timer's connection and an
+ * in-loop one to the same name share one lookup.
+ */
 export function gatedLookupAll(check: AddressCheck | undefined, hostname: string): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => {
     connectWithCheck(check, () =>
-      gatedLookup(hostname, { all: true }, (err: NodeJS.ErrnoException | null, addresses: string | LookupAddress[]) => {
+      gatedLookup(hostname, { all: true, ...NET_CONNECT_LOOKUP }, (err: NodeJS.ErrnoException | null, addresses: string | LookupAddress[]) => {
         if (err) reject(err);
         else resolve(Array.isArray(addresses) ? addresses : [{ address: addresses, family: isIP(addresses) }]);
       }),

@@ -1,10 +1,17 @@
-import { lookup, type LookupAddress } from 'node:dns';
+import { ADDRCONFIG, lookup, type LookupAddress } from 'node:dns';
 
 /** What an answer depends on besides the name: the address family asked for and getaddrinfo's hints. */
 export interface LookupKey {
   family?: number;
   hints?: number;
 }
+
+/**
+ * The question `net.connect` asks of a name (family 0 with `ADDRCONFIG`, except on Windows). Every
+ * other lookup of a name the page connects to asks it too, so their answers and the connects'
+ * share one entry: a cache keyed by the question misses when the same name is asked another way.
+ */
+export const NET_CONNECT_LOOKUP: LookupKey = process.platform === 'win32' ? {} : { hints: ADDRCONFIG };
 
 export type LookupAllFn = (hostname: string, options: { all: true; family?: number; hints?: number }, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
 

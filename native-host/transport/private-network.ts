@@ -1,17 +1,13 @@
-import { ADDRCONFIG } from 'node:dns';
 import { mapTarget, type HostMapping } from '../../src/targets/host-mapping';
 import { addressSpaceOf, isMorePrivate, type AddressSpace } from '../../src/targets/address-space';
 import type { AddressCheck } from './connection-gate';
-import { sharedHostCache } from './host-cache';
+import { NET_CONNECT_LOOKUP, sharedHostCache } from './host-cache';
 import { TransportError } from './transport-errors';
 
 export type LookupAll = (hostname: string) => Promise<string[]>;
 
-/**
- * Asked as `net.connect` asks (family 0 with `ADDRCONFIG`, except on Windows), so the page's own
- * connections take this answer from the host cache.
- */
-const lookupAll: LookupAll = async (hostname) => (await sharedHostCache().lookupAll(hostname, process.platform === 'win32' ? {} : { hints: ADDRCONFIG })).map((a) => a.address);
+/** Asked as `net.connect` asks, so the page's own connections take this answer from the host cache. */
+const lookupAll: LookupAll = async (hostname) => (await sharedHostCache().lookupAll(hostname, NET_CONNECT_LOOKUP)).map((a) => a.address);
 
 /**
  * The address space of the page a list came from: its host's, or the most public of its

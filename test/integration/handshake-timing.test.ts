@@ -8,6 +8,7 @@ import { ConnectTimer, sharedConnectTimer } from '../../native-host/transport/co
 import { CONNECT_TIMER_CHILD_SOURCE } from '../../native-host/transport/connect-timer-child';
 import { TimingConnector } from '../../native-host/transport/timing-connector';
 import { TlsSessions } from '../../native-host/transport/tls-sessions';
+import { HostCache } from '../../native-host/transport/host-cache';
 import { testCert } from '../support/tls-cert';
 import { startHttpServer, startHttpsServer } from '../support/tls-servers';
 
@@ -229,6 +230,29 @@ describe('TLS session cache of one TimingConnector', () => {
       built.mockRestore();
       slow.close();
       await secure.close();
+    }
+  });
+
+  test("a connection through the timer's child asks the host cache the question an in-loop connect asks: one lookup serves both", async () => {
+    const server = await startHttpServer(respond(0));
+    const asked: string[] = [];
+    const lookupAll = HostCache.prototype.lookupAll;
+    const spy = jest.spyOn(HostCache.prototype, 'lookupAll').mockImplementation(function (this: HostCache, hostname, key) {
+      asked.push(JSON.stringify({ hostname, family: key?.family ?? 0, hints: key?.hints ?? 0 }));
+      return lookupAll.call(this, hostname, key);
+    });
+    try {
+      const origin = `http://localhost:${server.port}`;
+      for (const connectIn of ['loop', 'timer'] as const) {
+        const { socket, handshake } = await new TimingConnector({ connectIn }).open(origin, 1);
+        socket.destroy();
+        expect(handshake.dnsMs).toBeGreaterThan(0);
+      }
+      expect(asked).toHaveLength(2);
+      expect(new Set(asked).size).toBe(1);
+    } finally {
+      spy.mockRestore();
+      await server.close();
     }
   });
 
