@@ -29,11 +29,11 @@ export function medianTrace(cell: RealCellResult, contender: string): LoadTrace 
 
 const f = (x: number | null | undefined): string => (x === null || x === undefined ? '—' : String(Math.round(x)));
 
-/** ` (tcp T, tls S, loop L)`: a getlist connection's handshake phases, where it recorded them. */
+/** ` (dns D, tcp T, tls S, loop L)`: a getlist connection's handshake phases, where it recorded them. */
 function phasesOf(k: TracedConnection): string {
   const p = k.phases;
   if (p === undefined) return '';
-  return ` (tcp ${f(p.tcpMs)}, tls ${f(p.tlsMs)}${p.loopDelayMs === undefined ? '' : `, loop ${f(p.loopDelayMs)}`})`;
+  return ` (${p.dnsMs === undefined ? '' : `dns ${p.dnsMs.toFixed(1)}, `}tcp ${f(p.tcpMs)}, tls ${f(p.tlsMs)}${p.loopDelayMs === undefined ? '' : `, loop ${f(p.loopDelayMs)}`})`;
 }
 
 function shortName(key: string, page: string): string {

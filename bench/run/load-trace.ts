@@ -32,7 +32,7 @@ export interface TracedConnection {
   readyMs: number;
   protocol: string | null;
   /** getlist only: the handshake's phases (src/stats/handshake.ts), and the host's event-loop busy time inside those it timed itself. */
-  phases?: { tcpMs: number; tlsMs: number; loopDelayMs?: number };
+  phases?: { dnsMs?: number; tcpMs: number; tlsMs: number; loopDelayMs?: number };
 }
 
 export interface LoadTrace {
@@ -72,7 +72,7 @@ export function getlistTrace(run: Record<string, unknown>): LoadTrace {
         readyMs: r1(start + (typeof h.totalMs === 'number' ? h.totalMs : 0)),
         protocol: typeof h.protocol === 'string' ? h.protocol : null,
         ...(typeof h.tcpMs === 'number' && typeof h.tlsMs === 'number'
-          ? { phases: { tcpMs: r1(h.tcpMs), tlsMs: r1(h.tlsMs), ...(typeof h.loopDelayMs === 'number' ? { loopDelayMs: r1(h.loopDelayMs) } : {}) } }
+          ? { phases: { ...(typeof h.dnsMs === 'number' ? { dnsMs: r1(h.dnsMs) } : {}), tcpMs: r1(h.tcpMs), tlsMs: r1(h.tlsMs), ...(typeof h.loopDelayMs === 'number' ? { loopDelayMs: r1(h.loopDelayMs) } : {}) } }
           : {}),
       };
     }),

@@ -10,6 +10,7 @@ import { H2_FIRST_ALPN } from './alpn-order';
 import { FinishedHold } from './finished-hold';
 import { TlsSessions } from './tls-sessions';
 import { trustContext } from './trust-context';
+import { warmUpTls } from './tls-warm-up';
 
 export interface TimingConnectorOptions {
   /** Offer `h2` by ALPN on https:, before `http/1.1` (alpn-order.ts). @default false */
@@ -135,11 +136,16 @@ export class TimingConnector {
 
   /**
    * Builds the trust context in a turn of its own once a TLS connection's SYN is out (or the
-   * timer's child was asked for it): the handshake's round trip covers the build, and the
-   * connects asked in the same turn send their SYNs first.
+   * timer's child was asked for it), and warms the process's TLS client code with it
+   * (tls-warm-up.ts): the handshake's round trip covers both, and the connects asked in the same
+   * turn send their SYNs first.
    */
   private warmTrustAfterSyn(): void {
-    if (this.trustContext === undefined) setImmediate(() => this.trust());
+    if (this.trustContext !== undefined) return;
+    setImmediate(() => {
+      const secureContext = this.trust();
+      warmUpTls((socket, servername) => tlsConnect({ socket, servername, secureContext, ALPNProtocols: this.alpn() }));
+    });
   }
 
   /** A connection's SYN is out (or the timer's child was asked for it): what its round trip covers. */
@@ -353,6 +359,11 @@ export class TimingConnector {
     return { socket, handshake: handshakeRecord(socket, t, { startedAt, dnsMs, tcpMs: tcp.tcpMs, tlsMs, totalMs: this.now() - t0, loopDelayMs }) };
   }
 
+  /** The protocols a ClientHello offers: `h2` first where h2 is allowed (alpn-order.ts). */
+  private alpn(): string[] {
+    return this.options.allowH2 === true ? [...H2_FIRST_ALPN] : ['http/1.1'];
+  }
+
   /**
    * TLS on a connected socket, set up as undici's connector sets up its own (server name, the shared
    * trust context, session resumption from this connector's kept sessions, no delay, keep-alive), but offering
@@ -376,7 +387,7 @@ export class TimingConnector {
         ...(session !== undefined ? { session } : {}),
         secureContext: context,
         rejectUnauthorized: this.options.rejectUnauthorized ?? true,
-        ALPNProtocols: this.options.allowH2 === true ? [...H2_FIRST_ALPN] : ['http/1.1'],
+        ALPNProtocols: this.alpn(),
       });
       if (hold) {
         hold.attach(secure);

@@ -19,9 +19,9 @@ describe('load traces', () => {
     const t = getlistTrace({
       startedAt: 0,
       requests: [],
-      handshakes: [{ connectionId: 3, origin: 'https://f.test', startedAt: 334, totalMs: 247.46, tcpMs: 101.04, tlsMs: 104.2, loopDelayMs: 23.06, protocol: 'h2' }],
+      handshakes: [{ connectionId: 3, origin: 'https://f.test', startedAt: 334, totalMs: 247.46, dnsMs: 1.64, tcpMs: 101.04, tlsMs: 104.2, loopDelayMs: 23.06, protocol: 'h2' }],
     });
-    expect(t.connections).toEqual([{ id: 3, origin: 'https://f.test', startMs: 334, readyMs: 581.5, protocol: 'h2', phases: { tcpMs: 101, tlsMs: 104.2, loopDelayMs: 23.1 } }]);
+    expect(t.connections).toEqual([{ id: 3, origin: 'https://f.test', startMs: 334, readyMs: 581.5, protocol: 'h2', phases: { dnsMs: 1.6, tcpMs: 101, tlsMs: 104.2, loopDelayMs: 23.1 } }]);
   });
 
   it('chromium: phases from response.timing, times from the document\'s requestWillBeSent, a connection listed once by the response that opened it', () => {
