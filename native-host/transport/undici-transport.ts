@@ -10,6 +10,7 @@ import { Flight, type FlightHost } from './flight';
 import { FlightDeadlines } from './flight-deadlines';
 import { guardSocket, suspectQuietMs } from './guarded-socket';
 import { warmUpH1 } from './h1-warm-up';
+import { warmUpH2 } from './h2-warm-up';
 import { RequestHeaders } from './request-headers';
 import { ResponseFraming } from './response-framing';
 import type { ResponseHooks } from './response-hooks';
@@ -170,9 +171,11 @@ export class UndiciTransport implements TransportPort, FlightHost {
   private connector(allowH2: boolean): TimingConnector {
     let c = this.connectors.get(allowH2);
     if (!c) {
-      // A plain-HTTP connection speaks HTTP/1.1: undici's first-use costs are paid in its SYN's round trip.
+      // undici's first-use costs are paid in the SYN's round trip: HTTP/1.1 for a plain-HTTP
+      // connection, HTTP/2 for a TLS one that may speak it.
       const afterSyn = (secure: boolean) => {
         if (!secure) void warmUpH1(handedClient);
+        else if (allowH2) void warmUpH2((origin, socket) => handedClient(origin, socket, () => false, origin, { allowH2: true }));
         this.options.afterSyn?.(secure);
       };
       c = new TimingConnector({ ...this.options, allowH2, afterSyn }, this.options.now);

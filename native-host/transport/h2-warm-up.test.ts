@@ -1,0 +1,29 @@
+import type { Duplex } from 'node:stream';
+import { handedClient } from './undici-transport';
+
+// Each case needs a process whose warm-up has not run yet: the module keeps it once per process.
+function freshWarmUp(): typeof import('./h2-warm-up').warmUpH2 {
+  let fn: typeof import('./h2-warm-up').warmUpH2 | undefined;
+  jest.isolateModules(() => {
+    fn = (jest.requireActual('./h2-warm-up') as typeof import('./h2-warm-up')).warmUpH2;
+  });
+  return fn as typeof import('./h2-warm-up').warmUpH2;
+}
+
+test("the warm-up's request is answered over HTTP/2, by undici's HTTP/2 client and Node's http2 server in memory, once per process", async () => {
+  const warmUpH2 = freshWarmUp();
+  const made: Array<{ origin: string; h2: unknown }> = [];
+  const factory = (origin: string, socket: Duplex) => {
+    made.push({ origin, h2: (socket as Duplex & { alpnProtocol?: string }).alpnProtocol });
+    return handedClient(origin, socket, () => false, origin, { allowH2: true });
+  };
+  const first = warmUpH2(factory);
+  expect(warmUpH2(factory)).toBe(first);
+  await expect(first).resolves.toBe(true);
+  expect(made).toEqual([{ origin: 'https://warm-up.invalid', h2: 'h2' }]);
+});
+
+test('a warm-up that cannot build its client resolves false and throws nothing', async () => {
+  const warmUpH2 = freshWarmUp();
+  await expect(warmUpH2(() => { throw new Error('no client'); })).resolves.toBe(false);
+});

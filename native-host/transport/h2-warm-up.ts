@@ -1,0 +1,74 @@
+import { createServer } from 'node:http2';
+import { Duplex } from 'node:stream';
+import type { HandedClient } from './h1-warm-up';
+
+/** How long the exchange may take before it is dropped: it is in memory, so only a fault is slower. */
+const GIVE_UP_MS = 2_000;
+
+let warmed: Promise<boolean> | undefined;
+
+/**
+ * Sends one request through undici's HTTP/2 path to an in-memory HTTP/2 server, once per process:
+ * the HTTP/2 counterpart of `warmUpH1`. A process's first HTTP/2 exchange loads Node's http2 module
+ * and runs undici's HTTP/2 client, the session's set-up and the first stream for the first time,
+ * all between the TLS handshake's end and the first request's write (bench/README.md, "What a
+ * fresh process pays at a load's start"). Started in the turn after the first TLS SYN left
+ * (undici-transport.ts), that work is done while the handshake's round trips run. Nothing leaves
+ * the process; any failure only leaves the real first exchange to pay as before. Resolves true
+ * once the answer was read whole, false if the exchange failed.
+ * undici speaks HTTP/2 on a socket whose `alpnProtocol` is `h2`, as the in-memory one says.
+ */
+export function warmUpH2(client: HandedClient): Promise<boolean> {
+  // In a turn of its own: the SYNs asked for in the caller's turn go out first.
+  warmed ??= new Promise<boolean>((resolve) => setImmediate(() => {
+    const [near, far] = streamPair();
+    // As a TLS socket that negotiated h2 looks to undici (which also refs and unrefs it).
+    Object.assign(near, { alpnProtocol: 'h2', ref: () => near, unref: () => near });
+    const server = createServer((_req, res) => res.end());
+    let done = false;
+    let c: ReturnType<HandedClient> | undefined;
+    const end = (read: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      void c?.destroy().catch(() => undefined);
+      near.destroy();
+      far.destroy();
+      resolve(read);
+    };
+    const timer = setTimeout(() => end(false), GIVE_UP_MS);
+    timer.unref();
+    try {
+      server.emit('connection', far);
+      c = client('https://warm-up.invalid', near);
+      c.dispatch({ origin: 'https://warm-up.invalid', path: '/', method: 'GET' }, {
+        onConnect() {},
+        onHeaders: () => true,
+        onData: () => true,
+        onComplete: () => end(true),
+        onError: () => end(false),
+      });
+    } catch {
+      end(false);
+    }
+  }));
+  return warmed;
+}
+
+/** Two streams joined back to back: what one is written, the other reads. */
+function streamPair(): [Duplex, Duplex] {
+  const pair: Duplex[] = [];
+  const side = (other: () => Duplex) => new Duplex({
+    read() {},
+    write(chunk, _encoding, done) {
+      other().push(chunk);
+      done();
+    },
+    final(done) {
+      other().push(null);
+      done();
+    },
+  });
+  pair.push(side(() => pair[1] as Duplex), side(() => pair[0] as Duplex));
+  return [pair[0] as Duplex, pair[1] as Duplex];
+}
