@@ -16,6 +16,7 @@ let warmed: Promise<boolean> | undefined;
  * (undici-transport.ts), that work is done while the handshake's round trips run. Nothing leaves
  * the process; any failure only leaves the real first exchange to pay as before. Resolves true
  * once the answer was read whole, false if the exchange failed.
+ *
  * undici speaks HTTP/2 on a socket whose `alpnProtocol` is `h2`, as the in-memory one says.
  */
 export function warmUpH2(client: HandedClient): Promise<boolean> {
