@@ -3,7 +3,7 @@ import { Duplex } from 'node:stream';
 import type { HandedClient } from './h1-warm-up';
 
 /** How long the exchange may take before it is dropped: it is in memory, so only a fault is slower. */
-const GIVE_UP_MS = 2_000;
+export const H2_WARM_UP_GIVE_UP_MS = 2_000;
 
 let warmed: Promise<boolean> | undefined;
 
@@ -37,7 +37,7 @@ export function warmUpH2(client: HandedClient): Promise<boolean> {
       far.destroy();
       resolve(read);
     };
-    const timer = setTimeout(() => end(false), GIVE_UP_MS);
+    const timer = setTimeout(() => end(false), H2_WARM_UP_GIVE_UP_MS);
     timer.unref();
     try {
       server.emit('connection', far);
