@@ -1,8 +1,5 @@
 import { Duplex } from 'node:stream';
-import type { Dispatcher } from 'undici';
-
-/** A client on the one socket `connect` hands it (the transport's own factory: it dials nothing). */
-export type HandedClient = (origin: string, socket: Duplex) => Dispatcher;
+import { warmUpExchange, type HandedClient } from './warm-up-exchange';
 
 /** The answer the in-memory server gives its one request. */
 const NO_CONTENT = 'HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n';
@@ -21,7 +18,7 @@ let warmed: Promise<boolean> | undefined;
  */
 export function warmUpH1(client: HandedClient): Promise<boolean> {
   // In a turn of its own: the SYNs asked for in the caller's turn go out first.
-  warmed ??= new Promise<boolean>((resolve) => setImmediate(() => {
+  warmed ??= new Promise<void>((turn) => setImmediate(turn)).then(() => {
     let answered = false;
     const socket = new Duplex({
       read() {},
@@ -32,23 +29,7 @@ export function warmUpH1(client: HandedClient): Promise<boolean> {
         setImmediate(() => socket.push(NO_CONTENT));
       },
     });
-    let c: Dispatcher | undefined;
-    const end = (read: boolean) => {
-      void c?.destroy().catch(() => undefined);
-      resolve(read);
-    };
-    try {
-      c = client('http://warm-up.invalid', socket);
-      c.dispatch({ origin: 'http://warm-up.invalid', path: '/', method: 'GET' }, {
-        onConnect() {},
-        onHeaders: () => true,
-        onData: () => true,
-        onComplete: () => end(true),
-        onError: () => end(false),
-      });
-    } catch {
-      end(false);
-    }
-  }));
+    return warmUpExchange(client, 'http://warm-up.invalid', socket);
+  });
   return warmed;
 }

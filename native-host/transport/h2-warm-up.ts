@@ -1,6 +1,6 @@
 import { createServer } from 'node:http2';
 import { Duplex } from 'node:stream';
-import type { HandedClient } from './h1-warm-up';
+import { warmUpExchange, type HandedClient } from './warm-up-exchange';
 
 /** How long the exchange may take before it is dropped: it is in memory, so only a fault is slower. */
 export const H2_WARM_UP_GIVE_UP_MS = 2_000;
@@ -21,38 +21,20 @@ let warmed: Promise<boolean> | undefined;
  */
 export function warmUpH2(client: HandedClient): Promise<boolean> {
   // In a turn of its own: the SYNs asked for in the caller's turn go out first.
-  warmed ??= new Promise<boolean>((resolve) => setImmediate(() => {
+  warmed ??= new Promise<void>((turn) => setImmediate(turn)).then(async () => {
     const [near, far] = streamPair();
     // As a TLS socket that negotiated h2 looks to undici (which also refs and unrefs it).
     Object.assign(near, { alpnProtocol: 'h2', ref: () => near, unref: () => near });
-    const server = createServer((_req, res) => res.end());
-    let done = false;
-    let c: ReturnType<HandedClient> | undefined;
-    const end = (read: boolean) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      void c?.destroy().catch(() => undefined);
+    try {
+      createServer((_req, res) => res.end()).emit('connection', far);
+      return await warmUpExchange(client, 'https://warm-up.invalid', near, H2_WARM_UP_GIVE_UP_MS);
+    } catch {
+      return false;
+    } finally {
       near.destroy();
       far.destroy();
-      resolve(read);
-    };
-    const timer = setTimeout(() => end(false), H2_WARM_UP_GIVE_UP_MS);
-    timer.unref();
-    try {
-      server.emit('connection', far);
-      c = client('https://warm-up.invalid', near);
-      c.dispatch({ origin: 'https://warm-up.invalid', path: '/', method: 'GET' }, {
-        onConnect() {},
-        onHeaders: () => true,
-        onData: () => true,
-        onComplete: () => end(true),
-        onError: () => end(false),
-      });
-    } catch {
-      end(false);
     }
-  }));
+  });
   return warmed;
 }
 
