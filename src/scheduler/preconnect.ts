@@ -1,6 +1,7 @@
 import type { OriginFacts, PageOrigin } from '../origins/origin-facts';
 import type { OriginMemory } from '../origins/origin-memory';
-import { withListWindows, type ListedLoad } from './list-windows';
+import { rememberedLink, withListWindows, type ListedLoad } from './list-windows';
+import { planOrder } from './plan-order';
 import type { Strategy } from './strategies';
 
 /**
@@ -34,15 +35,18 @@ export interface PreconnectTarget {
 }
 
 /**
- * The learned list of a page (`memory.pageOrigins`), each origin sized by its facts. Origins are in
- * the memory's order (most requests first), so the busiest handshakes start first. `listed`
- * (by origin): what the revisit's learned list will ask of each, which may give an h2 origin more
- * than one window (list-windows.ts).
+ * The learned list of a page (`memory.pageOrigins`), each origin sized by its facts, in the order
+ * their handshakes should start. `listed` (by origin): what the revisit's learned list will ask of
+ * each, which may give an h2 origin more than one window (list-windows.ts), and orders the plan
+ * (plan-order.ts). Without it the page's own origin goes first (the document is the load's first
+ * request), then the memory's order (most requests first).
  */
 export function preconnectPlan(pageUrl: string, memory: OriginMemory, strategy: Strategy, listed?: ReadonlyMap<string, ListedLoad>): PreconnectTarget[] {
   const plan = memory
     .pageOrigins(pageUrl)
     .map((p: PageOrigin) => ({ origin: p.origin, connections: preconnectCount(p.origin, p.requests, memory.get(p.origin), strategy) }))
     .filter((t) => t.connections > 0);
-  return listed && listed.size > 0 ? withListWindows(plan, listed, (o) => memory.get(o), strategy) : plan;
+  if (listed && listed.size > 0) return planOrder(withListWindows(plan, listed, (o) => memory.get(o), strategy), listed, rememberedLink(plan.map((t) => memory.get(t.origin))));
+  const own = new URL(pageUrl).origin;
+  return [...plan.filter((t) => t.origin === own), ...plan.filter((t) => t.origin !== own)];
 }

@@ -67,6 +67,38 @@ describe('origin memory and zero-RTT starts, on real sockets', () => {
     }
   });
 
+  test('on a link remembered as open, a revisit opens first the origin whose learned share ends last, before the document\'s own', async () => {
+    // The page's only other resource is a 120 kB script on a second origin: four rounds of slow
+    // start against the document's one, so its connection is the one to start first.
+    const scripts = await startRawServer((req) => ({ body: bodyFor(req.path, 120_000), headers: { 'content-type': 'text/javascript' } }));
+    const server = await startRawServer((req) => (req.path === '/' ? { body: Buffer.from(`<!DOCTYPE html><html><head><script src="${scripts.origin}/app.js"></script></head><body></body></html>`), headers: { 'content-type': 'text/html' } } : { body: bodyFor(req.path, 100) }));
+    try {
+      const memory = new InMemoryOriginMemory();
+      const g = strategy('getlist');
+      const firstOpened = async () => {
+        const run = await loadPage({ url: `${server.origin}/`, strategy: g, memory });
+        expect(run.errors).toBe(0);
+        return [...run.handshakes].sort((a, b) => a.connectionId - b.connectionId)[0]?.origin;
+      };
+      // A first visit knows only the document.
+      expect(await firstOpened()).toBe(server.origin);
+      expect(memory.pageList(`${server.origin}/`)?.resources.map((r) => r.url)).toContain(`${scripts.origin}/app.js`);
+      // Loopback has no link to measure (peak-delivery.ts), so the one loads on a real path would
+      // have left is given: 100 ms, and 1 Gbit/s or 10 Mbit/s, seen to queue.
+      const remember = (peakBytesPerMs: number) => {
+        for (const origin of [server.origin, scripts.origin]) memory.put({ origin, rttMs: 100, peakBytesPerMs, peakHeld: true });
+      };
+      remember(125_000);
+      expect(await firstOpened()).toBe(scripts.origin);
+      // On a link the list fills, the queue's order: the document's origin first.
+      remember(1_250);
+      expect(await firstOpened()).toBe(server.origin);
+    } finally {
+      await server.close();
+      await scripts.close();
+    }
+  });
+
   test('<link rel=preconnect> opens a connection to its origin as soon as parsed, with no request on it', async () => {
     const other = await startRawServer((req) => ({ body: bodyFor(req.path, 10) }));
     const server = await startRawServer((req) => (req.path === '/' ? { body: html(`<link rel="preconnect" href="${other.origin}">`), headers: { 'content-type': 'text/html' } } : { body: bodyFor(req.path, 100) }));
