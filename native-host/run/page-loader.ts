@@ -68,7 +68,7 @@ async function loadWith(discovery: PageDiscovery, options: LoadPageOptions): Pro
     kind: 'load',
     start: (scheduler, memory) => {
       const speculative = memory ? learnedRequests(url, memory, strategy, options.allowUnsafePorts ?? false) : [];
-      // The learned plan opens its connections before anything is queued, so their handshakes start in its order (preconnect.ts).
+      // The learned plan opens its connections before anything is queued, so their handshakes start in its order (plan-order.ts).
       const learned = strategy.connections.preconnect && preconnectLearned(scheduler, url, memory, strategy, speculative);
       discovery.start(scheduler, speculative);
       if (strategy.connections.preconnect && !learned) preconnectDocumentOrigin(scheduler, url, memory, strategy);
