@@ -71,7 +71,9 @@ describeE2e('e2e: Firefox backup connections', () => {
         const { popup, record } = await popupAfterLoad(firefox.browser, query, firefox.extensionOrigin, { url, tab }, server, `firefox-spares-${load}`);
         const shown = connectsShown(server, record);
         if (shown < server.connections) withSpares++;
-        if (process.env.GETLIST_E2E_DEBUG) console.log(`load ${load}: the origin saw ${server.connections} connections carry requests, ${shown} show a connect; popup: ${popup.text}`);
+        if (process.env.GETLIST_E2E_DEBUG || popup.opened !== shown) console.log(`load ${load}: the origin saw ${server.connections} connections carry requests, ${shown} show a connect; popup: ${popup.text}`);
+        // A disagreement prints what each side read: the log's first requests and the record's phases.
+        if (popup.opened !== shown) console.log(JSON.stringify({ firsts: server.firsts, navigation: record.navigation, timings: record.timings }));
         expect(popup.opened).toBe(shown);
         expect(popup.requests).toBe(server.requests);
         expect(popup.connectionsMin).toBeLessThanOrEqual(server.connections);
