@@ -73,7 +73,8 @@ export async function hoverFor(tab: Page, selector: string, ms: number, options:
  * Clicks `selector` and waits until the tab shows `url`, loaded. Polled rather than
  * `waitForNavigation`: puppeteer never sees a navigation served from a prefetch finish. A
  * prerender's activation swaps the tab's page for the prerendered one, and a poll running on the
- * page it replaced ends with its session closed: the wait goes on in the page the tab shows now.
+ * page it replaced ends with its session closed or its frame detached (puppeteer words it "detached
+ * Frame" or "frame got detached"): the wait goes on in the page the tab shows now.
  */
 export async function clickAndWait(tab: Page, selector: string, url: string): Promise<void> {
   await tab.click(selector);
@@ -87,7 +88,7 @@ export async function clickAndWait(tab: Page, selector: string, url: string): Pr
       return;
     } catch (err) {
       const why = `${(err as Error).message} ${String((err as Error).cause ?? '')}`;
-      if (!/Session closed|Execution context was destroyed|detached Frame/i.test(why) || Date.now() >= deadline) throw err;
+      if (!/Session closed|Execution context was destroyed|detached Frame|frame got detached/i.test(why) || Date.now() >= deadline) throw err;
     }
   }
 }
