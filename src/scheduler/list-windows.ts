@@ -69,6 +69,13 @@ export function loadBytes(load: ListedLoad): number {
   return load.sizes.reduce((a, b) => a + b, 0);
 }
 
+/** Total bytes a learned list asks of every origin together: what crosses the client's link. */
+export function listedBytes(listed: ReadonlyMap<string, ListedLoad>): number {
+  let total = 0;
+  for (const l of listed.values()) total += loadBytes(l);
+  return total;
+}
+
 /**
  * A connection filled past this share of what its rounds deliver is as likely as not to need one
  * more: slow start in practice grows by less than double per round trip (delayed ACKs, the server's
@@ -199,9 +206,7 @@ export function withListWindows<T extends { origin: string; connections: number;
   const link = h2 ? rememberedLink(facts) : undefined;
   if (h2 === undefined || link === undefined) return [...plan];
   let room = linkWindows(link) - plan.reduce((n, t) => n + t.connections, 0);
-  let total = 0;
-  for (const l of listed.values()) total += loadBytes(l);
-  const linkMs = total / link.rateBytesPerMs;
+  const linkMs = listedBytes(listed) / link.rateBytesPerMs;
   const rows = plan.map((t, i) => {
     const f = facts[i];
     const load = listed.get(t.origin);

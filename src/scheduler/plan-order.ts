@@ -1,4 +1,4 @@
-import { dealt, loadBytes, type ListedLoad, type RememberedLink } from './list-windows';
+import { dealt, listedBytes, type ListedLoad, type RememberedLink } from './list-windows';
 
 /**
  * The order a returning visit's preconnect plan starts its handshakes (preconnect.ts).
@@ -24,9 +24,7 @@ interface Target {
  * through it. There the order of the first requests is the order the bottleneck serves them in.
  */
 export function listFillsLink(link: RememberedLink, listed: ReadonlyMap<string, ListedLoad>): boolean {
-  let total = 0;
-  for (const l of listed.values()) total += loadBytes(l);
-  return link.held && total / link.rateBytesPerMs > link.rttMs;
+  return link.held && listedBytes(listed) / link.rateBytesPerMs > link.rttMs;
 }
 
 /**
