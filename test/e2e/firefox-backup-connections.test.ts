@@ -68,12 +68,16 @@ describeE2e('e2e: Firefox backup connections', () => {
         const firstOn = new Map<number, string>();
         for (const l of lines) if (!firstOn.has(l.port)) firstOn.set(l.port, `${site.origin}${l.path}`);
         const server = { connections: firstOn.size, requests: lines.length, firsts: [...firstOn.values()] };
-        const { popup, record } = await popupAfterLoad(firefox.browser, query, firefox.extensionOrigin, { url, tab }, server, `firefox-spares-${load}`);
+        const { popup, record, shownFrom } = await popupAfterLoad(firefox.browser, query, firefox.extensionOrigin, { url, tab }, server, `firefox-spares-${load}`);
         const shown = connectsShown(server, record);
         if (shown < server.connections) withSpares++;
         if (process.env.GETLIST_E2E_DEBUG || popup.opened !== shown) console.log(`load ${load}: the origin saw ${server.connections} connections carry requests, ${shown} show a connect; popup: ${popup.text}`);
-        // A disagreement prints what each side read: the log's first requests and the record's phases.
-        if (popup.opened !== shown) console.log(JSON.stringify({ firsts: server.firsts, navigation: record.navigation, timings: record.timings }));
+        // A disagreement prints what each side read: the log's first requests, the record's phases,
+        // and the record as the background held it once the popup had shown, where it changed.
+        if (popup.opened !== shown) {
+          console.log(JSON.stringify({ firsts: server.firsts, navigation: record.navigation, timings: record.timings }));
+          if (JSON.stringify(shownFrom) !== JSON.stringify(record)) console.log('after the popup:', JSON.stringify(shownFrom === undefined ? null : { navigation: shownFrom.navigation, timings: shownFrom.timings }));
+        }
         expect(popup.opened).toBe(shown);
         expect(popup.requests).toBe(server.requests);
         expect(popup.connectionsMin).toBeLessThanOrEqual(server.connections);

@@ -4,7 +4,7 @@ import { buildHar, type HarEntry, type PageRecord, type RedirectHop } from '../.
 import { connectionCounts, documentFetch, showsConnect } from '../../../src/page/model/connection-count';
 import { firstUrl } from '../../../src/page/model/redirect-hops';
 import { isFromHost, startSite, type Site, type SiteRequest } from '../site/site-server';
-import { findTabId, waitForPage, WAIT_MS } from './extension-pages';
+import { findTabId, getPage, waitForPage, WAIT_MS } from './extension-pages';
 import type { InPage } from './in-page';
 import { openPopupForTab, waitForText } from './popup';
 import { saveScreenshot } from './screenshot';
@@ -102,7 +102,7 @@ export async function observeConnections(browser: Browser, query: Page, extensio
  * The popup's figures for a page loaded in `load.tab`, once the extension has the page's timing
  * for every request the servers saw (`server.requests`); closes the popup and the tab.
  */
-export async function popupAfterLoad(browser: Browser, query: Page, extensionOrigin: string, load: { url: string; tab: Page }, server: Pick<ServerView, 'requests'>, label: string): Promise<{ popup: PopupView; record: PageRecord }> {
+export async function popupAfterLoad(browser: Browser, query: Page, extensionOrigin: string, load: { url: string; tab: Page }, server: Pick<ServerView, 'requests'>, label: string): Promise<{ popup: PopupView; record: PageRecord; shownFrom: PageRecord | undefined }> {
   const tabId = await findTabId(query, load.url);
   const { page: record } = await waitForPage(query, tabId, (p) => p.navigation !== undefined && connectionCounts(p).requests + connectionCounts(p).notExposed >= server.requests, 'Resource Timing of every request the servers saw');
   const { page: popup } = await openPopupForTab(browser, extensionOrigin, tabId);
@@ -110,7 +110,10 @@ export async function popupAfterLoad(browser: Browser, query: Page, extensionOri
     await waitForText(popup, '[data-testid=connections]', (t) => /\d+ used/.test(t), 'the connection figures');
     const view = await popupView(popup);
     if (process.env.GETLIST_E2E_DEBUG) console.log(label, JSON.stringify({ server, view }));
-    return { popup: view, record: record as PageRecord };
+    // The record as the background holds it once the popup has shown its figures: a test whose
+    // figures disagree with `record` can print what changed in between.
+    const shownFrom = (await getPage(query, tabId).catch(() => undefined))?.page ?? undefined;
+    return { popup: view, record: record as PageRecord, shownFrom };
   } finally {
     await saveScreenshot(popup, `${label}-popup-connections`).catch(() => undefined);
     await popup.close().catch(() => undefined);
