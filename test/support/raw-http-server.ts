@@ -12,6 +12,8 @@ export interface WireRequest {
   /** Responses already fully written on this connection when this request's head arrived. */
   responsesSentBefore: number;
   at: number;
+  /** When its response was written (undefined: not answered). */
+  answeredAt?: number;
 }
 
 export interface RawResponse {
@@ -65,6 +67,7 @@ export async function startRawServer(respond: Respond): Promise<{ origin: string
           const headerLines = Object.entries({ 'content-length': String(res.body.length), ...res.headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
           const body = method === 'HEAD' ? Buffer.alloc(0) : res.body;
           socket.write(Buffer.concat([Buffer.from(`HTTP/${res.version ?? '1.1'} ${res.status ?? 200} OK\r\n${headerLines}\r\n`, 'latin1'), body]));
+          req.answeredAt = performance.now();
           sent += 1;
           if (res.closeAfter) {
             closing = true;
