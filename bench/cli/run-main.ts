@@ -43,8 +43,8 @@ export function runMain(script: string, main: () => Promise<number>, o: RunMainO
 
 /**
  * Ctrl-C, SIGTERM and SIGHUP stop the run at once: `stop` (e.g. killing the browsers of a load in
- * progress) runs, then the process exits 128 + the signal's number. The 'exit' handler of
- * bench/link/cleanup-registry.ts then removes the namespaces, devices and processes of every link.
+ * progress) runs, then the process exits 128 + the signal's number. The exit actions
+ * (exit-actions.ts) remove the namespaces, devices and processes of every link and stop its origins.
  */
 export function stopOnSignals(script: string, note: string, stop: () => void = () => undefined): void {
   for (const [signal, n] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]] as const) {

@@ -33,7 +33,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const o = args.options;
   // Root: nothing to do. Otherwise re-runs this script in a private user namespace and exits with its status.
   await ensureLinkPrivileges();
-  // Ctrl-C / SIGTERM / SIGHUP: exit; the 'exit' handler of bench/link/cleanup-registry.ts kills the
+  // Ctrl-C / SIGTERM / SIGHUP: exit; the link's exit action (bench/link/cleanup-registry.ts) kills the
   // demo server and the load in progress. Installed only here, in the process that owns the link
   // (not in the rootless wrapper's parent, which forwards signals).
   stopOnSignals('demo-link', 'stopping');

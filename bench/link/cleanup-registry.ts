@@ -5,6 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { atExit } from '../cli/exit-actions';
 import type { ForwarderProcess } from './forwarder-process';
 import { NAMESPACE_PATTERN } from './link-addresses';
 import { deleteNamespace, deleteNamespaceSync, listNamespaces, namespacePids } from './netns';
@@ -21,7 +22,6 @@ export interface LinkResources {
 
 const live = new Set<LinkResources>();
 let handlersInstalled = false;
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export function removeEtcDir(ns: string): void {
   rmSync(join(NETNS_ETC, ns), { recursive: true, force: true });
@@ -42,20 +42,12 @@ function releaseAllSync(): void {
   for (const res of [...live]) releaseSync(res);
 }
 
-function onSignal(signal: NodeJS.Signals): void {
-  releaseAllSync();
-  process.removeListener(signal, onSignal);
-  // Only re-raise when nobody else handles the signal, so the default action (exit) still happens.
-  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-}
-
-/** Starts tracking `res`; the exit and signal handlers are installed once per process. */
+/** Starts tracking `res`; released at exit or on a stopping signal (exit-actions.ts), registered once per process. */
 export function track(res: LinkResources): void {
   live.add(res);
   if (handlersInstalled) return;
   handlersInstalled = true;
-  process.on('exit', releaseAllSync);
-  for (const s of SIGNALS) process.on(s, onSignal);
+  atExit(releaseAllSync);
 }
 
 export function untrack(res: LinkResources): void {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAccessLog, type AccessLogEntry } from './access-log';
 import { writeDocroots, type Scheme } from './docroot';
-import { atExit } from './exit-actions';
+import { atExit } from '../cli/exit-actions';
 import { PortPicker } from './free-port';
 import { renderNginxConfig, supportsHttp2Directive } from './nginx-config';
 import { defaultSpawn, findNginx, killGroup, nginxVersion, startNginx, stopNginx, type NginxRun, type SpawnFn } from './nginx-process';

@@ -13,7 +13,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { docrootOf, writeDocroots, type Scheme } from '../docroot';
-import { atExit } from '../exit-actions';
+import { atExit } from '../../cli/exit-actions';
 import { PortPicker } from '../free-port';
 import { defaultSpawn, type SpawnFn } from '../nginx-process';
 import { bindOrigin, validateBindings, type BoundOrigin, type LinkHosts, type OriginBinding } from '../origin-binding';

@@ -1,12 +1,12 @@
 /**
- * What to undo if the process exits with origins still running: one `exit` listener for all of
- * them, so `--jobs N` does not add two listeners per link (Node warns past ten).
+ * What a benchmark undoes when its process ends with links or origins still running (namespaces,
+ * the forwarder, nginx and the zoo's daemons): one `exit` listener for all of them, so `--jobs N`
+ * does not add listeners per link (Node warns past ten).
  *
  * A process killed by SIGINT, SIGTERM or SIGHUP never emits `exit`: Node's default action ends it
- * at once. So the actions also run on those signals, and the signal is then raised again, as
- * bench/link/cleanup-registry.ts does for the link, so the process still ends the way it was asked
- * to (its exit status says which signal). Without this a bench stopped by `kill` left its zoo
- * members' daemons running, serving from a deleted work directory.
+ * at once. So the actions also run on those signals, and the signal is then raised again, unless
+ * another handler (run-main.ts `stopOnSignals`) ends the process itself, so it still ends the way
+ * it was asked to (its exit status says which signal).
  */
 const exitActions = new Set<() => void>();
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -32,7 +32,7 @@ function runExitActions(): void {
     try {
       action();
     } catch {
-      // Best effort at exit: one origin's failure must not keep the others' nginx running.
+      // Best effort at exit: one action's failure must not keep the others' processes running.
     }
   }
 }
@@ -41,6 +41,6 @@ function onSignal(signal: NodeJS.Signals): void {
   runExitActions();
   process.off('exit', runExitActions);
   for (const s of SIGNALS) process.off(s, onSignal);
-  // Raised again only when no other handler is left to do it (the link's registry re-raises too).
+  // Raised again only when no other handler is left to end the process.
   if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
 }
