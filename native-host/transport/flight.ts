@@ -14,6 +14,8 @@ export interface FlightHost {
   readonly options: ResponseHooks;
   /** The flight has settled; drop it from the transport's table. */
   landed(dispatchId: number): void;
+  /** ms the event loop has been busy, a running total (loop-busy.ts). */
+  loopBusy(): number;
   /** The flight's response ended before its connection was in step after it: confirm it later. */
   hold(flight: Flight): void;
 }
@@ -33,6 +35,11 @@ export interface FlightConn extends StallWatched {
    * the connection is reported only after them, so it cannot lose a complete response.
    */
   readonly decoding: Set<Promise<void>>;
+  /**
+   * The loop's busy total when the connection's last body bytes were read (or it opened): bytes
+   * read now arrived at most the busy time since then before (loop-busy.ts).
+   */
+  readBusyAt: number;
 }
 
 /** Codes that mean the connection itself is gone, so every request on it is lost. */
@@ -110,7 +117,10 @@ export class Flight implements Dispatcher.DispatchHandler {
     if (this.abandoned) return;
     this.bytes += chunk.length;
     if (this.hash !== undefined) this.hash.update(chunk);
-    this.host.scheduler.responseData(this.dispatch.id, chunk.length);
+    const busy = this.host.loopBusy();
+    const lateMs = Math.max(0, busy - this.conn.readBusyAt);
+    this.conn.readBusyAt = busy;
+    this.host.scheduler.responseData(this.dispatch.id, chunk.length, lateMs);
     this.host.options.onBody?.(this.dispatch, chunk);
   }
 

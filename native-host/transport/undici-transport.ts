@@ -15,6 +15,7 @@ import { RequestHeaders } from './request-headers';
 import { ResponseFraming } from './response-framing';
 import type { ResponseHooks } from './response-hooks';
 import { pingH2 } from './h2-session';
+import { loopBusyMs } from './loop-busy';
 import { StallWatch } from './stall-watch';
 import { TickCork } from './tick-cork';
 import { TimingConnector, type Now, type TimingConnectorOptions } from './timing-connector';
@@ -71,6 +72,8 @@ interface Conn {
   quietProbes: number;
   /** Responses whose end waits for their body's decoder (flight.ts `FlightConn.decoding`). */
   decoding: Set<Promise<void>>;
+  /** flight.ts `FlightConn.readBusyAt`. */
+  readBusyAt: number;
 }
 
 /**
@@ -123,6 +126,10 @@ export class UndiciTransport implements TransportPort, FlightHost {
 
   landed(dispatchId: number): void {
     this.flights.delete(dispatchId);
+  }
+
+  loopBusy(): number {
+    return loopBusyMs();
   }
 
   hold(flight: Flight): void {
@@ -198,6 +205,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
             prioritySignals: options.prioritySignals === true && handshake.protocol === 'h2', closed: false,
             framing: undefined, trusted: 0, held: new UnconfirmedResponses(), rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0,
             secure: origin.startsWith('https:'), corked: false, progress: 0, windowAt: 0, stallReported: false, quietProbes: 0, decoding: new Set(),
+            readBusyAt: this.loopBusy(),
           };
           if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
           this.conns.set(id, conn);

@@ -89,12 +89,12 @@ export class PathPacing implements Pacing {
     return Math.max(0, windows - this.parts.connections.activeCount());
   }
 
-  /** `bytes` of `d`'s body arrived. Cheap unless a policy that reads bodies is on. */
-  data(d: DispatchState, bytes: number): void {
+  /** `bytes` of `d`'s body were read, at most `lateMs` after they arrived. Cheap unless a policy that reads bodies is on. */
+  data(d: DispatchState, bytes: number, lateMs?: number): void {
     const { strategy, clock } = this.ctx;
     const now = clock.now();
     const o = d.conn.origin;
-    this.peak?.add(bytes, now, o.rttMs);
+    this.peak?.add(bytes, now, o.rttMs, lateMs);
     const h2 = strategy.http2;
     if (h2 && h2.connectionsOnStall > 1 && noteStreamData(d.conn, d, now, o.rttMs)) {
       o.h2Stalls += 1;

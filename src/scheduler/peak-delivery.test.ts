@@ -41,9 +41,31 @@ describe('the most a load received over a round trip', () => {
     const p = new PeakDelivery();
     for (let t = 0; t < 1000; t += 10) p.add(12_500, t, 100);
     expect(p.held).toBe(true);
-    // Read in bursts by a busy loop, still held.
+    // Read in bursts by a loop busy 50 ms before each read, still held.
     const q = new PeakDelivery();
-    for (let t = 0; t < 1000; t += 50) q.add(62_500, t, 100);
+    for (let t = 0; t < 1000; t += 50) q.add(62_500, t, 100, 50);
+    expect(q.held).toBe(true);
+  });
+
+  test('a read counts from the earliest moment its bytes may have arrived: a loop busy a whole round trip before each read still holds the link\'s rate', () => {
+    const late = new PeakDelivery();
+    for (let t = 0; t < 1000; t += 100) late.add(125_000, t, 100, 100);
+    expect(late.held).toBe(true);
+    // The same reads from a loop that was idle: each window got its bytes at one instant.
+    const idle = new PeakDelivery();
+    for (let t = 0; t < 1000; t += 100) idle.add(125_000, t, 100, 0);
+    expect(idle.held).toBe(false);
+  });
+
+  test('one connection paced by discovery: an equal burst of a few ms each round trip is the load\'s demand, not held', () => {
+    // About 25 kB a round trip, each in three reads within 5 ms, then nothing until the next.
+    const p = new PeakDelivery();
+    for (let round = 0; round < 4; round++) for (const [dt, bytes] of [[0, 9_000], [2, 9_000], [5, 7_000]] as const) p.add(bytes, 100 * round + dt, 100);
+    expect(p.bytesPerMs).toBeCloseTo(250, 0);
+    expect(p.held).toBe(false);
+    // The same 25 kB a round trip through a 2 Mbit/s link: a segment every 6 ms, the whole round trip.
+    const q = new PeakDelivery();
+    for (let t = 0; t < 400; t += 6) q.add(1_500, t, 100);
     expect(q.held).toBe(true);
   });
 

@@ -20,10 +20,21 @@
  * each round about twice the one before (RFC 5681), or in a discovery-paced stream that rises and
  * falls. So the peak counts as `held` when {@link HELD_WINDOWS} windows in a row each carried
  * {@link HELD_SHARE} of it; otherwise it is only a floor under a link the load did not fill.
+ *
+ * And each of those windows must have been busy: a link that limits the load delivers through the
+ * whole round trip, while one connection that the page's discovery paces gets a window's worth
+ * every round trip in one burst that lasts a few milliseconds, and then nothing until the next
+ * (equal bursts, so equal windows: bench/README.md, "A burst is not the link's rate"). A window counts
+ * only when its bytes arrived spread over {@link SPREAD_SHARE} of it, from the earliest moment any
+ * of them may have arrived (a read's time less how late the event loop may have read it, `lateMs`)
+ * to the last read.
  */
 export class PeakDelivery {
   /** {@link HELD_WINDOWS} windows of `size` buckets, the newest last before `head`. */
   private ring: number[] | undefined;
+  /** Per bucket: the earliest moment its bytes may have arrived, and its last read (ms). */
+  private earliest: number[] = [];
+  private latest: number[] = [];
   private size = 0;
   private head = 0;
   private headStart = 0;
@@ -34,24 +45,31 @@ export class PeakDelivery {
 
   constructor(private readonly bucketMs = 10, private readonly minWindowMs = 100, private readonly maxBuckets = 100) {}
 
-  /** `bytes` arrived at `now` (ms) on an origin whose round trip is `rttMs` (undefined: not known yet). */
-  add(bytes: number, now: number, rttMs: number | undefined): void {
+  /**
+   * `bytes` were read at `now` (ms) on an origin whose round trip is `rttMs` (undefined: not known
+   * yet), at most `lateMs` after they arrived (the event loop's busy time before the read).
+   */
+  add(bytes: number, now: number, rttMs: number | undefined, lateMs = 0): void {
     if (this.ring === undefined) {
       if (rttMs === undefined) return;
       const windowMs = Math.max(rttMs, this.minWindowMs);
       this.size = Math.max(1, Math.min(this.maxBuckets, Math.round(windowMs / this.bucketMs)));
       this.ring = new Array<number>(HELD_WINDOWS * this.size).fill(0);
+      this.earliest = new Array<number>(this.ring.length).fill(Infinity);
+      this.latest = new Array<number>(this.ring.length).fill(-Infinity);
       this.headStart = now;
     }
     this.advance(now);
     this.ring[this.head] = (this.ring[this.head] as number) + bytes;
+    this.earliest[this.head] = Math.min(this.earliest[this.head] as number, now - lateMs);
+    this.latest[this.head] = Math.max(this.latest[this.head] as number, now);
     const current = (this.windows[0] as number) + bytes;
     this.windows[0] = current;
     if (current > this.peak) this.peak = current;
     // Every body chunk comes through here: the least of the windows without an array per call.
     let all = current;
     for (let k = 1; k < HELD_WINDOWS; k++) all = Math.min(all, this.windows[k] as number);
-    if (all > this.plateau) this.plateau = all;
+    if (all > this.plateau && this.busyWindows()) this.plateau = all;
   }
 
   /** Bytes/ms over the busiest window so far; undefined until a byte was counted. */
@@ -65,6 +83,22 @@ export class PeakDelivery {
     return this.peak > 0 && this.plateau >= HELD_SHARE * this.peak;
   }
 
+  /** Each of the {@link HELD_WINDOWS} windows received its bytes over {@link SPREAD_SHARE} of it or more. */
+  private busyWindows(): boolean {
+    const n = this.earliest.length;
+    for (let k = 0; k < HELD_WINDOWS; k++) {
+      let first = Infinity;
+      let last = -Infinity;
+      for (let j = 0; j < this.size; j++) {
+        const b = (this.head - k * this.size - j + 2 * n) % n;
+        first = Math.min(first, this.earliest[b] as number);
+        last = Math.max(last, this.latest[b] as number);
+      }
+      if (!(last - first >= SPREAD_SHARE * this.size * this.bucketMs)) return false;
+    }
+    return true;
+  }
+
   private advance(now: number): void {
     const ring = this.ring as number[];
     const steps = Math.floor((now - this.headStart) / this.bucketMs);
@@ -75,6 +109,8 @@ export class PeakDelivery {
       const next = (this.head + i) % n;
       this.windows[HELD_WINDOWS - 1] = (this.windows[HELD_WINDOWS - 1] as number) - (ring[next] as number);
       ring[next] = 0;
+      this.earliest[next] = Infinity;
+      this.latest[next] = -Infinity;
       for (let k = 1; k < HELD_WINDOWS; k++) {
         const moving = ring[(this.head + i - k * this.size + n) % n] as number;
         this.windows[k - 1] = (this.windows[k - 1] as number) - moving;
@@ -90,3 +126,5 @@ export class PeakDelivery {
 export const HELD_WINDOWS = 3;
 /** The share of the peak each of those windows must carry. */
 export const HELD_SHARE = 0.75;
+/** The share of a window its bytes must have arrived over for it to count towards a held peak. */
+export const SPREAD_SHARE = 0.5;

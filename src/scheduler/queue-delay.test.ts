@@ -43,11 +43,14 @@ describe('how late first bytes came beyond a round trip (queue-delay.ts)', () =>
 /**
  * A first load, simulated on the fake transport, whose origins each ask one 12 kB image at a time
  * (as a page's discovery does), so every request has its connection to itself: answered `lateMs`
- * beyond a 100 ms round trip, its body in six 2 kB chunks 4 ms apart. `waveGapMs` between rounds of
- * requests (0: the next request of an origin goes as soon as its last ended). What the load
- * remembered of the link, and what the delivery's shape alone would have said.
+ * beyond a 100 ms round trip, its body in chunks 4 ms apart over `bodyMs` (at least six). `waveGapMs`
+ * between rounds of requests (0: the next request of an origin goes as soon as its last ended).
+ * What the load remembered of the link, and what the delivery's shape alone would have said.
  */
-function firstLoad(lateMs: number, waveGapMs: number, origins = 8, rounds = 6): { held: boolean | undefined; shapeHeld: boolean } {
+function firstLoad(lateMs: number, waveGapMs: number, origins = 8, rounds = 6, bodyMs = 20): { held: boolean | undefined; shapeHeld: boolean } {
+  const chunks = Math.max(6, Math.floor(bodyMs / 4) + 1);
+  const chunkBytes = Math.floor(12_000 / chunks);
+  const chunkAt = (k: number): number => (k === chunks - 1 ? 12_000 - chunkBytes * (chunks - 1) : chunkBytes);
   const clock = new FakeClock();
   const transport = new FakeTransport();
   const memory = new InMemoryOriginMemory();
@@ -80,13 +83,13 @@ function firstLoad(lateMs: number, waveGapMs: number, origins = 8, rounds = 6): 
       if (!sentAt.has(d.id)) sentAt.set(d.id, t);
       const start = (sentAt.get(d.id) as number) + RTT + lateMs;
       if (t === start) scheduler.responseStarted(d.id, { status: 200, httpVersion: '2', keepAlive: true, contentLength: 12_000 });
-      for (let k = 0; k < 6; k++) {
+      for (let k = 0; k < chunks; k++) {
         if (t === start + 4 * k) {
-          scheduler.responseData(d.id, 2000);
-          shape.add(2000, t, RTT);
+          scheduler.responseData(d.id, chunkAt(k));
+          shape.add(chunkAt(k), t, RTT);
         }
       }
-      if (t === start + 20) {
+      if (t === start + 4 * (chunks - 1)) {
         scheduler.responseEnded(d.id, { bytes: 12_000 });
         answered.add(d.id);
         nextAt.set(new URL(d.request.url).origin, t + 1 + waveGapMs);
@@ -102,7 +105,8 @@ function firstLoad(lateMs: number, waveGapMs: number, origins = 8, rounds = 6): 
 
 describe('whether a first load’s peak was the link’s rate (path-pacing.ts `loadEnded`)', () => {
   test('a steady stream answered on time is the load’s own demand, though it held its peak window after window', () => {
-    const steady = firstLoad(2, 0);
+    // Each body takes three round trips to arrive: the windows are busy from end to end.
+    const steady = firstLoad(2, 0, 8, 6, 300);
     expect(steady.shapeHeld).toBe(true);
     expect(steady.held).toBe(false);
   });
@@ -114,7 +118,7 @@ describe('whether a first load’s peak was the link’s rate (path-pacing.ts `l
   });
 
   test('a page of a few requests is judged by its few answers, even where its shape held', () => {
-    const few = firstLoad(2, 0, 1, 4);
+    const few = firstLoad(2, 0, 1, 4, 300);
     expect(few.shapeHeld).toBe(true);
     expect(few.held).toBe(false);
   });

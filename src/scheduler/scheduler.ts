@@ -176,10 +176,10 @@ export class Scheduler implements TransportHandler {
     if (this.acceptance.started(d, info)) this.pacing.headersKnown(d);
   }
 
-  responseData(dispatchId: number, bytes: number): void {
+  responseData(dispatchId: number, bytes: number, lateMs?: number): void {
     const d = this.dispatcher.get(dispatchId);
     if (!d || d.settled) return;
-    this.pacing.data(d, bytes);
+    this.pacing.data(d, bytes, lateMs);
   }
 
   responseEnded(dispatchId: number, info: ResponseEndInfo): void {

@@ -44,8 +44,11 @@ export interface TransportHandler {
   connectionClosed(connectionId: number, error?: unknown): void;
   /** A final (non-1xx) response head arrived for a dispatch. */
   responseStarted(dispatchId: number, info: ResponseStartInfo): void;
-  /** `bytes` more body bytes of a dispatch arrived. */
-  responseData(dispatchId: number, bytes: number): void;
+  /**
+   * `bytes` more body bytes of a dispatch were read, at most `lateMs` after they arrived: the time
+   * the process was busy before the read (peak-delivery.ts). Omitted: read as they arrived.
+   */
+  responseData(dispatchId: number, bytes: number, lateMs?: number): void;
   /** A dispatch's response is complete (and trusted, unless `info.confirmed` is false). */
   responseEnded(dispatchId: number, info: ResponseEndInfo): void;
   /** A response that ended unconfirmed is trusted now: the connection was in step after it. */
