@@ -7,6 +7,7 @@ import type { ResponseFraming } from './response-framing';
 import type { ResponseHooks } from './response-hooks';
 import { STALL_MIN_BYTES, type StallWatched } from './stall-watch';
 import { TransportError } from './transport-errors';
+import { loopBusyMs } from './loop-busy';
 
 /** What a flight needs from its transport. */
 export interface FlightHost {
@@ -14,8 +15,6 @@ export interface FlightHost {
   readonly options: ResponseHooks;
   /** The flight has settled; drop it from the transport's table. */
   landed(dispatchId: number): void;
-  /** ms the event loop has been busy, a running total (loop-busy.ts). */
-  loopBusy(): number;
   /** The flight's response ended before its connection was in step after it: confirm it later. */
   hold(flight: Flight): void;
 }
@@ -117,7 +116,7 @@ export class Flight implements Dispatcher.DispatchHandler {
     if (this.abandoned) return;
     this.bytes += chunk.length;
     if (this.hash !== undefined) this.hash.update(chunk);
-    const busy = this.host.loopBusy();
+    const busy = loopBusyMs();
     const lateMs = Math.max(0, busy - this.conn.readBusyAt);
     this.conn.readBusyAt = busy;
     this.host.scheduler.responseData(this.dispatch.id, chunk.length, lateMs);

@@ -128,10 +128,6 @@ export class UndiciTransport implements TransportPort, FlightHost {
     this.flights.delete(dispatchId);
   }
 
-  loopBusy(): number {
-    return loopBusyMs();
-  }
-
   hold(flight: Flight): void {
     this.conns.get(flight.dispatch.connectionId)?.held.add(flight.seq, flight.dispatch.id);
   }
@@ -205,7 +201,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
             prioritySignals: options.prioritySignals === true && handshake.protocol === 'h2', closed: false,
             framing: undefined, trusted: 0, held: new UnconfirmedResponses(), rttMs: handshake.tcpMs > 0 ? handshake.tcpMs : 0,
             secure: origin.startsWith('https:'), corked: false, progress: 0, windowAt: 0, stallReported: false, quietProbes: 0, decoding: new Set(),
-            readBusyAt: this.loopBusy(),
+            readBusyAt: loopBusyMs(),
           };
           if (handshake.protocol === 'http/1.1') this.guard(conn, socket);
           this.conns.set(id, conn);

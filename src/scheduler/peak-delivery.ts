@@ -13,7 +13,8 @@
  * Counted in `bucketMs` buckets over a window of the round trip of the first origin that received
  * bytes, or `minWindowMs` when that is longer (a relay that accepts TCP itself shows a round trip
  * shorter than the path's, and the shorter the window the more a late read over-reads), rounded to
- * whole buckets. O(1) per chunk.
+ * whole buckets. O(1) per chunk, but for the busy check below, which scans the windows at most once
+ * per bucket.
  *
  * Whether the peak was the link's or the load's: a link that limits a load holds its rate window
  * after window, while a load that asks less than its link carries arrives in slow start's bursts,
@@ -42,6 +43,8 @@ export class PeakDelivery {
   private readonly windows = new Array<number>(HELD_WINDOWS).fill(0);
   private peak = 0;
   private plateau = 0;
+  /** `headStart` of the bucket whose windows were last found not busy: checked again from the next bucket on. */
+  private notBusyAt = -1;
 
   constructor(private readonly bucketMs = 10, private readonly minWindowMs = 100, private readonly maxBuckets = 100) {}
 
@@ -69,7 +72,11 @@ export class PeakDelivery {
     // Every body chunk comes through here: the least of the windows without an array per call.
     let all = current;
     for (let k = 1; k < HELD_WINDOWS; k++) all = Math.min(all, this.windows[k] as number);
-    if (all > this.plateau && this.busyWindows()) this.plateau = all;
+    // The windows' spans are scanned at most once a bucket while they are not busy.
+    if (all > this.plateau && this.headStart !== this.notBusyAt) {
+      if (this.busyWindows()) this.plateau = all;
+      else this.notBusyAt = this.headStart;
+    }
   }
 
   /** Bytes/ms over the busiest window so far; undefined until a byte was counted. */
