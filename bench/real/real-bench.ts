@@ -11,6 +11,9 @@
  * with `--disable-http2`: HTTP/1.1 everywhere, TLS where the origin is https — real Chromium's
  * counterpart of `browser`). Every contender loads the document over the page's own scheme.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { startLink } from '../link/link-emulator';
 import type { LinkOptions } from '../link/link-options';
 import { hostResolverRules } from '../link/host-resolution';
@@ -24,6 +27,7 @@ import { originsFor } from '../run/run-link';
 import { getlistTrace, type LoadTrace } from '../run/load-trace';
 import { serverView } from '../run/access-log-delta';
 import { NO_CAP_BITS_PER_SEC, realBound, type BoundVisit } from './real-bounds';
+import { forgetPage, linkWarmUpPage } from './link-known';
 
 export const REAL_CONTENDERS = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium', 'chromium-h1'] as const;
 /**
@@ -31,9 +35,10 @@ export const REAL_CONTENDERS = ['browser', 'getlist', 'getlist-revisit', 'h2', '
  * pays for its cold discovery code (bench/README.md, "Cold discovery"); `getlist-revisit-1h2` is
  * `getlist-revisit` with `--h2-connections 1`, the revisit without its learned list's HTTP/2
  * windows, and `getlist-third-visit` the visit after a revisit, from what both loads before it
- * learned (bench/README.md, "A revisit's HTTP/2 windows").
+ * learned (bench/README.md, "A revisit's HTTP/2 windows"). `getlist-link` is a first visit by a
+ * client whose link an unmeasured load of another page just showed (link-known.ts).
  */
-export const REAL_OPTIONAL_CONTENDERS = ['getlist-cold', 'getlist-revisit-1h2', 'getlist-third-visit'] as const;
+export const REAL_OPTIONAL_CONTENDERS = ['getlist-cold', 'getlist-revisit-1h2', 'getlist-third-visit', 'getlist-link'] as const;
 export type RealContender = (typeof REAL_CONTENDERS)[number] | (typeof REAL_OPTIONAL_CONTENDERS)[number];
 
 /** The `getlist load` flags of a getlist contender; `last`: its last run is the one measured. */
@@ -43,6 +48,8 @@ const GETLIST_ARGS: Record<string, { strategy: string; extra: string[]; last?: t
   'getlist-revisit-1h2': { strategy: 'getlist', extra: ['--revisit', '--h2-connections', '1'] },
   // An unmeasured load, a revisit, then the visit measured: each starts from what the loads before it learned.
   'getlist-third-visit': { strategy: 'getlist', extra: ['--revisit', '--repeat', '2'], last: true },
+  // A first visit from the memory another page's load left (link-known.ts); `--memory` is added per run.
+  'getlist-link': { strategy: 'getlist', extra: [] },
 };
 
 export interface RealLink {
@@ -99,7 +106,8 @@ export interface RealCellPlan {
 
 /** Runs every cell on one link; a failed load is recorded, never thrown. */
 export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[], runs: number, cliPath: string, timeoutMs: number, progress: (l: string) => void, serve: ServeOrigins = startOrigins): Promise<RealCellResult[]> {
-  const names = originsFor(cells.map((c) => c.page));
+  const pages = servedPages(cells);
+  const names = originsFor(pages);
   const rate = link.capBitsPerSec ?? NO_CAP_BITS_PER_SEC;
   const opts: LinkOptions = { rttMs: link.rttMs, downBitsPerSec: rate, upBitsPerSec: rate, loss: 0, hosts: names.length, seed: 1 };
   const l = await startLink(opts);
@@ -109,7 +117,7 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
     l.setClientHosts(hostMap);
     origins = await serve({
       bindings: names.map((origin) => ({ origin, address: hostMap[origin] ?? '', httpPort: 80, httpsPort: 443 })),
-      pages: cells.map((c) => c.page),
+      pages,
       linkHosts: 'name',
       spawn: netnsSpawn(l.serverNs),
     });
@@ -128,8 +136,10 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
       for (let run = 0; run < runs; run++) {
         for (const c of rotation(cell.contenders, run)) {
           let ms: number | null = null;
+          const linkMemory = c === 'getlist-link' ? await warmUp(l, cliPath, origins, cell.page, timeoutMs).catch((err: Error) => err) : undefined;
           const before = origins.accessLog().length;
           try {
+            if (linkMemory instanceof Error) throw linkMemory;
             if (c === 'chromium' || c === 'chromium-h1') {
               const r = await loadWithChromium({
                 clientNs: l.clientNs, url, hostResolverRules: hostResolverRules(hostMap), spkiHashes: [origins.spkiHash, origins.caSpkiHash], timeoutMs,
@@ -139,7 +149,8 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
               result.traces[c]?.push(r.timeline);
             } else {
               const { strategy, extra, last } = GETLIST_ARGS[c] ?? { strategy: c, extra: [] };
-              const stdout = await runGetlistLoad(l, cliPath, [url, '--strategy', strategy, '--ca', origins.caPath, ...extra], timeoutMs, `${c} ${url}`);
+              const memory = linkMemory === undefined ? [] : ['--memory', linkMemory];
+              const stdout = await runGetlistLoad(l, cliPath, [url, '--strategy', strategy, '--ca', origins.caPath, ...extra, ...memory], timeoutMs, `${c} ${url}`);
               const run = last === true ? lastLoadRun(stdout) : firstLoadRun(stdout);
               const g = getlistLoadOf(run);
               result.traces[c]?.push(getlistTrace(run));
@@ -151,6 +162,7 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
             result.errors[c]?.push(String((err as Error).message).slice(0, 200));
           }
           result.runs[c]?.push(ms);
+          if (typeof linkMemory === 'string') rmSync(dirname(linkMemory), { recursive: true, force: true });
           await origins.settleLog?.();
           const logged = origins.accessLog().slice(before).filter((e) => e.path !== '/favicon.ico');
           const seen = serverView(logged);
@@ -166,6 +178,23 @@ export async function runRealLink(link: RealLink, cells: readonly RealCellPlan[]
     await origins?.stop().catch(() => undefined);
     await l.close().catch(() => undefined);
   }
+}
+
+/** The cells' pages, and the pages `getlist-link` loads first. */
+function servedPages(cells: readonly RealCellPlan[]): string[] {
+  const pages = new Set(cells.map((c) => c.page));
+  for (const c of cells) if (c.contenders.includes('getlist-link')) pages.add(linkWarmUpPage(c.page));
+  return [...pages];
+}
+
+/** `getlist-link`'s unmeasured load of another page; the memory file the measured load starts from. */
+async function warmUp(l: Parameters<typeof runGetlistLoad>[0], cliPath: string, origins: Origins, page: string, timeoutMs: number): Promise<string> {
+  const other = linkWarmUpPage(page);
+  const path = join(mkdtempSync(join(tmpdir(), 'getlist-link-')), 'memory.json');
+  const url = origins.pageUrl(other, getBenchPage(other).documentScheme ?? 'http');
+  await runGetlistLoad(l, cliPath, [url, '--strategy', 'getlist', '--ca', origins.caPath, '--memory', path], timeoutMs, `getlist-link warm-up ${url}`);
+  forgetPage(path, page);
+  return path;
 }
 
 export function median(xs: ReadonlyArray<number | null>): number | null {
@@ -223,10 +252,11 @@ export function realServerLines(cells: readonly RealCellResult[]): string {
  * A line per cell that ran an optional contender beside the one it varies, with their medians and
  * ratio: `getlist-cold` beside `getlist` (what a fresh process's cold discovery code costs the
  * page), `getlist-revisit-1h2` beside `getlist-revisit` (what its learned list's HTTP/2 windows save),
- * `getlist-third-visit` beside `getlist-revisit` (what a revisit's own lessons add).
+ * `getlist-third-visit` beside `getlist-revisit` (what a revisit's own lessons add), `getlist-link`
+ * beside `getlist` (what a first visit gains from knowing the client's link).
  */
 export function realOptionalLines(cells: readonly RealCellResult[]): string {
-  const pairs: Array<[string, string, string]> = [['cold discovery', 'getlist', 'getlist-cold'], ['h2 windows', 'getlist-revisit-1h2', 'getlist-revisit'], ['third visit', 'getlist-revisit', 'getlist-third-visit']];
+  const pairs: Array<[string, string, string]> = [['cold discovery', 'getlist', 'getlist-cold'], ['h2 windows', 'getlist-revisit-1h2', 'getlist-revisit'], ['third visit', 'getlist-revisit', 'getlist-third-visit'], ['link known', 'getlist', 'getlist-link']];
   return pairs.flatMap(([what, base, varied]) => cells.filter((c) => (c.runs[varied] ?? []).length > 0 && (c.runs[base] ?? []).length > 0).map((c) => {
     const b = median(c.runs[base] ?? []);
     const v = median(c.runs[varied] ?? []);

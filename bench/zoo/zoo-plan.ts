@@ -3,7 +3,8 @@
  * the goal's setting), McManus's 159-resource page on his 100 ms broadband link, and the
  * real-shaped pages at 100 ms where the member terminates TLS (their third-party origins are
  * https). Every cell has `browser` (six connections, no pipelining), `getlist` (first visit),
- * `getlist-revisit` and Chromium; the real-shaped cells add `h2`.
+ * `getlist-revisit` and Chromium; the real-shaped cells add `h2` and `getlist-link`, a first visit
+ * by a client whose link a load of another page just showed (real/link-known.ts).
  */
 import { REAL_PAGE_NAMES } from '../corpus/page-real';
 import { ZOO_INFO, type ZooMember } from '../origins/zoo/zoo-members';
@@ -33,7 +34,7 @@ function zooPlanAll(member: ZooMember, parts: readonly string[]): ZooLinkPlan[] 
     plans.push({ link: { name: 'mcmanus-100', rttMs: 100, capBitsPerSec: 20_000_000 }, cells: [{ page: ZOO_MCMANUS_PAGE, contenders: ['browser', 'getlist', 'getlist-revisit', 'chromium'] }] });
   }
   if (parts.includes('real') && ZOO_INFO[member].tls) {
-    plans.push({ link: { name: 'real-100', rttMs: 100, capBitsPerSec: undefined }, cells: REAL_PAGE_NAMES.map((page) => ({ page, contenders: ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium'] })) });
+    plans.push({ link: { name: 'real-100', rttMs: 100, capBitsPerSec: undefined }, cells: REAL_PAGE_NAMES.map((page) => ({ page, contenders: ['browser', 'getlist', 'getlist-link', 'getlist-revisit', 'h2', 'chromium'] })) });
   }
   return plans;
 }

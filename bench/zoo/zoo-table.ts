@@ -46,7 +46,7 @@ function markdownTable(head: readonly string[], rows: ReadonlyArray<readonly str
 }
 
 const COLUMNS = [
-  'page @ link', 'bound', 'browser', 'getlist', 'revisit', 'h2', 'chromium', 'getlist ÷ bound', 'revisit ÷ its bound', 'chromium ÷ bound',
+  'page @ link', 'bound', 'browser', 'getlist', 'link known', 'revisit', 'h2', 'chromium', 'getlist ÷ bound', 'link known ÷ bound', 'revisit ÷ its bound', 'chromium ÷ bound',
   'browser ÷ getlist', 'browser ÷ revisit', 'getlist: pipelined, depth, probes', 'getlist: server saw',
   'getlist gap: discovery, handshakes, queueing, bandwidth', 'chromium gap: discovery, handshakes, queueing, bandwidth',
 ];
@@ -69,9 +69,9 @@ export function zooRow(c: RealCellResult, member: ZooMember): string[] {
   const first = realBound(c.page, link, 'first', undefined, server);
   const bound = first.totalMs;
   const boundRevisit = realBound(c.page, link, 'list', undefined, server).totalMs;
-  const [br, gl, rv, h2, ch] = ['browser', 'getlist', 'getlist-revisit', 'h2', 'chromium'].map((k) => cellMedian(c, k));
+  const [br, gl, lk, rv, h2, ch] = ['browser', 'getlist', 'getlist-link', 'getlist-revisit', 'h2', 'chromium'].map((k) => cellMedian(c, k));
   return [
-    `${c.page} @ ${c.link}`, ms(bound), ms(br), ms(gl), ms(rv), ms(h2), ms(ch), ratio(gl, bound), ratio(rv, boundRevisit), ratio(ch, bound),
+    `${c.page} @ ${c.link}`, ms(bound), ms(br), ms(gl), ms(lk), ms(rv), ms(h2), ms(ch), ratio(gl, bound), ratio(lk, bound), ratio(rv, boundRevisit), ratio(ch, bound),
     ratio(br, gl), ratio(br, rv), `${pipeFigure(c, 'getlist', 'pipelined')}, ${pipeFigure(c, 'getlist', 'maxDepth')}, ${pipeFigure(c, 'getlist', 'orderProbes')}`,
     serverFigure(c, 'getlist'), gapFigure(c, 'getlist', first), gapFigure(c, 'chromium', first),
   ];
@@ -172,6 +172,7 @@ export function zooMarkdown(results: readonly ZooMemberResult[], source: string)
     '## The server zoo', '',
     `Written by \`node dist/bench/report.js … --zoo ${source}\` from \`node dist/bench/zoo.js\` (bench/README.md, "The server zoo"). ` +
     'Page-complete medians in ms; the bound is bench/model/MODEL.md\'s for the page\'s own schemes (first visit; the revisit\'s bound knows every request at t = 0). ' +
+    '"link known" is getlist\'s first visit by a client whose link a load of another page just showed (`getlist-link`, bench/real/link-known.ts), judged against the first visit\'s bound. ' +
     '"pipelined, depth, probes" are medians over getlist\'s first-visit loads: requests written behind an unfinished response, the deepest pipeline on one connection, the order probes sent; "server saw" is the member\'s own access log. ' +
     'The gap (median load − bound) is split in four on the request that finished last (bench/real/real-gap.ts): how late it was discovered, waited on a handshake, waited in a queue, and the rest after its send.', '',
     ...results.map(zooMemberSection),

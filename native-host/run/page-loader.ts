@@ -3,6 +3,7 @@ import type { OriginMemory } from '../../src/origins/origin-memory';
 import type { Run } from '../../src/run';
 import { preconnectCount, type Scheduler, type Strategy } from '../../src/scheduler';
 import type { ResponseHooks } from '../transport/response-hooks';
+import { DocumentWindows } from './document-windows';
 import { PageDiscovery } from './page-discovery';
 import { learnedRequests, originsUsed, preconnectLearned } from './page-memory';
 import { runPage, type PageRunOptions } from './page-run';
@@ -64,6 +65,7 @@ export async function loadPage(options: LoadPageOptions): Promise<Run> {
 
 async function loadWith(discovery: PageDiscovery, options: LoadPageOptions): Promise<Run> {
   const { url, strategy } = options;
+  const windows = new DocumentWindows();
   const { run } = await runPage(options, {
     kind: 'load',
     start: (scheduler, memory) => {
@@ -72,9 +74,13 @@ async function loadWith(discovery: PageDiscovery, options: LoadPageOptions): Pro
       const learned = strategy.connections.preconnect && preconnectLearned(scheduler, url, memory, strategy, speculative);
       discovery.start(scheduler, speculative);
       if (strategy.connections.preconnect && !learned) preconnectDocumentOrigin(scheduler, url, memory, strategy);
+      windows.arm(scheduler, url, memory, strategy, learned || speculative.length > 0);
     },
     hooks: withObserver(discovery.hooks, options.observe),
-    onTlsStart: (origin, rttMs) => discovery.onTlsStart(origin, rttMs),
+    onTlsStart: (origin, rttMs) => {
+      discovery.onTlsStart(origin, rttMs);
+      windows.tlsStarted(origin, rttMs);
+    },
     // Lazy content beyond the fold comes last, once everything else is done.
     onIdle: () => discovery.takeDeferred(),
     record: () => ({ skipped: discovery.skipped, unmatchedCssUrls: discovery.unmatchedCssUrls, speculative: discovery.speculativeOutcome(), parents: discovery.parents }),

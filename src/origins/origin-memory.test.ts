@@ -10,6 +10,19 @@ describe('InMemoryOriginMemory', () => {
     expect(m.get('http://a.test')).toEqual({ origin: 'http://a.test', protocol: 'http/1.1', rttMs: 50, pipelining: 'good', lastSeen: 2_000 });
   });
 
+  test('recent facts: every origin written within the window, any page\'s, never past maxAgeMs', () => {
+    let now = 0;
+    const m = new InMemoryOriginMemory({ now: () => now, maxAgeMs: 10_000 });
+    m.put({ origin: 'https://old.test', peakBytesPerMs: 500, peakHeld: true });
+    now = 5_000;
+    m.put({ origin: 'https://new.test', peakBytesPerMs: 2_000, peakHeld: false });
+    now = 6_000;
+    expect(m.recentFacts(1_000).map((f) => f.origin)).toEqual(['https://new.test']);
+    expect(m.recentFacts(6_000).map((f) => f.origin).sort()).toEqual(['https://new.test', 'https://old.test']);
+    now = 12_000;
+    expect(m.recentFacts(60_000).map((f) => f.origin)).toEqual(['https://new.test']);
+  });
+
   test('facts older than maxAgeMs expire, and so does a page list', () => {
     let now = 0;
     const m = new InMemoryOriginMemory({ now: () => now, maxAgeMs: 100 });

@@ -42,6 +42,12 @@ export interface OriginMemory {
   fingerprint?(url: string): string | undefined;
   /** Records the fingerprint of a trusted response to `url`. */
   putFingerprint?(url: string, fingerprint: string): void;
+  /**
+   * The facts of every origin written within the last `withinMs`, whatever page used it: what the
+   * client's own link showed on its latest loads (src/scheduler/link-rate.ts). Optional: a memory
+   * without it, or one loaded with only a page's origins, tells nothing of the link.
+   */
+  recentFacts?(withinMs: number): OriginFacts[];
 }
 
 /** The serialised form (`getlist load --memory FILE`). */
@@ -116,6 +122,13 @@ export class InMemoryOriginMemory implements OriginMemory {
     const next = mergeOriginFacts(this.origins.get(facts.origin), learned);
     this.origins.set(facts.origin, next);
     this.listener?.factsChanged({ ...next });
+  }
+
+  recentFacts(withinMs: number): OriginFacts[] {
+    const since = this.now() - Math.min(withinMs, this.maxAgeMs);
+    const out: OriginFacts[] = [];
+    for (const f of this.origins.values()) if (f.lastSeen >= since) out.push({ ...f });
+    return out;
   }
 
   pageOrigins(pageUrl: string): PageOrigin[] {

@@ -33,7 +33,7 @@ export class ConnectionLifecycle implements Connections {
   open(o: OriginState): void {
     const { strategy, clock, counters, observer, transport } = this.ctx;
     const c: ConnState = {
-      id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, openedAt: clock.now(), readyAt: undefined, idleSince: undefined, blockers: 0, expectedBytes: 0,
+      id: this.nextConnId++, origin: o, state: 'connecting', protocol: undefined, maxStreams: 1, outstanding: [], carried: 0, openedAt: clock.now(), readyAt: undefined, idleSince: undefined, blockers: 0, expectedBytes: 0, receivedBytes: 0,
       draining: false, stalled: false, gate: undefined, budget: this.budgets.get(o.origin)?.budget, served: 0, held: 0, lastDataAt: undefined,
     };
     o.conns.push(c);

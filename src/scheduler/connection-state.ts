@@ -103,6 +103,8 @@ export interface ConnState {
    * else one initial window (kept so `pickConnection` is O(1) per connection).
    */
   expectedBytes: number;
+  /** Body bytes received on it so far: what its congestion window has grown by, at most (RFC 5681 slow start). */
+  receivedBytes: number;
   /** Takes no more requests: the server or the strategy said this connection ends after what it carries. */
   draining: boolean;
   /**
@@ -157,6 +159,12 @@ export interface OriginState {
    * pump that opens its `warm` target, cleared with it, so no window opens later into the burst.
    */
   warmWindows: number;
+  /**
+   * The document's origin got windows as its TLS handshake started (`Scheduler.documentWindows`):
+   * its render-blocking requests and fonts go to its warmest connection (dispatch-policy.ts
+   * `pickConnection`), the rest to the cold ones.
+   */
+  documentWindows: boolean;
   /** Stalls seen on its HTTP/2 connection (stream-stall.ts); one allows a second connection. */
   h2Stalls: number;
   /** A framing order probe was sent this load (order-probe.ts): at most one per origin. */
@@ -194,6 +202,7 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
     rttMs: undefined,
     warm: 0,
     warmWindows: 0,
+    documentWindows: false,
     h2Stalls: 0,
     orderProbeSent: false,
     persistent: false,

@@ -115,12 +115,28 @@ export function connectionLimit(o: OriginState, strategy: Strategy, pathHandshak
  * h2-windows.ts) are loaded by the bytes their streams are expected to carry (a learned list's
  * sizes), since a window holds bytes, not requests; a size not known (the document's, or any on a
  * first visit) counts as one initial window, so with none known this is the count of requests.
+ * On an origin given the document's windows (`Scheduler.documentWindows`) render-blocking requests
+ * and fonts go to its warmest connection, and the rest to the others while they have room.
  */
 export function pickConnection(o: OriginState, req: ScheduledRequest, strategy: Strategy, now: number): ConnState | undefined {
+  if (o.documentWindows) {
+    // The document's warm window is kept for what the page cannot render without.
+    if (isLowLatency(req.priority) || req.priority === 'font') {
+      const warm = warmestConnection(o, req, strategy, now);
+      if (warm) return warm;
+    } else {
+      const cold = leastLoaded(o, req, strategy, now, warmest(o));
+      if (cold) return cold;
+    }
+  }
+  return leastLoaded(o, req, strategy, now, undefined);
+}
+
+function leastLoaded(o: OriginState, req: ScheduledRequest, strategy: Strategy, now: number, except: ConnState | undefined): ConnState | undefined {
   let best: ConnState | undefined;
   let bestBytes = 0;
   for (const c of o.conns) {
-    if (roomFor(c, req, strategy, now) <= 0) continue;
+    if (c === except || roomFor(c, req, strategy, now) <= 0) continue;
     if (c.outstanding.length === 0) return c;
     const bytes = c.protocol === 'h2' && o.conns.length > 1 ? c.expectedBytes : 0;
     if (!best || bytes < bestBytes || (bytes === bestBytes && (c.outstanding.length < best.outstanding.length || (c.outstanding.length === best.outstanding.length && c.carried < best.carried)))) {
@@ -128,6 +144,30 @@ export function pickConnection(o: OriginState, req: ScheduledRequest, strategy: 
       bestBytes = bytes;
     }
   }
+  return best;
+}
+
+/**
+ * The h2 connection whose window has grown most (the most body bytes received), while what it is
+ * expected to carry stays within two of its windows: a render-blocking response or a font sent on
+ * the document's own connection rides the window the document grew, where a cold window opened
+ * for the document's burst carries ten segments in its first round, less the server's tickets, so
+ * a 10 kB sheet can take two (bench/README.md, "Windows for the document's origin").
+ */
+function warmestConnection(o: OriginState, req: ScheduledRequest, strategy: Strategy, now: number): ConnState | undefined {
+  let best: ConnState | undefined;
+  for (const c of o.conns) {
+    if (c.protocol !== 'h2' || c.receivedBytes === 0 || roomFor(c, req, strategy, now) <= 0) continue;
+    if (c.expectedBytes + expectedBodyBytes(req) > 2 * (INITIAL_WINDOW_BYTES + c.receivedBytes)) continue;
+    if (!best || c.receivedBytes > best.receivedBytes) best = c;
+  }
+  return best;
+}
+
+/** The h2 connection that has received the most, whatever it carries now. */
+function warmest(o: OriginState): ConnState | undefined {
+  let best: ConnState | undefined;
+  for (const c of o.conns) if (c.protocol === 'h2' && c.receivedBytes > 0 && (!best || c.receivedBytes > best.receivedBytes)) best = c;
   return best;
 }
 

@@ -114,6 +114,17 @@ export class Scheduler implements TransportHandler {
   }
 
   /**
+   * The document's https origin gets `connections` as its TLS handshake starts (`http2.connectionsForDocument`,
+   * opened as a learned list's windows are, even before ALPN answers), and sends its render-blocking
+   * requests and fonts on the warmest of them (dispatch-policy.ts `pickConnection`).
+   */
+  documentWindows(origin: string, connections: number): void {
+    this.preconnect(origin, connections, true);
+    const o = this.origins.get(new URL(origin).origin);
+    if (o) o.documentWindows = true;
+  }
+
+  /**
    * What a `<link rel=preconnect>` (or `dns-prefetch`) found in the document opens: one connection,
    * and for `preconnect` to an https origin (which ALPN may make h2) up to the strategy's
    * `http2.connectionsForPreconnect`, which the origin's limit then caps (h2-windows.ts: only where

@@ -59,7 +59,7 @@ const PRESETS: Record<StrategyName, Strategy> = {
     name: 'getlist',
     connections: { ...CONNECTIONS, fitToPath: true, preconnect: true },
     pipelining: { ...PIPELINING, orderProbe: true },
-    http2: { ...HTTP2, connectionsOnStall: 2, connectionsForDemand: 6, connectionsForPreconnect: 3 },
+    http2: { ...HTTP2, connectionsOnStall: 2, connectionsForDemand: 6, connectionsForPreconnect: 3, connectionsForDocument: 3 },
     ordering: 'priorities',
     pausing: { ...PAUSING, onlyWhenLinkBusy: true },
     memory: { ...MEMORY, speculativeList: SPECULATIVE_LIST },
@@ -97,7 +97,7 @@ export function validateStrategy(s: Strategy): void {
   const { connections: c, pipelining: p, http2: h, pausing: z, memory: m } = s;
   const checks: Check[] = [['connections.maxPerOrigin', c.maxPerOrigin, 1]];
   if (p) checks.push(['pipelining.maxDepth', p.maxDepth, 1], ['pipelining.largeResponseBytes', p.largeResponseBytes, 0], ['pipelining.demoteMs', p.demoteMs, 0], ['pipelining.probeSuccesses', p.probeSuccesses, 0]);
-  if (h) checks.push(['http2.maxStreams', h.maxStreams, 1], ['http2.connectionsOnStall', h.connectionsOnStall, 1], ['http2.connectionsForDemand', h.connectionsForDemand, 1], ['http2.connectionsForPreconnect', h.connectionsForPreconnect, 1], ['http2.demandMinHandshakeMs', h.demandMinHandshakeMs, 0]);
+  if (h) checks.push(['http2.maxStreams', h.maxStreams, 1], ['http2.connectionsOnStall', h.connectionsOnStall, 1], ['http2.connectionsForDemand', h.connectionsForDemand, 1], ['http2.connectionsForPreconnect', h.connectionsForPreconnect, 1], ['http2.connectionsForDocument', h.connectionsForDocument, 1], ['http2.demandMinHandshakeMs', h.demandMinHandshakeMs, 0]);
   if (z) checks.push(['pausing.maxFlowing', z.maxFlowing, 0], ['pausing.minBytes', z.minBytes, 0]);
   if (m && m.speculativeList) checks.push(['memory.speculativeList.maxBytes', m.speculativeList.maxBytes, 0]);
   for (const [path, v, min] of checks) {

@@ -90,6 +90,15 @@ export interface Http2Policy {
    */
   connectionsForPreconnect: number;
   /**
+   * Connections the document's https origin has once the document's TLS handshake starts on a far
+   * path (two of its round trips `demandMinHandshakeMs` or more), where the client's link took a
+   * dozen initial windows in a round trip on its latest loads (link-rate.ts) and no learned list is
+   * asked for: up when the document names its first burst, which one h2 connection would carry
+   * through one window. Its render-blocking requests and fonts go on the warmest of them. At most
+   * `connectionsForDemand`; 1 = one connection, as browsers open. @default 1
+   */
+  connectionsForDocument: number;
+  /**
    * The quickest handshake of the load (ms, connection opened to ready) must take this long for
    * `connectionsForDemand` to apply: two round trips of a 15 ms path, more than a busy machine's
    * loopback TLS. @default 30
@@ -161,7 +170,7 @@ export interface DiscoveryPolicy {
 
 export const CONNECTIONS: ConnectionPolicy = { maxPerOrigin: 6, keepAlive: true, fitToPath: false, preconnect: false };
 export const PIPELINING: PipeliningPolicy = { maxDepth: 16, largeResponseBytes: 128 * 1024, demoteMs: 10 * 60 * 1000, probeSuccesses: 1, orderProbe: false };
-export const HTTP2: Http2Policy = { maxStreams: 256, connectionsOnStall: 1, connectionsForDemand: 1, connectionsForPreconnect: 1, demandMinHandshakeMs: 30 };
+export const HTTP2: Http2Policy = { maxStreams: 256, connectionsOnStall: 1, connectionsForDemand: 1, connectionsForPreconnect: 1, connectionsForDocument: 1, demandMinHandshakeMs: 30 };
 export const PAUSING: PausingPolicy = { maxFlowing: 2, minBytes: 16 * 1024, onlyWhenLinkBusy: false };
 export const SPECULATIVE_LIST: SpeculativeListPolicy = { maxBytes: 2 * 1024 * 1024 };
 export const MEMORY: MemoryPolicy = { speculativeList: false };

@@ -48,10 +48,19 @@ describe('the zoo tables', () => {
 
   test('a row: medians, ratios to the bound and to browser, pipelining and the server\'s view', () => {
     const row = zooRow(pm, 'nginx');
-    expect(row.slice(2, 7)).toEqual(['410', '275', '245', '—', '510']);
-    expect(row[10]).toBe((410 / 275).toFixed(2));
-    expect(row[12]).toBe('13, 10, 1');
-    expect(row[13]).toBe('2 conn, HTTP/1.1');
+    expect(row.slice(2, 8)).toEqual(['410', '275', '—', '245', '—', '510']);
+    expect(row[9]).toBe('—');
+    expect(row[12]).toBe((410 / 275).toFixed(2));
+    expect(row[14]).toBe('13, 10, 1');
+    expect(row[15]).toBe('2 conn, HTTP/1.1');
+  });
+
+  test('a first visit with the link known has its median and its ratio to the first visit\'s bound', () => {
+    const real = cell('real-late', 'real-100', 100, { getlist: [620, 625, 630], 'getlist-link': [530, 525, 540] });
+    const row = zooRow(real, 'nginx');
+    expect(row.slice(3, 5)).toEqual(['625', '530']);
+    expect(row[8]).toBe((625 / Number(row[1])).toFixed(2));
+    expect(row[9]).toBe((530 / Number(row[1])).toFixed(2));
   });
 
   test('a burst tail the server held back a quarter of the round trip or more is named, from the revisit traces; a shorter one is not', () => {
