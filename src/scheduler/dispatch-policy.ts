@@ -122,8 +122,8 @@ export function pickConnection(o: OriginState, req: ScheduledRequest, strategy: 
   if (o.documentWindows) {
     // The document's warm window is kept for what the page cannot render without.
     if (isLowLatency(req.priority) || req.priority === 'font') {
-      const warm = warmestConnection(o, req, strategy, now);
-      if (warm) return warm;
+      const warm = warmest(o);
+      if (warm && roomFor(warm, req, strategy, now) > 0 && warm.expectedBytes + expectedBodyBytes(req) <= 2 * (INITIAL_WINDOW_BYTES + warm.receivedBytes)) return warm;
     } else {
       const cold = leastLoaded(o, req, strategy, now, warmest(o));
       if (cold) return cold;
@@ -148,23 +148,12 @@ function leastLoaded(o: OriginState, req: ScheduledRequest, strategy: Strategy, 
 }
 
 /**
- * The h2 connection whose window has grown most (the most body bytes received), while what it is
- * expected to carry stays within two of its windows: a render-blocking response or a font sent on
- * the document's own connection rides the window the document grew, where a cold window opened
- * for the document's burst carries ten segments in its first round, less the server's tickets, so
- * a 10 kB sheet can take two (bench/README.md, "Windows for the document's origin").
+ * The h2 connection whose window has grown most (the most body bytes received). A render-blocking
+ * response or a font sent there, while it is expected to carry under two of its windows, rides the
+ * window the document grew, where a cold window opened for the document's burst carries ten
+ * segments in its first round, less the server's tickets, so a 10 kB sheet can take two
+ * (bench/README.md, "Windows for the document's origin").
  */
-function warmestConnection(o: OriginState, req: ScheduledRequest, strategy: Strategy, now: number): ConnState | undefined {
-  let best: ConnState | undefined;
-  for (const c of o.conns) {
-    if (c.protocol !== 'h2' || c.receivedBytes === 0 || roomFor(c, req, strategy, now) <= 0) continue;
-    if (c.expectedBytes + expectedBodyBytes(req) > 2 * (INITIAL_WINDOW_BYTES + c.receivedBytes)) continue;
-    if (!best || c.receivedBytes > best.receivedBytes) best = c;
-  }
-  return best;
-}
-
-/** The h2 connection that has received the most, whatever it carries now. */
 function warmest(o: OriginState): ConnState | undefined {
   let best: ConnState | undefined;
   for (const c of o.conns) if (c.protocol === 'h2' && c.receivedBytes > 0 && (!best || c.receivedBytes > best.receivedBytes)) best = c;

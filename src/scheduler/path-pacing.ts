@@ -94,7 +94,6 @@ export class PathPacing implements Pacing {
     const { strategy, clock } = this.ctx;
     const now = clock.now();
     const o = d.conn.origin;
-    d.conn.receivedBytes += bytes;
     this.peak?.add(bytes, now, o.rttMs, lateMs);
     const h2 = strategy.http2;
     if (h2 && h2.connectionsOnStall > 1 && noteStreamData(d.conn, d, now, o.rttMs)) {

@@ -1,5 +1,6 @@
 import { isBadPort } from '../targets/bad-ports';
 import { ConnectionLifecycle } from './connection-lifecycle';
+import type { OriginState } from './connection-state';
 import { Dispatcher } from './dispatcher';
 import { SchedulerError } from './errors';
 import { OriginLearner } from './origin-recall';
@@ -102,15 +103,21 @@ export class Scheduler implements TransportHandler {
    * `E_INVALID_URL` / `E_UNSUPPORTED_SCHEME` for a bad origin.
    */
   preconnect(origin: string, connections = 1, listWindows = false): void {
-    if (this.dispatcher.closed) return;
+    this.warmOrigin(origin, connections, listWindows);
+  }
+
+  /** {@link preconnect}'s work; the origin it warmed, or undefined when it opens nothing. */
+  private warmOrigin(origin: string, connections: number, listWindows: boolean): OriginState | undefined {
+    if (this.dispatcher.closed) return undefined;
     const req = createRequest({ url: `${origin}/`, priority: 'other' }, 0, 0);
-    if (!this.allowUnsafePorts && isBadPort(req.port)) return;
+    if (!this.allowUnsafePorts && isBadPort(req.port)) return undefined;
     const o = this.origins.for(req.origin);
     if (listWindows && connections > o.warmWindows) o.warmWindows = connections;
     if (connections > o.warm) {
       o.warm = connections;
       this.dispatcher.markDirty(o);
     }
+    return o;
   }
 
   /**
@@ -119,8 +126,7 @@ export class Scheduler implements TransportHandler {
    * requests and fonts on the warmest of them (dispatch-policy.ts `pickConnection`).
    */
   documentWindows(origin: string, connections: number): void {
-    this.preconnect(origin, connections, true);
-    const o = this.origins.get(new URL(origin).origin);
+    const o = this.warmOrigin(origin, connections, true);
     if (o) o.documentWindows = true;
   }
 
@@ -190,6 +196,7 @@ export class Scheduler implements TransportHandler {
   responseData(dispatchId: number, bytes: number, lateMs?: number): void {
     const d = this.dispatcher.get(dispatchId);
     if (!d || d.settled) return;
+    d.conn.receivedBytes += bytes;
     this.pacing.data(d, bytes, lateMs);
   }
 
