@@ -53,6 +53,7 @@ export async function originsCommand(argv: readonly string[], io: CliIo): Promis
     f.protocol ?? dash,
     f.pipelining === 'bad' && f.pipeliningBadUntil !== undefined ? `bad until ${new Date(f.pipeliningBadUntil).toISOString()}` : f.pipelining ?? dash,
     f.requestBudget ?? dash,
+    f.maxConcurrentStreams ?? dash,
     f.rttMs === undefined ? dash : Math.round(f.rttMs * 10) / 10,
     // bytes per ms is kB per s.
     f.rateBytesPerMs === undefined ? dash : f.rateBytesPerMs === null ? 'uncapped' : Math.round(f.rateBytesPerMs),
@@ -60,6 +61,6 @@ export async function originsCommand(argv: readonly string[], io: CliIo): Promis
     // A peak the load did not hold is a floor under the link's rate (peak-delivery.ts).
     f.peakBytesPerMs === undefined ? dash : f.peakHeld === false ? `≥ ${Math.round(f.peakBytesPerMs)}` : Math.round(f.peakBytesPerMs),
   ]);
-  io.out(`${formatTable(['origin', 'last seen', 'protocol', 'pipelining', 'req budget', 'rtt ms', 'rate kB/s', 'conns', 'peak kB/s'], rows)}\n`);
+  io.out(`${formatTable(['origin', 'last seen', 'protocol', 'pipelining', 'req budget', 'h2 streams', 'rtt ms', 'rate kB/s', 'conns', 'peak kB/s'], rows)}\n`);
   return 0;
 }

@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { HttpProtocol } from '../../src/core/http-protocol';
-import type { Dispatch, ResponseStartInfo, TransportHandler } from '../../src/scheduler';
+import { STREAM_REFUSED, type Dispatch, type ResponseStartInfo, type TransportHandler } from '../../src/scheduler';
 import { keepAliveMax } from '../../src/scheduler/request-budget';
 import type { ResponseFraming } from './response-framing';
 import type { ResponseHooks } from './response-hooks';
@@ -57,6 +57,11 @@ export class Flight implements Dispatcher.DispatchHandler {
   /** When the per-request total timeout (`requestTotalTimeoutMs`) runs out, ms on `performance.now()`. */
   deadlineAt = Infinity;
   private bytes = 0;
+  /**
+   * HTTP/2: the body length the response's `Content-Length` declared, when the response must have
+   * one that long (not a HEAD's, a 204's or a 304's).
+   */
+  private declaredBytes: number | undefined;
   private done = false;
   /**
    * The scheduler sent its request again elsewhere (it waited behind a stalled response,
@@ -104,6 +109,7 @@ export class Flight implements Dispatcher.DispatchHandler {
     // Built field by field: this runs once per response.
     const info: ResponseStartInfo = { status: statusCode, httpVersion, keepAlive };
     if (Number.isFinite(len)) info.contentLength = len;
+    if (h2 && Number.isFinite(len) && this.dispatch.request.method !== 'HEAD' && statusCode !== 204 && statusCode !== 304) this.declaredBytes = len;
     if (kaMax !== undefined) info.keepAliveMax = kaMax;
     if (typeof type === 'string') info.contentType = type;
     if (hints) info.earlyHints = hints;
@@ -124,6 +130,13 @@ export class Flight implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    // RFC 9113 §8.1.1: a response whose DATA frames do not add up to its Content-Length is
+    // malformed. Node ends an HTTP/2 stream whose session the server destroyed mid-body as if it
+    // were complete, so a short body would pass for the whole one.
+    if (this.declaredBytes !== undefined && this.bytes !== this.declaredBytes && !this.abandoned) {
+      this.onResponseError(undefined as unknown as Dispatcher.DispatchController, new TransportError('E_BAD_RESPONSE', `the HTTP/2 stream ended after ${this.bytes} of the ${this.declaredBytes} body bytes its Content-Length declared`));
+      return;
+    }
     this.land();
     // Nothing more is asked of undici for it; a held flight must not keep undici's request alive.
     this.controller = undefined;
@@ -181,10 +194,15 @@ export class Flight implements Dispatcher.DispatchHandler {
   }
 }
 
-/** undici's inactivity timeouts, as the request's own coded error. */
+/**
+ * undici's inactivity timeouts, and an HTTP/2 stream the server refused, as the request's own coded
+ * error. Node names a stream's reset code only in its message (`ERR_HTTP2_STREAM_ERROR`, "Stream
+ * closed with error code NGHTTP2_REFUSED_STREAM"), and undici passes that error on as it is.
+ */
 function ownError(err: Error): Error {
   const code = (err as { code?: string }).code;
   if (code === 'UND_ERR_HEADERS_TIMEOUT') return new TransportError('E_RESPONSE_STALLED', `no response headers arrived within the inactivity timeout (${err.message})`);
   if (code === 'UND_ERR_BODY_TIMEOUT') return new TransportError('E_RESPONSE_STALLED', `the response body stalled: no byte within the inactivity timeout (${err.message})`);
+  if (code === 'ERR_HTTP2_STREAM_ERROR' && err.message.includes('NGHTTP2_REFUSED_STREAM')) return new TransportError(STREAM_REFUSED, `the server refused the stream unprocessed (${err.message})`);
   return err;
 }

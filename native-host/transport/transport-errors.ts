@@ -1,5 +1,6 @@
 import { CodedError } from '../../src/core/coded-error';
 import type { ResponseErrorCode } from '../../src/scheduler/errors';
+import type { STREAM_REFUSED } from '../../src/scheduler';
 
 /**
  * Errors the transport raises itself. Callers match on `code` (stable strings):
@@ -18,8 +19,10 @@ import type { ResponseErrorCode } from '../../src/scheduler/errors';
  * - `E_CONNECTION_GONE`   the connection closed (or was closed) under the request.
  * - `E_CONNECT_TIMER`     the process that times TCP connects could not run or exited
  *                         (connect-timer.ts); the connection was not made.
+ * - `E_STREAM_REFUSED`    an HTTP/2 server reset the request's stream with REFUSED_STREAM: it was
+ *                         not processed (RFC 9113 §8.7), so the scheduler sends it again.
  */
-export type TransportErrorCode = ResponseErrorCode | 'E_UNSAFE_PORT' | 'E_CONNECTION_GONE' | 'E_CONNECT_TIMER';
+export type TransportErrorCode = ResponseErrorCode | 'E_UNSAFE_PORT' | 'E_CONNECTION_GONE' | 'E_CONNECT_TIMER' | typeof STREAM_REFUSED;
 
 export class TransportError extends CodedError<TransportErrorCode> {
   override readonly name = 'TransportError';

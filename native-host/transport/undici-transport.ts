@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { Dispatcher, Client as UndiciClient } from 'undici';
 import Client from 'undici/lib/dispatcher/client';
 import type { HttpProtocol } from '../../src/core/http-protocol';
-import type { Dispatch, OpenOptions, TransportHandler, TransportPort } from '../../src/scheduler';
+import { PEER_STREAMS_BEFORE_SETTINGS, type Dispatch, type OpenOptions, type TransportHandler, type TransportPort } from '../../src/scheduler';
 import type { HandshakeRecord } from '../../src/stats/handshake';
 import { Flight, type FlightHost } from './flight';
 import { FlightDeadlines } from './flight-deadlines';
@@ -14,7 +14,7 @@ import { warmUpH2 } from './h2-warm-up';
 import { RequestHeaders } from './request-headers';
 import { ResponseFraming } from './response-framing';
 import type { ResponseHooks } from './response-hooks';
-import { pingH2 } from './h2-session';
+import { graceGoaway, pingH2, watchPeerSettings } from './h2-session';
 import { loopBusyMs } from './loop-busy';
 import { StallWatch } from './stall-watch';
 import { TickCork } from './tick-cork';
@@ -308,11 +308,21 @@ export class UndiciTransport implements TransportPort, FlightHost {
     const client = handedClient(conn.origin, conn.socket, () => conn.closed, `connection ${conn.id} to ${conn.origin}`, {
       allowH2: conn.protocol === 'h2',
       pipelining: Math.max(1, conn.maxOutstanding),
-      maxConcurrentStreams: Math.max(1, conn.maxOutstanding),
+      // The streams Node lets out before the server's SETTINGS arrive (its `peerMaxConcurrentStreams`);
+      // the scheduler keeps to the same number, then to the SETTINGS' own.
+      maxConcurrentStreams: Math.max(1, Math.min(conn.maxOutstanding, PEER_STREAMS_BEFORE_SETTINGS)),
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 60_000,
     });
     client.on('disconnect', (_origin, _targets, err) => this.lost(conn, err));
+    if (conn.protocol === 'h2') {
+      watchPeerSettings(client, (s) => {
+        if (!conn.closed && !this.closed && s.maxConcurrentStreams !== undefined) this.scheduler.connectionSettings?.(conn.id, { maxConcurrentStreams: s.maxConcurrentStreams });
+      });
+      graceGoaway(client, (lastStreamId) => {
+        if (!conn.closed && !this.closed) this.scheduler.connectionDraining?.(conn.id, { lastStreamId });
+      });
+    }
     conn.client = client;
     return client;
   }

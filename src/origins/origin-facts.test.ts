@@ -2,7 +2,7 @@ import { checkOriginFacts, checkPageOrigins, mergeOriginFacts, type OriginFacts 
 
 const full: OriginFacts = {
   origin: 'https://a.test:8443', lastSeen: 1_700_000_000_000, pipelining: 'bad', pipeliningBadUntil: 1_700_000_600_000,
-  protocol: 'http/1.1', requestBudget: 100, rttMs: 42.5, rateBytesPerMs: 1250, connectionCap: 4, peakBytesPerMs: 2400.5, peakHeld: false,
+  protocol: 'http/1.1', requestBudget: 100, maxConcurrentStreams: 8, rttMs: 42.5, rateBytesPerMs: 1250, connectionCap: 4, peakBytesPerMs: 2400.5, peakHeld: false,
 };
 
 test('a complete record passes unchanged; unknown fields and nulls are dropped, but a null rate means "too fast to cap"', () => {
@@ -30,6 +30,8 @@ test.each([
   [{ ...full, pipeliningBadUntil: -5 }, /^pipeliningBadUntil: /],
   [{ ...full, protocol: 'h3' }, /^protocol: expected "http\/1\.1" or "h2", got "h3"/],
   [{ ...full, requestBudget: 0 }, /^requestBudget: expected an integer ≥ 1, got 0/],
+  [{ ...full, maxConcurrentStreams: 0 }, /^maxConcurrentStreams: expected an integer in \[1, 2\^32 - 1\], got 0/],
+  [{ ...full, maxConcurrentStreams: 2 ** 32 }, /^maxConcurrentStreams: /],
   [{ ...full, pipeliningProofs: 0 }, /^pipeliningProofs: expected an integer in \[1, 1000\], got 0/],
   [{ ...full, rttMs: -1 }, /^rttMs: /],
   [{ ...full, connectionCap: 1.5 }, /^connectionCap: /],

@@ -36,6 +36,13 @@ export interface OriginFacts {
    * nginx's `keepalive_requests`); the engine opens the next connection before reaching it.
    */
   requestBudget?: number;
+  /**
+   * The server's SETTINGS_MAX_CONCURRENT_STREAMS on its last HTTP/2 connection: the streams a new
+   * connection opens before its own SETTINGS arrive (RFC 9113 §6.5.2). SPDY let a server ask its
+   * clients to keep this setting for the next connection (SETTINGS_FLAG_PERSIST_VALUE), for the
+   * same reason: a burst past the limit is refused, or held by a server that defers it.
+   */
+  maxConcurrentStreams?: number;
   /** TCP handshake time: one round trip of the path, ms. */
   rttMs?: number;
   /** Bottleneck delivery rate from a response's first flight, bytes/ms; `null` = too fast to cap. */
@@ -110,10 +117,12 @@ export function checkOriginFacts(x: unknown): Checked<OriginFacts> {
     if (!isHttpProtocol(protocol)) return { problem: `protocol: expected "http/1.1" or "h2", got ${describe(o.protocol)}` };
     out.protocol = protocol;
   }
-  const numbers: Array<['pipeliningBadUntil' | 'pipeliningProofs' | 'requestBudget' | 'rttMs' | 'connectionCap' | 'peakBytesPerMs', (v: unknown) => boolean, string]> = [
+  const numbers: Array<['pipeliningBadUntil' | 'pipeliningProofs' | 'requestBudget' | 'maxConcurrentStreams' | 'rttMs' | 'connectionCap' | 'peakBytesPerMs', (v: unknown) => boolean, string]> = [
     ['pipeliningBadUntil', isEpoch, 'epoch ms ≥ 0'],
     ['pipeliningProofs', (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 1000, 'an integer in [1, 1000]'],
     ['requestBudget', (v) => Number.isSafeInteger(v) && (v as number) >= 1, 'an integer ≥ 1'],
+    // A SETTINGS value is 32 bits (RFC 9113 §6.5.1).
+    ['maxConcurrentStreams', (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 0xffff_ffff, 'an integer in [1, 2^32 - 1]'],
     ['rttMs', (v) => typeof v === 'number' && v >= 0 && v < 600_000, 'a number of ms in [0, 600000)'],
     ['connectionCap', (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 1000, 'an integer in [1, 1000]'],
     ['peakBytesPerMs', (v) => typeof v === 'number' && Number.isFinite(v) && v > 0, 'a number > 0'],

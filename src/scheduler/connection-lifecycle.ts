@@ -6,7 +6,7 @@ import { collateralError, isDesync } from './retry-policy';
 import type { Connections, SchedulerContext, SchedulerParts } from './scheduler-parts';
 import { pipelineDepth } from './strategies';
 import { HTTP2 } from './strategy-policies';
-import type { ConnectionInfo } from './transport-port';
+import { PEER_STREAMS_BEFORE_SETTINGS, type ConnectionInfo, type PeerSettings } from './transport-port';
 import { explainedBy, refutedBy, witnessesOf } from './unexplained-close';
 
 /** After this many failed connection attempts in a row, an origin's waiting requests fail. */
@@ -59,11 +59,46 @@ export class ConnectionLifecycle implements Connections {
     o.protocol = info.protocol;
     // ALPN answers h2 only where it was offered (an `http2` policy); a transport that says so anyway gets the default limit.
     const { maxStreams } = this.ctx.strategy.http2 || HTTP2;
-    c.maxStreams = info.protocol === 'h2' ? Math.max(1, Math.min(maxStreams, info.maxConcurrentStreams ?? Infinity)) : 1;
+    // Before its own SETTINGS: what an earlier connection's said (recalled or this load's), else 100.
+    c.maxStreams = info.protocol === 'h2' ? Math.max(1, Math.min(maxStreams, info.maxConcurrentStreams ?? o.peerMaxStreams ?? PEER_STREAMS_BEFORE_SETTINGS)) : 1;
     // The path is judged without what this process's own busy loop added: several TLS handshakes'
     // crypto at once on a loaded machine must not read as a far path.
     this.parts.pacing.handshake(c.readyAt - c.openedAt - (info.loopDelayMs ?? 0));
     this.parts.dispatching.markDirty(o);
+  }
+
+  /**
+   * An h2 server's SETTINGS: its stream limit is the connection's, within the strategy's, and the
+   * origin's next connections start from it (and later loads, through origin memory). Streams
+   * already open beyond a lower one stay open (the server refuses those it will not process,
+   * dispatcher.ts `failed`); no more go until they are under it.
+   */
+  settings(connectionId: number, peer: PeerSettings): void {
+    const c = this.conns.get(connectionId);
+    if (!c || c.state !== 'ready' || c.protocol !== 'h2' || peer.maxConcurrentStreams === undefined) return;
+    const { maxStreams } = this.ctx.strategy.http2 || HTTP2;
+    c.maxStreams = Math.max(1, Math.min(maxStreams, peer.maxConcurrentStreams));
+    c.origin.peerMaxStreams = peer.maxConcurrentStreams;
+    this.ctx.learner?.streamLimit(c.origin, peer.maxConcurrentStreams);
+    this.parts.dispatching.markDirty(c.origin);
+  }
+
+  /**
+   * An h2 server going away gracefully (GOAWAY, RFC 9113 §6.8): `c` takes nothing more, and closes
+   * once its streams have ended; the origin opens another for what waits (dispatch-policy.ts
+   * `connectionsToOpen`). Having processed fewer streams than `c` carried, the server stopped at
+   * a per-connection limit, as an HTTP/1.1 server closes at its budget: two connections that
+   * stopped after the same count make it the origin's budget (request-budget.ts). The client's
+   * streams are the odd ids from 1 (RFC 9113 §5.1.1), so `lastStreamId` counts those processed.
+   */
+  draining(connectionId: number, lastStreamId: number): void {
+    const c = this.conns.get(connectionId);
+    if (!c || c.state !== 'ready') return;
+    c.draining = true;
+    const processed = Math.floor((lastStreamId + 1) / 2);
+    if (c.carried > processed) this.learnBudget(c.origin.origin, { kind: 'closed-after', responses: processed });
+    if (c.outstanding.length === 0) this.retire(c);
+    this.parts.dispatching.markDirty(c.origin);
   }
 
   failed(connectionId: number, error: unknown): void {

@@ -150,6 +150,11 @@ export interface OriginState {
   /** The TCP handshake time of its first connection: one round trip. */
   rttMs: number | undefined;
   /**
+   * The server's SETTINGS_MAX_CONCURRENT_STREAMS, from this load's connections or recalled: what a
+   * new h2 connection of the origin carries before its own SETTINGS arrive.
+   */
+  peerMaxStreams: number | undefined;
+  /**
    * Connections wanted before any request is ready (preconnect.ts): opened at the next pump within
    * the origin's limit, then cleared. A one-shot target, so a closed connection is not reopened.
    */
@@ -200,6 +205,7 @@ export function createOrigin(origin: string, strategy: Strategy): OriginState {
     consecutiveConnectFailures: 0,
     path: { state: 'idle' },
     rttMs: undefined,
+    peerMaxStreams: undefined,
     warm: 0,
     warmWindows: 0,
     documentWindows: false,

@@ -177,11 +177,12 @@ export function connectionsToOpen(o: OriginState, strategy: Strategy, pathHandsh
   const warm = o.warm - o.conns.length;
   if (demand === 0 && warm <= 0) return 0;
   let connecting = 0;
-  // A stalled connection takes nothing and counts toward no limit (stalled-response.ts).
+  // A stalled connection takes nothing and counts toward no limit (stalled-response.ts), nor does an
+  // h2 connection the server is going away from (GOAWAY: its open streams end, it takes no more).
   let counted = 0;
   for (const c of o.conns) {
     if (c.state === 'connecting') connecting += 1;
-    if (!c.stalled) counted += 1;
+    if (!c.stalled && !(c.draining && c.protocol === 'h2')) counted += 1;
   }
   return Math.max(0, Math.min(connectionLimit(o, strategy, pathHandshakeMs, pathRoom) - counted, Math.max(demand - connecting, warm)));
 }

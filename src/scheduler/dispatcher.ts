@@ -1,13 +1,14 @@
 import type { ConnState, DispatchState, OriginState } from './connection-state';
 import { connectionsToOpen, expectedBodyBytes, pickConnection } from './dispatch-policy';
-import { SchedulerError, errorCodeOf, toErrorInfo } from './errors';
+import { RESPONSE_ERROR_CODES, SchedulerError, errorCodeOf, toErrorInfo, type ResponseErrorCode } from './errors';
 import { orderProbeConnection, orderProbeRequest } from './order-probe';
 import { isLowLatency } from '../core/priority';
 import { isPipelinable, type ScheduledRequest } from './request';
-import { markIdle, retryConnection, roomForRetry } from './idle-race';
+import { markIdle, retryConnection, roomForRetry, streamForRetry } from './idle-race';
 import { pairIfIndistinct } from './response-fingerprint';
 import { MAX_SENDS, decideRetry, finalCodeOf, isFinalError, lostError } from './retry-policy';
 import type { Dispatching, SchedulerContext, SchedulerParts } from './scheduler-parts';
+import { STREAM_REFUSED } from './transport-port';
 
 /**
  * The pump: binds waiting requests to connections that have room, and keeps every dispatch (one
@@ -92,9 +93,10 @@ export class Dispatcher implements Dispatching {
   }
 
   /**
-   * A retried request goes first and alone on an idle connection — a never-used one when there is
+   * A retried request goes first: on HTTP/2 as a stream wherever there is room (idle-race.ts
+   * `streamForRetry`); on HTTP/1.1 alone on an idle connection — a never-used one when there is
    * one, and only such a one after an idle close raced it (idle-race.ts) — and nothing is pipelined
-   * behind it until it completes (RFC 9112 §9.3.2). The connection that lost it is closed, so it is
+   * behind it until it completes (RFC 9112 §9.3.2); the connection that lost it is closed, so it is
    * always a different one. After a desync, only once what the connection carried is trusted
    * (dispatch-policy.ts `roomFor`). A retry no idle connection may take keeps its place in line
    * without holding up the ones behind it that one may.
@@ -104,6 +106,12 @@ export class Dispatcher implements Dispatching {
     const waiting: ScheduledRequest[] = [];
     while (o.retries.size > 0) {
       const req = o.retries.shift() as ScheduledRequest;
+      const stream = streamForRetry(o, req, this.ctx.strategy, now);
+      if (stream) {
+        this.send(stream, req, true, now);
+        idle = idle.filter((c) => c !== stream);
+        continue;
+      }
       const { target, stale } = retryConnection(idle, req, now);
       for (const c of stale) this.retire(c);
       if (stale.length > 0) idle = idle.filter((c) => !stale.includes(c));
@@ -239,18 +247,23 @@ export class Dispatcher implements Dispatching {
           discarded,
         }, error);
     if (decision !== 'fail') {
-      if (decision === 'requeue-counted') req.failedAttempts += 1;
       // Lost unanswered, written first on a used or idle connection: an idle close may have raced it
       // (idle-race.ts). One pipelined behind another met a close mid-pipeline, not an idle one.
       const raced = !responseStarted && !discarded && !d.pipelined && (d.reused || d.idleMs !== undefined);
-      req.lostIdleMs = raced ? (d.idleMs ?? 0) : undefined;
-      req.retrying = true;
-      req.state = 'queued';
-      d.conn.origin.retries.push(req);
-      this.ctx.counters.retries += 1;
+      this.requeue(req, d.conn.origin, decision, raced ? (d.idleMs ?? 0) : undefined);
       return;
     }
     this.parts.ledger.settle(req, { dispatch: d, bytes: 0, doneAt: this.ctx.clock.now(), error: lostError(req, error) });
+  }
+
+  /** `req` goes back to its origin's retries, ahead of everything still queued (`sendRetries`). */
+  private requeue(req: ScheduledRequest, o: OriginState, decision: 'requeue' | 'requeue-counted', lostIdleMs: number | undefined): void {
+    if (decision === 'requeue-counted') req.failedAttempts += 1;
+    req.lostIdleMs = lostIdleMs;
+    req.retrying = true;
+    req.state = 'queued';
+    o.retries.push(req);
+    this.ctx.counters.retries += 1;
   }
 
   /**
@@ -266,13 +279,34 @@ export class Dispatcher implements Dispatching {
       if (!d.settled) this.loseDispatch(d, error);
       return;
     }
+    // One stream of a multiplexed connection failed; the connection and its other streams go on.
     this.settleDispatch(d);
+    const req = d.request;
     const code = errorCodeOf(error);
-    const message = toErrorInfo(error).message;
-    // A stream's own timeout (HTTP/2) keeps its code, as the same timeout does on HTTP/1.1.
-    const final = finalCodeOf(error);
-    const own = final ? new SchedulerError(final, message) : new SchedulerError('E_RESPONSE_FAILED', message, code);
-    this.parts.ledger.settle(d.request, { dispatch: d, bytes: 0, doneAt: this.ctx.clock.now(), error: own });
-    this.markDirty(d.conn.origin);
+    const o = d.conn.origin;
+    // A stream the server reset is sent again as a lost HTTP/1.1 request is: at once if the server
+    // refused it unprocessed, once more if it failed on its way (retry-policy.ts).
+    const decision = this.closed ? 'fail' : decideRetry({
+      idempotent: req.idempotent,
+      sends: req.attempts,
+      failedAttempts: req.failedAttempts,
+      reused: false,
+      idled: false,
+      responseStarted: d.firstByteAt !== undefined,
+      discarded: false,
+      refused: code === STREAM_REFUSED,
+    }, error);
+    // The last stream of a connection the server is going away from (GOAWAY) was refused: close it.
+    if (d.conn.draining && d.conn.state === 'ready' && d.conn.outstanding.length === 0) this.parts.connections.retire(d.conn);
+    if (decision !== 'fail') this.requeue(req, o, decision, undefined);
+    else {
+      const message = toErrorInfo(error).message;
+      // A stream's own timeout or bad response (HTTP/2) keeps its code, as on HTTP/1.1.
+      const final = finalCodeOf(error);
+      const kept = final ?? (code !== undefined && RESPONSE_ERROR_CODES.has(code) ? (code as ResponseErrorCode) : undefined);
+      const own = kept ? new SchedulerError(kept, `${message} (after ${req.attempts} attempt(s))`) : new SchedulerError('E_RESPONSE_FAILED', `${message} (after ${req.attempts} attempt(s))`, code);
+      this.parts.ledger.settle(req, { dispatch: d, bytes: 0, doneAt: this.ctx.clock.now(), error: own });
+    }
+    this.markDirty(o);
   }
 }

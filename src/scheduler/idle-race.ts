@@ -1,5 +1,7 @@
 import type { ConnState, OriginState } from './connection-state';
+import { pickConnection } from './dispatch-policy';
 import type { ScheduledRequest } from './request';
+import type { Strategy } from './strategies';
 
 /**
  * A server closes a keep-alive connection once it has been idle for its timeout, and a request
@@ -60,6 +62,20 @@ export function retryConnection(idle: readonly ConnState[], req: ScheduledReques
     else if (target === undefined || better(c, target, now)) target = c;
   }
   return { target, stale };
+}
+
+/**
+ * Where `req`'s retry goes on an HTTP/2 origin: a stream on whichever connection has room, beside
+ * other streams, as any request's. What keeps an HTTP/1.1 retry alone on an idle connection is
+ * framing: a response written behind it could be taken for its answer (RFC 9112 §9.3.2); streams
+ * cannot. So the requests a lost connection (or a GOAWAY) took go on one new connection together,
+ * not on a connection each. A connection idle as long as the close `req` met is not used; a busy one
+ * runs no idle timer. Undefined on HTTP/1.1 and when none has room.
+ */
+export function streamForRetry(o: OriginState, req: ScheduledRequest, strategy: Strategy, now: number): ConnState | undefined {
+  if (o.protocol !== 'h2') return undefined;
+  const c = pickConnection(o, req, strategy, now);
+  return c?.protocol === 'h2' && !staleFor(c, req, now) ? c : undefined;
 }
 
 function better(c: ConnState, than: ConnState, now: number): boolean {

@@ -13,7 +13,8 @@ import type { Strategy } from './strategies';
  * - `protocol: http/1.1` on an https origin → the full HTTP/1.1 connection limit at once, instead of one
  *   connection until ALPN answers (`h2` changes nothing: one connection is what ALPN would allow);
  * - `connectionCap` (with the rate behind it) → the path is already sized, no first-flight wait;
- * - `rttMs` → the origin's round trip, before its first handshake.
+ * - `rttMs` → the origin's round trip, before its first handshake;
+ * - `maxConcurrentStreams` → the streams a new h2 connection carries before the server's SETTINGS.
  *
  * One failure still demotes as today: these are starting points, and every live observation
  * overrides them.
@@ -22,6 +23,7 @@ export function recallOrigin(o: OriginState, facts: OriginFacts, strategy: Strat
   if (strategy.pipelining && (facts.pipelining || facts.pipeliningProofs)) o.health.recall(now, facts.pipelining, facts.pipeliningProofs);
   if (facts.protocol === 'http/1.1' && o.protocol === undefined) o.protocol = 'http/1.1';
   if (facts.rttMs !== undefined) o.rttMs = facts.rttMs;
+  if (facts.maxConcurrentStreams !== undefined) o.peerMaxStreams = facts.maxConcurrentStreams;
   const { maxPerOrigin, fitToPath } = strategy.connections;
   if (fitToPath && facts.connectionCap !== undefined && o.path.state === 'idle') {
     o.path = { state: 'decided', connectionCap: Math.max(1, Math.min(maxPerOrigin, facts.connectionCap)) };
@@ -39,6 +41,11 @@ export class OriginLearner {
 
   connected(o: OriginState, protocol: HttpProtocol, rttMs: number | undefined): void {
     this.once(o.origin, 'protocol', { protocol, ...(rttMs !== undefined ? { rttMs } : {}) });
+  }
+
+  /** An h2 connection's SETTINGS limited its streams to `maxConcurrentStreams`. */
+  streamLimit(o: OriginState, maxConcurrentStreams: number): void {
+    this.once(o.origin, 'streams', { maxConcurrentStreams });
   }
 
   pathSized(o: OriginState, connectionCap: number, rateBytesPerMs: number | undefined): void {

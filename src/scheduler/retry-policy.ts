@@ -13,6 +13,9 @@ import type { ScheduledRequest } from './request';
  *   using an attempt.
  * - **Failed attempt**: it failed on a fresh connection, or after response bytes arrived. Uses one
  *   of `MAX_ATTEMPTS`.
+ * - **Refused**: an HTTP/2 server reset its stream with REFUSED_STREAM, so it was not processed
+ *   (RFC 9113 §8.7; servers refuse streams past their SETTINGS_MAX_CONCURRENT_STREAMS): re-queued
+ *   without using an attempt, whatever its method.
  * - **Final**: it timed out, or is not idempotent: settled with the error at once.
  *
  * Either way a request is written at most `MAX_SENDS` times, so a server that drops every
@@ -61,12 +64,16 @@ export interface LostAttempt {
   responseStarted: boolean;
   /** Its response (if any) was discarded because the connection desynchronised. */
   discarded: boolean;
+  /** The server said it did not process the request (HTTP/2 REFUSED_STREAM). */
+  refused?: boolean;
 }
 
 export type RetryDecision = 'requeue' | 'requeue-counted' | 'fail';
 
 export function decideRetry(a: LostAttempt, error: unknown): RetryDecision {
-  if (!a.idempotent || isFinalError(error) || a.sends >= MAX_SENDS) return 'fail';
+  if (isFinalError(error) || a.sends >= MAX_SENDS) return 'fail';
+  if (a.refused) return 'requeue';
+  if (!a.idempotent) return 'fail';
   if (a.discarded || ((a.reused || a.idled) && !a.responseStarted)) return 'requeue';
   return a.failedAttempts + 1 < MAX_ATTEMPTS ? 'requeue-counted' : 'fail';
 }

@@ -18,7 +18,7 @@ import type { SchedulerObserver, SchedulerOptions, SchedulerStats } from './sche
 import type { SchedulerContext, SchedulerParts } from './scheduler-parts';
 import { SizeHints } from './size-hints';
 import { largeResponseBytes, validateStrategy } from './strategies';
-import type { ConnectionInfo, ResponseEndInfo, ResponseStartInfo, TransportHandler } from './transport-port';
+import type { ConnectionInfo, PeerSettings, ResponseEndInfo, ResponseStartInfo, TransportHandler } from './transport-port';
 
 export type { PathSizing, SchedulerObserver, SchedulerOptions, SchedulerStats };
 
@@ -177,6 +177,14 @@ export class Scheduler implements TransportHandler {
 
   connectionReady(connectionId: number, info: ConnectionInfo): void {
     this.connections.ready(connectionId, info);
+  }
+
+  connectionSettings(connectionId: number, info: PeerSettings): void {
+    this.connections.settings(connectionId, info);
+  }
+
+  connectionDraining(connectionId: number, info: { lastStreamId: number }): void {
+    this.connections.draining(connectionId, info.lastStreamId);
   }
 
   connectionFailed(connectionId: number, error: unknown): void {

@@ -38,6 +38,19 @@ export interface TransportPort {
 export interface TransportHandler {
   /** Connection `id` completed its handshake and may carry requests. */
   connectionReady(connectionId: number, info: ConnectionInfo): void;
+  /**
+   * HTTP/2: the server's SETTINGS on connection `id` (RFC 9113 §6.5.2), whenever a SETTINGS frame
+   * arrives. Optional: a transport that cannot read them leaves the connection at
+   * {@link PEER_STREAMS_BEFORE_SETTINGS} streams.
+   */
+  connectionSettings?(connectionId: number, info: PeerSettings): void;
+  /**
+   * HTTP/2: the server sent GOAWAY without an error (RFC 9113 §6.8): it opens no new stream on
+   * connection `id`, the streams up to `lastStreamId` finish, and those above it are refused
+   * ({@link STREAM_REFUSED}). Optional: a transport without it loses those streams with the
+   * connection.
+   */
+  connectionDraining?(connectionId: number, info: { lastStreamId: number }): void;
   /** Connection `id` could not be opened. */
   connectionFailed(connectionId: number, error: unknown): void;
   /** Connection `id` is gone (peer close, reset, or our own close); its outstanding requests are lost. */
@@ -60,9 +73,31 @@ export interface TransportHandler {
   responseStalled(dispatchId: number): void;
   /**
    * A dispatch failed. `connectionLevel` (default true) says its connection went with it, so the
-   * other requests on that connection are lost as well.
+   * other requests on that connection are lost as well. An error coded {@link STREAM_REFUSED}
+   * says the server did not process the request at all.
    */
   dispatchFailed(dispatchId: number, error: unknown, connectionLevel?: boolean): void;
+}
+
+/**
+ * The code of a dispatch's error when an HTTP/2 server reset its stream with REFUSED_STREAM: the
+ * request was not processed and may be sent again, whatever its method (RFC 9113 §8.7).
+ */
+export const STREAM_REFUSED = 'E_STREAM_REFUSED';
+
+/**
+ * Streams an HTTP/2 connection carries at once until the server's SETTINGS say how many it takes:
+ * RFC 9113 §6.5.2 asks servers to allow at least 100, and nghttp2 holds a client to 100 until the
+ * first SETTINGS frame for the same reason (`nghttp2_option_set_peer_max_concurrent_streams`).
+ * More, sent before the SETTINGS arrive, are refused by a server that allows 100 (Apache, h2o,
+ * HAProxy, Traffic Server).
+ */
+export const PEER_STREAMS_BEFORE_SETTINGS = 100;
+
+/** What the scheduler reads of an HTTP/2 server's SETTINGS. */
+export interface PeerSettings {
+  /** SETTINGS_MAX_CONCURRENT_STREAMS, when the server sent one. */
+  maxConcurrentStreams?: number;
 }
 
 export interface OpenOptions {

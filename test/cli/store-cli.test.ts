@@ -196,7 +196,7 @@ describe('bad input', () => {
 
 describe('getlist origins and forget', () => {
   const facts = [
-    { origin: 'https://a.test', lastSeen: now - DAY, protocol: 'h2' as const, pipelining: 'good' as const, requestBudget: 100, rttMs: 42, rateBytesPerMs: 1250, connectionCap: 4, peakBytesPerMs: 2400.4 },
+    { origin: 'https://a.test', lastSeen: now - DAY, protocol: 'h2' as const, pipelining: 'good' as const, requestBudget: 100, maxConcurrentStreams: 128, rttMs: 42, rateBytesPerMs: 1250, connectionCap: 4, peakBytesPerMs: 2400.4 },
     { origin: 'http://b.test:8080', lastSeen: now - 2 * DAY, pipelining: 'bad' as const, pipeliningBadUntil: now + DAY, rateBytesPerMs: null, peakBytesPerMs: 900.6, peakHeld: false },
   ];
   beforeEach(async () => {
@@ -209,8 +209,8 @@ describe('getlist origins and forget', () => {
     const table = await run(['origins', '--data-dir', dataDir]);
     expect(table.code).toBe(0);
     expect(table.out).toMatch(/^2 origins in /);
-    expect(table.out).toMatch(/^https:\/\/a\.test\s+\S+Z\s+h2\s+good\s+100\s+42\s+1250\s+4\s+2400$/m);
-    expect(table.out).toMatch(new RegExp(`^http://b\\.test:8080\\s+\\S+Z\\s+–\\s+bad until ${new Date(now + DAY).toISOString()}\\s+–\\s+–\\s+uncapped\\s+–\\s+≥ 901$`, 'm'));
+    expect(table.out).toMatch(/^https:\/\/a\.test\s+\S+Z\s+h2\s+good\s+100\s+128\s+42\s+1250\s+4\s+2400$/m);
+    expect(table.out).toMatch(new RegExp(`^http://b\\.test:8080\\s+\\S+Z\\s+–\\s+bad until ${new Date(now + DAY).toISOString()}\\s+–\\s+–\\s+–\\s+uncapped\\s+–\\s+≥ 901$`, 'm'));
     const json = JSON.parse((await run(['origins', '--data-dir', dataDir, '--json'])).out);
     expect(json).toEqual([facts[1], facts[0]]); // Key order: http: before https:.
     const one = JSON.parse((await run(['origins', '--data-dir', dataDir, '--json', '--origin', 'https://a.test/x'])).out);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Scheduler, type RequestResult, type Strategy } from '../../src/scheduler';
 import type { PriorityClass } from '../../src/core/priority';
 import type { HandshakeRecord } from '../../src/stats/handshake';
+import type { OriginMemory } from '../../src/origins/origin-memory';
 import { UndiciTransport, type UndiciTransportOptions } from '../../native-host/transport/undici-transport';
 
 export interface ListItem {
@@ -15,8 +16,9 @@ export interface ListItem {
  * Loads a fixed request list with the real scheduler and the real undici transport, and collects
  * results, handshakes and a hash of each response body (per final attempt). `later` lists are
  * enqueued one at a time, each once the scheduler is idle again (its connections still open).
+ * `memory`: the origin memory the load starts from and writes to (a strategy with a memory policy).
  */
-export async function runList(strategy: Strategy, items: ListItem[], transportOptions: Partial<UndiciTransportOptions> = {}, later: ListItem[][] = []) {
+export async function runList(strategy: Strategy, items: ListItem[], transportOptions: Partial<UndiciTransportOptions> = {}, later: ListItem[][] = [], memory?: OriginMemory) {
   const results: RequestResult[] = [];
   const handshakes: HandshakeRecord[] = [];
   const bodies = new Map<number, Buffer[]>();
@@ -27,7 +29,7 @@ export async function runList(strategy: Strategy, items: ListItem[], transportOp
     onBody: (d, chunk) => bodies.get(d.request.id)?.push(chunk),
     onResponseHead: (d) => bodies.set(d.request.id, []),
   });
-  const scheduler = new Scheduler({ strategy, transport, clock: { now: () => performance.now() }, observer: { onRequestSettled: (r) => results.push(r) } });
+  const scheduler = new Scheduler({ strategy, transport, clock: { now: () => performance.now() }, ...(memory ? { memory } : {}), observer: { onRequestSettled: (r) => results.push(r) } });
   transport.attach(scheduler);
   for (const batch of [items, ...later]) {
     for (const item of batch) {
