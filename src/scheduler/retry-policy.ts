@@ -16,11 +16,12 @@ import type { ScheduledRequest } from './request';
  * - **Refused**: an HTTP/2 server reset its stream with REFUSED_STREAM, so it was not processed
  *   (RFC 9113 §8.7; servers refuse streams past their SETTINGS_MAX_CONCURRENT_STREAMS): re-queued
  *   without using an attempt, whatever its method.
- * - **Final**: it timed out, or is not idempotent: settled with the error at once.
+ * - **Final**: it timed out, or is not idempotent (and was not refused): settled with the error at once.
  *
  * Either way a request is written at most `MAX_SENDS` times, so a server that drops every
- * connection cannot make getlist loop; each re-queued request waits for a connection that is idle,
- * so there is never a tight loop on one socket.
+ * connection cannot make getlist loop; each re-queued HTTP/1.1 request waits for a connection that
+ * is idle, so there is never a tight loop on one socket (an HTTP/2 one is a stream of whichever
+ * connection has room, idle-race.ts `streamForRetry`).
  */
 export const MAX_ATTEMPTS = 2;
 export const MAX_SENDS = 4;

@@ -89,8 +89,8 @@ export const STREAM_REFUSED = 'E_STREAM_REFUSED';
  * Streams an HTTP/2 connection carries at once until the server's SETTINGS say how many it takes:
  * RFC 9113 §6.5.2 asks servers to allow at least 100, and nghttp2 holds a client to 100 until the
  * first SETTINGS frame for the same reason (`nghttp2_option_set_peer_max_concurrent_streams`).
- * More, sent before the SETTINGS arrive, are refused by a server that allows 100 (Apache, h2o,
- * HAProxy, Traffic Server).
+ * More, sent before the SETTINGS arrive, are refused by a server that allows 100, or cost the whole
+ * connection (test/zoo/zoo-stream-limit.test.ts).
  */
 export const PEER_STREAMS_BEFORE_SETTINGS = 100;
 
