@@ -30,32 +30,35 @@ export function pingH2(client: Client): boolean {
   }
 }
 
-/**
- * Calls `onSettings` with each SETTINGS frame the server sends on `client`'s HTTP/2 session,
- * from the first one on: undici creates the session as it connects and reads nothing before its
- * `connect` event, and keeps what it reads of the SETTINGS to itself (undici's client-h2.js
- * `onHttp2RemoteSettings`). Nothing on HTTP/1.1.
- */
-export function watchPeerSettings(client: Client, onSettings: (settings: Http2Settings) => void): void {
-  client.once('connect', () => h2SessionOf(client)?.on('remoteSettings', onSettings));
+/** What the transport hears of an HTTP/2 session that undici keeps to itself. */
+export interface H2SessionEvents {
+  /** Each SETTINGS frame the server sends, from the first one on. */
+  onSettings(settings: Http2Settings): void;
+  /** The server sent GOAWAY with NO_ERROR; `lastStreamId` is the last stream it will answer. */
+  onGoingAway(lastStreamId: number): void;
 }
 
 /**
- * Lets `client`'s HTTP/2 session go away as RFC 9113 §6.8 says when the server sends GOAWAY with
- * NO_ERROR (a graceful shutdown, a server's per-connection request limit): the streams up to the
- * GOAWAY's last stream id finish, those above it are refused by nghttp2 (REFUSED_STREAM, sent again
- * by the scheduler), and no new stream opens; `onGoingAway` is told the last stream id. Node's session does exactly
- * that on its own (it closes rather than destroys on NO_ERROR); undici's `goaway` listener destroys
- * the socket at once and loses every open stream, so it hears only a GOAWAY with an error code.
+ * Watches `client`'s HTTP/2 session from its `connect` event on (undici creates the session as it
+ * connects and reads nothing before that event; nothing on HTTP/1.1):
+ *
+ * - its SETTINGS, which undici reads and keeps to itself (client-h2.js `onHttp2RemoteSettings`);
+ * - a GOAWAY with NO_ERROR (a graceful shutdown, a server's per-connection request limit), which
+ *   RFC 9113 §6.8 lets the open streams survive: those up to its last stream id finish, nghttp2
+ *   refuses those above it (REFUSED_STREAM, sent again by the scheduler), and no new stream opens.
+ *   Node's session does exactly that on its own (it closes rather than destroys on NO_ERROR);
+ *   undici's `goaway` listener destroys the socket at once and loses every open stream, so it
+ *   hears only a GOAWAY with an error code.
  */
-export function graceGoaway(client: Client, onGoingAway: (lastStreamId: number) => void): void {
+export function watchH2Session(client: Client, events: H2SessionEvents): void {
   client.once('connect', () => {
     const session = h2SessionOf(client);
     if (!session) return;
+    session.on('remoteSettings', (s) => events.onSettings(s));
     const undiciListeners = session.listeners('goaway') as Array<(...args: unknown[]) => void>;
     session.removeAllListeners('goaway');
     session.on('goaway', (code: number, lastStreamId: number, data: Buffer) => {
-      if (code === http2.constants.NGHTTP2_NO_ERROR) onGoingAway(lastStreamId);
+      if (code === http2.constants.NGHTTP2_NO_ERROR) events.onGoingAway(lastStreamId);
       else for (const l of undiciListeners) l.call(session, code, lastStreamId, data);
     });
   });

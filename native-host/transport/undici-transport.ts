@@ -14,7 +14,7 @@ import { warmUpH2 } from './h2-warm-up';
 import { RequestHeaders } from './request-headers';
 import { ResponseFraming } from './response-framing';
 import type { ResponseHooks } from './response-hooks';
-import { graceGoaway, pingH2, watchPeerSettings } from './h2-session';
+import { pingH2, watchH2Session } from './h2-session';
 import { loopBusyMs } from './loop-busy';
 import { StallWatch } from './stall-watch';
 import { TickCork } from './tick-cork';
@@ -316,11 +316,14 @@ export class UndiciTransport implements TransportPort, FlightHost {
     });
     client.on('disconnect', (_origin, _targets, err) => this.lost(conn, err));
     if (conn.protocol === 'h2') {
-      watchPeerSettings(client, (s) => {
-        if (!conn.closed && !this.closed && s.maxConcurrentStreams !== undefined) this.scheduler.connectionSettings?.(conn.id, { maxConcurrentStreams: s.maxConcurrentStreams });
-      });
-      graceGoaway(client, (lastStreamId) => {
-        if (!conn.closed && !this.closed) this.scheduler.connectionDraining?.(conn.id, { lastStreamId });
+      const live = () => !conn.closed && !this.closed;
+      watchH2Session(client, {
+        onSettings: (s) => {
+          if (live() && s.maxConcurrentStreams !== undefined) this.scheduler.connectionSettings?.(conn.id, { maxConcurrentStreams: s.maxConcurrentStreams });
+        },
+        onGoingAway: (lastStreamId) => {
+          if (live()) this.scheduler.connectionDraining?.(conn.id, { lastStreamId });
+        },
       });
     }
     conn.client = client;

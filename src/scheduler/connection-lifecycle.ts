@@ -57,10 +57,8 @@ export class ConnectionLifecycle implements Connections {
     o.rttMs ??= info.handshakeRttMs;
     this.ctx.learner?.connected(o, info.protocol, info.handshakeRttMs);
     o.protocol = info.protocol;
-    // ALPN answers h2 only where it was offered (an `http2` policy); a transport that says so anyway gets the default limit.
-    const { maxStreams } = this.ctx.strategy.http2 || HTTP2;
     // Before its own SETTINGS: what an earlier connection's said (recalled or this load's), else 100.
-    c.maxStreams = info.protocol === 'h2' ? Math.max(1, Math.min(maxStreams, info.maxConcurrentStreams ?? o.peerMaxStreams ?? PEER_STREAMS_BEFORE_SETTINGS)) : 1;
+    c.maxStreams = info.protocol === 'h2' ? this.streamsAllowed(o.peerMaxStreams ?? PEER_STREAMS_BEFORE_SETTINGS) : 1;
     // The path is judged without what this process's own busy loop added: several TLS handshakes'
     // crypto at once on a loaded machine must not read as a far path.
     this.parts.pacing.handshake(c.readyAt - c.openedAt - (info.loopDelayMs ?? 0));
@@ -76,11 +74,20 @@ export class ConnectionLifecycle implements Connections {
   settings(connectionId: number, peer: PeerSettings): void {
     const c = this.conns.get(connectionId);
     if (!c || c.state !== 'ready' || c.protocol !== 'h2' || peer.maxConcurrentStreams === undefined) return;
-    const { maxStreams } = this.ctx.strategy.http2 || HTTP2;
-    c.maxStreams = Math.max(1, Math.min(maxStreams, peer.maxConcurrentStreams));
+    c.maxStreams = this.streamsAllowed(peer.maxConcurrentStreams);
     c.origin.peerMaxStreams = peer.maxConcurrentStreams;
     this.ctx.learner?.streamLimit(c.origin, peer.maxConcurrentStreams);
     this.parts.dispatching.markDirty(c.origin);
+  }
+
+  /**
+   * The streams an h2 connection may carry when its server allows `peer`: within the strategy's
+   * `http2.maxStreams` (ALPN answers h2 only where it was offered, an `http2` policy; a transport
+   * that says so anyway gets the default limit).
+   */
+  private streamsAllowed(peer: number): number {
+    const { maxStreams } = this.ctx.strategy.http2 || HTTP2;
+    return Math.max(1, Math.min(maxStreams, peer));
   }
 
   /**
@@ -97,7 +104,7 @@ export class ConnectionLifecycle implements Connections {
     c.draining = true;
     const processed = Math.floor((lastStreamId + 1) / 2);
     if (c.carried > processed) this.learnBudget(c.origin.origin, { kind: 'closed-after', responses: processed });
-    if (c.outstanding.length === 0) this.retire(c);
+    this.retireIfDrained(c);
     this.parts.dispatching.markDirty(c.origin);
   }
 
@@ -215,6 +222,17 @@ export class ConnectionLifecycle implements Connections {
     this.forget(c);
     this.ctx.transport.closeConnection(c.id);
     this.parts.acceptance.releaseConfirmed(c);
+  }
+
+  /**
+   * Closes `c` when it takes nothing more (`draining`) and nothing is left on it, so the origin may
+   * open the next connection now rather than at the peer's FIN (whose `connectionClosed` is then
+   * ignored). True when it did.
+   */
+  retireIfDrained(c: ConnState): boolean {
+    if (!c.draining || c.state !== 'ready' || c.outstanding.length > 0) return false;
+    this.retire(c);
+    return true;
   }
 
   activeCount(): number {

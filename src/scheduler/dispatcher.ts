@@ -297,7 +297,7 @@ export class Dispatcher implements Dispatching {
       refused: code === STREAM_REFUSED,
     }, error);
     // The last stream of a connection the server is going away from (GOAWAY) was refused: close it.
-    if (d.conn.draining && d.conn.state === 'ready' && d.conn.outstanding.length === 0) this.parts.connections.retire(d.conn);
+    this.parts.connections.retireIfDrained(d.conn);
     if (decision !== 'fail') this.requeue(req, o, decision, undefined);
     else {
       const message = toErrorInfo(error).message;

@@ -160,9 +160,7 @@ export class ResponseAcceptance implements Acceptance {
     } else {
       this.parts.ledger.settle(d.request, { dispatch: d, bytes: info.bytes, doneAt: now });
     }
-    // Closing it ourselves (rather than waiting for the peer's FIN) lets the next connection
-    // open now; the transport's later `connectionClosed` for it is ignored.
-    if (c.draining && c.outstanding.length === 0 && c.state !== 'closed') this.parts.connections.retire(c);
+    this.parts.connections.retireIfDrained(c);
     this.parts.dispatching.markDirty(c.origin);
   }
 
@@ -179,11 +177,9 @@ export class ResponseAcceptance implements Acceptance {
     if (!h) return;
     this.settleHeld(h);
     const c = h.dispatch.conn;
-    if (c.draining && c.state === 'ready' && c.outstanding.length === 0) {
-      // Its retirement waited for this (connection-lifecycle.ts `retire`): the origin may open the next connection now.
-      this.parts.connections.retire(c);
-      this.parts.dispatching.markDirty(c.origin);
-    } else if (c.held === 0 && c.origin.desynced) {
+    // Its retirement waited for this (connection-lifecycle.ts `retire`): the origin may open the next connection now.
+    if (this.parts.connections.retireIfDrained(c)) this.parts.dispatching.markDirty(c.origin);
+    else if (c.held === 0 && c.origin.desynced) {
       // Its next request waited for this (dispatch-policy.ts `roomFor`).
       this.parts.dispatching.markDirty(c.origin);
     }

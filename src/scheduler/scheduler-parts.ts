@@ -98,6 +98,8 @@ export interface Connections {
   discard(c: ConnState, why: SchedulerError, reason: DemotionReason): void;
   /** Closes a drained connection once nothing it received waits for confirmation. */
   retire(c: ConnState): void;
+  /** Closes `c` if it takes nothing more and carries nothing (connection-lifecycle.ts); true when it did. */
+  retireIfDrained(c: ConnState): boolean;
   learnBudget(origin: string, obs: BudgetObservation): void;
   /** A response ended on `c` (its `served` counts it). */
   served(c: ConnState): void;

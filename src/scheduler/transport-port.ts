@@ -131,8 +131,6 @@ export interface Dispatch {
 export interface ConnectionInfo {
   /** ALPN result (`http/1.1` on plain http). */
   protocol: HttpProtocol;
-  /** For HTTP/2, the server's SETTINGS_MAX_CONCURRENT_STREAMS when known. */
-  maxConcurrentStreams?: number;
   /** How long the TCP handshake took (one round trip), when the transport measured it. */
   handshakeRttMs?: number;
   /**
