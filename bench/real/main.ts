@@ -1,6 +1,6 @@
 /**
  * `node dist/bench/real.js [--rtts 40,100,200] [--caps none,10] [--pages …] [--runs N] [--out FILE]
- * [--contenders …] [--timeline] [--queue] [--report FILE]`
+ * [--contenders …] [--timeline] [--queue] [--report FILE,…]`
  * — the real-shaped benchmark (bench/real/real-bench.ts): real-shaped pages at each RTT with and
  * without a downlink cap, plus the P&M page (20 × 2,544 B) at 50 ms on plain HTTP/1.1; first
  * visit and revisit side by side. Prints the lower bounds, the medians and ratios (and with
@@ -16,6 +16,7 @@ import { ensureLinkPrivileges } from '../link/rootless';
 import { REAL_PAGE_NAMES } from '../corpus/page-real';
 import { REAL_CONTENDERS, REAL_OPTIONAL_CONTENDERS, realOptionalLines, realLinks, realServerLines, realTable, runRealLink, type RealCellResult, type RealContender } from './real-bench';
 import { realTimeline } from './real-timeline';
+import { poolRealCells } from './real-pool';
 import { realQueueLines } from './real-queue';
 import { readJsonFile } from '../cli/results-file';
 import { runMain } from '../cli/run-main';
@@ -32,7 +33,7 @@ const COMMAND: CommandSpec = {
     contenders: { type: 'string', value: 'a,b,…', default: REAL_CONTENDERS.join(','), help: `contenders of the real-shaped cells; also ${REAL_OPTIONAL_CONTENDERS.join(', ')}` },
     timeline: { type: 'boolean', help: 'also print every request\'s timeline (median run per contender) beside the lower bound\'s' },
     queue: { type: 'boolean', help: 'also print how late each run\'s first bytes came beyond a round trip: the queue that says the link limited it' },
-    report: { type: 'string', value: 'FILE', help: 'run nothing: print the table (and --timeline) of an earlier run\'s JSON' },
+    report: { type: 'string', value: 'FILE,…', help: 'run nothing: print the table (and --timeline) of an earlier run\'s JSON; several, comma-separated, pool the loads of each link and page' },
     out: { type: 'string', value: 'FILE', default: 'bench/results/tmp/real-latest.json', help: 'every run, as JSON' },
   },
 };
@@ -55,7 +56,8 @@ async function main(argv: readonly string[]): Promise<number> {
     if (cl.values.queue) process.stdout.write(`\n${realQueueLines(cells, contenders)}\n`);
   };
   if (cl.values.report !== undefined) {
-    print((readJsonFile(String(cl.values.report), (m) => benchUsage(`--report: ${m}`)) as { cells: RealCellResult[] }).cells);
+    const files = String(cl.values.report).split(',').map((f) => f.trim()).filter(Boolean);
+    print(poolRealCells(files.map((f) => (readJsonFile(f, (m) => benchUsage(`--report: ${m}`)) as { cells: RealCellResult[] }).cells)));
     return 0;
   }
   const rtts = list('rtts', '40,100,200').map(Number);

@@ -1,5 +1,6 @@
 import http2, { type ClientHttp2Session, type Settings as Http2Settings } from 'node:http2';
 import type { Client } from 'undici';
+import { narrowStreamWindow } from './h2-flow-windows';
 
 /**
  * The HTTP/2 session undici drives for `client`; undefined before it connected, after it closed,
@@ -42,7 +43,8 @@ export interface H2SessionEvents {
  * Watches `client`'s HTTP/2 session from its `connect` event on (undici creates the session as it
  * connects and reads nothing before that event; nothing on HTTP/1.1):
  *
- * - its SETTINGS, which undici reads and keeps to itself (client-h2.js `onHttp2RemoteSettings`);
+ * - its SETTINGS, which undici reads and keeps to itself (client-h2.js `onHttp2RemoteSettings`); the
+ *   first of them also narrows the streams' windows (h2-flow-windows.ts);
  * - a GOAWAY with NO_ERROR (a graceful shutdown, a server's per-connection request limit), which
  *   RFC 9113 §6.8 lets the open streams survive: those up to its last stream id finish, nghttp2
  *   refuses those above it (REFUSED_STREAM, sent again by the scheduler), and no new stream opens.
@@ -54,6 +56,7 @@ export function watchH2Session(client: Client, events: H2SessionEvents): void {
   client.once('connect', () => {
     const session = h2SessionOf(client);
     if (!session) return;
+    session.once('remoteSettings', () => narrowStreamWindow(session));
     session.on('remoteSettings', (s) => events.onSettings(s));
     const undiciListeners = session.listeners('goaway') as Array<(...args: unknown[]) => void>;
     session.removeAllListeners('goaway');

@@ -15,6 +15,7 @@ import { RequestHeaders } from './request-headers';
 import { ResponseFraming } from './response-framing';
 import type { ResponseHooks } from './response-hooks';
 import { pingH2, watchH2Session } from './h2-session';
+import { H2_WINDOW_OPTIONS } from './h2-flow-windows';
 import { loopBusyMs } from './loop-busy';
 import { StallWatch } from './stall-watch';
 import { TickCork } from './tick-cork';
@@ -313,6 +314,7 @@ export class UndiciTransport implements TransportPort, FlightHost {
       maxConcurrentStreams: Math.max(1, Math.min(conn.maxOutstanding, PEER_STREAMS_BEFORE_SETTINGS)),
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 60_000,
+      ...(conn.protocol === 'h2' ? H2_WINDOW_OPTIONS : {}),
     });
     client.on('disconnect', (_origin, _targets, err) => this.lost(conn, err));
     if (conn.protocol === 'h2') {
