@@ -14,14 +14,13 @@ import type { ClientHttp2Session } from 'node:http2';
  * (test/zoo/zoo-stream-limit.test.ts bursts both at every zoo member that speaks HTTP/2).
  *
  * So the connection's window is granted once, large, as nghttp2's own clients do (h2load and
- * nghttp: 2^30 − 1); the low-latency pauser closes streams one at a time through their own
- * windows, so a window on the connection as a whole adds nothing to it. Streams start
- * with the same large window in the client's first SETTINGS, for the flight sent before the
- * server's SETTINGS, and get `STREAM_WINDOW` back as soon as the server's SETTINGS arrive: a
- * server that reads in order takes it a round trip later, when it has sent little more than its
- * initial congestion window; one that reads late keeps the large window until it has read the
- * burst. After that a stream's window is what lets the low-latency pauser close it
- * (src/scheduler/low-latency-pauser.ts).
+ * nghttp: 2^30 − 1). Streams start with the same large window in the client's first SETTINGS, for
+ * the flight sent before the server's SETTINGS, and get `STREAM_WINDOW` back as soon as the
+ * server's SETTINGS arrive: a server that reads in order takes it a round trip later, when it has
+ * sent little more than its initial congestion window; one that reads late keeps the large window
+ * until it has read the burst. From then on the streams' own windows are what the low-latency
+ * pauser closes, one stream at a time (src/scheduler/low-latency-pauser.ts), so a window on the
+ * connection as a whole would add nothing to it.
  */
 export const H2_FIRST_WINDOW = 2 ** 30 - 1;
 

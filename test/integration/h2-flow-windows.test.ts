@@ -55,9 +55,10 @@ describe('HTTP/2 receive windows, seen by the server', () => {
     // The client's SETTINGS: the preface's large stream window, then the narrow one.
     expect(settings[0]).toBe(H2_FIRST_WINDOW);
     expect(settings.at(-1)).toBe(STREAM_WINDOW);
-    // A request sent once the SETTINGS were exchanged gets the narrow window; the connection's stays large.
+    // A request sent once the SETTINGS were exchanged gets the narrow window; the connection's stays
+    // large, less at most the bodies already sent on it (the client has no reason to top it up yet).
     const after = seen.find((s) => s.path === '/after') as Seen;
     expect(after.streamWindow).toBe(STREAM_WINDOW);
-    expect(after.connectionWindow).toBeGreaterThan(H2_FIRST_WINDOW - 21 * BODY_BYTES - 1);
+    expect(after.connectionWindow).toBeGreaterThanOrEqual(H2_FIRST_WINDOW - burst.length * BODY_BYTES);
   });
 });
