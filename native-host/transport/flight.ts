@@ -134,7 +134,7 @@ export class Flight implements Dispatcher.DispatchHandler {
     // malformed. Node ends an HTTP/2 stream whose session the server destroyed mid-body as if it
     // were complete, so a short body would pass for the whole one.
     if (this.declaredBytes !== undefined && this.bytes !== this.declaredBytes && !this.abandoned) {
-      this.onResponseError(undefined as unknown as Dispatcher.DispatchController, new TransportError('E_BAD_RESPONSE', `the HTTP/2 stream ended after ${this.bytes} of the ${this.declaredBytes} body bytes its Content-Length declared`));
+      this.fail(new TransportError('E_BAD_RESPONSE', `the HTTP/2 stream ended after ${this.bytes} of the ${this.declaredBytes} body bytes its Content-Length declared`));
       return;
     }
     this.land();
@@ -164,6 +164,11 @@ export class Flight implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.fail(err);
+  }
+
+  /** The request failed with `err`, whether undici or the transport found it. */
+  private fail(err: Error): void {
     if (this.done) return;
     this.land();
     if (this.abandoned) return;
@@ -185,7 +190,7 @@ export class Flight implements Dispatcher.DispatchHandler {
     if (this.done) return;
     const err = new TransportError('E_REQUEST_TIMEOUT', `the response did not complete within ${totalMs} ms (per-request total timeout)`);
     if (this.controller) this.controller.abort(err);
-    else this.onResponseError(undefined as unknown as Dispatcher.DispatchController, err);
+    else this.fail(err);
   }
 
   private land(): void {
