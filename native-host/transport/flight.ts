@@ -119,7 +119,7 @@ export class Flight implements Dispatcher.DispatchHandler {
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.conn.progress += chunk.length;
-    if (this.abandoned) return;
+    if (this.abandoned || this.done) return;
     this.bytes += chunk.length;
     if (this.hash !== undefined) this.hash.update(chunk);
     const busy = loopBusyMs();
@@ -127,9 +127,14 @@ export class Flight implements Dispatcher.DispatchHandler {
     this.conn.readBusyAt = busy;
     this.host.scheduler.responseData(this.dispatch.id, chunk.length, lateMs);
     this.host.options.onBody?.(this.dispatch, chunk);
+    // Where an END_STREAM would have ended it: after the frames read with this one, so that a
+    // GOAWAY among them marks the connection draining before the scheduler hears of room on it.
+    if (this.bytes === this.declaredBytes) process.nextTick(() => this.complete());
   }
 
   onResponseEnd(): void {
+    // Already complete at its declared length (below): undici has now read the END_STREAM too.
+    if (this.done) return;
     // RFC 9113 §8.1.1: a response whose DATA frames do not add up to its Content-Length is
     // malformed. Node ends an HTTP/2 stream whose session the server destroyed mid-body as if it
     // were complete, so a short body would pass for the whole one.
@@ -137,6 +142,21 @@ export class Flight implements Dispatcher.DispatchHandler {
       this.fail(new TransportError('E_BAD_RESPONSE', `the HTTP/2 stream ended after ${this.bytes} of the ${this.declaredBytes} body bytes its Content-Length declared`));
       return;
     }
+    this.complete();
+  }
+
+  /**
+   * The response is whole: at END_STREAM, or on HTTP/2 as soon as its DATA add up to the length its
+   * `Content-Length` declared, since RFC 9113 §8.1.1 lets no DATA follow (nghttp2 resets a stream
+   * that sends more). A server may send the END_STREAM well after the body: Go's HTTP/2 server
+   * (Caddy) sends it in an empty DATA frame of its own once the handler has returned, and it can
+   * come behind other streams' bodies (bench/README.md, "A body whole before its END_STREAM").
+   * undici still reads the stream to its end; nothing of it reaches the scheduler again.
+   */
+  private complete(): void {
+    if (this.done) return;
+    // A paused stream would never read its END_STREAM, and the pauser forgets a landed flight.
+    if (this.paused) this.controller?.resume();
     this.land();
     // Nothing more is asked of undici for it; a held flight must not keep undici's request alive.
     this.controller = undefined;

@@ -21,12 +21,20 @@ export type H2Fault =
    * `limit`-th stream is answered, and GOAWAY (NO_ERROR) names it the last; every stream above it is
    * refused unprocessed (RFC 9113 §6.8).
    */
-  | { kind: 'goaway-after'; limit: number };
+  | { kind: 'goaway-after'; limit: number }
+  /**
+   * Writes every answer's whole body at once and ends its stream (an empty DATA frame with
+   * END_STREAM) `holdMs` later, as Go's HTTP/2 server can: it sends the END_STREAM in a frame of its
+   * own once the handler has returned, and that frame can come behind other streams' bodies.
+   */
+  | { kind: 'late-end'; holdMs: number };
 
 export interface H2FaultOrigin {
   origin: string;
   /** Paths answered with a complete body, in order, over every session: the server's log. */
   answered: string[];
+  /** When each path's END_STREAM was sent (`performance.now()`, the last time for a path answered more than once). */
+  endedAt: Map<string, number>;
   /** Sessions opened. */
   sessions: () => number;
   close: () => Promise<void>;
@@ -42,16 +50,17 @@ export async function startH2FaultOrigin(fault: H2Fault, size: (path: string) =>
   const settings = fault.kind === 'max-streams' ? { maxConcurrentStreams: fault.max } : {};
   const server = http2.createSecureServer({ key, cert, settings });
   const answered: string[] = [];
+  const endedAt = new Map<string, number>();
   const sessions = new Set<http2.ServerHttp2Session>();
   const timers = new Set<NodeJS.Timeout>();
   let opened = 0;
   let fired = false;
-  /** `f` 20 ms from now: the partial answers are on the wire by then. */
-  const later = (f: () => void) => {
+  /** `f` `ms` from now (by default 20 ms: the partial answers are on the wire by then). */
+  const later = (f: () => void, ms = 20) => {
     const t = setTimeout(() => {
       timers.delete(t);
       f();
-    }, 20);
+    }, ms);
     timers.add(t);
   };
   server.on('session', (session) => {
@@ -88,6 +97,16 @@ export async function startH2FaultOrigin(fault: H2Fault, size: (path: string) =>
         fired = true;
         return;
       }
+      if (fault.kind === 'late-end') {
+        // Answered once the whole body is written; the client may close the session before the END_STREAM.
+        stream.write(body, () => answered.push(path));
+        later(() => {
+          endedAt.set(path, performance.now());
+          if (!stream.destroyed) stream.end();
+        }, fault.holdMs);
+        return;
+      }
+      endedAt.set(path, performance.now());
       stream.end(body, () => answered.push(path));
       if (fault.kind === 'goaway-after' && streams === fault.limit) {
         lastProcessed = id;
@@ -100,6 +119,7 @@ export async function startH2FaultOrigin(fault: H2Fault, size: (path: string) =>
   return {
     origin: `https://localhost:${port}`,
     answered,
+    endedAt,
     sessions: () => opened,
     close: async () => {
       for (const t of timers) clearTimeout(t);

@@ -7,7 +7,8 @@ import { testCert } from './tls-cert';
 
 /**
  * HTTP/2 servers refuse streams past their SETTINGS_MAX_CONCURRENT_STREAMS, reset streams, close
- * sessions mid-answer and go away at a per-connection request limit (RFC 9113 §5.1.2, §6.8, §8.7).
+ * sessions mid-answer, go away at a per-connection request limit (RFC 9113 §5.1.2, §6.8, §8.7) and
+ * end a stream well after its body.
  * Each case sends a burst of `H2_BURST` requests to one origin of the fault injector
  * (h2-fault-origin.ts). test/integration/h2-stream-faults.test.ts runs each a few times per
  * strategy; `bench/faults --faults h2` runs them hundreds of times, many loads at once.
@@ -34,6 +35,7 @@ export const H2_STREAM_CASES: readonly H2StreamCase[] = [
   // Two sessions to learn the limit, then one per five requests.
   { name: 'goes away after five streams per connection', fault: { kind: 'goaway-after', limit: 5 }, maxSessions: H2_BURST / 5 + 2 },
   { name: 'goes away after its first stream', fault: { kind: 'goaway-after', limit: 1 }, maxSessions: H2_BURST + 2 },
+  { name: 'ends each stream 300 ms after its whole body', fault: { kind: 'late-end', holdMs: 300 }, maxSessions: 1 },
 ];
 
 const paths = Array.from({ length: H2_BURST }, (_, i) => `/asset${i}.bin`);
